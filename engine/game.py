@@ -243,7 +243,10 @@ class Game:
     ``rules``: the :class:`Rules`; ``number``: the game number (>= 1) that
     fixes every shuffle; ``first_dealer``: 0 or 1 to fix who deals first
     (a match's later games: the loser deals), or ``None`` to follow
-    ``rules.first_deal``.
+    ``rules.first_deal``; ``stacked``: for tests and worked examples only, the
+    deck of each hand in order (at least 13 cards each: the pone's six cards
+    at even places 0..10, the dealer's at odd places 1..11, the starter 13th),
+    used instead of the numbered shuffle while it lasts.
 
     Public state (read it, never write it): ``phase``, ``dealer``,
     ``hand_number``, ``hands`` (cards still held, per seat), ``kept`` (the
@@ -256,6 +259,7 @@ class Game:
     rules: Rules
     number: int
     first_dealer: int | None = None
+    stacked: Sequence[Sequence[Card]] | None = None
     phase: Phase = field(init=False, default=Phase.DISCARD)
     dealer: int = field(init=False, default=0)
     hand_number: int = field(init=False, default=0)
@@ -383,6 +387,10 @@ class Game:
         if seat not in self.to_act():
             raise IllegalAction(f"{action!r}: not seat {seat!r}'s move in phase {self.phase.value}"
                                 f" (waiting for {self.to_act()!r})")
+        expected = {Phase.DISCARD: Discard, Phase.PLAY: Play, Phase.SHOW: Claim}.get(self.phase)
+        if expected is None or not isinstance(action, expected):
+            raise IllegalAction(f"{action!r}: not seat {seat!r}'s move in phase {self.phase.value}"
+                                f" (a {expected.__name__ if expected else 'nothing'} is expected)")
         if isinstance(action, Discard):
             events = self._discard(action)
         elif isinstance(action, Play):
@@ -424,7 +432,10 @@ class Game:
     def _deal(self) -> list[Event]:
         self.dealer = other(self.dealer)
         self.hand_number += 1
-        deck = shuffled_deck(self.number, self.hand_number)
+        if self.stacked is not None and self.hand_number <= len(self.stacked):
+            deck = list(self.stacked[self.hand_number - 1])
+        else:
+            deck = shuffled_deck(self.number, self.hand_number)
         pone = self.pone
         hands: list[list[Card]] = [[], []]
         for i in range(12):
