@@ -1,0 +1,70 @@
+"""Output character sets: CP437 for BBS terminals, UTF-8 for the rest.
+
+Screens are drawn with Unicode characters; a :class:`Charset` encodes them
+for one session.  Python's ``cp437`` codec cannot encode the suits, which in
+CP437 are the glyphs of bytes 0x03-0x06 (heart, diamond, club, spade): they
+are mapped here (FIELD_NOTES.md "Terminals and encodings").  A character a
+charset cannot show becomes ``?``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = ["Charset", "CP437", "UTF8", "choose_charset", "SUIT_GLYPHS"]
+
+SUIT_GLYPHS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+"""The suit symbols drawn on cards: club, diamond, heart, spade."""
+
+_CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}
+
+# TTYPE values that mean a BBS terminal expecting CP437 (FIELD_NOTES.md).
+_CP437_TERMS = ("ansi", "pcansi", "ansi-bbs", "syncterm", "ansi-256color", "qansi", "scoansi", "cterm")
+
+
+@dataclass(frozen=True)
+class Charset:
+    """An output encoding: ``name`` (``"cp437"`` or ``"utf-8"``)."""
+
+    name: str
+    _cache: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+
+    def encode_char(self, ch: str) -> bytes:
+        """The bytes for one character (``b"?"`` when it has none)."""
+        got = self._cache.get(ch)
+        if got is None:
+            if self.name == "cp437" and ch in _CP437_SUITS:
+                got = _CP437_SUITS[ch]
+            else:
+                try:
+                    got = ch.encode(self.name)
+                except UnicodeEncodeError:
+                    got = b"?"
+            self._cache[ch] = got
+        return got
+
+    def encode(self, text: str) -> bytes:
+        """Encode a whole string character by character."""
+        if self.name == "utf-8":
+            return text.encode("utf-8")
+        return b"".join(self.encode_char(ch) for ch in text)
+
+
+CP437 = Charset("cp437")
+UTF8 = Charset("utf-8")
+
+
+def choose_charset(term_type: str | None, lang: str | None = None) -> Charset:
+    """CP437 for BBS terminal types (``ansi``, ``syncterm``, ...), UTF-8
+    otherwise; a ``LANG`` naming UTF-8 wins over an ambiguous type.
+    Compared case-insensitively (inetutils telnet sends TERM upper-cased).
+
+    >>> choose_charset("ANSI").name, choose_charset("xterm-256color").name
+    ('cp437', 'utf-8')
+    """
+    term = (term_type or "").strip().lower()
+    if lang and "utf-8" in lang.lower().replace("utf8", "utf-8") and term not in _CP437_TERMS:
+        return UTF8
+    if term in _CP437_TERMS:
+        return CP437
+    return UTF8

@@ -1,0 +1,211 @@
+"""A grid of styled cells and a renderer that sends only what changed.
+
+Views paint a :class:`Canvas` (character + :class:`Style` per cell) from
+scratch for every frame; :class:`Renderer` compares it with the frame the
+terminal already shows and emits cursor moves, SGR changes and characters for
+the changed cells only, in one buffer.  A full redraw (first paint, resize,
+Ctrl-L) clears and repaints everything.  Escape sequences come from one table,
+:data:`CONTROL`.
+
+Colours are the 16 of the ANSI standard: foreground 0..7 plus bold for the
+bright ones, background 0..7.  The renderer never writes the bottom-right
+cell (a BBS terminal such as SyncTERM scrolls when it is written).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .charset import Charset
+
+__all__ = ["Style", "Canvas", "Renderer", "CONTROL", "BLACK", "RED", "GREEN", "YELLOW",
+           "BLUE", "MAGENTA", "CYAN", "WHITE", "DEFAULT"]
+
+BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
+
+CONTROL: dict[str, str] = {
+    "home": "\x1b[H",
+    "clear": "\x1b[2J",
+    "move": "\x1b[{row};{col}H",      # 1-based
+    "move_row": "\x1b[{row}H",       # column 1
+    "sgr": "\x1b[{params}m",
+    "hide_cursor": "\x1b[?25l",
+    "show_cursor": "\x1b[?25h",
+    "reset": "\x1b[0m",
+}
+"""Every escape sequence the renderer sends, by name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Colours and intensity of a cell: ``fg`` and ``bg`` 0..7, ``bold``
+    (bright foreground)."""
+
+    fg: int = WHITE
+    bg: int = BLACK
+    bold: bool = False
+
+
+DEFAULT = Style()
+
+
+def sgr_transition(old: Style | None, new: Style) -> str:
+    """The shortest SGR sequence that turns attributes ``old`` (``None``:
+    unknown) into ``new``.
+
+    >>> sgr_transition(Style(), Style(fg=CYAN))
+    '\\x1b[36m'
+    """
+    if old == new:
+        return ""
+    if old is None or (old.bold and not new.bold):
+        params = ["0"]
+        if new.bold:
+            params.append("1")
+        if new.fg != WHITE:
+            params.append(str(30 + new.fg))
+        if new.bg != BLACK:
+            params.append(str(40 + new.bg))
+        return CONTROL["sgr"].format(params=";".join(params))
+    params = []
+    if new.bold and not old.bold:
+        params.append("1")
+    if new.fg != old.fg:
+        params.append(str(30 + new.fg))
+    if new.bg != old.bg:
+        params.append(str(40 + new.bg))
+    return CONTROL["sgr"].format(params=";".join(params))
+
+
+class Canvas:
+    """A ``cols`` x ``rows`` grid of (character, :class:`Style`) cells.
+
+    Writing outside the grid is clipped silently, so views may draw without
+    checking bounds.
+    """
+
+    def __init__(self, cols: int, rows: int) -> None:
+        if cols < 1 or rows < 1:
+            raise ValueError(f"a canvas needs at least 1x1 cells, got {cols}x{rows}")
+        self.cols = cols
+        self.rows = rows
+        self.chars: list[list[str]] = [[" "] * cols for _ in range(rows)]
+        self.styles: list[list[Style]] = [[DEFAULT] * cols for _ in range(rows)]
+        self.cursor: tuple[int, int] | None = None
+        """Where the cursor should rest (row, col), or ``None`` to hide it."""
+
+    def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
+        """Write ``text`` from (``row``, ``col``); returns the column after it.
+        Control characters in ``text`` are drawn as spaces."""
+        if 0 <= row < self.rows:
+            chars, styles = self.chars[row], self.styles[row]
+            for i, ch in enumerate(text):
+                c = col + i
+                if 0 <= c < self.cols:
+                    chars[c] = ch if ch >= " " and ch != "\x7f" else " "
+                    styles[c] = style
+        return col + len(text)
+
+    def fill(self, row: int, col: int, width: int, style: Style = DEFAULT, ch: str = " ") -> None:
+        """Fill ``width`` cells of ``row`` from ``col`` with ``ch`` in ``style``."""
+        self.put(row, col, ch * max(0, width), style)
+
+    def text(self, row: int) -> str:
+        """The characters of ``row`` as a string (for tests and logs)."""
+        return "".join(self.chars[row])
+
+
+class Renderer:
+    """Sends frames to one terminal, only the changes after the first.
+
+    ``charset`` encodes the characters.  :meth:`render` returns the bytes to
+    write for a new canvas; :meth:`invalidate` forces the next frame to be a
+    full redraw (after a resize or Ctrl-L, or when line noise may have
+    garbled the screen).
+    """
+
+    def __init__(self, charset: Charset) -> None:
+        self.charset = charset
+        self._shown: Canvas | None = None
+        self._style: Style | None = None
+        self._pos: tuple[int, int] | None = None
+        self.frames = 0
+
+    def invalidate(self) -> None:
+        """Make the next :meth:`render` repaint the whole screen."""
+        self._shown = None
+
+    def render(self, canvas: Canvas) -> bytes:
+        """The bytes that make the terminal show ``canvas``."""
+        out: list[str | bytes] = []
+        shown = self._shown
+        if shown is None or shown.cols != canvas.cols or shown.rows != canvas.rows:
+            self._style = None
+            out.append(CONTROL["hide_cursor"] + CONTROL["reset"] + CONTROL["clear"] + CONTROL["home"])
+            self._style = DEFAULT
+            self._pos = (0, 0)
+            shown = _blank_like(canvas)
+        for row in range(canvas.rows):
+            self._render_row(canvas, shown, row, out)
+        if canvas.cursor is not None:
+            r, c = canvas.cursor
+            if self._pos != (r, c):
+                out.append(CONTROL["move"].format(row=r + 1, col=c + 1))
+                self._pos = (r, c)
+        self._shown = _copy(canvas)
+        self.frames += 1
+        enc = self.charset.encode
+        return b"".join(x if isinstance(x, bytes) else enc(x) for x in out)
+
+    def _render_row(self, canvas: Canvas, shown: Canvas, row: int, out: list[str | bytes]) -> None:
+        new_c, new_s = canvas.chars[row], canvas.styles[row]
+        old_c, old_s = shown.chars[row], shown.styles[row]
+        if new_c == old_c and new_s == old_s:
+            return
+        last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
+        col = 0
+        while col < last:
+            if new_c[col] == old_c[col] and new_s[col] == old_s[col]:
+                col += 1
+                continue
+            # a run of changes; bridge gaps of unchanged cells shorter than a move
+            end = col
+            gap = 0
+            scan = col
+            while scan < last:
+                if new_c[scan] != old_c[scan] or new_s[scan] != old_s[scan]:
+                    end = scan
+                    gap = 0
+                else:
+                    gap += 1
+                    if gap > 4:
+                        break
+                scan += 1
+            self._move(row, col, out)
+            for c in range(col, end + 1):
+                sgr = sgr_transition(self._style, new_s[c])
+                if sgr:
+                    out.append(sgr)
+                    self._style = new_s[c]
+                out.append(self.charset.encode_char(new_c[c]))
+            self._pos = (row, end + 1) if end + 1 < canvas.cols else None
+            col = end + 1
+
+    def _move(self, row: int, col: int, out: list[str | bytes]) -> None:
+        if self._pos != (row, col):
+            out.append(CONTROL["move"].format(row=row + 1, col=col + 1) if col else
+                       CONTROL["move_row"].format(row=row + 1))
+            self._pos = (row, col)
+
+
+def _blank_like(canvas: Canvas) -> Canvas:
+    return Canvas(canvas.cols, canvas.rows)
+
+
+def _copy(canvas: Canvas) -> Canvas:
+    c = Canvas.__new__(Canvas)
+    c.cols, c.rows = canvas.cols, canvas.rows
+    c.chars = [list(r) for r in canvas.chars]
+    c.styles = [list(r) for r in canvas.styles]
+    c.cursor = canvas.cursor
+    return c
