@@ -1,0 +1,97 @@
+"""The pegboard: one track per player, front and back pegs, skunk lines and
+the game hole.
+
+A track runs 60 holes a row in groups of five: two rows ("out" and "back",
+twice around the board) for a 121-point game, one row for 61.  Hole *p*
+(1 .. game_to - 1) of a track is drawn at ``hole_position(p)``; the game hole
+(``game_to``) sits alone at the end of the last row.  The skunk and double
+skunk lines are red bars in the gap before the first hole that escapes them
+(seed 000: "At ninety points, is the skunk line").
+"""
+
+from __future__ import annotations
+
+from engine.game import Peg
+from engine.rules import Rules
+
+from .screen import BLACK, RED, WHITE, Canvas, Style
+
+__all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "board_height",
+           "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]
+
+LABEL_WIDTH = 7
+"""Columns left of the holes, for the player's name and score."""
+
+HOLES_PER_ROW = 60
+FRONT_PEG = "\u25a0"   # ■ (CP437 0xFE)
+BACK_PEG = "\u25a0"    # the same glyph, not bold
+HOLE = "\u00b7"        # · (CP437 0xFA)
+GAME_HOLE = "\u25cb"   # ○ drawn when empty; CP437 has none, so "o" there
+_SKUNK = "\u2502"      # │ (CP437 0xB3)
+
+
+def track_rows(game_to: int) -> int:
+    """Rows per player's track: 2 for 121, 1 for 61."""
+    return (game_to - 1 + HOLES_PER_ROW - 1) // HOLES_PER_ROW
+
+
+def board_height(game_to: int) -> int:
+    """Rows the board takes: both tracks and a blank row between."""
+    return 2 * track_rows(game_to) + 1
+
+
+def hole_position(points: int, game_to: int) -> tuple[int, int]:
+    """(row within the track, column) of the hole for ``points`` (1 ..
+    ``game_to``); the game hole is at the end of the last row.  Raises
+    ``ValueError`` outside that range."""
+    if not 1 <= points <= game_to:
+        raise ValueError(f"no hole for {points} points in a game to {game_to}")
+    if points == game_to:
+        return track_rows(game_to) - 1, LABEL_WIDTH + HOLES_PER_ROW + HOLES_PER_ROW // 5
+    row, h = divmod(points - 1, HOLES_PER_ROW)
+    return row, LABEL_WIDTH + h + h // 5
+
+
+def _line_position(line: int, game_to: int) -> tuple[int, int] | None:
+    """Where the bar of a skunk line at ``line`` points is drawn: the gap
+    after hole ``line - 1``, when that hole ends a group of five."""
+    last = line - 1
+    if last < 5 or last % 5 or last >= game_to:
+        return None
+    row, h = divmod(last - 1, HOLES_PER_ROW)
+    return row, LABEL_WIDTH + h + 1 + h // 5
+
+
+def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: list[str],
+               colours: tuple[int, int]) -> None:
+    """Draw both tracks from row ``top``: seat 0 first, then seat 1.
+
+    ``pegs``: each seat's :class:`Peg` (points); ``names``: labels (cut to
+    six columns); ``colours``: each seat's peg colour (0..7)."""
+    rows = track_rows(rules.game_to)
+    hole_style = Style(fg=WHITE, bg=BLACK)
+    for seat in (0, 1):
+        base = top + seat * (rows + 1)
+        colour = colours[seat]
+        label = Style(fg=colour, bold=True)
+        if rows == 1:  # name and score share the row: "Ann 57 "
+            canvas.put(base, 0, f"{names[seat][:3]:<3}{pegs[seat].front:>3}", label)
+        else:          # name on the way out, score on the way back
+            canvas.put(base, 0, names[seat][:6], label)
+            canvas.put(base + 1, 0, f"{pegs[seat].front:>5}", label)
+        for p in range(1, rules.game_to):
+            r, c = hole_position(p, rules.game_to)
+            canvas.put(base + r, c, HOLE, hole_style)
+        r, c = hole_position(rules.game_to, rules.game_to)
+        canvas.put(base + r, c, GAME_HOLE, Style(fg=WHITE, bold=True))
+        for line, bold in ((rules.skunk, True), (rules.double_skunk, False)):
+            pos = _line_position(line, rules.game_to)
+            if pos:
+                canvas.put(base + pos[0], pos[1], _SKUNK, Style(fg=RED, bold=bold))
+        peg = pegs[seat]
+        if 0 < peg.back < peg.front:
+            r, c = hole_position(peg.back, rules.game_to)
+            canvas.put(base + r, c, BACK_PEG, Style(fg=colour, bold=False))
+        if peg.front > 0:
+            r, c = hole_position(peg.front, rules.game_to)
+            canvas.put(base + r, c, FRONT_PEG, Style(fg=colour, bold=True))

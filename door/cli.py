@@ -1,0 +1,73 @@
+"""The ``cribbage-door`` command.
+
+``cribbage-door serve`` starts the telnet and SSH listeners from
+``conf/door.toml`` (when it exists in the current folder) or the file given
+with ``--config``; the flags override the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from .config import DEFAULT_CONFIG_PATH, ConfigError, load_config
+from .server import serve
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cribbage-door", description="A BBS-door-style cribbage server.")
+    sub = p.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("serve", help="start the telnet and SSH listeners")
+    s.add_argument("--config", type=Path, help=f"configuration file (default: {DEFAULT_CONFIG_PATH} if present)")
+    s.add_argument("--host", help="address to listen on (default from the config: 127.0.0.1)")
+    s.add_argument("--telnet-port", type=int, help="telnet port, 0 for any free port (default 2323)")
+    s.add_argument("--ssh-port", type=int, help="SSH port, 0 for any free port (default 2222)")
+    s.add_argument("--data-dir", help="folder for the SSH host key and data (default: data)")
+    s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
+    s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the console script; returns the exit status."""
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    for noisy in ("asyncssh", "telnetlib3"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    path = args.config
+    if path is None and DEFAULT_CONFIG_PATH.exists():
+        path = DEFAULT_CONFIG_PATH
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 2
+    s = config.server
+    for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
+                       ("data_dir", "data_dir")):
+        value = getattr(args, flag)
+        if value is not None:
+            setattr(s, attr, value)
+    for port in (s.telnet_port, s.ssh_port):
+        if not 0 <= port <= 65535:
+            print(f"cribbage-door: port {port} is outside 0..65535", file=sys.stderr)
+            return 2
+    if args.computer_delay is not None:
+        config.computer.delay = args.computer_delay
+    try:
+        return asyncio.run(serve(config))
+    except OSError as exc:
+        print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

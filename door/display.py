@@ -1,0 +1,57 @@
+"""A session's screen: the current painter, the renderer, and the rule for
+windows smaller than 80x24.
+
+Each screen of the door (name prompt, menus, the game) is a *painter*: a
+function that draws a whole :class:`Canvas`.  :meth:`Display.refresh` paints
+a fresh canvas of the terminal's current size and sends the difference;
+:meth:`Display.redraw` sends everything (Ctrl-L, after line noise).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .screen import Canvas, Renderer, Style, YELLOW
+from .terminal import MIN_COLS, MIN_ROWS, Terminal
+
+__all__ = ["Display", "Painter"]
+
+Painter = Callable[[Canvas], None]
+
+
+class Display:
+    """The screen of one ``terminal``."""
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self.renderer = Renderer(terminal.charset)
+        self.painter: Painter | None = None
+
+    def too_small(self) -> bool:
+        """True when the window is under 80x24 cells."""
+        return self.terminal.cols < MIN_COLS or self.terminal.rows < MIN_ROWS
+
+    def show(self, painter: Painter) -> None:
+        """Make ``painter`` the current screen and send it."""
+        self.painter = painter
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Paint the current screen and send what changed."""
+        canvas = Canvas(self.terminal.cols, self.terminal.rows)
+        if self.too_small():
+            self._paint_too_small(canvas)
+        elif self.painter is not None:
+            self.painter(canvas)
+        self.terminal.write(self.renderer.render(canvas))
+
+    def redraw(self) -> None:
+        """Repaint the whole screen (Ctrl-L)."""
+        self.renderer.invalidate()
+        self.refresh()
+
+    def _paint_too_small(self, canvas: Canvas) -> None:
+        t = self.terminal
+        lines = ["Please make this window larger:", f"at least {MIN_COLS}x{MIN_ROWS}, now {t.cols}x{t.rows}."]
+        for i, line in enumerate(lines):
+            canvas.put(canvas.rows // 2 - 1 + i, 0, line, Style(fg=YELLOW, bold=True))

@@ -1,0 +1,258 @@
+"""The game screen, as one player sees it.
+
+Layout at 80x24 (more rows lengthen the message area):
+
+- row 0: the title bar (game number, run mode, target, games won);
+- rows 2-6: the pegboard (seat 0's track, then seat 1's);
+- row 8: dealer and crib, the count;
+- rows 10-12: the opponent's cards (backs until the show), with the
+  play-order number above each card played and ``x`` above cards of earlier
+  series (seed 004); the crib and the starter on the right;
+- rows 14-16: the player's cards with the cyan highlight bar, selected cards
+  in yellow (seed 004);
+- rows 18 .. rows-2: messages, newest last, explaining every score in words;
+- the last row: the prompt, which says what the player may do now.
+
+:func:`paint_game` draws all of it into a :class:`Canvas` from the
+:class:`~engine.game.Game` and a :class:`ViewState`; the renderer then sends
+only what changed.
+"""
+
+from __future__ import annotations
+
+import enum
+import textwrap
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+from engine.game import Game, HandCounted, Phase, ShowTurn
+from engine.rules import Rules
+from engine.scoring import RunMode
+
+from .board import board_height, draw_board
+from .charset import SUIT_GLYPHS
+from .screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
+from .words import show_summary
+
+__all__ = ["Mode", "ViewState", "paint_game", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
+           "layout_rows"]
+
+CARD_WIDTH = 4
+"""Cells per card: ``" 5♥ "`` or ``"10♦ "``."""
+CARD_STEP = 5
+"""Columns from one card to the next."""
+HAND_COL = 2
+"""Column of the first card of a hand."""
+PEG_COLOURS = (GREEN, MAGENTA)
+"""Peg colour of seat 0 and seat 1."""
+
+TITLE = Style(fg=WHITE, bg=BLUE, bold=True)
+LABEL = Style(fg=CYAN, bold=True)
+TEXT = Style(fg=WHITE)
+DIM = Style(fg=WHITE)
+BRIGHT = Style(fg=WHITE, bold=True)
+ORDER = Style(fg=YELLOW, bold=True)
+PROMPT = Style(fg=YELLOW, bold=True)
+CARD_BACK = Style(fg=CYAN, bg=BLUE)
+BAR_BG = CYAN          # the highlight bar (seed 004: "cyan highlight bar")
+SELECTED_BG = YELLOW   # a selected card (seed 004: "highlighted yellow")
+
+
+class Mode(enum.Enum):
+    """What the player's keys do now."""
+
+    WAIT = "wait"          # nothing to do but watch
+    DISCARD = "discard"    # choose two cards for the crib
+    PLAY = "play"          # choose a card to play
+    COUNT = "count"        # type the points of a hand or crib
+    REVIEW = "review"      # the last show, until RETURN
+    OVER = "over"          # the game is over: play again?
+
+
+@dataclass
+class ViewState:
+    """Everything on the screen that is not in the game: ``cursor`` (index
+    into the player's cards), ``selected`` cards, the ``typed`` count, the
+    message ``log``, the ``review`` of the last hand's show, the ``prompt``,
+    and the games won in the match (``match_points``)."""
+
+    mode: Mode = Mode.WAIT
+    cursor: int = 0
+    selected: list[Card] = field(default_factory=list)
+    typed: str = ""
+    log: list[str] = field(default_factory=list)
+    review: list[HandCounted] = field(default_factory=list)
+    counted: list[HandCounted] = field(default_factory=list)
+    prompt: str = ""
+    match_points: tuple[int, int] = (0, 0)
+    log_limit: int = 200
+
+    def say(self, *lines: str) -> None:
+        """Add lines to the message log (the oldest fall off past the limit)."""
+        self.log.extend(lines)
+        if len(self.log) > self.log_limit:
+            del self.log[: len(self.log) - self.log_limit]
+
+
+def layout_rows(rules: Rules) -> dict[str, int]:
+    """Row numbers of the screen's parts for ``rules`` (the board is shorter
+    for a 61-point game)."""
+    board_top = 2
+    info = board_top + board_height(rules.game_to) + 1
+    return {"board": board_top, "info": info, "opponent": info + 2, "mine": info + 6,
+            "messages": info + 10}
+
+
+def _card_style(card: Card, bg: int = WHITE) -> Style:
+    return Style(fg=RED if card.suit.is_red else BLACK, bg=bg)
+
+
+def draw_card(canvas: Canvas, row: int, col: int, card: Card | None, bg: int = WHITE) -> None:
+    """One card in four cells at (``row``, ``col``): face up, or its back
+    when ``card`` is ``None``."""
+    if card is None:
+        canvas.put(row, col, "\u2592" * CARD_WIDTH, CARD_BACK)
+        return
+    rank = "10" if card.rank == 10 else " " + card.rank_char
+    canvas.put(row, col, f"{rank}{SUIT_GLYPHS[card.suit.letter]} ", _card_style(card, bg))
+
+
+def _order_marks(game: Game, seat: int) -> dict[Card, str]:
+    marks = {}
+    for p in game.played[seat]:
+        marks[p.card] = str(p.order) if p.series == game.series_number else "x"
+    return marks
+
+
+def my_cards(game: Game, me: int) -> list[Card]:
+    """The cards shown in the player's row: six while discarding, then the
+    four kept (played ones stay in place, marked)."""
+    if game.phase is Phase.DISCARD:
+        return list(game.hands[me])
+    return list(game.kept[me])
+
+
+def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewState) -> None:
+    """Draw the whole game screen for seat ``me`` into ``canvas``.
+
+    ``names``: both seats' display names; ``vs``: the :class:`ViewState`."""
+    rows = layout_rows(game.rules)
+    opp = 1 - me
+    _title(canvas, game, names, vs)
+    draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
+    _info(canvas, rows["info"], game, me, names)
+    if vs.review:
+        _review(canvas, rows["opponent"], vs.review, me, names)
+    else:
+        _hands(canvas, rows, game, me, opp, names, vs)
+    _messages(canvas, rows["messages"], canvas.rows - 1, vs)
+    _prompt(canvas, vs)
+
+
+def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
+    canvas.fill(0, 0, canvas.cols, TITLE)
+    runs = "runs in order" if game.rules.run_mode is RunMode.ORDERED else "runs any order"
+    left = f" CRIBBAGE  Game #{game.number}  to {game.rules.game_to}  {runs}"
+    right = f"Games {vs.match_points[0]}-{vs.match_points[1]}  ^L redraw "
+    canvas.put(0, 0, left, TITLE)
+    canvas.put(0, canvas.cols - len(right), right, TITLE)
+
+
+def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str]) -> None:
+    dealer = "You" if game.dealer == me else names[game.dealer]
+    crib = "your crib" if game.dealer == me else f"{names[game.dealer]}'s crib"
+    col = canvas.put(row, 1, "Dealer: ", LABEL)
+    col = canvas.put(row, col, f"{dealer} ({crib})", BRIGHT)
+    if game.phase is Phase.PLAY:
+        canvas.put(row, 52, "Count: ", LABEL)
+        canvas.put(row, 59, f"{game.count:>2}", Style(fg=YELLOW, bold=True))
+    canvas.put(row, 64, f"Hand {game.hand_number}", LABEL)
+
+
+def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],
+           vs: ViewState) -> None:
+    face_up = game.phase in (Phase.SHOW, Phase.OVER)
+    # the opponent
+    top = rows["opponent"]
+    canvas.put(top, 1, f"{names[opp]}'s cards", LABEL)
+    marks = _order_marks(game, opp)
+    if game.phase is Phase.DISCARD:
+        theirs: list[Card | None] = [None] * len(game.hands[opp])
+    else:
+        # cards played, in the order played, then the rest: backs until the show
+        played = [p.card for p in game.played[opp]]
+        theirs = played + [c if face_up else None for c in game.kept[opp] if c not in played]
+    for i, card in enumerate(theirs):
+        col = HAND_COL + i * CARD_STEP
+        if card is not None and card in marks:
+            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
+        draw_card(canvas, top + 2, col, card)
+    # the crib and the starter
+    canvas.put(top, 44, "Crib", LABEL)
+    crib_up = game.phase is Phase.OVER or (game.show_turn is not None and game.show_turn[1] is ShowTurn.CRIB)
+    crib_cards: list[Card | None] = list(game.crib) if crib_up else [None] * len(game.crib)
+    for i, card in enumerate(crib_cards):
+        draw_card(canvas, top + 2, 44 + i * CARD_STEP, card)
+    canvas.put(top, 68, "Starter", LABEL)
+    if game.starter:
+        draw_card(canvas, top + 2, 69, game.starter)
+    else:
+        canvas.put(top + 2, 69, " -- ", DIM)
+    # mine
+    top = rows["mine"]
+    canvas.put(top, 1, "Your cards", LABEL)
+    marks = _order_marks(game, me)
+    cards = my_cards(game, me)
+    for i, card in enumerate(cards):
+        col = HAND_COL + i * CARD_STEP
+        if card in marks:
+            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
+        bg = WHITE
+        if card in vs.selected:
+            bg = SELECTED_BG
+        if vs.mode in (Mode.DISCARD, Mode.PLAY) and i == vs.cursor:
+            bg = BAR_BG
+        draw_card(canvas, top + 2, col, card, bg)
+    if game.phase in (Phase.SHOW,) and game.show_turn is not None:
+        seat, what = game.show_turn
+        who = "your" if seat == me else f"{names[seat]}'s"
+        canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
+
+
+def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str]) -> None:
+    canvas.put(top, 1, "The show", LABEL)
+    for i, hc in enumerate(counted):
+        row = top + 1 + i * 2
+        owner = "Your" if hc.seat == me else f"{names[hc.seat]}'s"
+        col = canvas.put(row, 1, f"{owner} {hc.what.value}"[:20].ljust(21), BRIGHT)
+        for card in hc.show.hand:
+            draw_card(canvas, row, col, card)
+            col += CARD_STEP
+        canvas.put(row, col, "+", TEXT)
+        draw_card(canvas, row, col + 2, hc.show.starter)
+        col += 2 + CARD_STEP + 1
+        col = canvas.put(row, col, f"{hc.show.total:>2}", Style(fg=YELLOW, bold=True))
+        canvas.put(row, col + 2, show_summary(hc.show)[: canvas.cols - col - 3], TEXT)
+
+
+def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
+    height = bottom - top
+    if height <= 0:
+        return
+    canvas.fill(top - 1, 0, canvas.cols, Style(fg=BLUE), "\u2500")
+    width = canvas.cols - 2
+    lines: list[str] = []
+    for entry in vs.log[-height * 2:]:
+        indent = len(entry) - len(entry.lstrip(" "))
+        lines.extend(textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2)) or [""])
+    for i, line in enumerate(lines[-height:]):
+        canvas.put(top + i, 1, line, TEXT)
+
+
+def _prompt(canvas: Canvas, vs: ViewState) -> None:
+    row = canvas.rows - 1
+    text = vs.prompt
+    if vs.mode is Mode.COUNT:
+        text = f"{vs.prompt}{vs.typed}"
+        canvas.cursor = (row, min(canvas.cols - 2, 1 + len(text)))
+    canvas.put(row, 1, text[: canvas.cols - 2], PROMPT)

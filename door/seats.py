@@ -1,0 +1,349 @@
+"""The seats at a table: a human at a terminal, and the computer.
+
+A seat is told what happened (:meth:`notify`, after every action) and sends
+its actions to the table with ``table.submit(seat, action)``.  The computer
+answers as soon as the game waits for it (after ``delay`` seconds, so that a
+person can follow); the human's keys drive a small controller over the game
+screen (:mod:`door.game_view`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Protocol, Sequence
+
+from engine.game import Claim, Discard, Event, Game, GameOver, HandCounted, HandDealt, Phase, Play
+from engine.scoring import MAX_SHOW_POINTS
+from engine.strategy import SensiblePlayer, Strategy, choose_action
+
+from .display import Display
+from .game_view import Mode, ViewState, my_cards, paint_game
+from .keys import Key, KeyName
+from .words import card_text, describe
+
+if TYPE_CHECKING:
+    from .table import Table
+
+__all__ = ["Seat", "ComputerSeat", "HumanSeat"]
+
+log = logging.getLogger("door.seats")
+
+
+class Seat(Protocol):
+    """What a table needs of a seat."""
+
+    name: str
+
+    def attach(self, table: "Table", index: int) -> None:
+        """Sit at ``table`` as seat ``index`` (0 or 1)."""
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """``events`` happened in ``game`` (called after every action)."""
+
+    def rejected(self, message: str) -> None:
+        """The table refused this seat's last action; ``message`` says why."""
+
+    async def play_again(self) -> bool:
+        """After a game: True to play another."""
+        ...
+
+
+class ComputerSeat:
+    """The computer: plays ``strategy`` (a :class:`SensiblePlayer` by default)
+    after ``delay`` seconds per action; always counts its hands exactly."""
+
+    def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6) -> None:
+        self.name = name
+        self.strategy: Strategy = strategy or SensiblePlayer()
+        self.delay = delay
+        self.table: Table | None = None
+        self.index = 1
+        self._task: asyncio.Task[None] | None = None
+
+    def attach(self, table: "Table", index: int) -> None:
+        self.table, self.index = table, index
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        if self.index in game.to_act() and self._task is None:
+            self._task = asyncio.create_task(self._act(game))
+
+    async def _act(self, game: Game) -> None:
+        await asyncio.sleep(self.delay)
+        action = choose_action(game, self.index, self.strategy)
+        self._task = None
+        assert self.table is not None
+        self.table.submit(self.index, action)
+
+    def rejected(self, message: str) -> None:
+        log.error("computer action refused: %s", message)
+
+    async def play_again(self) -> bool:
+        return True
+
+    def stop(self) -> None:
+        """Cancel a pending move (the table is closing)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+
+_LEFT = {KeyName.LEFT, KeyName.UP}
+_RIGHT = {KeyName.RIGHT, KeyName.DOWN}
+_DELETE = {KeyName.DELETE, KeyName.BACKSPACE}
+
+
+class HumanSeat:
+    """A caller (or the sysop) at a terminal.
+
+    ``display``: the session's :class:`Display`; ``name``: shown to the
+    opponent.  :meth:`run` reads keys until the connection ends or the
+    player leaves the table.
+    """
+
+    def __init__(self, display: Display, name: str) -> None:
+        self.display = display
+        self.name = name
+        self.vs = ViewState()
+        self.table: Table | None = None
+        self.index = 0
+        self._again: asyncio.Future[bool] | None = None
+
+    # -- the table's side -----------------------------------------------------
+
+    def attach(self, table: "Table", index: int) -> None:
+        self.table, self.index = table, index
+        self.display.painter = self._paint
+
+    @property
+    def game(self) -> Game:
+        assert self.table is not None and self.table.game is not None
+        return self.table.game
+
+    def names(self) -> list[str]:
+        assert self.table is not None
+        return [s.name for s in self.table.seats]
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        vs = self.vs
+        for event in events:
+            if isinstance(event, HandDealt):
+                if vs.counted:
+                    vs.review = vs.counted
+                vs.counted = []
+                vs.selected = []
+                vs.cursor = 0
+            elif isinstance(event, HandCounted):
+                vs.counted.append(event)
+            elif isinstance(event, GameOver):
+                vs.review, vs.counted = [], []
+                assert self.table is not None
+                vs.match_points = self.table.match_points()
+            vs.say(*describe(event, self.index, self.names()))
+        self._update()
+
+    def rejected(self, message: str) -> None:
+        self.vs.say(f"Not allowed: {message}")
+        self._update()
+
+    async def play_again(self) -> bool:
+        self._again = asyncio.get_running_loop().create_future()
+        self._update()
+        try:
+            return await self._again
+        finally:
+            self._again = None
+
+    # -- the screen -------------------------------------------------------------
+
+    def _paint(self, canvas) -> None:  # type: ignore[no-untyped-def]
+        if self.table is not None and self.table.game is not None:
+            paint_game(canvas, self.table.game, self.index, self.names(), self.vs)
+
+    def _update(self) -> None:
+        """Work out the mode and prompt from the game, then redraw."""
+        self._set_mode()
+        self.display.refresh()
+
+    def _set_mode(self) -> None:
+        vs, game, me = self.vs, self.game, self.index
+        opponent = self.names()[1 - me]
+        if vs.review:
+            vs.mode, vs.prompt = Mode.REVIEW, "Press RETURN for the next hand."
+        elif game.over:
+            vs.mode = Mode.OVER
+            vs.prompt = "Play again? (Y/N)" if self._again is not None else "Game over."
+        elif me in game.to_act() and game.phase is Phase.DISCARD:
+            vs.mode = Mode.DISCARD
+            crib = "your" if game.dealer == me else f"{opponent}'s"
+            if len(vs.selected) < 2:
+                vs.prompt = f"Choose 2 cards for {crib} crib: arrows move, RETURN selects, DEL unselects."
+            else:
+                vs.prompt = (f"RETURN lays away {card_text(vs.selected[0])} {card_text(vs.selected[1])}"
+                             f" to {crib} crib; DEL unselects.")
+            vs.cursor = min(vs.cursor, len(game.hands[me]) - 1)
+        elif me in game.to_act() and game.phase is Phase.PLAY:
+            vs.mode = Mode.PLAY
+            vs.prompt = f"Your turn, count {game.count}: arrows choose a card, RETURN plays it."
+            self._cursor_to_unplayed(0)
+        elif me in game.to_act() and game.phase is Phase.SHOW:
+            assert game.show_turn is not None
+            if vs.mode is not Mode.COUNT:
+                vs.typed = ""
+            vs.mode = Mode.COUNT
+            vs.prompt = f"Count your {game.show_turn[1].value} (type the points, RETURN): "
+        else:
+            vs.mode = Mode.WAIT
+            if game.phase is Phase.DISCARD:
+                vs.prompt = f"Waiting for {opponent} to lay away two cards..."
+            else:
+                vs.prompt = f"{opponent}'s turn..."
+
+    def _playable_indexes(self) -> list[int]:
+        cards = my_cards(self.game, self.index)
+        held = self.game.hands[self.index]
+        return [i for i, c in enumerate(cards) if c in held]
+
+    def _cursor_to_unplayed(self, step: int) -> None:
+        indexes = self._playable_indexes()
+        if not indexes:
+            return
+        vs = self.vs
+        if step == 0:
+            if vs.cursor not in indexes:
+                vs.cursor = min(indexes, key=lambda i: (i < vs.cursor, abs(i - vs.cursor)))
+            return
+        pos = indexes.index(vs.cursor) if vs.cursor in indexes else 0
+        vs.cursor = indexes[(pos + step) % len(indexes)]
+
+    # -- keys -------------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Read and handle keys until the connection ends (then leave the
+        table) or the table is done with this seat."""
+        terminal = self.display.terminal
+        while True:
+            key = await terminal.get_key()
+            if key is None:
+                continue
+            if key.name is KeyName.EOF:
+                if self._again is not None and not self._again.done():
+                    self._again.set_result(False)
+                if self.table is not None:
+                    self.table.leave(self.index)
+                return
+            self.handle(key)
+            await terminal.drain()
+
+    def handle(self, key: Key) -> None:
+        """React to one key."""
+        if key.name is KeyName.CTRL_L:
+            self.display.redraw()
+            return
+        if key.name is KeyName.RESIZE:
+            self.display.refresh()
+            return
+        if self.table is None or self.table.game is None:
+            return
+        vs = self.vs
+        handler = {Mode.DISCARD: self._discard_key, Mode.PLAY: self._play_key, Mode.COUNT: self._count_key,
+                   Mode.REVIEW: self._review_key, Mode.OVER: self._over_key, Mode.WAIT: self._wait_key}[vs.mode]
+        handler(key)
+        self._update()
+
+    def _move(self, key: Key, count: int) -> bool:
+        if key.name in _LEFT or (key.name is KeyName.CHAR and key.char in "h4"):
+            self.vs.cursor = (self.vs.cursor - 1) % count
+            return True
+        if key.name in _RIGHT or (key.name is KeyName.CHAR and key.char in "l6"):
+            self.vs.cursor = (self.vs.cursor + 1) % count
+            return True
+        return False
+
+    def _discard_key(self, key: Key) -> None:
+        vs = self.vs
+        hand = self.game.hands[self.index]
+        if self._move(key, len(hand)):
+            return
+        if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
+            card = hand[vs.cursor]
+            if len(vs.selected) == 2:
+                assert self.table is not None
+                self.table.submit(self.index, Discard(self.index, (vs.selected[0], vs.selected[1])))
+                vs.selected = []
+            elif card in vs.selected:
+                vs.say(f"{card_text(card)} is already selected; DEL unselects it.")
+            else:
+                vs.selected.append(card)
+        elif key.name in _DELETE:
+            card = hand[vs.cursor]
+            if card in vs.selected:
+                vs.selected.remove(card)
+            elif vs.selected:
+                vs.selected.pop()
+        else:
+            self._wrong_key("Arrows move the bar, RETURN selects, DEL unselects.")
+
+    def _play_key(self, key: Key) -> None:
+        if key.name in _LEFT or (key.name is KeyName.CHAR and key.char in "h4"):
+            self._cursor_to_unplayed(-1)
+            return
+        if key.name in _RIGHT or (key.name is KeyName.CHAR and key.char in "l6"):
+            self._cursor_to_unplayed(1)
+            return
+        if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
+            game = self.game
+            card = my_cards(game, self.index)[self.vs.cursor]
+            if card not in game.hands[self.index]:
+                self.vs.say(f"{card_text(card)} has been played already.")
+            elif game.count + card.pip > 31:
+                self.vs.say(f"{card_text(card)} would take the count past 31: choose another card.")
+            else:
+                assert self.table is not None
+                self.table.submit(self.index, Play(self.index, card))
+        else:
+            self._wrong_key("Arrows choose a card, RETURN plays it.")
+
+    def _count_key(self, key: Key) -> None:
+        vs = self.vs
+        if key.name is KeyName.CHAR and key.char.isdigit():
+            if len(vs.typed) < 2:
+                vs.typed += key.char
+        elif key.name in _DELETE:
+            vs.typed = vs.typed[:-1]
+        elif key.name is KeyName.ENTER:
+            if not vs.typed:
+                vs.say("Type the points of the hand, then RETURN (0 if it scores nothing).")
+                return
+            points = int(vs.typed)
+            if points > MAX_SHOW_POINTS:
+                vs.say(f"No hand scores more than {MAX_SHOW_POINTS}: type the count again.")
+                vs.typed = ""
+                return
+            vs.typed = ""
+            assert self.table is not None
+            self.table.submit(self.index, Claim(self.index, points))
+        else:
+            self._wrong_key("Type the points with the number keys, then RETURN.")
+
+    def _review_key(self, key: Key) -> None:
+        if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
+            self.vs.review = []
+
+    def _over_key(self, key: Key) -> None:
+        if self._again is None or self._again.done():
+            return
+        if key.name is KeyName.CHAR and key.char in "yY":
+            self._again.set_result(True)
+        elif key.name is KeyName.CHAR and key.char in "nNqQ":
+            self._again.set_result(False)
+        else:
+            self._wrong_key("Press Y to play again or N to leave.")
+
+    def _wait_key(self, key: Key) -> None:
+        opponent = self.names()[1 - self.index]
+        self._wrong_key(f"Please wait: it is {opponent}'s turn.")
+
+    def _wrong_key(self, hint: str) -> None:
+        if not self.vs.log or self.vs.log[-1] != hint:
+            self.vs.say(hint)

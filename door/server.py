@@ -1,0 +1,118 @@
+"""The door server: the telnet and SSH listeners, the connections, and a
+clean shutdown that tells every connected caller.
+
+Logs to the ``door`` logger: one line per listener (``telnet listening on
+HOST:PORT``, ``ssh listening on HOST:PORT``), one per connection and
+disconnection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import signal
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .session import caller_session
+from .ssh import load_host_key, start_ssh
+from .telnet import start_telnet
+from .terminal import Terminal
+
+__all__ = ["DoorServer", "serve"]
+
+log = logging.getLogger("door")
+
+SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The cribbage door is shutting down. Please call again later. ***\r\n"
+
+
+class DoorServer:
+    """Both listeners of one door, from a :class:`Config`.
+
+    After :meth:`start`, ``telnet_port`` and ``ssh_port`` hold the ports
+    actually bound (useful with port 0)."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.telnet_port = 0
+        self.ssh_port = 0
+        self.sessions: set[Terminal] = set()
+        self._telnet: Any = None
+        self._ssh: Any = None
+        self._ids = itertools.count(1)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Open both listeners.  Raises ``OSError`` when a port is taken or
+        the data folder cannot be written."""
+        s = self.config.server
+        data_dir = Path(s.data_dir)
+        host_key = load_host_key(data_dir)
+        self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout,
+                                          connect_maxwait=s.connect_maxwait)
+        self.telnet_port = self._telnet.sockets[0].getsockname()[1]
+        log.info("telnet listening on %s:%d", s.host, self.telnet_port)
+        try:
+            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key, login_timeout=s.login_timeout)
+        except OSError:
+            self._telnet.close()
+            raise
+        self.ssh_port = self._ssh.get_port()
+        log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+
+    async def _session(self, terminal: Terminal) -> None:
+        conn = next(self._ids)
+        clog = logging.LoggerAdapter(log, {"conn": conn})
+        clog.info("conn=%d connect %s from %s term=%s size=%dx%d charset=%s", conn, terminal.kind, terminal.peer,
+                  terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
+        self.sessions.add(terminal)
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)  # type: ignore[arg-type]
+        try:
+            await caller_session(terminal, self.config.rules, self.config.computer.delay, clog)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            clog.exception("conn=%d session failed", conn)
+        finally:
+            self.sessions.discard(terminal)
+            if task is not None:
+                self._tasks.discard(task)  # type: ignore[arg-type]
+            clog.info("conn=%d disconnect %s (%d bytes sent)", conn, terminal.peer, terminal.bytes_sent)
+
+    async def stop(self) -> None:
+        """Tell every caller, close every connection and both listeners."""
+        for terminal in list(self.sessions):
+            terminal.write(SHUTDOWN_MESSAGE.encode("ascii"))
+        await asyncio.gather(*(asyncio.wait_for(t.drain(), 2.0) for t in list(self.sessions)),
+                             return_exceptions=True)
+        for terminal in list(self.sessions):
+            terminal.close()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._telnet is not None:
+            self._telnet.close()
+        if self._ssh is not None:
+            self._ssh.close()
+        if self._telnet is not None:
+            await self._telnet.wait_closed()
+        if self._ssh is not None:
+            await self._ssh.wait_closed()
+        log.info("door stopped")
+
+
+async def serve(config: Config) -> int:
+    """Run the door until SIGINT or SIGTERM; returns the exit status."""
+    server = DoorServer(config)
+    await server.start()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    await stop.wait()
+    log.info("shutting down: telling %d caller(s)", len(server.sessions))
+    await server.stop()
+    return 0

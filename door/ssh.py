@@ -1,0 +1,120 @@
+"""The SSH transport: an asyncssh listener and its :class:`Terminal`.
+
+asyncssh runs with ``encoding=None`` (bytes) and ``line_editor=False`` (its
+line editor would buffer input until Enter and eat arrow keys).  A window
+change makes ``stdin.read()`` raise ``TerminalSizeChanged``, which becomes a
+resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  For now
+any user name logs in with no password: the name is offered as the caller's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import asyncssh
+
+from .terminal import Terminal
+
+__all__ = ["SshTerminal", "start_ssh", "load_host_key"]
+
+log = logging.getLogger("door.ssh")
+
+
+class SshTerminal(Terminal):
+    """A :class:`Terminal` over an asyncssh server process (bytes)."""
+
+    def __init__(self, process: Any) -> None:
+        peer = process.get_extra_info("peername")
+        peer_text = f"{peer[0]}:{peer[1]}" if peer else "?"
+        term = process.get_terminal_type() or "unknown"
+        cols, rows = process.get_terminal_size()[:2]
+        env = process.env or {}
+        super().__init__("ssh", peer_text, term, cols or 80, rows or 24,
+                         username=process.get_extra_info("username"), lang=env.get("LANG"))
+        self._process = process
+
+    async def pump(self) -> None:
+        """Read the channel until it closes, feeding the terminal."""
+        try:
+            while True:
+                try:
+                    data = await self._process.stdin.read(4096)
+                except asyncssh.TerminalSizeChanged as change:
+                    self.resized(change.width, change.height)
+                    continue
+                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                    continue
+                if not data:
+                    break
+                self.feed(data)
+        except (asyncssh.Error, ConnectionError, OSError) as exc:
+            log.debug("ssh read from %s ended: %s", self.peer, exc)
+        finally:
+            self.lost()
+
+    def _write(self, data: bytes) -> None:
+        self._process.stdout.write(data)
+
+    async def drain(self) -> None:
+        if self.closed:
+            return
+        try:
+            await self._process.stdout.drain()
+        except (asyncssh.Error, ConnectionError, OSError, BrokenPipeError):
+            self.lost()
+
+    def close(self) -> None:
+        self.closed = True
+        try:
+            self._process.exit(0)
+        except (asyncssh.Error, OSError):
+            pass
+
+
+class _DoorSshServer(asyncssh.SSHServer):
+    """Lets any user name in without authentication (a guest caller)."""
+
+    def begin_auth(self, username: str) -> bool:
+        return False
+
+
+def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
+    """The server's ed25519 host key from ``data_dir/ssh_host_ed25519_key``,
+    generated on first start with file mode 0600.  Raises ``OSError`` when
+    the folder cannot be written."""
+    path = data_dir / "ssh_host_ed25519_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(key.export_private_key())
+        log.info("generated SSH host key %s", path)
+    os.chmod(path, 0o600)
+    return asyncssh.read_private_key(str(path))
+
+
+async def start_ssh(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
+                    host_key: asyncssh.SSHKey, login_timeout: float = 60.0) -> Any:
+    """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
+    ``session(terminal)`` for each shell.  Returns the asyncssh acceptor
+    (``close()``, ``wait_closed()``, ``get_port()``)."""
+
+    async def handle(process: Any) -> None:
+        terminal = SshTerminal(process)
+        pump = asyncio.create_task(terminal.pump())
+        try:
+            await session(terminal)
+        finally:
+            pump.cancel()
+            terminal.close()
+
+    return await asyncssh.listen(
+        host, port, server_factory=_DoorSshServer, server_host_keys=[host_key],
+        process_factory=handle, encoding=None, line_editor=False,
+        agent_forwarding=False, x11_forwarding=False, allow_pty=True,
+        login_timeout=login_timeout, keepalive_interval=30)

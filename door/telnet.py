@@ -1,0 +1,98 @@
+"""The telnet transport: a telnetlib3 listener and its :class:`Terminal`.
+
+The listener runs telnetlib3 in bytes mode (``encoding=False``): the server
+negotiates WILL SGA, WILL ECHO (character at a time, the "kludge" mode that
+Debian's ``telnet`` and BBS terminals use), BINARY, NAWS and TTYPE; the
+session encodes its own output (CP437 or UTF-8) and sends CR LF itself.  IAC
+bytes are escaped on write by telnetlib3 (FIELD_NOTES.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Awaitable, Callable
+
+import telnetlib3
+from telnetlib3 import telopt
+
+from .terminal import Terminal
+
+__all__ = ["TelnetTerminal", "start_telnet"]
+
+log = logging.getLogger("door.telnet")
+
+
+class TelnetTerminal(Terminal):
+    """A :class:`Terminal` over a telnetlib3 reader and writer (bytes mode)."""
+
+    def __init__(self, reader: Any, writer: Any) -> None:
+        peer = writer.get_extra_info("peername")
+        peer_text = f"{peer[0]}:{peer[1]}" if peer else "?"
+        term = writer.get_extra_info("TERM") or "unknown"
+        cols = int(writer.get_extra_info("cols") or 80)
+        rows = int(writer.get_extra_info("rows") or 24)
+        lang = writer.get_extra_info("LANG")
+        super().__init__("telnet", peer_text, term, cols, rows, lang=lang)
+        self._reader = reader
+        self._writer = writer
+        writer.set_ext_callback(telopt.NAWS, self._on_naws)
+
+    def _on_naws(self, rows: int, cols: int) -> None:
+        # telnetlib3 passes (rows, cols); keep its own record current too.
+        try:
+            self._writer.protocol.on_naws(rows, cols)
+        except AttributeError:
+            pass
+        self.resized(cols, rows)
+
+    async def pump(self) -> None:
+        """Read the socket until it closes, feeding the terminal."""
+        try:
+            while True:
+                data = await self._reader.read(4096)
+                if not data:
+                    break
+                self.feed(data)
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
+            log.debug("telnet read from %s ended: %s", self.peer, exc)
+        finally:
+            self.lost()
+
+    def _write(self, data: bytes) -> None:
+        self._writer.write(data)
+
+    async def drain(self) -> None:
+        if self.closed:
+            return
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError, RuntimeError, AttributeError):
+            self.lost()
+
+    def close(self) -> None:
+        if not self._writer.is_closing():
+            self._writer.close()
+        self.closed = True
+
+
+async def start_telnet(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
+                       idle_timeout: int = 900, connect_maxwait: float = 4.0) -> Any:
+    """Listen for telnet callers on ``host``:``port`` (0: any free port) and
+    run ``session(terminal)`` for each.  ``idle_timeout``: seconds of silence
+    before telnetlib3 disconnects a caller; ``connect_maxwait``: seconds to
+    wait for a client that never negotiates.  Returns the telnetlib3
+    ``Server`` (``close()``, ``wait_closed()``, ``sockets``)."""
+
+    async def shell(reader: Any, writer: Any) -> None:
+        terminal = TelnetTerminal(reader, writer)
+        pump = asyncio.create_task(terminal.pump())
+        try:
+            await session(terminal)
+        finally:
+            pump.cancel()
+            terminal.close()
+
+    return await telnetlib3.create_server(
+        host=host, port=port, shell=shell, encoding=False, timeout=idle_timeout,
+        connect_maxwait=connect_maxwait, cols=80, rows=24, term="unknown")

@@ -1,0 +1,134 @@
+"""One terminal interface over both transports.
+
+A :class:`Terminal` reduces a telnet or SSH connection to four things: keys
+in (:meth:`Terminal.get_key`, resizes and the end of the connection arrive as
+keys too), buffered writes out (:meth:`Terminal.write`, :meth:`Terminal.drain`),
+the current size (``cols`` x ``rows``, in character cells) and
+:meth:`Terminal.close`.  The adapters (``door.telnet``, ``door.ssh``) feed it;
+nothing above this module imports telnetlib3 or asyncssh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import deque
+
+from .charset import Charset, choose_charset
+from .keys import Key, KeyDecoder, KeyName
+
+__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS"]
+
+ESCAPE_TIMEOUT = 0.06
+"""Seconds to wait for the rest of an escape sequence before a lone ESC
+counts as the Escape key (FIELD_NOTES.md: 50-100 ms)."""
+
+MIN_COLS, MIN_ROWS = 80, 24
+"""The smallest screen the door lays out, in character cells."""
+
+_RESIZE = object()
+_EOF = object()
+
+
+class Terminal:
+    """A caller's terminal, whatever the transport.
+
+    ``kind``: ``"telnet"`` or ``"ssh"``; ``peer``: the remote address as
+    text; ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
+    ``rows``: the size in cells (80x24 until the client says otherwise);
+    ``username``: the SSH login name, if any; ``charset``: the output
+    encoding, chosen from the terminal type and ``lang``.
+
+    Subclasses implement :meth:`_write`, :meth:`drain` and :meth:`close`, and
+    call :meth:`feed`, :meth:`resized` and :meth:`lost` as input arrives.
+    """
+
+    def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
+                 username: str | None = None, lang: str | None = None) -> None:
+        self.kind = kind
+        self.peer = peer
+        self.term_type = term_type or "unknown"
+        self.cols = cols if cols > 0 else MIN_COLS
+        self.rows = rows if rows > 0 else MIN_ROWS
+        self.username = username
+        self.charset: Charset = choose_charset(term_type, lang)
+        self.closed = False
+        self.bytes_sent = 0
+        self._inbox: asyncio.Queue[object] = asyncio.Queue()
+        self._decoder = KeyDecoder()
+        self._keys: deque[Key] = deque()
+        self.log = logging.getLogger("door.terminal")
+
+    # -- fed by the adapters ------------------------------------------------
+
+    def feed(self, data: bytes) -> None:
+        """Bytes typed by the caller."""
+        if data:
+            self._inbox.put_nowait(bytes(data))
+
+    def resized(self, cols: int, rows: int) -> None:
+        """The client reported a new window size in cells (NAWS / window
+        change).  Sizes of 0 are ignored; silly sizes are clamped."""
+        if cols <= 0 or rows <= 0:
+            return
+        self.cols, self.rows = min(cols, 500), min(rows, 300)
+        self._inbox.put_nowait(_RESIZE)
+
+    def lost(self) -> None:
+        """The connection ended (clean close, reset or abort)."""
+        self.closed = True
+        self._inbox.put_nowait(_EOF)
+
+    # -- used by sessions -----------------------------------------------------
+
+    async def get_key(self, timeout: float | None = None) -> Key | None:
+        """The next key, ``Key(RESIZE)`` after a size change, ``Key(EOF)``
+        once the connection is gone (and on every call after), or ``None``
+        when ``timeout`` seconds pass with no key."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while not self._keys:
+            wait = None if deadline is None else max(0.0, deadline - loop.time())
+            if self._decoder.pending:
+                wait = ESCAPE_TIMEOUT if wait is None else min(wait, ESCAPE_TIMEOUT)
+            try:
+                item = await asyncio.wait_for(self._inbox.get(), wait) if wait is not None else await self._inbox.get()
+            except asyncio.TimeoutError:
+                if self._decoder.pending:
+                    self._keys.extend(self._decoder.flush())
+                    continue
+                return None
+            if item is _EOF:
+                self._inbox.put_nowait(_EOF)  # stay at EOF
+                return Key(KeyName.EOF)
+            if item is _RESIZE:
+                return Key(KeyName.RESIZE)
+            assert isinstance(item, bytes)
+            self._keys.extend(self._decoder.feed(item))
+        return self._keys.popleft()
+
+    def write(self, data: bytes) -> None:
+        """Queue ``data`` for the caller (no-op once closed)."""
+        if self.closed or not data:
+            return
+        self.bytes_sent += len(data)
+        try:
+            self._write(data)
+        except (ConnectionError, OSError, RuntimeError) as exc:
+            self.log.debug("write to %s failed: %s", self.peer, exc)
+            self.lost()
+
+    def write_text(self, text: str) -> None:
+        """Encode ``text`` in the session's charset and write it."""
+        self.write(self.charset.encode(text))
+
+    def _write(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    async def drain(self) -> None:
+        """Wait until the transport has taken the queued output."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """End the connection."""
+        raise NotImplementedError

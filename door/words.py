@@ -1,0 +1,180 @@
+"""What the door says: turning engine values into words for one player.
+
+The engine returns values (events, score kinds); this module names them in
+the game's own terms ("Fifteen for 2", "Pair royal for 6", "His heels for 2",
+"Muggins!") from the point of view of the seat reading them, which is "You".
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from engine.cards import Card
+from engine.claims import Verdict
+from engine.game import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted,
+                         HandDealt, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
+
+from .charset import SUIT_GLYPHS
+
+__all__ = ["card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
+           "Names", "strip_controls"]
+
+Names = Sequence[str]
+"""The display names of seat 0 and seat 1 for the reader ("You" for itself)."""
+
+
+def strip_controls(text: str, limit: int) -> str:
+    """``text`` without control characters or escape sequences, cut to
+    ``limit`` characters: names and chat pass through this before any
+    terminal sees them."""
+    out = []
+    for ch in text:
+        if ch >= " " and ch != "\x7f" and not "\x80" <= ch < "\xa0":
+            out.append(ch)
+    return "".join(out).strip()[:limit]
+
+
+def card_text(card: Card) -> str:
+    """``"5♥"``, ``"10♦"``, ``"J♠"``."""
+    rank = "10" if card.rank == 10 else card.rank_char
+    return rank + SUIT_GLYPHS[card.suit.letter]
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards separated by spaces."""
+    return " ".join(card_text(c) for c in cards)
+
+
+def play_score_text(score: PlayScore) -> str:
+    """``"Fifteen for 2"``, ``"Run of 4 for 4"``, ``"Go for 1"`` ..."""
+    if score.kind is PlayKind.RUN:
+        return f"Run of {score.length} for {score.points}"
+    return f"{score.kind.value.capitalize()} for {score.points}"
+
+
+_KIND_PLURAL = {ShowKind.FIFTEEN: "fifteens", ShowKind.PAIR: "pairs", ShowKind.RUN: "runs",
+                ShowKind.FLUSH: "flush", ShowKind.NOBS: "nobs"}
+
+
+def show_summary(show: ShowScore) -> str:
+    """Points by category: ``"fifteens 6, pairs 2, runs 6"`` (or ``"nothing"``)."""
+    parts = [f"{_KIND_PLURAL[k]} {show.points_of(k)}" for k in ShowKind if show.points_of(k)]
+    return ", ".join(parts) if parts else "nothing"
+
+
+def show_detail(show: ShowScore) -> list[str]:
+    """Every combination, one category a line: ``"Fifteen 4♦+5♠+6♦, 5♠+K♣ = 4"``.
+
+    Pairs of one rank are named as the players call them: a pair royal for
+    three of a kind, a double pair royal for four."""
+    lines = []
+    fifteens = [i for i in show.items if i.kind is ShowKind.FIFTEEN]
+    if fifteens:
+        combos = ", ".join("+".join(card_text(c) for c in i.cards) for i in fifteens)
+        lines.append(f"Fifteens {combos} = {2 * len(fifteens)}")
+    pairs = [i for i in show.items if i.kind is ShowKind.PAIR]
+    by_rank: dict[int, set[Card]] = {}
+    for i in pairs:
+        by_rank.setdefault(i.cards[0].rank, set()).update(i.cards)
+    for cards in by_rank.values():
+        name = {2: "Pair", 3: "Pair royal", 4: "Double pair royal"}[len(cards)]
+        pts = {2: 2, 3: 6, 4: 12}[len(cards)]
+        lines.append(f"{name} {cards_text(sorted(cards))} = {pts}")
+    runs = [i for i in show.items if i.kind is ShowKind.RUN]
+    if runs:
+        combos = ", ".join(cards_text(i.cards) for i in runs)
+        label = "Run" if len(runs) == 1 else f"{len(runs)} runs of {len(runs[0].cards)}"
+        lines.append(f"{label} {combos} = {sum(i.points for i in runs)}")
+    for i in show.items:
+        if i.kind is ShowKind.FLUSH:
+            lines.append(f"Flush of {len(i.cards)} = {i.points}")
+        elif i.kind is ShowKind.NOBS:
+            lines.append(f"Nobs {card_text(i.cards[0])} = 1")
+    return lines
+
+
+def _says(name: str, verb: str) -> str:
+    """``"You peg"`` / ``"Ann pegs"``: subject and verb in agreement."""
+    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+
+
+def _possessive(name: str) -> str:
+    return "Your" if name == "You" else f"{name}'s"
+
+
+def describe(event: Event, me: int, names: Names) -> list[str]:
+    """The message lines for ``event`` as seat ``me`` reads it; ``names``
+    are the seats' names (``names[me]`` is shown as "You")."""
+    who = [("You" if s == me else names[s]) for s in (0, 1)]
+    if isinstance(event, CutForDeal):
+        lines = []
+        for a, b in event.cuts:
+            if a.rank == b.rank:
+                lines.append(f"{who[0]} cut {card_text(a)}, {who[1]} cut {card_text(b)}: a tie, cut again.")
+            else:
+                lines.append(f"{who[0]} cut {card_text(a)}, {who[1]} cut {card_text(b)}: low card deals.")
+        lines.append(f"{_says(who[event.dealer], 'deal')} first.")
+        return lines
+    if isinstance(event, HandDealt):
+        crib = "your" if event.dealer == me else f"{names[event.dealer]}'s"
+        return [f"Hand {event.number}: {who[event.dealer]} dealt. Lay away two cards to {crib} crib."]
+    if isinstance(event, Discarded):
+        return [] if event.seat == me else [f"{names[event.seat]} has laid away two cards."]
+    if isinstance(event, StarterTurned):
+        line = f"The starter is {card_text(event.card)}."
+        if event.heels:
+            line += f" His heels for {event.heels} to {who[event.dealer]}!"
+        return [line]
+    if isinstance(event, CardPlayed):
+        line = f"{_says(who[event.seat], 'play')} {card_text(event.card)}, count {event.count}."
+        if event.scores:
+            line += " " + ", ".join(play_score_text(s) for s in event.scores) + "."
+        return [line]
+    if isinstance(event, GoDeclared):
+        return [f"{_says(who[event.seat], 'say')} go."]
+    if isinstance(event, PlayPoint):
+        return [f"{play_score_text(event.score)} to {who[event.seat]}."]
+    if isinstance(event, SeriesReset):
+        return ["The count goes back to 0."]
+    if isinstance(event, HandCounted):
+        return _counted(event, me, who)
+    if isinstance(event, GameOver):
+        r = event.result
+        loser = 1 - r.winner
+        line = f"{_says(who[r.winner], 'win')} {r.scores[r.winner]} to {r.scores[loser]}!"
+        if r.skunk is Skunk.SKUNK:
+            line += f" Skunk! It counts {r.value} games."
+        elif r.skunk is Skunk.DOUBLE:
+            line += f" Double skunk! It counts {r.value} games."
+        return [line]
+    return []
+
+
+def _counted(event: HandCounted, me: int, who: list[str]) -> list[str]:
+    show = event.show
+    what = "crib" if event.what is ShowTurn.CRIB else "hand"
+    owner = _possessive(who[event.seat])
+    head = (f"{owner} {what} {cards_text(show.hand)} + {card_text(show.starter)}: "
+            f"{show.total} ({show_summary(show)}).")
+    lines = [head] + ["  " + d for d in show_detail(show)]
+    out = event.outcome
+    opp = who[1 - event.seat]
+    if event.claim is None or out.verdict is Verdict.EXACT:
+        if event.claim is not None and event.seat == me:
+            lines.append(f"Right: you peg {out.claimer}.")
+        return lines
+    claimer = who[event.seat]
+    if out.verdict is Verdict.UNDER:
+        line = f"{claimer} claimed {event.claim}, {show.total - event.claim} short."
+        if out.opponent:
+            line += f" Muggins! {_says(opp, 'take')} {out.opponent}."
+        lines.append(line)
+    else:
+        line = f"{claimer} claimed {event.claim}, but it is worth {show.total}:"
+        if out.claimer == 0:
+            line += f" {_says(claimer, 'peg')} nothing and {_says(opp, 'peg')} {out.opponent}."
+        else:
+            line += f" {_says(claimer, 'peg')} {out.claimer}."
+        lines.append(line)
+    return lines

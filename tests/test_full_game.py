@@ -1,0 +1,71 @@
+"""Whole games against the computer over real telnet and SSH connections,
+played by a scripted caller that reads the screen (pyte) and picks keys."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import asyncssh
+import pytest
+import telnetlib3
+
+from door.server import DoorServer
+
+from .player import Player, Terminal
+
+
+async def pump(read, term: Terminal) -> None:
+    while True:
+        data = await read(4096)
+        if not data:
+            return
+        term.feed(data)
+
+
+def assert_finished(screen: str) -> None:
+    assert re.search(r"(You win|Computer wins) \d+ to \d+!", screen), screen
+    # the winner's score on the board is the game hole
+    scores = [int(m) for m in re.findall(r"^\s+(\d+)\s+[\u00b7\u25a0]", screen, re.M)]
+    assert 121 in scores and len(scores) == 2, screen
+
+
+@pytest.mark.slow
+async def test_full_game_over_telnet(door: DoorServer) -> None:
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", door.telnet_port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
+    term = Terminal(80, 24)
+    task = asyncio.create_task(pump(reader.read, term))
+
+    async def send(data: bytes) -> None:
+        writer.write(data)
+        await writer.drain()
+
+    player = Player(term, send, name="Telly")
+    screen = await player.play(timeout=150)
+    assert_finished(screen)
+    assert "Telly" in screen
+    assert player.counts, "the caller never counted a hand"
+    await asyncio.wait_for(task, 5)  # the door says goodbye and hangs up
+    assert "Thanks for playing cribbage, Telly" in term.text()
+    writer.close()
+
+
+@pytest.mark.slow
+async def test_full_game_over_ssh_in_exact_order_mode(door: DoorServer) -> None:
+    async with asyncssh.connect("127.0.0.1", door.ssh_port, username="sshcaller", known_hosts=None,
+                                client_keys=None, agent_path=None, config=None) as conn:
+        process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        term = Terminal(80, 24)
+        task = asyncio.create_task(pump(process.stdout.read, term))
+
+        async def send(data: bytes) -> None:
+            process.stdin.write(data)
+
+        # the SSH login name is offered as the caller's name: accept it
+        player = Player(term, send, name="", run_mode="2")
+        screen = await player.play(timeout=150)
+        assert_finished(screen)
+        assert "runs in order" in screen and "sshcal" in screen  # the board shows six letters
+        await asyncio.wait_for(task, 5)
+        assert "Thanks for playing cribbage, sshcaller" in term.text()
