@@ -1,0 +1,148 @@
+"""End to end: ``cribbage-door serve`` as a subprocess, driven by the
+system ``telnet`` and ``ssh`` programs under a pseudo-terminal (pexpect),
+through the name, the run mode, the discard and the first card played."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pexpect
+import pyte
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+RIGHT = "\x1b[C"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, subprocess.Popen]]:
+    data = tmp_path_factory.mktemp("e2e") / "data"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
+         "--ssh-port", "0", "--data-dir", str(data), "--computer-delay", "0.05"],
+        stderr=subprocess.PIPE, text=True)
+    ports: dict[str, int] = {}
+    deadline = time.monotonic() + 20
+    assert proc.stderr is not None
+    while len(ports) < 2 and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        m = re.search(r"(telnet|ssh) listening on 127\.0\.0\.1:(\d+)", line)
+        if m:
+            ports[m.group(1)] = int(m.group(2))
+    assert len(ports) == 2, "the server did not announce both listeners"
+    assert oct((data / "ssh_host_ed25519_key").stat().st_mode & 0o777) == "0o600"
+    yield ports["telnet"], ports["ssh"], proc
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(10) == 0
+
+
+class PtyScreen:
+    """A client program under a pseudo-terminal, its output shown by pyte."""
+
+    def __init__(self, argv: list[str], term: str, cols: int = 80, rows: int = 24) -> None:
+        env = dict(os.environ, TERM=term, LANG="C.UTF-8")
+        self.child = pexpect.spawn(argv[0], argv[1:], env=env, dimensions=(rows, cols), encoding=None)
+        self.screen = pyte.Screen(cols, rows)
+        self.stream = pyte.ByteStream(self.screen)
+
+    def pump(self, wait: float = 0.1) -> None:
+        try:
+            while True:
+                data = self.child.read_nonblocking(65536, timeout=wait)
+                self.stream.feed(data)
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            pass
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    def until(self, predicate: Callable[[str], bool], timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            text = self.text()
+            if predicate(text):
+                return text
+        raise AssertionError(f"timed out; screen:\n{self.text()}")
+
+    def send(self, keys: str) -> None:
+        self.child.send(keys.encode())
+
+
+def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
+    client.until(lambda s: "Your name:" in s)
+    if name is not None:
+        client.send(name + "\r")
+    else:
+        client.send("\r")
+    client.until(lambda s: "Press 1 or 2" in s)
+    client.send("1")
+    text = client.until(lambda s: "Choose 2 cards" in s)
+    assert "Your cards" in text and "Dealer:" in text
+    # the cyan bar starts on the first card; RETURN selects it (yellow)
+    row = next(i for i, line in enumerate(client.screen.display) if line.startswith(" Your cards")) + 2
+    assert client.screen.buffer[row][2].bg == "cyan"
+    client.send("\r" + RIGHT)
+    client.until(lambda s: client.screen.buffer[row][7].bg == "cyan")
+    assert client.screen.buffer[row][2].bg == "brown"  # selected: ANSI yellow, pyte's "brown"
+    client.send("\r")
+    client.until(lambda s: "RETURN lays away" in s)
+    client.send("\r")
+    # after both discards the starter is cut and the pone leads
+    text = client.until(lambda s: "The starter is" in s)
+    text = client.until(lambda s: "Your turn" in s or re.search(r"Computer plays \S+, count", s) is not None)
+    if "Your turn" in client.screen.display[-1]:
+        client.send("\r")
+        text = client.until(lambda s: re.search(r"You play \S+, count \d+", s) is not None)
+    else:
+        assert re.search(r"Computer plays \S+, count \d+", text)
+
+
+@pytest.mark.skipif(shutil.which("telnet") is None, reason="the telnet client is not installed")
+@pytest.mark.parametrize("term", ["xterm", "ansi"])
+def test_system_telnet(served, term: str) -> None:
+    telnet_port, _, _ = served
+    client = PtyScreen(["telnet", "-E", "127.0.0.1", str(telnet_port)], term)
+    if term == "ansi":
+        # a BBS terminal type gets CP437: decode it before the emulator sees it
+        client.stream = _Cp437Stream(client.screen)
+    try:
+        drive_to_first_card(client, "Teletype")
+        assert "Teletype" in client.text() or "Telety" in client.text()
+    finally:
+        client.child.terminate(force=True)
+
+
+class _Cp437Stream:
+    def __init__(self, screen: pyte.Screen) -> None:
+        self.stream = pyte.Stream(screen)
+
+    def feed(self, data: bytes) -> None:
+        from door.charset import _CP437_SUITS
+        suits = {v[0]: k for k, v in _CP437_SUITS.items()}
+        text = "".join(suits.get(b, None) or bytes([b]).decode("cp437") for b in data)
+        self.stream.feed(text)
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="the ssh client is not installed")
+def test_system_ssh(served) -> None:
+    _, ssh_port, _ = served
+    client = PtyScreen(["ssh", "-p", str(ssh_port), "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
+                        "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-e", "none",
+                        "rosalind@127.0.0.1"], "xterm-256color")
+    try:
+        drive_to_first_card(client, None)  # the login name is offered as the caller's name
+        assert "Rosali" in client.text() or "rosali" in client.text()
+    finally:
+        client.child.terminate(force=True)
