@@ -73,8 +73,9 @@ class Mode(enum.Enum):
 class ViewState:
     """Everything on the screen that is not in the game: ``cursor`` (index
     into the player's cards), ``selected`` cards, the ``typed`` count, the
-    message ``log``, the ``review`` of the last hand's show, the ``prompt``,
-    and the games won in the match (``match_points``)."""
+    message ``log`` (``msg_top``: the first entry in the message area), the
+    ``review`` of the last hand's show, the ``prompt``, and the games won in
+    the match (``match_points``)."""
 
     mode: Mode = Mode.WAIT
     cursor: int = 0
@@ -85,13 +86,16 @@ class ViewState:
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""
     match_points: tuple[int, int] = (0, 0)
+    msg_top: int = 0
     log_limit: int = 200
 
     def say(self, *lines: str) -> None:
         """Add lines to the message log (the oldest fall off past the limit)."""
         self.log.extend(lines)
         if len(self.log) > self.log_limit:
-            del self.log[: len(self.log) - self.log_limit]
+            cut = len(self.log) - self.log_limit
+            del self.log[:cut]
+            self.msg_top = max(0, self.msg_top - cut)
 
 
 def layout_rows(rules: Rules) -> dict[str, int]:
@@ -235,17 +239,34 @@ def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names
         canvas.put(row, col + 2, show_summary(hc.show)[: canvas.cols - col - 3], TEXT)
 
 
+def _wrap(entry: str, width: int) -> list[str]:
+    indent = len(entry) - len(entry.lstrip(" "))
+    return textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2)) or [""]
+
+
 def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
+    """The message area: lines fill it downward; when it is full, it turns
+    half a page (the newest lines move to the top) rather than scrolling a
+    line at a time, which would resend every line for every message."""
     height = bottom - top
     if height <= 0:
         return
     canvas.fill(top - 1, 0, canvas.cols, Style(fg=BLUE), "\u2500")
     width = canvas.cols - 2
-    lines: list[str] = []
-    for entry in vs.log[-height * 2:]:
-        indent = len(entry) - len(entry.lstrip(" "))
-        lines.extend(textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2)) or [""])
-    for i, line in enumerate(lines[-height:]):
+    vs.msg_top = min(vs.msg_top, len(vs.log))
+    lines = [line for entry in vs.log[vs.msg_top:] for line in _wrap(entry, width)]
+    if len(lines) > height:
+        keep = max(1, height // 2)
+        count, first = 0, len(vs.log)
+        while first > vs.msg_top:
+            n = len(_wrap(vs.log[first - 1], width))
+            if count + n > keep and count:
+                break
+            count += n
+            first -= 1
+        vs.msg_top = first
+        lines = [line for entry in vs.log[first:] for line in _wrap(entry, width)][-height:]
+    for i, line in enumerate(lines):
         canvas.put(top + i, 1, line, TEXT)
 
 

@@ -28,6 +28,7 @@ CONTROL: dict[str, str] = {
     "clear": "\x1b[2J",
     "move": "\x1b[{row};{col}H",      # 1-based
     "move_row": "\x1b[{row}H",       # column 1
+    "forward": "\x1b[{n}C",           # cursor forward n cells (CUF)
     "sgr": "\x1b[{params}m",
     "hide_cursor": "\x1b[?25l",
     "show_cursor": "\x1b[?25h",
@@ -163,39 +164,43 @@ class Renderer:
         if new_c == old_c and new_s == old_s:
             return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
-        col = 0
-        while col < last:
+        for col in range(last):
             if new_c[col] == old_c[col] and new_s[col] == old_s[col]:
-                col += 1
                 continue
-            # a run of changes; bridge gaps of unchanged cells shorter than a move
-            end = col
-            gap = 0
-            scan = col
-            while scan < last:
-                if new_c[scan] != old_c[scan] or new_s[scan] != old_s[scan]:
-                    end = scan
-                    gap = 0
-                else:
-                    gap += 1
-                    if gap > 4:
-                        break
-                scan += 1
-            self._move(row, col, out)
-            for c in range(col, end + 1):
-                sgr = sgr_transition(self._style, new_s[c])
-                if sgr:
-                    out.append(sgr)
-                    self._style = new_s[c]
-                out.append(self.charset.encode_char(new_c[c]))
-            self._pos = (row, end + 1) if end + 1 < canvas.cols else None
-            col = end + 1
+            if self._pos != (row, col):
+                self._goto(row, col, new_c, new_s, out)
+            self._emit(new_c[col], new_s[col], out)
+            self._pos = (row, col + 1) if col + 1 < canvas.cols else None
 
-    def _move(self, row: int, col: int, out: list[str | bytes]) -> None:
-        if self._pos != (row, col):
-            out.append(CONTROL["move"].format(row=row + 1, col=col + 1) if col else
-                       CONTROL["move_row"].format(row=row + 1))
-            self._pos = (row, col)
+    def _emit(self, ch: str, style: Style, out: list[str | bytes]) -> None:
+        sgr = sgr_transition(self._style, style)
+        if sgr:
+            out.append(sgr)
+            self._style = style
+        out.append(self.charset.encode_char(ch))
+
+    def _goto(self, row: int, col: int, chars: list[str], styles: list[Style], out: list[str | bytes]) -> None:
+        """Put the cursor at (row, col) the cheapest way: rewrite the cells
+        in between, step forward (CUF), or position (CUP)."""
+        cup = CONTROL["move"].format(row=row + 1, col=col + 1) if col else CONTROL["move_row"].format(row=row + 1)
+        if self._pos is not None and self._pos[0] == row and self._pos[1] < col:
+            start = self._pos[1]
+            cuf = CONTROL["forward"].format(n=col - start)
+            bridge = 0
+            style = self._style
+            for c in range(start, col):
+                bridge += len(sgr_transition(style, styles[c])) + len(self.charset.encode_char(chars[c]))
+                style = styles[c]
+                if bridge >= len(cuf):
+                    break
+            if bridge < len(cuf):
+                for c in range(start, col):
+                    self._emit(chars[c], styles[c], out)
+            else:
+                out.append(cuf if len(cuf) <= len(cup) else cup)
+        else:
+            out.append(cup)
+        self._pos = (row, col)
 
 
 def _blank_like(canvas: Canvas) -> Canvas:
