@@ -1,0 +1,62 @@
+"""Configuration: defaults, the shipped file, and errors that name the
+file, the key and what was expected."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from door.config import ConfigError, load_config
+from engine.scoring import RunMode
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_shipped_file_is_the_defaults() -> None:
+    shipped = load_config(ROOT / "conf" / "door.toml")
+    default = load_config(None)
+    assert shipped.server == default.server and shipped.rules == default.rules
+    assert shipped.computer == default.computer
+
+
+def test_values_are_read(tmp_path: Path) -> None:
+    f = tmp_path / "door.toml"
+    f.write_text('[server]\ntelnet_port = 0\n[computer]\ndelay = 1\n[rules]\ngame_to = 61\nrun_mode = "ordered"\n')
+    c = load_config(f)
+    assert c.server.telnet_port == 0 and c.computer.delay == 1.0
+    assert c.rules.game_to == 61 and c.rules.run_mode is RunMode.ORDERED and c.rules.skunk == 31
+
+
+@pytest.mark.parametrize("text,message", [
+    ("[server\n", "not valid TOML"),
+    ("[srever]\n", "[srever]: unknown section"),
+    ("[server]\ntelnet_prot = 23\n", "server.telnet_prot: unknown key"),
+    ("[server]\ntelnet_port = 'abc'\n", "server.telnet_port: expected a whole number, got 'abc'"),
+    ("[server]\nssh_port = 70000\n", "server.ssh_port: expected a value from 0 to 65535, got 70000"),
+    ("[server]\nhost = 5\n", "server.host: expected a string"),
+    ("[computer]\ndelay = 'slow'\n", "computer.delay: expected a number of seconds"),
+    ("[rules]\ngame_to = 100\n", "rules: game_to must be 121 or 61"),
+    ("[rules]\nmuggins = 'yes'\n", "rules: muggins must be true or false"),
+    ("[rules]\nfirst_deal = 'dealer'\n", "rules: first_deal must be one of"),
+])
+def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message: str) -> None:
+    f = tmp_path / "door.toml"
+    f.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        load_config(f)
+    assert str(err.value).startswith(str(f)) and message in str(err.value)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such configuration file"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_cli_refuses_a_bad_config(tmp_path: Path) -> None:
+    f = tmp_path / "bad.toml"
+    f.write_text("[rules]\novercalim = 'forfeit'\n")
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "serve", "--config", str(f)],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 2
+    assert f"{f}: rules.overcalim: unknown key" in proc.stderr

@@ -1,0 +1,134 @@
+"""The game screen as a person sees it: render the bytes the door sends
+into pyte and check text, colours and peg positions."""
+
+import pyte
+import pytest
+
+from door.board import hole_position
+from door.charset import CP437, UTF8
+from door.game_view import HAND_COL, CARD_STEP, Mode, ViewState, layout_rows, paint_game
+from door.screen import Canvas, Renderer
+from engine.cards import Card, FULL_DECK, parse_cards
+from engine.game import Discard, Game, Play
+from engine.rules import FirstDeal, Rules
+
+NAMES = ["Ann", "Computer"]
+
+
+def stacked_game(rules: Rules | None = None) -> Game:
+    p, d = parse_cards("TH TD 9C 2S 3D 4D"), parse_cards("KS QS 5H 6C 7D 8D")
+    deck = [c for pair in zip(p, d) for c in pair] + [Card.from_str("AC")]
+    deck += [c for c in FULL_DECK if c not in deck]
+    g = Game(rules or Rules(first_deal=FirstDeal.SYSOP), 1, stacked=[deck])
+    g.start()
+    return g
+
+
+def show(game: Game, vs: ViewState, cols: int = 80, rows: int = 24, renderer: Renderer | None = None):
+    screen = pyte.Screen(cols, rows)
+    stream = pyte.ByteStream(screen)
+    canvas = Canvas(cols, rows)
+    paint_game(canvas, game, 0, NAMES, vs)
+    stream.feed((renderer or Renderer(UTF8)).render(canvas))
+    return screen
+
+
+def card_row(game: Game) -> int:
+    return layout_rows(game.rules)["mine"] + 2
+
+
+@pytest.mark.parametrize("cols,rows", [(80, 24), (80, 25), (132, 50)])
+def test_discard_bar_is_cyan_and_selection_yellow(cols: int, rows: int) -> None:
+    g = stacked_game()
+    vs = ViewState(mode=Mode.DISCARD, cursor=2, selected=[Card.from_str("TH")], prompt="Choose 2 cards")
+    screen = show(g, vs, cols, rows)
+    row = card_row(g)
+    line = screen.display[row]
+    # hand sorted: 2S 3D 4D 9C TD TH
+    assert line[HAND_COL:HAND_COL + 30].split() == ["2\u2660", "3\u2666", "4\u2666", "9\u2663", "10\u2666", "10\u2665"]
+    bar = HAND_COL + 2 * CARD_STEP
+    assert all(screen.buffer[row][c].bg == "cyan" for c in range(bar, bar + 4))
+    sel = HAND_COL + 5 * CARD_STEP
+    assert all(screen.buffer[row][c].bg == "brown" for c in range(sel, sel + 4))  # ANSI yellow
+    assert screen.buffer[row][HAND_COL].bg == "white"
+    assert screen.buffer[row][HAND_COL + 5 * CARD_STEP + 2].fg == "red"  # hearts are red
+    assert screen.display[rows - 1].strip() == "Choose 2 cards"
+    assert "Game #1" in screen.display[0] and "to 121" in screen.display[0]
+
+
+def test_pegs_front_and_back_in_their_holes() -> None:
+    g = stacked_game()
+    g.pegs[0].back, g.pegs[0].front = 57, 63
+    g.pegs[1].back, g.pegs[1].front = 0, 5
+    screen = show(g, ViewState())
+    top = layout_rows(g.rules)["board"]
+    r, c = hole_position(63, 121)
+    front = screen.buffer[top + r][c]
+    assert front.data == "\u25a0" and front.fg == "green" and front.bold
+    r, c = hole_position(57, 121)
+    back = screen.buffer[top + r][c]
+    assert back.data == "\u25a0" and back.fg == "green" and not back.bold
+    r, c = hole_position(5, 121)
+    assert screen.buffer[top + 3 + r][c].fg == "magenta" and screen.buffer[top + 3 + r][c].data == "\u25a0"
+    assert screen.display[top + 1].startswith("   63")
+    # the skunk line sits after hole 90, the game hole at the end
+    r, c = hole_position(90, 121)
+    assert screen.buffer[top + r][c + 1].data == "\u2502" and screen.buffer[top + r][c + 1].fg == "red"
+
+
+def test_play_order_numbers_and_x_for_earlier_series() -> None:
+    g = stacked_game()
+    g.apply(Discard(0, tuple(parse_cards("3D 4D"))))
+    g.apply(Discard(1, tuple(parse_cards("7D 8D"))))
+    for seat, card in ((0, "TH"), (1, "KS"), (0, "TD"), (1, "QS"), (0, "9C")):
+        g.apply(Play(seat, Card.from_str(card)))
+    vs = ViewState(mode=Mode.WAIT)
+    vs.say("Ann plays 9\u2663, count 19.")
+    screen = show(g, vs)
+    row = card_row(g)
+    # kept, sorted: 2S 9C TD TH; TD and TH were in series 0 (x), 9C is card 2 of series 1
+    marks = screen.display[row - 1]
+    cards = screen.display[row]
+    def mark_over(text: str) -> str:
+        col = cards.index(text)
+        return marks[col:col + 4].strip()
+    assert mark_over("9\u2663") == "2" and mark_over("10\u2666") == "x" and mark_over("10\u2665") == "x"
+    assert mark_over("2\u2660") == ""
+    info = screen.display[layout_rows(g.rules)["info"]]
+    assert "Count: 19" in info and "Dealer: Computer" in info
+    opp_row = layout_rows(g.rules)["opponent"] + 2
+    assert screen.display[opp_row].split()[:2] == ["K\u2660", "Q\u2660"]  # played cards face up
+    assert "\u2592\u2592\u2592\u2592" in screen.display[opp_row]           # the rest face down
+    assert "Ann plays 9\u2663, count 19." in "\n".join(screen.display)
+
+
+def test_sixty_one_point_board_has_one_row_per_player() -> None:
+    g = stacked_game(Rules(game_to=61, first_deal=FirstDeal.SYSOP))
+    g.pegs[0].front = 33
+    screen = show(g, ViewState())
+    top = layout_rows(g.rules)["board"]
+    assert screen.display[top].startswith("Ann 33")
+    assert screen.display[top + 2].startswith("Com  0")
+
+
+def test_cp437_screen_has_suit_bytes_and_no_utf8() -> None:
+    g = stacked_game()
+    canvas = Canvas(80, 25)
+    paint_game(canvas, g, 0, NAMES, ViewState(mode=Mode.DISCARD))
+    data = Renderer(CP437).render(canvas)
+    assert b"\x06" in data and b"\x04" in data  # spade and diamond glyphs
+    assert b"\xe2" not in data                    # no UTF-8 lead byte of the suits or box drawing
+
+
+def test_a_bar_move_sends_only_the_two_cards() -> None:
+    g = stacked_game()
+    r = Renderer(UTF8)
+    vs = ViewState(mode=Mode.DISCARD, cursor=0)
+    show(g, vs, renderer=r)
+    vs.cursor = 1
+    canvas = Canvas(80, 24)
+    paint_game(canvas, g, 0, NAMES, vs)
+    data = r.render(canvas)
+    import re
+    text = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", data).decode()
+    assert text.split() == ["2\u2660", "3\u2666"], data  # the two cards, nothing else

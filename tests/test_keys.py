@@ -1,0 +1,68 @@
+"""The key decoder: every sequence of the table, Enter variants, split
+reads, lone ESC, and noise that must never raise."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from door.keys import SEQUENCES, Key, KeyDecoder, KeyName
+
+
+def decode(*chunks: bytes) -> list[str]:
+    d = KeyDecoder()
+    keys: list[Key] = []
+    for c in chunks:
+        keys += d.feed(c)
+    keys += d.flush()
+    return [str(k) for k in keys]
+
+
+@pytest.mark.parametrize("seq,name", list(SEQUENCES.items()))
+def test_every_sequence(seq: bytes, name: KeyName) -> None:
+    assert decode(seq) == [name.value]
+
+
+@pytest.mark.parametrize("data,expected", [
+    (b"\r", ["enter"]), (b"\r\n", ["enter"]), (b"\r\x00", ["enter"]), (b"\n", ["enter"]),
+    (b"\r\r", ["enter", "enter"]), (b"\n\n", ["enter", "enter"]), (b"\x7f\x08", ["backspace", "backspace"]),
+    (b"\x0c\x13\x11\x03", ["ctrl-l", "ctrl-s", "ctrl-q", "ctrl-c"]),
+    (b"ab 1", ["a", "b", " ", "1"]),
+    (b"\x1b", ["escape"]),
+    (b"\x1b[99;5R", []),            # an unknown but complete CSI is dropped whole
+    (b"\x1bx", ["escape", "x"]),
+    (b"\x1b\x1b[A", ["escape", "up"]),
+])
+def test_decoding(data: bytes, expected: list[str]) -> None:
+    assert decode(data) == expected
+
+
+def test_cr_lf_split_across_reads_is_one_enter() -> None:
+    assert decode(b"\r", b"\n") == ["enter"]
+
+
+def test_sequence_split_across_reads_waits_for_the_rest() -> None:
+    d = KeyDecoder()
+    assert d.feed(b"\x1b") == [] and d.pending
+    assert d.feed(b"[") == [] and d.pending
+    assert [str(k) for k in d.feed(b"C")] == ["right"] and not d.pending
+
+
+tokens = st.sampled_from(list(SEQUENCES) + [b"a", b"Z", b"5", b" ", b"\r", b"\x7f", b"\x0c"])
+
+
+@given(st.lists(tokens, max_size=30), st.data())
+def test_any_split_gives_the_same_keys(parts, data) -> None:
+    stream = b"".join(parts)
+    whole = decode(stream)
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=6)))
+    chunks = [stream[a:b] for a, b in zip([0] + cuts, cuts + [len(stream)])]
+    assert decode(*chunks) == whole
+
+
+@given(st.binary(max_size=300))
+def test_noise_never_raises(noise: bytes) -> None:
+    d = KeyDecoder()
+    for i in range(0, len(noise), 7):
+        for k in d.feed(noise[i:i + 7]):
+            assert isinstance(k, Key)
+    d.flush()
+    assert not d.pending

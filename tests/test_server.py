@@ -1,0 +1,113 @@
+"""The server with real clients: shutdown notice, resize, small windows,
+SSH without a PTY, line noise."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncssh
+import pytest
+import telnetlib3
+
+from door.server import DoorServer
+
+from .player import Terminal
+
+
+async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: str = "xterm"):
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", door.telnet_port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05)
+    screen = Terminal(cols, rows)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            screen.feed(data)
+
+    return reader, writer, screen, asyncio.create_task(pump())
+
+
+async def test_shutdown_tells_connected_callers(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    await door.stop()
+    await asyncio.wait_for(task, 5)
+    assert "shutting down" in screen.text()
+    writer.close()
+
+
+async def test_line_noise_then_a_normal_session(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(bytes(range(1, 256)).replace(b"\r", b"").replace(b"\n", b"").replace(b"\xff", b"") * 4)
+    writer.write(b"\x1b[" + b"9" * 100 + b"\x1b\x1b\x00\x00")
+    await writer.drain()
+    await asyncio.sleep(0.2)
+    writer.write(b"\x7f" * 40 + b"Noisy\r")
+    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+    writer.write(b"1")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+    assert "Noisy" in screen.text()
+    writer.close()
+
+
+async def test_small_window_asks_to_enlarge_and_recovers_over_ssh(door: DoorServer) -> None:
+    async with asyncssh.connect("127.0.0.1", door.ssh_port, username="tiny", known_hosts=None, client_keys=None,
+                                agent_path=None, config=None) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(60, 20), encoding=None)
+        screen = Terminal(60, 20)
+
+        async def pump() -> None:
+            while data := await process.stdout.read(4096):
+                screen.feed(data)
+
+        task = asyncio.create_task(pump())
+        await screen.wait_for(lambda: "Please make this window larger" in screen.text())
+        assert "now 60x20" in screen.text()
+        screen.screen.resize(24, 80)
+        process.change_terminal_size(80, 24)
+        await screen.wait_for(lambda: "Your name:" in screen.text())
+        assert "tiny" in screen.text()
+        process.stdin.write(b"\r1")
+        await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+        # grow the window mid-game: the screen is redrawn at the new size
+        screen.screen.resize(30, 100)
+        process.change_terminal_size(100, 30)
+        await screen.wait_for(lambda: screen.lines()[0].rstrip().endswith("^L redraw") and
+                              len(screen.lines()[0].rstrip()) > 90)
+        process.stdin.write_eof()
+        task.cancel()
+
+
+async def test_ssh_without_a_pty_gets_80x24(door: DoorServer) -> None:
+    async with asyncssh.connect("127.0.0.1", door.ssh_port, username="nopty", known_hosts=None, client_keys=None,
+                                agent_path=None, config=None) as conn:
+        process = await conn.create_process(encoding=None)  # no term_type: no PTY
+        screen = Terminal(80, 24)
+
+        async def pump() -> None:
+            while data := await process.stdout.read(4096):
+                screen.feed(data)
+
+        task = asyncio.create_task(pump())
+        await screen.wait_for(lambda: "Your name:" in screen.text())
+        process.stdin.write(b"\r")
+        await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+        process.stdin.write_eof()
+        task.cancel()
+
+
+async def test_ctrl_l_redraws_everything(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(b"Lou\r1")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text() and "has laid away" in screen.text())
+    await asyncio.sleep(0.1)
+    before = screen.text()
+    screen.stream.feed(b"\x1b[2J\x1b[5;5Hgarbage")  # line noise garbles the caller's screen
+    sent = screen.received
+    writer.write(b"\x0c")
+    await writer.drain()
+    await screen.wait_for(lambda: screen.received > sent + 500)
+    await asyncio.sleep(0.1)
+    assert screen.text() == before
+    writer.close()

@@ -1,0 +1,52 @@
+"""The words the door says for every kind of score (seed 004's terms)."""
+
+import pytest
+
+from door.words import describe, play_score_text, strip_controls
+from engine.cards import Card, parse_cards
+from engine.claims import ClaimOutcome, Verdict
+from engine.game import CardPlayed, GameOver, GameResult, HandCounted, PlayPoint, ShowTurn, Skunk, StarterTurned
+from engine.scoring import PlayKind, PlayScore, score_show
+
+NAMES = ["Ann", "Computer"]
+
+
+@pytest.mark.parametrize("score,text", [
+    (PlayScore(PlayKind.FIFTEEN, 2), "Fifteen for 2"),
+    (PlayScore(PlayKind.THIRTY_ONE, 2), "Thirty-one for 2"),
+    (PlayScore(PlayKind.PAIR, 2), "Pair for 2"),
+    (PlayScore(PlayKind.PAIR_ROYAL, 6), "Pair royal for 6"),
+    (PlayScore(PlayKind.DOUBLE_PAIR_ROYAL, 12), "Double pair royal for 12"),
+    (PlayScore(PlayKind.RUN, 4, 4), "Run of 4 for 4"),
+    (PlayScore(PlayKind.GO, 1), "Go for 1"),
+    (PlayScore(PlayKind.LAST_CARD, 1), "Last card for 1"),
+])
+def test_play_scores_in_words(score, text) -> None:
+    assert play_score_text(score) == text
+
+
+def test_events_from_each_side() -> None:
+    c = Card.from_str
+    played = CardPlayed(1, c("5H"), 15, (PlayScore(PlayKind.FIFTEEN, 2),))
+    assert describe(played, 0, NAMES) == ["Computer plays 5\u2665, count 15. Fifteen for 2."]
+    assert describe(played, 1, NAMES) == ["You play 5\u2665, count 15. Fifteen for 2."]
+    assert describe(StarterTurned(c("JC"), 0, 2), 0, NAMES) == ["The starter is J\u2663. His heels for 2 to You!"]
+    assert describe(PlayPoint(1, PlayScore(PlayKind.GO, 1)), 0, NAMES) == ["Go for 1 to Computer."]
+    over = GameOver(GameResult(0, (121, 80), Skunk.SKUNK, 2))
+    assert describe(over, 0, NAMES) == ["You win 121 to 80! Skunk! It counts 2 games."]
+
+
+def test_claims_in_words() -> None:
+    show = score_show(parse_cards("4D 4H 5S 6D"), Card.from_str("KC"))
+    under = HandCounted(0, ShowTurn.HAND, show, 10, ClaimOutcome(Verdict.UNDER, 10, 4))
+    lines = describe(under, 0, NAMES)
+    assert lines[0].startswith("Your hand 4\u2666 4\u2665 5\u2660 6\u2666 + K\u2663: 14 (fifteens 6, pairs 2, runs 6)")
+    assert lines[-1] == "You claimed 10, 4 short. Muggins! Computer takes 4."
+    over = HandCounted(0, ShowTurn.HAND, show, 16, ClaimOutcome(Verdict.OVER, 0, 14))
+    assert describe(over, 1, NAMES)[-1] == "Ann claimed 16, but it is worth 14: Ann pegs nothing and You peg 14."
+    assert any(l.strip().startswith("2 runs of 3") for l in lines)
+
+
+def test_untrusted_text_is_stripped() -> None:
+    assert strip_controls("Ann\x1b[2J\x07\x9b", 20) == "Ann[2J"
+    assert strip_controls("x" * 50, 20) == "x" * 20
