@@ -184,7 +184,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         theirs: list[Card | None] = [None] * len(game.hands[opp])
     else:
         # cards played, in the order played, then the rest: backs until the show
-        played = [p.card for p in game.played[opp]]
+        played: list[Card | None] = [p.card for p in game.played[opp]]
         theirs = played + [c if face_up else None for c in game.kept[opp] if c not in played]
     for i, card in enumerate(theirs):
         col = HAND_COL + i * CARD_STEP

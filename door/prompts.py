@@ -4,7 +4,7 @@ menu (seed 004: "Select option 1 ... option 2"), and the goodbye."""
 from __future__ import annotations
 
 from .display import Display
-from .keys import KeyName
+from .keys import Key, KeyName
 from .screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
 from .words import strip_controls
 
@@ -25,6 +25,26 @@ BANNER = [
     r" \___|_| |_|_.__/_.__/\__,_\__, \___|",
     r"                           |___/     ",
 ]
+
+
+async def _next_key(display: Display) -> Key | None:
+    """Send what is pending and wait for a key the prompt must handle;
+    Ctrl-L redraws here.  ``None`` means the caller hung up."""
+    terminal = display.terminal
+    while True:
+        await terminal.drain()
+        key = await terminal.get_key()
+        if key is None:
+            continue
+        if key.name is KeyName.EOF:
+            return None
+        if key.name is KeyName.CTRL_L:
+            display.redraw()
+            continue
+        if key.name is KeyName.RESIZE:
+            display.refresh()
+            continue
+        return key
 
 
 def _frame(canvas: Canvas, subtitle: str) -> None:
@@ -56,13 +76,9 @@ async def ask_name(display: Display, default: str | None = None) -> str | None:
         canvas.cursor = (12, 15 + len(typed))
 
     display.show(paint)
-    terminal = display.terminal
     while True:
-        await terminal.drain()
-        key = await terminal.get_key()
+        key = await _next_key(display)
         if key is None:
-            continue
-        if key.name is KeyName.EOF:
             return None
         if key.name is KeyName.ENTER:
             name = strip_controls(typed, NAME_LIMIT)
@@ -76,9 +92,6 @@ async def ask_name(display: Display, default: str | None = None) -> str | None:
                 typed += key.char
             else:
                 note = f"A name has at most {NAME_LIMIT} characters."
-        elif key.name is KeyName.CTRL_L:
-            display.redraw()
-            continue
         display.refresh()
 
 
@@ -99,19 +112,12 @@ async def ask_run_mode(display: Display) -> int | None:
         canvas.cursor = None
 
     display.show(paint)
-    terminal = display.terminal
     while True:
-        await terminal.drain()
-        key = await terminal.get_key()
+        key = await _next_key(display)
         if key is None:
-            continue
-        if key.name is KeyName.EOF:
             return None
         if key.name is KeyName.CHAR and key.char in "12":
             return int(key.char)
-        if key.name is KeyName.CTRL_L:
-            display.redraw()
-            continue
         note = "Press 1 or 2."
         display.refresh()
 

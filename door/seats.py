@@ -108,6 +108,7 @@ class HumanSeat:
         self.table: Table | None = None
         self.index = 0
         self._again: asyncio.Future[bool] | None = None
+        self._leaving = False
 
     # -- the table's side -----------------------------------------------------
 
@@ -168,7 +169,9 @@ class HumanSeat:
     def _set_mode(self) -> None:
         vs, game, me = self.vs, self.game, self.index
         opponent = self.names()[1 - me]
-        if vs.review:
+        if self._leaving:
+            vs.prompt = "Leave this game? It will count as unfinished. (Y/N)"
+        elif vs.review:
             vs.mode, vs.prompt = Mode.REVIEW, "Press RETURN for the next hand."
         elif game.over:
             vs.mode = Mode.OVER
@@ -245,7 +248,16 @@ class HumanSeat:
             return
         if self.table is None or self.table.game is None:
             return
+        if self._leaving:
+            self._leave_key(key)
+            self._update()
+            return
         vs = self.vs
+        quit_key = key.name is KeyName.CTRL_C or (key.name is KeyName.CHAR and key.char in "qQ")
+        if quit_key and vs.mode not in (Mode.COUNT, Mode.OVER):
+            self._leaving = True
+            self._update()
+            return
         handler = {Mode.DISCARD: self._discard_key, Mode.PLAY: self._play_key, Mode.COUNT: self._count_key,
                    Mode.REVIEW: self._review_key, Mode.OVER: self._over_key, Mode.WAIT: self._wait_key}[vs.mode]
         handler(key)
@@ -339,6 +351,15 @@ class HumanSeat:
             self._again.set_result(False)
         else:
             self._wrong_key("Press Y to play again or N to leave.")
+
+    def _leave_key(self, key: Key) -> None:
+        if key.name is KeyName.CHAR and key.char in "yY":
+            assert self.table is not None
+            self.vs.say("You leave the table.")
+            self.table.leave(self.index)
+            self._leaving = False
+        elif key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "nN"):
+            self._leaving = False
 
     def _wait_key(self, key: Key) -> None:
         opponent = self.names()[1 - self.index]

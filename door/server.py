@@ -50,7 +50,8 @@ class DoorServer:
         s = self.config.server
         data_dir = Path(s.data_dir)
         host_key = load_host_key(data_dir)
-        self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout,
+        # telnetlib3's own idle timeout is only a backstop behind the door's
+        self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
@@ -67,10 +68,11 @@ class DoorServer:
         clog = logging.LoggerAdapter(log, {"conn": conn})
         clog.info("conn=%d connect %s from %s term=%s size=%dx%d charset=%s", conn, terminal.kind, terminal.peer,
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
+        terminal.idle_timeout = self.config.server.idle_timeout
         self.sessions.add(terminal)
         task = asyncio.current_task()
         if task is not None:
-            self._tasks.add(task)  # type: ignore[arg-type]
+            self._tasks.add(task)
         try:
             await caller_session(terminal, self.config.rules, self.config.computer.delay, clog)
         except asyncio.CancelledError:
@@ -80,7 +82,7 @@ class DoorServer:
         finally:
             self.sessions.discard(terminal)
             if task is not None:
-                self._tasks.discard(task)  # type: ignore[arg-type]
+                self._tasks.discard(task)
             clog.info("conn=%d disconnect %s (%d bytes sent)", conn, terminal.peer, terminal.bytes_sent)
 
     async def stop(self) -> None:

@@ -105,13 +105,7 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal], Awaitabl
     (``close()``, ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
-        terminal = SshTerminal(process)
-        pump = asyncio.create_task(terminal.pump())
-        try:
-            await session(terminal)
-        finally:
-            pump.cancel()
-            terminal.close()
+        await SshTerminal(process).run_session(session)
 
     return await asyncssh.listen(
         host, port, server_factory=_DoorSshServer, server_host_keys=[host_key],

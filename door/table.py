@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from engine.game import Action, Event, Game, IllegalAction, Match
 from engine.rules import Rules
@@ -81,7 +81,9 @@ class Table:
     async def _ask_again(self) -> list[bool]:
         ask = [asyncio.ensure_future(s.play_again()) for s in self.seats]
         leave = asyncio.ensure_future(self._wait_leave())
-        done, _ = await asyncio.wait([asyncio.gather(*ask), leave], return_when=asyncio.FIRST_COMPLETED)
+        both: asyncio.Future[Any] = asyncio.gather(*ask)
+        waiting: set[asyncio.Future[Any]] = {both, leave}
+        done, _ = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
         if leave in done:
             for a in ask:
                 a.cancel()
@@ -108,7 +110,7 @@ class Table:
                 log.info("game %d: %s left", game.number, self.seats[seat].name)
                 return False
             try:
-                events = game.apply(action)  # type: ignore[arg-type]
+                events = game.apply(action)
             except IllegalAction as exc:
                 self.seats[seat].rejected(str(exc))
                 continue

@@ -85,13 +85,7 @@ async def start_telnet(host: str, port: int, session: Callable[[Terminal], Await
     ``Server`` (``close()``, ``wait_closed()``, ``sockets``)."""
 
     async def shell(reader: Any, writer: Any) -> None:
-        terminal = TelnetTerminal(reader, writer)
-        pump = asyncio.create_task(terminal.pump())
-        try:
-            await session(terminal)
-        finally:
-            pump.cancel()
-            terminal.close()
+        await TelnetTerminal(reader, writer).run_session(session)
 
     return await telnetlib3.create_server(
         host=host, port=port, shell=shell, encoding=False, timeout=idle_timeout,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
+from typing import Awaitable, Callable
 
 from .charset import Charset, choose_charset
 from .keys import Key, KeyDecoder, KeyName
@@ -54,6 +55,10 @@ class Terminal:
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0
+        self.idle_timeout: float | None = None
+        """Seconds without input before the caller is told and disconnected
+        (``None``: never)."""
+        self._last_input = asyncio.get_event_loop().time()
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
@@ -64,6 +69,7 @@ class Terminal:
     def feed(self, data: bytes) -> None:
         """Bytes typed by the caller."""
         if data:
+            self._last_input = asyncio.get_event_loop().time()
             self._inbox.put_nowait(bytes(data))
 
     def resized(self, cols: int, rows: int) -> None:
@@ -84,20 +90,32 @@ class Terminal:
     async def get_key(self, timeout: float | None = None) -> Key | None:
         """The next key, ``Key(RESIZE)`` after a size change, ``Key(EOF)``
         once the connection is gone (and on every call after), or ``None``
-        when ``timeout`` seconds pass with no key."""
+        when ``timeout`` seconds pass with no key.  When the caller has sent
+        nothing for ``idle_timeout`` seconds, they are told, the connection
+        is closed, and ``Key(EOF)`` is returned."""
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while not self._keys:
-            wait = None if deadline is None else max(0.0, deadline - loop.time())
+            now = loop.time()
+            waits = []
+            if deadline is not None:
+                waits.append(max(0.0, deadline - now))
+            if self.idle_timeout is not None:
+                waits.append(max(0.0, self._last_input + self.idle_timeout - now))
             if self._decoder.pending:
-                wait = ESCAPE_TIMEOUT if wait is None else min(wait, ESCAPE_TIMEOUT)
+                waits.append(ESCAPE_TIMEOUT)
             try:
-                item = await asyncio.wait_for(self._inbox.get(), wait) if wait is not None else await self._inbox.get()
+                item = await asyncio.wait_for(self._inbox.get(), min(waits)) if waits else await self._inbox.get()
             except asyncio.TimeoutError:
                 if self._decoder.pending:
                     self._keys.extend(self._decoder.flush())
                     continue
-                return None
+                if self.idle_timeout is not None and loop.time() >= self._last_input + self.idle_timeout:
+                    self._idle_out()
+                    continue
+                if deadline is not None and loop.time() >= deadline:
+                    return None
+                continue
             if item is _EOF:
                 self._inbox.put_nowait(_EOF)  # stay at EOF
                 return Key(KeyName.EOF)
@@ -106,6 +124,13 @@ class Terminal:
             assert isinstance(item, bytes)
             self._keys.extend(self._decoder.feed(item))
         return self._keys.popleft()
+
+    def _idle_out(self) -> None:
+        minutes = (self.idle_timeout or 0) / 60
+        self.write(f"\r\n\x1b[0m\r\nNo key for {minutes:g} minutes: goodbye. Call again soon!\r\n".encode("ascii"))
+        self.log.info("%s idle for %s s: disconnecting", self.peer, self.idle_timeout)
+        self.close()
+        self.lost()
 
     def write(self, data: bytes) -> None:
         """Queue ``data`` for the caller (no-op once closed)."""
@@ -121,6 +146,21 @@ class Terminal:
     def write_text(self, text: str) -> None:
         """Encode ``text`` in the session's charset and write it."""
         self.write(self.charset.encode(text))
+
+    async def run_session(self, session: "Callable[[Terminal], Awaitable[None]]") -> None:
+        """Read input in the background while ``session(self)`` runs, then
+        close the connection."""
+        pump = asyncio.create_task(self.pump())
+        try:
+            await session(self)
+        finally:
+            pump.cancel()
+            self.close()
+
+    async def pump(self) -> None:
+        """Read the transport until it closes, calling :meth:`feed`,
+        :meth:`resized` and finally :meth:`lost`."""
+        raise NotImplementedError
 
     def _write(self, data: bytes) -> None:
         raise NotImplementedError

@@ -469,9 +469,11 @@ class Game:
         events: list[Event] = [Discarded(seat, (cards[0], cards[1]))]
         if all(self._discarded):
             self.crib.sort()
-            self.starter = self._next_starter
-            heels = 2 if self.starter.rank == 11 else 0
-            events.append(StarterTurned(self.starter, self.dealer, heels))
+            starter = self._next_starter
+            assert starter is not None  # set by _deal
+            self.starter = starter
+            heels = 2 if starter.rank == 11 else 0
+            events.append(StarterTurned(starter, self.dealer, heels))
             if self._peg(self.dealer, heels, events):
                 return events
             self.phase = Phase.PLAY

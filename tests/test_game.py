@@ -140,14 +140,20 @@ def play_out(g: Game) -> None:
         g.apply(Play(seat, g.playable(seat)[0]))
 
 
-def test_show_claims_muggins_and_forfeit() -> None:
-    # pone keeps 4D 4H 5S 6D (14 with KC); dealer keeps 2C 3C 8H 9H
+def at_the_show(**rules) -> Game:
+    """A hand played out to the show: the pone (seat 0) keeps 4D 4H 5S 6D
+    (14 with the KC starter), the dealer keeps 2C 3C 8H 9H."""
     deck = stack("4D 4H 5S 6D AS AH", "2C 3C 8H 9H QD QH", "KC")
-    g = Game(caller_deals(), 1, stacked=[deck])
+    g = Game(caller_deals(**rules), 1, stacked=[deck])
     g.start()
     g.apply(Discard(0, (card("AS"), card("AH"))))
     g.apply(Discard(1, (card("QD"), card("QH"))))
     play_out(g)
+    return g
+
+
+def test_show_claims_muggins_and_forfeit() -> None:
+    g = at_the_show()
     before = g.scores()
     events = g.apply(Claim(0, 10))  # under-claim by 4: muggins
     counted = events[0]
@@ -179,12 +185,7 @@ def test_automatic_counting_needs_no_claims() -> None:
 
 
 def test_game_ends_in_the_show_before_the_dealer_counts() -> None:
-    deck = stack("4D 4H 5S 6D AS AH", "2C 3C 8H 9H QD QH", "KC")
-    g = Game(caller_deals(), 1, stacked=[deck])
-    g.start()
-    g.apply(Discard(0, (card("AS"), card("AH"))))
-    g.apply(Discard(1, (card("QD"), card("QH"))))
-    play_out(g)
+    g = at_the_show()
     g.pegs[0].front, g.pegs[1].front = 110, 60  # stage the end of a game
     events = g.apply(Claim(0, 14))
     assert isinstance(events[-1], GameOver)
@@ -200,12 +201,7 @@ def test_game_ends_in_the_show_before_the_dealer_counts() -> None:
     (61, 31, Skunk.NONE), (61, 30, Skunk.SKUNK), (61, 15, Skunk.DOUBLE),
 ])
 def test_skunk_lines(game_to, loser, skunk) -> None:
-    deck = stack("4D 4H 5S 6D AS AH", "2C 3C 8H 9H QD QH", "KC")
-    g = Game(caller_deals(game_to=game_to), 1, stacked=[deck])
-    g.start()
-    g.apply(Discard(0, (card("AS"), card("AH"))))
-    g.apply(Discard(1, (card("QD"), card("QH"))))
-    play_out(g)
+    g = at_the_show(game_to=game_to)
     g.pegs[0].front, g.pegs[1].front = game_to - 1, loser
     g.apply(Claim(0, 14))
     assert g.result is not None and g.result.skunk is skunk

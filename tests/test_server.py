@@ -26,6 +26,17 @@ async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: 
     return reader, writer, screen, asyncio.create_task(pump())
 
 
+def watch(process, cols: int, rows: int):
+    """Feed an asyncssh process's output to a pyte screen in the background."""
+    screen = Terminal(cols, rows)
+
+    async def pump() -> None:
+        while data := await process.stdout.read(4096):
+            screen.feed(data)
+
+    return screen, asyncio.create_task(pump())
+
+
 async def test_shutdown_tells_connected_callers(door: DoorServer) -> None:
     _, writer, screen, task = await telnet_client(door)
     await screen.wait_for(lambda: "Your name:" in screen.text())
@@ -54,13 +65,7 @@ async def test_small_window_asks_to_enlarge_and_recovers_over_ssh(door: DoorServ
     async with asyncssh.connect("127.0.0.1", door.ssh_port, username="tiny", known_hosts=None, client_keys=None,
                                 agent_path=None, config=None) as conn:
         process = await conn.create_process(term_type="xterm", term_size=(60, 20), encoding=None)
-        screen = Terminal(60, 20)
-
-        async def pump() -> None:
-            while data := await process.stdout.read(4096):
-                screen.feed(data)
-
-        task = asyncio.create_task(pump())
+        screen, task = watch(process, 60, 20)
         await screen.wait_for(lambda: "Please make this window larger" in screen.text())
         assert "now 60x20" in screen.text()
         screen.screen.resize(24, 80)
@@ -82,13 +87,7 @@ async def test_ssh_without_a_pty_gets_80x24(door: DoorServer) -> None:
     async with asyncssh.connect("127.0.0.1", door.ssh_port, username="nopty", known_hosts=None, client_keys=None,
                                 agent_path=None, config=None) as conn:
         process = await conn.create_process(encoding=None)  # no term_type: no PTY
-        screen = Terminal(80, 24)
-
-        async def pump() -> None:
-            while data := await process.stdout.read(4096):
-                screen.feed(data)
-
-        task = asyncio.create_task(pump())
+        screen, task = watch(process, 80, 24)
         await screen.wait_for(lambda: "Your name:" in screen.text())
         process.stdin.write(b"\r")
         await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
@@ -111,3 +110,27 @@ async def test_ctrl_l_redraws_everything(door: DoorServer) -> None:
     await asyncio.sleep(0.1)
     assert screen.text() == before
     writer.close()
+
+
+async def test_leaving_mid_game_asks_first(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(b"Quinn\r1")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+    writer.write(b"q")
+    await screen.wait_for(lambda: "Leave this game?" in screen.prompt())
+    writer.write(b"n")
+    await screen.wait_for(lambda: screen.prompt().startswith("Choose 2 cards"))
+    writer.write(b"\x03")
+    await screen.wait_for(lambda: "Leave this game?" in screen.prompt())
+    writer.write(b"y")
+    await asyncio.wait_for(task, 5)
+    assert "Thanks for playing cribbage, Quinn" in screen.text()
+
+
+async def test_idle_caller_is_told_and_disconnected(door: DoorServer) -> None:
+    door.config.server.idle_timeout = 1
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    await asyncio.wait_for(task, 5)
+    assert "No key for" in screen.text() and "goodbye" in screen.text()
