@@ -4,7 +4,8 @@ Screens are drawn with Unicode characters; a :class:`Charset` encodes them
 for one session.  Python's ``cp437`` codec cannot encode the suits, which in
 CP437 are the glyphs of bytes 0x03-0x06 (heart, diamond, club, spade): they
 are mapped here (FIELD_NOTES.md "Terminals and encodings").  A character a
-charset cannot show becomes ``?``.
+charset cannot show is replaced by a stand-in (``o`` for the game hole ○),
+or ``?`` when there is none.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ __all__ = ["Charset", "CP437", "UTF8", "choose_charset", "SUIT_GLYPHS"]
 
 SUIT_GLYPHS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 """The suit symbols drawn on cards: club, diamond, heart, spade."""
+
+_FALLBACKS = {"\u25cb": "o"}
+"""Stand-ins for glyphs a charset lacks: the game hole (○), and so on."""
 
 _CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}
 
@@ -39,7 +43,7 @@ class Charset:
                 try:
                     got = ch.encode(self.name)
                 except UnicodeEncodeError:
-                    got = b"?"
+                    got = self.encode_char(_FALLBACKS[ch]) if ch in _FALLBACKS else b"?"
             self._cache[ch] = got
         return got
 
