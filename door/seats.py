@@ -18,6 +18,7 @@ from engine.scoring import MAX_SHOW_POINTS
 from engine.strategy import SensiblePlayer, Strategy, choose_action
 
 from .display import Display
+from .screen import Canvas
 from .game_view import Mode, ViewState, my_cards, paint_game
 from .keys import Key, KeyName
 from .words import card_text, describe
@@ -157,7 +158,7 @@ class HumanSeat:
 
     # -- the screen -------------------------------------------------------------
 
-    def _paint(self, canvas) -> None:  # type: ignore[no-untyped-def]
+    def _paint(self, canvas: Canvas) -> None:
         if self.table is not None and self.table.game is not None:
             paint_game(canvas, self.table.game, self.index, self.names(), self.vs)
 

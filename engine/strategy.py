@@ -146,8 +146,9 @@ def choose_action(game: Game, seat: int, player: Strategy) -> Discard | Play | C
     if game.phase is Phase.DISCARD:
         return Discard(seat, player.choose_discard(game.hands[seat], game.dealer == seat))
     if game.phase is Phase.PLAY:
-        seen = list(game.kept[seat]) + [game.starter] if game.starter else list(game.kept[seat])
-        seen += [p.card for p in game.played[1 - seat]]
+        seen = list(game.kept[seat]) + [p.card for p in game.played[1 - seat]]
+        if game.starter is not None:
+            seen.append(game.starter)
         card = player.choose_play(game.hands[seat], game.series, seen, game.rules.run_mode)
         return Play(seat, card)
     show = game.current_show()
