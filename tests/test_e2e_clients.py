@@ -155,3 +155,32 @@ def test_system_ssh(served) -> None:
         assert "Rosali" in client.text() or "rosali" in client.text()
     finally:
         client.child.terminate(force=True)
+
+
+def test_ctrl_c_stops_the_server_and_tells_callers(tmp_path: Path) -> None:
+    import socket
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "door.cli", "serve", "--telnet-port", "0", "--ssh-port", "0",
+         "--data-dir", str(tmp_path / "data")], stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    port = 0
+    while not port:
+        line = proc.stderr.readline()
+        assert line, "the server exited before listening"
+        m = re.search(r"telnet listening on 127\.0\.0\.1:(\d+)", line)
+        port = int(m.group(1)) if m else 0
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.settimeout(10)
+        got = b""
+        while b"Your name" not in got:  # the client never negotiates: the door starts after connect_maxwait
+            got += sock.recv(4096)
+        proc.send_signal(signal.SIGINT)
+        while b"shutting down" not in got:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+        assert b"shutting down" in got
+    assert proc.wait(10) == 0
+    assert "door stopped" in proc.stderr.read()

@@ -32,6 +32,25 @@ def card(s: str) -> Card:
     return Card.from_str(s)
 
 
+# Golden first deals: a game number replays the same cut and deals forever.
+GOLDEN_FIRST_DEALS = {
+    1: ("9S", "6H", 1, "7H TS JD JS QC KS", "5H 6S 8C JC KD KH", "5D"),
+    32767: ("TS", "JD", 0, "AH 6C TH TS QD QH", "AD 7H 8D 8S TD JH", "4D"),
+}
+
+
+@pytest.mark.parametrize("number", GOLDEN_FIRST_DEALS)
+def test_golden_first_deals(number: int) -> None:
+    cut0, cut1, dealer, hand0, hand1, starter = GOLDEN_FIRST_DEALS[number]
+    g = Game(Rules(), number)
+    cut, dealt = g.start()
+    assert cut == CutForDeal(((card(cut0), card(cut1)),), dealer)
+    assert dealt.hands == (parse_cards(hand0), parse_cards(hand1))
+    g.apply(Discard(0, dealt.hands[0][:2]))
+    events = g.apply(Discard(1, dealt.hands[1][:2]))
+    assert g.starter == card(starter) and StarterTurned(card(starter), dealer, 0) in events
+
+
 def test_start_cuts_and_deals() -> None:
     g = Game(Rules(), 1)
     events = g.start()
