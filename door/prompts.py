@@ -1,22 +1,27 @@
-"""The screens before a game: the welcome and name prompt, the run-mode
-menu (seed 004: "Select option 1 ... option 2"), and the goodbye."""
+"""The door's simple screens: a line of input (names, passwords, numbers),
+a choice of keys (menus, yes/no, seed 004's run-mode "option 1 or 2"),
+a page of text, and the goodbye.  All of them redraw on Ctrl-L and on a
+resize, and return ``None`` when the caller hangs up."""
 
 from __future__ import annotations
+
+from typing import Sequence
 
 from .display import Display
 from .keys import Key, KeyName
 from .screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
 from .words import strip_controls
 
-__all__ = ["ask_name", "ask_run_mode", "goodbye", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "show_page", "ask_run_mode", "goodbye", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
 
-_TITLE = Style(fg=WHITE, bg=BLUE, bold=True)
-_TEXT = Style(fg=WHITE)
-_HEAD = Style(fg=CYAN, bold=True)
-_INPUT = Style(fg=YELLOW, bold=True)
+TITLE = Style(fg=WHITE, bg=BLUE, bold=True)
+TEXT = Style(fg=WHITE)
+HEAD = Style(fg=CYAN, bold=True)
+INPUT = Style(fg=YELLOW, bold=True)
+NOTE = Style(fg=YELLOW)
 
 BANNER = [
     r"  ___     _ _    _                   ",
@@ -29,7 +34,7 @@ BANNER = [
 
 async def _next_key(display: Display) -> Key | None:
     """Send what is pending and wait for a key the prompt must handle;
-    Ctrl-L redraws here.  ``None`` means the caller hung up."""
+    Ctrl-L redraws and a resize repaints here.  ``None``: the caller hung up."""
     terminal = display.terminal
     while True:
         await terminal.drain()
@@ -47,33 +52,40 @@ async def _next_key(display: Display) -> Key | None:
         return key
 
 
-def _frame(canvas: Canvas, subtitle: str) -> None:
-    canvas.fill(0, 0, canvas.cols, _TITLE)
-    canvas.put(0, 1, "CRIBBAGE DOOR", _TITLE)
-    right = subtitle
-    canvas.put(0, canvas.cols - len(right) - 1, right, _TITLE)
-    left = (canvas.cols - len(BANNER[0])) // 2
-    for i, line in enumerate(BANNER):
-        canvas.put(2 + i, left, line, Style(fg=CYAN, bold=True))
+def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = True) -> int:
+    """Draw the title bar, the banner and ``lines`` (the first one as a
+    heading); returns the next free row."""
+    canvas.fill(0, 0, canvas.cols, TITLE)
+    canvas.put(0, 1, "CRIBBAGE DOOR", TITLE)
+    canvas.put(0, canvas.cols - len(subtitle) - 1, subtitle, TITLE)
+    row = 2
+    if banner:
+        left = (canvas.cols - len(BANNER[0])) // 2
+        for i, line in enumerate(BANNER):
+            canvas.put(row + i, left, line, Style(fg=CYAN, bold=True))
+        row += len(BANNER) + 2
+    for i, line in enumerate(lines):
+        canvas.put(row, 4, line, HEAD if i == 0 else TEXT)
+        row += 1
+    return row + 1
 
 
-async def ask_name(display: Display, default: str | None = None) -> str | None:
-    """Ask the caller's name (player 1, seed 004); ``default`` (the SSH
-    login name) is offered ready to accept.  Returns the name (1..20
-    printable characters, control characters removed) or ``None`` when the
-    caller hangs up."""
-    typed = strip_controls(default or "", NAME_LIMIT)
-    note = ""
+async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label: str, default: str = "",
+                   limit: int = NAME_LIMIT, mask: bool = False, note: str = "") -> str | None:
+    """Ask for one line of text after ``label``.  ``default`` is offered
+    ready to accept; ``mask`` draws ``*`` for each character (passwords).
+    Returns the text with control characters removed (possibly empty), or
+    ``None`` on hang-up."""
+    typed = strip_controls(default, limit)
 
     def paint(canvas: Canvas) -> None:
-        _frame(canvas, "Two-handed cribbage")
-        canvas.put(9, 4, "Welcome to the cribbage door.", _HEAD)
-        canvas.put(10, 4, "You are player 1. Your opponent is the computer.", _TEXT)
-        canvas.put(12, 4, "Your name: ", _TEXT)
-        canvas.put(12, 15, typed.ljust(NAME_LIMIT, "_"), _INPUT)
-        canvas.put(14, 4, "Type your name and press RETURN (BACKSPACE erases).", _TEXT)
-        canvas.put(15, 4, note, Style(fg=YELLOW))
-        canvas.cursor = (12, 15 + len(typed))
+        row = frame(canvas, subtitle, lines)
+        col = canvas.put(row, 4, label, TEXT)
+        shown = "*" * len(typed) if mask else typed
+        canvas.put(row, col, shown.ljust(limit, "_"), INPUT)
+        canvas.put(row + 2, 4, "Press RETURN when done (BACKSPACE erases).", TEXT)
+        canvas.put(row + 3, 4, note, NOTE)
+        canvas.cursor = (row, col + len(typed))
 
     display.show(paint)
     while True:
@@ -81,34 +93,28 @@ async def ask_name(display: Display, default: str | None = None) -> str | None:
         if key is None:
             return None
         if key.name is KeyName.ENTER:
-            name = strip_controls(typed, NAME_LIMIT)
-            if name:
-                return name
-            note = "Please type a name of 1 to 20 letters."
-        elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):
+            return strip_controls(typed, limit)
+        if key.name in (KeyName.BACKSPACE, KeyName.DELETE):
             typed = typed[:-1]
         elif key.name is KeyName.CHAR:
-            if len(typed) < NAME_LIMIT:
+            if len(typed) < limit:
                 typed += key.char
+                note = ""
             else:
-                note = f"A name has at most {NAME_LIMIT} characters."
+                note = f"At most {limit} characters."
         display.refresh()
 
 
-async def ask_run_mode(display: Display) -> int | None:
-    """Ask for run mode 1 (runs in any order) or 2 (runs in exact order),
-    as seed 004 does.  Returns 1, 2, or ``None`` on hang-up."""
-    note = ""
+async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
+                     banner: bool = True, note: str = "") -> str | None:
+    """Show ``lines`` and wait for one of the keys in ``choices``
+    (letters compared ignoring case).  Returns the key pressed, upper-cased,
+    or ``None`` on hang-up."""
+    allowed = choices.upper()
 
     def paint(canvas: Canvas) -> None:
-        _frame(canvas, "Choose the rules")
-        canvas.put(9, 4, "How do runs count during the play?", _HEAD)
-        canvas.put(11, 6, "1", _INPUT)
-        canvas.put(11, 8, "Runs need not be in order: 7-5-6 is a run worth 3.", _TEXT)
-        canvas.put(12, 6, "2", _INPUT)
-        canvas.put(12, 8, "Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.", _TEXT)
-        canvas.put(14, 4, "Runs in the show always count in any order. Press 1 or 2.", _TEXT)
-        canvas.put(16, 4, note, Style(fg=YELLOW))
+        row = frame(canvas, subtitle, lines, banner)
+        canvas.put(row, 4, note, NOTE)
         canvas.cursor = None
 
     display.show(paint)
@@ -116,10 +122,36 @@ async def ask_run_mode(display: Display) -> int | None:
         key = await _next_key(display)
         if key is None:
             return None
-        if key.name is KeyName.CHAR and key.char in "12":
-            return int(key.char)
-        note = "Press 1 or 2."
+        if key.name is KeyName.CHAR and key.char.upper() in allowed:
+            return key.char.upper()
+        note = "Please press " + " or ".join(allowed) + "."
         display.refresh()
+
+
+async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bool:
+    """A page of text (statistics, records) until a key is pressed.
+    Returns False on hang-up."""
+    def paint(canvas: Canvas) -> None:
+        frame(canvas, subtitle, lines, banner=False)
+        canvas.put(canvas.rows - 1, 4, "Press any key.", INPUT)
+        canvas.cursor = None
+
+    display.show(paint)
+    return await _next_key(display) is not None
+
+
+async def ask_run_mode(display: Display) -> int | None:
+    """Run mode 1 (runs in any order) or 2 (runs in exact order), as seed
+    004 asks.  Returns 1, 2, or ``None`` on hang-up."""
+    got = await ask_choice(display, "Choose the rules", [
+        "How do runs count during the play?",
+        "",
+        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+        "",
+        "Runs in the show always count in any order. Press 1 or 2.",
+    ], "12")
+    return None if got is None else int(got)
 
 
 def goodbye(display: Display, text: str) -> None:

@@ -148,6 +148,12 @@ class HumanSeat:
         self.vs.say(f"Not allowed: {message}")
         self._update()
 
+    def notice(self, text: str) -> None:
+        """Show ``text`` in the message area (from the door, not the game)."""
+        self.vs.say(text)
+        if self.table is not None and self.table.game is not None:
+            self._update()
+
     async def play_again(self) -> bool:
         self._again = asyncio.get_running_loop().create_future()
         self._update()

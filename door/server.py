@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
+from .context import DoorContext
+from .store import DATABASE_NAME, Store
 from .session import caller_session
 from .ssh import load_host_key, start_ssh
 from .telnet import start_telnet
@@ -43,22 +45,29 @@ class DoorServer:
         self._ssh: Any = None
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
+        self.store: Store | None = None
 
     async def start(self) -> None:
-        """Open both listeners.  Raises ``OSError`` when a port is taken or
-        the data folder cannot be written."""
+        """Open the store and both listeners.  Raises ``OSError`` when a port
+        is taken or the data folder cannot be written, and
+        :class:`~door.store.StoreError` when the database cannot be used."""
         s = self.config.server
         data_dir = Path(s.data_dir)
         host_key = load_host_key(data_dir)
+        self.store = await Store.open(data_dir / DATABASE_NAME)
+        log.info("database %s", data_dir / DATABASE_NAME)
+        self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         try:
-            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key, login_timeout=s.login_timeout)
+            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key, self.ctx,
+                                        login_timeout=s.login_timeout)
         except OSError:
             self._telnet.close()
+            await self.store.close()
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
@@ -74,7 +83,7 @@ class DoorServer:
         if task is not None:
             self._tasks.add(task)
         try:
-            await caller_session(terminal, self.config.rules, self.config.computer.delay, clog)
+            await caller_session(terminal, self.ctx, clog)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -103,6 +112,9 @@ class DoorServer:
             await self._telnet.wait_closed()
         if self._ssh is not None:
             await self._ssh.wait_closed()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
         log.info("door stopped")
 
 

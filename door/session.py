@@ -1,5 +1,6 @@
-"""A caller's session: name, run mode, then games against the computer
-until the caller declines another or hangs up (seed 004's flow)."""
+"""A caller's session (seed 004's flow, with accounts and records): who is
+calling, an unfinished game to resume, the main menu, then games against the
+computer until the caller leaves or hangs up."""
 
 from __future__ import annotations
 
@@ -9,44 +10,132 @@ import logging
 import random
 import secrets
 
-from engine.rules import Rules
+from engine.notation import replay_with_events
 from engine.scoring import RunMode
 from engine.strategy import SensiblePlayer
 
+from .context import DoorContext
 from .display import Display
-from .prompts import ask_name, ask_run_mode, goodbye
+from .journal import Journal
+from .login import Caller, login
+from .menus import main_menu, show_recent_games, show_statistics, show_top_players
+from .prompts import ask_choice, ask_line, ask_run_mode, goodbye
 from .seats import ComputerSeat, HumanSeat
-from .table import Table
+from .store import SavedGame
+from .table import Table, new_game_number
 from .terminal import Terminal
 
 __all__ = ["caller_session"]
 
+Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
-async def caller_session(terminal: Terminal, rules: Rules, computer_delay: float,
-                         log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> None:
-    """Run one caller from the welcome screen to goodbye.
 
-    ``rules``: the house rules (the caller picks the run mode); 
-    ``computer_delay``: seconds before each computer move; ``log``: the
-    connection's logger."""
+async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None:
+    """Run one caller from the welcome screen to goodbye."""
     display = Display(terminal)
-    name = await ask_name(display, terminal.username)
-    if name is None:
+    caller = await login(display, ctx, terminal.username, terminal.account, log)
+    if caller is None:
         return
-    log.info("caller is %r", name)
-    mode = await ask_run_mode(display)
-    if mode is None:
+    log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+    if not await _offer_key_link(display, ctx, caller, terminal):
         return
-    rules = dataclasses.replace(rules, run_mode=RunMode.UNORDERED if mode == 1 else RunMode.ORDERED)
-    human = HumanSeat(display, name)
-    computer = ComputerSeat(strategy=SensiblePlayer(random.Random(secrets.randbits(64))), delay=computer_delay)
-    table = Table(rules, [human, computer])
+    saved = await ctx.store.saved_game(caller.account.id) if caller.account else None
+    if saved is not None:
+        answer = await _offer_resume(display, saved, caller)
+        if answer is None:
+            return
+        if answer:
+            if not await _play(display, ctx, caller, log, resume=saved):
+                return
+        else:
+            await ctx.store.drop_saved_game(saved.id)
+    while True:
+        choice = await main_menu(display, caller)
+        if choice is None:
+            return
+        if choice == "Q":
+            break
+        if choice == "1":
+            ok = await _play(display, ctx, caller, log)
+        elif choice == "2":
+            text = await ask_line(display, "Numbered game", [
+                "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
+                "The same number always gives the same cards.",
+            ], "Game number: ", "", 6)
+            if text is None:
+                return
+            ok = True
+            if text.isdigit() and int(text) >= 1:
+                ok = await _play(display, ctx, caller, log, number=int(text))
+        elif choice == "3":
+            ok = await show_statistics(display, ctx.store, caller)
+        elif choice == "4":
+            ok = await show_top_players(display, ctx.store)
+        else:
+            ok = await show_recent_games(display, ctx.store, caller)
+        if not ok or terminal.closed:
+            return
+    goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
+    await terminal.drain()
+
+
+async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, terminal: Terminal) -> bool:
+    """After a password login over SSH, offer to link the public key the
+    client showed.  False on hang-up."""
+    key = terminal.offered_key
+    if caller.account is None or key is None or terminal.account is not None:
+        return True
+    if await ctx.store.key_matches(caller.account.id, key):
+        return True
+    tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
+    answer = await ask_choice(display, "SSH key", [
+        "Your SSH client offered a public key:",
+        f"  {key.split()[0]} ...{tail}",
+        "",
+        f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password? (Y/N)",
+    ], "YN")
+    if answer is None:
+        return False
+    if answer == "Y":
+        await ctx.store.add_ssh_key(caller.account.id, key)
+    return True
+
+
+async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
+    game, _ = replay_with_events(saved.rules, saved.number, saved.actions, saved.first_dealer)
+    you, them = game.scores()
+    answer = await ask_choice(display, "Unfinished game", [
+        f"You have an unfinished game #{saved.number} against the computer:",
+        f"hand {game.hand_number}, you {you}, Computer {them}.",
+        "",
+        "Resume it? (Y/N; N forgets it)",
+    ], "YN")
+    return None if answer is None else answer == "Y"
+
+
+async def _play(display: Display, ctx: DoorContext, caller: Caller, log: Log, number: int | None = None,
+                resume: SavedGame | None = None) -> bool:
+    """Games against the computer until the caller stops; False when the
+    connection is gone."""
+    if resume is not None:
+        rules = resume.rules
+    else:
+        mode = await ask_run_mode(display)
+        if mode is None:
+            return False
+        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if mode == 1 else RunMode.ORDERED)
+    human = HumanSeat(display, caller.name)
+    computer = ComputerSeat(strategy=SensiblePlayer(random.Random(secrets.randbits(64))), delay=ctx.computer_delay)
+    journal = None
+    if caller.account is not None:
+        journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
+                          "computer", warn=human.notice)
+    numbers = iter([number]) if number is not None else iter(())
+    table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal)
     keys = asyncio.create_task(human.run())
     try:
-        await table.run()
+        await table.run(resume)
     finally:
         keys.cancel()
         computer.stop()
-    if not terminal.closed:
-        goodbye(display, f"Thanks for playing cribbage, {name}. Goodbye!")
-        await terminal.drain()
+    return not display.terminal.closed

@@ -3,8 +3,9 @@
 asyncssh runs with ``encoding=None`` (bytes) and ``line_editor=False`` (its
 line editor would buffer input until Enter and eat arrow keys).  A window
 change makes ``stdin.read()`` raise ``TerminalSizeChanged``, which becomes a
-resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  For now
-any user name logs in with no password: the name is offered as the caller's.
+resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  A user
+name that is not registered logs in with no password and is offered as the
+caller's name; a registered one authenticates (:class:`DoorSshServer`).
 """
 
 from __future__ import annotations
@@ -13,13 +14,18 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import asyncssh
 
+from .passwords import verify_password
 from .terminal import Terminal
 
-__all__ = ["SshTerminal", "start_ssh", "load_host_key"]
+if TYPE_CHECKING:
+    from .context import DoorContext
+    from .store import Account
+
+__all__ = ["SshTerminal", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
 
 log = logging.getLogger("door.ssh")
 
@@ -75,11 +81,63 @@ class SshTerminal(Terminal):
             pass
 
 
-class _DoorSshServer(asyncssh.SSHServer):
-    """Lets any user name in without authentication (a guest caller)."""
+class DoorSshServer(asyncssh.SSHServer):
+    """SSH authentication for the door.
 
-    def begin_auth(self, username: str) -> bool:
+    A user name that is not a registered account logs in without
+    authentication (a guest, or a caller who logs in inside the door).  A
+    registered name must prove itself: with a public key linked to the
+    account, or else with the account's password (wrong ones are slowed down
+    and logged).  A key offered but unknown is remembered so that the door
+    can offer to link it after a password login."""
+
+    def __init__(self, ctx: "DoorContext") -> None:
+        self.ctx = ctx
+        self.candidate: "Account | None" = None
+        self.account: "Account | None" = None
+        self.offered_key: str | None = None
+        self.peer = "?"
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        peer = conn.get_extra_info("peername")
+        self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+
+    async def begin_auth(self, username: str) -> bool:
+        self.candidate = await self.ctx.store.find_account(username)
+        return self.candidate is not None
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.candidate is None:
+            return False
+        text = openssh_key(key)
+        if await self.ctx.store.key_matches(self.candidate.id, text):
+            self.account = self.candidate
+            return True
+        self.offered_key = text
         return False
+
+    def password_auth_supported(self) -> bool:
+        return True
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        if self.candidate is None:
+            return False
+        stored = await self.ctx.store.password_hash(self.candidate.id)
+        if await asyncio.to_thread(verify_password, password, stored):
+            self.ctx.throttle.success(self.candidate.name)
+            self.account = self.candidate
+            return True
+        await asyncio.sleep(self.ctx.throttle.failure(self.candidate.name, self.peer, "ssh"))
+        return False
+
+
+def openssh_key(key: asyncssh.SSHKey) -> str:
+    """A public key as ``"TYPE BASE64"`` (the OpenSSH form, no comment)."""
+    parts = key.export_public_key("openssh").decode("ascii").split()
+    return " ".join(parts[:2])
 
 
 def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
@@ -99,16 +157,21 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
 
 
 async def start_ssh(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
-                    host_key: asyncssh.SSHKey, login_timeout: float = 60.0) -> Any:
+                    host_key: asyncssh.SSHKey, ctx: "DoorContext", login_timeout: float = 60.0) -> Any:
     """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
-    ``session(terminal)`` for each shell.  Returns the asyncssh acceptor
-    (``close()``, ``wait_closed()``, ``get_port()``)."""
+    ``session(terminal)`` for each shell; ``ctx`` gives the accounts to
+    authenticate against.  Returns the asyncssh acceptor (``close()``,
+    ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
-        await SshTerminal(process).run_session(session)
+        terminal = SshTerminal(process)
+        owner = process.channel.get_connection().get_owner()
+        if isinstance(owner, DoorSshServer):
+            terminal.account, terminal.offered_key = owner.account, owner.offered_key
+        await terminal.run_session(session)
 
     return await asyncssh.listen(
-        host, port, server_factory=_DoorSshServer, server_host_keys=[host_key],
+        host, port, server_factory=lambda: DoorSshServer(ctx), server_host_keys=[host_key],
         process_factory=handle, encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
         login_timeout=login_timeout, keepalive_interval=30)

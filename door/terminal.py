@@ -13,10 +13,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from .charset import Charset, choose_charset
 from .keys import Key, KeyDecoder, KeyName
+
+if TYPE_CHECKING:
+    from .store import Account
 
 __all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS"]
 
@@ -52,6 +55,10 @@ class Terminal:
         self.cols = cols if cols > 0 else MIN_COLS
         self.rows = rows if rows > 0 else MIN_ROWS
         self.username = username
+        self.account: "Account | None" = None
+        """The account an SSH login proved (key or password), if any."""
+        self.offered_key: str | None = None
+        """An SSH public key the client offered that no account knew."""
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0

@@ -92,8 +92,10 @@ class Player:
     term: Terminal
     send: Callable[[bytes], Awaitable[None]]
     name: str = "Tester"
+    password: str | None = None
     run_mode: str = "1"
     play_again: bool = False
+    resume: bool = True
     actions: int = 0
     counts: list[tuple[str, int]] = field(default_factory=list)
     final_screen: str = ""
@@ -128,6 +130,19 @@ class Player:
         t = self.term
         if "Your name:" in screen and "Type your name" in screen:
             await self.send(self.name.encode() + b"\r")
+            return True
+        if "is not registered" in screen:
+            await self.send(b"r" if self.password else b"g")
+            return True
+        if "Password:" in screen:
+            assert self.password is not None, "the door asked for a password the test does not have"
+            await self.send(self.password.encode() + b"\r")
+            return True
+        if "Resume it?" in screen:
+            await self.send(b"y" if self.resume else b"n")
+            return True
+        if "Main menu" in screen and "Play the computer" in screen:
+            await self.send(b"1")
             return True
         if "Press 1 or 2" in screen:
             await self.send(self.run_mode.encode())
@@ -170,6 +185,11 @@ class Player:
             here = min(range(len(cols)), key=lambda i: abs(cols[i] - bar))
             steps = (cols.index(target) - here) % len(cols)
         await self.send(RIGHT * steps + b"\r")
+
+    async def leave(self) -> None:
+        """From the main menu after a game: press Q to say goodbye."""
+        await self.term.wait_for(lambda: "Main menu" in self.term.text())
+        await self.send(b"q")
 
     async def count(self, prompt: str) -> None:
         t = self.term

@@ -86,6 +86,10 @@ def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
         client.send(name + "\r")
     else:
         client.send("\r")
+    client.until(lambda s: "is not registered" in s)
+    client.send("g")
+    client.until(lambda s: "Main menu" in s)
+    client.send("1")
     client.until(lambda s: "Press 1 or 2" in s)
     client.send("1")
     text = client.until(lambda s: "Choose 2 cards" in s)

@@ -46,6 +46,7 @@ async def test_full_game_over_telnet(door: DoorServer) -> None:
     assert_finished(screen)
     assert "Telly" in screen
     assert player.counts, "the caller never counted a hand"
+    await player.leave()
     await asyncio.wait_for(task, 5)  # the door says goodbye and hangs up
     assert "Thanks for playing cribbage, Telly" in term.text()
     writer.close()
@@ -67,5 +68,6 @@ async def test_full_game_over_ssh_in_exact_order_mode(door: DoorServer) -> None:
         screen = await player.play(timeout=150)
         assert_finished(screen)
         assert "runs in order" in screen and "sshcal" in screen  # the board shows six letters
+        await player.leave()
         await asyncio.wait_for(task, 5)
         assert "Thanks for playing cribbage, sshcaller" in term.text()

@@ -26,6 +26,17 @@ async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: 
     return reader, writer, screen, asyncio.create_task(pump())
 
 
+async def as_guest_to_the_game(write, screen: Terminal) -> None:
+    """From the name typed to the discard: guest, menu item 1, run mode 1."""
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    write(b"g")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    write(b"1")
+    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+    write(b"1")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+
+
 def watch(process, cols: int, rows: int):
     """Feed an asyncssh process's output to a pyte screen in the background."""
     screen = Terminal(cols, rows)
@@ -54,8 +65,7 @@ async def test_line_noise_then_a_normal_session(door: DoorServer) -> None:
     await writer.drain()
     await asyncio.sleep(0.2)
     writer.write(b"\x7f" * 40 + b"Noisy\r")
-    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
-    writer.write(b"1")
+    await as_guest_to_the_game(writer.write, screen)
     await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
     assert "Noisy" in screen.text()
     writer.close()
@@ -72,8 +82,8 @@ async def test_small_window_asks_to_enlarge_and_recovers_over_ssh(door: DoorServ
         process.change_terminal_size(80, 24)
         await screen.wait_for(lambda: "Your name:" in screen.text())
         assert "tiny" in screen.text()
-        process.stdin.write(b"\r1")
-        await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+        process.stdin.write(b"\r")
+        await as_guest_to_the_game(process.stdin.write, screen)
         # grow the window mid-game: the screen is redrawn at the new size
         screen.screen.resize(30, 100)
         process.change_terminal_size(100, 30)
@@ -90,7 +100,7 @@ async def test_ssh_without_a_pty_gets_80x24(door: DoorServer) -> None:
         screen, task = watch(process, 80, 24)
         await screen.wait_for(lambda: "Your name:" in screen.text())
         process.stdin.write(b"\r")
-        await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+        await screen.wait_for(lambda: "is not registered" in screen.text())
         process.stdin.write_eof()
         task.cancel()
 
@@ -98,7 +108,8 @@ async def test_ssh_without_a_pty_gets_80x24(door: DoorServer) -> None:
 async def test_ctrl_l_redraws_everything(door: DoorServer) -> None:
     _, writer, screen, task = await telnet_client(door)
     await screen.wait_for(lambda: "Your name:" in screen.text())
-    writer.write(b"Lou\r1")
+    writer.write(b"Lou\r")
+    await as_guest_to_the_game(writer.write, screen)
     await screen.wait_for(lambda: "Choose 2 cards" in screen.text() and "has laid away" in screen.text())
     await asyncio.sleep(0.1)
     before = screen.text()
@@ -115,8 +126,8 @@ async def test_ctrl_l_redraws_everything(door: DoorServer) -> None:
 async def test_leaving_mid_game_asks_first(door: DoorServer) -> None:
     _, writer, screen, task = await telnet_client(door)
     await screen.wait_for(lambda: "Your name:" in screen.text())
-    writer.write(b"Quinn\r1")
-    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+    writer.write(b"Quinn\r")
+    await as_guest_to_the_game(writer.write, screen)
     writer.write(b"q")
     await screen.wait_for(lambda: "Leave this game?" in screen.prompt())
     writer.write(b"n")
@@ -124,6 +135,8 @@ async def test_leaving_mid_game_asks_first(door: DoorServer) -> None:
     writer.write(b"\x03")
     await screen.wait_for(lambda: "Leave this game?" in screen.prompt())
     writer.write(b"y")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    writer.write(b"q")
     await asyncio.wait_for(task, 5)
     assert "Thanks for playing cribbage, Quinn" in screen.text()
 

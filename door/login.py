@@ -1,0 +1,152 @@
+"""Who is calling: a registered caller (password, or an SSH key checked at
+the SSH login), a new caller registering a name, or a guest.
+
+Names are 1-20 printable characters, unique ignoring case.  Passwords are
+hashed with scrypt off the event loop; wrong ones are logged and slowed
+down (:mod:`door.throttle`).  A guest's games leave no records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+from .context import DoorContext
+from .display import Display
+from .passwords import hash_password, verify_password
+from .prompts import NAME_LIMIT, ask_choice, ask_line
+from .store import Account, NameTaken
+
+__all__ = ["Caller", "login", "RESERVED_NAMES", "MIN_PASSWORD"]
+
+RESERVED_NAMES = {"computer", "sysop", "you"}
+"""Names nobody may take: they would read wrongly on the screens."""
+MIN_PASSWORD = 6
+"""The shortest password, in characters."""
+_TRIES = 3
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The person at the terminal: ``name``, and ``account`` unless a guest."""
+
+    name: str
+    account: Account | None
+
+    @property
+    def guest(self) -> bool:
+        return self.account is None
+
+
+async def login(display: Display, ctx: DoorContext, default_name: str | None, preauth: Account | None,
+                log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> Caller | None:
+    """Find out who is calling.  ``preauth``: the account an SSH login
+    already proved; ``default_name``: offered at the name prompt.  Returns
+    ``None`` when the caller hangs up."""
+    if preauth is not None:
+        return Caller(preauth.name, preauth)
+    note = ""
+    default = default_name or ""
+    while True:
+        name = await ask_line(display, "Two-handed cribbage", [
+            "Welcome to the cribbage door.",
+            "You are player 1. Type your name; a registered name asks for its password.",
+        ], "Your name: ", default, NAME_LIMIT, note=note)
+        if name is None:
+            return None
+        default = ""
+        if not name:
+            note = "Please type a name of 1 to 20 characters."
+            continue
+        if name.casefold() in RESERVED_NAMES:
+            note = f"The name {name!r} is reserved: please choose another."
+            continue
+        account = await ctx.store.find_account(name)
+        if account is not None:
+            got = await _password(display, ctx, account, log)
+            if got is None:
+                return None
+            if got:
+                return Caller(account.name, account)
+            note = "Not logged in. Type your name again, or another name."
+            continue
+        choice = await ask_choice(display, "New caller", [
+            f"The name {name} is not registered.",
+            "",
+            "  R  Register it with a password: your games and statistics are kept,",
+            "     and an unfinished game waits for you if the line drops.",
+            "  G  Play as a guest: nothing is kept.",
+            "  B  Back: type another name.",
+        ], "RGB")
+        if choice is None:
+            return None
+        if choice == "G":
+            log.info("guest %r", name)
+            return Caller(name, None)
+        if choice == "B":
+            continue
+        registered = await _register(display, ctx, name, log)
+        if registered is None:
+            return None
+        if isinstance(registered, str):
+            note = registered
+            continue
+        return Caller(registered.name, registered)
+
+
+async def _password(display: Display, ctx: DoorContext, account: Account,
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> bool | None:
+    """Ask the account's password, up to three times.  True when right,
+    False when given up, ``None`` on hang-up."""
+    stored = await ctx.store.password_hash(account.id)
+    note = ""
+    for _ in range(_TRIES):
+        password = await ask_line(display, "Welcome back", [
+            f"Welcome back, {account.name}.",
+            "Type your password (RETURN on an empty line to use another name).",
+        ], "Password: ", "", 64, mask=True, note=note)
+        if password is None:
+            return None
+        if not password:
+            return False
+        if await asyncio.to_thread(verify_password, password, stored):
+            ctx.throttle.success(account.name)
+            log.info("caller %r logged in", account.name)
+            return True
+        await asyncio.sleep(ctx.throttle.failure(account.name, display.terminal.peer, display.terminal.kind))
+        note = "Wrong password."
+    return False
+
+
+async def _register(display: Display, ctx: DoorContext, name: str,
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> Account | str | None:
+    """Choose a password and register ``name``.  Returns the account, a
+    sentence saying why not, or ``None`` on hang-up."""
+    note = ""
+    while True:
+        first = await ask_line(display, "Register", [
+            f"Choose a password for {name} ({MIN_PASSWORD} or more characters).",
+            "RETURN on an empty line goes back.",
+        ], "Password: ", "", 64, mask=True, note=note)
+        if first is None:
+            return None
+        if not first:
+            return "Not registered."
+        if len(first) < MIN_PASSWORD:
+            note = f"A password has at least {MIN_PASSWORD} characters."
+            continue
+        again = await ask_line(display, "Register", [f"Type the password for {name} again."],
+                               "Password: ", "", 64, mask=True)
+        if again is None:
+            return None
+        if again != first:
+            note = "The two passwords differ: please choose again."
+            continue
+        digest = await asyncio.to_thread(hash_password, first)
+        try:
+            account = await ctx.store.create_account(name, digest)
+        except NameTaken:
+            return f"Someone registered {name} a moment ago: please choose another name."
+        log.info("registered %r", name)
+        return account
