@@ -2,7 +2,8 @@
 
 ``cribbage-door serve`` starts the telnet and SSH listeners from
 ``conf/door.toml`` (when it exists in the current folder) or the file given
-with ``--config``; the flags override the file.
+with ``--config``; the flags override the file.  ``cribbage-door records``
+lists, shows, removes and exports the game records.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import sys
 from pathlib import Path
 
 from .config import DEFAULT_CONFIG_PATH, ConfigError, load_config
+from .records_cli import add_parser as add_records_parser
+from .records_cli import run_records
 from .server import serve
+from .store import StoreError
 
 __all__ = ["main"]
 
@@ -30,13 +34,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--data-dir", help="folder for the SSH host key and data (default: data)")
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
+    add_records_parser(sub)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     args = _parser().parse_args(argv)
-    logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO, stream=sys.stderr,
+    logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
     for noisy in ("asyncssh", "telnetlib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
@@ -48,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 2
+    if args.command == "records":
+        return run_records(args, Path(args.data_dir or config.server.data_dir))
     s = config.server
     for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
                        ("data_dir", "data_dir")):
@@ -62,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         config.computer.delay = args.computer_delay
     try:
         return asyncio.run(serve(config))
-    except OSError as exc:
+    except (OSError, StoreError) as exc:
         print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

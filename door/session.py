@@ -83,7 +83,7 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, te
     """After a password login over SSH, offer to link the public key the
     client showed.  False on hang-up."""
     key = terminal.offered_key
-    if caller.account is None or key is None or terminal.account is not None:
+    if caller.account is None or key is None:
         return True
     if await ctx.store.key_matches(caller.account.id, key):
         return True

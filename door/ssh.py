@@ -115,6 +115,7 @@ class DoorSshServer(asyncssh.SSHServer):
         text = openssh_key(key)
         if await self.ctx.store.key_matches(self.candidate.id, text):
             self.account = self.candidate
+            self.offered_key = None  # logged in by key: nothing to link
             return True
         self.offered_key = text
         return False

@@ -55,7 +55,9 @@ class Statistics:
 
     def rows(self) -> list[tuple[str, str]]:
         """(label, value) lines for the statistics screen."""
-        pct = lambda a, b: f"{100 * a / b:.0f}%" if b else "-"  # noqa: E731
+        def pct(a: int, b: int) -> str:
+            return f"{100 * a / b:.0f}%" if b else "-"
+
         return [
             ("Games played", str(self.games)),
             ("Won / lost", f"{self.wins} / {self.losses}"),
@@ -89,8 +91,7 @@ def player_statistics(db: sqlite3.Connection, name: str) -> Statistics | None:
         "SELECT id, CASE WHEN account0 = ? THEN 0 ELSE 1 END AS seat, score0, score1, winner, skunk, value, "
         "opponent FROM games WHERE account0 = ? OR account1 = ? ORDER BY ended, id",
         (account_id, account_id, account_id)).fetchall()
-    s: dict[str, int] = dict.fromkeys(Statistics.__dataclass_fields__, 0)  # type: ignore[arg-type]
-    del s["name"]
+    s: dict[str, int] = {f: 0 for f in Statistics.__dataclass_fields__ if f != "name"}
     streak = 0
     seats = {}
     for gid, seat, score0, score1, winner, skunk, value, opponent in games:

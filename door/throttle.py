@@ -32,7 +32,7 @@ class LoginThrottle:
         key = name.casefold()
         n = self._failures.get(key, 0) + 1
         self._failures[key] = n
-        delay = min(MAX_DELAY, BASE_DELAY * 2 ** (n - 1))
+        delay = min(MAX_DELAY, BASE_DELAY * 2.0 ** (n - 1))
         log.warning("wrong password for %r from %s over %s (%d in a row); waiting %.1f s", name, peer, where, n, delay)
         return delay
 

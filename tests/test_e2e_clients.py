@@ -18,6 +18,8 @@ import pexpect
 import pyte
 import pytest
 
+from .conftest import start_server_process
+
 pytestmark = pytest.mark.e2e
 
 RIGHT = "\x1b[C"
@@ -26,21 +28,9 @@ RIGHT = "\x1b[C"
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, subprocess.Popen]]:
     data = tmp_path_factory.mktemp("e2e") / "data"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
-         "--ssh-port", "0", "--data-dir", str(data), "--computer-delay", "0.05"],
-        stderr=subprocess.PIPE, text=True)
-    ports: dict[str, int] = {}
-    deadline = time.monotonic() + 20
-    assert proc.stderr is not None
-    while len(ports) < 2 and time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        m = re.search(r"(telnet|ssh) listening on 127\.0\.0\.1:(\d+)", line)
-        if m:
-            ports[m.group(1)] = int(m.group(2))
-    assert len(ports) == 2, "the server did not announce both listeners"
+    proc, telnet_port, ssh_port = start_server_process(data, "--computer-delay", "0.05")
     assert oct((data / "ssh_host_ed25519_key").stat().st_mode & 0o777) == "0o600"
-    yield ports["telnet"], ports["ssh"], proc
+    yield telnet_port, ssh_port, proc
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(10) == 0
 

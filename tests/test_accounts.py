@@ -1,0 +1,95 @@
+"""Accounts with real clients: registering and logging in over telnet,
+wrong passwords slowed down and logged, SSH key linking and key login."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import asyncssh
+import pytest
+
+from door.passwords import hash_password
+from door.server import DoorServer
+
+from .test_server import telnet_client, watch
+
+
+async def type_line(writer, screen, wait_text: str, line: str) -> None:
+    await screen.wait_for(lambda: wait_text in screen.text())
+    writer.write(line.encode() + b"\r")
+
+
+async def test_register_over_telnet_then_statistics(door: DoorServer) -> None:
+    _, writer, screen, _ = await telnet_client(door)
+    await type_line(writer, screen, "Your name:", "Newt")
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    writer.write(b"r")
+    await type_line(writer, screen, "Choose a password", "abc")
+    await screen.wait_for(lambda: "at least 6 characters" in screen.text())
+    writer.write(b"newtpass\r")
+    await type_line(writer, screen, "again", "newtpass")
+    await screen.wait_for(lambda: "Main menu" in screen.text() and "Welcome, Newt." in screen.text())
+    assert await door.store.find_account("NEWT") is not None
+    assert "newtpass" not in screen.text() and "********" not in screen.text()
+    writer.write(b"3")
+    await screen.wait_for(lambda: "Statistics of Newt" in screen.text())
+    assert "Games played" in screen.text()
+    writer.close()
+
+
+async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
+    await door.store.create_account("Tess", hash_password("right-one"))
+    _, writer, screen, _ = await telnet_client(door)
+    await type_line(writer, screen, "Your name:", "tess")
+    await type_line(writer, screen, "Welcome back, Tess", "wrong-one")
+    with caplog.at_level(logging.WARNING, logger="door.login"):
+        await screen.wait_for(lambda: "Wrong password." in screen.text())
+    assert any("wrong password for 'Tess'" in r.getMessage() for r in caplog.records)
+    assert not any("wrong-one" in r.getMessage() for r in caplog.records)
+    writer.write(b"right-one\r")
+    await screen.wait_for(lambda: "Main menu" in screen.text() and "Welcome, Tess." in screen.text())
+    assert door.ctx.throttle.failures("tess") == 0
+    writer.close()
+
+
+async def ssh_menu(door: DoorServer, **kwargs) -> str:
+    async with asyncssh.connect("127.0.0.1", door.ssh_port, known_hosts=None, agent_path=None, config=None,
+                                **kwargs) as conn:
+        process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        screen, task = watch(process, 80, 24)
+        await screen.wait_for(lambda: "Main menu" in screen.text() or "SSH key" in screen.text())
+        if "SSH key" in screen.text():
+            assert "ssh-ed25519" in screen.text()
+            process.stdin.write(b"y")
+            await screen.wait_for(lambda: "Main menu" in screen.text())
+        text = screen.text()
+        process.stdin.write(b"q")
+        await asyncio.wait_for(task, 5)
+        return text
+
+
+async def test_ssh_password_then_linked_key_logs_straight_in(door: DoorServer) -> None:
+    account = await door.store.create_account("Keyla", hash_password("key-pass"))
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    # first call: the key is unknown, the password logs in, the door offers to link the key
+    text = await ssh_menu(door, username="keyla", client_keys=[key], password="key-pass")
+    assert "Welcome, Keyla." in text
+    assert await door.store.has_ssh_keys(account.id)
+    # second call: the key alone logs in, no password anywhere
+    text = await ssh_menu(door, username="Keyla", client_keys=[key], password=None)
+    assert "Welcome, Keyla." in text
+    # another key without the password is refused at the SSH login
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    with pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect("127.0.0.1", door.ssh_port, username="Keyla", client_keys=[other], password=None,
+                               known_hosts=None, agent_path=None, config=None)
+
+
+async def test_wrong_ssh_password_is_refused_and_logged(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
+    await door.store.create_account("Sid", hash_password("sid-pass"))
+    with caplog.at_level(logging.WARNING, logger="door.login"):
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect("127.0.0.1", door.ssh_port, username="sid", client_keys=None,
+                                   password="nope-nope", known_hosts=None, agent_path=None, config=None)
+    assert any("wrong password for 'Sid'" in r.getMessage() and "ssh" in r.getMessage() for r in caplog.records)

@@ -1,0 +1,89 @@
+"""``cribbage-door records``: list, show, remove (asking first), remove-all,
+export to CSV, and clear errors."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from door.passwords import hash_password
+from door.records_cli import run_records
+from door.recorder import HandRecord, SeatHand
+from door.store import DATABASE_NAME, Store
+from engine.game import GameResult, Skunk
+from engine.rules import Rules
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    async def fill() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        ann = await store.create_account("Ann", hash_password("secret1"))
+        bob = await store.create_account("Bob", hash_password("secret2"))
+        h = HandRecord(1, 0, (SeatHand(pegging=3, hand_points=8, hand_true=8, hand_claim=8), SeatHand()), True)
+        for number, (who, result) in enumerate([
+                (ann, GameResult(0, (121, 70), Skunk.SKUNK, 2)), (ann, GameResult(1, (110, 121), Skunk.NONE, 1)),
+                (bob, GameResult(0, (121, 100), Skunk.NONE, 1))], start=1):
+            await store.record_game(None, number, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                    result, [h], 0.0)
+        await store.close()
+    asyncio.run(fill())
+    return tmp_path
+
+
+def run(data_dir: Path, *argv: str, answer: str = "y") -> tuple[int, str]:
+    args = argparse.Namespace(action=argv[0], target=argv[1] if len(argv) > 1 else None, yes="--yes" in argv)
+    out = io.StringIO()
+    code = run_records(args, data_dir, out, ask=lambda _: answer)
+    return code, out.getvalue()
+
+
+def test_list_and_show(data_dir: Path) -> None:
+    code, out = run(data_dir, "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[1].split()[:4] == ["Ann", "2", "1", "50%"] and lines[2].split()[:2] == ["Bob", "1"]
+    code, out = run(data_dir, "show", "ann")
+    assert code == 0 and "Statistics of Ann" in out and "Skunks given / taken" in out
+    assert "#1" in out and "Ann 121 - Computer 70  skunk" in out
+
+
+def test_remove_asks_and_removes(data_dir: Path) -> None:
+    code, out = run(data_dir, "remove", "Ann", answer="n")
+    assert code == 1 and "Nothing removed" in out
+    code, out = run(data_dir, "remove", "Ann")
+    assert code == 0 and "Removed Ann and 2 game(s)" in out
+    code, out = run(data_dir, "list")
+    assert "Ann" not in out and "Bob" in out
+    assert run(data_dir, "remove", "Nobody")[0] == 1
+
+
+def test_remove_all_and_export(data_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "games.csv"
+    code, out = run(data_dir, "export", str(target))
+    assert code == 0 and "Wrote 3 game(s)" in out
+    rows = list(csv.DictReader(target.open()))
+    assert [r["winner"] for r in rows] == ["Ann", "Computer", "Bob"] and rows[0]["skunk"] == "skunk"
+    code, out = run(data_dir, "remove-all", "--yes")
+    assert code == 0 and "3 game(s)" in out
+    assert "(no games recorded)" in run(data_dir, "list")[1]
+
+
+def test_command_line_errors(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "records", "--data-dir", str(tmp_path), "list"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1 and "no database at" in proc.stderr
+    (tmp_path / DATABASE_NAME).write_bytes(b"garbage" * 50)
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "records", "--data-dir", str(tmp_path), "list"],
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1 and "not a usable cribbage database" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path),
+                           "--telnet-port", "0", "--ssh-port", "0"], capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 1 and "cannot start" in proc.stderr and "not a usable cribbage database" in proc.stderr

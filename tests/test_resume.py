@@ -1,0 +1,123 @@
+"""A registered caller's game survives a dropped connection and a killed
+server: logging in again offers it, and it resumes exactly where the screen
+left it (same cards, same scores, same play)."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+import telnetlib3
+
+from door.passwords import hash_password
+from door.server import DoorServer
+from door.store import DATABASE_NAME, Store
+
+from .conftest import start_server_process
+from .player import RIGHT, Terminal
+from .test_server import telnet_client
+
+GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
+
+
+async def connect(port: int):
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
+    screen = Terminal(80, 24)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            screen.feed(data)
+
+    return writer, screen, asyncio.create_task(pump())
+
+
+async def log_in(writer, screen: Terminal, name: str, password: str) -> None:
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(name.encode() + b"\r")
+    await screen.wait_for(lambda: "Password:" in screen.text())
+    writer.write(password.encode() + b"\r")
+
+
+async def play_into_the_hand(writer, screen: Terminal) -> list[str]:
+    """From the main menu: start a game, discard, play until it is the
+    caller's turn again after at least one card each; returns the game rows."""
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    writer.write(b"1")
+    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+    writer.write(b"2")
+    await screen.wait_for(lambda: screen.prompt().startswith("Choose 2 cards"))
+    writer.write(b"\r" + RIGHT + b"\r\r")
+    await screen.wait_for(lambda: screen.prompt().startswith("Your turn"), timeout=15)
+    row = screen.row_of("Your cards") + 1
+    writer.write(b"\r")  # play a card (the first is always playable at a low count)
+    await screen.wait_for(lambda: screen.lines()[row].strip() != "" and screen.prompt().startswith("Your turn"),
+                          timeout=15)
+    await asyncio.sleep(0.2)
+    return screen.lines()[GAME_ROWS]
+
+
+async def resume(writer, screen: Terminal) -> list[str]:
+    await screen.wait_for(lambda: "Resume it?" in screen.text())
+    assert "unfinished game #" in screen.text()
+    writer.write(b"y")
+    await screen.wait_for(lambda: screen.prompt().startswith("Your turn"))
+    await asyncio.sleep(0.2)
+    return screen.lines()[GAME_ROWS]
+
+
+async def test_dropped_connection_resumes_the_same_game(door: DoorServer) -> None:
+    await door.store.create_account("Resa", hash_password("resa-pass"))
+    writer, screen, task = await connect(door.telnet_port)
+    await log_in(writer, screen, "Resa", "resa-pass")
+    before = await play_into_the_hand(writer, screen)
+    writer.close()  # the line drops
+    await asyncio.sleep(0.3)
+    writer, screen, task = await connect(door.telnet_port)
+    await log_in(writer, screen, "resa", "resa-pass")
+    after = await resume(writer, screen)
+    assert after == before
+    assert "runs in order" in screen.lines()[0]  # the rules it was played with
+    writer.close()
+
+
+async def test_guest_games_leave_no_records(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(b"Visitor\r")
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    writer.write(b"g")
+    await play_into_the_hand(writer, screen)
+    writer.close()
+    await asyncio.sleep(0.2)
+    assert await door.store.find_account("Visitor") is None
+    assert await door.store.games() == []
+
+
+async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store = await Store.open(data / DATABASE_NAME)
+    await store.create_account("Kip", hash_password("kip-pass"))
+    await store.close()
+    proc, port, _ = start_server_process(data, "--computer-delay", "0")
+    try:
+        writer, screen, task = await connect(port)
+        await log_in(writer, screen, "Kip", "kip-pass")
+        before = await play_into_the_hand(writer, screen)
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait(10) == -signal.SIGKILL
+        await asyncio.wait_for(task, 5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, port, _ = start_server_process(data, "--computer-delay", "0")
+    try:
+        writer, screen, task = await connect(port)
+        await log_in(writer, screen, "Kip", "kip-pass")
+        after = await resume(writer, screen)
+        assert after == before
+        writer.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)

@@ -1,0 +1,159 @@
+"""The store: schema and WAL, damaged and locked files, accounts, keys,
+records and statistics from known figures, the action log."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from door.passwords import hash_password, verify_password
+from door.recorder import HandRecord, SeatHand
+from door.statistics import player_statistics
+from door.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
+from door.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
+from engine.game import Claim, Discard, GameResult, Play, Skunk
+from engine.cards import Card
+from engine.rules import Rules
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    s = await Store.open(tmp_path / DATABASE_NAME)
+    yield s
+    await s.close()
+
+
+async def test_new_database_is_wal_at_the_current_version(tmp_path: Path) -> None:
+    path = tmp_path / "sub" / DATABASE_NAME
+    s = await Store.open(path)
+    await s.close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    db.close()
+    s = await Store.open(path)  # opening again migrates nothing and keeps the data
+    await s.close()
+
+
+async def test_damaged_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    junk = b"this is not a database" * 100
+    path.write_bytes(junk)
+    with pytest.raises(StoreError, match="not a usable cribbage database"):
+        await Store.open(path)
+    assert path.read_bytes() == junk
+
+
+async def test_locked_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE x (y)")
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(StoreError, match="locked by another program"):
+            await Store.open(path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
+async def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
+    db.close()
+    with pytest.raises(StoreError, match="newer than this program"):
+        await Store.open(path)
+
+
+async def test_accounts_and_keys(store: Store) -> None:
+    ann = await store.create_account("Ann", hash_password("secret1"))
+    with pytest.raises(NameTaken):
+        await store.create_account("aNN", hash_password("x"))
+    found = await store.find_account("ANN")
+    assert found is not None and found.id == ann.id and found.name == "Ann"
+    assert verify_password("secret1", await store.password_hash(ann.id))
+    assert not await store.has_ssh_keys(ann.id)
+    bob = await store.create_account("Bob", hash_password("secret2"))
+    key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIexample"
+    await store.add_ssh_key(ann.id, key)
+    await store.add_ssh_key(bob.id, key)  # linking it to Bob leaves Ann's link alone
+    assert await store.key_matches(ann.id, key) and await store.key_matches(bob.id, key)
+    assert not await store.key_matches(ann.id, key + "x")
+    await store.save_options(ann.id, {"pace": "prompt"})
+    assert (await store.find_account("ann")).options == {"pace": "prompt"}
+
+
+def test_passwords_are_salted_scrypt() -> None:
+    a, b = hash_password("same"), hash_password("same")
+    assert a != b and a.startswith("scrypt$") and "same" not in a
+    assert verify_password("same", a) and not verify_password("Same", a)
+    assert not verify_password("same", "md5$abc")
+
+
+def test_throttle_backs_off_and_resets() -> None:
+    t = LoginThrottle()
+    delays = [t.failure("Ann", "1.2.3.4:5", "telnet") for _ in range(6)]
+    assert delays[0] == BASE_DELAY and delays == sorted(delays) and delays[-1] == MAX_DELAY
+    assert t.failures("ANN") == 6
+    t.success("ann")
+    assert t.failures("Ann") == 0
+
+
+def hand(number: int, dealer: int, mine: SeatHand, theirs: SeatHand, complete: bool = True,
+         replayed: bool = False) -> HandRecord:
+    return HandRecord(number, dealer, (mine, theirs), complete, replayed)
+
+
+async def test_statistics_from_known_hands(store: Store) -> None:
+    ann = await store.create_account("Ann", hash_password("secret1"))
+    rules = Rules()
+    # game 1: Ann wins 121-80 (a skunk); two complete hands and one replayed
+    h1 = hand(1, 0, SeatHand(pegging=5, hand_points=12, hand_true=12, hand_claim=12, crib_points=8, crib_true=8,
+                             crib_claim=8, heels=2),
+              SeatHand(pegging=3, hand_points=6, hand_true=8, hand_claim=6, muggins_lost=2))
+    h1.seats[0].muggins_won = 2
+    h2 = hand(2, 1, SeatHand(pegging=1, hand_points=29, hand_true=29, hand_claim=29),
+              SeatHand(pegging=4, hand_points=10, hand_true=10, hand_claim=10, crib_points=4, crib_true=4,
+                       crib_claim=4))
+    h3 = hand(3, 0, SeatHand(pegging=9, hand_points=20, hand_true=20), SeatHand(), replayed=True)
+    await store.record_game(None, 7, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(0, (121, 80), Skunk.SKUNK, 2), [h1, h2, h3], 1000.0)
+    # game 2: Ann loses 100-121; one incomplete hand with an over-claim
+    h4 = hand(1, 1, SeatHand(pegging=2, hand_points=0, hand_true=6, hand_claim=9, muggins_lost=6),
+              SeatHand(pegging=0, muggins_won=6), complete=False)
+    await store.record_game(None, 8, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(1, (100, 121), Skunk.NONE, 1), [h4], 2000.0)
+    s = await store.statistics("ann")
+    assert s is not None
+    assert (s.games, s.wins, s.losses, s.credited) == (2, 1, 1, 2)
+    assert (s.skunks_given, s.skunks_taken, s.double_skunks_given) == (1, 0, 0)
+    assert (s.hands, s.hand_points, s.cribs, s.crib_points, s.pegging_points) == (2, 41, 1, 8, 6)
+    assert (s.best_hand, s.twenty_nines, s.heels) == (29, 1, 2)
+    assert (s.muggins_taken, s.muggins_given) == (2, 6)
+    assert (s.claims, s.exact_claims) == (4, 3)
+    assert s.margin_total == (121 - 80) + (100 - 121) and s.longest_streak == 1 and s.vs_computer == 2
+    rows = dict(s.rows())
+    assert rows["Win rate"] == "50%" and rows["Average points per hand"] == "20.50"
+    assert rows["Counts claimed exactly"] == "75% of 4"
+    top = await store.top_players()
+    assert [(p.name, p.games, p.wins, p.credited) for p in top] == [("Ann", 2, 1, 2)]
+    games = await store.games("ANN")
+    assert [g.number for g in games] == [8, 7]
+
+
+async def test_action_log_round_trip_and_finish(store: Store) -> None:
+    ann = await store.create_account("Ann", hash_password("secret1"))
+    rules = Rules(game_to=61)
+    saved_id = await store.begin_game(ann.id, "computer", 42, None, rules, (1, 0))
+    actions = [Discard(0, (Card.from_str("5H"), Card.from_str("JD"))), Play(1, Card.from_str("TC")), Claim(0, 12)]
+    for i, a in enumerate(actions):
+        await store.append_action(saved_id, i, a)
+    saved = await store.saved_game(ann.id)
+    assert saved is not None and saved.actions == actions and saved.rules == rules
+    assert (saved.number, saved.match_points, saved.first_dealer) == (42, (1, 0), None)
+    await store.record_game(saved_id, 42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(0, (61, 20), Skunk.SKUNK, 2), [], 0.0)
+    assert await store.saved_game(ann.id) is None
