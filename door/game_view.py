@@ -30,6 +30,7 @@ from engine.rules import Rules
 from engine.scoring import RunMode
 
 from .board import board_height, draw_board
+from .recorder import HandRecord
 from .charset import SUIT_GLYPHS
 from .screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
 from .words import show_summary
@@ -74,8 +75,9 @@ class ViewState:
     """Everything on the screen that is not in the game: ``cursor`` (index
     into the player's cards), ``selected`` cards, the ``typed`` count, the
     message ``log`` (``msg_top``: the first entry in the message area), the
-    ``review`` of the last hand's show, the ``prompt``, and the games won in
-    the match (``match_points``)."""
+    ``review`` of the last hand's show with its ``recap`` (points by
+    category), whether the hand on the table is a replay (``replayed_hand``),
+    the ``prompt``, and the games won in the match (``match_points``)."""
 
     mode: Mode = Mode.WAIT
     cursor: int = 0
@@ -83,10 +85,13 @@ class ViewState:
     typed: str = ""
     log: list[str] = field(default_factory=list)
     review: list[HandCounted] = field(default_factory=list)
+    recap: "HandRecord | None" = None
+    replayed_hand: bool = False
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""
     match_points: tuple[int, int] = (0, 0)
     msg_top: int = 0
+    msg_painted: int = 0
     log_limit: int = 200
 
     def say(self, *lines: str) -> None:
@@ -96,6 +101,7 @@ class ViewState:
             cut = len(self.log) - self.log_limit
             del self.log[:cut]
             self.msg_top = max(0, self.msg_top - cut)
+            self.msg_painted = max(0, self.msg_painted - cut)
 
 
 def layout_rows(rules: Rules) -> dict[str, int]:
@@ -144,9 +150,11 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     opp = 1 - me
     _title(canvas, game, names, vs)
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
-    _info(canvas, rows["info"], game, me, names)
+    _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
     if vs.review:
         _review(canvas, rows["opponent"], vs.review, me, names)
+        if vs.recap is not None:
+            _recap(canvas, rows["opponent"] + 1 + len(vs.review), vs.recap, me, names)
     else:
         _hands(canvas, rows, game, me, opp, names, vs)
     _messages(canvas, rows["messages"], canvas.rows - 1, vs)
@@ -162,7 +170,7 @@ def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
     canvas.put(0, canvas.cols - len(right), right, TITLE)
 
 
-def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str]) -> None:
+def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], replayed: bool = False) -> None:
     dealer = "You" if game.dealer == me else names[game.dealer]
     crib = "your crib" if game.dealer == me else f"{names[game.dealer]}'s crib"
     col = canvas.put(row, 1, "Dealer: ", LABEL)
@@ -170,7 +178,7 @@ def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str]) -> No
     if game.phase is Phase.PLAY:
         canvas.put(row, 52, "Count: ", LABEL)
         canvas.put(row, 59, f"{game.count:>2}", Style(fg=YELLOW, bold=True))
-    canvas.put(row, 64, f"Hand {game.hand_number}", LABEL)
+    canvas.put(row, 64, f"Hand {game.hand_number}" + (" (replay)" if replayed else ""), LABEL)
 
 
 def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],
@@ -226,7 +234,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
 def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str]) -> None:
     canvas.put(top, 1, "The show", LABEL)
     for i, hc in enumerate(counted):
-        row = top + 1 + i * 2
+        row = top + 1 + i
         owner = "Your" if hc.seat == me else f"{names[hc.seat]}'s"
         col = canvas.put(row, 1, f"{owner} {hc.what.value}"[:20].ljust(21), BRIGHT)
         for card in hc.show.hand:
@@ -244,10 +252,22 @@ def _wrap(entry: str, width: int) -> list[str]:
     return textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2)) or [""]
 
 
+def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str]) -> None:
+    """The hand recap (seed 003): each player's points by category."""
+    canvas.put(top, 1, f"{'Hand recap':<21}Pegging  Hand  Crib  Heels  Muggins  Total", LABEL)
+    for i, seat in enumerate((me, 1 - me)):
+        f = recap.seats[seat]
+        crib = f"{f.crib_points:>4}" if recap.dealer == seat else "   -"
+        who = "You" if seat == me else names[seat]
+        canvas.put(top + 1 + i, 1, f"{who[:20]:<21}{f.pegging:>7}{f.hand_points:>6}{crib:>6}{f.heels:>7}"
+                                   f"{f.muggins_won:>9}{f.total:>7}", BRIGHT)
+
+
 def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
     """The message area: lines fill it downward; when it is full, it turns
     half a page (the newest lines move to the top) rather than scrolling a
-    line at a time, which would resend every line for every message."""
+    line at a time, which would resend every line for every message.  A turn
+    never hides lines that have not been painted yet."""
     height = bottom - top
     if height <= 0:
         return
@@ -264,8 +284,10 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
                 break
             count += n
             first -= 1
-        vs.msg_top = first
-        lines = [line for entry in vs.log[first:] for line in _wrap(entry, width)][-height:]
+        # never turn past lines the player has not seen yet
+        vs.msg_top = min(first, max(vs.msg_top, vs.msg_painted))
+        lines = [line for entry in vs.log[vs.msg_top:] for line in _wrap(entry, width)][-height:]
+    vs.msg_painted = len(vs.log)
     for i, line in enumerate(lines):
         canvas.put(top + i, 1, line, TEXT)
 

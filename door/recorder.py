@@ -5,7 +5,8 @@ For each hand and each seat: pegging points, the points pegged for the hand
 and for the crib with the true counts and the claims, his heels, and muggins
 points won (from the opponent's miscounts) and lost (to them).  A hand is
 *complete* when its show finished (Cribbage Partner counts only complete
-hands in its averages, seed 003).
+hands in its averages, seed 003); a hand played over is *replayed* and does
+not count in the statistics.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from engine.game import CardPlayed, Event, GameOver, HandCounted, HandDealt, PlayPoint, ShowTurn, StarterTurned
+from engine.game import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn,
+                         StarterTurned)
 
 __all__ = ["SeatHand", "HandRecord", "GameRecorder"]
 
@@ -65,9 +67,18 @@ class GameRecorder:
 
     def feed(self, events: Iterable[Event]) -> None:
         """Take ``events`` into the figures."""
+        replaying = False
         for event in events:
+            if isinstance(event, HandReplayed):
+                # the next hand, barely dealt, is dropped; the replay is marked
+                if self.hands and self.hands[-1].number == event.number + 1:
+                    self.hands.pop()
+                replaying = True
+                continue
             if isinstance(event, HandDealt):
-                self.hands.append(HandRecord(event.number, event.dealer))
+                replayed = replaying or any(h.number == event.number for h in self.hands)
+                self.hands.append(HandRecord(event.number, event.dealer, replayed=replayed))
+                replaying = False
                 continue
             hand = self.current
             if hand is None or isinstance(event, GameOver):

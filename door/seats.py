@@ -13,7 +13,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from engine.game import Claim, Discard, Event, Game, GameOver, HandCounted, HandDealt, Phase, Play
+from engine.game import (Claim, Discard, Event, Game, GameOver, HandCounted, HandDealt, HandReplayed, Phase, Play,
+                         ReplayHand)
 from engine.scoring import MAX_SHOW_POINTS
 from engine.strategy import SensiblePlayer, Strategy, choose_action
 
@@ -129,12 +130,19 @@ class HumanSeat:
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
         for event in events:
-            if isinstance(event, HandDealt):
+            if isinstance(event, HandReplayed):
+                vs.review, vs.counted, vs.recap = [], [], None
+            elif isinstance(event, HandDealt):
+                assert self.table is not None
+                hands = self.table.recorder.hands
                 if vs.counted:
                     vs.review = vs.counted
+                    finished = [h for h in hands if h.number == event.number - 1]
+                    vs.recap = finished[-1] if finished else None
                 vs.counted = []
                 vs.selected = []
                 vs.cursor = 0
+                vs.replayed_hand = bool(hands) and hands[-1].replayed
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
             elif isinstance(event, GameOver):
@@ -180,6 +188,8 @@ class HumanSeat:
             vs.prompt = "Leave this game? It will count as unfinished. (Y/N)"
         elif vs.review:
             vs.mode, vs.prompt = Mode.REVIEW, "Press RETURN for the next hand."
+            if self._may_replay():
+                vs.prompt = "Press RETURN for the next hand, or R to replay this one."
         elif game.over:
             vs.mode = Mode.OVER
             vs.prompt = "Play again? (Y/N)" if self._again is not None else "Game over."
@@ -345,9 +355,18 @@ class HumanSeat:
         else:
             self._wrong_key("Type the points with the number keys, then RETURN.")
 
+    def _may_replay(self) -> bool:
+        """Replaying a hand is offered against the computer only (against a
+        person both would have to agree)."""
+        assert self.table is not None
+        return self.game.can_replay() and isinstance(self.table.seats[1 - self.index], ComputerSeat)
+
     def _review_key(self, key: Key) -> None:
         if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
             self.vs.review = []
+        elif key.name is KeyName.CHAR and key.char in "rR" and self._may_replay():
+            assert self.table is not None
+            self.table.submit(self.index, ReplayHand(self.index))
 
     def _over_key(self, key: Key) -> None:
         if self._again is None or self._again.done():

@@ -12,7 +12,7 @@ from typing import Sequence
 from engine.cards import Card
 from engine.claims import Verdict
 from engine.game import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted,
-                         HandDealt, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+                         HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from .charset import SUIT_GLYPHS
@@ -116,6 +116,9 @@ def describe(event: Event, me: int, names: Names) -> list[str]:
                 lines.append(f"{who[0]} cut {card_text(a)}, {who[1]} cut {card_text(b)}: low card deals.")
         lines.append(f"{_says(who[event.dealer], 'deal')} first.")
         return lines
+    if isinstance(event, HandReplayed):
+        return [f"{_says(who[event.seat], 'replay')} hand {event.number}: the scores go back to "
+                f"{event.scores[me]} - {event.scores[1 - me]}; it does not count in the statistics."]
     if isinstance(event, HandDealt):
         crib = "your" if event.dealer == me else f"{names[event.dealer]}'s"
         return [f"Hand {event.number}: {who[event.dealer]} dealt. Lay away two cards to {crib} crib."]

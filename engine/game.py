@@ -32,7 +32,7 @@ from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play
 __all__ = [
     "Phase", "Discard", "Play", "Claim", "Action", "IllegalAction",
     "CutForDeal", "HandDealt", "Discarded", "StarterTurned", "CardPlayed", "GoDeclared",
-    "PlayPoint", "SeriesReset", "HandCounted", "GameOver", "Event",
+    "PlayPoint", "SeriesReset", "HandCounted", "GameOver", "HandReplayed", "ReplayHand", "Event",
     "Peg", "PlayedCard", "ShowTurn", "Skunk", "GameResult", "Game", "Match", "other", "replay",
 ]
 
@@ -78,7 +78,17 @@ class Claim:
     points: int
 
 
-Action = Union[Discard, Play, Claim]
+@dataclass(frozen=True, slots=True)
+class ReplayHand:
+    """``seat`` asks to play the hand just finished over again (Cribbage
+    Partner's "replay a hand", seed 003): both pegs go back to where they
+    stood when it was dealt and the same cards are dealt again.  Legal while
+    the next hand's cards are being laid away."""
+
+    seat: int
+
+
+Action = Union[Discard, Play, Claim, ReplayHand]
 
 
 class IllegalAction(ValueError):
@@ -211,8 +221,19 @@ class GameOver:
     result: GameResult
 
 
+@dataclass(frozen=True, slots=True)
+class HandReplayed:
+    """``seat`` chose to replay hand ``number``: the scores are back to
+    ``scores`` (points per seat) and the hand is dealt again (a
+    :class:`HandDealt` follows)."""
+
+    seat: int
+    number: int
+    scores: tuple[int, int]
+
+
 Event = Union[CutForDeal, HandDealt, Discarded, StarterTurned, CardPlayed, GoDeclared,
-              PlayPoint, SeriesReset, HandCounted, GameOver]
+              PlayPoint, SeriesReset, HandCounted, GameOver, HandReplayed]
 
 
 # --- state ----------------------------------------------------------------------
@@ -280,6 +301,9 @@ class Game:
     _started: bool = field(init=False, default=False)
     _discarded: list[bool] = field(init=False, default_factory=lambda: [False, False])
     _next_starter: Card | None = field(init=False, default=None)
+    _hand_starts: list[tuple[tuple[int, int], tuple[int, int]]] = field(init=False, default_factory=list)
+    replays: int = field(init=False, default=0)
+    """How many times a hand of this game was played over (seed 003)."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.number, int) or self.number < 1:
@@ -327,10 +351,18 @@ class Game:
         if seat not in self.to_act():
             return []
         if self.phase is Phase.DISCARD:
-            return [Discard(seat, (a, b)) for a, b in combinations(self.hands[seat], 2)]
+            actions: list[Action] = [Discard(seat, (a, b)) for a, b in combinations(self.hands[seat], 2)]
+            if self.can_replay():
+                actions.append(ReplayHand(seat))
+            return actions
         if self.phase is Phase.PLAY:
             return [Play(seat, c) for c in self.playable(seat)]
         return [Claim(seat, p) for p in range(MAX_SHOW_POINTS + 1)]
+
+    def can_replay(self) -> bool:
+        """True when the hand just finished may be played over: a later hand
+        is being laid away (seed 003)."""
+        return self.phase is Phase.DISCARD and self.hand_number >= 2
 
     def show_cards(self, seat: int, what: ShowTurn) -> tuple[Card, ...]:
         """The four cards counted for ``what`` by ``seat`` in the show."""
@@ -384,6 +416,12 @@ class Game:
         if not self._started:
             raise IllegalAction(f"{action!r}: the game has not started")
         seat = getattr(action, "seat", None)
+        if isinstance(action, ReplayHand) and seat in (0, 1):
+            if not self.can_replay():
+                raise IllegalAction(f"{action!r}: a hand can be replayed only while the next one is laid away")
+            events = self._replay_hand(action)
+            self.actions.append(action)
+            return events
         if seat not in self.to_act():
             raise IllegalAction(f"{action!r}: not seat {seat!r}'s move in phase {self.phase.value}"
                                 f" (waiting for {self.to_act()!r})")
@@ -429,9 +467,24 @@ class Game:
         self.result = GameResult(winner, self.scores(), skunk, value)
         events.append(GameOver(self.result))
 
+    def _replay_hand(self, action: ReplayHand) -> list[Event]:
+        number = self.hand_number - 1
+        fronts, backs = self._hand_starts[number - 1]
+        del self._hand_starts[number - 1:]
+        for seat in (0, 1):
+            self.pegs[seat].front, self.pegs[seat].back = fronts[seat], backs[seat]
+        self.replays += 1
+        events: list[Event] = [HandReplayed(action.seat, number, fronts)]
+        # The next hand's dealer holds the deal now; _deal passes it back, so
+        # hand n's dealer deals hand n again, from the same shuffle.
+        self.hand_number = number - 1
+        events.extend(self._deal())
+        return events
+
     def _deal(self) -> list[Event]:
         self.dealer = other(self.dealer)
         self.hand_number += 1
+        self._hand_starts.append(((self.pegs[0].front, self.pegs[1].front), (self.pegs[0].back, self.pegs[1].back)))
         if self.stacked is not None and self.hand_number <= len(self.stacked):
             deck = list(self.stacked[self.hand_number - 1])
         else:

@@ -1,7 +1,8 @@
 """Text forms of actions and rules, for saving a game and reading it back.
 
 An action is one short line: ``"D0 5H JD"`` (seat 0 discards 5H and JD),
-``"P1 TC"`` (seat 1 plays TC), ``"C0 12"`` (seat 0 claims 12 points).
+``"P1 TC"`` (seat 1 plays TC), ``"C0 12"`` (seat 0 claims 12 points),
+``"R0"`` (seat 0 replays the hand just finished).
 Rules become a plain dict of strings, numbers and booleans (JSON-ready).
 Both round-trip exactly: ``action_from_text(action_to_text(a)) == a``.
 """
@@ -13,7 +14,7 @@ from enum import Enum
 from typing import Any, Iterable
 
 from .cards import Card, CardParseError
-from .game import Action, Claim, Discard, Event, Game, Play
+from .game import Action, Claim, Discard, Event, Game, Play, ReplayHand
 from .rules import Rules
 
 __all__ = ["action_to_text", "action_from_text", "rules_to_dict", "rules_from_dict", "NotationError",
@@ -32,6 +33,8 @@ def action_to_text(action: Action) -> str:
         return f"P{action.seat} {action.card}"
     if isinstance(action, Claim):
         return f"C{action.seat} {action.points}"
+    if isinstance(action, ReplayHand):
+        return f"R{action.seat}"
     raise NotationError(f"not an action: {action!r}")
 
 
@@ -52,6 +55,8 @@ def action_from_text(text: str) -> Action:
             return Play(seat, Card.from_str(parts[1]))
         if kind == "C" and len(parts) == 2:
             return Claim(seat, int(parts[1]))
+        if kind == "R" and len(parts) == 1:
+            return ReplayHand(seat)
     except (IndexError, ValueError, CardParseError):
         pass
     raise NotationError(f"not a saved action: {text!r}")

@@ -9,8 +9,8 @@ from hypothesis import given, settings, strategies as st
 from engine.cards import Card, parse_cards
 from engine.claims import Verdict
 from engine.game import (CardPlayed, Claim, CutForDeal, Discard, Game, GameOver, GoDeclared, HandCounted,
-                         HandDealt, IllegalAction, Match, Phase, Play, PlayPoint, SeriesReset, ShowTurn,
-                         Skunk, StarterTurned, replay)
+                         HandDealt, HandReplayed, IllegalAction, Match, Phase, Play, PlayPoint, ReplayHand,
+                         SeriesReset, ShowTurn, Skunk, StarterTurned, replay)
 from engine.rules import Counting, FirstDeal, Rules
 from engine.scoring import PlayKind, RunMode
 
@@ -231,7 +231,7 @@ def random_game(number: int, rules: Rules, rnd: random.Random) -> Game:
     g.start()
     while not g.over:
         seat = rnd.choice(g.to_act())
-        actions = g.legal_actions(seat)
+        actions = [a for a in g.legal_actions(seat) if not isinstance(a, ReplayHand)]
         if isinstance(actions[0], Claim):
             true = g.current_show().total
             action = Claim(seat, rnd.choice([true, true, max(0, true - 2), min(29, true + 1)]))
@@ -266,9 +266,29 @@ def test_match_loser_deals_first() -> None:
         g.start()
         while not g.over:
             seat = g.to_act()[0]
-            actions = g.legal_actions(seat)
+            actions = [a for a in g.legal_actions(seat) if not isinstance(a, ReplayHand)]
             g.apply(Claim(seat, g.current_show().total) if isinstance(actions[0], Claim) else rnd.choice(actions))
         if len(m.games) > 1:
             prev = m.games[-2].result
             assert g.first_dealer == 1 - prev.winner
     assert sum(m.points) == sum(g.result.value for g in m.games)
+
+
+def test_replay_hand_restores_the_pegs_and_deals_the_same_cards() -> None:
+    g = Game(Rules(), 77)
+    first = g.start()[-1]
+    rnd = random.Random(5)
+    while g.hand_number == 1:
+        seat = g.to_act()[0]
+        actions = [a for a in g.legal_actions(seat) if not isinstance(a, ReplayHand)]
+        g.apply(Claim(seat, g.current_show().total) if isinstance(actions[0], Claim) else rnd.choice(actions))
+    assert g.scores() != (0, 0) and g.can_replay() and ReplayHand(0) in g.legal_actions(0)
+    g.apply(Discard(1, tuple(g.hands[1][:2])))  # the next hand already begun
+    events = g.apply(ReplayHand(0))
+    assert events[0] == HandReplayed(0, 1, (0, 0)) and isinstance(events[1], HandDealt)
+    assert events[1] == first and g.scores() == (0, 0) and g.hand_number == 1 and g.replays == 1
+    assert all(p.back == 0 for p in g.pegs)
+    again = replay(Rules(), 77, g.actions)
+    assert again.hands == g.hands and again.replays == 1
+    with pytest.raises(IllegalAction, match="replayed only"):
+        g.apply(ReplayHand(0))  # hand 1 has no earlier hand to replay

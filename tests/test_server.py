@@ -147,3 +147,23 @@ async def test_idle_caller_is_told_and_disconnected(door: DoorServer) -> None:
     await screen.wait_for(lambda: "Your name:" in screen.text())
     await asyncio.wait_for(task, 5)
     assert "No key for" in screen.text() and "goodbye" in screen.text()
+
+
+async def test_numbered_game_deals_the_same_cards(door: DoorServer) -> None:
+    _, writer, screen, task = await telnet_client(door)
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    writer.write(b"Numa\r")
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    writer.write(b"g")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    writer.write(b"2")
+    await screen.wait_for(lambda: "Game number:" in screen.text())
+    writer.write(b"32767\r")
+    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+    writer.write(b"1")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+    assert "Game #32767" in screen.lines()[0]
+    row = screen.row_of("Your cards") + 2
+    # tests/test_game.py pins game 32767's first deal: seat 0 holds AH 6C TH TS QD QH
+    assert screen.lines()[row].split() == ["A\u2665", "6\u2663", "10\u2665", "10\u2660", "Q\u2666", "Q\u2665"]
+    writer.close()

@@ -1,0 +1,76 @@
+"""The end-of-hand review: the hand recap, and replaying the hand
+(Cribbage Partner) with the scores reset and the replay kept out of the
+statistics."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import telnetlib3
+
+from door.server import DoorServer
+
+from .player import Player, Terminal
+
+
+class ReplayingPlayer(Player):
+    """Replays the first hand once, noting what the screens showed."""
+
+    replayed = False
+    review_screen = ""
+    after_replay = ""
+
+    async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
+        if prompt.startswith("Press RETURN for the next hand") and not self.replayed:
+            assert "or R to replay this one" in prompt
+            self.review_screen = screen
+            self.replayed = True
+            await self.send(b"r")
+            await self.term.wait_for(lambda: "(replay)" in self.term.text())
+            self.after_replay = self.term.text()
+            return True
+        return await super().act(prompt, screen)
+
+
+async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", door.telnet_port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
+    term = Terminal(80, 24)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            term.feed(data)
+
+    task = asyncio.create_task(pump())
+
+    async def send(data: bytes) -> None:
+        writer.write(data)
+        await writer.drain()
+
+    player = ReplayingPlayer(term, send, name="Redo", password="redo-pass")
+    await player.play(timeout=150)
+    # the review: each count, then the recap by category for both players
+    review = player.review_screen
+    assert "The show" in review and "Hand recap" in review
+    recap = re.search(r"^ You\s+(\d+)\s+(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)", review, re.M)
+    assert recap, review
+    pegging, hand, crib, heels, muggins, total = recap.groups()
+    assert int(total) == int(pegging) + int(hand) + (0 if crib == "-" else int(crib)) + int(heels) + int(muggins)
+    # the replay: hand 1 again, both scores back to 0
+    after = player.after_replay
+    assert "Hand 1 (replay)" in after
+    assert "replay hand 1: the scores go back to 0 - 0" in " ".join(after.split())  # the message wraps
+    assert re.search(r"^\s+0\s+\u00b7", after, re.M)
+    await player.leave()
+    await asyncio.wait_for(task, 10)
+    writer.close()
+    # the hand played over is marked and does not count: the first attempt does,
+    # so replaying cannot polish the statistics
+    marks = await door.store._run(lambda: door.store.db.execute(
+        "SELECT number, replayed FROM hands WHERE seat = 0 ORDER BY rowid").fetchall())
+    assert marks[:2] == [(1, 0), (1, 1)] and all(r == 0 for _, r in marks[2:])
+    stats = await door.store.statistics("Redo")
+    complete = await door.store._run(lambda: door.store.db.execute(
+        "SELECT COUNT(*) FROM hands WHERE seat = 0 AND replayed = 0 AND complete = 1").fetchone()[0])
+    assert stats.hands == complete
