@@ -18,13 +18,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-import telnetlib3
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
 from tests.conftest import make_config  # noqa: E402
-from tests.player import RIGHT, Player, Terminal  # noqa: E402
+from tests.player import RIGHT, Player, telnet_caller  # noqa: E402
 
 
 class MeasuringPlayer(Player):
@@ -54,25 +52,13 @@ class MeasuringPlayer(Player):
 
 
 async def one_game(door: DoorServer) -> tuple[int, list[int], list[int]]:
-    reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", door.telnet_port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
-    term = Terminal(80, 24)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            term.feed(data)
-
-    task = asyncio.create_task(pump())
-
-    async def send(data: bytes) -> None:
-        writer.write(data)
-        await writer.drain()
-
-    player = MeasuringPlayer(term, send, name="Bench")
+    caller = await telnet_caller(door.telnet_port)
+    player = MeasuringPlayer(caller.screen, caller.send, name="Bench")
     await player.play(timeout=600)
-    await asyncio.wait_for(task, 10)
-    writer.close()
-    return term.received, player.moves, player.plays
+    await player.leave()
+    await asyncio.wait_for(caller.done, 10)
+    caller.close()
+    return caller.screen.received, player.moves, player.plays
 
 
 async def run(games: int) -> None:

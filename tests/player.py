@@ -203,3 +203,35 @@ class Player:
         points = score_show(cards, starter, "crib" in prompt).total
         self.counts.append(("crib" if "crib" in prompt else "hand", points))
         await self.send(str(points).encode() + b"\r")
+
+
+@dataclass
+class TelnetCaller:
+    """An in-process telnetlib3 client whose output feeds ``screen``;
+    ``done`` ends when the door hangs up."""
+
+    writer: object
+    screen: Terminal
+    done: "asyncio.Task[None]"
+
+    async def send(self, data: bytes) -> None:
+        self.writer.write(data)  # type: ignore[attr-defined]
+        await self.writer.drain()  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.writer.close()  # type: ignore[attr-defined]
+
+
+async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "xterm") -> TelnetCaller:
+    """Connect to the door's telnet port on loopback as a caller would."""
+    import telnetlib3
+
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05)
+    screen = Terminal(cols, rows)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            screen.feed(data)
+
+    return TelnetCaller(writer, screen, asyncio.create_task(pump()))

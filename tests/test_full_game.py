@@ -8,11 +8,10 @@ import re
 
 import asyncssh
 import pytest
-import telnetlib3
 
 from door.server import DoorServer
 
-from .player import Player, Terminal
+from .player import Player, Terminal, telnet_caller
 
 
 async def pump(read, term: Terminal) -> None:
@@ -32,16 +31,9 @@ def assert_finished(screen: str) -> None:
 
 @pytest.mark.slow
 async def test_full_game_over_telnet(door: DoorServer) -> None:
-    reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", door.telnet_port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
-    term = Terminal(80, 24)
-    task = asyncio.create_task(pump(reader.read, term))
-
-    async def send(data: bytes) -> None:
-        writer.write(data)
-        await writer.drain()
-
-    player = Player(term, send, name="Telly", password="telly-pass")  # registers on the way in
+    caller = await telnet_caller(door.telnet_port)
+    term, task, writer = caller.screen, caller.done, caller
+    player = Player(term, caller.send, name="Telly", password="telly-pass")  # registers on the way in
     screen = await player.play(timeout=150)
     assert_finished(screen)
     assert "Telly" in screen

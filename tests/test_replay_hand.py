@@ -7,11 +7,9 @@ from __future__ import annotations
 import asyncio
 import re
 
-import telnetlib3
-
 from door.server import DoorServer
 
-from .player import Player, Terminal
+from .player import Player, telnet_caller
 
 
 class ReplayingPlayer(Player):
@@ -34,21 +32,9 @@ class ReplayingPlayer(Player):
 
 
 async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
-    reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", door.telnet_port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
-    term = Terminal(80, 24)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            term.feed(data)
-
-    task = asyncio.create_task(pump())
-
-    async def send(data: bytes) -> None:
-        writer.write(data)
-        await writer.drain()
-
-    player = ReplayingPlayer(term, send, name="Redo", password="redo-pass")
+    caller = await telnet_caller(door.telnet_port)
+    term, task, writer = caller.screen, caller.done, caller
+    player = ReplayingPlayer(term, caller.send, name="Redo", password="redo-pass")
     await player.play(timeout=150)
     # the review: each count, then the recap by category for both players
     review = player.review_screen

@@ -8,29 +8,20 @@ import asyncio
 import signal
 from pathlib import Path
 
-import telnetlib3
-
 from door.passwords import hash_password
 from door.server import DoorServer
 from door.store import DATABASE_NAME, Store
 
 from .conftest import start_server_process
-from .player import RIGHT, Terminal
+from .player import RIGHT, Terminal, telnet_caller
 from .test_server import telnet_client
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
 
 
 async def connect(port: int):
-    reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
-    screen = Terminal(80, 24)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            screen.feed(data)
-
-    return writer, screen, asyncio.create_task(pump())
+    caller = await telnet_caller(port)
+    return caller.writer, caller.screen, caller.done
 
 
 async def log_in(writer, screen: Terminal, name: str, password: str) -> None:

@@ -7,23 +7,15 @@ import asyncio
 
 import asyncssh
 import pytest
-import telnetlib3
 
 from door.server import DoorServer
 
-from .player import Terminal
+from .player import Terminal, telnet_caller
 
 
 async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: str = "xterm"):
-    reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", door.telnet_port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05)
-    screen = Terminal(cols, rows)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            screen.feed(data)
-
-    return reader, writer, screen, asyncio.create_task(pump())
+    caller = await telnet_caller(door.telnet_port, cols, rows, term)
+    return None, caller.writer, caller.screen, caller.done
 
 
 async def as_guest_to_the_game(write, screen: Terminal) -> None:
