@@ -6,6 +6,8 @@ Cribbage Champ's ``CRIB /V``, ``CRIB xxx /R`` and ``CRIB /X`` (seed 002).
     records remove NAME       remove a player and their games (asks first)
     records remove-all        remove every record and account (asks first)
     records export FILE.csv   every finished game as CSV
+    records backup FILE       a consistent copy of the database (safe while
+                              the server runs: SQLite's online backup)
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -31,16 +34,16 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
-    p.add_argument("action", choices=["list", "show", "remove", "remove-all", "export"])
-    p.add_argument("target", nargs="?", help="the player's NAME (show, remove) or the CSV FILE (export)")
+    p.add_argument("action", choices=["list", "show", "remove", "remove-all", "export", "backup"])
+    p.add_argument("target", nargs="?", help="the player's NAME (show, remove) or the FILE (export, backup)")
 
 
 def run_records(args: argparse.Namespace, data_dir: Path, out: TextIO = sys.stdout,
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command; returns the exit status."""
-    if args.action in ("show", "remove", "export") and not args.target:
-        print(f"cribbage-door: records {args.action} needs a {'FILE' if args.action == 'export' else 'NAME'}",
-              file=sys.stderr)
+    if args.action in ("show", "remove", "export", "backup") and not args.target:
+        what = "FILE" if args.action in ("export", "backup") else "NAME"
+        print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
     path = data_dir / DATABASE_NAME
     if not path.exists():
@@ -96,6 +99,19 @@ def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str
         print(f"Removed every account and {n} game(s).", file=out)
         return 0
     target = Path(args.target)
+    if args.action == "backup":
+        if target.exists():
+            print(f"cribbage-door: {target} exists; not overwriting it", file=sys.stderr)
+            return 1
+
+        def backup() -> None:
+            copy = sqlite3.connect(target)
+            with copy:
+                store.db.backup(copy)
+            copy.close()
+        store.run_sync(backup)
+        print(f"Backed up {store.path} to {target}.", file=out)
+        return 0
     rows = store.run_sync(lambda: store.db.execute(
         "SELECT id, number, started, ended, player0, player1, score0, score1, winner, skunk, value, opponent, rules "
         "FROM games ORDER BY ended, id").fetchall())

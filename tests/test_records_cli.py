@@ -76,6 +76,17 @@ def test_remove_all_and_export(data_dir: Path, tmp_path: Path) -> None:
     assert "(no games recorded)" in run(data_dir, "list")[1]
 
 
+def test_backup_is_a_working_copy(data_dir: Path, tmp_path: Path) -> None:
+    target = tmp_path / "copy" / "backup.sqlite3"
+    target.parent.mkdir()
+    code, out = run(data_dir, "backup", str(target))
+    assert code == 0 and "Backed up" in out
+    target.rename(target.parent / DATABASE_NAME)
+    code, out = run(target.parent, "list")  # the copy opens as a database of its own
+    assert code == 0 and "Ann" in out and "Bob" in out
+    assert run(data_dir, "backup", str(data_dir / DATABASE_NAME))[0] == 1  # never overwrites
+
+
 def test_command_line_errors(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "door.cli", "records", "--data-dir", str(tmp_path), "list"],
                           capture_output=True, text=True, timeout=30)
