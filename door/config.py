@@ -11,11 +11,14 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from engine.rules import Rules, RulesError
 
-__all__ = ["Config", "ServerConfig", "ComputerConfig", "ConfigError", "load_config", "DEFAULT_CONFIG_PATH"]
+from .options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
+
+__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "ConfigError", "load_config",
+           "DEFAULT_CONFIG_PATH"]
 
 DEFAULT_CONFIG_PATH = Path("conf/door.toml")
 
@@ -46,6 +49,29 @@ class ComputerConfig:
 
 
 @dataclass
+class CallerConfig:
+    """The ``[caller]`` section: which house rules callers may change
+    (``may_change``), which computer levels they may choose (``skills``),
+    the options a new caller starts with, and the pauses of the "pause"
+    pace in seconds."""
+
+    may_change: list[str] = field(default_factory=lambda: list(CHANGEABLE_RULES))
+    skills: list[str] = field(default_factory=lambda: ["hard", "easy"])
+    pace: str = "pause"
+    beep: bool = False
+    sort: bool = True
+    skill: str = "hard"
+    box: bool = True
+    pegging_pause: float = 1.0
+    hand_pause: float = 2.0
+
+    def defaults(self) -> CallerOptions:
+        """The options of a caller who has chosen none."""
+        return CallerOptions(pace=Pace(self.pace), beep=self.beep, sort=self.sort, skill=Skill(self.skill),
+                             box=self.box)
+
+
+@dataclass
 class Config:
     """The whole configuration; ``source`` is the file it came from (or
     ``None`` for the built-in defaults)."""
@@ -53,12 +79,14 @@ class Config:
     server: ServerConfig = field(default_factory=ServerConfig)
     computer: ComputerConfig = field(default_factory=ComputerConfig)
     rules: Rules = field(default_factory=Rules)
+    caller: CallerConfig = field(default_factory=CallerConfig)
     source: Path | None = None
 
 
 _RANGES: dict[str, tuple[float, float]] = {
     "telnet_port": (0, 65535), "ssh_port": (0, 65535), "idle_timeout": (1, 86400),
     "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
+    "pegging_pause": (0, 10), "hand_pause": (0, 20),
 }
 
 
@@ -105,6 +133,32 @@ def _check_rules(path: Path, raw: Any) -> Rules:
         raise ConfigError(f"{path}: rules: {exc}") from None
 
 
+def _check_list(path: Path, key: str, value: Any, allowed: Sequence[str]) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v in allowed for v in value):
+        raise ConfigError(f"{path}: caller.{key}: expected a list of names from {', '.join(allowed)}, got {value!r}")
+    return list(value)
+
+
+def _check_caller(path: Path, raw: Any) -> CallerConfig:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [caller] must be a table of keys, got {raw!r}")
+    lists = {k: raw[k] for k in ("may_change", "skills") if k in raw}
+    caller: CallerConfig = _check_section(path, "caller", {k: v for k, v in raw.items() if k not in lists},
+                                          CallerConfig)
+    if "may_change" in lists:
+        caller.may_change = _check_list(path, "may_change", lists["may_change"], CHANGEABLE_RULES)
+    if "skills" in lists:
+        caller.skills = _check_list(path, "skills", lists["skills"], [s.value for s in Skill])
+        if not caller.skills:
+            raise ConfigError(f"{path}: caller.skills: name at least one level (hard, easy)")
+    if caller.pace not in [p.value for p in Pace]:
+        raise ConfigError(f"{path}: caller.pace: expected \"prompt\" or \"pause\", got {caller.pace!r}")
+    if caller.skill not in caller.skills:
+        raise ConfigError(f"{path}: caller.skill: expected one of the offered skills {caller.skills!r}, "
+                          f"got {caller.skill!r}")
+    return caller
+
+
 def load_config(path: Path | None) -> Config:
     """Read ``path`` (TOML); ``None`` gives the defaults.  Raises
     :class:`ConfigError` for a missing, unreadable or invalid file."""
@@ -120,11 +174,12 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules"):
-            raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules)")
+        if section not in ("server", "computer", "rules", "caller"):
+            raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller)")
     return Config(
         server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),
         rules=_check_rules(path, raw.get("rules", {})),
+        caller=_check_caller(path, raw.get("caller", {})),
         source=path,
     )

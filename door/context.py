@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
+from .config import CallerConfig
 from .store import Store
 from .throttle import LoginThrottle
 
@@ -15,9 +16,11 @@ __all__ = ["DoorContext"]
 @dataclass
 class DoorContext:
     """The house ``rules``, the computer's ``computer_delay`` in seconds,
-    the ``store`` and the wrong-password ``throttle``."""
+    the ``store``, the ``caller`` section of the configuration (what
+    callers may choose) and the wrong-password ``throttle``."""
 
     rules: Rules
     computer_delay: float
     store: Store
+    caller: CallerConfig = field(default_factory=CallerConfig)
     throttle: LoginThrottle = field(default_factory=LoginThrottle)

@@ -26,16 +26,17 @@ from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.game import Game, HandCounted, Phase, ShowTurn
-from engine.rules import Rules
+from engine.rules import Counting, Rules
 from engine.scoring import RunMode
 
 from .board import board_height, draw_board
+from .options import CallerOptions
 from .recorder import HandRecord
 from .charset import SUIT_GLYPHS
 from .screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
 from .words import show_summary
 
-__all__ = ["Mode", "ViewState", "paint_game", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
+__all__ = ["Mode", "ViewState", "paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
            "layout_rows"]
 
 CARD_WIDTH = 4
@@ -77,7 +78,9 @@ class ViewState:
     message ``log`` (``msg_top``: the first entry in the message area), the
     ``review`` of the last hand's show with its ``recap`` (points by
     category), whether the hand on the table is a replay (``replayed_hand``),
-    the ``prompt``, and the games won in the match (``match_points``)."""
+    the ``prompt``, the games won in the match (``match_points``), the
+    caller's ``options`` (hand order, the rules box), and whether the game
+    waits for a key to go on (``holding``, the "prompt" pace)."""
 
     mode: Mode = Mode.WAIT
     cursor: int = 0
@@ -90,6 +93,8 @@ class ViewState:
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""
     match_points: tuple[int, int] = (0, 0)
+    options: CallerOptions = field(default_factory=CallerOptions)
+    holding: bool = False
     msg_top: int = 0
     msg_painted: int = 0
     log_limit: int = 200
@@ -134,12 +139,12 @@ def _order_marks(game: Game, seat: int) -> dict[Card, str]:
     return marks
 
 
-def my_cards(game: Game, me: int) -> list[Card]:
+def my_cards(game: Game, me: int, sort: bool = True) -> list[Card]:
     """The cards shown in the player's row: six while discarding, then the
-    four kept (played ones stay in place, marked)."""
-    if game.phase is Phase.DISCARD:
-        return list(game.hands[me])
-    return list(game.kept[me])
+    four kept (played ones stay in place, marked); in rank order when
+    ``sort`` (Black Dog Cribbage's automatic sort), else as dealt."""
+    cards = list(game.hands[me]) if game.phase is Phase.DISCARD else list(game.kept[me])
+    return sorted(cards) if sort else cards
 
 
 def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewState) -> None:
@@ -149,6 +154,8 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     rows = layout_rows(game.rules)
     opp = 1 - me
     _title(canvas, game, names, vs)
+    if vs.options.box:
+        canvas.put(1, 1, rules_summary(game.rules, vs.options)[: canvas.cols - 2], Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
     if vs.review:
@@ -214,7 +221,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     top = rows["mine"]
     canvas.put(top, 1, "Your cards", LABEL)
     marks = _order_marks(game, me)
-    cards = my_cards(game, me)
+    cards = my_cards(game, me, vs.options.sort)
     for i, card in enumerate(cards):
         col = HAND_COL + i * CARD_STEP
         if card in marks:
@@ -245,6 +252,20 @@ def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names
         col += 2 + CARD_STEP + 1
         col = canvas.put(row, col, f"{hc.show.total:>2}", Style(fg=YELLOW, bold=True))
         canvas.put(row, col + 2, show_summary(hc.show)[: canvas.cols - col - 3], TEXT)
+
+
+def rules_summary(rules: Rules, options: CallerOptions) -> str:
+    """The one-line rules box of the game screen (seed 003's "Box"): the
+    rules the title bar (target, run mode) does not already say, and the
+    computer's level; at most 74 columns.
+
+    >>> rules_summary(Rules(), CallerOptions())
+    'manual count · muggins · over-claim forfeit · skunk 91/61 · hard computer'
+    """
+    count = "manual count" if rules.counting is Counting.MANUAL else "auto count"
+    muggins = "muggins" if rules.muggins else "no muggins"
+    return (f"{count} \u00b7 {muggins} \u00b7 over-claim {rules.overclaim.value} \u00b7 skunk "
+            f"{rules.skunk}/{rules.double_skunk} \u00b7 {options.skill.value} computer")
 
 
 def _wrap(entry: str, width: int) -> list[str]:

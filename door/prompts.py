@@ -1,6 +1,6 @@
 """The door's simple screens: a line of input (names, passwords, numbers),
-a choice of keys (menus, yes/no, seed 004's run-mode "option 1 or 2"),
-a page of text, and the goodbye.  All of them redraw on Ctrl-L and on a
+a choice of keys (menus, yes/no, the options screen), a page of text, and
+the goodbye.  All of them redraw on Ctrl-L and on a
 resize, and return ``None`` when the caller hangs up."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .keys import Key, KeyName
 from .screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
 from .words import strip_controls
 
-__all__ = ["ask_line", "ask_choice", "show_page", "ask_run_mode", "goodbye", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
@@ -138,20 +138,6 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bo
 
     display.show(paint)
     return await _next_key(display) is not None
-
-
-async def ask_run_mode(display: Display) -> int | None:
-    """Run mode 1 (runs in any order) or 2 (runs in exact order), as seed
-    004 asks.  Returns 1, 2, or ``None`` on hang-up."""
-    got = await ask_choice(display, "Choose the rules", [
-        "How do runs count during the play?",
-        "",
-        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-        "",
-        "Runs in the show always count in any order. Press 1 or 2.",
-    ], "12")
-    return None if got is None else int(got)
 
 
 def goodbye(display: Display, text: str) -> None:

@@ -13,12 +13,14 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Protocol, Sequence
 
-from engine.game import (Claim, Discard, Event, Game, GameOver, HandCounted, HandDealt, HandReplayed, Phase, Play,
-                         ReplayHand)
+from engine.cards import Card
+from engine.game import (CardPlayed, Claim, Discard, Event, Game, GameOver, GoDeclared, HandCounted, HandDealt,
+                         HandReplayed, Phase, Play, PlayPoint, ReplayHand, StarterTurned)
 from engine.scoring import MAX_SHOW_POINTS
 from engine.strategy import SensiblePlayer, Strategy, choose_action
 
 from .display import Display
+from .options import CallerOptions, Pace
 from .screen import Canvas
 from .game_view import Mode, ViewState, my_cards, paint_game
 from .keys import Key, KeyName
@@ -51,27 +53,47 @@ class Seat(Protocol):
         ...
 
 
+def scored(events: Sequence[Event]) -> tuple[bool, bool]:
+    """Whether ``events`` hold (a pegging score, a hand or crib that scored)."""
+    pegging = any((isinstance(e, CardPlayed) and e.points) or isinstance(e, PlayPoint)
+                  or (isinstance(e, StarterTurned) and e.heels) for e in events)
+    hand = any(isinstance(e, HandCounted) and e.show.total for e in events)
+    return pegging, hand
+
+
 class ComputerSeat:
     """The computer: plays ``strategy`` (a :class:`SensiblePlayer` by default)
-    after ``delay`` seconds per action; always counts its hands exactly."""
+    after ``delay`` seconds per action, and with the "pause" pace waits
+    ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
+    after a hand that scored (seed 003); it also waits while the table holds
+    play for the caller to read a score.  It always counts exactly."""
 
-    def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6) -> None:
+    def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
+                 pegging_pause: float = 0.0, hand_pause: float = 0.0) -> None:
         self.name = name
         self.strategy: Strategy = strategy or SensiblePlayer()
         self.delay = delay
+        self.pegging_pause = pegging_pause
+        self.hand_pause = hand_pause
         self.table: Table | None = None
         self.index = 1
         self._task: asyncio.Task[None] | None = None
+        self._pause = 0.0
 
     def attach(self, table: "Table", index: int) -> None:
         self.table, self.index = table, index
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
+        pegging, hand = scored(events)
+        self._pause = max(self._pause, self.hand_pause if hand else 0.0, self.pegging_pause if pegging else 0.0)
         if self.index in game.to_act() and self._task is None:
             self._task = asyncio.create_task(self._act(game))
 
     async def _act(self, game: Game) -> None:
-        await asyncio.sleep(self.delay)
+        await asyncio.sleep(self.delay + self._pause)
+        self._pause = 0.0
+        assert self.table is not None
+        await self.table.go_on.wait()
         action = choose_action(game, self.index, self.strategy)
         self._task = None
         assert self.table is not None
@@ -103,10 +125,10 @@ class HumanSeat:
     player leaves the table.
     """
 
-    def __init__(self, display: Display, name: str) -> None:
+    def __init__(self, display: Display, name: str, options: CallerOptions | None = None) -> None:
         self.display = display
         self.name = name
-        self.vs = ViewState()
+        self.vs = ViewState(options=options or CallerOptions())
         self.table: Table | None = None
         self.index = 0
         self._again: asyncio.Future[bool] | None = None
@@ -150,7 +172,25 @@ class HumanSeat:
                 assert self.table is not None
                 vs.match_points = self.table.match_points()
             vs.say(*describe(event, self.index, self.names()))
+        pegging, hand = scored(events)
+        if self.vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
+            self.display.terminal.write(b"\x07")
+        assert self.table is not None
+        if self.vs.options.pace is Pace.PROMPT and (pegging or hand) and not game.over and any(
+                isinstance(self.table.seats[s], ComputerSeat) for s in game.to_act()):
+            self._hold()
         self._update()
+
+    def _hold(self) -> None:
+        """Hold the computer until this player presses a key (prompt pace)."""
+        assert self.table is not None
+        self.vs.holding = True
+        self.table.go_on.clear()
+
+    def _release(self) -> None:
+        assert self.table is not None
+        self.vs.holding = False
+        self.table.go_on.set()
 
     def rejected(self, message: str) -> None:
         self.vs.say(f"Not allowed: {message}")
@@ -214,13 +254,19 @@ class HumanSeat:
             vs.prompt = f"Count your {game.show_turn[1].value} (type the points, RETURN): "
         else:
             vs.mode = Mode.WAIT
-            if game.phase is Phase.DISCARD:
+            if vs.holding:
+                vs.prompt = "Press a key to go on."
+            elif game.phase is Phase.DISCARD:
                 vs.prompt = f"Waiting for {opponent} to lay away two cards..."
             else:
                 vs.prompt = f"{opponent}'s turn..."
 
+    def _shown(self) -> list[Card]:
+        """The player's cards in the order on the screen."""
+        return my_cards(self.game, self.index, self.vs.options.sort)
+
     def _playable_indexes(self) -> list[int]:
-        cards = my_cards(self.game, self.index)
+        cards = self._shown()
         held = self.game.hands[self.index]
         return [i for i, c in enumerate(cards) if c in held]
 
@@ -270,6 +316,15 @@ class HumanSeat:
             self._update()
             return
         vs = self.vs
+        if vs.holding:
+            self._release()
+            if vs.mode is Mode.WAIT:
+                self._update()
+                return
+        if key.name is KeyName.CHAR and key.char in "oO" and vs.mode is not Mode.COUNT:
+            vs.options.box = not vs.options.box
+            self._update()
+            return
         quit_key = key.name is KeyName.CTRL_C or (key.name is KeyName.CHAR and key.char in "qQ")
         if quit_key and vs.mode not in (Mode.COUNT, Mode.OVER):
             self._leaving = True
@@ -291,7 +346,7 @@ class HumanSeat:
 
     def _discard_key(self, key: Key) -> None:
         vs = self.vs
-        hand = self.game.hands[self.index]
+        hand = self._shown()
         if self._move(key, len(hand)):
             return
         if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
@@ -322,7 +377,7 @@ class HumanSeat:
             return
         if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
             game = self.game
-            card = my_cards(game, self.index)[self.vs.cursor]
+            card = self._shown()[self.vs.cursor]
             if card not in game.hands[self.index]:
                 self.vs.say(f"{card_text(card)} has been played already.")
             elif game.count + card.pip > 31:
@@ -392,5 +447,7 @@ class HumanSeat:
         self._wrong_key(f"Please wait: it is {opponent}'s turn.")
 
     def _wrong_key(self, hint: str) -> None:
+        if self.vs.options.beep:
+            self.display.terminal.write(b"\x07")
         if not self.vs.log or self.vs.log[-1] != hint:
             self.vs.say(hint)

@@ -56,7 +56,7 @@ class DoorServer:
         host_key = load_host_key(data_dir)
         self.store = await Store.open(data_dir / DATABASE_NAME)
         log.info("database %s", data_dir / DATABASE_NAME)
-        self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store)
+        self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)

@@ -5,21 +5,21 @@ computer until the caller leaves or hangs up."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import random
 import secrets
 
 from engine.notation import replay_with_events
-from engine.scoring import RunMode
-from engine.strategy import SensiblePlayer
+from engine.strategy import EasyPlayer, SensiblePlayer, Strategy
 
 from .context import DoorContext
 from .display import Display
 from .journal import Journal
 from .login import Caller, login
 from .menus import main_menu, show_recent_games, show_statistics, show_top_players
-from .prompts import ask_choice, ask_line, ask_run_mode, goodbye
+from .options import CallerOptions, Pace, Skill
+from .options_screen import ask_game_options
+from .prompts import ask_choice, ask_line, goodbye
 from .seats import ComputerSeat, HumanSeat
 from .store import SavedGame
 from .table import Table, new_game_number
@@ -36,6 +36,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
     caller = await login(display, ctx, terminal.username, terminal.account, log)
     if caller is None:
         return
+    options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
     log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
     if not await _offer_key_link(display, ctx, caller, terminal):
         return
@@ -45,7 +46,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
         if answer is None:
             return
         if answer:
-            if not await _play(display, ctx, caller, log, resume=saved):
+            if not await _play(display, ctx, caller, options, log, resume=saved):
                 return
         else:
             await ctx.store.drop_saved_game(saved.id)
@@ -56,7 +57,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
         if choice == "Q":
             break
         if choice == "1":
-            ok = await _play(display, ctx, caller, log)
+            ok = await _play(display, ctx, caller, options, log)
         elif choice == "2":
             text = await ask_line(display, "Numbered game", [
                 "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
@@ -66,7 +67,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
                 return
             ok = True
             if text.isdigit() and int(text) >= 1:
-                ok = await _play(display, ctx, caller, log, number=int(text))
+                ok = await _play(display, ctx, caller, options, log, number=int(text))
         elif choice == "3":
             ok = await show_statistics(display, ctx.store, caller)
         elif choice == "4":
@@ -113,19 +114,27 @@ async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> b
     return None if answer is None else answer == "Y"
 
 
-async def _play(display: Display, ctx: DoorContext, caller: Caller, log: Log, number: int | None = None,
-                resume: SavedGame | None = None) -> bool:
+async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, log: Log,
+                number: int | None = None, resume: SavedGame | None = None) -> bool:
     """Games against the computer until the caller stops; False when the
-    connection is gone."""
+    connection is gone.  ``options`` are set on the options screen first
+    (and remembered for a registered caller); a resumed game keeps the rules
+    it was played with."""
     if resume is not None:
         rules = resume.rules
     else:
-        mode = await ask_run_mode(display)
-        if mode is None:
+        if await ask_game_options(display, ctx.rules, ctx.caller, options) is None:
             return False
-        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if mode == 1 else RunMode.ORDERED)
-    human = HumanSeat(display, caller.name)
-    computer = ComputerSeat(strategy=SensiblePlayer(random.Random(secrets.randbits(64))), delay=ctx.computer_delay)
+        if caller.account is not None:
+            await ctx.store.save_options(caller.account.id, options.to_dict())
+        rules = options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
+    human = HumanSeat(display, caller.name, options)
+    rng = random.Random(secrets.randbits(64))
+    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else SensiblePlayer(rng)
+    pace = options.pace is Pace.PAUSE
+    computer = ComputerSeat(strategy=strategy, delay=ctx.computer_delay,
+                            pegging_pause=ctx.caller.pegging_pause if pace else 0.0,
+                            hand_pause=ctx.caller.hand_pause if pace else 0.0)
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),

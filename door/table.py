@@ -58,6 +58,10 @@ class Table:
         self.journal = journal
         self.left: int | None = None
         self.points_offset = (0, 0)
+        self.go_on = asyncio.Event()
+        """Set while play may go on; a seat clears it to hold the computer
+        until its player has read a score (the "prompt" pace)."""
+        self.go_on.set()
         self._queue: asyncio.Queue[object] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
             seat.attach(self, i)

@@ -493,7 +493,7 @@ class Game:
         hands: list[list[Card]] = [[], []]
         for i in range(12):
             hands[pone if i % 2 == 0 else self.dealer].append(deck[i])
-        self.hands = [sorted(hands[0]), sorted(hands[1])]
+        self.hands = hands  # in the order dealt; screens sort them when the player likes
         self._next_starter = deck[12]
         self.kept = [(), ()]
         self.crib = []

@@ -22,7 +22,7 @@ from .game import Claim, Discard, Game, Play, Phase
 from .rules import RunMode
 from .scoring import score_play, show_points
 
-__all__ = ["Strategy", "SensiblePlayer", "expected_hand", "choose_action"]
+__all__ = ["Strategy", "SensiblePlayer", "EasyPlayer", "expected_hand", "choose_action"]
 
 
 class Strategy(Protocol):
@@ -135,6 +135,54 @@ class SensiblePlayer:
 
     def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
         return show_points(hand, starter, is_crib)
+
+
+class EasyPlayer:
+    """A weaker computer for beginners (Cribbage Partner's Easy, seed 003):
+    it keeps the four cards worth most on their own, with no starter and no
+    thought for the crib; in the play it plays the first card that scores,
+    otherwise its lowest.  It counts exactly, and plays legally.
+
+    ``rng``: a :class:`random.Random` for tie-breaks."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def choose_discard(self, hand: Sequence[Card], is_dealer: bool) -> tuple[Card, Card]:
+        if len(hand) != 6:
+            raise ValueError(f"a discard is chosen from six cards, got {len(hand)}")
+        best: list[tuple[int, tuple[Card, Card]]] = []
+        for thrown in combinations(hand, 2):
+            kept = [c for c in hand if c not in thrown]
+            best.append((_own_points(kept), (thrown[0], thrown[1])))
+        top = max(v for v, _ in best)
+        return self.rng.choice([t for v, t in best if v == top])
+
+    def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
+                    run_mode: RunMode) -> Card:
+        count = sum(c.pip for c in series)
+        legal = [c for c in hand if count + c.pip <= 31]
+        if not legal:
+            raise ValueError(f"no card of {[str(c) for c in hand]} can be played on {count}")
+        for card in legal:
+            if score_play(list(series) + [card], run_mode):
+                return card
+        return min(legal, key=lambda c: (c.pip, c.rank, c.suit))
+
+    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
+        return show_points(hand, starter, is_crib)
+
+
+def _own_points(cards: Sequence[Card]) -> int:
+    """Fifteens, pairs and runs of four cards by themselves (no starter)."""
+    pts = sum(2 for size in range(2, 5) for combo in combinations(cards, size) if sum(c.pip for c in combo) == 15)
+    pts += sum(2 for a, b in combinations(cards, 2) if a.rank == b.rank)
+    for k in (4, 3):  # the longest runs only: a run of three inside a run of four does not count
+        runs = [combo for combo in combinations(cards, k)
+                if len({c.rank for c in combo}) == k and max(c.rank for c in combo) - min(c.rank for c in combo) == k - 1]
+        if runs:
+            return pts + k * len(runs)
+    return pts
 
 
 def choose_action(game: Game, seat: int, player: Strategy) -> Discard | Play | Claim:

@@ -24,6 +24,7 @@ def make_config(data_dir: Path, delay: float = 0.0) -> Config:
     config.server.data_dir = str(data_dir)
     config.server.connect_maxwait = 1.0
     config.computer.delay = delay
+    config.caller.pegging_pause = config.caller.hand_pause = 0.0
     return config
 
 

@@ -34,8 +34,9 @@ def card(s: str) -> Card:
 
 # Golden first deals: a game number replays the same cut and deals forever.
 GOLDEN_FIRST_DEALS = {
-    1: ("9S", "6H", 1, "7H TS JD JS QC KS", "5H 6S 8C JC KD KH", "5D"),
-    32767: ("TS", "JD", 0, "AH 6C TH TS QD QH", "AD 7H 8D 8S TD JH", "4D"),
+    # cut, dealer, seat 0's and seat 1's cards in the order dealt, starter
+    1: ("9S", "6H", 1, "7H TS KS JD JS QC", "5H 8C JC KD 6S KH", "5D"),
+    32767: ("TS", "JD", 0, "AH 6C TS QH TH QD", "JH 7H TD 8S 8D AD", "4D"),
 }
 
 

@@ -80,3 +80,27 @@ def test_beats_random_play() -> None:
                 g.apply(rnd.choice([a for a in g.legal_actions(seat) if not isinstance(a, ReplayHand)]))
         wins += g.result.winner == bot_seat
     assert wins >= 24, f"the computer won only {wins} of {games} against random play"
+
+
+def test_easy_player_is_legal_and_plain() -> None:
+    from engine.strategy import EasyPlayer
+    easy = EasyPlayer(random.Random(1))
+    # keeps its own best four: 5 5 J K (fifteens 8, pair 2) over anything else
+    assert set(easy.choose_discard(parse_cards("5H 5D JC KS 2C 8D"), False)) == set(parse_cards("2C 8D"))
+    # plays the first card that scores, else its lowest
+    assert easy.choose_play(parse_cards("9S 5S"), parse_cards("TH"), [], RunMode.UNORDERED) == Card.from_str("5S")
+    assert easy.choose_play(parse_cards("9S 3C 7D"), parse_cards("KH"), [], RunMode.UNORDERED) == Card.from_str("3C")
+
+
+def test_sensible_beats_easy() -> None:
+    from engine.strategy import EasyPlayer
+    wins = 0
+    for number in range(1, 31):
+        g = Game(Rules(), number)
+        g.start()
+        players = {number % 2: SensiblePlayer(random.Random(number)), 1 - number % 2: EasyPlayer(random.Random(number))}
+        while not g.over:
+            seat = g.to_act()[0]
+            g.apply(choose_action(g, seat, players[seat]))
+        wins += g.result.winner == number % 2
+    assert wins >= 17, f"the hard computer won only {wins} of 30 against the easy one"
