@@ -44,32 +44,41 @@ def _describe(name: str, rules: Rules, options: CallerOptions, opponent: str) ->
 
 
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
-                           opponent: str = "the computer") -> CallerOptions | None:
+                           opponent: str = "the computer", fixed: Rules | None = None) -> CallerOptions | None:
     """Let the caller set ``options`` (changed in place) and pick the run
     mode; returns them when the caller presses 1 or 2, ``None`` on hang-up.
-    Rules the sysop does not let callers change are shown as house rules."""
+    Rules the sysop does not let callers change are shown as house rules;
+    ``fixed`` rules (a numbered game on record) are shown and kept as played."""
     while True:
-        rules = options.game_rules(house, caller.may_change)
+        rules = fixed or options.game_rules(house, caller.may_change)
         lines = ["Options for this game: press a letter to change one.", ""]
         keys = ""
         for key, name in OPTION_KEYS.items():
             label, value = _describe(name, rules, options, opponent)
             locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
                 name == "skill" and len(caller.skills) < 2)
-            if locked:
+            if fixed is not None and name in CHANGEABLE_RULES:
+                lines.append(f"     {label:<13} {value} (as recorded)")
+            elif locked:
                 lines.append(f"     {label:<13} {value} (house rule)")
             else:
                 lines.append(f"  {key}  {label:<13} {value}")
                 keys += key
-        lines += ["", "How do runs count during the play?",
-                  "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-                  "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-                  "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
+        if fixed is not None:
+            runs = "in any order" if fixed.run_mode.value == "unordered" else "in exact order"
+            lines += ["", f"This game number is on record: it keeps its rules (runs {runs} in the play).",
+                      "Press 1 or 2 to start."]
+        else:
+            lines += ["", "How do runs count during the play?",
+                      "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+                      "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+                      "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
         got = await ask_choice(display, "Game options", lines, keys + "12", banner=False)
         if got is None:
             return None
         if got in "12":
-            options.rules["run_mode"] = "unordered" if got == "1" else "ordered"
+            if fixed is None:
+                options.rules["run_mode"] = "unordered" if got == "1" else "ordered"
             return options
         options.toggle(OPTION_KEYS[got], house, caller.skills)
 

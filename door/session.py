@@ -10,6 +10,7 @@ import random
 import secrets
 
 from engine.notation import replay_with_events
+from engine.rules import Rules
 from engine.strategy import EasyPlayer, SensiblePlayer, Strategy
 
 from .context import DoorContext
@@ -67,7 +68,8 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
                 return
             ok = True
             if text.isdigit() and int(text) >= 1:
-                ok = await _play(display, ctx, caller, options, log, number=int(text))
+                fixed = await ctx.store.recorded_rules(int(text))
+                ok = await _play(display, ctx, caller, options, log, number=int(text), fixed=fixed)
         elif choice == "3":
             ok = await show_statistics(display, ctx.store, caller)
         elif choice == "4":
@@ -115,19 +117,19 @@ async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> b
 
 
 async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, log: Log,
-                number: int | None = None, resume: SavedGame | None = None) -> bool:
+                number: int | None = None, resume: SavedGame | None = None, fixed: Rules | None = None) -> bool:
     """Games against the computer until the caller stops; False when the
     connection is gone.  ``options`` are set on the options screen first
     (and remembered for a registered caller); a resumed game keeps the rules
-    it was played with."""
+    it was played with, and so does a numbered game on record (``fixed``)."""
     if resume is not None:
         rules = resume.rules
     else:
-        if await ask_game_options(display, ctx.rules, ctx.caller, options) is None:
+        if await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed) is None:
             return False
         if caller.account is not None:
             await ctx.store.save_options(caller.account.id, options.to_dict())
-        rules = options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
+        rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options)
     rng = random.Random(secrets.randbits(64))
     strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else SensiblePlayer(rng)

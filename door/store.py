@@ -407,6 +407,14 @@ class Store:
             return game_id
         return await self._run(self._tx, tx)
 
+    async def recorded_rules(self, number: int) -> Rules | None:
+        """The rules game ``number`` was last played with, if it is on record."""
+        def q() -> Rules | None:
+            row = self.db.execute("SELECT rules FROM games WHERE number = ? ORDER BY ended DESC, id DESC LIMIT 1",
+                                  (number,)).fetchone()
+            return None if row is None else rules_from_dict(json.loads(row[0]))
+        return await self._run(q)
+
     def games_sync(self, name: str | None = None, limit: int | None = None) -> list[GameSummary]:
         """Finished games, newest first, of the player ``name`` (ignoring
         case) or of everyone.  Runs on the calling thread's turn (use through

@@ -96,6 +96,9 @@ class Player:
     run_mode: str = "1"
     play_again: bool = False
     resume: bool = True
+    option_keys: bytes = b""
+    holds: int = 0
+    reviews: list[str] = field(default_factory=list)
     actions: int = 0
     counts: list[tuple[str, int]] = field(default_factory=list)
     final_screen: str = ""
@@ -145,7 +148,11 @@ class Player:
             await self.send(b"1")
             return True
         if "Press 1 or 2" in screen:
-            await self.send(self.run_mode.encode())
+            await self.send(self.option_keys + self.run_mode.encode())
+            return True
+        if prompt.startswith("Press a key to go on"):
+            self.holds += 1
+            await self.send(b" ")
             return True
         if prompt.startswith("Choose 2 cards"):
             await self.send(b"\r" + RIGHT + b"\r")
@@ -160,6 +167,7 @@ class Player:
             await self.count(prompt)
             return True
         if prompt.startswith("Press RETURN for the next hand"):
+            self.reviews.append(screen)
             await self.send(b"\r")
             return True
         if prompt.startswith("Play again?"):

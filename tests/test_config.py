@@ -17,7 +17,7 @@ def test_shipped_file_is_the_defaults() -> None:
     shipped = load_config(ROOT / "conf" / "door.toml")
     default = load_config(None)
     assert shipped.server == default.server and shipped.rules == default.rules
-    assert shipped.computer == default.computer
+    assert shipped.computer == default.computer and shipped.caller == default.caller
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -39,6 +39,11 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[rules]\ngame_to = 100\n", "rules: game_to must be 121 or 61"),
     ("[rules]\nmuggins = 'yes'\n", "rules: muggins must be true or false"),
     ("[rules]\nfirst_deal = 'dealer'\n", "rules: first_deal must be one of"),
+    ("[caller]\nmay_change = ['wild_cards']\n", "caller.may_change: expected a list of names from game_to"),
+    ("[caller]\nskills = []\n", "caller.skills: name at least one level"),
+    ("[caller]\npace = 'slow'\n", "caller.pace: expected \"prompt\" or \"pause\""),
+    ("[caller]\nskills = ['hard']\nskill = 'easy'\n", "caller.skill: expected one of the offered skills"),
+    ("[caller]\nbeep = 'loud'\n", "caller.beep: expected true or false"),
 ])
 def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "door.toml"

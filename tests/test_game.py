@@ -293,3 +293,18 @@ def test_replay_hand_restores_the_pegs_and_deals_the_same_cards() -> None:
     assert again.hands == g.hands and again.replays == 1
     with pytest.raises(IllegalAction, match="replayed only"):
         g.apply(ReplayHand(0))  # hand 1 has no earlier hand to replay
+
+
+def test_muggins_off_loses_an_under_claim() -> None:
+    g = at_the_show(muggins=False)
+    before = g.scores()
+    g.apply(Claim(0, 10))  # the hand is worth 14
+    assert g.scores() == (before[0] + 10, before[1])
+
+
+@pytest.mark.parametrize("overclaim,claimer,opponent", [("forfeit", 0, 14), ("capped", 14, 0)])
+def test_over_claim_forfeit_or_capped(overclaim, claimer, opponent) -> None:
+    g = at_the_show(overclaim=overclaim)
+    before = g.scores()
+    g.apply(Claim(0, 17))
+    assert g.scores() == (before[0] + claimer, before[1] + opponent)

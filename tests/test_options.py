@@ -1,0 +1,225 @@
+"""House rules and caller options, through real clients: a 61-point game,
+automatic counting, first deal, pace, beep, hand order, the rules box, and
+options remembered for a registered caller."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from door.board import hole_position
+from door.server import DoorServer
+from engine.game import Game
+from engine.rules import Rules
+
+from .player import Player, telnet_caller
+
+
+async def full_game(door: DoorServer, **kwargs) -> tuple[Player, str, bytes]:
+    caller = await telnet_caller(door.telnet_port)
+    raw = bytearray()
+    feed = caller.screen.feed
+
+    def tap(data: bytes) -> None:
+        raw.extend(data)
+        feed(data)
+
+    caller.screen.feed = tap  # type: ignore[method-assign]
+    player = Player(caller.screen, caller.send, **kwargs)
+    screen = await player.play(timeout=150)
+    await player.leave()
+    await asyncio.wait_for(caller.done, 10)
+    caller.close()
+    return player, screen, bytes(raw)
+
+
+@pytest.mark.slow
+async def test_a_61_point_game_to_its_end(door: DoorServer) -> None:
+    player, screen, _ = await full_game(door, name="Shorty", option_keys=b"G")
+    lines = screen.splitlines()
+    assert "to 61" in lines[0]
+    m = re.search(r"(You win|Computer wins) (\d+) to (\d+)!", screen)
+    assert m and int(m.group(2)) == 61 and int(m.group(3)) < 61
+    loser = int(m.group(3))
+    if loser < 16:
+        assert "Double skunk!" in screen
+    elif loser < 31:
+        assert "Skunk!" in screen and "Double" not in screen
+    # one row of 60 holes per player, the skunk bars after holes 30 and 15
+    board = next(i for i, line in enumerate(lines) if line.startswith("Sho "))
+    assert lines[board + 1].strip() == "" and lines[board + 2].startswith("Com")
+    r, c = hole_position(30, 61)
+    assert lines[board][c + 1] == "\u2502"
+    r, c = hole_position(15, 61)
+    assert lines[board][c + 1] == "\u2502"
+
+
+@pytest.mark.slow
+async def test_automatic_counting_asks_nothing_and_shows_the_breakdown(door: DoorServer) -> None:
+    player, screen, _ = await full_game(door, name="Otto", option_keys=b"C")
+    assert player.counts == []  # never asked to count
+    assert "auto count" in screen
+    assert player.reviews and all("The show" in r and "Hand recap" in r for r in player.reviews)
+    assert any(re.search(r"(fifteens|pairs|runs) \d", r) for r in player.reviews)
+
+
+async def start_game(door: DoorServer, option_keys: bytes, name: str = "Opal"):
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(name.encode() + b"\r")
+    await s.wait_for(lambda: "is not registered" in s.text())
+    await caller.send(b"g")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await caller.send(option_keys + b"1")
+    await s.wait_for(lambda: "Dealer:" in s.text())
+    return caller
+
+
+@pytest.mark.parametrize("keys,dealer", [(b"F", "You"), (b"FF", "Computer")])
+async def test_first_deal_by_option(door: DoorServer, keys: bytes, dealer: str) -> None:
+    caller = await start_game(door, keys)
+    s = caller.screen
+    await s.wait_for(lambda: "first." in s.text())
+    assert f"Dealer: {dealer}" in s.text()
+    assert ("You deal first." if dealer == "You" else "Computer deals first.") in s.text()
+    assert "cut" not in s.text().split("\u2500" * 10)[-1]  # no cut for deal
+    caller.close()
+
+
+async def test_hand_as_dealt_and_the_rules_box_toggles(door: DoorServer) -> None:
+    caller = await start_game(door, b"S")  # hand as dealt
+    s = caller.screen
+    await s.wait_for(lambda: s.prompt().startswith("Choose 2 cards"))
+    assert "muggins" in s.lines()[1]  # the rules box
+    row = s.row_of("Your cards") + 2
+    shown = [c for _, c in s.cards_in_row(row)]
+    number = int(re.search(r"Game #(\d+)", s.lines()[0]).group(1))
+    dealt = Game(Rules(), number).start()[1]  # the house rules: the cut decides the dealer
+    assert shown == list(dealt.hands[0])
+    await caller.send(b"o")
+    await s.wait_for(lambda: s.lines()[1].strip() == "")
+    await caller.send(b"o")
+    await s.wait_for(lambda: "muggins" in s.lines()[1])
+    caller.close()
+
+
+class PatientPlayer(Player):
+    """At the first hold, checks that nothing moves until it presses a key."""
+
+    held_still = False
+
+    async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
+        if prompt.startswith("Press a key to go on") and not self.held_still:
+            await asyncio.sleep(0.5)
+            assert self.term.text() == screen, "the computer moved during a hold"
+            self.held_still = True
+        return await super().act(prompt, screen)
+
+
+async def test_prompt_pace_holds_the_computer_and_beep_rings(door: DoorServer) -> None:
+    caller = await telnet_caller(door.telnet_port)
+    raw = bytearray()
+    feed = caller.screen.feed
+
+    def tap(data: bytes) -> None:
+        raw.extend(data)
+        feed(data)
+
+    caller.screen.feed = tap  # type: ignore[method-assign]
+    player = PatientPlayer(caller.screen, caller.send, name="Pat", option_keys=b"PB")
+    await player.play(timeout=150)
+    assert player.held_still and player.holds > 0  # "Press a key to go on." after scores
+    assert b"\x07" in raw  # beep on scores and go
+    caller.close()
+    _, _, silent = await full_game(door, name="Sil")
+    assert b"\x07" not in silent
+
+
+async def test_options_are_remembered_for_a_registered_caller(door: DoorServer) -> None:
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(b"Remy\r")
+    await s.wait_for(lambda: "is not registered" in s.text())
+    await caller.send(b"r")
+    await s.wait_for(lambda: "Choose a password" in s.text())
+    await caller.send(b"remy-pass\r")
+    await s.wait_for(lambda: "again" in s.text())
+    await caller.send(b"remy-pass\r")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await caller.send(b"KBMG")
+    await s.wait_for(lambda: "easy" in s.text() and "beep" in s.text() and "off:" in s.text() and "61 points" in s.text())
+    await caller.send(b"2")
+    await s.wait_for(lambda: "Dealer:" in s.text())
+    caller.close()
+    account = await door.store.find_account("Remy")
+    assert account.options["skill"] == "easy" and account.options["beep"] is True
+    assert account.options["rules"]["muggins"] is False and account.options["rules"]["game_to"] == 61
+    # next call: the options screen starts from the saved choices
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(b"remy\r")
+    await s.wait_for(lambda: "Password:" in s.text())
+    await caller.send(b"remy-pass\r")
+    await s.wait_for(lambda: "Resume it?" in s.text() or "Main menu" in s.text())
+    if "Resume it?" in s.text():
+        await caller.send(b"n")
+        await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    text = s.text()
+    assert "Computer      easy" in text and "beep on scores" in text and "61 points" in text
+    assert "off: missed points are lost" in text
+    caller.close()
+
+
+async def test_house_rules_the_sysop_fixes_are_locked(door: DoorServer) -> None:
+    door.ctx.caller.may_change = ["run_mode"]
+    door.ctx.caller.skills = ["hard"]
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(b"Lock\r")
+    await s.wait_for(lambda: "is not registered" in s.text())
+    await caller.send(b"g")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    assert "121 points (skunk below 91, double below 61) (house rule)" in s.text()
+    assert "  G  " not in s.text() and "  K  " not in s.text() and "  P  Pace" in s.text()
+    await caller.send(b"G")  # not offered: ignored with a note
+    await s.wait_for(lambda: "Please press" in s.text())
+    assert "121 points" in s.text()
+    caller.close()
+
+
+async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> None:
+    from engine.game import GameResult, Skunk
+    from engine.rules import RunMode
+    played = Rules(game_to=61, run_mode=RunMode.ORDERED)
+    await door.store.record_game(None, 4242, played, ("Old", "Computer"), (None, None), "computer",
+                                 GameResult(0, (61, 40), Skunk.NONE, 1), [], 0.0)
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(b"Numbers\r")
+    await s.wait_for(lambda: "is not registered" in s.text())
+    await caller.send(b"g")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"2")
+    await s.wait_for(lambda: "Game number:" in s.text())
+    await caller.send(b"4242\r")
+    await s.wait_for(lambda: "on record" in s.text())
+    assert "61 points (skunk below 31, double below 16) (as recorded)" in s.text()
+    await caller.send(b"G1")  # G is not offered; 1 would pick unordered runs but the record wins
+    await s.wait_for(lambda: "Dealer:" in s.text())
+    assert "Game #4242" in s.lines()[0] and "to 61" in s.lines()[0] and "runs in order" in s.lines()[0]
+    caller.close()
