@@ -35,12 +35,40 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
+    pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
+    pw.add_argument("--stdin", action="store_true", help="read the password (twice, one a line) from standard input")
+    c = sub.add_parser("console", help="the local sysop console of a running server")
+    c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
     return p
+
+
+def _passwd(from_stdin: bool) -> int:
+    """Ask a password twice and print its scrypt hash."""
+    import getpass
+
+    from .passwords import hash_password
+    if from_stdin or not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+        first, again = (lines + ["", ""])[:2]
+    else:
+        first = getpass.getpass("Password: ")
+        again = getpass.getpass("Again: ")
+    if first != again:
+        print("cribbage-door: the two passwords differ", file=sys.stderr)
+        return 1
+    if len(first) < 8:
+        print("cribbage-door: a sysop password needs at least 8 characters", file=sys.stderr)
+        return 1
+    print(hash_password(first))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     args = _parser().parse_args(argv)
+    if args.command == "passwd":
+        return _passwd(args.stdin)
     logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO, stream=sys.stderr,
                         format="%(asctime)s %(levelname)s %(message)s")
     for noisy in ("asyncssh", "telnetlib3"):
@@ -55,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "records":
         return run_records(args, Path(args.data_dir or config.server.data_dir))
+    if args.command == "console":
+        from .console_client import run_console
+        return run_console(Path(args.data_dir or config.server.data_dir))
     s = config.server
     for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
                        ("data_dir", "data_dir")):

@@ -17,7 +17,8 @@ from engine.rules import Rules, RulesError
 
 from .options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 
-__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "ConfigError", "load_config",
+__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "ConfigError",
+           "load_config",
            "DEFAULT_CONFIG_PATH"]
 
 DEFAULT_CONFIG_PATH = Path("conf/door.toml")
@@ -72,6 +73,29 @@ class CallerConfig:
 
 
 @dataclass
+class PagingConfig:
+    """The ``[paging]`` section: how long a page rings (``page_timeout``),
+    how long a caller-vs-sysop game waits for a dropped player
+    (``rejoin_timeout``), both in seconds, and the longest chat line in
+    characters (``chat_limit``)."""
+
+    page_timeout: float = 60.0
+    rejoin_timeout: float = 600.0
+    chat_limit: int = 70
+
+
+@dataclass
+class SysopConfig:
+    """One ``[[sysop]]`` entry: ``name``, ``password`` (an scrypt hash from
+    ``cribbage-door passwd``; empty for key-only logins) and ``ssh_keys``
+    (OpenSSH public keys, ``"ssh-ed25519 AAAA..."``)."""
+
+    name: str
+    password: str = ""
+    ssh_keys: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Config:
     """The whole configuration; ``source`` is the file it came from (or
     ``None`` for the built-in defaults)."""
@@ -80,13 +104,20 @@ class Config:
     computer: ComputerConfig = field(default_factory=ComputerConfig)
     rules: Rules = field(default_factory=Rules)
     caller: CallerConfig = field(default_factory=CallerConfig)
+    sysops: list[SysopConfig] = field(default_factory=list)
+    paging: PagingConfig = field(default_factory=PagingConfig)
     source: Path | None = None
+
+    def sysop(self, name: str) -> SysopConfig | None:
+        """The sysop called ``name`` (ignoring case), if any."""
+        return next((s for s in self.sysops if s.name.casefold() == name.casefold()), None)
 
 
 _RANGES: dict[str, tuple[float, float]] = {
     "telnet_port": (0, 65535), "ssh_port": (0, 65535), "idle_timeout": (1, 86400),
     "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
     "pegging_pause": (0, 10), "hand_pause": (0, 20),
+    "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
 }
 
 
@@ -159,6 +190,35 @@ def _check_caller(path: Path, raw: Any) -> CallerConfig:
     return caller
 
 
+def _check_sysops(path: Path, raw: Any) -> list[SysopConfig]:
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: sysop: write each sysop as a [[sysop]] table, got {raw!r}")
+    sysops: list[SysopConfig] = []
+    for i, entry in enumerate(raw):
+        where = f"{path}: sysop[{i}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: expected a table, got {entry!r}")
+        unknown = set(entry) - {"name", "password", "ssh_keys"}
+        if unknown:
+            raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected name, password, ssh_keys)")
+        name = entry.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 20 or name != name.strip():
+            raise ConfigError(f"{where}.name: expected a name of 1 to 20 characters, got {name!r}")
+        password = entry.get("password", "")
+        if not isinstance(password, str) or (password and not password.startswith("scrypt$")):
+            raise ConfigError(f"{where}.password: expected an scrypt hash from `cribbage-door passwd` "
+                              f"(starting scrypt$), never a plain password")
+        keys = entry.get("ssh_keys", [])
+        if not isinstance(keys, list) or not all(isinstance(k, str) and len(k.split()) >= 2 for k in keys):
+            raise ConfigError(f"{where}.ssh_keys: expected a list of OpenSSH public keys (\"ssh-ed25519 AAAA...\")")
+        if not password and not keys:
+            raise ConfigError(f"{where}: give a password hash or ssh_keys, or the sysop cannot log in")
+        if any(s.name.casefold() == name.casefold() for s in sysops):
+            raise ConfigError(f"{where}.name: {name!r} is listed twice")
+        sysops.append(SysopConfig(name, password, [" ".join(k.split()[:2]) for k in keys]))
+    return sysops
+
+
 def load_config(path: Path | None) -> Config:
     """Read ``path`` (TOML); ``None`` gives the defaults.  Raises
     :class:`ConfigError` for a missing, unreadable or invalid file."""
@@ -174,12 +234,15 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules", "caller"):
-            raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller)")
+        if section not in ("server", "computer", "rules", "caller", "sysop", "paging"):
+            raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
+                              f"sysop, paging)")
     return Config(
         server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),
         rules=_check_rules(path, raw.get("rules", {})),
         caller=_check_caller(path, raw.get("caller", {})),
+        sysops=_check_sysops(path, raw.get("sysop", [])),
+        paging=_check_section(path, "paging", raw.get("paging", {}), PagingConfig),
         source=path,
     )

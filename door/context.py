@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
-from .config import CallerConfig
+from .config import CallerConfig, PagingConfig, SysopConfig
+from .lobby import Lobby
 from .store import Store
 from .throttle import LoginThrottle
 
@@ -17,10 +18,18 @@ __all__ = ["DoorContext"]
 class DoorContext:
     """The house ``rules``, the computer's ``computer_delay`` in seconds,
     the ``store``, the ``caller`` section of the configuration (what
-    callers may choose) and the wrong-password ``throttle``."""
+    callers may choose), the ``sysops`` and the ``paging`` settings, the
+    ``lobby`` (who is on line) and the wrong-password ``throttle``."""
 
     rules: Rules
     computer_delay: float
     store: Store
     caller: CallerConfig = field(default_factory=CallerConfig)
+    sysops: list[SysopConfig] = field(default_factory=list)
+    paging: PagingConfig = field(default_factory=PagingConfig)
+    lobby: Lobby = field(default_factory=lambda: Lobby(PagingConfig()))
     throttle: LoginThrottle = field(default_factory=LoginThrottle)
+
+    def sysop(self, name: str) -> SysopConfig | None:
+        """The sysop called ``name`` (ignoring case), if any."""
+        return next((s for s in self.sysops if s.name.casefold() == name.casefold()), None)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import textwrap
+import time
 from dataclasses import dataclass, field
 
 from engine.cards import Card
@@ -67,7 +68,7 @@ class Mode(enum.Enum):
     DISCARD = "discard"    # choose two cards for the crib
     PLAY = "play"          # choose a card to play
     COUNT = "count"        # type the points of a hand or crib
-    REVIEW = "review"      # the last show, until RETURN
+    CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (seed 004)
     OVER = "over"          # the game is over: play again?
 
 
@@ -79,8 +80,11 @@ class ViewState:
     ``review`` of the last hand's show with its ``recap`` (points by
     category), whether the hand on the table is a replay (``replayed_hand``),
     the ``prompt``, the games won in the match (``match_points``), the
-    caller's ``options`` (hand order, the rules box), and whether the game
-    waits for a key to go on (``holding``, the "prompt" pace)."""
+    caller's ``options`` (hand order, the rules box), whether the game
+    waits for a key to go on (``holding``, the "prompt" pace), the ``chat``
+    lines with the line being typed (``chat_input``; ``chatting`` when the
+    chat window is open during the discard), and whether this is a
+    ``spectator``'s view (both hands hidden until the show)."""
 
     mode: Mode = Mode.WAIT
     cursor: int = 0
@@ -95,6 +99,10 @@ class ViewState:
     match_points: tuple[int, int] = (0, 0)
     options: CallerOptions = field(default_factory=CallerOptions)
     holding: bool = False
+    chat: list[tuple[float, str, str]] = field(default_factory=list)
+    chat_input: str = ""
+    chatting: bool = False
+    spectator: bool = False
     msg_top: int = 0
     msg_painted: int = 0
     log_limit: int = 200
@@ -158,13 +166,18 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
         canvas.put(1, 1, rules_summary(game.rules, vs.options)[: canvas.cols - 2], Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
-    if vs.review:
+    if vs.mode is Mode.CHAT and vs.review:
         _review(canvas, rows["opponent"], vs.review, me, names)
         if vs.recap is not None:
             _recap(canvas, rows["opponent"] + 1 + len(vs.review), vs.recap, me, names)
+    elif vs.mode is Mode.CHAT:
+        _before_the_deal(canvas, rows["opponent"], game, me, names, vs)
     else:
         _hands(canvas, rows, game, me, opp, names, vs)
-    _messages(canvas, rows["messages"], canvas.rows - 1, vs)
+    if vs.mode is Mode.CHAT or vs.chatting:
+        _chat(canvas, rows["messages"], canvas.rows - 1, vs)
+    else:
+        _messages(canvas, rows["messages"], canvas.rows - 1, vs)
     _prompt(canvas, vs)
 
 
@@ -219,6 +232,9 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         canvas.put(top + 2, 69, " -- ", DIM)
     # mine
     top = rows["mine"]
+    if vs.spectator:
+        _spectated(canvas, top, game, me, names, face_up)
+        return
     canvas.put(top, 1, "Your cards", LABEL)
     marks = _order_marks(game, me)
     cards = my_cards(game, me, vs.options.sort)
@@ -236,6 +252,22 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         seat, what = game.show_turn
         who = "your" if seat == me else f"{names[seat]}'s"
         canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
+
+
+def _spectated(canvas: Canvas, top: int, game: Game, seat: int, names: list[str], face_up: bool) -> None:
+    """A watched player's cards: backs until they are played or shown."""
+    canvas.put(top, 1, f"{names[seat]}'s cards", LABEL)
+    marks = _order_marks(game, seat)
+    if game.phase is Phase.DISCARD:
+        cards: list[Card | None] = [None] * len(game.hands[seat])
+    else:
+        played: list[Card | None] = [p.card for p in game.played[seat]]
+        cards = played + [c if face_up else None for c in game.kept[seat] if c not in played]
+    for i, card in enumerate(cards):
+        col = HAND_COL + i * CARD_STEP
+        if card is not None and card in marks:
+            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
+        draw_card(canvas, top + 2, col, card)
 
 
 def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str]) -> None:
@@ -282,6 +314,33 @@ def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str
         who = "You" if seat == me else names[seat]
         canvas.put(top + 1 + i, 1, f"{who[:20]:<21}{f.pegging:>7}{f.hand_points:>6}{crib:>6}{f.heels:>7}"
                                    f"{f.muggins_won:>9}{f.total:>7}", BRIGHT)
+
+
+def _before_the_deal(canvas: Canvas, top: int, game: Game, me: int, names: list[str], vs: ViewState) -> None:
+    """Before the first deal both players see the rules (issue 8)."""
+    dealer = "you deal" if game.dealer == me else f"{names[game.dealer]} deals"
+    canvas.put(top, 1, f"Before hand {game.hand_number}: {dealer}.", LABEL)
+    runs = "in any order" if game.rules.run_mode is RunMode.UNORDERED else "in exact order"
+    canvas.put(top + 2, 1, f"The rules: game to {game.rules.game_to}, runs {runs} in the play,", TEXT)
+    canvas.put(top + 3, 1, rules_summary(game.rules, vs.options) + ".", TEXT)
+
+
+def _chat(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
+    """The chat window (seed 004's chat mode): lines with times and names,
+    and the line being typed."""
+    height = bottom - top - 1
+    canvas.fill(top - 1, 0, canvas.cols, Style(fg=MAGENTA), "\u2500")
+    canvas.put(top - 1, 2, " Chat ", Style(fg=MAGENTA, bold=True))
+    width = canvas.cols - 2
+    lines: list[str] = []
+    for when, name, text in vs.chat[-height * 2:]:
+        stamp = time.strftime("%H:%M", time.localtime(when))
+        lines.extend(_wrap(f"{stamp} {name}: {text}", width))
+    for i, line in enumerate(lines[-height:] if height > 0 else []):
+        canvas.put(top + i, 1, line, TEXT)
+    entry = "> " + vs.chat_input
+    canvas.put(bottom - 1, 1, entry[-(canvas.cols - 3):], Style(fg=WHITE, bold=True))
+    canvas.cursor = (bottom - 1, min(canvas.cols - 2, 1 + len(entry)))
 
 
 def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:

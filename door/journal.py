@@ -30,11 +30,12 @@ class Journal:
     ``players``: both seats' names; ``accounts``: both seats' account ids
     (``None`` for the computer or a guest); ``opponent``: ``"computer"`` or
     ``"sysop"``; ``warn``: called with a sentence for the caller when the
-    store fails."""
+    store fails; ``log_actions``: keep the action log (games against the
+    computer) or only the record."""
 
     def __init__(self, store: Store, account_id: int, players: tuple[str, str],
                  accounts: tuple[int | None, int | None], opponent: str,
-                 warn: Callable[[str], None] = lambda text: None) -> None:
+                 warn: Callable[[str], None] = lambda text: None, log_actions: bool = True) -> None:
         self.store = store
         self.account_id = account_id
         self.players = players
@@ -42,6 +43,7 @@ class Journal:
         self.opponent = opponent
         self.warn = warn
         self.saved_id: int | None = None
+        self.log_actions = log_actions
         self.started = time.time()
 
     def _failed(self, what: str, exc: Exception) -> None:
@@ -49,8 +51,11 @@ class Journal:
         self.warn(f"The door could not save your game ({what}); play goes on.")
 
     async def start(self, game: Game, match_points: tuple[int, int]) -> None:
-        """A new game began: open its action log."""
+        """A new game began: open its action log (unless ``log_actions`` is
+        off: a game against the sysop is kept in memory while it runs)."""
         self.started = time.time()
+        if not self.log_actions:
+            return
         try:
             self.saved_id = await self.store.begin_game(self.account_id, self.opponent, game.number,
                                                         game.first_dealer, game.rules, match_points)

@@ -40,6 +40,7 @@ class KeyName(enum.Enum):
     CTRL_C = "ctrl-c"
     CTRL_L = "ctrl-l"
     CTRL_Q = "ctrl-q"
+    CTRL_R = "ctrl-r"
     CTRL_S = "ctrl-s"
     RESIZE = "resize"
     EOF = "eof"
@@ -70,7 +71,7 @@ SEQUENCES: dict[bytes, KeyName] = {
 
 _CONTROL: dict[int, KeyName] = {
     0x7F: KeyName.BACKSPACE, 0x08: KeyName.BACKSPACE, 0x09: KeyName.TAB,
-    0x03: KeyName.CTRL_C, 0x0C: KeyName.CTRL_L, 0x11: KeyName.CTRL_Q, 0x13: KeyName.CTRL_S,
+    0x03: KeyName.CTRL_C, 0x0C: KeyName.CTRL_L, 0x11: KeyName.CTRL_Q, 0x12: KeyName.CTRL_R, 0x13: KeyName.CTRL_S,
 }
 
 _PREFIXES = {seq[:i] for seq in SEQUENCES for i in range(1, len(seq))}

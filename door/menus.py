@@ -13,11 +13,13 @@ from .store import GameSummary, Store
 __all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_games", "game_line"]
 
 
-async def main_menu(display: Display, caller: Caller) -> str | None:
-    """The caller's menu; returns the key chosen (``"1"``..``"5"``, ``"Q"``)
-    or ``None`` on hang-up."""
+async def main_menu(display: Display, caller: Caller, sysop_available: bool = False,
+                    note: str = "") -> str | None:
+    """The caller's menu; returns the key chosen (``"1"``..``"6"``, ``"Q"``)
+    or ``None`` on hang-up.  "Play the sysop" is offered while a sysop is
+    available; ``note`` shows messages from the sysop."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
-    return await ask_choice(display, "Main menu", [
+    lines = [
         who,
         "",
         "  1  Play the computer",
@@ -25,8 +27,13 @@ async def main_menu(display: Display, caller: Caller) -> str | None:
         "  3  Your statistics",
         "  4  Top players",
         "  5  Recent games",
-        "  Q  Leave the door",
-    ], "12345Q")
+    ]
+    keys = "12345Q"
+    if sysop_available:
+        lines.append("  6  Play the sysop (page the sysop)")
+        keys += "6"
+    lines.append("  Q  Leave the door")
+    return await ask_choice(display, "Main menu", lines, keys, note=note)
 
 
 async def show_statistics(display: Display, store: Store, caller: Caller) -> bool:

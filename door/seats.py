@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 from engine.cards import Card
@@ -51,6 +52,15 @@ class Seat(Protocol):
     async def play_again(self) -> bool:
         """After a game: True to play another."""
         ...
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        """A chat line (time, name, text), already made safe to show."""
+
+    def notice(self, text: str) -> None:
+        """Something the table says to this seat's player (not a game event)."""
+
+    def finish(self) -> None:
+        """The table is done with this seat."""
 
 
 def scored(events: Sequence[Event]) -> tuple[bool, bool]:
@@ -94,6 +104,7 @@ class ComputerSeat:
         self._pause = 0.0
         assert self.table is not None
         await self.table.go_on.wait()
+        await self.table.dealt.wait()
         action = choose_action(game, self.index, self.strategy)
         self._task = None
         assert self.table is not None
@@ -104,6 +115,15 @@ class ComputerSeat:
 
     async def play_again(self) -> bool:
         return True
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        pass
+
+    def notice(self, text: str) -> None:
+        pass
+
+    def finish(self) -> None:
+        self.stop()
 
     def stop(self) -> None:
         """Cancel a pending move (the table is closing)."""
@@ -121,16 +141,21 @@ class HumanSeat:
     """A caller (or the sysop) at a terminal.
 
     ``display``: the session's :class:`Display`; ``name``: shown to the
-    opponent.  :meth:`run` reads keys until the connection ends or the
-    player leaves the table.
+    opponent; ``options``: the player's :class:`CallerOptions`.
+    :meth:`play` reads keys until the table is done with the seat or the
+    connection ends (then the table is told the player left); ``done`` is
+    set when the seat is finished with.
     """
 
-    def __init__(self, display: Display, name: str, options: CallerOptions | None = None) -> None:
+    def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
+                 chat_limit: int = 70) -> None:
         self.display = display
         self.name = name
+        self.chat_limit = chat_limit
         self.vs = ViewState(options=options or CallerOptions())
         self.table: Table | None = None
         self.index = 0
+        self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._again: asyncio.Future[bool] | None = None
         self._leaving = False
 
@@ -151,12 +176,13 @@ class HumanSeat:
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
+        assert self.table is not None
         for event in events:
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
             elif isinstance(event, HandDealt):
-                assert self.table is not None
                 hands = self.table.recorder.hands
+                vs.review, vs.recap = [], None
                 if vs.counted:
                     vs.review = vs.counted
                     finished = [h for h in hands if h.number == event.number - 1]
@@ -169,17 +195,47 @@ class HumanSeat:
                 vs.counted.append(event)
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
-                assert self.table is not None
                 vs.match_points = self.table.match_points()
             vs.say(*describe(event, self.index, self.names()))
         pegging, hand = scored(events)
         if self.vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
             self.display.terminal.write(b"\x07")
-        assert self.table is not None
         if self.vs.options.pace is Pace.PROMPT and (pegging or hand) and not game.over and any(
                 isinstance(self.table.seats[s], ComputerSeat) for s in game.to_act()):
             self._hold()
         self._update()
+
+    def rejected(self, message: str) -> None:
+        self.vs.say(f"Not allowed: {message}")
+        self._update()
+
+    def notice(self, text: str) -> None:
+        """Show ``text`` in the message area (from the door, not the game)."""
+        self.vs.say(text)
+        if self.table is not None and self.table.game is not None:
+            self._update()
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        self.vs.chat.append(line)
+        del self.vs.chat[:-100]
+        if line[1] != self.name and self.vs.mode not in (Mode.CHAT,) and not self.vs.chatting:
+            self.vs.say(f"{line[1]} says: {line[2]}")
+        if self.table is not None and self.table.game is not None:
+            self._update()
+
+    def finish(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+        if self._again is not None and not self._again.done():
+            self._again.set_result(False)
+
+    async def play_again(self) -> bool:
+        self._again = asyncio.get_running_loop().create_future()
+        self._update()
+        try:
+            return await self._again
+        finally:
+            self._again = None
 
     def _hold(self) -> None:
         """Hold the computer until this player presses a key (prompt pace)."""
@@ -192,24 +248,6 @@ class HumanSeat:
         self.vs.holding = False
         self.table.go_on.set()
 
-    def rejected(self, message: str) -> None:
-        self.vs.say(f"Not allowed: {message}")
-        self._update()
-
-    def notice(self, text: str) -> None:
-        """Show ``text`` in the message area (from the door, not the game)."""
-        self.vs.say(text)
-        if self.table is not None and self.table.game is not None:
-            self._update()
-
-    async def play_again(self) -> bool:
-        self._again = asyncio.get_running_loop().create_future()
-        self._update()
-        try:
-            return await self._again
-        finally:
-            self._again = None
-
     # -- the screen -------------------------------------------------------------
 
     def _paint(self, canvas: Canvas) -> None:
@@ -218,21 +256,34 @@ class HumanSeat:
 
     def _update(self) -> None:
         """Work out the mode and prompt from the game, then redraw."""
+        if self.table is None or self.table.game is None:
+            return
         self._set_mode()
         self.display.refresh()
 
     def _set_mode(self) -> None:
         vs, game, me = self.vs, self.game, self.index
+        assert self.table is not None
         opponent = self.names()[1 - me]
         if self._leaving:
-            vs.prompt = "Leave this game? It will count as unfinished. (Y/N)"
-        elif vs.review:
-            vs.mode, vs.prompt = Mode.REVIEW, "Press RETURN for the next hand."
-            if self._may_replay():
-                vs.prompt = "Press RETURN for the next hand, or R to replay this one."
+            vs.prompt = "Leave this game? (Y/N)"
+        elif not game.over and (1 - me) in self.table.absent:
+            vs.mode = Mode.WAIT
+            left = max(0, int(self.table.absent_until - time.time()))
+            vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); A abandons the game."
         elif game.over:
             vs.mode = Mode.OVER
             vs.prompt = "Play again? (Y/N)" if self._again is not None else "Game over."
+        elif not self.table.dealt.is_set():
+            vs.mode = Mode.CHAT
+            if me == game.dealer or self.table.against_computer(me):
+                vs.prompt = "Chat, then RETURN on a blank line deals."
+                if self._may_replay():
+                    vs.prompt = "Chat, then RETURN on a blank line deals; Ctrl-R replays the last hand."
+            else:
+                vs.prompt = f"Chat; {opponent} deals with RETURN on a blank line."
+        elif vs.chatting:
+            vs.prompt = "Chat: RETURN sends, RETURN on a blank line or ESC goes back to your cards."
         elif me in game.to_act() and game.phase is Phase.DISCARD:
             vs.mode = Mode.DISCARD
             crib = "your" if game.dealer == me else f"{opponent}'s"
@@ -284,19 +335,31 @@ class HumanSeat:
 
     # -- keys -------------------------------------------------------------------
 
+    async def play(self) -> None:
+        """Handle this player's keys until the seat is done."""
+        keys = asyncio.ensure_future(self.run())
+        try:
+            await asyncio.wait({keys, self.done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            keys.cancel()
+
     async def run(self) -> None:
         """Read and handle keys until the connection ends (then leave the
-        table) or the table is done with this seat."""
+        table) or the seat is done."""
         terminal = self.display.terminal
-        while True:
-            key = await terminal.get_key()
+        while not self.done.done():
+            key = await terminal.get_key(timeout=1.0)
             if key is None:
+                if self.table is not None and self.table.absent:
+                    self._update()  # the countdown
                 continue
             if key.name is KeyName.EOF:
                 if self._again is not None and not self._again.done():
                     self._again.set_result(False)
                 if self.table is not None:
                     self.table.leave(self.index)
+                if not self.done.done():
+                    self.done.set_result(None)
                 return
             self.handle(key)
             await terminal.drain()
@@ -321,6 +384,13 @@ class HumanSeat:
             if vs.mode is Mode.WAIT:
                 self._update()
                 return
+        if vs.mode is Mode.CHAT or vs.chatting:
+            self._chat_key(key)
+            self._update()
+            return
+        if (1 - self.index) in self.table.absent and key.name is KeyName.CHAR and key.char in "aA":
+            self.table.abandon(self.index)
+            return
         if key.name is KeyName.CHAR and key.char in "oO" and vs.mode is not Mode.COUNT:
             vs.options.box = not vs.options.box
             self._update()
@@ -330,10 +400,43 @@ class HumanSeat:
             self._leaving = True
             self._update()
             return
+        if key.name is KeyName.CHAR and key.char in "cC" and vs.mode in (Mode.DISCARD, Mode.WAIT) \
+                and not self.table.against_computer(self.index):
+            vs.chatting = True
+            self._update()
+            return
         handler = {Mode.DISCARD: self._discard_key, Mode.PLAY: self._play_key, Mode.COUNT: self._count_key,
-                   Mode.REVIEW: self._review_key, Mode.OVER: self._over_key, Mode.WAIT: self._wait_key}[vs.mode]
+                   Mode.OVER: self._over_key, Mode.WAIT: self._wait_key}[vs.mode]
         handler(key)
         self._update()
+
+    def _chat_key(self, key: Key) -> None:
+        """Keys in chat mode (before a hand) or in the chat window."""
+        vs = self.vs
+        assert self.table is not None
+        if key.name is KeyName.ENTER:
+            if vs.chat_input.strip():
+                self.table.chat(self.index, vs.chat_input)
+                vs.chat_input = ""
+            elif vs.chatting:
+                vs.chatting = False
+            else:
+                why = self.table.deal(self.index)
+                if why:
+                    vs.say(why)
+        elif key.name is KeyName.ESCAPE:
+            if vs.chatting:
+                vs.chatting = False
+            vs.chat_input = ""
+        elif key.name in _DELETE:
+            vs.chat_input = vs.chat_input[:-1]
+        elif key.name is KeyName.CTRL_R and vs.mode is Mode.CHAT and self._may_replay():
+            self.table.submit(self.index, ReplayHand(self.index))
+        elif key.name is KeyName.CHAR:
+            if len(vs.chat_input) < self.chat_limit:
+                vs.chat_input += key.char
+        elif key.name is KeyName.CTRL_C and not vs.chatting:
+            self._leaving = True
 
     def _move(self, key: Key, count: int) -> bool:
         if key.name in _LEFT or (key.name is KeyName.CHAR and key.char in "h4"):
@@ -414,14 +517,7 @@ class HumanSeat:
         """Replaying a hand is offered against the computer only (against a
         person both would have to agree)."""
         assert self.table is not None
-        return self.game.can_replay() and isinstance(self.table.seats[1 - self.index], ComputerSeat)
-
-    def _review_key(self, key: Key) -> None:
-        if key.name is KeyName.ENTER or (key.name is KeyName.CHAR and key.char == " "):
-            self.vs.review = []
-        elif key.name is KeyName.CHAR and key.char in "rR" and self._may_replay():
-            assert self.table is not None
-            self.table.submit(self.index, ReplayHand(self.index))
+        return self.game.can_replay() and self.table.against_computer(self.index)
 
     def _over_key(self, key: Key) -> None:
         if self._again is None or self._again.done():

@@ -16,7 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config
+from .console import sysop_session
+from .console_socket import CONSOLE_SOCKET, start_console
 from .context import DoorContext
+from .lobby import Lobby
 from .store import DATABASE_NAME, Store
 from .session import caller_session
 from .ssh import load_host_key, start_ssh
@@ -46,6 +49,7 @@ class DoorServer:
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
+        self._console: Any = None
 
     async def start(self) -> None:
         """Open the store and both listeners.  Raises ``OSError`` when a port
@@ -56,7 +60,8 @@ class DoorServer:
         host_key = load_host_key(data_dir)
         self.store = await Store.open(data_dir / DATABASE_NAME)
         log.info("database %s", data_dir / DATABASE_NAME)
-        self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller)
+        self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
+                               self.config.sysops, self.config.paging, Lobby(self.config.paging))
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)
@@ -71,24 +76,35 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+        self._console = await start_console(data_dir, self._session)
+        log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _session(self, terminal: Terminal) -> None:
         conn = next(self._ids)
         clog = logging.LoggerAdapter(log, {"conn": conn})
         clog.info("conn=%d connect %s from %s term=%s size=%dx%d charset=%s", conn, terminal.kind, terminal.peer,
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
-        terminal.idle_timeout = self.config.server.idle_timeout
+        sysop = terminal.sysop.name if terminal.sysop else None
+        if terminal.kind == "console":
+            sysop = self.config.sysops[0].name if self.config.sysops else "Sysop"
+        # a sysop's console waits for callers: it never idles out
+        terminal.idle_timeout = None if sysop else self.config.server.idle_timeout
         self.sessions.add(terminal)
+        presence = self.ctx.lobby.join(conn, terminal)
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
-            await caller_session(terminal, self.ctx, clog)
+            if sysop is not None:
+                await sysop_session(terminal, self.ctx, sysop, presence, clog)
+            else:
+                await caller_session(terminal, self.ctx, presence, clog)
         except asyncio.CancelledError:
             raise
         except Exception:
             clog.exception("conn=%d session failed", conn)
         finally:
+            self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
             if task is not None:
                 self._tasks.discard(task)
@@ -108,6 +124,8 @@ class DoorServer:
             self._telnet.close()
         if self._ssh is not None:
             self._ssh.close()
+        if self._console is not None:
+            self._console.close()
         if self._telnet is not None:
             await self._telnet.wait_closed()
         if self._ssh is not None:

@@ -1,26 +1,31 @@
-"""A caller's session (seed 004's flow, with accounts and records): who is
-calling, an unfinished game to resume, the main menu, then games against the
-computer until the caller leaves or hangs up."""
+"""A caller's session (seed 004's flow, with accounts, records and the
+sysop): who is calling, a game to resume, the main menu, then games against
+the computer or the sysop until the caller leaves or hangs up."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 import secrets
 
 from engine.notation import replay_with_events
 from engine.rules import Rules
+from engine.scoring import RunMode
 from engine.strategy import EasyPlayer, SensiblePlayer, Strategy
 
 from .context import DoorContext
 from .display import Display
 from .journal import Journal
+from .keys import KeyName
+from .lobby import Presence
 from .login import Caller, login
 from .menus import main_menu, show_recent_games, show_statistics, show_top_players
 from .options import CallerOptions, Pace, Skill
 from .options_screen import ask_game_options
-from .prompts import ask_choice, ask_line, goodbye
+from .prompts import NOTE, ask_choice, ask_line, frame, goodbye
+from .screen import Canvas
 from .seats import ComputerSeat, HumanSeat
 from .store import SavedGame
 from .table import Table, new_game_number
@@ -31,34 +36,52 @@ __all__ = ["caller_session"]
 Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
-async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None:
+async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log) -> None:
     """Run one caller from the welcome screen to goodbye."""
     display = Display(terminal)
     caller = await login(display, ctx, terminal.username, terminal.account, log)
     if caller is None:
         return
-    options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
+    presence.name = caller.name
+    ctx.lobby.update(presence, "main menu")
     log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+    options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
     if not await _offer_key_link(display, ctx, caller, terminal):
         return
-    saved = await ctx.store.saved_game(caller.account.id) if caller.account else None
-    if saved is not None:
-        answer = await _offer_resume(display, saved, caller)
+    waiting = ctx.lobby.waiting_table(caller.name)
+    if waiting is not None:
+        answer = await ask_choice(display, "Your game", [
+            f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
+            "", "Go back to it? (Y/N; N abandons it)"], "YN")
         if answer is None:
             return
-        if answer:
-            if not await _play(display, ctx, caller, options, log, resume=saved):
+        if answer == "Y":
+            if not await _rejoin(display, ctx, caller, options, presence, waiting[0], waiting[1]):
+                return
+        else:
+            waiting[0].abandon(waiting[1])
+    saved = await ctx.store.saved_game(caller.account.id) if caller.account else None
+    if saved is not None:
+        resume = await _offer_resume(display, saved, caller)
+        if resume is None:
+            return
+        if resume:
+            if not await _play(display, ctx, caller, options, presence, log, resume=saved):
                 return
         else:
             await ctx.store.drop_saved_game(saved.id)
     while True:
-        choice = await main_menu(display, caller)
+        ctx.lobby.update(presence, "main menu")
+        note = "  ".join(presence.messages)
+        presence.messages.clear()
+        presence.deliver = None
+        choice = await main_menu(display, caller, ctx.lobby.sysop_available(), note)
         if choice is None:
             return
         if choice == "Q":
             break
         if choice == "1":
-            ok = await _play(display, ctx, caller, options, log)
+            ok = await _play(display, ctx, caller, options, presence, log)
         elif choice == "2":
             text = await ask_line(display, "Numbered game", [
                 "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
@@ -69,13 +92,18 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, log: Log) -> None
             ok = True
             if text.isdigit() and int(text) >= 1:
                 fixed = await ctx.store.recorded_rules(int(text))
-                ok = await _play(display, ctx, caller, options, log, number=int(text), fixed=fixed)
+                ok = await _play(display, ctx, caller, options, presence, log, number=int(text), fixed=fixed)
         elif choice == "3":
+            ctx.lobby.update(presence, "reading statistics")
             ok = await show_statistics(display, ctx.store, caller)
         elif choice == "4":
+            ctx.lobby.update(presence, "reading the top players")
             ok = await show_top_players(display, ctx.store)
-        else:
+        elif choice == "5":
+            ctx.lobby.update(presence, "reading recent games")
             ok = await show_recent_games(display, ctx.store, caller)
+        else:
+            ok = await _page_sysop(display, ctx, caller, options, presence, log)
         if not ok or terminal.closed:
             return
     goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
@@ -116,8 +144,9 @@ async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> b
     return None if answer is None else answer == "Y"
 
 
-async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, log: Log,
-                number: int | None = None, resume: SavedGame | None = None, fixed: Rules | None = None) -> bool:
+async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
+                log: Log, number: int | None = None, resume: SavedGame | None = None,
+                fixed: Rules | None = None) -> bool:
     """Games against the computer until the caller stops; False when the
     connection is gone.  ``options`` are set on the options screen first
     (and remembered for a registered caller); a resumed game keeps the rules
@@ -125,12 +154,13 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
     if resume is not None:
         rules = resume.rules
     else:
+        ctx.lobby.update(presence, "choosing options")
         if await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed) is None:
             return False
         if caller.account is not None:
             await ctx.store.save_options(caller.account.id, options.to_dict())
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
-    human = HumanSeat(display, caller.name, options)
+    human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
     rng = random.Random(secrets.randbits(64))
     strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else SensiblePlayer(rng)
     pace = options.pace is Pace.PAUSE
@@ -142,11 +172,106 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
                           "computer", warn=human.notice)
     numbers = iter([number]) if number is not None else iter(())
-    table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal)
-    keys = asyncio.create_task(human.run())
+    table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
+                  chat_limit=ctx.paging.chat_limit)
+    ctx.lobby.update(presence, "playing the computer", table)
+    presence.deliver = human.notice
+    keys = asyncio.create_task(human.play())
     try:
         await table.run(resume)
     finally:
         keys.cancel()
         computer.stop()
+        presence.deliver = None
     return not display.terminal.closed
+
+
+async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
+                      presence: Presence, log: Log) -> bool:
+    """Page the sysop (with a reason, as BBS pages had); play the sysop
+    when the page is accepted, else offer the computer.  False on hang-up."""
+    reason = await ask_line(display, "Page the sysop", [
+        "Page the sysop for a game.",
+        "Say why if you like, then press RETURN to page.",
+    ], "Reason: ", "", 60)
+    if reason is None:
+        return False
+    ctx.lobby.update(presence, "paging the sysop")
+    page = asyncio.create_task(ctx.lobby.page(presence, reason))
+
+    def paint(canvas: Canvas) -> None:
+        left = next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
+        row = frame(canvas, "Paging", [f"Paging the sysop... {left} s", "",
+                                       "The sysop's console is ringing. ESC stops paging."])
+        canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
+
+    display.show(paint)
+    terminal = display.terminal
+    while not page.done():
+        await terminal.drain()
+        getter = asyncio.ensure_future(terminal.get_key(timeout=1.0))
+        await asyncio.wait({getter, page}, return_when=asyncio.FIRST_COMPLETED)
+        if not getter.done():
+            getter.cancel()
+            continue
+        key = getter.result()
+        if key is not None and key.name is KeyName.EOF:
+            ctx.lobby.cancel_page(presence)
+            await page
+            return False
+        if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+            ctx.lobby.cancel_page(presence)
+        display.refresh()
+    invitation = page.result()
+    if invitation is None:
+        answer = await ask_choice(display, "Paging", [
+            "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
+        if answer is None:
+            return False
+        if answer == "Y":
+            return await _play(display, ctx, caller, options, presence, log)
+        return True
+    answer = await ask_choice(display, "Playing the sysop", [
+        f"{invitation.console.name} accepted your page! You are player 1.",
+        "",
+        "How do runs count during the play?",
+        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+        "Press 1 or 2. (The other rules are the house rules.)",
+    ], "12")
+    if answer is None:
+        invitation.handoff.set_result(None)
+        return False
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
+    theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit)
+    journal = None
+    if caller.account is not None:
+        journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
+                          (caller.account.id, None), "sysop", warn=mine.notice, log_actions=False)
+    table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
+                  chat_limit=ctx.paging.chat_limit)
+    invitation.handoff.set_result(theirs)
+    log.info("%s plays the sysop %s", caller.name, invitation.console.name)
+    ctx.lobby.run_table(table)
+    return await _seated(display, ctx, presence, mine, table, "playing the sysop")
+
+
+async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
+                  table: Table, index: int) -> bool:
+    """Go back to a game that waited while the caller's line was down."""
+    seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
+    table.rejoin(index, seat)
+    return await _seated(display, ctx, presence, seat, table, "playing the sysop")
+
+
+async def _seated(display: Display, ctx: DoorContext, presence: Presence, seat: HumanSeat, table: Table,
+                  doing: str) -> bool:
+    ctx.lobby.update(presence, doing, table)
+    presence.deliver = seat.notice
+    try:
+        await seat.play()
+    finally:
+        presence.deliver = None
+    return not display.terminal.closed
+

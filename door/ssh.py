@@ -5,7 +5,9 @@ line editor would buffer input until Enter and eat arrow keys).  A window
 change makes ``stdin.read()`` raise ``TerminalSizeChanged``, which becomes a
 resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  A user
 name that is not registered logs in with no password and is offered as the
-caller's name; a registered one authenticates (:class:`DoorSshServer`).
+caller's name; a registered one authenticates; a sysop's name authenticates
+with the sysop's key or password and gets the sysop console
+(:class:`DoorSshServer`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from .passwords import verify_password
 from .terminal import Terminal
 
 if TYPE_CHECKING:
+    from .config import SysopConfig
     from .context import DoorContext
     from .store import Account
 
@@ -93,6 +96,8 @@ class DoorSshServer(asyncssh.SSHServer):
 
     def __init__(self, ctx: "DoorContext") -> None:
         self.ctx = ctx
+        self.sysop_candidate: "SysopConfig | None" = None
+        self.sysop: "SysopConfig | None" = None
         self.candidate: "Account | None" = None
         self.account: "Account | None" = None
         self.offered_key: str | None = None
@@ -103,6 +108,9 @@ class DoorSshServer(asyncssh.SSHServer):
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
 
     async def begin_auth(self, username: str) -> bool:
+        self.sysop_candidate = self.ctx.sysop(username)
+        if self.sysop_candidate is not None:
+            return True
         self.candidate = await self.ctx.store.find_account(username)
         return self.candidate is not None
 
@@ -110,6 +118,11 @@ class DoorSshServer(asyncssh.SSHServer):
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self.sysop_candidate is not None:
+            if openssh_key(key) in self.sysop_candidate.ssh_keys:
+                self.sysop = self.sysop_candidate
+                return True
+            return False
         if self.candidate is None:
             return False
         text = openssh_key(key)
@@ -124,6 +137,17 @@ class DoorSshServer(asyncssh.SSHServer):
         return True
 
     async def validate_password(self, username: str, password: str) -> bool:
+        if self.sysop_candidate is not None:
+            stored = self.sysop_candidate.password
+            ok = False
+            if stored:
+                ok = await asyncio.to_thread(verify_password, password, stored)
+            if ok:
+                self.ctx.throttle.success(self.sysop_candidate.name)
+                self.sysop = self.sysop_candidate
+                return True
+            await asyncio.sleep(self.ctx.throttle.failure(self.sysop_candidate.name, self.peer, "ssh (sysop)"))
+            return False
         if self.candidate is None:
             return False
         stored = await self.ctx.store.password_hash(self.candidate.id)
@@ -169,6 +193,7 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal], Awaitabl
         owner = process.channel.get_connection().get_owner()
         if isinstance(owner, DoorSshServer):
             terminal.account, terminal.offered_key = owner.account, owner.offered_key
+            terminal.sysop = owner.sysop
         await terminal.run_session(session)
 
     return await asyncssh.listen(

@@ -7,6 +7,16 @@ the sysop or the computer (seed 004).  After each game both seats are asked
 whether to play another; the loser deals first (seed 000).  With a
 :class:`~door.journal.Journal`, every action is kept in the store before
 its effect is shown, and every finished game is recorded.
+
+Before each hand the table is in *chat mode* (seed 004): the cards are
+dealt but not shown, the players may chat, and the player about to deal
+deals by pressing RETURN on a blank chat line (:meth:`Table.deal`; against
+the computer, the caller always may).
+
+When ``rejoin_timeout`` is set (caller against sysop), a player whose line
+drops is *absent*: the other is told at once, and the game waits up to that
+many seconds for them to come back (:meth:`Table.rejoin`) before it is
+abandoned; the player who stayed may abandon it sooner.
 """
 
 from __future__ import annotations
@@ -14,22 +24,35 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any, Callable, Sequence
+import time
+from typing import Any, Callable, Protocol, Sequence
 
-from engine.game import Action, Event, Game, IllegalAction, Match
+from engine.game import Action, Event, Game, HandDealt, IllegalAction, Match, Phase
 from engine.notation import replay_with_events
 from engine.rules import Rules
 
 from .journal import Journal
 from .recorder import GameRecorder
-from .seats import Seat
+from .seats import ComputerSeat, Seat
 from .store import SavedGame
+from .words import strip_controls
 
-__all__ = ["Table", "new_game_number"]
+__all__ = ["Table", "new_game_number", "Watcher", "ChatLine"]
 
 log = logging.getLogger("door.table")
 
 _LEAVE = object()
+_ABANDON = object()
+
+ChatLine = tuple[float, str, str]
+"""A chat line: (time in seconds since the epoch, the speaker's name, the text)."""
+
+
+class Watcher(Protocol):
+    """Someone watching the table (the sysop console)."""
+
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        """The game changed by ``events``, or the chat changed."""
 
 
 def new_game_number() -> int:
@@ -42,11 +65,15 @@ class Table:
 
     ``numbers``: where game numbers come from (:func:`new_game_number`
     unless a test or a replay fixes them); ``journal``: keeps the games of a
-    registered caller (``None`` for guests, whose games leave no records).
+    registered caller (``None`` for guests, whose games leave no records);
+    ``rejoin_timeout``: seconds a dropped player may take to come back
+    (``None``: a drop ends the match); ``chat_limit``: the longest chat
+    line in characters.
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int] = new_game_number,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, rejoin_timeout: float | None = None,
+                 chat_limit: int = 70) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -54,34 +81,104 @@ class Table:
         self.match = Match(rules)
         self.game: Game | None = None
         self.recorder = GameRecorder()
+        self.history: list[Event] = []
         self.numbers = numbers
         self.journal = journal
+        self.rejoin_timeout = rejoin_timeout
+        self.chat_limit = chat_limit
+        self.chat_log: list[ChatLine] = []
+        self.watchers: list[Watcher] = []
         self.left: int | None = None
+        self.absent: set[int] = set()
+        self.absent_until = 0.0
         self.points_offset = (0, 0)
         self.go_on = asyncio.Event()
         """Set while play may go on; a seat clears it to hold the computer
         until its player has read a score (the "prompt" pace)."""
         self.go_on.set()
-        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self.dealt = asyncio.Event()
+        """Set once the dealer has dealt the hand on the table (chat mode
+        before each hand, seed 004)."""
+        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
             seat.attach(self, i)
+
+    # -- what seats call ---------------------------------------------------------
 
     def match_points(self) -> tuple[int, int]:
         """Games credited to each seat so far (skunks count double)."""
         p = self.match.points
         return (p[0] + self.points_offset[0], p[1] + self.points_offset[1])
 
+    def against_computer(self, seat: int) -> bool:
+        """True when ``seat``'s opponent is the computer."""
+        return isinstance(self.seats[1 - seat], ComputerSeat)
+
     def submit(self, seat: int, action: Action) -> None:
         """Queue ``action`` from ``seat``; it is applied in turn."""
         self._queue.put_nowait((seat, action))
 
     def leave(self, seat: int) -> None:
-        """``seat`` has gone (hung up or quit): the match ends."""
+        """``seat`` has gone (hung up or quit)."""
         self._queue.put_nowait((seat, _LEAVE))
 
+    def abandon(self, seat: int) -> None:
+        """``seat`` gives up waiting for an absent opponent: the match ends."""
+        self._queue.put_nowait((seat, _ABANDON))
+
+    def deal(self, seat: int) -> str | None:
+        """``seat`` deals the hand on the table (RETURN on a blank chat
+        line); returns why not, or ``None`` when dealt."""
+        game = self.game
+        if game is None or self.dealt.is_set():
+            return None
+        if seat != game.dealer and not self.against_computer(seat):
+            return f"{self.seats[game.dealer].name} deals: wait for RETURN on a blank chat line."
+        self.dealt.set()
+        self._broadcast(game, [])
+        return None
+
+    def chat(self, seat: int, text: str) -> None:
+        """A chat line from ``seat``: control characters and escape
+        sequences are removed and the length is limited before anyone sees it."""
+        clean = strip_controls(text, self.chat_limit)
+        if not clean:
+            return
+        line = (time.time(), self.seats[seat].name, clean)
+        self.chat_log.append(line)
+        del self.chat_log[:-100]
+        for s in self.seats:
+            s.on_chat(line)
+        for w in self.watchers:
+            w.refresh([])
+
+    def rejoin(self, seat: int, new: Seat) -> None:
+        """An absent player is back with a new seat (a new connection): it
+        gets the whole game so far, and the other player is told."""
+        if seat not in self.absent:
+            raise ValueError(f"seat {seat} is not absent")
+        self.seats[seat] = new
+        new.attach(self, seat)
+        self.absent.discard(seat)
+        for line in self.chat_log[-20:]:
+            new.on_chat(line)
+        if self.game is not None:
+            new.notify(self.game, list(self.history))
+        self.seats[1 - seat].notice(f"{new.name} is back.")
+        log.info("%s rejoined the table", new.name)
+
+    # -- the match ----------------------------------------------------------------
+
     async def run(self, resume: SavedGame | None = None) -> None:
-        """Play games until a seat declines another or leaves; the first is
-        ``resume`` (a saved game, rebuilt exactly) when given."""
+        """Play games until a seat declines another, leaves, or the game is
+        abandoned; the first is ``resume`` (a saved game) when given."""
+        try:
+            await self._run(resume)
+        finally:
+            for seat in self.seats:
+                seat.finish()
+
+    async def _run(self, resume: SavedGame | None) -> None:
         while True:
             if resume is not None:
                 game, events = replay_with_events(resume.rules, resume.number, resume.actions, resume.first_dealer)
@@ -90,6 +187,7 @@ class Table:
                 if self.journal is not None:
                     self.journal.resume(resume)
                 resume = None
+                underway = game.phase is not Phase.DISCARD or any(len(h) < 6 for h in game.hands)
                 log.info("game %d resumed after %d actions", game.number, len(game.actions))
             else:
                 game = self.match.new_game(self.numbers())
@@ -97,17 +195,18 @@ class Table:
                 if self.journal is not None:
                     await self.journal.start(game, self.match_points())
                 log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
+                underway = False
             self.game = game
             self.recorder = GameRecorder()
-            if not await self._play(game, events):
+            self.history = []
+            if not await self._play(game, events, underway):
                 return
             assert game.result is not None
             if self.journal is not None:
                 await self.journal.finish(game, self.recorder)
             log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
                      game.result.scores)
-            wants = await self._ask_again()
-            if not all(wants):
+            if not all(await self._ask_again()):
                 return
 
     async def _ask_again(self) -> list[bool]:
@@ -126,22 +225,45 @@ class Table:
     async def _wait_leave(self) -> None:
         while True:
             item = await self._queue.get()
-            if isinstance(item, tuple) and item[1] is _LEAVE:
+            if item[1] is _LEAVE or item[1] is _ABANDON:
                 self.left = item[0]
                 return
 
-    async def _play(self, game: Game, events: list[Event]) -> bool:
+    async def _play(self, game: Game, events: list[Event], underway: bool = False) -> bool:
         """Play ``game`` (whose first ``events`` are given) to its end;
-        False when a seat left first."""
+        False when it ended early (a seat left, or it was abandoned).
+        ``underway``: the hand on the table was dealt already (a resumed game)."""
         self._broadcast(game, events)
+        if underway:
+            self.dealt.set()
+            self._broadcast(game, [])
         while not game.over:
-            item = await self._queue.get()
-            assert isinstance(item, tuple)
-            seat, action = item
-            if action is _LEAVE:
-                self.left = seat
-                log.info("game %d: %s left", game.number, self.seats[seat].name)
+            wait = max(0.0, self.absent_until - time.time()) if self.absent else None
+            try:
+                item = await asyncio.wait_for(self._queue.get(), wait)
+            except asyncio.TimeoutError:
+                log.info("game %d abandoned: nobody came back", game.number)
                 return False
+            seat, action = item[0], item[1]
+            if action is _ABANDON:
+                self.left = seat
+                log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
+                return False
+            if action is _LEAVE:
+                if self.rejoin_timeout is None or self.absent:
+                    self.left = seat
+                    log.info("game %d: %s left", game.number, self.seats[seat].name)
+                    return False
+                self.absent.add(seat)
+                self.absent_until = time.time() + self.rejoin_timeout
+                other = self.seats[1 - seat]
+                other.notice(f"{self.seats[seat].name}'s line dropped. The game waits up to "
+                             f"{self.rejoin_timeout / 60:g} minutes for them to come back.")
+                log.info("game %d: %s dropped; waiting %g s", game.number, self.seats[seat].name,
+                         self.rejoin_timeout)
+                continue
+            if seat in self.absent:
+                continue
             try:
                 events = game.apply(action)
             except IllegalAction as exc:
@@ -154,5 +276,10 @@ class Table:
 
     def _broadcast(self, game: Game, events: list[Event]) -> None:
         self.recorder.feed(events)
+        self.history.extend(events)
+        if any(isinstance(e, HandDealt) for e in events):
+            self.dealt.clear()
         for seat in self.seats:
             seat.notify(game, events)
+        for w in self.watchers:
+            w.refresh(events)

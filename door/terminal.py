@@ -19,6 +19,7 @@ from .charset import Charset, choose_charset
 from .keys import Key, KeyDecoder, KeyName
 
 if TYPE_CHECKING:
+    from .config import SysopConfig
     from .store import Account
 
 __all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS"]
@@ -59,6 +60,8 @@ class Terminal:
         """The account an SSH login proved (key or password), if any."""
         self.offered_key: str | None = None
         """An SSH public key the client offered that no account knew."""
+        self.sysop: "SysopConfig | None" = None
+        """The sysop an SSH login proved, or the local console's sysop."""
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0
@@ -72,6 +75,11 @@ class Terminal:
         self.log = logging.getLogger("door.terminal")
 
     # -- fed by the adapters ------------------------------------------------
+
+    @property
+    def idle(self) -> float:
+        """Seconds since the caller last sent anything."""
+        return asyncio.get_event_loop().time() - self._last_input
 
     def feed(self, data: bytes) -> None:
         """Bytes typed by the caller."""

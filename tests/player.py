@@ -166,8 +166,11 @@ class Player:
         if prompt.startswith("Count your"):
             await self.count(prompt)
             return True
-        if prompt.startswith("Press RETURN for the next hand"):
-            self.reviews.append(screen)
+        if prompt.startswith("Chat"):  # chat mode before each hand (seed 004)
+            if "blank line deals" not in prompt:
+                return False  # the other player deals
+            if "The show" in screen:
+                self.reviews.append(screen)
             await self.send(b"\r")
             return True
         if prompt.startswith("Play again?"):

@@ -82,6 +82,8 @@ def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
     client.send("1")
     client.until(lambda s: "Press 1 or 2" in s)
     client.send("1")
+    client.until(lambda s: "blank line deals" in s)  # chat mode before the deal (seed 004)
+    client.send("\r")
     text = client.until(lambda s: "Choose 2 cards" in s)
     assert "Your cards" in text and "Dealer:" in text
     # the cyan bar starts on the first card; RETURN selects it (yellow)

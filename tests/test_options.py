@@ -76,7 +76,9 @@ async def start_game(door: DoorServer, option_keys: bytes, name: str = "Opal"):
     await caller.send(b"1")
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await caller.send(option_keys + b"1")
-    await s.wait_for(lambda: "Dealer:" in s.text())
+    await s.wait_for(lambda: "blank line deals" in s.text())
+    await caller.send(b"\r")
+    await s.wait_for(lambda: "Dealer:" in s.text() and not s.prompt().startswith("Chat"))
     return caller
 
 

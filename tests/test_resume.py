@@ -38,6 +38,8 @@ async def play_into_the_hand(writer, screen: Terminal) -> list[str]:
     writer.write(b"1")
     await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
     writer.write(b"2")
+    await screen.wait_for(lambda: "blank line deals" in screen.text())
+    writer.write(b"\r")
     await screen.wait_for(lambda: screen.prompt().startswith("Choose 2 cards"))
     writer.write(b"\r" + RIGHT + b"\r\r")
     await screen.wait_for(lambda: screen.prompt().startswith("Your turn"), timeout=15)

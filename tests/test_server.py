@@ -26,6 +26,8 @@ async def as_guest_to_the_game(write, screen: Terminal) -> None:
     write(b"1")
     await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
     write(b"1")
+    await screen.wait_for(lambda: "blank line deals" in screen.text())
+    write(b"\r")
     await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
 
 
@@ -153,6 +155,8 @@ async def test_numbered_game_deals_the_same_cards(door: DoorServer) -> None:
     writer.write(b"32767\r")
     await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
     writer.write(b"1")
+    await screen.wait_for(lambda: "blank line deals" in screen.text())
+    writer.write(b"\r")
     await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
     assert "Game #32767" in screen.lines()[0]
     row = screen.row_of("Your cards") + 2

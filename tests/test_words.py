@@ -36,6 +36,12 @@ def test_events_from_each_side() -> None:
     assert describe(over, 0, NAMES) == ["You win 121 to 80! Skunk! It counts 2 games."]
 
 
+def test_replay_in_words() -> None:
+    from engine.game import HandReplayed
+    assert describe(HandReplayed(0, 3, (40, 37)), 0, NAMES) == [
+        "You replay hand 3: the scores go back to 40 - 37; it does not count in the statistics."]
+
+
 def test_claims_in_words() -> None:
     show = score_show(parse_cards("4D 4H 5S 6D"), Card.from_str("KC"))
     under = HandCounted(0, ShowTurn.HAND, show, 10, ClaimOutcome(Verdict.UNDER, 10, 4))

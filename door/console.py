@@ -1,0 +1,345 @@
+"""The sysop console: who is on line, pages, games in progress, and playing
+the callers (seed 004: the caller is player 1, the sysop player 2).
+
+The same console runs over SSH (a sysop's login) and on the local Unix
+socket (``cribbage-door console``).  Keys:
+
+    Up/Down  select a caller        Y  accept the page (selected, or oldest)
+    N        decline the page       W  watch the selected caller's game
+    M        message the caller     K  disconnect the caller (asks first)
+    A        available / away       R  resume a game that waits for you
+    Q        leave the console      Ctrl-L  redraw
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Sequence
+
+from engine.game import Event
+
+from .context import DoorContext
+from .display import Display
+from .game_view import Mode, ViewState, paint_game
+from .keys import Key, KeyName
+from .lobby import Invitation, Page, Presence
+from .prompts import TITLE
+from .screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
+from .seats import HumanSeat
+from .table import Table
+from .terminal import Terminal
+from .words import describe, strip_controls
+
+__all__ = ["SysopConsole", "sysop_session", "Spectator"]
+
+log = logging.getLogger("door.console")
+
+HEAD = Style(fg=CYAN, bold=True)
+TEXT = Style(fg=WHITE)
+BAR = Style(fg=BLACK, bg=CYAN)
+BANNER = Style(fg=YELLOW, bg=RED, bold=True)
+HELP = Style(fg=YELLOW, bold=True)
+
+
+class Spectator:
+    """The sysop watching a game, read-only: both hands stay hidden until
+    the show (or the end of the game)."""
+
+    def __init__(self, display: Display, table: Table) -> None:
+        self.display = display
+        self.table = table
+        self.vs = ViewState(mode=Mode.WAIT, spectator=True)
+        self.vs.options.box = True
+        if table.game is not None:
+            self.refresh(table.history)
+        self.vs.chat = list(table.chat_log)
+
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        names = [s.name for s in self.table.seats]
+        for e in events:
+            self.vs.say(*describe(e, -1, names))
+        self.vs.chat = list(self.table.chat_log)
+        a, b = names
+        self.vs.prompt = f"Watching {a} against {b}. ESC or Q stops watching."
+        if self.display.painter == self.paint:
+            self.display.refresh()
+
+    def paint(self, canvas: Canvas) -> None:
+        if self.table.game is not None:
+            paint_game(canvas, self.table.game, 0, [s.name for s in self.table.seats], self.vs)
+
+
+class SysopConsole:
+    """One sysop's console on ``display``; ``name`` is the sysop's."""
+
+    def __init__(self, display: Display, ctx: DoorContext, name: str, presence: Presence) -> None:
+        self.display = display
+        self.ctx = ctx
+        self.name = name
+        self.presence = presence
+        self.available = True
+        self.busy = False
+        self.selected = 0
+        self.events: list[str] = []
+        self.input_label = ""
+        self.input = ""
+        self.confirm = ""
+        self.spectator: Spectator | None = None
+
+    # -- the lobby's side --------------------------------------------------------
+
+    def lobby_changed(self) -> None:
+        if not self.busy and self.spectator is None:
+            self.display.refresh()
+
+    def ring(self, page: Page) -> None:
+        self.say(f"PAGE from {page.presence.name}: {page.reason or '(no reason given)'}")
+        self.display.terminal.write(b"\x07")
+        if not self.busy:
+            self.display.refresh()
+
+    def say(self, line: str) -> None:
+        """An event line, timed."""
+        self.events.append(time.strftime("%H:%M ") + line)
+        del self.events[:-50]
+
+    # -- the screen -----------------------------------------------------------------
+
+    def callers(self) -> list[Presence]:
+        return self.ctx.lobby.callers()
+
+    def paint(self, canvas: Canvas) -> None:
+        lobby = self.ctx.lobby
+        canvas.fill(0, 0, canvas.cols, TITLE)
+        canvas.put(0, 1, f"CRIBBAGE DOOR  SYSOP CONSOLE  {self.name}", TITLE)
+        state = "AVAILABLE" if self.available else "AWAY"
+        canvas.put(0, canvas.cols - len(state) - 8, f"{state}  {time.strftime('%H:%M')}", TITLE)
+        callers = self.callers()
+        games = sum(1 for p in callers if p.table is not None)
+        canvas.put(2, 1, f"On line: {len(callers)} caller(s), {len(lobby.pages)} page(s) waiting, "
+                         f"{games} in a game.", TEXT)
+        row = 3
+        for page in lobby.pages:
+            canvas.fill(row, 0, canvas.cols, BANNER)
+            canvas.put(row, 1, f"PAGE from {page.presence.name} ({page.seconds_left} s): "
+                               f"{page.reason or '(no reason)'}  -  Y accepts, N declines", BANNER)
+            row += 1
+            if row > 5:
+                break
+        waiting = lobby.waiting_table(self.name)
+        if waiting is not None:
+            other = waiting[0].seats[1 - waiting[1]].name
+            canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
+            row += 1
+        row += 1
+        canvas.put(row, 1, f"  {'Name':<20} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
+        row += 1
+        self.selected = min(self.selected, max(0, len(callers) - 1))
+        first = row
+        for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
+            idle = int(p.terminal.idle)
+            line = (f"  {(p.name or '-')[:20]:<20} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
+                    f"{idle // 60:>2}:{idle % 60:02d}  {p.activity()}")
+            style = BAR if i == self.selected else TEXT
+            if i == self.selected:
+                canvas.fill(first + i, 0, canvas.cols, BAR)
+            canvas.put(first + i, 0, line[: canvas.cols], style)
+        if not callers:
+            canvas.put(first, 2, "Nobody is on line.", TEXT)
+        events_top = canvas.rows - 7
+        canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
+        canvas.put(events_top - 1, 2, " Events ", HEAD)
+        for i, line in enumerate(self.events[-5:]):
+            canvas.put(events_top + i, 1, line[: canvas.cols - 2], TEXT)
+        bottom = canvas.rows - 1
+        if self.input_label:
+            text = f"{self.input_label}{self.input}"
+            canvas.put(bottom, 1, text[: canvas.cols - 2], HELP)
+            canvas.cursor = (bottom, min(canvas.cols - 2, 1 + len(text)))
+        elif self.confirm:
+            canvas.put(bottom, 1, self.confirm, HELP)
+        else:
+            canvas.put(bottom, 1, "Up/Down select  Y accept  N decline  W watch  M message  K disconnect  "
+                                  "A away  Q quit"[: canvas.cols - 2], HELP)
+
+    # -- the keys -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        """The console's loop, until the sysop leaves or hangs up."""
+        terminal = self.display.terminal
+        self.display.show(self.paint)
+        while True:
+            await terminal.drain()
+            key = await terminal.get_key(timeout=1.0)
+            if key is None:
+                if self.spectator is None:
+                    self.display.refresh()  # idle times, page countdowns
+                continue
+            if key.name is KeyName.EOF:
+                return
+            if key.name is KeyName.CTRL_L:
+                self.display.redraw()
+                continue
+            if key.name is KeyName.RESIZE:
+                self.display.refresh()
+                continue
+            if not await self.handle(key):
+                return
+
+    async def handle(self, key: Key) -> bool:
+        """React to one key; False when the sysop leaves the console."""
+        if self.spectator is not None:
+            if key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
+                self.spectator.table.watchers.remove(self.spectator)
+                self.spectator = None
+                self.display.show(self.paint)
+            return True
+        if self.input_label:
+            self._input_key(key)
+            self.display.refresh()
+            return True
+        if self.confirm:
+            target = self._target()
+            if key.name is KeyName.CHAR and key.char in "yY" and target is not None:
+                target.terminal.write(b"\r\n\x1b[0m\r\nThe sysop has ended your call. Goodbye.\r\n")
+                await target.terminal.drain()
+                target.terminal.close()
+                target.terminal.lost()
+                self.say(f"disconnected {target.name or target.terminal.peer}")
+            self.confirm = ""
+            self.display.refresh()
+            return True
+        callers = self.callers()
+        if key.name in (KeyName.UP, KeyName.LEFT):
+            self.selected = max(0, self.selected - 1)
+        elif key.name in (KeyName.DOWN, KeyName.RIGHT):
+            self.selected = min(max(0, len(callers) - 1), self.selected + 1)
+        elif key.name is KeyName.CHAR:
+            ch = key.char.upper()
+            if ch == "Q":
+                return False
+            if ch == "A":
+                self.available = not self.available
+                self.say("you are " + ("available" if self.available else "away"))
+                self.ctx.lobby.changed()
+            elif ch in "YN":
+                page = self._page()
+                if page is None:
+                    self.say("no page is waiting")
+                elif ch == "N":
+                    self.ctx.lobby.answer(page, None)
+                    self.say(f"declined the page of {page.presence.name}")
+                else:
+                    await self._accept(page)
+            elif ch == "W":
+                self._watch()
+            elif ch == "M" and self._target() is not None:
+                self.input_label, self.input = f"Message to {self._target().name}: ", ""  # type: ignore[union-attr]
+            elif ch == "K" and self._target() is not None:
+                self.confirm = f"Disconnect {self._target().name or 'this caller'}? (Y/N)"  # type: ignore[union-attr]
+            elif ch == "R":
+                await self._resume()
+        self.display.refresh()
+        return True
+
+    def _target(self) -> Presence | None:
+        callers = self.callers()
+        return callers[self.selected] if 0 <= self.selected < len(callers) else None
+
+    def _page(self) -> Page | None:
+        pages = self.ctx.lobby.pages
+        target = self._target()
+        for page in pages:
+            if page.presence is target:
+                return page
+        return pages[0] if pages else None
+
+    def _input_key(self, key: Key) -> None:
+        if key.name is KeyName.ENTER:
+            target = self._target()
+            text = strip_controls(self.input, self.ctx.paging.chat_limit)
+            if target is not None and text:
+                self.ctx.lobby.message(target, text)
+                self.say(f"to {target.name}: {text}")
+            self.input_label = ""
+        elif key.name is KeyName.ESCAPE:
+            self.input_label = ""
+        elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):
+            self.input = self.input[:-1]
+        elif key.name is KeyName.CHAR and len(self.input) < self.ctx.paging.chat_limit:
+            self.input += key.char
+
+    def _watch(self) -> None:
+        target = self._target()
+        if target is None or target.table is None or target.table.game is None:
+            self.say("the selected caller is not in a game")
+            return
+        self.spectator = Spectator(self.display, target.table)
+        target.table.watchers.append(self.spectator)
+        self.display.show(self.spectator.paint)
+
+    async def _accept(self, page: Page) -> None:
+        """Accept ``page`` and play the caller (the caller's session sets
+        up the table and hands this console its seat)."""
+        loop = asyncio.get_running_loop()
+        handoff: asyncio.Future[HumanSeat | None] = loop.create_future()
+        if not self.ctx.lobby.answer(page, Invitation(self, handoff)):
+            self.say("that page is no longer ringing")
+            return
+        self.busy = True
+        caller = page.presence.name
+        self.say(f"accepted the page of {caller}")
+
+        def waiting(canvas: Canvas) -> None:
+            canvas.fill(0, 0, canvas.cols, TITLE)
+            canvas.put(0, 1, "CRIBBAGE DOOR  SYSOP CONSOLE", TITLE)
+            canvas.put(10, 4, f"{caller} is choosing how runs count in the play...", HEAD)
+
+        self.display.show(waiting)
+        try:
+            seat = await asyncio.wait_for(handoff, 300)
+        except asyncio.TimeoutError:
+            seat = None
+        if seat is not None:
+            self.ctx.lobby.update(self.presence, f"playing {caller}", seat.table)
+            await seat.play()
+            self.ctx.lobby.update(self.presence, "console")
+        else:
+            self.say(f"{caller} did not start the game")
+        self.busy = False
+        self.display.show(self.paint)
+
+    async def _resume(self) -> None:
+        waiting = self.ctx.lobby.waiting_table(self.name)
+        if waiting is None:
+            self.say("no game is waiting for you")
+            return
+        table, index = waiting
+        seat = HumanSeat(self.display, self.name, chat_limit=self.ctx.paging.chat_limit)
+        self.busy = True
+        table.rejoin(index, seat)
+        self.ctx.lobby.update(self.presence, "playing", table)
+        await seat.play()
+        self.ctx.lobby.update(self.presence, "console")
+        self.busy = False
+        self.display.show(self.paint)
+
+
+async def sysop_session(terminal: Terminal, ctx: DoorContext, name: str, presence: Presence,
+                        log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> None:
+    """Run the console for the sysop ``name`` on ``terminal``."""
+    presence.name, presence.is_sysop = name, True
+    console = SysopConsole(Display(terminal), ctx, name, presence)
+    ctx.lobby.update(presence, "console")
+    ctx.lobby.add_console(console)
+    log.info("sysop %r at the console", name)
+    try:
+        await console.run()
+    finally:
+        ctx.lobby.remove_console(console)
+    if not terminal.closed:
+        terminal.write(b"\x1b[0m\x1b[2J\x1b[H")
+        terminal.write_text(f"Goodbye, {name}.\r\n")
+        await terminal.drain()

@@ -1,0 +1,116 @@
+"""The local sysop console: a Unix socket in the data folder, like the local
+console of a BBS node.
+
+The socket file is created with mode 0600, and a connecting process must
+run as the same user as the server (checked with ``SO_PEERCRED``), so only
+the sysop who runs the door gets in.  The client (``cribbage-door
+console``) sends one line first, ``CONSOLE COLS ROWS TERM``, then the raw
+bytes of the keyboard; a window change arrives as the private sequence
+``ESC _ R COLS ; ROWS ESC \\``.  Everything the server sends is the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import socket
+import struct
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from .terminal import Terminal
+
+__all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
+
+log = logging.getLogger("door.console")
+
+CONSOLE_SOCKET = "console.sock"
+"""The socket's file name in the data folder."""
+
+RESIZE_SEQUENCE = re.compile(rb"\x1b_R(\d{1,4});(\d{1,4})\x1b\\")
+"""How the console client reports a new window size (columns; rows)."""
+
+
+class ConsoleTerminal(Terminal):
+    """A :class:`Terminal` over the console socket."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
+                 term: str) -> None:
+        super().__init__("console", "local", term, cols, rows)
+        self._reader = reader
+        self._writer = writer
+
+    async def pump(self) -> None:
+        try:
+            while data := await self._reader.read(4096):
+                for m in RESIZE_SEQUENCE.finditer(data):
+                    self.resized(int(m.group(1)), int(m.group(2)))
+                data = RESIZE_SEQUENCE.sub(b"", data)
+                if data:
+                    self.feed(data)
+        except (ConnectionError, OSError) as exc:
+            log.debug("console read ended: %s", exc)
+        finally:
+            self.lost()
+
+    def _write(self, data: bytes) -> None:
+        self._writer.write(data)
+
+    async def drain(self) -> None:
+        if self.closed:
+            return
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError):
+            self.lost()
+
+    def close(self) -> None:
+        self.closed = True
+        self._writer.close()
+
+
+def _peer_uid(writer: asyncio.StreamWriter) -> int | None:
+    sock = writer.get_extra_info("socket")
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return None
+    return int(struct.unpack("3i", creds)[1])
+
+
+async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]]) -> Any:
+    """Listen on ``data_dir/console.sock`` (mode 0600) and run
+    ``session(terminal)`` for each console that connects as the server's
+    user.  Returns the asyncio server."""
+    path = data_dir / CONSOLE_SOCKET
+    if path.exists() or path.is_symlink():
+        path.unlink()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        uid = _peer_uid(writer)
+        if uid is None or uid != os.getuid():
+            log.warning("console connection from uid %s refused", uid)
+            writer.write(b"This console is only for the user who runs the door.\r\n")
+            writer.close()
+            return
+        try:
+            hello = (await asyncio.wait_for(reader.readline(), 10)).decode("ascii", "replace").split()
+            cols, rows = int(hello[1]), int(hello[2])
+            term = hello[3] if len(hello) > 3 else "xterm"
+            if hello[0] != "CONSOLE":
+                raise ValueError(hello)
+        except (asyncio.TimeoutError, ValueError, IndexError):
+            writer.write(b"Expected: CONSOLE COLS ROWS TERM\r\n")
+            writer.close()
+            return
+        await ConsoleTerminal(reader, writer, cols, rows, term).run_session(session)
+
+    old = os.umask(0o177)  # the socket file is made 0600
+    try:
+        server = await asyncio.start_unix_server(handle, path=str(path))
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    return server

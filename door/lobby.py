@@ -1,0 +1,224 @@
+"""Who is on line, what each caller is doing, the sysop consoles, pages,
+and the caller-vs-sysop games (running, or waiting for a player whose line
+dropped).
+
+A *page* (BBS style, with an optional one-line reason) rings on every
+available sysop console until a sysop accepts or declines it, or until
+``page_timeout`` seconds pass.  Accepting hands the caller an
+:class:`Invitation`: the caller's session sets up the table and hands the
+sysop's seat back through it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Protocol
+
+from .config import PagingConfig
+from .terminal import Terminal
+
+if TYPE_CHECKING:
+    from .display import Display
+    from .seats import HumanSeat
+    from .table import Table
+
+__all__ = ["Lobby", "Presence", "Page", "Invitation", "Console"]
+
+log = logging.getLogger("door.lobby")
+
+
+class Console(Protocol):
+    """What the lobby needs of a sysop console."""
+
+    name: str
+    available: bool
+    busy: bool
+    display: "Display"
+
+    def lobby_changed(self) -> None:
+        """Something the console lists changed: redraw."""
+
+    def ring(self, page: "Page") -> None:
+        """A new page: ring the bell and show the banner."""
+
+
+@dataclass(eq=False)
+class Presence:
+    """A connection as the console lists it: ``name`` (empty while logging
+    in), what the person is ``doing``, the ``table`` of their game, and
+    ``messages`` from the sysop not yet shown."""
+
+    conn: int
+    terminal: Terminal
+    name: str = ""
+    doing: str = "logging in"
+    table: "Table | None" = None
+    is_sysop: bool = False
+    messages: list[str] = field(default_factory=list)
+    deliver: "object | None" = None
+    """A callable taking a message, set while a screen can show it at once."""
+
+    def activity(self) -> str:
+        """``doing``, with the hand and score while in a game."""
+        game = self.table.game if self.table is not None else None
+        if game is not None and not game.over:
+            a, b = game.scores()
+            return f"{self.doing} (hand {game.hand_number}, {a}-{b})"
+        return self.doing
+
+
+@dataclass(eq=False)
+class Invitation:
+    """A page accepted by ``console``; the caller's session sends the
+    sysop's seat back through ``handoff`` (``None`` if the caller left)."""
+
+    console: Console
+    handoff: "asyncio.Future[HumanSeat | None]"
+
+
+@dataclass(eq=False)
+class Page:
+    """``presence`` asks for the sysop, for ``reason``, until ``deadline``
+    (seconds since the epoch)."""
+
+    presence: Presence
+    reason: str
+    deadline: float
+    answer: "asyncio.Future[Invitation | None]"
+
+    @property
+    def seconds_left(self) -> int:
+        """Whole seconds before the page stops ringing."""
+        return max(0, int(self.deadline - time.time() + 0.999))
+
+
+class Lobby:
+    """The server-wide registry; ``paging`` holds the timeouts."""
+
+    def __init__(self, paging: PagingConfig) -> None:
+        self.paging = paging
+        self.presences: dict[int, Presence] = {}
+        self.consoles: list[Console] = []
+        self.pages: list[Page] = []
+        self.tables: set["Table"] = set()
+
+    # -- presence ------------------------------------------------------------
+
+    def join(self, conn: int, terminal: Terminal) -> Presence:
+        """A new connection."""
+        p = Presence(conn, terminal)
+        self.presences[conn] = p
+        self.changed()
+        return p
+
+    def leave(self, presence: Presence) -> None:
+        """A connection ended."""
+        self.presences.pop(presence.conn, None)
+        for page in list(self.pages):
+            if page.presence is presence and not page.answer.done():
+                page.answer.set_result(None)
+        self.changed()
+
+    def update(self, presence: Presence, doing: str, table: "Table | None" = None) -> None:
+        """``presence`` now does ``doing`` (in ``table``'s game, if any)."""
+        presence.doing, presence.table = doing, table
+        self.changed()
+
+    def changed(self) -> None:
+        """Tell every console to redraw."""
+        for console in list(self.consoles):
+            console.lobby_changed()
+
+    def callers(self) -> list[Presence]:
+        """Everybody on line but the sysops, oldest connection first."""
+        return [p for p in sorted(self.presences.values(), key=lambda p: p.conn) if not p.is_sysop]
+
+    def message(self, presence: Presence, text: str) -> None:
+        """A one-line message from the sysop to ``presence``."""
+        line = f"Message from the sysop: {text}"
+        presence.terminal.write(b"\x07")
+        if callable(presence.deliver):
+            presence.deliver(line)
+        else:
+            presence.messages.append(line)
+
+    # -- sysops and pages ---------------------------------------------------------
+
+    def add_console(self, console: Console) -> None:
+        self.consoles.append(console)
+        self.changed()
+
+    def remove_console(self, console: Console) -> None:
+        if console in self.consoles:
+            self.consoles.remove(console)
+        self.changed()
+
+    def sysop_available(self) -> bool:
+        """True when some sysop console is attached, available and free."""
+        return any(c.available and not c.busy for c in self.consoles)
+
+    async def page(self, presence: Presence, reason: str) -> Invitation | None:
+        """Ring the sysops for ``presence``; the invitation when a sysop
+        accepts, ``None`` when declined, unanswered or cancelled."""
+        loop = asyncio.get_running_loop()
+        page = Page(presence, reason, time.time() + self.paging.page_timeout, loop.create_future())
+        self.pages.append(page)
+        log.info("%s pages the sysop: %r", presence.name, reason)
+        for console in list(self.consoles):
+            if console.available:
+                console.ring(page)
+        self.changed()
+        try:
+            return await asyncio.wait_for(asyncio.shield(page.answer), self.paging.page_timeout)
+        except asyncio.TimeoutError:
+            return None
+        finally:
+            if not page.answer.done():
+                page.answer.set_result(None)
+            if page in self.pages:
+                self.pages.remove(page)
+            self.changed()
+
+    def cancel_page(self, presence: Presence) -> None:
+        """The caller stopped paging."""
+        for page in self.pages:
+            if page.presence is presence and not page.answer.done():
+                page.answer.set_result(None)
+
+    def answer(self, page: Page, invitation: Invitation | None) -> bool:
+        """A sysop accepts (``invitation``) or declines (``None``) ``page``;
+        False when the page is no longer ringing."""
+        if page.answer.done():
+            return False
+        page.answer.set_result(invitation)
+        log.info("page of %s %s", page.presence.name, "accepted" if invitation else "declined")
+        return True
+
+    # -- tables ------------------------------------------------------------------
+
+    def run_table(self, table: "Table") -> "asyncio.Task[None]":
+        """Run a caller-vs-sysop ``table`` in the background (it outlives a
+        dropped connection); it leaves the lobby when it ends."""
+        self.tables.add(table)
+
+        async def run() -> None:
+            try:
+                await table.run()
+            finally:
+                self.tables.discard(table)
+                self.changed()
+
+        self.changed()
+        return asyncio.create_task(run())
+
+    def waiting_table(self, name: str) -> "tuple[Table, int] | None":
+        """A game that waits for the player ``name`` (ignoring case) to come
+        back: the table and the seat."""
+        for table in self.tables:
+            for seat in table.absent:
+                if table.seats[seat].name.casefold() == name.casefold():
+                    return table, seat
+        return None
