@@ -27,7 +27,7 @@ from .keys import Key, KeyName
 from .lobby import Invitation, Page, Presence
 from .prompts import TITLE
 from .screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
-from .seats import HumanSeat
+from .seats import ComputerSeat, HumanSeat
 from .table import Table
 from .terminal import Terminal
 from .words import describe, strip_controls
@@ -52,6 +52,7 @@ class Spectator:
         self.table = table
         self.vs = ViewState(mode=Mode.WAIT, spectator=True)
         self.vs.options.box = True
+        self.vs.computer = any(isinstance(s, ComputerSeat) for s in table.seats)
         if table.game is not None:
             self.refresh(table.history)
         self.vs.chat = list(table.chat_log)

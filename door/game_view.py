@@ -103,6 +103,7 @@ class ViewState:
     chat_input: str = ""
     chatting: bool = False
     spectator: bool = False
+    computer: bool = True
     msg_top: int = 0
     msg_painted: int = 0
     log_limit: int = 200
@@ -163,7 +164,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     opp = 1 - me
     _title(canvas, game, names, vs)
     if vs.options.box:
-        canvas.put(1, 1, rules_summary(game.rules, vs.options)[: canvas.cols - 2], Style(fg=CYAN))
+        canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer)[: canvas.cols - 2], Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
     if vs.mode is Mode.CHAT and vs.review:
@@ -286,18 +287,19 @@ def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names
         canvas.put(row, col + 2, show_summary(hc.show)[: canvas.cols - col - 3], TEXT)
 
 
-def rules_summary(rules: Rules, options: CallerOptions) -> str:
+def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -> str:
     """The one-line rules box of the game screen (seed 003's "Box"): the
     rules the title bar (target, run mode) does not already say, and the
-    computer's level; at most 74 columns.
+    computer's level (when ``computer`` plays); at most 74 columns.
 
     >>> rules_summary(Rules(), CallerOptions())
     'manual count · muggins · over-claim forfeit · skunk 91/61 · hard computer'
     """
     count = "manual count" if rules.counting is Counting.MANUAL else "auto count"
     muggins = "muggins" if rules.muggins else "no muggins"
-    return (f"{count} \u00b7 {muggins} \u00b7 over-claim {rules.overclaim.value} \u00b7 skunk "
-            f"{rules.skunk}/{rules.double_skunk} \u00b7 {options.skill.value} computer")
+    text = (f"{count} \u00b7 {muggins} \u00b7 over-claim {rules.overclaim.value} \u00b7 skunk "
+            f"{rules.skunk}/{rules.double_skunk}")
+    return text + f" \u00b7 {options.skill.value} computer" if computer else text
 
 
 def _wrap(entry: str, width: int) -> list[str]:
@@ -322,7 +324,7 @@ def _before_the_deal(canvas: Canvas, top: int, game: Game, me: int, names: list[
     canvas.put(top, 1, f"Before hand {game.hand_number}: {dealer}.", LABEL)
     runs = "in any order" if game.rules.run_mode is RunMode.UNORDERED else "in exact order"
     canvas.put(top + 2, 1, f"The rules: game to {game.rules.game_to}, runs {runs} in the play,", TEXT)
-    canvas.put(top + 3, 1, rules_summary(game.rules, vs.options) + ".", TEXT)
+    canvas.put(top + 3, 1, rules_summary(game.rules, vs.options, vs.computer) + ".", TEXT)
 
 
 def _chat(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:

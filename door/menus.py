@@ -4,6 +4,7 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import time
+from typing import Sequence
 
 from .display import Display
 from .login import Caller
@@ -14,10 +15,10 @@ __all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_game
 
 
 async def main_menu(display: Display, caller: Caller, sysop_available: bool = False,
-                    note: str = "") -> str | None:
+                    messages: Sequence[str] = ()) -> str | None:
     """The caller's menu; returns the key chosen (``"1"``..``"6"``, ``"Q"``)
     or ``None`` on hang-up.  "Play the sysop" is offered while a sysop is
-    available; ``note`` shows messages from the sysop."""
+    available; ``messages`` from the sysop show as they arrive."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     lines = [
         who,
@@ -33,7 +34,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: bool = Fa
         lines.append("  6  Play the sysop (page the sysop)")
         keys += "6"
     lines.append("  Q  Leave the door")
-    return await ask_choice(display, "Main menu", lines, keys, note=note)
+    return await ask_choice(display, "Main menu", lines, keys, live=messages)
 
 
 async def show_statistics(display: Display, store: Store, caller: Caller) -> bool:

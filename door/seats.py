@@ -163,6 +163,7 @@ class HumanSeat:
 
     def attach(self, table: "Table", index: int) -> None:
         self.table, self.index = table, index
+        self.vs.computer = table.against_computer(index)
         self.display.painter = self._paint
 
     @property
@@ -210,8 +211,10 @@ class HumanSeat:
         self._update()
 
     def notice(self, text: str) -> None:
-        """Show ``text`` in the message area (from the door, not the game)."""
+        """Show ``text`` in the message area and the chat window (from the
+        door, not the game)."""
         self.vs.say(text)
+        self.vs.chat.append((time.time(), "***", text))
         if self.table is not None and self.table.game is not None:
             self._update()
 

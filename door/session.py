@@ -72,10 +72,16 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             await ctx.store.drop_saved_game(saved.id)
     while True:
         ctx.lobby.update(presence, "main menu")
-        note = "  ".join(presence.messages)
+        messages = list(presence.messages)
         presence.messages.clear()
+
+        def deliver(text: str, messages: list[str] = messages) -> None:
+            messages.append(text)
+            display.refresh()
+
+        presence.deliver = deliver
+        choice = await main_menu(display, caller, ctx.lobby.sysop_available(), messages)
         presence.deliver = None
-        choice = await main_menu(display, caller, ctx.lobby.sysop_available(), note)
         if choice is None:
             return
         if choice == "Q":
@@ -259,8 +265,9 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
 
 async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
                   table: Table, index: int) -> bool:
-    """Go back to a game that waited while the caller's line was down."""
-    seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
+    """Go back to a game that waited while the caller's line was down (under
+    the name the game was played with)."""
+    seat = HumanSeat(display, table.seats[index].name, options, ctx.paging.chat_limit)
     table.rejoin(index, seat)
     return await _seated(display, ctx, presence, seat, table, "playing the sysop")
 

@@ -246,3 +246,14 @@ async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "
             screen.feed(data)
 
     return TelnetCaller(writer, screen, asyncio.create_task(pump()))
+
+
+async def log_in_as_guest(caller: TelnetCaller, name: str, until: str = "Main menu") -> None:
+    """Type ``name`` at the prompt, choose to play as a guest, and wait
+    until the screen shows ``until``."""
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(name.encode() + b"\r")
+    await s.wait_for(lambda: "is not registered" in s.text())
+    await caller.send(b"g")
+    await s.wait_for(lambda: until in s.text())

@@ -14,7 +14,7 @@ from door.server import DoorServer
 from engine.game import Game
 from engine.rules import Rules
 
-from .player import Player, telnet_caller
+from .player import Player, log_in_as_guest, telnet_caller
 
 
 async def full_game(door: DoorServer, **kwargs) -> tuple[Player, str, bytes]:
@@ -68,11 +68,7 @@ async def test_automatic_counting_asks_nothing_and_shows_the_breakdown(door: Doo
 async def start_game(door: DoorServer, option_keys: bytes, name: str = "Opal"):
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(name.encode() + b"\r")
-    await s.wait_for(lambda: "is not registered" in s.text())
-    await caller.send(b"g")
-    await s.wait_for(lambda: "Main menu" in s.text())
+    await log_in_as_guest(caller, name)
     await caller.send(b"1")
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await caller.send(option_keys + b"1")
@@ -188,11 +184,7 @@ async def test_house_rules_the_sysop_fixes_are_locked(door: DoorServer) -> None:
     door.ctx.caller.skills = ["hard"]
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(b"Lock\r")
-    await s.wait_for(lambda: "is not registered" in s.text())
-    await caller.send(b"g")
-    await s.wait_for(lambda: "Main menu" in s.text())
+    await log_in_as_guest(caller, "Lock")
     await caller.send(b"1")
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     assert "121 points (skunk below 91, double below 61) (house rule)" in s.text()
@@ -211,11 +203,7 @@ async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> No
                                  GameResult(0, (61, 40), Skunk.NONE, 1), [], 0.0)
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(b"Numbers\r")
-    await s.wait_for(lambda: "is not registered" in s.text())
-    await caller.send(b"g")
-    await s.wait_for(lambda: "Main menu" in s.text())
+    await log_in_as_guest(caller, "Numbers")
     await caller.send(b"2")
     await s.wait_for(lambda: "Game number:" in s.text())
     await caller.send(b"4242\r")

@@ -56,3 +56,25 @@ def test_claims_in_words() -> None:
 def test_untrusted_text_is_stripped() -> None:
     assert strip_controls("Ann\x1b[2J\x07\x9b", 20) == "Ann[2J"
     assert strip_controls("x" * 50, 20) == "x" * 20
+
+
+async def test_table_chat_is_stripped_and_limited() -> None:
+    from door.seats import ComputerSeat
+    from door.table import Table
+    from engine.rules import Rules
+
+    class Ear(ComputerSeat):
+        def __init__(self, name: str) -> None:
+            super().__init__(name)
+            self.heard: list = []
+
+        def on_chat(self, line) -> None:
+            self.heard.append(line)
+
+    ears = [Ear("A"), Ear("B")]
+    table = Table(Rules(), ears, chat_limit=20)
+    table.chat(0, "\x1b[2J\x1b]0;owned\x07hello\x9b31m" + "x" * 50)
+    assert [line[2] for line in ears[0].heard] == ["[2J]0;ownedhello31mx"]
+    assert all("\x1b" not in line[2] and "\x07" not in line[2] for line in ears[1].heard)
+    table.chat(1, "\x1b\x1b\x07")  # nothing left: not sent
+    assert len(ears[0].heard) == 1
