@@ -135,13 +135,13 @@ class SysopConsole:
             canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
             row += 1
         row += 1
-        canvas.put(row, 1, f"  {'Name':<20} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
+        canvas.put(row, 1, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
         row += 1
         self.selected = min(self.selected, max(0, len(callers) - 1))
         first = row
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
-            line = (f"  {(p.name or '-')[:20]:<20} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
+            line = (f"  {(p.name or '-')[:16]:<16} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
                     f"{idle // 60:>2}:{idle % 60:02d}  {p.activity()}")
             style = BAR if i == self.selected else TEXT
             if i == self.selected:
@@ -304,7 +304,7 @@ class SysopConsole:
         except asyncio.TimeoutError:
             seat = None
         if seat is not None:
-            self.ctx.lobby.update(self.presence, f"playing {caller}", seat.table)
+            self.ctx.lobby.update(self.presence, f"vs {caller}", seat.table)
             await seat.play()
             self.ctx.lobby.update(self.presence, "console")
         else:

@@ -105,7 +105,10 @@ async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[
             writer.write(b"Expected: CONSOLE COLS ROWS TERM\r\n")
             writer.close()
             return
-        await ConsoleTerminal(reader, writer, cols, rows, term).run_session(session)
+        try:
+            await ConsoleTerminal(reader, writer, cols, rows, term).run_session(session)
+        except asyncio.CancelledError:
+            pass  # the server is stopping; this handler is the task's outermost frame
 
     old = os.umask(0o177)  # the socket file is made 0600
     try:

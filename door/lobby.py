@@ -66,7 +66,7 @@ class Presence:
         game = self.table.game if self.table is not None else None
         if game is not None and not game.over:
             a, b = game.scores()
-            return f"{self.doing} (hand {game.hand_number}, {a}-{b})"
+            return f"{self.doing}, hand {game.hand_number} {a}-{b}"
         return self.doing
 
 

@@ -4,37 +4,60 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .display import Display
 from .login import Caller
-from .prompts import ask_choice, show_page
+from .keys import KeyName
+from .prompts import INPUT, NOTE, frame, show_page
+from .screen import Canvas
 from .store import GameSummary, Store
 
 __all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_games", "game_line"]
 
 
-async def main_menu(display: Display, caller: Caller, sysop_available: bool = False,
+async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
                     messages: Sequence[str] = ()) -> str | None:
     """The caller's menu; returns the key chosen (``"1"``..``"6"``, ``"Q"``)
-    or ``None`` on hang-up.  "Play the sysop" is offered while a sysop is
-    available; ``messages`` from the sysop show as they arrive."""
+    or ``None`` on hang-up.  "Play the sysop" is offered while
+    ``sysop_available()`` says so (checked every second); ``messages`` from
+    the sysop show as they arrive."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
-    lines = [
-        who,
-        "",
-        "  1  Play the computer",
-        "  2  Play a numbered game (the same deals as game N, 1 to 999999)",
-        "  3  Your statistics",
-        "  4  Top players",
-        "  5  Recent games",
-    ]
-    keys = "12345Q"
-    if sysop_available:
-        lines.append("  6  Play the sysop (page the sysop)")
-        keys += "6"
-    lines.append("  Q  Leave the door")
-    return await ask_choice(display, "Main menu", lines, keys, live=messages)
+    note = ""
+
+    def lines() -> list[str]:
+        out = [who, "", "  1  Play the computer",
+               "  2  Play a numbered game (the same deals as game N, 1 to 999999)",
+               "  3  Your statistics", "  4  Top players", "  5  Recent games"]
+        if sysop_available():
+            out.append("  6  Play the sysop (page the sysop)")
+        return out + ["  Q  Leave the door"]
+
+    def paint(canvas: Canvas) -> None:
+        row = frame(canvas, "Main menu", lines())
+        canvas.put(row, 4, note, NOTE)
+        for i, line in enumerate(list(messages)[-3:]):
+            canvas.put(row + 1 + i, 4, line[: canvas.cols - 5], INPUT)
+        canvas.cursor = None
+
+    display.show(paint)
+    terminal = display.terminal
+    while True:
+        await terminal.drain()
+        key = await terminal.get_key(timeout=1.0)
+        if key is None or key.name is KeyName.RESIZE:
+            display.refresh()
+            continue
+        if key.name is KeyName.EOF:
+            return None
+        if key.name is KeyName.CTRL_L:
+            display.redraw()
+            continue
+        allowed = "12345Q" + ("6" if sysop_available() else "")
+        if key.name is KeyName.CHAR and key.char.upper() in allowed:
+            return key.char.upper()
+        note = "Please press " + " or ".join(allowed) + "."
+        display.refresh()
 
 
 async def show_statistics(display: Display, store: Store, caller: Caller) -> bool:

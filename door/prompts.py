@@ -106,18 +106,15 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
 
 
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
-                     banner: bool = True, note: str = "", live: Sequence[str] = ()) -> str | None:
+                     banner: bool = True, note: str = "") -> str | None:
     """Show ``lines`` and wait for one of the keys in ``choices``
-    (letters compared ignoring case).  ``live``: lines that may grow while
-    the screen is up (messages from the sysop), drawn under the note.
-    Returns the key pressed, upper-cased, or ``None`` on hang-up."""
+    (letters compared ignoring case).  Returns the key pressed, upper-cased,
+    or ``None`` on hang-up."""
     allowed = choices.upper()
 
     def paint(canvas: Canvas) -> None:
         row = frame(canvas, subtitle, lines, banner)
         canvas.put(row, 4, note, NOTE)
-        for i, line in enumerate(list(live)[-3:]):
-            canvas.put(row + 1 + i, 4, line[: canvas.cols - 5], INPUT)
         canvas.cursor = None
 
     display.show(paint)

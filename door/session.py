@@ -80,7 +80,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             display.refresh()
 
         presence.deliver = deliver
-        choice = await main_menu(display, caller, ctx.lobby.sysop_available(), messages)
+        choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages)
         presence.deliver = None
         if choice is None:
             return
@@ -180,7 +180,7 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
     numbers = iter([number]) if number is not None else iter(())
     table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
                   chat_limit=ctx.paging.chat_limit)
-    ctx.lobby.update(presence, "playing the computer", table)
+    ctx.lobby.update(presence, "vs computer", table)
     presence.deliver = human.notice
     keys = asyncio.create_task(human.play())
     try:
@@ -260,7 +260,7 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
     invitation.handoff.set_result(theirs)
     log.info("%s plays the sysop %s", caller.name, invitation.console.name)
     ctx.lobby.run_table(table)
-    return await _seated(display, ctx, presence, mine, table, "playing the sysop")
+    return await _seated(display, ctx, presence, mine, table, "vs sysop")
 
 
 async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
@@ -269,7 +269,7 @@ async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: C
     the name the game was played with)."""
     seat = HumanSeat(display, table.seats[index].name, options, ctx.paging.chat_limit)
     table.rejoin(index, seat)
-    return await _seated(display, ctx, presence, seat, table, "playing the sysop")
+    return await _seated(display, ctx, presence, seat, table, "vs sysop")
 
 
 async def _seated(display: Display, ctx: DoorContext, presence: Presence, seat: HumanSeat, table: Table,

@@ -26,11 +26,11 @@ RIGHT = "\x1b[C"
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, subprocess.Popen]]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, subprocess.Popen, Path]]:
     data = tmp_path_factory.mktemp("e2e") / "data"
     proc, telnet_port, ssh_port = start_server_process(data, "--computer-delay", "0.05")
     assert oct((data / "ssh_host_ed25519_key").stat().st_mode & 0o777) == "0o600"
-    yield telnet_port, ssh_port, proc
+    yield telnet_port, ssh_port, proc, data
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(10) == 0
 
@@ -110,7 +110,7 @@ def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
 @pytest.mark.skipif(shutil.which("telnet") is None, reason="the telnet client is not installed")
 @pytest.mark.parametrize("term", ["xterm", "ansi"])
 def test_system_telnet(served, term: str) -> None:
-    telnet_port, _, _ = served
+    telnet_port, _, _, _ = served
     client = PtyScreen(["telnet", "-E", "127.0.0.1", str(telnet_port)], term)
     if term == "ansi":
         # a BBS terminal type gets CP437: decode it before the emulator sees it
@@ -142,7 +142,7 @@ class _Cp437Stream:
 
 @pytest.mark.skipif(shutil.which("ssh") is None, reason="the ssh client is not installed")
 def test_system_ssh(served) -> None:
-    _, ssh_port, _ = served
+    _, ssh_port, _, _ = served
     client = PtyScreen(["ssh", "-p", str(ssh_port), "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
                         "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-e", "none",
                         "rosalind@127.0.0.1"], "xterm-256color")
@@ -180,3 +180,24 @@ def test_ctrl_c_stops_the_server_and_tells_callers(tmp_path: Path) -> None:
         assert b"shutting down" in got
     assert proc.wait(10) == 0
     assert "door stopped" in proc.stderr.read()
+
+
+def test_local_console_command(served) -> None:
+    telnet_port, _, _, data = served
+    caller = PtyScreen(["telnet", "-E", "127.0.0.1", str(telnet_port)], "xterm")
+    console = PtyScreen([sys.executable, "-m", "door.cli", "console", "--data-dir", str(data)], "xterm")
+    try:
+        caller.until(lambda s: "Your name:" in s)
+        caller.send("Watcher\r")
+        caller.until(lambda s: "is not registered" in s)
+        caller.send("g")
+        text = console.until(lambda s: "SYSOP CONSOLE" in s and "Watcher" in s)
+        assert "main menu" in text and "telnet" in text
+        caller.until(lambda s: "Play the sysop" in s)  # a sysop is at the console
+        console.send("q")
+        console.child.expect(pexpect.EOF, timeout=10)
+        console.child.close()
+        assert console.child.exitstatus == 0
+    finally:
+        caller.child.terminate(force=True)
+        console.child.terminate(force=True)

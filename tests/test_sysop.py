@@ -266,3 +266,47 @@ async def test_only_sysops_reach_the_console(door: DoorServer, sysop_key) -> Non
     caller = await guest(door, "Gil")
     assert "SYSOP CONSOLE" not in caller.screen.text()
     caller.close()
+
+
+async def open_console(door: DoorServer):
+    path = Path(door.config.server.data_dir) / CONSOLE_SOCKET
+    reader, writer = await asyncio.open_unix_connection(str(path))
+    writer.write(b"CONSOLE 80 24 xterm\n")
+    console = Terminal(80, 24)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            console.feed(data)
+
+    return writer, console, asyncio.create_task(pump())
+
+
+async def test_watch_a_game_with_hands_hidden_and_away(door: DoorServer) -> None:
+    writer, console, task = await open_console(door)
+    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+    caller = await guest(door, "Hal")
+    s = caller.screen
+    assert "Play the sysop" in s.text()
+    writer.write(b"a")  # away: the caller's menu stops offering the sysop
+    await console.wait_for(lambda: "AWAY" in console.text())
+    await s.wait_for(lambda: "Play the sysop" not in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "blank line deals" in s.text())
+    await caller.send(b"\r")
+    await s.wait_for(lambda: s.prompt().startswith("Choose 2 cards"))
+    await console.wait_for(lambda: "vs computer, hand 1 0-0" in console.text())
+    writer.write(b"w")
+    await console.wait_for(lambda: "Watching Hal against Computer" in console.text())
+    text = console.text()
+    assert "Hal's cards" in text and "Computer's cards" in text
+    # neither hand is shown to the watcher: card backs, no faces
+    hal_row = console.row_of("Hal's cards") + 2
+    assert "\u2592\u2592\u2592\u2592" in console.lines()[hal_row] and not console.cards_in_row(hal_row)
+    assert s.cards_in_row(s.row_of("Your cards") + 2)  # while the caller sees their own
+    writer.write(b"\x1b")
+    await console.wait_for(lambda: "Who" in console.text() or "Name" in console.text())
+    writer.write(b"q")
+    await asyncio.wait_for(task, 5)
+    caller.close()
