@@ -27,13 +27,14 @@ from door.recorder import GameRecorder  # noqa: E402
 from door.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402
-from engine.strategy import SensiblePlayer, choose_action  # noqa: E402
+from engine.hard import HardPlayer
+from engine.strategy import choose_action  # noqa: E402
 
 
 def play(number: int) -> tuple[Game, GameRecorder]:
     game, recorder = Game(Rules(), number), GameRecorder()
     recorder.feed(game.start())
-    players = [SensiblePlayer(random.Random(number)), SensiblePlayer(random.Random(-number))]
+    players = [HardPlayer(random.Random(number)), HardPlayer(random.Random(-number))]
     while not game.over:
         seat = game.to_act()[0]
         recorder.feed(game.apply(choose_action(game, seat, players[seat])))

@@ -17,7 +17,7 @@ __all__ = ["Charset", "CP437", "UTF8", "choose_charset", "SUIT_GLYPHS"]
 SUIT_GLYPHS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 """The suit symbols drawn on cards: club, diamond, heart, spade."""
 
-_FALLBACKS = {"\u25cb": "o"}
+_FALLBACKS = {"\u25cb": "o", "\u25bc": "v"}
 """Stand-ins for glyphs a charset lacks: the game hole (○), and so on."""
 
 _CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}

@@ -16,23 +16,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Sequence
-
-from engine.game import Event
 
 from .context import DoorContext
 from .display import Display
-from .game_view import Mode, ViewState, paint_game
 from .keys import Key, KeyName
 from .lobby import Invitation, Page, Presence
 from .prompts import TITLE
 from .screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
-from .seats import ComputerSeat, HumanSeat
+from .seats import HumanSeat
+from .spectator import Spectator
 from .table import Table
 from .terminal import Terminal
-from .words import describe, strip_controls
+from .words import strip_controls
 
-__all__ = ["SysopConsole", "sysop_session", "Spectator"]
+__all__ = ["SysopConsole", "sysop_session"]
 
 log = logging.getLogger("door.console")
 
@@ -41,35 +38,6 @@ TEXT = Style(fg=WHITE)
 BAR = Style(fg=BLACK, bg=CYAN)
 BANNER = Style(fg=YELLOW, bg=RED, bold=True)
 HELP = Style(fg=YELLOW, bold=True)
-
-
-class Spectator:
-    """The sysop watching a game, read-only: both hands stay hidden until
-    the show (or the end of the game)."""
-
-    def __init__(self, display: Display, table: Table) -> None:
-        self.display = display
-        self.table = table
-        self.vs = ViewState(mode=Mode.WAIT, spectator=True)
-        self.vs.options.box = True
-        self.vs.computer = any(isinstance(s, ComputerSeat) for s in table.seats)
-        if table.game is not None:
-            self.refresh(table.history)
-        self.vs.chat = list(table.chat_log)
-
-    def refresh(self, events: Sequence[Event] = ()) -> None:
-        names = [s.name for s in self.table.seats]
-        for e in events:
-            self.vs.say(*describe(e, -1, names))
-        self.vs.chat = list(self.table.chat_log)
-        a, b = names
-        self.vs.prompt = f"Watching {a} against {b}. ESC or Q stops watching."
-        if self.display.painter == self.paint:
-            self.display.refresh()
-
-    def paint(self, canvas: Canvas) -> None:
-        if self.table.game is not None:
-            paint_game(canvas, self.table.game, 0, [s.name for s in self.table.seats], self.vs)
 
 
 class SysopConsole:

@@ -83,8 +83,9 @@ class ViewState:
     caller's ``options`` (hand order, the rules box), whether the game
     waits for a key to go on (``holding``, the "prompt" pace), the ``chat``
     lines with the line being typed (``chat_input``; ``chatting`` when the
-    chat window is open during the discard), and whether this is a
-    ``spectator``'s view (both hands hidden until the show)."""
+    chat window is open during the discard), whether this is a
+    ``spectator``'s view (both hands hidden until the show, unless
+    ``reveal``: the demonstration), and the cards a ``hint`` recommends."""
 
     mode: Mode = Mode.WAIT
     cursor: int = 0
@@ -103,7 +104,9 @@ class ViewState:
     chat_input: str = ""
     chatting: bool = False
     spectator: bool = False
+    reveal: bool = False
     computer: bool = True
+    hint: list[Card] = field(default_factory=list)
     msg_top: int = 0
     msg_painted: int = 0
     log_limit: int = 200
@@ -204,13 +207,13 @@ def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], repla
 
 def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],
            vs: ViewState) -> None:
-    face_up = game.phase in (Phase.SHOW, Phase.OVER)
+    face_up = game.phase in (Phase.SHOW, Phase.OVER) or vs.reveal
     # the opponent
     top = rows["opponent"]
     canvas.put(top, 1, f"{names[opp]}'s cards", LABEL)
     marks = _order_marks(game, opp)
     if game.phase is Phase.DISCARD:
-        theirs: list[Card | None] = [None] * len(game.hands[opp])
+        theirs: list[Card | None] = list(game.hands[opp]) if vs.reveal else [None] * len(game.hands[opp])
     else:
         # cards played, in the order played, then the rest: backs until the show
         played: list[Card | None] = [p.card for p in game.played[opp]]
@@ -243,6 +246,8 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         col = HAND_COL + i * CARD_STEP
         if card in marks:
             canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
+        if card in vs.hint:
+            canvas.put(top + 1, col, " \u25bc ", Style(fg=YELLOW, bold=True))  # the hint's mark: ▼
         bg = WHITE
         if card in vs.selected:
             bg = SELECTED_BG
@@ -260,7 +265,7 @@ def _spectated(canvas: Canvas, top: int, game: Game, seat: int, names: list[str]
     canvas.put(top, 1, f"{names[seat]}'s cards", LABEL)
     marks = _order_marks(game, seat)
     if game.phase is Phase.DISCARD:
-        cards: list[Card | None] = [None] * len(game.hands[seat])
+        cards: list[Card | None] = list(game.hands[seat]) if face_up else [None] * len(game.hands[seat])
     else:
         played: list[Card | None] = [p.card for p in game.played[seat]]
         cards = played + [c if face_up else None for c in game.kept[seat] if c not in played]

@@ -18,14 +18,15 @@ from engine.cards import Card
 from engine.game import (CardPlayed, Claim, Discard, Event, Game, GameOver, GoDeclared, HandCounted, HandDealt,
                          HandReplayed, Phase, Play, PlayPoint, ReplayHand, StarterTurned)
 from engine.scoring import MAX_SHOW_POINTS
-from engine.strategy import SensiblePlayer, Strategy, choose_action
+from engine.hard import HardPlayer, rank_discards
+from engine.strategy import Strategy, choose_action, situation
 
 from .display import Display
 from .options import CallerOptions, Pace
 from .screen import Canvas
 from .game_view import Mode, ViewState, my_cards, paint_game
 from .keys import Key, KeyName
-from .words import card_text, describe
+from .words import card_text, cards_text, describe
 
 if TYPE_CHECKING:
     from .table import Table
@@ -71,8 +72,21 @@ def scored(events: Sequence[Event]) -> tuple[bool, bool]:
     return pegging, hand
 
 
+def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
+    """The one-line discard analysis shown after the hand (seed 003's
+    recommendations, after the fact): "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected;
+    best was 5♥ 5♠ 6♦ J♣: 10.1"."""
+    choices = rank_discards(hand, dealer)
+    mine = next(c for c in choices if set(c.thrown) == set(thrown))
+    best = choices[0]
+    kept = cards_text(sorted(mine.kept))
+    if set(best.thrown) == set(thrown) or best.value - mine.value < 0.05:
+        return f"You kept {kept}: {mine.value:.1f} expected, as good as any discard."
+    return f"You kept {kept}: {mine.value:.1f} expected; best was {cards_text(sorted(best.kept))}: {best.value:.1f}."
+
+
 class ComputerSeat:
-    """The computer: plays ``strategy`` (a :class:`SensiblePlayer` by default)
+    """The computer: plays ``strategy`` (a :class:`HardPlayer` by default)
     after ``delay`` seconds per action, and with the "pause" pace waits
     ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
     after a hand that scored (seed 003); it also waits while the table holds
@@ -81,7 +95,7 @@ class ComputerSeat:
     def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
                  pegging_pause: float = 0.0, hand_pause: float = 0.0) -> None:
         self.name = name
-        self.strategy: Strategy = strategy or SensiblePlayer()
+        self.strategy: Strategy = strategy or HardPlayer()
         self.delay = delay
         self.pegging_pause = pegging_pause
         self.hand_pause = hand_pause
@@ -158,6 +172,7 @@ class HumanSeat:
         self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._again: asyncio.Future[bool] | None = None
         self._leaving = False
+        self._discard_note = ""
 
     # -- the table's side -----------------------------------------------------
 
@@ -178,6 +193,8 @@ class HumanSeat:
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
         assert self.table is not None
+        if events:
+            vs.hint = []
         for event in events:
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
@@ -192,6 +209,10 @@ class HumanSeat:
                 vs.selected = []
                 vs.cursor = 0
                 vs.replayed_hand = bool(hands) and hands[-1].replayed
+                if self._discard_note:
+                    vs.chat.append((time.time(), "***", self._discard_note))
+                    vs.say(self._discard_note)
+                    self._discard_note = ""
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
             elif isinstance(event, GameOver):
@@ -394,6 +415,10 @@ class HumanSeat:
         if (1 - self.index) in self.table.absent and key.name is KeyName.CHAR and key.char in "aA":
             self.table.abandon(self.index)
             return
+        if key.name is KeyName.CHAR and key.char == "?" and vs.mode in (Mode.DISCARD, Mode.PLAY):
+            self._hint()
+            self._update()
+            return
         if key.name is KeyName.CHAR and key.char in "oO" and vs.mode is not Mode.COUNT:
             vs.options.box = not vs.options.box
             self._update()
@@ -459,6 +484,8 @@ class HumanSeat:
             card = hand[vs.cursor]
             if len(vs.selected) == 2:
                 assert self.table is not None
+                self._discard_note = discard_analysis(self.game.hands[self.index], (vs.selected[0], vs.selected[1]),
+                                                      self.game.dealer == self.index)
                 self.table.submit(self.index, Discard(self.index, (vs.selected[0], vs.selected[1])))
                 vs.selected = []
             elif card in vs.selected:
@@ -515,6 +542,25 @@ class HumanSeat:
             self.table.submit(self.index, Claim(self.index, points))
         else:
             self._wrong_key("Type the points with the number keys, then RETURN.")
+
+    def _hint(self) -> None:
+        """Cribbage Partner's recommendation: mark the hard computer's
+        choice and say what it is worth."""
+        game, me, vs = self.game, self.index, self.vs
+        if game.phase is Phase.DISCARD:
+            best = rank_discards(game.hands[me], game.dealer == me)[0]
+            vs.hint = list(best.thrown)
+            crib = "your" if game.dealer == me else "their"
+            vs.say(f"Hint: lay away {cards_text(best.thrown)}: {best.value:.1f} expected points "
+                   f"(hand {best.hand_ev:.1f}, {crib} crib {best.crib_ev:+.1f}).")
+        else:
+            seen = list(game.kept[me]) + [p.card for p in game.played[1 - me]]
+            if game.starter is not None:
+                seen.append(game.starter)
+            ranked = HardPlayer().rank_plays(game.hands[me], game.series, seen, game.rules.run_mode,
+                                             situation(game, me))
+            vs.hint = [ranked[0].card]
+            vs.say(f"Hint: play {card_text(ranked[0].card)} (worth {ranked[0].value:+.1f} points after the reply).")
 
     def _may_replay(self) -> bool:
         """Replaying a hand is offered against the computer only (against a

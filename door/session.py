@@ -13,7 +13,9 @@ import secrets
 from engine.notation import replay_with_events
 from engine.rules import Rules
 from engine.scoring import RunMode
-from engine.strategy import EasyPlayer, SensiblePlayer, Strategy
+from engine.hard import HardPlayer
+from engine.players import EasyPlayer
+from engine.strategy import Strategy
 
 from .context import DoorContext
 from .display import Display
@@ -27,6 +29,7 @@ from .options_screen import ask_game_options
 from .prompts import NOTE, ask_choice, ask_line, frame, goodbye
 from .screen import Canvas
 from .seats import ComputerSeat, HumanSeat
+from .spectator import Spectator
 from .store import SavedGame
 from .table import Table, new_game_number
 from .terminal import Terminal
@@ -108,6 +111,9 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         elif choice == "5":
             ctx.lobby.update(presence, "reading recent games")
             ok = await show_recent_games(display, ctx.store, caller)
+        elif choice == "7":
+            ctx.lobby.update(presence, "watching a demonstration")
+            ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
         else:
             ok = await _page_sysop(display, ctx, caller, options, presence, log)
         if not ok or terminal.closed:
@@ -168,7 +174,7 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
     rng = random.Random(secrets.randbits(64))
-    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else SensiblePlayer(rng)
+    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else HardPlayer(rng)
     pace = options.pace is Pace.PAUSE
     computer = ComputerSeat(strategy=strategy, delay=ctx.computer_delay,
                             pegging_pause=ctx.caller.pegging_pause if pace else 0.0,
@@ -190,6 +196,44 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         computer.stop()
         presence.deliver = None
     return not display.terminal.closed
+
+
+async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
+    """Cribbage Partner's demonstration (seed 003): the hard computer plays
+    both hands, every card face up, ``delay`` seconds a move; + and - change
+    the pace, any other key stops.  False on hang-up."""
+    rng = random.Random(secrets.randbits(64))
+    seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
+    table = Table(rules, seats, auto_deal=True)
+    view = Spectator(display, table, reveal=True,
+                     prompt="Demonstration, {a} against {b}: + faster, - slower, any other key stops.")
+    table.watchers.append(view)
+    display.show(view.paint)
+    run = asyncio.create_task(table.run())
+    terminal = display.terminal
+    try:
+        while not run.done():
+            await terminal.drain()
+            key = await terminal.get_key(timeout=0.5)
+            if key is None or key.name is KeyName.RESIZE:
+                display.refresh()
+                continue
+            if key.name is KeyName.EOF:
+                return False
+            if key.name is KeyName.CTRL_L:
+                display.redraw()
+            elif key.name is KeyName.CHAR and key.char in "+-":
+                for seat in seats:
+                    seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
+                view.vs.say(f"One move every {seats[0].delay:.1f} s.")
+                display.refresh()
+            else:
+                break
+    finally:
+        run.cancel()
+        for seat in seats:
+            seat.stop()
+    return True
 
 
 async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,

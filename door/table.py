@@ -68,12 +68,13 @@ class Table:
     registered caller (``None`` for guests, whose games leave no records);
     ``rejoin_timeout``: seconds a dropped player may take to come back
     (``None``: a drop ends the match); ``chat_limit``: the longest chat
-    line in characters.
+    line in characters; ``auto_deal``: no chat mode before the hands (the
+    demonstration, where nobody chats).
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int] = new_game_number,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
-                 chat_limit: int = 70) -> None:
+                 chat_limit: int = 70, auto_deal: bool = False) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -99,6 +100,9 @@ class Table:
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, seed 004)."""
+        self.auto_deal = auto_deal
+        if auto_deal:
+            self.dealt.set()
         self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
             seat.attach(self, i)
@@ -277,7 +281,7 @@ class Table:
     def _broadcast(self, game: Game, events: list[Event]) -> None:
         self.recorder.feed(events)
         self.history.extend(events)
-        if any(isinstance(e, HandDealt) for e in events):
+        if not self.auto_deal and any(isinstance(e, HandDealt) for e in events):
             self.dealt.clear()
         for seat in self.seats:
             seat.notify(game, events)

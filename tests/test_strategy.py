@@ -9,9 +9,10 @@ from engine.cards import FULL_DECK, Card, parse_cards
 from engine.game import Claim, Game, Phase, ReplayHand
 from engine.rules import Rules
 from engine.scoring import RunMode, score_show
-from engine.strategy import SensiblePlayer, choose_action, expected_hand
+from engine.hard import HardPlayer
+from engine.strategy import choose_action, expected_hand
 
-P = SensiblePlayer(random.Random(1))
+P = HardPlayer(random.Random(1))
 
 
 @pytest.mark.parametrize("hand,is_dealer,thrown", [
@@ -53,7 +54,7 @@ def test_avoids_leaving_five_or_twenty_one() -> None:
 def test_counts_exactly_in_a_game() -> None:
     g = Game(Rules(), 11)
     g.start()
-    players = [SensiblePlayer(random.Random(2)), SensiblePlayer(random.Random(3))]
+    players = [HardPlayer(random.Random(2)), HardPlayer(random.Random(3))]
     while not g.over:
         seat = g.to_act()[0]
         action = choose_action(g, seat, players[seat])
@@ -68,7 +69,7 @@ def test_beats_random_play() -> None:
     for number in range(1, games + 1):
         g = Game(Rules(), number)
         g.start()
-        bot, rnd = SensiblePlayer(random.Random(number)), random.Random(number)
+        bot, rnd = HardPlayer(random.Random(number)), random.Random(number)
         bot_seat = number % 2
         while not g.over:
             seat = g.to_act()[0]
@@ -83,7 +84,7 @@ def test_beats_random_play() -> None:
 
 
 def test_easy_player_is_legal_and_plain() -> None:
-    from engine.strategy import EasyPlayer
+    from engine.players import EasyPlayer
     easy = EasyPlayer(random.Random(1))
     # keeps its own best four: 5 5 J K (fifteens 8, pair 2) over anything else
     assert set(easy.choose_discard(parse_cards("5H 5D JC KS 2C 8D"), False)) == set(parse_cards("2C 8D"))
@@ -93,12 +94,12 @@ def test_easy_player_is_legal_and_plain() -> None:
 
 
 def test_sensible_beats_easy() -> None:
-    from engine.strategy import EasyPlayer
+    from engine.players import EasyPlayer
     wins = 0
     for number in range(1, 31):
         g = Game(Rules(), number)
         g.start()
-        players = {number % 2: SensiblePlayer(random.Random(number)), 1 - number % 2: EasyPlayer(random.Random(number))}
+        players = {number % 2: HardPlayer(random.Random(number)), 1 - number % 2: EasyPlayer(random.Random(number))}
         while not g.over:
             seat = g.to_act()[0]
             g.apply(choose_action(g, seat, players[seat]))

@@ -1,0 +1,101 @@
+"""How strong the computer players are: win rates in duplicate pairs, and
+average points per hand split into pegging, hand and crib.
+
+    python3 -m bench.strength [--games 4000] [--jobs 2]
+
+Each deal (a game number) is played twice with the seats swapped, so both
+players get the same cards; the games are spread over ``--jobs`` processes.
+The 95% confidence interval is taken over the pairs (a pair scores 0, 1/2
+or 1 for the first player), which accounts for the two games of a pair
+sharing their cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from door.recorder import GameRecorder  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.hard import HardPlayer  # noqa: E402
+from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+from engine.strategy import Strategy, choose_action  # noqa: E402
+
+PLAYERS = {"hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer}
+MATCHUPS = [("hard", "easy"), ("hard", "random"), ("hard", "greedy"), ("easy", "random")]
+
+
+def one_game(number: int, first: str, second: str, first_seat: int) -> tuple[bool, list[list[int]]]:
+    """Play game ``number`` with ``first`` in ``first_seat``; returns whether
+    ``first`` won and, per player, [pegging, hand, crib, hands counted]."""
+    players: list[Strategy] = [PLAYERS[first](random.Random(number)), PLAYERS[second](random.Random(-number))]
+    if first_seat == 1:
+        players.reverse()
+    game, rec = Game(Rules(), number), GameRecorder()
+    rec.feed(game.start())
+    while not game.over:
+        seat = game.to_act()[0]
+        rec.feed(game.apply(choose_action(game, seat, players[seat])))
+    assert game.result is not None
+    sums = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    for hand in rec.hands:
+        if not hand.complete:
+            continue
+        for seat, f in enumerate(hand.seats):
+            who = 0 if seat == first_seat else 1
+            sums[who][0] += f.pegging
+            sums[who][1] += f.hand_points
+            sums[who][2] += f.crib_points
+            sums[who][3] += 1
+    return game.result.winner == first_seat, sums
+
+
+def pair(args: tuple[int, str, str]) -> tuple[float, list[list[int]]]:
+    number, first, second = args
+    score = 0.0
+    total = [[0, 0, 0, 0], [0, 0, 0, 0]]
+    for seat in (0, 1):
+        won, sums = one_game(number, first, second, seat)
+        score += 0.5 * won
+        total = [[a + b for a, b in zip(x, y)] for x, y in zip(total, sums)]
+    return score, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4000, help="games per matchup (pairs = games / 2)")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    pairs = args.games // 2
+    print(f"{'matchup':<18} {'games':>6} {'first wins':>11} {'95% CI':>15}  "
+          f"{'points per hand (peg + hand + crib)':<40} {'time':>6}")
+    with Pool(args.jobs) as pool:
+        for first, second in MATCHUPS:
+            t0 = time.perf_counter()
+            results = pool.map(pair, [(n, first, second) for n in range(1, pairs + 1)], chunksize=20)
+            scores = [r[0] for r in results]
+            mean = sum(scores) / pairs
+            sd = math.sqrt(sum((x - mean) ** 2 for x in scores) / (pairs - 1))
+            half = 1.96 * sd / math.sqrt(pairs)
+            sums = [[sum(r[1][w][i] for r in results) for i in range(4)] for w in (0, 1)]
+
+            def split(s: list[int]) -> str:
+                n = max(1, s[3])
+                return f"{(s[0] + s[1] + s[2]) / n:5.2f} = {s[0] / n:4.2f} + {s[1] / n:4.2f} + {s[2] / n:4.2f}"
+
+            print(f"{first + ' vs ' + second:<18} {2 * pairs:>6} {100 * mean:>10.1f}% "
+                  f"{f'{100 * (mean - half):.1f}-{100 * (mean + half):.1f}%':>15}  "
+                  f"{first}: {split(sums[0])}; {second}: {split(sums[1])}  {time.perf_counter() - t0:5.0f}s",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

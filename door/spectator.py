@@ -1,0 +1,50 @@
+"""Watching a table: the sysop's read-only view of a game, and the
+demonstration (the computer against itself, every card face up, seed 003)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from engine.game import Event
+
+from .display import Display
+from .game_view import Mode, ViewState, paint_game
+from .screen import Canvas
+from .seats import ComputerSeat
+from .table import Table
+from .words import describe
+
+__all__ = ["Spectator"]
+
+
+class Spectator:
+    """Someone watching a table, read-only: the sysop (both hands stay
+    hidden until the show) or a caller watching a demonstration (``reveal``:
+    every card face up).  ``prompt``: the bottom line, with ``{a}`` and
+    ``{b}`` for the players' names."""
+
+    def __init__(self, display: Display, table: Table, reveal: bool = False,
+                 prompt: str = "Watching {a} against {b}. ESC or Q stops watching.") -> None:
+        self.display = display
+        self.table = table
+        self.prompt = prompt
+        self.vs = ViewState(mode=Mode.WAIT, spectator=True, reveal=reveal)
+        self.vs.options.box = True
+        self.vs.computer = any(isinstance(s, ComputerSeat) for s in table.seats)
+        if table.game is not None:
+            self.refresh(table.history)
+        self.vs.chat = list(table.chat_log)
+
+    def refresh(self, events: Sequence[Event] = ()) -> None:
+        names = [s.name for s in self.table.seats]
+        for e in events:
+            self.vs.say(*describe(e, -1, names))
+        self.vs.chat = list(self.table.chat_log)
+        a, b = names
+        self.vs.prompt = self.prompt.format(a=a, b=b)
+        if self.display.painter == self.paint:
+            self.display.refresh()
+
+    def paint(self, canvas: Canvas) -> None:
+        if self.table.game is not None:
+            paint_game(canvas, self.table.game, 0, [s.name for s in self.table.seats], self.vs)

@@ -1,0 +1,86 @@
+"""Hints on '?', the discard analysis after each hand, and demonstration
+mode, as a caller sees them (pyte)."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from door.server import DoorServer
+
+from .player import RIGHT, log_in_as_guest, telnet_caller
+
+
+async def to_the_discard(door: DoorServer):
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await log_in_as_guest(caller, "Hinty")
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "blank line deals" in s.text())
+    await caller.send(b"\r")
+    await s.wait_for(lambda: s.prompt().startswith("Choose 2 cards"))
+    return caller
+
+
+async def test_hint_marks_the_discard_and_the_card_and_the_analysis_follows(door: DoorServer) -> None:
+    caller = await to_the_discard(door)
+    s = caller.screen
+    row = s.row_of("Your cards") + 2
+    await caller.send(b"?")
+    await s.wait_for(lambda: "Hint: lay away" in s.text())
+    marks = s.lines()[row - 1]
+    assert marks.count("\u25bc") == 2  # two marks over the recommended cards
+    hinted = [card for col, card in s.cards_in_row(row) if marks[col:col + 4].strip() == "\u25bc"]
+    m = re.search(r"Hint: lay away (\S+) (\S+): (\d+\.\d) expected points", " ".join(s.text().split()))
+    assert m and len(hinted) == 2
+    assert float(m.group(3)) > 0
+    # take the hint: move the bar to each marked card and select it
+    cols = [col for col, _ in s.cards_in_row(row)]
+    for col, _card in [(c, k) for c, k in s.cards_in_row(row) if marks[c:c + 4].strip() == "\u25bc"]:
+        bar = s.bar_column(row)
+        here = min(range(len(cols)), key=lambda i: abs(cols[i] - bar))
+        steps = (cols.index(col) - here) % len(cols)
+        await caller.send(RIGHT * steps + b"\r")
+        await s.wait_for(lambda col=col: s.screen.buffer[row][col].bg in ("cyan", "brown"))
+    await caller.send(b"\r")
+    await s.wait_for(lambda: s.prompt().startswith("Your turn") or "turn..." in s.prompt(), timeout=10)
+    await s.wait_for(lambda: s.prompt().startswith("Your turn"), timeout=10)
+    await caller.send(b"?")
+    await s.wait_for(lambda: "Hint: play" in s.text())
+    assert s.lines()[row - 1].count("\u25bc") == 1
+    caller.close()
+
+
+async def test_discard_analysis_after_the_hand(door: DoorServer) -> None:
+    from .player import Player
+
+    caller = await telnet_caller(door.telnet_port)
+    notes: list[str] = []
+
+    class Noting(Player):
+        async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
+            if prompt.startswith("Chat") and "The show" in screen:
+                notes.append(" ".join(screen.split()))
+            return await super().act(prompt, screen)
+
+    player = Noting(caller.screen, caller.send, name="Ana")
+    await player.play(timeout=150)
+    assert notes and re.search(r"You kept .+: \d+\.\d expected(; best was .+: \d+\.\d|, as good as any)", notes[0])
+    caller.close()
+
+
+async def test_demonstration_shows_both_hands_and_stops_on_a_key(door: DoorServer) -> None:
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await log_in_as_guest(caller, "Demi")
+    await caller.send(b"7")
+    await s.wait_for(lambda: "Demonstration, North against South" in s.text())
+    await s.wait_for(lambda: len(s.cards_in_row(s.row_of("North's cards") + 2)) >= 4
+                     and len(s.cards_in_row(s.row_of("South's cards") + 2)) >= 4)
+    await caller.send(b"+")
+    await s.wait_for(lambda: "One move every" in s.text())
+    await caller.send(b"x")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    caller.close()
