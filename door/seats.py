@@ -80,9 +80,11 @@ def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bo
     mine = next(c for c in choices if set(c.thrown) == set(thrown))
     best = choices[0]
     kept = cards_text(sorted(mine.kept))
+    net = "" if dealer else " net of their crib"
     if set(best.thrown) == set(thrown) or best.value - mine.value < 0.05:
-        return f"You kept {kept}: {mine.value:.1f} expected, as good as any discard."
-    return f"You kept {kept}: {mine.value:.1f} expected; best was {cards_text(sorted(best.kept))}: {best.value:.1f}."
+        return f"You kept {kept}: {mine.value:.1f} expected{net}, as good as any discard."
+    return (f"You kept {kept}: {mine.value:.1f} expected{net}; "
+            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}.")
 
 
 class ComputerSeat:
