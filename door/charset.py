@@ -1,4 +1,5 @@
-"""Output character sets: CP437 for BBS terminals, UTF-8 for the rest.
+"""Output character sets: CP437 for BBS terminals, UTF-8 for the rest, and
+plain 7-bit ASCII for dumb terminals.
 
 Screens are drawn with Unicode characters; a :class:`Charset` encodes them
 for one session.  Python's ``cp437`` codec cannot encode the suits, which in
@@ -12,13 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Charset", "CP437", "UTF8", "choose_charset", "SUIT_GLYPHS"]
+__all__ = ["Charset", "CP437", "UTF8", "ASCII", "PROFILES", "choose_charset", "SUIT_GLYPHS"]
 
 SUIT_GLYPHS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 """The suit symbols drawn on cards: club, diamond, heart, spade."""
 
 _FALLBACKS = {"\u25cb": "o", "\u25bc": "v"}
 """Stand-ins for glyphs a charset lacks: the game hole (○), and so on."""
+
+_ASCII = {"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S", "\u00b7": ".", "\u25a0": "#",
+          "\u25cb": "o", "\u2502": "|", "\u2500": "-", "\u2592": "#", "\u2591": ":", "\u25bc": "v",
+          "\u2588": "#"}
+"""The plain-ASCII profile's letters for suits and lines for box drawing."""
 
 _CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}
 
@@ -37,7 +43,9 @@ class Charset:
         """The bytes for one character (``b"?"`` when it has none)."""
         got = self._cache.get(ch)
         if got is None:
-            if self.name == "cp437" and ch in _CP437_SUITS:
+            if self.name == "ascii":
+                got = ch.encode("ascii") if ch < "\x7f" else _ASCII.get(ch, "?").encode("ascii")
+            elif self.name == "cp437" and ch in _CP437_SUITS:
                 got = _CP437_SUITS[ch]
             else:
                 try:
@@ -53,9 +61,22 @@ class Charset:
             return text.encode("utf-8")
         return b"".join(self.encode_char(ch) for ch in text)
 
+    @property
+    def color(self) -> bool:
+        """Whether screens in this charset use colour (plain ASCII does not)."""
+        return self.name != "ascii"
+
+    @property
+    def label(self) -> str:
+        """The profile's name for callers."""
+        return {"utf-8": "UTF-8 ANSI", "cp437": "ANSI-BBS (CP437)", "ascii": "plain ASCII"}[self.name]
+
 
 CP437 = Charset("cp437")
 UTF8 = Charset("utf-8")
+ASCII = Charset("ascii")
+PROFILES = (UTF8, CP437, ASCII)
+"""The terminal profiles, in the order the charset test offers them."""
 
 
 def choose_charset(term_type: str | None, lang: str | None = None) -> Charset:
@@ -67,6 +88,8 @@ def choose_charset(term_type: str | None, lang: str | None = None) -> Charset:
     ('cp437', 'utf-8')
     """
     term = (term_type or "").strip().lower()
+    if term in ("dumb", "tty", "vt52", "glasstty", "ascii"):
+        return ASCII
     if lang and "utf-8" in lang.lower().replace("utf8", "utf-8") and term not in _CP437_TERMS:
         return UTF8
     if term in _CP437_TERMS:

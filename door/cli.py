@@ -37,6 +37,12 @@ def _parser() -> argparse.ArgumentParser:
     add_records_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
     pw.add_argument("--stdin", action="store_true", help="read the password (twice, one a line) from standard input")
+    d = sub.add_parser("door", help="run one caller over stdin/stdout (or a telnet socket) as a BBS door")
+    d.add_argument("--dropfile", type=Path, required=True, help="DOOR32.SYS, DOOR.SYS or DORINFO1.DEF")
+    d.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    d.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
+    d.add_argument("--charset", choices=["cp437", "utf-8", "ascii"],
+                   help="override the drop file's emulation (ANSI means CP437, else plain ASCII)")
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
@@ -83,6 +89,24 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.command == "records":
         return run_records(args, Path(args.data_dir or config.server.data_dir))
+    if args.command == "door":
+        from .door_mode import door_main
+        from .dropfile import DropFileError
+        if args.data_dir:
+            config.server.data_dir = args.data_dir
+        # stdout (and often stderr) is the caller's screen: log to a file
+        Path(config.server.data_dir).mkdir(parents=True, exist_ok=True)
+        root = logging.getLogger()
+        for handler in list(root.handlers):
+            root.removeHandler(handler)
+        file_handler = logging.FileHandler(Path(config.server.data_dir) / "door.log")
+        file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        root.addHandler(file_handler)
+        try:
+            return door_main(config, args.dropfile, args.charset)
+        except (DropFileError, StoreError) as exc:
+            print(f"cribbage-door: {exc}", file=sys.stderr)
+            return 2
     if args.command == "console":
         from .console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))

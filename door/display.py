@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .charset import Charset
 from .screen import Canvas, Renderer, Style, YELLOW
 from .terminal import MIN_COLS, MIN_ROWS, Terminal
 
@@ -48,6 +49,12 @@ class Display:
     def redraw(self) -> None:
         """Repaint the whole screen (Ctrl-L)."""
         self.renderer.invalidate()
+        self.refresh()
+
+    def set_charset(self, charset: Charset) -> None:
+        """Switch the session's terminal profile and repaint in it."""
+        self.terminal.charset = charset
+        self.renderer = Renderer(charset)
         self.refresh()
 
     def _paint_too_small(self, canvas: Canvas) -> None:

@@ -18,7 +18,7 @@ __all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_game
 
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
                     messages: Sequence[str] = ()) -> str | None:
-    """The caller's menu; returns the key chosen (``"1"``..``"7"``, ``"Q"``)
+    """The caller's menu; returns the key chosen (``"1"``..``"7"``, ``"T"``, ``"Q"``)
     or ``None`` on hang-up.  "Play the sysop" is offered while
     ``sysop_available()`` says so (checked every second); ``messages`` from
     the sysop show as they arrive."""
@@ -32,6 +32,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         if sysop_available():
             out.append("  6  Play the sysop (page the sysop)")
         out.append("  7  Demonstration: watch the computer play itself")
+        out.append(f"  T  Terminal: {display.terminal.charset.label} (test or change it)")
         return out + ["  Q  Leave the door"]
 
     def paint(canvas: Canvas) -> None:
@@ -54,7 +55,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         if key.name is KeyName.CTRL_L:
             display.redraw()
             continue
-        allowed = "123457Q" + ("6" if sysop_available() else "")
+        allowed = "123457TQ" + ("6" if sysop_available() else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
         note = "Please press " + " or ".join(allowed) + "."

@@ -12,7 +12,7 @@ from .keys import Key, KeyName
 from .screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
 from .words import strip_controls
 
-__all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
@@ -138,6 +138,31 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bo
 
     display.show(paint)
     return await _next_key(display) is not None
+
+
+async def charset_test(display: Display) -> bool:
+    """The BBS-style charset test: "Do you see a heart here?" in the current
+    profile; N tries the next one (UTF-8, CP437, plain ASCII), Y keeps it.
+    False on hang-up."""
+    from .charset import PROFILES
+
+    while True:
+        label = display.terminal.charset.label
+        got = await ask_choice(display, "Your terminal", [
+            f"Your terminal is set to: {label}.",
+            "",
+            "Do you see a heart here?   \u2665   and a spade here?   \u2660",
+            "",
+            "  Y  Yes: keep this setting.",
+            "  N  No (or it looks garbled): try the next one.",
+        ], "YN", banner=False)
+        if got is None:
+            return False
+        if got == "Y":
+            return True
+        current = display.terminal.charset
+        display.set_charset(PROFILES[(PROFILES.index(current) + 1) % len(PROFILES)]
+                            if current in PROFILES else PROFILES[0])
 
 
 def goodbye(display: Display, text: str) -> None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from .charset import Charset
 
-__all__ = ["Style", "Canvas", "Renderer", "CONTROL", "BLACK", "RED", "GREEN", "YELLOW",
+__all__ = ["Style", "Canvas", "Renderer", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
            "BLUE", "MAGENTA", "CYAN", "WHITE", "DEFAULT"]
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
@@ -40,14 +40,24 @@ CONTROL: dict[str, str] = {
 @dataclass(frozen=True, slots=True)
 class Style:
     """Colours and intensity of a cell: ``fg`` and ``bg`` 0..7, ``bold``
-    (bright foreground)."""
+    (bright foreground); ``underline`` and ``reverse`` stand in for colour
+    on a monochrome profile (see :func:`monochrome`)."""
 
     fg: int = WHITE
     bg: int = BLACK
     bold: bool = False
+    underline: bool = False
+    reverse: bool = False
 
 
 DEFAULT = Style()
+
+
+def monochrome(style: Style) -> Style:
+    """A colour style as the monochrome profile shows it: no colours; the
+    cyan bar and the blue title and card backs in reverse video, the yellow
+    selection underlined, bold kept."""
+    return Style(bold=style.bold, underline=style.bg == YELLOW, reverse=style.bg in (CYAN, BLUE))
 
 
 def sgr_transition(old: Style | None, new: Style) -> str:
@@ -59,10 +69,15 @@ def sgr_transition(old: Style | None, new: Style) -> str:
     """
     if old == new:
         return ""
-    if old is None or (old.bold and not new.bold):
+    if old is None or (old.bold and not new.bold) or (old.underline and not new.underline) or (
+            old.reverse and not new.reverse):
         params = ["0"]
         if new.bold:
             params.append("1")
+        if new.underline:
+            params.append("4")
+        if new.reverse:
+            params.append("7")
         if new.fg != WHITE:
             params.append(str(30 + new.fg))
         if new.bg != BLACK:
@@ -71,6 +86,10 @@ def sgr_transition(old: Style | None, new: Style) -> str:
     params = []
     if new.bold and not old.bold:
         params.append("1")
+    if new.underline and not old.underline:
+        params.append("4")
+    if new.reverse and not old.reverse:
+        params.append("7")
     if new.fg != old.fg:
         params.append(str(30 + new.fg))
     if new.bg != old.bg:
@@ -155,8 +174,8 @@ class Renderer:
                 self._pos = (r, c)
         self._shown = _copy(canvas)
         self.frames += 1
-        enc = self.charset.encode
-        return b"".join(x if isinstance(x, bytes) else enc(x) for x in out)
+        # characters are already bytes; the str parts are escape sequences (ASCII)
+        return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
     def _render_row(self, canvas: Canvas, shown: Canvas, row: int, out: list[str | bytes]) -> None:
         new_c, new_s = canvas.chars[row], canvas.styles[row]
@@ -173,6 +192,8 @@ class Renderer:
             self._pos = (row, col + 1) if col + 1 < canvas.cols else None
 
     def _emit(self, ch: str, style: Style, out: list[str | bytes]) -> None:
+        if not self.charset.color:
+            style = monochrome(style)
         sgr = sgr_transition(self._style, style)
         if sgr:
             out.append(sgr)
@@ -189,8 +210,9 @@ class Renderer:
             bridge = 0
             style = self._style
             for c in range(start, col):
-                bridge += len(sgr_transition(style, styles[c])) + len(self.charset.encode_char(chars[c]))
-                style = styles[c]
+                cell = styles[c] if self.charset.color else monochrome(styles[c])
+                bridge += len(sgr_transition(style, cell)) + len(self.charset.encode_char(chars[c]))
+                style = cell
                 if bridge >= len(cuf):
                     break
             if bridge < len(cuf):

@@ -26,7 +26,7 @@ from .login import Caller, login
 from .menus import main_menu, show_recent_games, show_statistics, show_top_players
 from .options import CallerOptions, Pace, Skill
 from .options_screen import ask_game_options
-from .prompts import NOTE, ask_choice, ask_line, frame, goodbye
+from .prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
 from .screen import Canvas
 from .seats import ComputerSeat, HumanSeat
 from .spectator import Spectator
@@ -39,10 +39,13 @@ __all__ = ["caller_session"]
 Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
-async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log) -> None:
-    """Run one caller from the welcome screen to goodbye."""
+async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log,
+                         caller: Caller | None = None) -> None:
+    """Run one caller from the welcome screen to goodbye; ``caller`` when
+    someone else (a BBS, in door mode) already said who is calling."""
     display = Display(terminal)
-    caller = await login(display, ctx, terminal.username, terminal.account, log)
+    if caller is None:
+        caller = await login(display, ctx, terminal.username, terminal.account, log)
     if caller is None:
         return
     presence.name = caller.name
@@ -111,6 +114,8 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         elif choice == "5":
             ctx.lobby.update(presence, "reading recent games")
             ok = await show_recent_games(display, ctx.store, caller)
+        elif choice == "T":
+            ok = await charset_test(display)
         elif choice == "7":
             ctx.lobby.update(presence, "watching a demonstration")
             ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)

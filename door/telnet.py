@@ -36,6 +36,12 @@ class TelnetTerminal(Terminal):
         super().__init__("telnet", peer_text, term, cols, rows, lang=lang)
         self._reader = reader
         self._writer = writer
+        try:
+            sized = bool(writer.remote_option.enabled(telopt.NAWS))
+        except AttributeError:
+            sized = False
+        if not sized and self.charset.name == "cp437":
+            self.rows = 25  # a BBS terminal that sends no size is 80x25 (NetRunner knows nothing else)
         writer.set_ext_callback(telopt.NAWS, self._on_naws)
 
     def _on_naws(self, rows: int, cols: int) -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .config import SysopConfig
     from .store import Account
 
-__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS"]
+__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "HOLD_LIMIT"]
 
 ESCAPE_TIMEOUT = 0.06
 """Seconds to wait for the rest of an escape sequence before a lone ESC
@@ -33,6 +33,11 @@ MIN_COLS, MIN_ROWS = 80, 24
 
 _RESIZE = object()
 _EOF = object()
+_OVERFLOW = b"\0"  # marks held output dropped for a redraw
+
+HOLD_LIMIT = 256 * 1024
+"""Bytes of output Ctrl-S may hold before the screen is redrawn in full on
+Ctrl-Q instead."""
 
 
 class Terminal:
@@ -65,6 +70,10 @@ class Terminal:
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0
+        self.paused = False
+        """Output held by Ctrl-S until Ctrl-Q or any other key (seed 004)."""
+        self._held: list[bytes] = []
+        self._held_bytes = 0
         self.idle_timeout: float | None = None
         """Seconds without input before the caller is told and disconnected
         (``None``: never)."""
@@ -137,8 +146,26 @@ class Terminal:
             if item is _RESIZE:
                 return Key(KeyName.RESIZE)
             assert isinstance(item, bytes)
-            self._keys.extend(self._decoder.feed(item))
+            for key in self._decoder.feed(item):
+                if key.name is KeyName.CTRL_S:
+                    self.paused = True
+                elif key.name is KeyName.CTRL_Q:
+                    self._resume()
+                else:
+                    if self.paused:  # any other key resumes too: line noise never freezes a screen
+                        self._resume()
+                    self._keys.append(key)
         return self._keys.popleft()
+
+    def _resume(self) -> None:
+        """Ctrl-Q: send what Ctrl-S held (or, past :data:`HOLD_LIMIT`, ask
+        for a full redraw instead)."""
+        self.paused = False
+        held, self._held, self._held_bytes = self._held, [], 0
+        if held and held[-1] is _OVERFLOW:
+            self._keys.append(Key(KeyName.CTRL_L))
+        elif held:
+            self.write(b"".join(held))
 
     def _idle_out(self) -> None:
         minutes = (self.idle_timeout or 0) / 60
@@ -148,8 +175,15 @@ class Terminal:
         self.lost()
 
     def write(self, data: bytes) -> None:
-        """Queue ``data`` for the caller (no-op once closed)."""
+        """Queue ``data`` for the caller (no-op once closed); while paused
+        (Ctrl-S) it is held, up to :data:`HOLD_LIMIT` bytes."""
         if self.closed or not data:
+            return
+        if self.paused:
+            if self._held and self._held[-1] is _OVERFLOW:
+                return
+            self._held_bytes += len(data)
+            self._held.append(data if self._held_bytes <= HOLD_LIMIT else _OVERFLOW)
             return
         self.bytes_sent += len(data)
         try:

@@ -257,3 +257,18 @@ async def log_in_as_guest(caller: TelnetCaller, name: str, until: str = "Main me
     await s.wait_for(lambda: "is not registered" in s.text())
     await caller.send(b"g")
     await s.wait_for(lambda: until in s.text())
+
+
+class Cp437Terminal(Terminal):
+    """A :class:`Terminal` for a CP437 session: bytes 3-6 are the suits."""
+
+    SUITS = {3: "\u2665", 4: "\u2666", 5: "\u2663", 6: "\u2660"}
+
+    def __init__(self, cols: int = 80, rows: int = 25) -> None:
+        super().__init__(cols, rows)
+        self.stream = pyte.Stream(self.screen)  # type: ignore[assignment]
+
+    def feed(self, data: bytes) -> None:
+        self.received += len(data)
+        self.stream.feed("".join(self.SUITS.get(b) or bytes([b]).decode("cp437") for b in data))
+        self.changed.set()

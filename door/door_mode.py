@@ -1,0 +1,241 @@
+"""``cribbage-door door``: one caller, run as a native door under a BBS.
+
+Linux BBSes (Synchronet, Mystic, ENiGMA, Magicka) run native doors over
+standard input and output: the BBS already speaks telnet or SSH to the
+caller, so the door sends no telnet negotiation and reads raw keys.  With a
+DOOR32.SYS of comm type 2 the door talks telnet on the socket handle the BBS
+passed instead (it strips the telnet commands it receives and doubles 0xFF
+on output).
+
+The drop file names the caller (their games go to the same records as the
+server's, under the BBS name), the time left (a warning two minutes before,
+then the game is saved and the door returns to the BBS), and ANSI or plain
+ASCII.  The caller plays the computer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import sys
+import termios
+import threading
+import tty
+from pathlib import Path
+from typing import Any
+
+from .charset import ASCII, CP437, Charset
+from .config import Config
+from .context import DoorContext
+from .dropfile import DropInfo, parse_dropfile
+from .lobby import Lobby
+from .login import Caller
+from .session import caller_session
+from .store import DATABASE_NAME, Store
+from .terminal import Terminal
+
+__all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
+
+log = logging.getLogger("door.door")
+
+WARN_BEFORE = 120
+"""Seconds before the time is up that the caller is warned."""
+
+IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
+
+
+class StdioTerminal(Terminal):
+    """A :class:`Terminal` over this process's standard input and output."""
+
+    def __init__(self, cols: int, rows: int, charset: Charset) -> None:
+        super().__init__("door", "stdio", "ansi", cols, rows)
+        self.charset = charset
+        self._in = sys.stdin.fileno()
+        self._out = sys.stdout.fileno()
+
+    async def pump(self) -> None:
+        # A blocking read in a daemon thread that hands the bytes to the
+        # loop: never a step late on a pseudo-terminal (the loop's own
+        # reader was), and it cannot hold up the door's exit.
+        loop = asyncio.get_running_loop()
+        done = asyncio.Event()
+
+        def reader() -> None:
+            try:
+                while data := os.read(self._in, 4096):
+                    loop.call_soon_threadsafe(self.feed, data)
+            except OSError:
+                pass
+            finally:
+                loop.call_soon_threadsafe(done.set)
+
+        threading.Thread(target=reader, name="stdin", daemon=True).start()
+        try:
+            await done.wait()
+        finally:
+            self.lost()
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._out, view)
+            except BlockingIOError:
+                continue
+            view = view[written:]
+
+    async def drain(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class TelnetStripper:
+    """Removes telnet commands (IAC ...) from a byte stream; IAC IAC is a
+    data byte 0xFF.  Keeps a partial command across calls."""
+
+    def __init__(self) -> None:
+        self._state = "data"
+
+    def feed(self, data: bytes) -> bytes:
+        out = bytearray()
+        for b in data:
+            s = self._state
+            if s == "data":
+                if b == IAC:
+                    self._state = "iac"
+                else:
+                    out.append(b)
+            elif s == "iac":
+                if b == IAC:
+                    out.append(IAC)
+                    self._state = "data"
+                elif b in (WILL, WONT, DO, DONT):
+                    self._state = "option"
+                elif b == SB:
+                    self._state = "sb"
+                else:
+                    self._state = "data"
+            elif s == "option":
+                self._state = "data"
+            elif s == "sb":
+                if b == IAC:
+                    self._state = "sb-iac"
+            elif s == "sb-iac":
+                self._state = "data" if b == SE else "sb"
+        return bytes(out)
+
+
+class SocketTerminal(Terminal):
+    """A :class:`Terminal` over the telnet socket a BBS passed (DOOR32.SYS
+    comm type 2)."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
+                 charset: Charset) -> None:
+        super().__init__("door", "socket", "ansi", cols, rows)
+        self.charset = charset
+        self._reader, self._writer = reader, writer
+        self._strip = TelnetStripper()
+
+    async def pump(self) -> None:
+        try:
+            while data := await self._reader.read(4096):
+                clean = self._strip.feed(data)
+                if clean:
+                    self.feed(clean)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.lost()
+
+    def _write(self, data: bytes) -> None:
+        self._writer.write(data.replace(b"\xff", b"\xff\xff"))
+
+    async def drain(self) -> None:
+        if not self.closed:
+            try:
+                await self._writer.drain()
+            except (ConnectionError, OSError):
+                self.lost()
+
+    def close(self) -> None:
+        self.closed = True
+        self._writer.close()
+
+
+async def _account(store: Store, name: str) -> Any:
+    """The store account of a BBS user (made on the first call, with no
+    usable password: the BBS vouches for the caller)."""
+    account = await store.find_account(name)
+    if account is None:
+        account = await store.create_account(name, "!door")
+    return account
+
+
+async def _time_limit(terminal: Terminal, seconds: float, say: "list[Any]") -> None:
+    if seconds > WARN_BEFORE:
+        await asyncio.sleep(seconds - WARN_BEFORE)
+        text = f"You have {WARN_BEFORE // 60} minutes left today."
+        if say and callable(say[0].deliver):
+            say[0].deliver(text)
+        else:
+            say[0].messages.append(text)
+        terminal.write(b"\x07")
+        seconds = WARN_BEFORE
+    await asyncio.sleep(seconds)
+    terminal.write(b"\r\n\x1b[0m\r\nYour time is up. Your game is saved: it waits for you next time.\r\n")
+    await terminal.drain()
+    log.info("time is up")
+    terminal.lost()
+
+
+async def run_door(config: Config, info: DropInfo, charset: Charset | None = None) -> int:
+    """Run one door session for the caller of ``info``; returns the exit
+    status."""
+    data_dir = Path(config.server.data_dir)
+    store = await Store.open(data_dir / DATABASE_NAME)
+    rows = info.rows or 25
+    chosen = charset or (CP437 if info.ansi else ASCII)
+    saved_tty = None
+    if info.comm_type == 2 and info.socket is not None:
+        sock = socket.socket(fileno=info.socket)
+        reader, writer = await asyncio.open_connection(sock=sock)
+        terminal: Terminal = SocketTerminal(reader, writer, 80, rows, chosen)
+    else:
+        if os.isatty(sys.stdin.fileno()):
+            saved_tty = termios.tcgetattr(sys.stdin.fileno())
+            tty.setraw(sys.stdin.fileno())
+            size = os.get_terminal_size(sys.stdin.fileno())
+            cols, rows = size.columns, info.rows or size.lines
+        else:
+            cols = 80
+        terminal = StdioTerminal(cols, rows, chosen)
+    lobby = Lobby(config.paging)
+    ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, [], config.paging, lobby)
+    presence = lobby.join(1, terminal)
+    caller = Caller(info.name, await _account(store, info.name))
+    clog = logging.LoggerAdapter(log, {"node": info.node})
+    clog.info("door session for %r (node %s, %d minutes left, %s)", info.name, info.node, info.minutes_left,
+              chosen.label)
+    limit = asyncio.create_task(_time_limit(terminal, info.minutes_left * 60, [presence]))
+    try:
+        await terminal.run_session(lambda t: caller_session(t, ctx, presence, clog, caller=caller))
+    finally:
+        limit.cancel()
+        await store.close()
+        if saved_tty is not None:
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
+    return 0
+
+
+def door_main(config: Config, dropfile: Path, charset_name: str | None) -> int:
+    """The ``door`` command: parse the drop file and run the session."""
+    info = parse_dropfile(dropfile)
+    charset = {"cp437": CP437, "ascii": ASCII, None: None}.get(charset_name)
+    if charset_name == "utf-8":
+        from .charset import UTF8
+        charset = UTF8
+    return asyncio.run(run_door(config, info, charset))

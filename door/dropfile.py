@@ -1,0 +1,135 @@
+"""BBS drop files: who the caller is, how long they may stay, and how to
+talk to them (FIELD_NOTES.md "BBS door conventions").
+
+- ``DOOR32.SYS`` (11 lines): comm type (0 local, 1 serial, 2 telnet socket),
+  socket handle, baud, BBS id, user record, real name, alias, security
+  level, minutes left, emulation (0 ASCII, 1 ANSI, ...), node.
+- ``DOOR.SYS`` (52 lines): line 1 the port (``COM0:`` local), line 4 the
+  node, line 10 the user name, 19 minutes left, 20 ``GR``/``NG`` graphics,
+  21 screen lines, 36 the alias.
+- ``DORINFO1.DEF`` (13 lines): line 4 the port, 7 and 8 first and last
+  name, 10 graphics (0 ASCII), 12 minutes left.
+
+File names are matched ignoring case (Linux BBSes write them in lower
+case); CR LF and LF line ends are both read; lines past the ones used may be
+missing.  A file that cannot be used raises :class:`DropFileError` naming
+the file, the line and what was expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["DropInfo", "DropFileError", "parse_dropfile"]
+
+
+class DropFileError(ValueError):
+    """A drop file that cannot be used; the message says which line and why."""
+
+
+@dataclass(frozen=True)
+class DropInfo:
+    """What a drop file says: the caller's ``name`` (the alias when there is
+    one), ``minutes_left``, ``ansi`` (else plain ASCII), the ``node``, the
+    ``comm_type`` (0 local/stdio, 1 serial, 2 telnet socket) and the
+    ``socket`` handle, the screen ``rows`` when given, and the ``kind`` of
+    file it came from."""
+
+    name: str
+    minutes_left: int
+    ansi: bool
+    node: int | None
+    comm_type: int
+    socket: int | None
+    rows: int | None
+    kind: str
+
+
+def _lines(path: Path) -> list[str]:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DropFileError(f"{path}: cannot read the drop file: {exc.strerror}") from None
+    return [line.strip() for line in raw.decode("cp437").replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+
+
+def _field(path: Path, lines: list[str], number: int, what: str) -> str:
+    if len(lines) < number or not lines[number - 1]:
+        raise DropFileError(f"{path}: line {number}: expected {what}, but the file has "
+                            f"{'nothing there' if len(lines) >= number else f'only {len(lines)} lines'}")
+    return lines[number - 1]
+
+
+def _int(path: Path, lines: list[str], number: int, what: str) -> int:
+    text = _field(path, lines, number, what)
+    try:
+        return int(text.split()[0])
+    except ValueError:
+        raise DropFileError(f"{path}: line {number}: expected {what}, got {text!r}") from None
+
+
+def _optional_int(lines: list[str], number: int) -> int | None:
+    try:
+        return int(lines[number - 1].split()[0])
+    except (IndexError, ValueError):
+        return None
+
+
+def _door32(path: Path, lines: list[str]) -> DropInfo:
+    comm = _int(path, lines, 1, "the comm type (0 local, 1 serial, 2 telnet)")
+    if comm not in (0, 1, 2):
+        raise DropFileError(f"{path}: line 1: expected the comm type 0, 1 or 2, got {comm}")
+    handle = _int(path, lines, 2, "the comm or socket handle") if comm == 2 else None
+    alias = lines[6] if len(lines) > 6 else ""
+    name = alias or _field(path, lines, 6, "the user's real name (or line 7, the alias)")
+    minutes = _int(path, lines, 9, "the minutes left")
+    emulation = _optional_int(lines, 10)
+    return DropInfo(name, minutes, emulation != 0, _optional_int(lines, 11), comm, handle, None, "DOOR32.SYS")
+
+
+def _door_sys(path: Path, lines: list[str]) -> DropInfo:
+    port = _field(path, lines, 1, "the comm port (COM0: for local)")
+    name = (lines[35] if len(lines) > 35 else "") or _field(path, lines, 10, "the user's name")
+    minutes = _int(path, lines, 19, "the minutes left")
+    graphics = lines[19].upper() if len(lines) > 19 else "GR"
+    rows = _optional_int(lines, 21)
+    comm = 0 if port.upper().startswith("COM0") else 1
+    return DropInfo(name, minutes, graphics != "NG", _optional_int(lines, 4), comm, None, rows, "DOOR.SYS")
+
+
+def _dorinfo(path: Path, lines: list[str]) -> DropInfo:
+    port = _field(path, lines, 4, "the comm port (COM0 for local)")
+    first = _field(path, lines, 7, "the user's first name")
+    last = lines[7] if len(lines) > 7 else ""
+    graphics = _optional_int(lines, 10)
+    minutes = _int(path, lines, 12, "the minutes left")
+    comm = 0 if port.upper().startswith("COM0") else 1
+    name = f"{first} {last}".strip() if last.upper() not in ("", "NLN") else first
+    return DropInfo(name, minutes, graphics != 0, None, comm, None, None, "DORINFO1.DEF")
+
+
+def parse_dropfile(path: Path) -> DropInfo:
+    """Read a drop file, telling the format by its name (any case):
+    ``door32.sys``, ``door.sys`` or ``dorinfo*.def``.  Raises
+    :class:`DropFileError`."""
+    name = path.name.lower()
+    lines = _lines(path)
+    while lines and not lines[-1]:
+        lines.pop()
+    if not lines:
+        raise DropFileError(f"{path}: the drop file is empty")
+    if name == "door32.sys":
+        info = _door32(path, lines)
+    elif name == "door.sys":
+        info = _door_sys(path, lines)
+    elif name.startswith("dorinfo") and name.endswith(".def"):
+        info = _dorinfo(path, lines)
+    else:
+        raise DropFileError(f"{path}: not a drop file this door reads (door32.sys, door.sys, dorinfo1.def)")
+    if info.minutes_left < 0:
+        raise DropFileError(f"{path}: the minutes left are negative ({info.minutes_left})")
+    clean = "".join(ch for ch in info.name if ch >= " " and ch != "\x7f").strip()[:20]
+    if not clean:
+        raise DropFileError(f"{path}: the user's name is empty")
+    return DropInfo(clean, info.minutes_left, info.ansi, info.node, info.comm_type, info.socket, info.rows, info.kind)
