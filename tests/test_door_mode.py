@@ -102,3 +102,37 @@ async def test_door_mode_refuses_a_broken_drop_file(tmp_path: Path) -> None:
         stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
     out, err = await proc.communicate()
     assert proc.returncode == 2 and b"line 2: expected the comm or socket handle" in err
+
+
+async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
+    import socket
+
+    ours, theirs = socket.socketpair()
+    drop = tmp_path / "DOOR32.SYS"
+    drop.write_text("\n".join(["2", str(theirs.fileno()), "38400", "Mystic", "1", "Sock Et", "socket", "10", "30",
+                               "1", "4"]) + "\n")
+    config = tmp_path / "door.toml"
+    config.write_text(CONFIG)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door.cli", "door", "--dropfile", str(drop), "--config", str(config),
+        "--data-dir", str(tmp_path / "data"), stdin=asyncio.subprocess.DEVNULL, pass_fds=[theirs.fileno()])
+    theirs.close()
+    reader, writer = await asyncio.open_connection(sock=ours)
+    screen = Cp437Terminal(80, 25)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            screen.feed(data)
+
+    task = asyncio.create_task(pump())
+    await screen.wait_for(lambda: "Welcome, socket." in screen.text(), timeout=20)
+    # telnet commands from the BBS's client are stripped; the key after them counts
+    writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x19\xff\xf0" + b"t")
+    await screen.wait_for(lambda: "Do you see a heart here?" in screen.text())
+    writer.write(b"y")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    writer.write(b"q")
+    await asyncio.wait_for(task, 20)
+    assert await asyncio.wait_for(proc.wait(), 20) == 0
+    assert "Thanks for playing cribbage, socket" in screen.text()
+    writer.close()
