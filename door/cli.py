@@ -18,6 +18,7 @@ from .config import DEFAULT_CONFIG_PATH, ConfigError, load_config
 from .records_cli import add_parser as add_records_parser
 from .records_cli import run_records
 from .server import serve
+from .private import SecretFileError
 from .store import StoreError
 
 __all__ = ["main"]
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         config.computer.delay = args.computer_delay
     try:
         return asyncio.run(serve(config))
-    except (OSError, StoreError) as exc:
+    except (OSError, StoreError, SecretFileError) as exc:
         print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -17,7 +17,8 @@ from engine.rules import Rules, RulesError
 
 from .options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 
-__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "ConfigError",
+__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
+           "ConfigError",
            "load_config",
            "DEFAULT_CONFIG_PATH"]
 
@@ -73,6 +74,23 @@ class CallerConfig:
 
 
 @dataclass
+class LimitsConfig:
+    """The ``[limits]`` section: connections at once (``max_sessions``) and
+    from one address (``max_per_address``); the seconds before an idle
+    disconnect at which the caller is warned (``idle_warning``); output a
+    caller may leave unread, in bytes (``max_output``), and for how many
+    seconds before being disconnected (``stuck_timeout``); wrong SSH
+    passwords per connection (``ssh_password_attempts``)."""
+
+    max_sessions: int = 200
+    max_per_address: int = 10
+    idle_warning: float = 60.0
+    max_output: int = 262144
+    stuck_timeout: float = 30.0
+    ssh_password_attempts: int = 3
+
+
+@dataclass
 class PagingConfig:
     """The ``[paging]`` section: how long a page rings (``page_timeout``),
     how long a caller-vs-sysop game waits for a dropped player
@@ -106,6 +124,7 @@ class Config:
     caller: CallerConfig = field(default_factory=CallerConfig)
     sysops: list[SysopConfig] = field(default_factory=list)
     paging: PagingConfig = field(default_factory=PagingConfig)
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
     source: Path | None = None
 
     def sysop(self, name: str) -> SysopConfig | None:
@@ -118,6 +137,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
     "pegging_pause": (0, 10), "hand_pause": (0, 20),
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
+    "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
+    "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),
 }
 
 
@@ -234,9 +255,9 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules", "caller", "sysop", "paging"):
+        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging)")
+                              f"sysop, paging, limits)")
     return Config(
         server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),
@@ -244,5 +265,6 @@ def load_config(path: Path | None) -> Config:
         caller=_check_caller(path, raw.get("caller", {})),
         sysops=_check_sysops(path, raw.get("sysop", [])),
         paging=_check_section(path, "paging", raw.get("paging", {}), PagingConfig),
+        limits=_check_section(path, "limits", raw.get("limits", {}), LimitsConfig),
         source=path,
     )

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
-from .config import CallerConfig, PagingConfig, SysopConfig
+from .config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
 from .lobby import Lobby
 from .store import Store
 from .throttle import LoginThrottle
@@ -28,6 +28,7 @@ class DoorContext:
     sysops: list[SysopConfig] = field(default_factory=list)
     paging: PagingConfig = field(default_factory=PagingConfig)
     lobby: Lobby = field(default_factory=lambda: Lobby(PagingConfig()))
+    limits: LimitsConfig = field(default_factory=LimitsConfig)
     throttle: LoginThrottle = field(default_factory=LoginThrottle)
 
     def sysop(self, name: str) -> SysopConfig | None:

@@ -40,6 +40,9 @@ class Display:
     def refresh(self) -> None:
         """Paint the current screen and send what changed."""
         canvas = Canvas(self.terminal.cols, self.terminal.rows)
+        if self.terminal.dropped_output and self.terminal.buffered() <= self.terminal.max_output:
+            self.terminal.dropped_output = False  # some output was held back: send everything again
+            self.renderer.invalidate()
         if self.too_small():
             self._paint_too_small(canvas)
         elif self.painter is not None:

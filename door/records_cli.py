@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sqlite3
 import sys
 import time
@@ -105,6 +106,8 @@ def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str
             return 1
 
         def backup() -> None:
+            # the copy holds the password hashes too: private from the start
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             copy = sqlite3.connect(target)
             with copy:
                 store.db.backup(copy)

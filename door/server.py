@@ -20,6 +20,7 @@ from .console import sysop_session
 from .console_socket import CONSOLE_SOCKET, start_console
 from .context import DoorContext
 from .lobby import Lobby
+from .private import check_private
 from .store import DATABASE_NAME, Store
 from .session import caller_session
 from .ssh import load_host_key, start_ssh
@@ -57,11 +58,14 @@ class DoorServer:
         :class:`~door.store.StoreError` when the database cannot be used."""
         s = self.config.server
         data_dir = Path(s.data_dir)
+        if self.config.source is not None and any(sysop.password for sysop in self.config.sysops):
+            check_private(self.config.source, "sysop password hashes")
         host_key = load_host_key(data_dir)
         self.store = await Store.open(data_dir / DATABASE_NAME)
         log.info("database %s", data_dir / DATABASE_NAME)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
-                               self.config.sysops, self.config.paging, Lobby(self.config.paging))
+                               self.config.sysops, self.config.paging, Lobby(self.config.paging),
+                               self.config.limits)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)
@@ -87,10 +91,27 @@ class DoorServer:
         sysop = terminal.sysop.name if terminal.sysop else None
         if terminal.kind == "console":
             sysop = self.config.sysops[0].name if self.config.sysops else "Sysop"
+        limits = self.config.limits
+        address = terminal.peer.rsplit(":", 1)[0]
+        same = sum(1 for t in self.sessions if t.peer.rsplit(":", 1)[0] == address)
+        if sysop is None and (len(self.sessions) >= limits.max_sessions or same >= limits.max_per_address):
+            why = "the door is full" if len(self.sessions) >= limits.max_sessions else "too many calls from your address"
+            clog.warning("conn=%d refused: %s (%d sessions, %d from %s)", conn, why, len(self.sessions), same, address)
+            terminal.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
+            await terminal.drain()
+            return
         # a sysop's console waits for callers: it never idles out
         terminal.idle_timeout = None if sysop else self.config.server.idle_timeout
+        terminal.idle_warning = limits.idle_warning
+        terminal.max_output, terminal.stuck_timeout = limits.max_output, limits.stuck_timeout
         self.sessions.add(terminal)
         presence = self.ctx.lobby.join(conn, terminal)
+
+        def warn(text: str) -> None:
+            if callable(presence.deliver):
+                presence.deliver(text)
+
+        terminal.warn = warn
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)

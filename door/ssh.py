@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 import asyncssh
 
 from .passwords import verify_password
+from .private import check_private
 from .terminal import Terminal
 
 if TYPE_CHECKING:
@@ -68,6 +69,12 @@ class SshTerminal(Terminal):
     def _write(self, data: bytes) -> None:
         self._process.stdout.write(data)
 
+    def buffered(self) -> int:
+        try:
+            return int(self._process.channel.get_write_buffer_size())
+        except (AttributeError, asyncssh.Error):
+            return 0
+
     async def drain(self) -> None:
         if self.closed:
             return
@@ -102,10 +109,21 @@ class DoorSshServer(asyncssh.SSHServer):
         self.account: "Account | None" = None
         self.offered_key: str | None = None
         self.peer = "?"
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.wrong_passwords = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+
+    async def _wrong_password(self, name: str, where: str) -> None:
+        """Slow the next try down; close the connection after too many."""
+        self.wrong_passwords += 1
+        await asyncio.sleep(self.ctx.throttle.failure(name, self.peer, where))
+        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts and self.conn is not None:
+            log.warning("closing %s after %d wrong passwords", self.peer, self.wrong_passwords)
+            self.conn.close()
 
     async def begin_auth(self, username: str) -> bool:
         self.sysop_candidate = self.ctx.sysop(username)
@@ -146,7 +164,7 @@ class DoorSshServer(asyncssh.SSHServer):
                 self.ctx.throttle.success(self.sysop_candidate.name)
                 self.sysop = self.sysop_candidate
                 return True
-            await asyncio.sleep(self.ctx.throttle.failure(self.sysop_candidate.name, self.peer, "ssh (sysop)"))
+            await self._wrong_password(self.sysop_candidate.name, "ssh (sysop)")
             return False
         if self.candidate is None:
             return False
@@ -155,7 +173,7 @@ class DoorSshServer(asyncssh.SSHServer):
             self.ctx.throttle.success(self.candidate.name)
             self.account = self.candidate
             return True
-        await asyncio.sleep(self.ctx.throttle.failure(self.candidate.name, self.peer, "ssh"))
+        await self._wrong_password(self.candidate.name, "ssh")
         return False
 
 
@@ -168,7 +186,8 @@ def openssh_key(key: asyncssh.SSHKey) -> str:
 def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
     """The server's ed25519 host key from ``data_dir/ssh_host_ed25519_key``,
     generated on first start with file mode 0600.  Raises ``OSError`` when
-    the folder cannot be written."""
+    the folder cannot be written, and :class:`~door.private.SecretFileError`
+    when the key is readable by others."""
     path = data_dir / "ssh_host_ed25519_key"
     if not path.exists():
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -177,7 +196,7 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
         with os.fdopen(fd, "wb") as f:
             f.write(key.export_private_key())
         log.info("generated SSH host key %s", path)
-    os.chmod(path, 0o600)
+    check_private(path, "the SSH host key")
     return asyncssh.read_private_key(str(path))
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -32,6 +33,7 @@ from engine.game import Action, GameResult
 from engine.notation import action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 
+from .private import SecretFileError, check_private
 from .recorder import HandRecord
 
 if TYPE_CHECKING:
@@ -201,6 +203,14 @@ class Store:
 
     def _open(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            try:
+                check_private(self.path, "the accounts and their password hashes")
+            except SecretFileError as exc:
+                raise StoreError(str(exc)) from None
+        else:
+            # made private before SQLite writes anything; -wal and -shm follow its mode
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         try:
             db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from typing import Any, Awaitable, Callable
 
 import telnetlib3
@@ -21,6 +22,9 @@ from .terminal import Terminal
 __all__ = ["TelnetTerminal", "start_telnet"]
 
 log = logging.getLogger("door.telnet")
+
+SEND_BUFFER = 64 * 1024
+"""Bytes of kernel send buffer per telnet connection."""
 
 
 class TelnetTerminal(Terminal):
@@ -42,6 +46,15 @@ class TelnetTerminal(Terminal):
             sized = False
         if not sized and self.charset.name == "cp437":
             self.rows = 25  # a BBS terminal that sends no size is 80x25 (NetRunner knows nothing else)
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)  # notice dead lines
+                # a bounded kernel buffer, so that a caller who stops reading is
+                # noticed by the door's own limit rather than hidden by the kernel
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            except OSError:
+                pass
         writer.set_ext_callback(telopt.NAWS, self._on_naws)
 
     def _on_naws(self, rows: int, cols: int) -> None:
@@ -67,6 +80,10 @@ class TelnetTerminal(Terminal):
 
     def _write(self, data: bytes) -> None:
         self._writer.write(data)
+
+    def buffered(self) -> int:
+        transport = getattr(self._writer, "transport", None)
+        return int(transport.get_write_buffer_size()) if transport is not None else 0
 
     async def drain(self) -> None:
         if self.closed:

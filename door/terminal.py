@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .config import SysopConfig
     from .store import Account
 
-__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "HOLD_LIMIT"]
+__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
 """Seconds to wait for the rest of an escape sequence before a lone ESC
@@ -30,6 +30,18 @@ counts as the Escape key (FIELD_NOTES.md: 50-100 ms)."""
 
 MIN_COLS, MIN_ROWS = 80, 24
 """The smallest screen the door lays out, in character cells."""
+
+MAX_COLS, MAX_ROWS = 500, 300
+"""The largest screen the door paints, whatever a client claims."""
+
+
+def clamp_size(cols: int, rows: int) -> tuple[int, int]:
+    """A client's window size made sane: 0 or less means unknown (80x24);
+    anything past 500x300 is cut to it."""
+    cols = cols if cols > 0 else MIN_COLS
+    rows = rows if rows > 0 else MIN_ROWS
+    return min(cols, MAX_COLS), min(rows, MAX_ROWS)
+
 
 _RESIZE = object()
 _EOF = object()
@@ -58,8 +70,7 @@ class Terminal:
         self.kind = kind
         self.peer = peer
         self.term_type = term_type or "unknown"
-        self.cols = cols if cols > 0 else MIN_COLS
-        self.rows = rows if rows > 0 else MIN_ROWS
+        self.cols, self.rows = clamp_size(cols, rows)
         self.username = username
         self.account: "Account | None" = None
         """The account an SSH login proved (key or password), if any."""
@@ -77,6 +88,18 @@ class Terminal:
         self.idle_timeout: float | None = None
         """Seconds without input before the caller is told and disconnected
         (``None``: never)."""
+        self.idle_warning: float = 60.0
+        """Seconds before the idle disconnect at which ``warn`` is called."""
+        self.warn: Callable[[str], None] | None = None
+        """Shows a sentence to the caller on the current screen (set by the session)."""
+        self._warned = False
+        self.max_output = 256 * 1024
+        """Bytes of output the caller may leave unread before new output is held back."""
+        self.stuck_timeout = 30.0
+        """Seconds the caller may stay over ``max_output`` before being disconnected."""
+        self.dropped_output = False
+        """True when output was held back: the next frame must be a full redraw."""
+        self._stuck_timer: asyncio.TimerHandle | None = None
         self._last_input = asyncio.get_event_loop().time()
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
         self._decoder = KeyDecoder()
@@ -94,6 +117,7 @@ class Terminal:
         """Bytes typed by the caller."""
         if data:
             self._last_input = asyncio.get_event_loop().time()
+            self._warned = False
             self._inbox.put_nowait(bytes(data))
 
     def resized(self, cols: int, rows: int) -> None:
@@ -101,7 +125,7 @@ class Terminal:
         change).  Sizes of 0 are ignored; silly sizes are clamped."""
         if cols <= 0 or rows <= 0:
             return
-        self.cols, self.rows = min(cols, 500), min(rows, 300)
+        self.cols, self.rows = clamp_size(cols, rows)
         self._inbox.put_nowait(_RESIZE)
 
     def lost(self) -> None:
@@ -126,6 +150,8 @@ class Terminal:
                 waits.append(max(0.0, deadline - now))
             if self.idle_timeout is not None:
                 waits.append(max(0.0, self._last_input + self.idle_timeout - now))
+                if not self._warned and self.idle_warning < self.idle_timeout:
+                    waits.append(max(0.0, self._last_input + self.idle_timeout - self.idle_warning - now))
             if self._decoder.pending:
                 waits.append(ESCAPE_TIMEOUT)
             try:
@@ -136,6 +162,14 @@ class Terminal:
                     continue
                 if self.idle_timeout is not None and loop.time() >= self._last_input + self.idle_timeout:
                     self._idle_out()
+                    continue
+                if (self.idle_timeout is not None and not self._warned and self.idle_warning < self.idle_timeout
+                        and loop.time() >= self._last_input + self.idle_timeout - self.idle_warning):
+                    self._warned = True
+                    self.write(b"\x07")
+                    if self.warn is not None:
+                        self.warn(f"Press a key: the door hangs up in {self.idle_warning:g} seconds "
+                                  "if nothing is typed.")
                     continue
                 if deadline is not None and loop.time() >= deadline:
                     return None
@@ -185,12 +219,33 @@ class Terminal:
             self._held_bytes += len(data)
             self._held.append(data if self._held_bytes <= HOLD_LIMIT else _OVERFLOW)
             return
+        if self.buffered() > self.max_output:
+            # the caller is not reading: hold new output back (the screen is
+            # redrawn whole later) and give them stuck_timeout seconds
+            self.dropped_output = True
+            if self._stuck_timer is None:
+                self._stuck_timer = asyncio.get_event_loop().call_later(self.stuck_timeout, self._check_stuck)
+            return
         self.bytes_sent += len(data)
         try:
             self._write(data)
         except (ConnectionError, OSError, RuntimeError) as exc:
             self.log.debug("write to %s failed: %s", self.peer, exc)
             self.lost()
+
+    def _check_stuck(self) -> None:
+        self._stuck_timer = None
+        if self.closed:
+            return
+        if self.buffered() > self.max_output:
+            self.log.info("%s has not read %d bytes for %g s: disconnecting", self.peer, self.buffered(),
+                          self.stuck_timeout)
+            self.close()
+            self.lost()
+
+    def buffered(self) -> int:
+        """Bytes written but not yet taken by the network (0 if unknown)."""
+        return 0
 
     def write_text(self, text: str) -> None:
         """Encode ``text`` in the session's charset and write it."""

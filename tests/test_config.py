@@ -65,3 +65,27 @@ def test_cli_refuses_a_bad_config(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
     assert f"{f}: rules.overcalim: unknown key" in proc.stderr
+
+
+def test_secret_files_readable_by_others_stop_the_server(tmp_path: Path) -> None:
+    from door.passwords import hash_password
+
+    def serve(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path / "data"),
+                               "--telnet-port", "0", "--ssh-port", "0", *extra],
+                              capture_output=True, text=True, timeout=30)
+
+    (tmp_path / "data").mkdir()
+    key = tmp_path / "data" / "ssh_host_ed25519_key"
+    import asyncssh
+    key.write_bytes(asyncssh.generate_private_key("ssh-ed25519").export_private_key())
+    key.chmod(0o644)
+    proc = serve()
+    assert proc.returncode == 1 and f"{key} holds the SSH host key but its mode is 0644" in proc.stderr
+    assert f"chmod 600 {key}" in proc.stderr
+    key.chmod(0o600)
+    conf = tmp_path / "door.toml"
+    conf.write_text(f'[[sysop]]\nname = "Sysop"\npassword = "{hash_password("long-enough")}"\n')
+    conf.chmod(0o644)
+    proc = serve("--config", str(conf))
+    assert proc.returncode == 1 and "holds sysop password hashes" in proc.stderr

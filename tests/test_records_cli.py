@@ -92,6 +92,7 @@ def test_command_line_errors(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "no database at" in proc.stderr
     (tmp_path / DATABASE_NAME).write_bytes(b"garbage" * 50)
+    (tmp_path / DATABASE_NAME).chmod(0o600)
     proc = subprocess.run([sys.executable, "-m", "door.cli", "records", "--data-dir", str(tmp_path), "list"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "not a usable cribbage database" in proc.stderr

@@ -41,6 +41,7 @@ async def test_damaged_file_is_refused_and_left_alone(tmp_path: Path) -> None:
     path = tmp_path / DATABASE_NAME
     junk = b"this is not a database" * 100
     path.write_bytes(junk)
+    path.chmod(0o600)
     with pytest.raises(StoreError, match="not a usable cribbage database"):
         await Store.open(path)
     assert path.read_bytes() == junk
@@ -50,6 +51,7 @@ async def test_locked_file_is_refused(tmp_path: Path) -> None:
     path = tmp_path / DATABASE_NAME
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("CREATE TABLE x (y)")
+    path.chmod(0o600)
     other.execute("BEGIN EXCLUSIVE")
     try:
         with pytest.raises(StoreError, match="locked by another program"):
@@ -64,7 +66,18 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
     db.close()
+    path.chmod(0o600)
     with pytest.raises(StoreError, match="newer than this program"):
+        await Store.open(path)
+
+
+async def test_a_new_database_is_private_and_an_open_one_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    s = await Store.open(path)
+    await s.close()
+    assert oct(path.stat().st_mode & 0o777) == "0o600"
+    path.chmod(0o644)
+    with pytest.raises(StoreError, match=r"mode is 0644, so other users can read it; run: chmod 600"):
         await Store.open(path)
 
 
