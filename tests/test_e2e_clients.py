@@ -182,6 +182,7 @@ def test_ctrl_c_stops_the_server_and_tells_callers(tmp_path: Path) -> None:
     assert "door stopped" in proc.stderr.read()
 
 
+@pytest.mark.skipif(shutil.which("telnet") is None, reason="the telnet client is not installed")
 def test_local_console_command(served) -> None:
     telnet_port, _, _, data = served
     caller = PtyScreen(["telnet", "-E", "127.0.0.1", str(telnet_port)], "xterm")
