@@ -20,7 +20,7 @@ import struct
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .terminal import Terminal
+from .terminal import StreamTerminal, Terminal
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
 
@@ -33,14 +33,12 @@ RESIZE_SEQUENCE = re.compile(rb"\x1b_R(\d{1,4});(\d{1,4})\x1b\\")
 """How the console client reports a new window size (columns; rows)."""
 
 
-class ConsoleTerminal(Terminal):
+class ConsoleTerminal(StreamTerminal):
     """A :class:`Terminal` over the console socket."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
                  term: str) -> None:
-        super().__init__("console", "local", term, cols, rows)
-        self._reader = reader
-        self._writer = writer
+        super().__init__("console", "local", term, cols, rows, reader, writer)
 
     async def pump(self) -> None:
         try:
@@ -54,21 +52,6 @@ class ConsoleTerminal(Terminal):
             log.debug("console read ended: %s", exc)
         finally:
             self.lost()
-
-    def _write(self, data: bytes) -> None:
-        self._writer.write(data)
-
-    async def drain(self) -> None:
-        if self.closed:
-            return
-        try:
-            await self._writer.drain()
-        except (ConnectionError, OSError):
-            self.lost()
-
-    def close(self) -> None:
-        self.closed = True
-        self._writer.close()
 
 
 def _peer_uid(writer: asyncio.StreamWriter) -> int | None:

@@ -34,7 +34,7 @@ from .lobby import Lobby
 from .login import Caller
 from .session import caller_session
 from .store import DATABASE_NAME, Store
-from .terminal import Terminal
+from .terminal import StreamTerminal, Terminal
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
 
@@ -129,15 +129,15 @@ class TelnetStripper:
         return bytes(out)
 
 
-class SocketTerminal(Terminal):
+class SocketTerminal(StreamTerminal):
     """A :class:`Terminal` over the telnet socket a BBS passed (DOOR32.SYS
-    comm type 2)."""
+    comm type 2): telnet commands are stripped from the input and 0xFF is
+    doubled on output."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
                  charset: Charset) -> None:
-        super().__init__("door", "socket", "ansi", cols, rows)
+        super().__init__("door", "socket", "ansi", cols, rows, reader, writer)
         self.charset = charset
-        self._reader, self._writer = reader, writer
         self._strip = TelnetStripper()
 
     async def pump(self) -> None:
@@ -152,18 +152,7 @@ class SocketTerminal(Terminal):
             self.lost()
 
     def _write(self, data: bytes) -> None:
-        self._writer.write(data.replace(b"\xff", b"\xff\xff"))
-
-    async def drain(self) -> None:
-        if not self.closed:
-            try:
-                await self._writer.drain()
-            except (ConnectionError, OSError):
-                self.lost()
-
-    def close(self) -> None:
-        self.closed = True
-        self._writer.close()
+        super()._write(data.replace(b"\xff", b"\xff\xff"))
 
 
 async def _account(store: Store, name: str) -> Any:

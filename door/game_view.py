@@ -210,19 +210,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     face_up = game.phase in (Phase.SHOW, Phase.OVER) or vs.reveal
     # the opponent
     top = rows["opponent"]
-    canvas.put(top, 1, f"{names[opp]}'s cards", LABEL)
-    marks = _order_marks(game, opp)
-    if game.phase is Phase.DISCARD:
-        theirs: list[Card | None] = list(game.hands[opp]) if vs.reveal else [None] * len(game.hands[opp])
-    else:
-        # cards played, in the order played, then the rest: backs until the show
-        played: list[Card | None] = [p.card for p in game.played[opp]]
-        theirs = played + [c if face_up else None for c in game.kept[opp] if c not in played]
-    for i, card in enumerate(theirs):
-        col = HAND_COL + i * CARD_STEP
-        if card is not None and card in marks:
-            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
-        draw_card(canvas, top + 2, col, card)
+    _covered_hand(canvas, top, game, opp, names, face_up)
     # the crib and the starter
     canvas.put(top, 44, "Crib", LABEL)
     crib_up = game.phase is Phase.OVER or (game.show_turn is not None and game.show_turn[1] is ShowTurn.CRIB)
@@ -237,7 +225,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     # mine
     top = rows["mine"]
     if vs.spectator:
-        _spectated(canvas, top, game, me, names, face_up)
+        _covered_hand(canvas, top, game, me, names, face_up)
         return
     canvas.put(top, 1, "Your cards", LABEL)
     marks = _order_marks(game, me)
@@ -260,8 +248,10 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
 
 
-def _spectated(canvas: Canvas, top: int, game: Game, seat: int, names: list[str], face_up: bool) -> None:
-    """A watched player's cards: backs until they are played or shown."""
+def _covered_hand(canvas: Canvas, top: int, game: Game, seat: int, names: list[str], face_up: bool) -> None:
+    """Someone else's cards (the opponent's, or a watched player's): the
+    cards played in the order played, the rest as backs until the show
+    (``face_up``: the show, the end of the game, or a demonstration)."""
     canvas.put(top, 1, f"{names[seat]}'s cards", LABEL)
     marks = _order_marks(game, seat)
     if game.phase is Phase.DISCARD:

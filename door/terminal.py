@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .config import SysopConfig
     from .store import Account
 
-__all__ = ["Terminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
+__all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
 """Seconds to wait for the rest of an escape sequence before a lone ESC
@@ -276,3 +276,32 @@ class Terminal:
     def close(self) -> None:
         """End the connection."""
         raise NotImplementedError
+
+
+class StreamTerminal(Terminal):
+    """A :class:`Terminal` over an asyncio stream pair (the console socket,
+    a BBS's telnet socket); subclasses read in :meth:`pump`."""
+
+    def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
+                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        super().__init__(kind, peer, term_type, cols, rows)
+        self._reader = reader
+        self._writer = writer
+
+    def _write(self, data: bytes) -> None:
+        self._writer.write(data)
+
+    def buffered(self) -> int:
+        return int(self._writer.transport.get_write_buffer_size())
+
+    async def drain(self) -> None:
+        if self.closed:
+            return
+        try:
+            await self._writer.drain()
+        except (ConnectionError, OSError):
+            self.lost()
+
+    def close(self) -> None:
+        self.closed = True
+        self._writer.close()
