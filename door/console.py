@@ -25,7 +25,6 @@ from .prompts import TITLE
 from .screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
 from .seats import HumanSeat
 from .spectator import Spectator
-from .table import Table
 from .terminal import Terminal
 from .words import strip_controls
 

@@ -24,16 +24,15 @@ import termios
 import threading
 import tty
 from pathlib import Path
-from typing import Any
 
-from .charset import ASCII, CP437, Charset
+from .charset import ASCII, CP437, UTF8, Charset
 from .config import Config
 from .context import DoorContext
 from .dropfile import DropInfo, parse_dropfile
-from .lobby import Lobby
+from .lobby import Lobby, Presence
 from .login import Caller
 from .session import caller_session
-from .store import DATABASE_NAME, Store
+from .store import DATABASE_NAME, Account, Store
 from .terminal import StreamTerminal, Terminal
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
@@ -155,7 +154,7 @@ class SocketTerminal(StreamTerminal):
         super()._write(data.replace(b"\xff", b"\xff\xff"))
 
 
-async def _account(store: Store, name: str) -> Any:
+async def _account(store: Store, name: str) -> Account:
     """The store account of a BBS user (made on the first call, with no
     usable password: the BBS vouches for the caller)."""
     account = await store.find_account(name)
@@ -164,14 +163,10 @@ async def _account(store: Store, name: str) -> Any:
     return account
 
 
-async def _time_limit(terminal: Terminal, seconds: float, say: "list[Any]") -> None:
+async def _time_limit(terminal: Terminal, seconds: float, presence: Presence) -> None:
     if seconds > WARN_BEFORE:
         await asyncio.sleep(seconds - WARN_BEFORE)
-        text = f"You have {WARN_BEFORE // 60} minutes left today."
-        if say and callable(say[0].deliver):
-            say[0].deliver(text)
-        else:
-            say[0].messages.append(text)
+        presence.tell(f"You have {WARN_BEFORE // 60} minutes left today.")
         terminal.write(b"\x07")
         seconds = WARN_BEFORE
     await asyncio.sleep(seconds)
@@ -209,7 +204,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     clog = logging.LoggerAdapter(log, {"node": info.node})
     clog.info("door session for %r (node %s, %d minutes left, %s)", info.name, info.node, info.minutes_left,
               chosen.label)
-    limit = asyncio.create_task(_time_limit(terminal, info.minutes_left * 60, [presence]))
+    limit = asyncio.create_task(_time_limit(terminal, info.minutes_left * 60, presence))
     try:
         await terminal.run_session(lambda t: caller_session(t, ctx, presence, clog, caller=caller))
     finally:
@@ -223,8 +218,5 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
 def door_main(config: Config, dropfile: Path, charset_name: str | None) -> int:
     """The ``door`` command: parse the drop file and run the session."""
     info = parse_dropfile(dropfile)
-    charset = {"cp437": CP437, "ascii": ASCII, None: None}.get(charset_name)
-    if charset_name == "utf-8":
-        from .charset import UTF8
-        charset = UTF8
+    charset = {"cp437": CP437, "utf-8": UTF8, "ascii": ASCII}.get(charset_name or "")
     return asyncio.run(run_door(config, info, charset))

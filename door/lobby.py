@@ -15,7 +15,7 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from .config import PagingConfig
 from .terminal import Terminal
@@ -58,8 +58,15 @@ class Presence:
     table: "Table | None" = None
     is_sysop: bool = False
     messages: list[str] = field(default_factory=list)
-    deliver: "object | None" = None
-    """A callable taking a message, set while a screen can show it at once."""
+    deliver: Callable[[str], None] | None = None
+    """Shows a sentence at once; set while a screen can (a game, the menu)."""
+
+    def tell(self, text: str) -> None:
+        """Show ``text`` now if the screen can, else keep it for the menu."""
+        if self.deliver is not None:
+            self.deliver(text)
+        else:
+            self.messages.append(text)
 
     def activity(self) -> str:
         """``doing``, with the hand and score while in a game."""
@@ -138,12 +145,8 @@ class Lobby:
 
     def message(self, presence: Presence, text: str) -> None:
         """A one-line message from the sysop to ``presence``."""
-        line = f"Message from the sysop: {text}"
         presence.terminal.write(b"\x07")
-        if callable(presence.deliver):
-            presence.deliver(line)
-        else:
-            presence.messages.append(line)
+        presence.tell(f"Message from the sysop: {text}")
 
     # -- sysops and pages ---------------------------------------------------------
 

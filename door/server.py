@@ -108,7 +108,7 @@ class DoorServer:
         presence = self.ctx.lobby.join(conn, terminal)
 
         def warn(text: str) -> None:
-            if callable(presence.deliver):
+            if presence.deliver is not None:  # a warning kept for later would come too late
                 presence.deliver(text)
 
         terminal.warn = warn

@@ -45,7 +45,6 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
 
 _RESIZE = object()
 _EOF = object()
-_OVERFLOW = b"\0"  # marks held output dropped for a redraw
 
 HOLD_LIMIT = 256 * 1024
 """Bytes of output Ctrl-S may hold before the screen is redrawn in full on
@@ -85,6 +84,7 @@ class Terminal:
         """Output held by Ctrl-S until Ctrl-Q or any other key (seed 004)."""
         self._held: list[bytes] = []
         self._held_bytes = 0
+        self._held_overflow = False  # more than HOLD_LIMIT: redraw on resume instead
         self.idle_timeout: float | None = None
         """Seconds without input before the caller is told and disconnected
         (``None``: never)."""
@@ -195,8 +195,9 @@ class Terminal:
         """Ctrl-Q: send what Ctrl-S held (or, past :data:`HOLD_LIMIT`, ask
         for a full redraw instead)."""
         self.paused = False
-        held, self._held, self._held_bytes = self._held, [], 0
-        if held and held[-1] is _OVERFLOW:
+        held, overflow = self._held, self._held_overflow
+        self._held, self._held_bytes, self._held_overflow = [], 0, False
+        if overflow:
             self._keys.append(Key(KeyName.CTRL_L))
         elif held:
             self.write(b"".join(held))
@@ -214,10 +215,11 @@ class Terminal:
         if self.closed or not data:
             return
         if self.paused:
-            if self._held and self._held[-1] is _OVERFLOW:
-                return
             self._held_bytes += len(data)
-            self._held.append(data if self._held_bytes <= HOLD_LIMIT else _OVERFLOW)
+            if self._held_bytes > HOLD_LIMIT:
+                self._held_overflow, self._held = True, []
+            elif not self._held_overflow:
+                self._held.append(data)
             return
         if self.buffered() > self.max_output:
             # the caller is not reading: hold new output back (the screen is

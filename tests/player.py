@@ -38,10 +38,13 @@ class Terminal:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
         self.received = 0
+        self.raw = bytearray()
+        """Every byte fed, in order (for byte-level checks)."""
         self.changed = asyncio.Event()
 
     def feed(self, data: bytes) -> None:
         self.received += len(data)
+        self.raw.extend(data)
         self.stream.feed(data)
         self.changed.set()
 
@@ -130,7 +133,6 @@ class Player:
         raise AssertionError(f"game did not finish in {timeout}s; screen:\n{self.term.text()}")
 
     async def act(self, prompt: str, screen: str) -> bool | str:
-        t = self.term
         if "Your name:" in screen and "Type your name" in screen:
             await self.send(self.name.encode() + b"\r")
             return True
@@ -270,5 +272,6 @@ class Cp437Terminal(Terminal):
 
     def feed(self, data: bytes) -> None:
         self.received += len(data)
+        self.raw.extend(data)
         self.stream.feed("".join(self.SUITS.get(b) or bytes([b]).decode("cp437") for b in data))
         self.changed.set()

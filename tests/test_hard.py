@@ -10,7 +10,7 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.crib_values import compute_crib_value, crib_value, load_table, representatives, table_key
-from engine.game import Claim, Game, Phase, ReplayHand
+from engine.game import Game
 from engine.hard import HardPlayer, rank_discards
 from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer
 from engine.rules import Rules

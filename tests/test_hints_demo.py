@@ -3,7 +3,6 @@ mode, as a caller sees them (pyte)."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from door.server import DoorServer

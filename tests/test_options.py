@@ -19,20 +19,12 @@ from .player import Player, log_in_as_guest, telnet_caller
 
 async def full_game(door: DoorServer, **kwargs) -> tuple[Player, str, bytes]:
     caller = await telnet_caller(door.telnet_port)
-    raw = bytearray()
-    feed = caller.screen.feed
-
-    def tap(data: bytes) -> None:
-        raw.extend(data)
-        feed(data)
-
-    caller.screen.feed = tap  # type: ignore[method-assign]
     player = Player(caller.screen, caller.send, **kwargs)
     screen = await player.play(timeout=150)
     await player.leave()
     await asyncio.wait_for(caller.done, 10)
     caller.close()
-    return player, screen, bytes(raw)
+    return player, screen, bytes(caller.screen.raw)
 
 
 @pytest.mark.slow
@@ -121,14 +113,7 @@ class PatientPlayer(Player):
 
 async def test_prompt_pace_holds_the_computer_and_beep_rings(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port)
-    raw = bytearray()
-    feed = caller.screen.feed
-
-    def tap(data: bytes) -> None:
-        raw.extend(data)
-        feed(data)
-
-    caller.screen.feed = tap  # type: ignore[method-assign]
+    raw = caller.screen.raw
     player = PatientPlayer(caller.screen, caller.send, name="Pat", option_keys=b"PB")
     await player.play(timeout=150)
     assert player.held_still and player.holds > 0  # "Press a key to go on." after scores

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 
 import asyncssh
-import pytest
 
 from door.server import DoorServer
 

@@ -10,7 +10,6 @@ import pytest
 
 from door.passwords import hash_password, verify_password
 from door.recorder import HandRecord, SeatHand
-from door.statistics import player_statistics
 from door.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
 from door.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
 from engine.game import Claim, Discard, GameResult, Play, Skunk

@@ -10,7 +10,6 @@ import asyncio
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import AsyncIterator
 
@@ -54,7 +53,7 @@ class SysopSide:
     def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess,
                  screen: Terminal, task: asyncio.Task[None]) -> None:
         self.conn, self.process, self.screen, self.task = conn, process, screen, task
-        self.raw = bytearray()
+        self.raw = screen.raw
 
     async def send(self, data: bytes) -> None:
         self.process.stdin.write(data)
@@ -66,13 +65,6 @@ async def sysop_login(door: DoorServer, key: asyncssh.SSHKey) -> SysopSide:
     process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
     screen, task = watch(process, 80, 24)
     side = SysopSide(conn, process, screen, task)
-    feed = screen.feed
-
-    def tap(data: bytes) -> None:
-        side.raw.extend(data)
-        feed(data)
-
-    screen.feed = tap  # type: ignore[method-assign]
     await screen.wait_for(lambda: "SYSOP CONSOLE" in screen.text())
     return side
 

@@ -14,19 +14,6 @@ from door.server import DoorServer
 from .player import Player, TelnetCaller, log_in_as_guest, telnet_caller
 
 
-def tap(caller: TelnetCaller) -> bytearray:
-    """Keep every byte the door sends (after the telnet layer)."""
-    raw = bytearray()
-    feed = caller.screen.feed
-
-    def both(data: bytes) -> None:
-        raw.extend(data)
-        feed(data)
-
-    caller.screen.feed = both  # type: ignore[method-assign]
-    return raw
-
-
 async def settled(raw: bytearray, quiet: float = 0.4) -> None:
     """Wait until the door has sent nothing for ``quiet`` seconds (the diff
     renderer sends only what changed, so exact text may never arrive whole)."""
@@ -84,7 +71,7 @@ async def test_every_view_at_every_size(door: DoorServer, cols: int, rows: int) 
 
 async def test_plain_ascii_profile_sends_nothing_above_7e(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port, term="dumb")
-    raw = tap(caller)
+    raw = caller.screen.raw
     s = caller.screen
     await log_in_as_guest(caller, "Dumb")
     assert "Terminal: plain ASCII" in s.text()
@@ -106,7 +93,7 @@ async def test_plain_ascii_profile_sends_nothing_above_7e(door: DoorServer) -> N
 
 async def test_cp437_profile_has_suit_bytes_and_no_utf8(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port, 80, 25, term="ansi")
-    raw = tap(caller)
+    raw = caller.screen.raw
     s = caller.screen
     await s.wait_for(lambda: "Your name:" in s.text())
     await caller.send(b"Bbs\r")
@@ -126,7 +113,7 @@ async def test_cp437_profile_has_suit_bytes_and_no_utf8(door: DoorServer) -> Non
 
 async def test_charset_test_from_the_menu_switches_profiles(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port)
-    raw = tap(caller)
+    raw = caller.screen.raw
     s = caller.screen
     await log_in_as_guest(caller, "Tess")
     await caller.send(b"t")
@@ -145,7 +132,7 @@ async def test_charset_test_from_the_menu_switches_profiles(door: DoorServer) ->
 
 async def test_ctrl_s_holds_output_until_ctrl_q(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port)
-    raw = tap(caller)
+    raw = caller.screen.raw
     s = caller.screen
     await log_in_as_guest(caller, "Pauly")
     await caller.send(b"\x13")  # Ctrl-S
