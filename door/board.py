@@ -11,6 +11,8 @@ skunk lines are red bars in the gap before the first hole that escapes them
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.game import Peg
 from engine.rules import Rules
 
@@ -62,6 +64,25 @@ def _line_position(line: int, game_to: int) -> tuple[int, int] | None:
     return row, LABEL_WIDTH + h + 1 + h // 5
 
 
+@lru_cache(maxsize=32)
+def _empty_track(game_to: int, skunk: int, double_skunk: int) -> Canvas:
+    """One player's track without pegs or label: the holes, the skunk and
+    double skunk lines and the game hole (drawn once per rules, then copied
+    into every frame)."""
+    track = Canvas(hole_position(game_to, game_to)[1] + 1, track_rows(game_to))
+    hole_style = Style(fg=WHITE, bg=BLACK)
+    for p in range(1, game_to):
+        r, c = hole_position(p, game_to)
+        track.put(r, c, HOLE, hole_style)
+    r, c = hole_position(game_to, game_to)
+    track.put(r, c, GAME_HOLE, Style(fg=WHITE, bold=True))
+    for line, bold in ((skunk, True), (double_skunk, False)):
+        pos = _line_position(line, game_to)
+        if pos:
+            track.put(pos[0], pos[1], _SKUNK, Style(fg=RED, bold=bold))
+    return track
+
+
 def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: list[str],
                colours: tuple[int, int]) -> None:
     """Draw both tracks from row ``top``: seat 0 first, then seat 1.
@@ -69,25 +90,17 @@ def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: l
     ``pegs``: each seat's :class:`Peg` (points); ``names``: labels (cut to
     six columns); ``colours``: each seat's peg colour (0..7)."""
     rows = track_rows(rules.game_to)
-    hole_style = Style(fg=WHITE, bg=BLACK)
+    track = _empty_track(rules.game_to, rules.skunk, rules.double_skunk)
     for seat in (0, 1):
         base = top + seat * (rows + 1)
         colour = colours[seat]
         label = Style(fg=colour, bold=True)
+        canvas.blit(base, 0, track, first_col=LABEL_WIDTH)
         if rows == 1:  # name and score share the row: "Ann 57 "
             canvas.put(base, 0, f"{names[seat][:3]:<3}{pegs[seat].front:>3}", label)
         else:          # name on the way out, score on the way back
             canvas.put(base, 0, names[seat][:6], label)
             canvas.put(base + 1, 0, f"{pegs[seat].front:>5}", label)
-        for p in range(1, rules.game_to):
-            r, c = hole_position(p, rules.game_to)
-            canvas.put(base + r, c, HOLE, hole_style)
-        r, c = hole_position(rules.game_to, rules.game_to)
-        canvas.put(base + r, c, GAME_HOLE, Style(fg=WHITE, bold=True))
-        for line, bold in ((rules.skunk, True), (rules.double_skunk, False)):
-            pos = _line_position(line, rules.game_to)
-            if pos:
-                canvas.put(base + pos[0], pos[1], _SKUNK, Style(fg=RED, bold=bold))
         peg = pegs[seat]
         if 0 < peg.back < peg.front:
             r, c = hole_position(peg.back, rules.game_to)

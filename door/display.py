@@ -3,12 +3,14 @@ windows smaller than 80x24.
 
 Each screen of the door (name prompt, menus, the game) is a *painter*: a
 function that draws a whole :class:`Canvas`.  :meth:`Display.refresh` paints
-a fresh canvas of the terminal's current size and sends the difference;
+a fresh canvas of the terminal's current size and sends the difference
+(:meth:`Display.refresh_soon` does it once for a burst of changes);
 :meth:`Display.redraw` sends everything (Ctrl-L, after line noise).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Callable
 
 from .charset import Charset
@@ -27,6 +29,7 @@ class Display:
         self.terminal = terminal
         self.renderer = Renderer(terminal.charset)
         self.painter: Painter | None = None
+        self._soon: asyncio.Handle | None = None
 
     def too_small(self) -> bool:
         """True when the window is under 80x24 cells."""
@@ -38,7 +41,10 @@ class Display:
         self.refresh()
 
     def refresh(self) -> None:
-        """Paint the current screen and send what changed."""
+        """Paint the current screen and send what changed, now."""
+        if self._soon is not None:
+            self._soon.cancel()
+            self._soon = None
         canvas = Canvas(self.terminal.cols, self.terminal.rows)
         if self.terminal.dropped_output and self.terminal.buffered() <= self.terminal.max_output:
             self.terminal.dropped_output = False  # some output was held back: send everything again
@@ -47,7 +53,19 @@ class Display:
             self._paint_too_small(canvas)
         elif self.painter is not None:
             self.painter(canvas)
-        self.terminal.write(self.renderer.render(canvas))
+        self.terminal.write(self.renderer.render(canvas, keep=True))
+
+    def refresh_soon(self) -> None:
+        """Refresh once the current event-loop callback is over: several
+        changes made while handling one key or one move (the player's own
+        key, then the table's news of it) go out as one frame, painted once."""
+        if self._soon is None:
+            self._soon = asyncio.get_running_loop().call_soon(self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        self._soon = None
+        if not self.terminal.closed:
+            self.refresh()
 
     def redraw(self) -> None:
         """Repaint the whole screen (Ctrl-L)."""

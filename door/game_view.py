@@ -24,6 +24,7 @@ import enum
 import textwrap
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.cards import Card
 from engine.game import Game, HandCounted, Phase, ShowTurn
@@ -236,12 +237,14 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
             canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
         if card in vs.hint:
             canvas.put(top + 1, col, " \u25bc ", Style(fg=YELLOW, bold=True))  # the hint's mark: ▼
-        bg = WHITE
+        on_bar = vs.mode in (Mode.DISCARD, Mode.PLAY) and i == vs.cursor
         if card in vs.selected:
-            bg = SELECTED_BG
-        if vs.mode in (Mode.DISCARD, Mode.PLAY) and i == vs.cursor:
-            bg = BAR_BG
-        draw_card(canvas, top + 2, col, card, bg)
+            draw_card(canvas, top + 2, col, card, SELECTED_BG)
+            if on_bar:  # the bar frames a selected card, so that selecting it shows at once
+                canvas.put(top + 2, col - 1, " ", Style(bg=BAR_BG))
+                canvas.put(top + 2, col + CARD_WIDTH, " ", Style(bg=BAR_BG))
+        else:
+            draw_card(canvas, top + 2, col, card, BAR_BG if on_bar else WHITE)
     if game.phase in (Phase.SHOW,) and game.show_turn is not None:
         seat, what = game.show_turn
         who = "your" if seat == me else f"{names[seat]}'s"
@@ -297,9 +300,12 @@ def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -
     return text + f" \u00b7 {options.skill.value} computer" if computer else text
 
 
-def _wrap(entry: str, width: int) -> list[str]:
+@lru_cache(maxsize=8192)
+def _wrap(entry: str, width: int) -> tuple[str, ...]:
+    """``entry`` wrapped to ``width`` columns, later lines indented two more
+    (memoized: every frame wraps the same messages again)."""
     indent = len(entry) - len(entry.lstrip(" "))
-    return textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2)) or [""]
+    return tuple(textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2))) or ("",)
 
 
 def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str]) -> None:

@@ -14,7 +14,8 @@ cell (a BBS terminal such as SyncTERM scrolls when it is written).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 from .charset import Charset
 
@@ -37,11 +38,11 @@ CONTROL: dict[str, str] = {
 """Every escape sequence the renderer sends, by name."""
 
 
-@dataclass(frozen=True, slots=True)
-class Style:
+class Style(NamedTuple):
     """Colours and intensity of a cell: ``fg`` and ``bg`` 0..7, ``bold``
     (bright foreground); ``underline`` and ``reverse`` stand in for colour
-    on a monochrome profile (see :func:`monochrome`)."""
+    on a monochrome profile (see :func:`monochrome`).  A tuple, so that the
+    renderer compares cells at C speed."""
 
     fg: int = WHITE
     bg: int = BLACK
@@ -53,6 +54,7 @@ class Style:
 DEFAULT = Style()
 
 
+@lru_cache(maxsize=256)
 def monochrome(style: Style) -> Style:
     """A colour style as the monochrome profile shows it: no colours; the
     cyan bar and the blue title and card backs in reverse video, the yellow
@@ -60,13 +62,15 @@ def monochrome(style: Style) -> Style:
     return Style(bold=style.bold, underline=style.bg == YELLOW, reverse=style.bg in (CYAN, BLUE))
 
 
+@lru_cache(maxsize=4096)
 def sgr_transition(old: Style | None, new: Style) -> str:
     """The shortest SGR sequence that turns attributes ``old`` (``None``:
     unknown) into ``new``.
 
     >>> sgr_transition(Style(), Style(fg=CYAN))
     '\\x1b[36m'
-    """
+
+    Memoized: a screen uses a few dozen pairs."""
     if old == new:
         return ""
     if old is None or (old.bold and not new.bold) or (old.underline and not new.underline) or (
@@ -117,14 +121,30 @@ class Canvas:
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
         Control characters in ``text`` are drawn as spaces."""
+        end = col + len(text)
         if 0 <= row < self.rows:
-            chars, styles = self.chars[row], self.styles[row]
-            for i, ch in enumerate(text):
-                c = col + i
-                if 0 <= c < self.cols:
-                    chars[c] = ch if ch >= " " and ch != "\x7f" else " "
-                    styles[c] = style
-        return col + len(text)
+            start, stop = max(col, 0), min(end, self.cols)
+            if start < stop:
+                piece = text[start - col:stop - col]
+                if not piece.isprintable():  # control characters (and a few unusual spaces: kept as they are)
+                    piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
+                self.chars[row][start:stop] = piece
+                self.styles[row][start:stop] = [style] * (stop - start)
+        return end
+
+    def blit(self, row: int, col: int, source: "Canvas", first_col: int = 0) -> None:
+        """Copy the cells of ``source`` from its column ``first_col`` on,
+        with its top-left cell at (``row``, ``col`` + ``first_col``);
+        clipped like :meth:`put`.  Used for parts drawn once and reused
+        (the empty pegboard)."""
+        start = max(col + first_col, 0)
+        stop = min(col + source.cols, self.cols)
+        if start >= stop:
+            return
+        for r in range(source.rows):
+            if 0 <= row + r < self.rows:
+                self.chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
+                self.styles[row + r][start:stop] = source.styles[r][start - col:stop - col]
 
     def fill(self, row: int, col: int, width: int, style: Style = DEFAULT, ch: str = " ") -> None:
         """Fill ``width`` cells of ``row`` from ``col`` with ``ch`` in ``style``."""
@@ -155,8 +175,10 @@ class Renderer:
         """Make the next :meth:`render` repaint the whole screen."""
         self._shown = None
 
-    def render(self, canvas: Canvas) -> bytes:
-        """The bytes that make the terminal show ``canvas``."""
+    def render(self, canvas: Canvas, keep: bool = False) -> bytes:
+        """The bytes that make the terminal show ``canvas``.  ``keep``: the
+        caller will not change ``canvas`` again, so the renderer may keep it
+        as the frame on screen instead of a copy."""
         out: list[str | bytes] = []
         shown = self._shown
         if shown is None or shown.cols != canvas.cols or shown.rows != canvas.rows:
@@ -172,57 +194,92 @@ class Renderer:
             if self._pos != (r, c):
                 out.append(CONTROL["move"].format(row=r + 1, col=c + 1))
                 self._pos = (r, c)
-        self._shown = _copy(canvas)
+        self._shown = canvas if keep else _copy(canvas)
         self.frames += 1
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
     def _render_row(self, canvas: Canvas, shown: Canvas, row: int, out: list[str | bytes]) -> None:
+        """Append what turns ``shown``'s ``row`` into ``canvas``'s: spans of
+        changed cells, joined over gaps that cost fewer bytes to rewrite
+        than to step over, each span written in runs of one style."""
         new_c, new_s = canvas.chars[row], canvas.styles[row]
         old_c, old_s = shown.chars[row], shown.styles[row]
         if new_c == old_c and new_s == old_s:
             return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
-        for col in range(last):
-            if new_c[col] == old_c[col] and new_s[col] == old_s[col]:
-                continue
-            if self._pos != (row, col):
-                self._goto(row, col, new_c, new_s, out)
-            self._emit(new_c[col], new_s[col], out)
-            self._pos = (row, col + 1) if col + 1 < canvas.cols else None
+        changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
+        i, n = 0, len(changed)
+        while i < n:
+            start = changed[i]
+            end = start + 1
+            i += 1
+            while i < n:
+                nxt = changed[i]
+                if nxt != end and self._bridge_cost(new_c, new_s, end, nxt, self._cell_style(new_s[end - 1])) \
+                        >= len(_cuf(nxt - end)):
+                    break
+                end = nxt + 1
+                i += 1
+            self._goto(row, start, new_c, new_s, out)
+            self._emit_span(new_c, new_s, start, end, out)
+            self._pos = (row, end) if end < canvas.cols else None
 
-    def _emit(self, ch: str, style: Style, out: list[str | bytes]) -> None:
-        if not self.charset.color:
-            style = monochrome(style)
-        sgr = sgr_transition(self._style, style)
-        if sgr:
-            out.append(sgr)
-            self._style = style
-        out.append(self.charset.encode_char(ch))
+    def _cell_style(self, style: Style) -> Style:
+        return style if self.charset.color else monochrome(style)
+
+    def _bridge_cost(self, chars: list[str], styles: list[Style], start: int, stop: int, style: Style) -> int:
+        """Bytes to rewrite cells ``start`` .. ``stop`` - 1 with the
+        terminal in ``style`` (stops counting past a cursor-forward's length)."""
+        limit = len(_cuf(stop - start))
+        cost = 0
+        for c in range(start, stop):
+            cell = self._cell_style(styles[c])
+            cost += len(sgr_transition(style, cell)) + len(self.charset.encode_char(chars[c]))
+            style = cell
+            if cost >= limit:
+                break
+        return cost
+
+    def _emit_span(self, chars: list[str], styles: list[Style], start: int, stop: int,
+                   out: list[str | bytes]) -> None:
+        """Write cells ``start`` .. ``stop`` - 1 from the cursor, one SGR per style run."""
+        c = start
+        while c < stop:
+            style = styles[c]
+            d = c + 1
+            while d < stop and styles[d] == style:
+                d += 1
+            cell = self._cell_style(style)
+            sgr = sgr_transition(self._style, cell)
+            if sgr:
+                out.append(sgr)
+                self._style = cell
+            out.append(self.charset.encode("".join(chars[c:d])))
+            c = d
 
     def _goto(self, row: int, col: int, chars: list[str], styles: list[Style], out: list[str | bytes]) -> None:
         """Put the cursor at (row, col) the cheapest way: rewrite the cells
         in between, step forward (CUF), or position (CUP)."""
+        if self._pos == (row, col):
+            return
         cup = CONTROL["move"].format(row=row + 1, col=col + 1) if col else CONTROL["move_row"].format(row=row + 1)
         if self._pos is not None and self._pos[0] == row and self._pos[1] < col:
             start = self._pos[1]
-            cuf = CONTROL["forward"].format(n=col - start)
-            bridge = 0
-            style = self._style
-            for c in range(start, col):
-                cell = styles[c] if self.charset.color else monochrome(styles[c])
-                bridge += len(sgr_transition(style, cell)) + len(self.charset.encode_char(chars[c]))
-                style = cell
-                if bridge >= len(cuf):
-                    break
-            if bridge < len(cuf):
-                for c in range(start, col):
-                    self._emit(chars[c], styles[c], out)
+            cuf = _cuf(col - start)
+            if self._style is not None and self._bridge_cost(chars, styles, start, col, self._style) < len(cuf):
+                self._emit_span(chars, styles, start, col, out)
             else:
                 out.append(cuf if len(cuf) <= len(cup) else cup)
         else:
             out.append(cup)
         self._pos = (row, col)
+
+
+@lru_cache(maxsize=512)
+def _cuf(n: int) -> str:
+    """Cursor forward ``n`` cells."""
+    return CONTROL["forward"].format(n=n)
 
 
 def _blank_like(canvas: Canvas) -> Canvas:

@@ -281,11 +281,12 @@ class HumanSeat:
             paint_game(canvas, self.table.game, self.index, self.names(), self.vs)
 
     def _update(self) -> None:
-        """Work out the mode and prompt from the game, then redraw."""
+        """Work out the mode and prompt from the game now (the next key
+        depends on them), and redraw once the current key or move is done."""
         if self.table is None or self.table.game is None:
             return
         self._set_mode()
-        self.display.refresh()
+        self.display.refresh_soon()
 
     def _set_mode(self) -> None:
         vs, game, me = self.vs, self.game, self.index

@@ -155,8 +155,12 @@ class Terminal:
             if self._decoder.pending:
                 waits.append(ESCAPE_TIMEOUT)
             try:
-                item = await asyncio.wait_for(self._inbox.get(), min(waits)) if waits else await self._inbox.get()
-            except asyncio.TimeoutError:
+                if waits:  # asyncio.timeout, not wait_for: no task per call (this runs for every key)
+                    async with asyncio.timeout(min(waits)):
+                        item = await self._inbox.get()
+                else:
+                    item = await self._inbox.get()
+            except TimeoutError:
                 if self._decoder.pending:
                     self._keys.extend(self._decoder.flush())
                     continue

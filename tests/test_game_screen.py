@@ -56,6 +56,20 @@ def test_discard_bar_is_cyan_and_selection_yellow(cols: int, rows: int) -> None:
     assert "Game #1" in screen.display[0] and "to 121" in screen.display[0]
 
 
+def test_selecting_the_card_under_the_bar_shows_at_once() -> None:
+    """RETURN on the card under the bar must change what the caller sees
+    (it used to stay cyan until the bar moved on: the load benchmark found
+    the key had no answer)."""
+    g = stacked_game()
+    before = show(g, ViewState(mode=Mode.DISCARD, cursor=1))
+    after = show(g, ViewState(mode=Mode.DISCARD, cursor=1, selected=[Card.from_str("3D")]))
+    row, col = card_row(g), HAND_COL + CARD_STEP
+    assert all(before.buffer[row][c].bg == "cyan" for c in range(col, col + 4))
+    assert all(after.buffer[row][c].bg == "brown" for c in range(col, col + 4))  # selected: yellow
+    assert after.buffer[row][col - 1].bg == "cyan" and after.buffer[row][col + 4].bg == "cyan"  # the bar frames it
+    assert after.display[row][col:col + 4] == before.display[row][col:col + 4] == " 3\u2666 "
+
+
 def test_pegs_front_and_back_in_their_holes() -> None:
     g = stacked_game()
     g.pegs[0].back, g.pegs[0].front = 57, 63

@@ -1,0 +1,354 @@
+"""Many callers at once: N telnet callers each play a whole game against the
+computer at human pace, and the door's latency, CPU and memory are measured.
+
+    python3 -m bench.load                     # 100, 500 and 1,000 callers
+    python3 -m bench.load --sessions 200 --game-to 61
+
+Each run starts a real ``cribbage-door serve`` process (house rules from the
+flags, the computer at its default pace) and a second process that opens N
+in-process telnetlib3 connections on loopback, spread over ``--ramp``
+seconds.  Every caller reads its screen through pyte and plays as
+``tests.player.Player`` does, one key at a time with a think time drawn
+uniformly from 0.5-2 s before each key.
+
+Latency is the time from a key written to the socket to the first byte of
+the screen update that answers it, taken in the callers' process; that
+process also reports how late its own event loop ran (``client lag``), the
+part of the figure that is the load generator's and not the door's.  Server
+CPU is user + system time from ``/proc/PID/stat`` over the run (as a share of
+one core; the door is one process and one thread for its event loop), peak
+memory is ``VmHWM`` (peak resident set).  Errors are callers that failed to
+connect, were cut off, or did not finish in ``--time-limit`` seconds, keys
+no screen update answered within 10 s, and ``ERROR`` or ``Traceback`` lines
+in the server's log.  Every run stops by itself after ``--time-limit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+ANSWER_TIMEOUT = 10.0
+"""Seconds a key may go without a screen update before it counts as an error."""
+
+THINK = (0.5, 2.0)
+"""Seconds a caller thinks before each key (drawn uniformly)."""
+
+QUIET = 0.15
+"""Seconds without output before a caller reads its screen and decides."""
+
+
+# -- the callers' process ------------------------------------------------------
+
+def _split_keys(data: bytes) -> list[bytes]:
+    """``data`` as the separate keys a person types (an arrow's escape
+    sequence is one key)."""
+    return [m.group(0) for m in re.finditer(rb"\x1b\[[0-9;]*[A-Za-z~]|.", data, re.S)]
+
+
+class Stats:
+    """What every caller in the process measured."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.errors: list[str] = []
+        self.unanswered = 0
+        self.games = 0
+        self.keys = 0
+        self.bytes = 0
+        self.lag: list[float] = []
+
+
+async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random) -> None:
+    import telnetlib3
+
+    from tests.player import Player, Terminal
+
+    class PacedTerminal(Terminal):
+        """The test screen without its byte log, with cached lines and the
+        time of the first byte after each key."""
+
+        def __init__(self) -> None:
+            super().__init__(80, 24)
+            self._lines: list[str] | None = None
+            self.sent_at: float | None = None
+            self.last_rx = 0.0
+
+        def feed(self, data: bytes) -> None:
+            now = time.monotonic()
+            if self.sent_at is not None:
+                stats.latencies.append(now - self.sent_at)
+                self.sent_at = None
+            self.last_rx = now
+            self.received += len(data)
+            self.stream.feed(data)
+            self._lines = None
+            self.changed.set()
+
+        def lines(self) -> list[str]:
+            if self._lines is None:
+                buf = self.screen.buffer
+                self._lines = ["".join(buf[r][c].data for c in range(80)) for r in range(24)]
+            return self._lines
+
+    term = PacedTerminal()
+    try:
+        reader, writer = await telnetlib3.open_connection(
+            "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
+    except (OSError, asyncio.TimeoutError) as exc:
+        stats.errors.append(f"caller {index}: cannot connect: {exc}")
+        return
+
+    async def pump() -> None:
+        while data := await reader.read(65536):
+            term.feed(data)
+
+    pumping = asyncio.create_task(pump())
+
+    async def send(data: bytes) -> None:
+        for key in _split_keys(data):
+            await asyncio.sleep(rng.uniform(*THINK))
+            if pumping.done():
+                raise ConnectionError("the door hung up")
+            term.sent_at = time.monotonic()
+            writer.write(key)
+            stats.keys += 1
+            while term.sent_at is not None:  # wait for the answer before the next key
+                if time.monotonic() - term.sent_at > ANSWER_TIMEOUT:
+                    stats.unanswered += 1
+                    if os.environ.get("LOAD_DEBUG"):
+                        print(f"unanswered {key!r}:\n{term.text()}", file=sys.stderr)
+                    term.sent_at = None
+                    break
+                term.changed.clear()
+                try:
+                    await asyncio.wait_for(term.changed.wait(), 1.0)
+                except asyncio.TimeoutError:
+                    pass
+
+    player = Player(term, send, name=f"Load{index:04d}")
+    try:
+        await asyncio.wait_for(_play(player, term), max(1.0, deadline - time.monotonic()))
+        stats.games += 1
+        await asyncio.wait_for(player.leave(), 30)
+        await asyncio.wait_for(pumping, 30)
+    except asyncio.TimeoutError:
+        stats.errors.append(f"caller {index}: no end of game within the time limit; prompt {term.prompt()!r}")
+        if os.environ.get("LOAD_DEBUG"):
+            print(term.text(), file=sys.stderr)
+    except (ConnectionError, AssertionError, OSError) as exc:
+        stats.errors.append(f"caller {index}: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        stats.bytes += term.received
+        writer.close()
+        pumping.cancel()
+
+
+async def _play(player: Any, term: Any) -> None:
+    """``Player.play`` for a paced caller: decide only once the screen has
+    been quiet for :data:`QUIET` seconds."""
+    last_screen = ""
+    last_action = 0.0
+    while True:
+        while time.monotonic() - term.last_rx < QUIET:
+            await asyncio.sleep(QUIET)
+        screen = "\n".join(term.lines())
+        stale = time.monotonic() - last_action > 3.0
+        if screen != last_screen or stale:
+            acted = await player.act(term.prompt(), screen)
+            if acted == "over":
+                return
+            if acted:
+                last_screen = "\n".join(term.lines())
+                last_action = time.monotonic()
+        term.changed.clear()
+        try:
+            await asyncio.wait_for(term.changed.wait(), 1.0)
+        except asyncio.TimeoutError:
+            pass
+
+
+async def _watch_lag(stats: Stats, stop: asyncio.Event) -> None:
+    """How late the callers' event loop wakes from a 100 ms sleep (seconds)."""
+    while not stop.is_set():
+        t = time.monotonic()
+        await asyncio.sleep(0.1)
+        stats.lag.append(time.monotonic() - t - 0.1)
+
+
+async def run_callers(n: int, port: int, ramp: float, time_limit: float, seed: int) -> Stats:
+    """Run ``n`` callers against the door on ``port``; returns their figures."""
+    stats = Stats()
+    stop = asyncio.Event()
+    lag = asyncio.create_task(_watch_lag(stats, stop))
+    deadline = time.monotonic() + time_limit
+
+    async def start(i: int) -> None:
+        await asyncio.sleep(ramp * i / n)
+        await _one_caller(i + 1, port, stats, deadline, random.Random(seed * 100003 + i))
+
+    await asyncio.gather(*(start(i) for i in range(n)))
+    stop.set()
+    await lag
+    return stats
+
+
+def callers_main(args: argparse.Namespace) -> None:
+    """The callers' process: play, then write the figures to ``args.out`` (JSON)."""
+    t0 = time.monotonic()
+    # the callers hold many small objects (1,000 pyte screens); the default
+    # collector thresholds would stop this process for 100-300 ms at a time,
+    # which would show up as the door's latency
+    gc.freeze()
+    gc.set_threshold(200_000, 50, 1000)
+    stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed))
+    with open(args.out, "w") as out:
+        json.dump({"latencies": stats.latencies, "errors": stats.errors, "unanswered": stats.unanswered,
+                   "games": stats.games, "keys": stats.keys, "bytes": stats.bytes, "lag": stats.lag,
+                   "seconds": time.monotonic() - t0}, out)
+
+
+# -- the measuring process -------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _status_kib(pid: int, key: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return 0
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
+            profile: str | None = None) -> dict[str, Any]:
+    """Start a server and ``sessions`` callers; returns the figures of the run.
+    ``profile``: a file for the server's cProfile statistics."""
+    tmp = Path(tempfile.mkdtemp(prefix="door-load-"))
+    try:
+        telnet_port, ssh_port = _free_port(), _free_port()
+        config = tmp / "door.toml"
+        config.write_text(
+            f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
+            f'data_dir = "{tmp / "data"}"\n\n[rules]\ngame_to = {game_to}\n\n'
+            f'[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n')
+        log = tmp / "server.log"
+        with log.open("w") as log_file:
+            profiling = ["-m", "cProfile", "-o", profile] if profile else []
+            server = subprocess.Popen([sys.executable, *profiling, "-m", "door.cli", "serve", "--config", str(config)],
+                                      stderr=log_file, stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 30
+            while "telnet listening" not in log.read_text():
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start:\n{log.read_text()}")
+                time.sleep(0.1)
+            idle_kib = _status_kib(server.pid, "VmRSS")
+            cpu0, t0 = _cpu_seconds(server.pid), time.monotonic()
+            callers = subprocess.Popen(
+                [sys.executable, "-m", "bench.load", "--callers", str(sessions), "--port", str(telnet_port),
+                 "--ramp", str(ramp), "--time-limit", str(time_limit), "--seed", str(seed),
+                 "--out", str(tmp / "callers.json")], cwd=Path(__file__).resolve().parent.parent)
+            samples: list[tuple[float, float]] = []
+            while callers.poll() is None:
+                time.sleep(1.0)
+                samples.append((time.monotonic(), _cpu_seconds(server.pid)))
+            out = (tmp / "callers.json").read_text() if (tmp / "callers.json").exists() else ""
+            wall = time.monotonic() - t0
+            cpu = _cpu_seconds(server.pid) - cpu0
+            peak_kib = _status_kib(server.pid, "VmHWM")
+        finally:
+            server.terminate()
+            try:
+                server.wait(20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        result = json.loads(out) if out else {"latencies": [], "errors": ["the callers' process failed"],
+                                               "unanswered": 0, "games": 0, "keys": 0, "bytes": 0, "lag": [],
+                                               "seconds": wall}
+        log_errors = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
+        busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
+        return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
+                "latencies": result["latencies"], "lag": result["lag"],
+                "errors": result["errors"] + log_errors[:20], "unanswered": result["unanswered"],
+                "wall": wall, "cpu": cpu, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+                "bytes": result["bytes"]}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def report(r: dict[str, Any]) -> None:
+    """Print one run's figures."""
+    ms = [x * 1000 for x in r["latencies"]]
+    lag = [x * 1000 for x in r["lag"]]
+    print(f"{r['sessions']} callers: {r['games']} games finished in {r['wall']:.0f} s, {r['keys']} keys, "
+          f"{r['bytes'] / r['sessions'] / 1024:.1f} KiB per caller")
+    if ms:
+        print(f"  key to screen: p50 {_quantile(ms, .5):.1f} ms, p90 {_quantile(ms, .9):.1f} ms, "
+              f"p99 {_quantile(ms, .99):.1f} ms, max {max(ms):.0f} ms ({len(ms)} keys answered)")
+    if lag:
+        print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
+              f"p99 {_quantile(lag, .99):.1f} ms")
+    print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
+          f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key")
+    print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB)")
+    print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
+    for line in r["errors"][:10]:
+        print(f"    {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, nargs="+", default=[100, 500, 1000],
+                        help="callers at once, one run for each figure (default: 100 500 1000)")
+    parser.add_argument("--game-to", type=int, default=121, choices=[61, 121], help="points in a game")
+    parser.add_argument("--ramp", type=float, default=None,
+                        help="seconds over which the callers arrive (default: one second per 50 callers)")
+    parser.add_argument("--time-limit", type=float, default=900.0,
+                        help="seconds after which a run stops, finished or not (default 900)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, statistics to FILE")
+    parser.add_argument("--callers", type=int, help=argparse.SUPPRESS)  # the callers' process
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.callers:
+        callers_main(args)
+        return
+    for n in args.sessions:
+        ramp = args.ramp if args.ramp is not None else n / 50
+        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile))
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
