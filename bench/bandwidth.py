@@ -1,28 +1,43 @@
 """Bytes the door sends to an 80x24 telnet caller: for one highlight-bar
 move, for one card played (the caller's own card, before the computer's
-reply), and for a whole game against the computer.
+reply), for one screen update of any kind, for one hand, and for a whole
+game against the computer; with issue 6's targets.
 
     python3 -m bench.bandwidth [--games N]
 
 Runs a real server and an in-process telnetlib3 client on loopback; a
-scripted caller reads the screen (pyte) and plays.  Prints medians over the
-moves, cards and games measured.
+scripted caller reads the screen (pyte) and plays.  A screen update is a
+burst of output with no gap of :data:`GAP` seconds or more (the door writes
+one frame per key or move).  A hand runs from the screen showing "Hand N"
+to it showing "Hand N+1" (chat mode, discard, the play, the show).  Prints
+medians over the moves, cards, updates, hands and games measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
 from tests.conftest import make_config  # noqa: E402
-from tests.player import RIGHT, Player, telnet_caller  # noqa: E402
+from tests.player import LEFT, RIGHT, Player, telnet_caller  # noqa: E402
+
+
+GAP = 0.05
+"""Seconds of silence that end one screen update."""
+
+TARGETS = {"move": 32, "update": 240, "game": 64 * 1024}
+"""Issue 6: a bar move, the median screen update, a whole game (bytes)."""
+
+HAND_RE = re.compile(r"Hand (\d+)")
 
 
 class MeasuringPlayer(Player):
@@ -40,8 +55,11 @@ class MeasuringPlayer(Player):
         return self.term.received - before
 
     async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
-        if prompt.startswith("Choose 2 cards") and len(self.moves) < 40:
-            self.moves.append(await self.quiet_bytes(RIGHT))
+        await asyncio.sleep(2 * GAP)  # a pause before each answer keeps the screen updates apart
+        if prompt.startswith("Choose 2 cards") and "\u25bc" not in screen and len(self.moves) < 100:
+            # the bar over the cards and back, as a caller looks them over
+            for key in (RIGHT, RIGHT, RIGHT, LEFT, LEFT, LEFT):
+                self.moves.append(await self.quiet_bytes(key))
         if prompt.startswith("Your turn, count"):
             before = self.term.received
             await super().act(prompt, screen)
@@ -51,14 +69,45 @@ class MeasuringPlayer(Player):
         return await super().act(prompt, screen)
 
 
-async def one_game(door: DoorServer) -> tuple[int, list[int], list[int]]:
+async def one_game(door: DoorServer) -> dict[str, list[int]]:
+    """Play one game; returns the sizes measured (bytes), by kind."""
     caller = await telnet_caller(door.telnet_port)
+    chunks: list[tuple[float, int]] = []
+    hand_starts: dict[int, int] = {}
+    feed = caller.screen.feed
+
+    def measuring_feed(data: bytes) -> None:
+        chunks.append((time.monotonic(), len(data)))
+        feed(data)
+        m = HAND_RE.search(caller.screen.lines()[8])  # the info row of the game screen
+        if m and int(m.group(1)) not in hand_starts:
+            hand_starts[int(m.group(1))] = caller.screen.received
+
+    caller.screen.feed = measuring_feed  # type: ignore[method-assign]
     player = MeasuringPlayer(caller.screen, caller.send, name="Bench")
     await player.play(timeout=600)
+    game_over = caller.screen.received
     await player.leave()
     await asyncio.wait_for(caller.done, 10)
     caller.close()
-    return caller.screen.received, player.moves, player.plays
+    updates: list[int] = []
+    last = -1.0
+    for when, size in chunks:
+        if updates and when - last < GAP:
+            updates[-1] += size
+        else:
+            updates.append(size)
+        last = when
+    marks = [hand_starts[n] for n in sorted(hand_starts)] + [game_over]
+    hands = [b - a for a, b in zip(marks, marks[1:])]
+    return {"total": [caller.screen.received], "moves": player.moves, "plays": player.plays,
+            "updates": updates, "hands": hands}
+
+
+def _line(what: str, sizes: list[int], unit: str, target: int | None = None) -> str:
+    median = statistics.median(sizes)
+    verdict = "" if target is None else f"; target <= {target}: {'met' if median <= target else 'NOT met'}"
+    return f"{what}: median {median:.0f} bytes, max {max(sizes)} ({len(sizes)} {unit}){verdict}"
 
 
 async def run(games: int) -> None:
@@ -66,20 +115,19 @@ async def run(games: int) -> None:
         door = DoorServer(make_config(Path(tmp), delay=0.5))
         await door.start()
         try:
-            totals, moves, plays = [], [], []
+            got: dict[str, list[int]] = {}
             for _ in range(games):
-                total, m, p = await one_game(door)
-                totals.append(total)
-                moves += m
-                plays += p
+                for kind, sizes in (await one_game(door)).items():
+                    got.setdefault(kind, []).extend(sizes)
         finally:
             await door.stop()
-    print(f"highlight-bar move: median {statistics.median(moves):.0f} bytes, max {max(moves)} "
-          f"({len(moves)} moves)")
-    print(f"card played (caller's card): median {statistics.median(plays):.0f} bytes, max {max(plays)} "
-          f"({len(plays)} cards)")
-    print(f"whole game, welcome to goodbye: median {statistics.median(totals):.0f} bytes "
-          f"({statistics.median(totals) / 1024:.1f} KiB; {games} games)")
+    print(_line("highlight-bar move", got["moves"], "moves", TARGETS["move"]))
+    print(_line("card played (caller's card)", got["plays"], "cards"))
+    print(_line("screen update, any", got["updates"], "updates", TARGETS["update"]))
+    print(_line("hand, chat mode to the show", got["hands"], "hands"))
+    total = statistics.median(got["total"])
+    print(f"whole game, welcome to goodbye: median {total:.0f} bytes ({total / 1024:.1f} KiB; {games} games); "
+          f"target <= {TARGETS['game']}: {'met' if total <= TARGETS['game'] else 'NOT met'}")
 
 
 def main() -> None:

@@ -30,6 +30,10 @@ CONTROL: dict[str, str] = {
     "move": "\x1b[{row};{col}H",      # 1-based
     "move_row": "\x1b[{row}H",       # column 1
     "forward": "\x1b[{n}C",           # cursor forward n cells (CUF)
+    "forward_1": "\x1b[C",
+    "back": "\x1b[{n}D",              # cursor back n cells (CUB)
+    "back_1": "\x1b[D",
+    "erase_line": "\x1b[K",          # erase to the end of the line (EL), in the current background
     "sgr": "\x1b[{params}m",
     "hide_cursor": "\x1b[?25l",
     "show_cursor": "\x1b[?25h",
@@ -73,20 +77,21 @@ def sgr_transition(old: Style | None, new: Style) -> str:
     Memoized: a screen uses a few dozen pairs."""
     if old == new:
         return ""
+    reset = ["0"]  # (not a bare "ESC [ m": old BBS terminals are not all sure of it)
+    if new.bold:
+        reset.append("1")
+    if new.underline:
+        reset.append("4")
+    if new.reverse:
+        reset.append("7")
+    if new.fg != WHITE:
+        reset.append(str(30 + new.fg))
+    if new.bg != BLACK:
+        reset.append(str(40 + new.bg))
+    by_reset = CONTROL["sgr"].format(params=";".join(reset))
     if old is None or (old.bold and not new.bold) or (old.underline and not new.underline) or (
             old.reverse and not new.reverse):
-        params = ["0"]
-        if new.bold:
-            params.append("1")
-        if new.underline:
-            params.append("4")
-        if new.reverse:
-            params.append("7")
-        if new.fg != WHITE:
-            params.append(str(30 + new.fg))
-        if new.bg != BLACK:
-            params.append(str(40 + new.bg))
-        return CONTROL["sgr"].format(params=";".join(params))
+        return by_reset  # these attributes have no widely known "off" code: reset, then set
     params = []
     if new.bold and not old.bold:
         params.append("1")
@@ -98,7 +103,8 @@ def sgr_transition(old: Style | None, new: Style) -> str:
         params.append(str(30 + new.fg))
     if new.bg != old.bg:
         params.append(str(40 + new.bg))
-    return CONTROL["sgr"].format(params=";".join(params))
+    by_change = CONTROL["sgr"].format(params=";".join(params))
+    return by_change if len(by_change) <= len(by_reset) else by_reset
 
 
 class Canvas:
@@ -117,6 +123,16 @@ class Canvas:
         self.styles: list[list[Style]] = [[DEFAULT] * cols for _ in range(rows)]
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
+
+    def clear(self) -> None:
+        """Blank every cell and hide the cursor, in place (no new lists: a
+        session paints two canvases in turn, so frames make no garbage for
+        the collector to trace)."""
+        blank_chars, blank_styles = [" "] * self.cols, [DEFAULT] * self.cols
+        for row in range(self.rows):
+            self.chars[row][:] = blank_chars
+            self.styles[row][:] = blank_styles
+        self.cursor = None
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -166,49 +182,66 @@ class Renderer:
 
     def __init__(self, charset: Charset) -> None:
         self.charset = charset
-        self._shown: Canvas | None = None
+        # the frame on screen: each row's characters as one string (compact:
+        # a session keeps it for as long as it is connected) and its styles
+        self._size: tuple[int, int] | None = None
+        self._rows: list[str] = []
+        self._styles: list[list[Style]] = []
         self._style: Style | None = None
         self._pos: tuple[int, int] | None = None
         self.frames = 0
 
     def invalidate(self) -> None:
         """Make the next :meth:`render` repaint the whole screen."""
-        self._shown = None
+        self._size = None
 
     def render(self, canvas: Canvas, keep: bool = False) -> bytes:
         """The bytes that make the terminal show ``canvas``.  ``keep``: the
-        caller will not change ``canvas`` again, so the renderer may keep it
-        as the frame on screen instead of a copy."""
+        caller will not change ``canvas`` before the next render, so the
+        renderer may hold on to its rows instead of copies."""
         out: list[str | bytes] = []
-        shown = self._shown
-        if shown is None or shown.cols != canvas.cols or shown.rows != canvas.rows:
-            self._style = None
+        if self._size != (canvas.cols, canvas.rows):
             out.append(CONTROL["hide_cursor"] + CONTROL["reset"] + CONTROL["clear"] + CONTROL["home"])
             self._style = DEFAULT
             self._pos = (0, 0)
-            shown = _blank_like(canvas)
+            self._size = (canvas.cols, canvas.rows)
+            self._rows = [" " * canvas.cols] * canvas.rows
+            self._styles = [[DEFAULT] * canvas.cols for _ in range(canvas.rows)]
         for row in range(canvas.rows):
-            self._render_row(canvas, shown, row, out)
+            self._render_row(canvas, row, out)
         if canvas.cursor is not None:
             r, c = canvas.cursor
             if self._pos != (r, c):
                 out.append(CONTROL["move"].format(row=r + 1, col=c + 1))
                 self._pos = (r, c)
-        self._shown = canvas if keep else _copy(canvas)
+        if not keep:
+            self._styles = [list(r) for r in self._styles]
         self.frames += 1
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
-    def _render_row(self, canvas: Canvas, shown: Canvas, row: int, out: list[str | bytes]) -> None:
-        """Append what turns ``shown``'s ``row`` into ``canvas``'s: spans of
+    def _render_row(self, canvas: Canvas, row: int, out: list[str | bytes]) -> None:
+        """Append what turns the shown ``row`` into ``canvas``'s: spans of
         changed cells, joined over gaps that cost fewer bytes to rewrite
         than to step over, each span written in runs of one style."""
         new_c, new_s = canvas.chars[row], canvas.styles[row]
-        old_c, old_s = shown.chars[row], shown.styles[row]
-        if new_c == old_c and new_s == old_s:
+        old_c, old_s = self._rows[row], self._styles[row]
+        text = "".join(new_c)
+        self._rows[row], self._styles[row] = text, new_s
+        if text == old_c and new_s == old_s:
             return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
         changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
+        # the row's blank tail: erased with EL rather than written as spaces
+        blank = len(text.rstrip(" "))
+        for c in range(canvas.cols - 1, blank - 1, -1):
+            if new_s[c] != DEFAULT:  # a coloured space (the bar, a title) is not blank
+                blank = c + 1
+                break
+        erase = None
+        if changed and changed[-1] >= blank and last - blank >= len(CONTROL["erase_line"]):
+            erase = next(c for c in changed if c >= blank)
+            changed = [c for c in changed if c < blank]
         i, n = 0, len(changed)
         while i < n:
             start = changed[i]
@@ -224,6 +257,12 @@ class Renderer:
             self._goto(row, start, new_c, new_s, out)
             self._emit_span(new_c, new_s, start, end, out)
             self._pos = (row, end) if end < canvas.cols else None
+        if erase is not None:
+            self._goto(row, erase, new_c, new_s, out)
+            if self._style is None or self._style.bg != BLACK or self._style.reverse or self._style.underline:
+                out.append(sgr_transition(self._style, DEFAULT))  # EL fills with the current background
+                self._style = DEFAULT
+            out.append(CONTROL["erase_line"])
 
     def _cell_style(self, style: Style) -> Style:
         return style if self.charset.color else monochrome(style)
@@ -259,37 +298,35 @@ class Renderer:
             c = d
 
     def _goto(self, row: int, col: int, chars: list[str], styles: list[Style], out: list[str | bytes]) -> None:
-        """Put the cursor at (row, col) the cheapest way: rewrite the cells
-        in between, step forward (CUF), or position (CUP)."""
+        """Put the cursor at (row, col) the cheapest way: on the same row,
+        rewrite the cells in between, step forward (CUF) or back (CUB);
+        otherwise position (CUP)."""
         if self._pos == (row, col):
             return
         cup = CONTROL["move"].format(row=row + 1, col=col + 1) if col else CONTROL["move_row"].format(row=row + 1)
-        if self._pos is not None and self._pos[0] == row and self._pos[1] < col:
-            start = self._pos[1]
-            cuf = _cuf(col - start)
-            if self._style is not None and self._bridge_cost(chars, styles, start, col, self._style) < len(cuf):
-                self._emit_span(chars, styles, start, col, out)
-            else:
-                out.append(cuf if len(cuf) <= len(cup) else cup)
-        else:
-            out.append(cup)
+        moves = [cup]
+        if self._pos is not None and self._pos[0] == row:
+            here = self._pos[1]
+            if here < col:
+                cuf = _cuf(col - here)
+                if self._style is not None and self._bridge_cost(chars, styles, here, col, self._style) < len(cuf):
+                    self._emit_span(chars, styles, here, col, out)
+                    self._pos = (row, col)
+                    return
+                moves.append(cuf)
+            else:  # no bare CR: a telnet peer outside binary mode may wait for the LF or NUL after it
+                moves.append(_cub(here - col))
+        out.append(min(moves, key=len))
         self._pos = (row, col)
 
 
 @lru_cache(maxsize=512)
 def _cuf(n: int) -> str:
-    """Cursor forward ``n`` cells."""
-    return CONTROL["forward"].format(n=n)
+    """Cursor forward ``n`` cells (CUF; the 1 is implied)."""
+    return CONTROL["forward"].format(n=n) if n > 1 else CONTROL["forward_1"]
 
 
-def _blank_like(canvas: Canvas) -> Canvas:
-    return Canvas(canvas.cols, canvas.rows)
-
-
-def _copy(canvas: Canvas) -> Canvas:
-    c = Canvas.__new__(Canvas)
-    c.cols, c.rows = canvas.cols, canvas.rows
-    c.chars = [list(r) for r in canvas.chars]
-    c.styles = [list(r) for r in canvas.styles]
-    c.cursor = canvas.cursor
-    return c
+@lru_cache(maxsize=512)
+def _cub(n: int) -> str:
+    """Cursor back ``n`` cells (CUB; the 1 is implied)."""
+    return CONTROL["back"].format(n=n) if n > 1 else CONTROL["back_1"]

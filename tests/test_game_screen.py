@@ -70,6 +70,31 @@ def test_selecting_the_card_under_the_bar_shows_at_once() -> None:
     assert after.display[row][col:col + 4] == before.display[row][col:col + 4] == " 3\u2666 "
 
 
+def test_a_bar_move_costs_at_most_32_bytes() -> None:
+    """Issue 6's target: a highlight-bar move fits in 32 bytes (the cursor
+    steps back and forward on the card row instead of being positioned).
+    A step to the right does; a step left steps back over two cards (up to
+    36); the first move, from elsewhere on the screen, needs a CUP (40)."""
+    g = stacked_game()
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+    row = card_row(g)
+    sizes: dict[str, list[int]] = {"first": [], "right": [], "left": []}
+    last = None
+    for cursor in (0, 1, 2, 3, 4, 5, 4, 3, 2, 1, 0):
+        canvas = Canvas(80, 24)
+        paint_game(canvas, g, 0, NAMES, ViewState(mode=Mode.DISCARD, cursor=cursor, prompt="Choose 2 cards"))
+        data = renderer.render(canvas)
+        stream.feed(data)
+        bar = HAND_COL + cursor * CARD_STEP
+        assert [c for c in range(80) if screen.buffer[row][c].bg == "cyan"] == list(range(bar, bar + 4))
+        if last is not None:
+            sizes["first" if last == 0 and cursor == 1 else "right" if cursor > last else "left"].append(len(data))
+        last = cursor
+    assert max(sizes["right"]) <= 32 and max(sizes["left"]) <= 36 and sizes["first"][0] <= 40, sizes
+
+
 def test_pegs_front_and_back_in_their_holes() -> None:
     g = stacked_game()
     g.pegs[0].back, g.pegs[0].front = 57, 63

@@ -72,3 +72,25 @@ def test_bold_off_resets() -> None:
     assert sgr_transition(Style(bold=True), Style()) == "\x1b[0m"
     assert sgr_transition(Style(fg=RED, bold=True), Style(fg=RED, bg=CYAN)) == "\x1b[0;31;46m"
     assert sgr_transition(None, Style()) == "\x1b[0m"
+
+
+def test_a_blank_tail_is_erased_not_written() -> None:
+    """A line that gets shorter is finished with EL (3 bytes) instead of a
+    run of spaces; coloured spaces after it are still written."""
+    screen, stream = emulate(80, 5)
+    r = Renderer(UTF8)
+    c = Canvas(80, 5)
+    c.put(1, 1, "Computer's turn, and a long line of text that will get shorter", Style(fg=YELLOW, bold=True))
+    c.put(2, 1, "x" * 60)
+    stream.feed(r.render(c))
+    c2 = Canvas(80, 5)
+    c2.put(1, 1, "Your turn", Style(fg=YELLOW, bold=True))
+    c2.put(2, 1, "x" * 10)
+    c2.put(2, 40, " ", Style(bg=CYAN))
+    data = r.render(c2)
+    stream.feed(data)
+    assert data.count(b"\x1b[K") == 2 and len(data) < 80, data  # not 54 + 50 spaces
+    assert screen.display[1] == " Your turn" + " " * 70
+    assert screen.display[2] == " " + "x" * 10 + " " * 69
+    assert screen.buffer[2][40].bg == "cyan" and screen.buffer[2][41].bg == "default"
+    assert screen.buffer[1][20].bg == "default" and not screen.buffer[2][30].bold
