@@ -21,12 +21,15 @@ memory is ``VmHWM`` (peak resident set).  Errors are callers that failed to
 connect, were cut off, or did not finish in ``--time-limit`` seconds, keys
 no screen update answered within 10 s, and ``ERROR`` or ``Traceback`` lines
 in the server's log.  Every run stops by itself after ``--time-limit``.
+With ``LOAD_DEBUG=1`` the callers print the screen of any key that went
+unanswered or game that did not end.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -34,13 +37,12 @@ import random
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -168,16 +170,17 @@ async def _play(player: Any, term: Any) -> None:
     while True:
         while time.monotonic() - term.last_rx < QUIET:
             await asyncio.sleep(QUIET)
+        term.changed.clear()  # before reading: a change from here on wakes the wait below
         screen = "\n".join(term.lines())
         stale = time.monotonic() - last_action > 3.0
         if screen != last_screen or stale:
             acted = await player.act(term.prompt(), screen)
             if acted == "over":
                 return
+            last_screen = screen
             if acted:
-                last_screen = "\n".join(term.lines())
                 last_action = time.monotonic()
-        term.changed.clear()
+                continue
         try:
             await asyncio.wait_for(term.changed.wait(), 1.0)
         except asyncio.TimeoutError:
@@ -249,22 +252,61 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
-            profile: str | None = None) -> dict[str, Any]:
-    """Start a server and ``sessions`` callers; returns the figures of the run.
-    ``profile``: a file for the server's cProfile statistics."""
-    tmp = Path(tempfile.mkdtemp(prefix="door-load-"))
+class DoorProcess:
+    """A ``cribbage-door serve`` process on free loopback ports, in a
+    temporary folder, with its log in a file (see :func:`door_process`)."""
+
+    def __init__(self, tmp: Path, server: subprocess.Popen[bytes], telnet_port: int) -> None:
+        self.tmp = tmp
+        self.server = server
+        self.pid = server.pid
+        self.telnet_port = telnet_port
+        self.log = tmp / "server.log"
+        self._t0 = time.monotonic()
+        self._callers: subprocess.Popen[bytes] | None = None
+
+    def log_text(self) -> str:
+        """The server's log so far."""
+        return self.log.read_text()
+
+    def log_errors(self) -> list[str]:
+        """``ERROR`` and ``Traceback`` lines of the log (at most 20)."""
+        return [line for line in self.log_text().splitlines() if "ERROR" in line or "Traceback" in line][:20]
+
+    def start_callers(self, module: str, *args: str) -> subprocess.Popen[bytes]:
+        """Start ``python3 -m module *args --port P --out F`` (a callers'
+        process) and the clock of :meth:`seconds`."""
+        self._t0 = time.monotonic()
+        self._callers = subprocess.Popen(
+            [sys.executable, "-m", module, *args, "--port", str(self.telnet_port), "--out", str(self.tmp / "callers.json")],
+            cwd=Path(__file__).resolve().parent.parent)
+        return self._callers
+
+    def seconds(self) -> float:
+        """Seconds since the callers started."""
+        return time.monotonic() - self._t0
+
+    def callers_result(self, failed: dict[str, Any]) -> dict[str, Any]:
+        """What the callers' process wrote, or ``failed`` if it wrote nothing."""
+        out = self.tmp / "callers.json"
+        return json.loads(out.read_text()) if out.exists() else dict(failed)
+
+
+@contextlib.contextmanager
+def door_process(config: str, profile: str | None = None) -> Iterator[DoorProcess]:
+    """Run a server with ``config`` (TOML, added to the ports and data
+    folder) until the block ends; ``profile``: a file for its cProfile
+    statistics.  Raises ``RuntimeError`` when it does not start in 30 s."""
+    tmp = Path(tempfile.mkdtemp(prefix="door-bench-"))
     try:
         telnet_port, ssh_port = _free_port(), _free_port()
-        config = tmp / "door.toml"
-        config.write_text(
-            f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
-            f'data_dir = "{tmp / "data"}"\n\n[rules]\ngame_to = {game_to}\n\n'
-            f'[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n')
+        path = tmp / "door.toml"
+        path.write_text(f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
+                        f'data_dir = "{tmp / "data"}"\n\n{config}')
         log = tmp / "server.log"
         with log.open("w") as log_file:
             profiling = ["-m", "cProfile", "-o", profile] if profile else []
-            server = subprocess.Popen([sys.executable, *profiling, "-m", "door.cli", "serve", "--config", str(config)],
+            server = subprocess.Popen([sys.executable, *profiling, "-m", "door.cli", "serve", "--config", str(path)],
                                       stderr=log_file, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
@@ -272,38 +314,44 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"the server did not start:\n{log.read_text()}")
                 time.sleep(0.1)
-            idle_kib = _status_kib(server.pid, "VmRSS")
-            cpu0, t0 = _cpu_seconds(server.pid), time.monotonic()
-            callers = subprocess.Popen(
-                [sys.executable, "-m", "bench.load", "--callers", str(sessions), "--port", str(telnet_port),
-                 "--ramp", str(ramp), "--time-limit", str(time_limit), "--seed", str(seed),
-                 "--out", str(tmp / "callers.json")], cwd=Path(__file__).resolve().parent.parent)
-            samples: list[tuple[float, float]] = []
-            while callers.poll() is None:
-                time.sleep(1.0)
-                samples.append((time.monotonic(), _cpu_seconds(server.pid)))
-            out = (tmp / "callers.json").read_text() if (tmp / "callers.json").exists() else ""
-            wall = time.monotonic() - t0
-            cpu = _cpu_seconds(server.pid) - cpu0
-            peak_kib = _status_kib(server.pid, "VmHWM")
+            yield DoorProcess(tmp, server, telnet_port)
         finally:
             server.terminate()
             try:
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
-        result = json.loads(out) if out else {"latencies": [], "errors": ["the callers' process failed"],
-                                               "unanswered": 0, "games": 0, "keys": 0, "bytes": 0, "lag": [],
-                                               "seconds": wall}
-        log_errors = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
-        busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
-        return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
-                "latencies": result["latencies"], "lag": result["lag"],
-                "errors": result["errors"] + log_errors[:20], "unanswered": result["unanswered"],
-                "wall": wall, "cpu": cpu, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
-                "bytes": result["bytes"]}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
+            profile: str | None = None) -> dict[str, Any]:
+    """Start a server and ``sessions`` callers; returns the figures of the run.
+    ``profile``: a file for the server's cProfile statistics."""
+    config = (f"[rules]\ngame_to = {game_to}\n\n"
+              f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
+    with door_process(config, profile) as door:
+        idle_kib = _status_kib(door.pid, "VmRSS")
+        cpu0 = _cpu_seconds(door.pid)
+        callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
+                                     "--time-limit", str(time_limit), "--seed", str(seed))
+        samples: list[tuple[float, float]] = []
+        while callers.poll() is None:
+            time.sleep(1.0)
+            samples.append((time.monotonic(), _cpu_seconds(door.pid)))
+        wall = door.seconds()
+        cpu = _cpu_seconds(door.pid) - cpu0
+        peak_kib = _status_kib(door.pid, "VmHWM")
+        result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
+                                      "games": 0, "keys": 0, "bytes": 0, "lag": []})
+        log_errors = door.log_errors()
+    busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
+    return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
+            "latencies": result["latencies"], "lag": result["lag"],
+            "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
+            "wall": wall, "cpu": cpu, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+            "bytes": result["bytes"]}
 
 
 def report(r: dict[str, Any]) -> None:
@@ -326,20 +374,26 @@ def report(r: dict[str, Any]) -> None:
         print(f"    {line}")
 
 
+def add_common_arguments(parser: argparse.ArgumentParser, time_limit: float) -> None:
+    """The flags ``bench.load`` and ``bench.soak`` share, and the hidden
+    ones of their callers' processes."""
+    parser.add_argument("--game-to", type=int, default=121, choices=[61, 121], help="points in a game")
+    parser.add_argument("--time-limit", type=float, default=time_limit,
+                        help=f"seconds after which a run stops, finished or not (default {time_limit:g})")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--callers", type=int, help=argparse.SUPPRESS)  # the callers' process
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, nargs="+", default=[100, 500, 1000],
                         help="callers at once, one run for each figure (default: 100 500 1000)")
-    parser.add_argument("--game-to", type=int, default=121, choices=[61, 121], help="points in a game")
     parser.add_argument("--ramp", type=float, default=None,
                         help="seconds over which the callers arrive (default: one second per 50 callers)")
-    parser.add_argument("--time-limit", type=float, default=900.0,
-                        help="seconds after which a run stops, finished or not (default 900)")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, statistics to FILE")
-    parser.add_argument("--callers", type=int, help=argparse.SUPPRESS)  # the callers' process
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--out", help=argparse.SUPPRESS)
+    add_common_arguments(parser, time_limit=900.0)
     args = parser.parse_args()
     if args.callers:
         callers_main(args)

@@ -1,0 +1,118 @@
+"""A long run: 2,000 whole games over loopback, back to back, with the
+server's memory sampled as the games pile up.
+
+    python3 -m bench.soak                      # 2,000 games, 16 at a time
+    python3 -m bench.soak --games 200 --game-to 61
+
+Starts a real ``cribbage-door serve`` process (the computer and the pace
+pauses at 0 s, so games go as fast as the machine allows) and a second
+process whose callers (``bench.load``'s, without think time) each play one
+game per connection, ``--concurrent`` at a time, until ``--games`` have been
+played.  Memory is the server's resident set (``VmRSS``) sampled every
+second with the number of games over so far (counted in the server's log).
+Growth is the median resident set over the last tenth of the games against
+the median over the second tenth (the first tenth is the warm-up: the
+computer's tables, the allocator's arenas).  Errors are as in
+``bench.load``.  The run stops by itself after ``--time-limit`` seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import load  # noqa: E402
+
+
+async def run_games(games: int, concurrent: int, port: int, time_limit: float, seed: int) -> load.Stats:
+    """Play ``games`` games, ``concurrent`` at a time, against the door on ``port``."""
+    load.THINK = (0.0, 0.0)
+    load.QUIET = 0.02
+    stats = load.Stats()
+    deadline = time.monotonic() + time_limit
+    started = 0
+
+    async def worker(w: int) -> None:
+        nonlocal started
+        rng = random.Random(seed * 7919 + w)
+        while started < games and time.monotonic() < deadline:
+            started += 1
+            await load._one_caller(started, port, stats, deadline, rng)
+
+    await asyncio.gather(*(worker(w) for w in range(concurrent)))
+    return stats
+
+
+def callers_main(args: argparse.Namespace) -> None:
+    """The callers' process: play, then write the figures to ``args.out`` (JSON)."""
+    gc.freeze()
+    gc.set_threshold(200_000, 50, 1000)
+    stats = asyncio.run(run_games(args.games, args.concurrent, args.port, args.time_limit, args.seed))
+    with open(args.out, "w") as out:
+        json.dump({"errors": stats.errors, "unanswered": stats.unanswered, "games": stats.games,
+                   "keys": stats.keys}, out)
+
+
+def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int) -> dict[str, Any]:
+    """Run the soak; returns its figures."""
+    config = (f"[computer]\ndelay = 0\n\n[caller]\npegging_pause = 0\nhand_pause = 0\n\n"
+              f"[rules]\ngame_to = {game_to}\n\n"
+              f"[limits]\nmax_sessions = {concurrent + 10}\nmax_per_address = {concurrent + 10}\n")
+    with load.door_process(config) as door:
+        callers = door.start_callers("bench.soak", "--callers", "1", "--concurrent", str(concurrent),
+                                     "--games", str(games), "--time-limit", str(time_limit), "--seed", str(seed))
+        samples: list[tuple[int, int]] = []  # (games over, resident KiB)
+        while callers.poll() is None:
+            time.sleep(1.0)
+            samples.append((door.log_text().count(" over: "), load._status_kib(door.pid, "VmRSS")))
+        result = door.callers_result({"errors": ["the callers' process failed"], "unanswered": 0, "games": 0,
+                                      "keys": 0})
+        result["wall"] = door.seconds()
+        result["peak_kib"] = load._status_kib(door.pid, "VmHWM")
+        result["errors"] += door.log_errors()
+    done = max((g for g, _ in samples), default=0)
+
+    def rss_between(lo: float, hi: float) -> float:
+        got = [kib for g, kib in samples if lo * done <= g <= hi * done]
+        return statistics.median(got) / 1024 if got else float("nan")
+
+    result["warm_mib"], result["end_mib"] = rss_between(0.1, 0.2), rss_between(0.9, 1.0)
+    result["samples"] = samples
+    return result
+
+
+def report(r: dict[str, Any], concurrent: int) -> None:
+    """Print the soak's figures."""
+    growth = 100 * (r["end_mib"] - r["warm_mib"]) / r["warm_mib"]
+    print(f"{r['games']} games finished in {r['wall']:.0f} s ({concurrent} at a time), {r['keys']} keys")
+    print(f"  server memory: {r['warm_mib']:.1f} MiB after warm-up (games 10-20%), {r['end_mib']:.1f} MiB at the "
+          f"end (games 90-100%): growth {growth:+.1f}% (target <= 5%); peak {r['peak_kib'] / 1024:.1f} MiB")
+    print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
+    for line in r["errors"][:10]:
+        print(f"    {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
+    parser.add_argument("--concurrent", type=int, default=16, help="games at the same time (default 16)")
+    load.add_common_arguments(parser, time_limit=3600.0)
+    args = parser.parse_args()
+    if args.callers:
+        callers_main(args)
+        return
+    report(soak(args.games, args.concurrent, args.game_to, args.time_limit, args.seed), args.concurrent)
+
+
+if __name__ == "__main__":
+    main()
