@@ -30,8 +30,6 @@ class Display:
         self.renderer = Renderer(terminal.charset)
         self.painter: Painter | None = None
         self._soon: asyncio.Handle | None = None
-        self._shown: Canvas | None = None  # the frame the renderer holds
-        self._spare: Canvas | None = None  # painted next, cleared in place
 
     def too_small(self) -> bool:
         """True when the window is under 80x24 cells."""
@@ -47,11 +45,7 @@ class Display:
         if self._soon is not None:
             self._soon.cancel()
             self._soon = None
-        canvas = self._spare
-        if canvas is None or (canvas.cols, canvas.rows) != (self.terminal.cols, self.terminal.rows):
-            canvas = Canvas(self.terminal.cols, self.terminal.rows)
-        else:
-            canvas.clear()
+        canvas = Canvas(self.terminal.cols, self.terminal.rows)
         if self.terminal.dropped_output and self.terminal.buffered() <= self.terminal.max_output:
             self.terminal.dropped_output = False  # some output was held back: send everything again
             self.renderer.invalidate()
@@ -59,10 +53,7 @@ class Display:
             self._paint_too_small(canvas)
         elif self.painter is not None:
             self.painter(canvas)
-        self.terminal.write(self.renderer.render(canvas, keep=True))
-        # the renderer now holds this canvas's rows as the frame on screen;
-        # the one it held before is free for the next frame
-        self._spare, self._shown = self._shown, canvas
+        self.terminal.write(self.renderer.render(canvas))
 
     def refresh_soon(self) -> None:
         """Refresh once the current event-loop callback is over: several

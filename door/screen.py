@@ -124,16 +124,6 @@ class Canvas:
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
 
-    def clear(self) -> None:
-        """Blank every cell and hide the cursor, in place (no new lists: a
-        session paints two canvases in turn, so frames make no garbage for
-        the collector to trace)."""
-        blank_chars, blank_styles = [" "] * self.cols, [DEFAULT] * self.cols
-        for row in range(self.rows):
-            self.chars[row][:] = blank_chars
-            self.styles[row][:] = blank_styles
-        self.cursor = None
-
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
         Control characters in ``text`` are drawn as spaces."""
@@ -195,10 +185,9 @@ class Renderer:
         """Make the next :meth:`render` repaint the whole screen."""
         self._size = None
 
-    def render(self, canvas: Canvas, keep: bool = False) -> bytes:
-        """The bytes that make the terminal show ``canvas``.  ``keep``: the
-        caller will not change ``canvas`` before the next render, so the
-        renderer may hold on to its rows instead of copies."""
+    def render(self, canvas: Canvas) -> bytes:
+        """The bytes that make the terminal show ``canvas`` (which the
+        caller may change or drop afterwards)."""
         out: list[str | bytes] = []
         if self._size != (canvas.cols, canvas.rows):
             out.append(CONTROL["hide_cursor"] + CONTROL["reset"] + CONTROL["clear"] + CONTROL["home"])
@@ -214,8 +203,6 @@ class Renderer:
             if self._pos != (r, c):
                 out.append(CONTROL["move"].format(row=r + 1, col=c + 1))
                 self._pos = (r, c)
-        if not keep:
-            self._styles = [list(r) for r in self._styles]
         self.frames += 1
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
@@ -227,11 +214,14 @@ class Renderer:
         new_c, new_s = canvas.chars[row], canvas.styles[row]
         old_c, old_s = self._rows[row], self._styles[row]
         text = "".join(new_c)
-        self._rows[row], self._styles[row] = text, new_s
         if text == old_c and new_s == old_s:
             return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
         changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
+        # the frame on screen, kept in the renderer's own lists: the canvas
+        # then dies young, freed without the cyclic collector ever tracing it
+        self._rows[row] = text
+        old_s[:] = new_s
         # the row's blank tail: erased with EL rather than written as spaces
         blank = len(text.rstrip(" "))
         for c in range(canvas.cols - 1, blank - 1, -1):
