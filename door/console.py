@@ -147,11 +147,7 @@ class SysopConsole:
                 continue
             if key.name is KeyName.EOF:
                 return
-            if key.name is KeyName.CTRL_L:
-                self.display.redraw()
-                continue
-            if key.name is KeyName.RESIZE:
-                self.display.refresh()
+            if self.display.screen_key(key):
                 continue
             if not await self.handle(key):
                 return

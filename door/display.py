@@ -14,6 +14,7 @@ import asyncio
 from typing import Callable
 
 from .charset import Charset
+from .keys import Key, KeyName
 from .screen import Canvas, Renderer, Style, YELLOW
 from .terminal import MIN_COLS, MIN_ROWS, Terminal
 
@@ -66,6 +67,17 @@ class Display:
         self._soon = None
         if not self.terminal.closed:
             self.refresh()
+
+    def screen_key(self, key: Key) -> bool:
+        """Handle the keys every screen treats alike: Ctrl-L redraws, a
+        window change repaints.  True when ``key`` was one of them."""
+        if key.name is KeyName.CTRL_L:
+            self.redraw()
+            return True
+        if key.name is KeyName.RESIZE:
+            self.refresh()
+            return True
+        return False
 
     def redraw(self) -> None:
         """Repaint the whole screen (Ctrl-L)."""

@@ -47,13 +47,12 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     while True:
         await terminal.drain()
         key = await terminal.get_key(timeout=1.0)
-        if key is None or key.name is KeyName.RESIZE:
-            display.refresh()
+        if key is None:
+            display.refresh()  # who is on line changes while the menu waits
             continue
         if key.name is KeyName.EOF:
             return None
-        if key.name is KeyName.CTRL_L:
-            display.redraw()
+        if display.screen_key(key):
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:

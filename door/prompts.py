@@ -43,11 +43,7 @@ async def _next_key(display: Display) -> Key | None:
             continue
         if key.name is KeyName.EOF:
             return None
-        if key.name is KeyName.CTRL_L:
-            display.redraw()
-            continue
-        if key.name is KeyName.RESIZE:
-            display.refresh()
+        if display.screen_key(key):
             continue
         return key
 

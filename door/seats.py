@@ -393,11 +393,7 @@ class HumanSeat:
 
     def handle(self, key: Key) -> None:
         """React to one key."""
-        if key.name is KeyName.CTRL_L:
-            self.display.redraw()
-            return
-        if key.name is KeyName.RESIZE:
-            self.display.refresh()
+        if self.display.screen_key(key):
             return
         if self.table is None or self.table.game is None:
             return

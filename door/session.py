@@ -220,14 +220,14 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
         while not run.done():
             await terminal.drain()
             key = await terminal.get_key(timeout=0.5)
-            if key is None or key.name is KeyName.RESIZE:
+            if key is None:
                 display.refresh()
                 continue
             if key.name is KeyName.EOF:
                 return False
-            if key.name is KeyName.CTRL_L:
-                display.redraw()
-            elif key.name is KeyName.CHAR and key.char in "+-":
+            if display.screen_key(key):
+                continue
+            if key.name is KeyName.CHAR and key.char in "+-":
                 for seat in seats:
                     seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
                 view.vs.say(f"One move every {seats[0].delay:.1f} s.")
