@@ -99,15 +99,26 @@ class DoorSshServer(asyncssh.SSHServer):
     registered name must prove itself: with a public key linked to the
     account, or else with the account's password (wrong ones are slowed down
     and logged).  A key offered but unknown is remembered so that the door
-    can offer to link it after a password login."""
+    can offer to link it after a password login.
+
+    Identity (``sysop``, ``account``) is set only in :meth:`auth_completed`,
+    from the last method that succeeded and only for the user name that
+    authenticated: asyncssh calls :meth:`validate_public_key` for an
+    unsigned key *query* too (RFC 4252 section 7), so a key that merely
+    matched proves nothing until the connection says authentication is
+    complete, and every new user name (:meth:`begin_auth`) starts from
+    nothing."""
 
     def __init__(self, ctx: "DoorContext") -> None:
         self.ctx = ctx
         self.sysop_candidate: "SysopConfig | None" = None
-        self.sysop: "SysopConfig | None" = None
         self.candidate: "Account | None" = None
+        self.sysop: "SysopConfig | None" = None
         self.account: "Account | None" = None
         self.offered_key: str | None = None
+        self._proved: "tuple[str, SysopConfig | None, Account | None] | None" = None
+        """(user name, sysop, account) the last method proved, until
+        authentication completes."""
         self.peer = "?"
         self.conn: asyncssh.SSHServerConnection | None = None
         self.wrong_passwords = 0
@@ -126,26 +137,42 @@ class DoorSshServer(asyncssh.SSHServer):
             self.conn.close()
 
     async def begin_auth(self, username: str) -> bool:
+        self.sysop_candidate = self.candidate = None
+        self.sysop = self.account = None
+        self.offered_key = None
+        self._proved = None
         self.sysop_candidate = self.ctx.sysop(username)
         if self.sysop_candidate is not None:
             return True
         self.candidate = await self.ctx.store.find_account(username)
         return self.candidate is not None
 
+    def auth_completed(self) -> None:
+        """Authentication succeeded: the identity is what the last method
+        proved, for the user name the connection authenticated (a guest
+        name proves nothing)."""
+        username = self.conn.get_extra_info("username") if self.conn is not None else None
+        if self._proved is not None and self._proved[0] == username:
+            _, self.sysop, self.account = self._proved
+        if self.account is None:
+            self.offered_key = None  # nothing proved: no key to link
+        self._proved = None
+
     def public_key_auth_supported(self) -> bool:
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._proved = None
+        text = openssh_key(key)
         if self.sysop_candidate is not None:
-            if openssh_key(key) in self.sysop_candidate.ssh_keys:
-                self.sysop = self.sysop_candidate
+            if text in self.sysop_candidate.ssh_keys:
+                self._proved = (username, self.sysop_candidate, None)
                 return True
             return False
         if self.candidate is None:
             return False
-        text = openssh_key(key)
         if await self.ctx.store.key_matches(self.candidate.id, text):
-            self.account = self.candidate
+            self._proved = (username, None, self.candidate)
             self.offered_key = None  # logged in by key: nothing to link
             return True
         self.offered_key = text
@@ -155,6 +182,7 @@ class DoorSshServer(asyncssh.SSHServer):
         return True
 
     async def validate_password(self, username: str, password: str) -> bool:
+        self._proved = None
         if self.sysop_candidate is not None:
             stored = self.sysop_candidate.password
             ok = False
@@ -162,7 +190,7 @@ class DoorSshServer(asyncssh.SSHServer):
                 ok = await asyncio.to_thread(verify_password, password, stored)
             if ok:
                 self.ctx.throttle.success(self.sysop_candidate.name)
-                self.sysop = self.sysop_candidate
+                self._proved = (username, self.sysop_candidate, None)
                 return True
             await self._wrong_password(self.sysop_candidate.name, "ssh (sysop)")
             return False
@@ -171,7 +199,7 @@ class DoorSshServer(asyncssh.SSHServer):
         stored = await self.ctx.store.password_hash(self.candidate.id)
         if await asyncio.to_thread(verify_password, password, stored):
             self.ctx.throttle.success(self.candidate.name)
-            self.account = self.candidate
+            self._proved = (username, None, self.candidate)
             return True
         await self._wrong_password(self.candidate.name, "ssh")
         return False
