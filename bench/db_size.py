@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from door.passwords import hash_password  # noqa: E402
-from door.recorder import GameRecorder  # noqa: E402
-from door.store import DATABASE_NAME, Store  # noqa: E402
+from door.records.passwords import hash_password  # noqa: E402
+from engine.tally import GameRecorder  # noqa: E402
+from door.records.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.hard import HardPlayer

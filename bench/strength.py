@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from door.recorder import GameRecorder  # noqa: E402
+from engine.tally import GameRecorder  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402

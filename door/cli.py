@@ -14,12 +14,12 @@ import logging
 import sys
 from pathlib import Path
 
-from .config import DEFAULT_CONFIG_PATH, ConfigError, load_config
-from .records_cli import add_parser as add_records_parser
-from .records_cli import run_records
-from .server import serve
-from .private import SecretFileError
-from .store import StoreError
+from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
+from door.records.cli import add_parser as add_records_parser
+from door.records.cli import run_records
+from door.server import serve
+from door.net.private import SecretFileError
+from door.records.store import StoreError
 
 __all__ = ["main"]
 
@@ -54,7 +54,7 @@ def _passwd(from_stdin: bool) -> int:
     """Ask a password twice and print its scrypt hash."""
     import getpass
 
-    from .passwords import hash_password
+    from door.records.passwords import hash_password
     if from_stdin or not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
         first, again = (lines + ["", ""])[:2]
@@ -91,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "records":
         return run_records(args, Path(args.data_dir or config.server.data_dir))
     if args.command == "door":
-        from .door_mode import door_main
-        from .dropfile import DropFileError
+        from door.door_mode import door_main
+        from door.net.dropfile import DropFileError
         if args.data_dir:
             config.server.data_dir = args.data_dir
         # stdout (and often stderr) is the caller's screen: log to a file
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cribbage-door: {exc}", file=sys.stderr)
             return 2
     if args.command == "console":
-        from .console_client import run_console
+        from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))
     s = config.server
     for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),

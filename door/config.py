@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from engine.rules import Rules, RulesError
 
-from .options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
+from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 
 __all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
            "ConfigError",

@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
-from .config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
-from .lobby import Lobby
-from .store import Store
-from .throttle import LoginThrottle
+from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
+from door.sysop.lobby import Lobby
+from door.records.store import Store
+from door.records.throttle import LoginThrottle
 
 __all__ = ["DoorContext"]
 

@@ -25,15 +25,15 @@ import threading
 import tty
 from pathlib import Path
 
-from .charset import ASCII, CP437, UTF8, Charset
-from .config import Config
-from .context import DoorContext
-from .dropfile import DropInfo, parse_dropfile
-from .lobby import Lobby, Presence
-from .login import Caller
-from .session import caller_session
-from .store import DATABASE_NAME, Account, Store
-from .terminal import StreamTerminal, Terminal
+from door.net.charset import ASCII, CP437, UTF8, Charset
+from door.config import Config
+from door.context import DoorContext
+from door.net.dropfile import DropInfo, parse_dropfile
+from door.sysop.lobby import Lobby, Presence
+from door.caller.login import Caller
+from door.caller.session import caller_session
+from door.records.store import DATABASE_NAME, Account, Store
+from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
 

@@ -15,17 +15,17 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from .config import Config
-from .console import sysop_session
-from .console_socket import CONSOLE_SOCKET, start_console
-from .context import DoorContext
-from .lobby import Lobby
-from .private import check_private
-from .store import DATABASE_NAME, Store
-from .session import caller_session
-from .ssh import load_host_key, start_ssh
-from .telnet import start_telnet
-from .terminal import Terminal
+from door.config import Config
+from door.sysop.console import sysop_session
+from door.net.console_socket import CONSOLE_SOCKET, start_console
+from door.context import DoorContext
+from door.sysop.lobby import Lobby
+from door.net.private import check_private
+from door.records.store import DATABASE_NAME, Store
+from door.caller.session import caller_session
+from door.net.ssh import load_host_key, start_ssh
+from door.net.telnet import start_telnet
+from door.net.terminal import Terminal
 
 __all__ = ["DoorServer", "serve"]
 
@@ -55,7 +55,7 @@ class DoorServer:
     async def start(self) -> None:
         """Open the store and both listeners.  Raises ``OSError`` when a port
         is taken or the data folder cannot be written, and
-        :class:`~door.store.StoreError` when the database cannot be used."""
+        :class:`~door.records.store.StoreError` when the database cannot be used."""
         s = self.config.server
         data_dir = Path(s.data_dir)
         if self.config.source is not None and any(sysop.password for sysop in self.config.sysops):

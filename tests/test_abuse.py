@@ -130,7 +130,7 @@ async def test_a_client_that_stops_reading_is_cut_off(door: DoorServer, caplog: 
     reader, writer = await asyncio.open_connection(sock=sock)
     writer.write(b"Stuck\r" + b"\x0c" * 3000)  # thousands of full redraws, none of them read
     await writer.drain()
-    with caplog.at_level(logging.INFO, logger="door.terminal"):
+    with caplog.at_level(logging.INFO, logger="door.net.terminal"):
         for _ in range(80):
             await asyncio.sleep(0.1)
             writer.write(b"\x0c" * 100)  # the screen keeps changing, as a game would

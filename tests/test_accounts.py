@@ -9,7 +9,7 @@ import logging
 import asyncssh
 import pytest
 
-from door.passwords import hash_password
+from door.records.passwords import hash_password
 from door.server import DoorServer
 
 from .test_server import telnet_client, watch
@@ -43,7 +43,7 @@ async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog:
     _, writer, screen, _ = await telnet_client(door)
     await type_line(writer, screen, "Your name:", "tess")
     await type_line(writer, screen, "Welcome back, Tess", "wrong-one")
-    with caplog.at_level(logging.WARNING, logger="door.login"):
+    with caplog.at_level(logging.WARNING, logger="door.caller.login"):
         await screen.wait_for(lambda: "Wrong password." in screen.text())
     assert any("wrong password for 'Tess'" in r.getMessage() for r in caplog.records)
     assert not any("wrong-one" in r.getMessage() for r in caplog.records)
@@ -88,7 +88,7 @@ async def test_ssh_password_then_linked_key_logs_straight_in(door: DoorServer) -
 
 async def test_wrong_ssh_password_is_refused_and_logged(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
     await door.store.create_account("Sid", hash_password("sid-pass"))
-    with caplog.at_level(logging.WARNING, logger="door.login"):
+    with caplog.at_level(logging.WARNING, logger="door.caller.login"):
         with pytest.raises(asyncssh.PermissionDenied):
             await asyncssh.connect("127.0.0.1", door.ssh_port, username="sid", client_keys=None,
                                    password="nope-nope", known_hosts=None, agent_path=None, config=None)

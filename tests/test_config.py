@@ -68,7 +68,7 @@ def test_cli_refuses_a_bad_config(tmp_path: Path) -> None:
 
 
 def test_secret_files_readable_by_others_stop_the_server(tmp_path: Path) -> None:
-    from door.passwords import hash_password
+    from door.records.passwords import hash_password
 
     def serve(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path / "data"),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from door.store import DATABASE_NAME, Store
+from door.records.store import DATABASE_NAME, Store
 
 from .player import Cp437Terminal, Player
 

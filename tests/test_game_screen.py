@@ -4,10 +4,10 @@ into pyte and check text, colours and peg positions."""
 import pyte
 import pytest
 
-from door.board import hole_position
-from door.charset import CP437, UTF8
-from door.game_view import HAND_COL, CARD_STEP, Mode, ViewState, layout_rows, paint_game
-from door.screen import Canvas, Renderer
+from door.play.board import hole_position
+from door.net.charset import CP437, UTF8
+from door.play.game_view import HAND_COL, CARD_STEP, Mode, ViewState, layout_rows, paint_game
+from door.ui.screen import Canvas, Renderer
 from engine.cards import Card, FULL_DECK, parse_cards
 from engine.game import Discard, Game, Play
 from engine.rules import FirstDeal, Rules

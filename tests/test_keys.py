@@ -4,7 +4,7 @@ reads, lone ESC, and noise that must never raise."""
 import pytest
 from hypothesis import given, strategies as st
 
-from door.keys import SEQUENCES, Key, KeyDecoder, KeyName
+from door.net.keys import SEQUENCES, Key, KeyDecoder, KeyName
 
 
 def decode(*chunks: bytes) -> list[str]:

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from door.board import hole_position
+from door.play.board import hole_position
 from door.server import DoorServer
 from engine.game import Game
 from engine.rules import Rules

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from door.passwords import hash_password
-from door.records_cli import run_records
-from door.recorder import HandRecord, SeatHand
-from door.store import DATABASE_NAME, Store
+from door.records.passwords import hash_password
+from door.records.cli import run_records
+from engine.tally import HandRecord, SeatHand
+from door.records.store import DATABASE_NAME, Store
 from engine.game import GameResult, Skunk
 from engine.rules import Rules
 

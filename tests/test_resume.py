@@ -8,9 +8,9 @@ import asyncio
 import signal
 from pathlib import Path
 
-from door.passwords import hash_password
+from door.records.passwords import hash_password
 from door.server import DoorServer
-from door.store import DATABASE_NAME, Store
+from door.records.store import DATABASE_NAME, Store
 
 from .conftest import start_server_process
 from .player import RIGHT, Terminal, telnet_caller

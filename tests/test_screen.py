@@ -2,8 +2,8 @@
 
 import pyte
 
-from door.charset import CP437, UTF8
-from door.screen import CYAN, RED, WHITE, YELLOW, Canvas, Renderer, Style
+from door.net.charset import CP437, UTF8
+from door.ui.screen import CYAN, RED, WHITE, YELLOW, Canvas, Renderer, Style
 
 
 def emulate(cols: int, rows: int):
@@ -68,7 +68,7 @@ def test_cp437_suits_and_invalidate_redraws() -> None:
 
 
 def test_bold_off_resets() -> None:
-    from door.screen import sgr_transition
+    from door.ui.screen import sgr_transition
     assert sgr_transition(Style(bold=True), Style()) == "\x1b[0m"
     assert sgr_transition(Style(fg=RED, bold=True), Style(fg=RED, bg=CYAN)) == "\x1b[0;31;46m"
     assert sgr_transition(None, Style()) == "\x1b[0m"

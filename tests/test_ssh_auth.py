@@ -13,7 +13,7 @@ import asyncssh
 import pytest
 
 from door.config import SysopConfig
-from door.passwords import hash_password
+from door.records.passwords import hash_password
 from door.server import DoorServer
 
 from .conftest import make_config

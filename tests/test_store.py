@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from door.passwords import hash_password, verify_password
-from door.recorder import HandRecord, SeatHand
-from door.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
-from door.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
+from door.records.passwords import hash_password, verify_password
+from engine.tally import HandRecord, SeatHand
+from door.records.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
+from door.records.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
 from engine.game import Claim, Discard, GameResult, Play, Skunk
 from engine.cards import Card
 from engine.rules import Rules

@@ -17,8 +17,8 @@ import asyncssh
 import pytest
 
 from door.config import SysopConfig
-from door.console_socket import CONSOLE_SOCKET
-from door.passwords import hash_password
+from door.net.console_socket import CONSOLE_SOCKET
+from door.records.passwords import hash_password
 from door.server import DoorServer
 
 from .conftest import make_config

@@ -2,7 +2,7 @@
 
 import pytest
 
-from door.words import describe, play_score_text, strip_controls
+from door.ui.words import describe, play_score_text, strip_controls
 from engine.cards import Card, parse_cards
 from engine.claims import ClaimOutcome, Verdict
 from engine.game import CardPlayed, GameOver, GameResult, HandCounted, PlayPoint, ShowTurn, Skunk, StarterTurned
@@ -59,8 +59,8 @@ def test_untrusted_text_is_stripped() -> None:
 
 
 async def test_table_chat_is_stripped_and_limited() -> None:
-    from door.seats import ComputerSeat
-    from door.table import Table
+    from door.play.seats import ComputerSeat
+    from door.play.table import Table
     from engine.rules import Rules
 
     class Ear(ComputerSeat):

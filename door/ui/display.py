@@ -13,10 +13,10 @@ from __future__ import annotations
 import asyncio
 from typing import Callable
 
-from .charset import Charset
-from .keys import Key, KeyName
-from .screen import Canvas, Renderer, Style, YELLOW
-from .terminal import MIN_COLS, MIN_ROWS, Terminal
+from door.net.charset import Charset
+from door.net.keys import Key, KeyName
+from door.ui.screen import Canvas, Renderer, Style, YELLOW
+from door.net.terminal import MIN_COLS, MIN_ROWS, Terminal
 
 __all__ = ["Display", "Painter"]
 

@@ -17,20 +17,20 @@ import asyncio
 import logging
 import time
 
-from .context import DoorContext
-from .display import Display
-from .keys import Key, KeyName
-from .lobby import Invitation, Page, Presence
-from .prompts import TITLE
-from .screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
-from .seats import HumanSeat
-from .spectator import Spectator
-from .terminal import Terminal
-from .words import strip_controls
+from door.context import DoorContext
+from door.ui.display import Display
+from door.net.keys import Key, KeyName
+from door.sysop.lobby import Invitation, Page, Presence
+from door.ui.prompts import TITLE
+from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
+from door.play.seats import HumanSeat
+from door.play.spectator import Spectator
+from door.net.terminal import Terminal
+from door.ui.words import strip_controls
 
 __all__ = ["SysopConsole", "sysop_session"]
 
-log = logging.getLogger("door.console")
+log = logging.getLogger("door.sysop.console")
 
 HEAD = Style(fg=CYAN, bold=True)
 TEXT = Style(fg=WHITE)

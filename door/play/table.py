@@ -5,7 +5,7 @@ applies them one at a time in arrival order, tells both seats what happened,
 and tells a seat when its action was refused.  Seat 0 is the caller, seat 1
 the sysop or the computer (seed 004).  After each game both seats are asked
 whether to play another; the loser deals first (seed 000).  With a
-:class:`~door.journal.Journal`, every action is kept in the store before
+:class:`~door.play.journal.Journal`, every action is kept in the store before
 its effect is shown, and every finished game is recorded.
 
 Before each hand the table is in *chat mode* (seed 004): the cards are
@@ -31,15 +31,15 @@ from engine.game import Action, Event, Game, HandDealt, IllegalAction, Match, Ph
 from engine.notation import replay_with_events
 from engine.rules import Rules
 
-from .journal import Journal
-from .recorder import GameRecorder
-from .seats import ComputerSeat, Seat
-from .store import SavedGame
-from .words import strip_controls
+from door.play.journal import Journal
+from engine.tally import GameRecorder
+from door.play.seats import ComputerSeat, Seat
+from door.records.store import SavedGame
+from door.ui.words import strip_controls
 
 __all__ = ["Table", "new_game_number", "Watcher", "ChatLine"]
 
-log = logging.getLogger("door.table")
+log = logging.getLogger("door.play.table")
 
 _LEAVE = object()
 _ABANDON = object()

@@ -7,12 +7,12 @@ from typing import Sequence
 
 from engine.game import Event
 
-from .display import Display
-from .game_view import Mode, ViewState, paint_game
-from .screen import Canvas
-from .seats import ComputerSeat
-from .table import Table
-from .words import describe
+from door.ui.display import Display
+from door.play.game_view import Mode, ViewState, paint_game
+from door.ui.screen import Canvas
+from door.play.seats import ComputerSeat
+from door.play.table import Table
+from door.ui.words import describe
 
 __all__ = ["Spectator"]
 

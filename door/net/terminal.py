@@ -4,7 +4,7 @@ A :class:`Terminal` reduces a telnet or SSH connection to four things: keys
 in (:meth:`Terminal.get_key`, resizes and the end of the connection arrive as
 keys too), buffered writes out (:meth:`Terminal.write`, :meth:`Terminal.drain`),
 the current size (``cols`` x ``rows``, in character cells) and
-:meth:`Terminal.close`.  The adapters (``door.telnet``, ``door.ssh``) feed it;
+:meth:`Terminal.close`.  The adapters (``door.net.telnet``, ``door.net.ssh``) feed it;
 nothing above this module imports telnetlib3 or asyncssh.
 """
 
@@ -15,12 +15,12 @@ import logging
 from collections import deque
 from typing import TYPE_CHECKING, Awaitable, Callable
 
-from .charset import Charset, choose_charset
-from .keys import Key, KeyDecoder, KeyName
+from door.net.charset import Charset, choose_charset
+from door.net.keys import Key, KeyDecoder, KeyName
 
 if TYPE_CHECKING:
-    from .config import SysopConfig
-    from .store import Account
+    from door.config import SysopConfig
+    from door.records.store import Account
 
 __all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
 
@@ -104,7 +104,7 @@ class Terminal:
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
-        self.log = logging.getLogger("door.terminal")
+        self.log = logging.getLogger("door.net.terminal")
 
     # -- fed by the adapters ------------------------------------------------
 

@@ -16,12 +16,12 @@ from typing import Callable
 
 from engine.game import Game
 
-from .recorder import GameRecorder
-from .store import SavedGame, Store, StoreError
+from engine.tally import GameRecorder
+from door.records.store import SavedGame, Store, StoreError
 
 __all__ = ["Journal"]
 
-log = logging.getLogger("door.journal")
+log = logging.getLogger("door.play.journal")
 
 
 class Journal:

@@ -31,12 +31,12 @@ from engine.game import Game, HandCounted, Phase, ShowTurn
 from engine.rules import Counting, Rules
 from engine.scoring import RunMode
 
-from .board import board_height, draw_board
-from .options import CallerOptions
-from .recorder import HandRecord
-from .charset import SUIT_GLYPHS
-from .screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
-from .words import show_summary
+from door.play.board import board_height, draw_board
+from door.play.options import CallerOptions
+from engine.tally import HandRecord
+from door.net.charset import SUIT_GLYPHS
+from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
+from door.ui.words import show_summary
 
 __all__ = ["Mode", "ViewState", "paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
            "layout_rows"]

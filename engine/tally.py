@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from engine.game import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn,
+from .game import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn,
                          StarterTurned)
 
 __all__ = ["SeatHand", "HandRecord", "GameRecorder"]

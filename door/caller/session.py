@@ -17,22 +17,22 @@ from engine.hard import HardPlayer
 from engine.players import EasyPlayer
 from engine.strategy import Strategy
 
-from .context import DoorContext
-from .display import Display
-from .journal import Journal
-from .keys import KeyName
-from .lobby import Presence
-from .login import Caller, login
-from .menus import main_menu, show_recent_games, show_statistics, show_top_players
-from .options import CallerOptions, Pace, Skill
-from .options_screen import ask_game_options
-from .prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
-from .screen import Canvas
-from .seats import ComputerSeat, HumanSeat
-from .spectator import Spectator
-from .store import SavedGame
-from .table import Table, new_game_number
-from .terminal import Terminal
+from door.context import DoorContext
+from door.ui.display import Display
+from door.play.journal import Journal
+from door.net.keys import KeyName
+from door.sysop.lobby import Presence
+from door.caller.login import Caller, login
+from door.caller.menu import main_menu, show_recent_games, show_statistics, show_top_players
+from door.play.options import CallerOptions, Pace, Skill
+from door.caller.options_screen import ask_game_options
+from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
+from door.ui.screen import Canvas
+from door.play.seats import ComputerSeat, HumanSeat
+from door.play.spectator import Spectator
+from door.records.store import SavedGame
+from door.play.table import Table, new_game_number
+from door.net.terminal import Terminal
 
 __all__ = ["caller_session"]
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from engine.game import Peg
 from engine.rules import Rules
 
-from .screen import BLACK, RED, WHITE, Canvas, Style
+from door.ui.screen import BLACK, RED, WHITE, Canvas, Style
 
 __all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]

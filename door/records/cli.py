@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from .menus import game_line
-from .statistics import player_statistics, top_players
-from .store import DATABASE_NAME, Store, StoreError
+from door.caller.menu import game_line
+from door.records.statistics import player_statistics, top_players
+from door.records.store import DATABASE_NAME, Store, StoreError
 
 __all__ = ["add_parser", "run_records"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
-from .config import CallerConfig
-from .display import Display
-from .options import CHANGEABLE_RULES, CallerOptions, Pace
-from .prompts import ask_choice
+from door.config import CallerConfig
+from door.ui.display import Display
+from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace
+from door.ui.prompts import ask_choice
 
 __all__ = ["ask_game_options", "OPTION_KEYS"]
 

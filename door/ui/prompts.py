@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from .display import Display
-from .keys import Key, KeyName
-from .screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
-from .words import strip_controls
+from door.ui.display import Display
+from door.net.keys import Key, KeyName
+from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
+from door.ui.words import strip_controls
 
 __all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
 
@@ -140,7 +140,7 @@ async def charset_test(display: Display) -> bool:
     """The BBS-style charset test: "Do you see a heart here?" in the current
     profile; N tries the next one (UTF-8, CP437, plain ASCII), Y keeps it.
     False on hang-up."""
-    from .charset import PROFILES
+    from door.net.charset import PROFILES
 
     while True:
         label = display.terminal.charset.label

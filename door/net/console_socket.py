@@ -20,11 +20,11 @@ import struct
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from .terminal import StreamTerminal, Terminal
+from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
 
-log = logging.getLogger("door.console")
+log = logging.getLogger("door.sysop.console")
 
 CONSOLE_SOCKET = "console.sock"
 """The socket's file name in the data folder."""

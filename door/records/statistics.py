@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from .store import name_key
+from door.records.store import name_key
 
 __all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players"]
 

@@ -33,11 +33,11 @@ from engine.game import Action, GameResult
 from engine.notation import action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 
-from .private import SecretFileError, check_private
-from .recorder import HandRecord
+from door.net.private import SecretFileError, check_private
+from engine.tally import HandRecord
 
 if TYPE_CHECKING:
-    from .statistics import Statistics, TopPlayer
+    from door.records.statistics import Statistics, TopPlayer
 
 __all__ = ["Store", "StoreError", "NameTaken", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
            "name_key", "DATABASE_NAME"]
@@ -305,7 +305,7 @@ class Store:
         return await self._run(q)
 
     async def create_account(self, name: str, password_hash: str) -> Account:
-        """Register ``name`` with a hash from :func:`door.passwords.hash_password`.
+        """Register ``name`` with a hash from :func:`door.records.passwords.hash_password`.
         Raises :class:`NameTaken` when the name (ignoring case) exists."""
         def tx(db: sqlite3.Connection) -> Account:
             try:
@@ -448,13 +448,13 @@ class Store:
         return await self._run(self.games_sync, name, limit)
 
     async def statistics(self, name: str) -> "Statistics | None":
-        """See :func:`door.statistics.player_statistics`."""
-        from .statistics import player_statistics
+        """See :func:`door.records.statistics.player_statistics`."""
+        from door.records.statistics import player_statistics
         return await self._run(lambda: player_statistics(self.db, name))
 
     async def top_players(self, limit: int = 10) -> "list[TopPlayer]":
-        """See :func:`door.statistics.top_players`."""
-        from .statistics import top_players
+        """See :func:`door.records.statistics.top_players`."""
+        from door.records.statistics import top_players
         return await self._run(lambda: top_players(self.db, limit))
 
     def remove_player_sync(self, name: str) -> int:

@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from typing import Callable, Sequence
 
-from .display import Display
-from .login import Caller
-from .keys import KeyName
-from .prompts import INPUT, NOTE, frame, show_page
-from .screen import Canvas
-from .store import GameSummary, Store
+from door.ui.display import Display
+from door.caller.login import Caller
+from door.net.keys import KeyName
+from door.ui.prompts import INPUT, NOTE, frame, show_page
+from door.ui.screen import Canvas
+from door.records.store import GameSummary, Store
 
 __all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_games", "game_line"]
 

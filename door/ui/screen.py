@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from .charset import Charset
+from door.net.charset import Charset
 
 __all__ = ["Style", "Canvas", "Renderer", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
            "BLUE", "MAGENTA", "CYAN", "WHITE", "DEFAULT"]

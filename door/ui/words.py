@@ -15,7 +15,7 @@ from engine.game import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoD
                          HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
-from .charset import SUIT_GLYPHS
+from door.net.charset import SUIT_GLYPHS
 
 __all__ = ["card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
            "Names", "strip_controls"]

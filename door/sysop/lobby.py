@@ -17,17 +17,17 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
-from .config import PagingConfig
-from .terminal import Terminal
+from door.config import PagingConfig
+from door.net.terminal import Terminal
 
 if TYPE_CHECKING:
-    from .display import Display
-    from .seats import HumanSeat
-    from .table import Table
+    from door.ui.display import Display
+    from door.play.seats import HumanSeat
+    from door.play.table import Table
 
 __all__ = ["Lobby", "Presence", "Page", "Invitation", "Console"]
 
-log = logging.getLogger("door.lobby")
+log = logging.getLogger("door.sysop.lobby")
 
 
 class Console(Protocol):

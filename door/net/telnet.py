@@ -17,11 +17,11 @@ from typing import Any, Awaitable, Callable
 import telnetlib3
 from telnetlib3 import telopt
 
-from .terminal import Terminal
+from door.net.terminal import Terminal
 
 __all__ = ["TelnetTerminal", "start_telnet"]
 
-log = logging.getLogger("door.telnet")
+log = logging.getLogger("door.net.telnet")
 
 SEND_BUFFER = 64 * 1024
 """Bytes of kernel send buffer per telnet connection."""

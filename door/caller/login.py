@@ -3,7 +3,7 @@ the SSH login), a new caller registering a name, or a guest.
 
 Names are 1-20 printable characters, unique ignoring case.  Passwords are
 hashed with scrypt off the event loop; wrong ones are logged and slowed
-down (:mod:`door.throttle`).  A guest's games leave no records.
+down (:mod:`door.records.throttle`).  A guest's games leave no records.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
-from .context import DoorContext
-from .display import Display
-from .passwords import hash_password, verify_password
-from .prompts import NAME_LIMIT, ask_choice, ask_line
-from .store import Account, NameTaken
+from door.context import DoorContext
+from door.ui.display import Display
+from door.records.passwords import hash_password, verify_password
+from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
+from door.records.store import Account, NameTaken
 
 __all__ = ["Caller", "login", "RESERVED_NAMES", "MIN_PASSWORD"]
 

@@ -20,18 +20,18 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 import asyncssh
 
-from .passwords import verify_password
-from .private import check_private
-from .terminal import Terminal
+from door.records.passwords import verify_password
+from door.net.private import check_private
+from door.net.terminal import Terminal
 
 if TYPE_CHECKING:
-    from .config import SysopConfig
-    from .context import DoorContext
-    from .store import Account
+    from door.config import SysopConfig
+    from door.context import DoorContext
+    from door.records.store import Account
 
 __all__ = ["SshTerminal", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
 
-log = logging.getLogger("door.ssh")
+log = logging.getLogger("door.net.ssh")
 
 
 class SshTerminal(Terminal):
@@ -214,7 +214,7 @@ def openssh_key(key: asyncssh.SSHKey) -> str:
 def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
     """The server's ed25519 host key from ``data_dir/ssh_host_ed25519_key``,
     generated on first start with file mode 0600.  Raises ``OSError`` when
-    the folder cannot be written, and :class:`~door.private.SecretFileError`
+    the folder cannot be written, and :class:`~door.net.private.SecretFileError`
     when the key is readable by others."""
     path = data_dir / "ssh_host_ed25519_key"
     if not path.exists():

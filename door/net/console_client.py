@@ -17,7 +17,7 @@ import termios
 import tty
 from pathlib import Path
 
-from .console_socket import CONSOLE_SOCKET
+from door.net.console_socket import CONSOLE_SOCKET
 
 __all__ = ["run_console"]
 

@@ -4,7 +4,7 @@ A seat is told what happened (:meth:`notify`, after every action) and sends
 its actions to the table with ``table.submit(seat, action)``.  The computer
 answers as soon as the game waits for it (after ``delay`` seconds, so that a
 person can follow); the human's keys drive a small controller over the game
-screen (:mod:`door.game_view`).
+screen (:mod:`door.play.game_view`).
 """
 
 from __future__ import annotations
@@ -21,19 +21,19 @@ from engine.scoring import MAX_SHOW_POINTS
 from engine.hard import HardPlayer, rank_discards
 from engine.strategy import Strategy, choose_action, situation
 
-from .display import Display
-from .options import CallerOptions, Pace
-from .screen import Canvas
-from .game_view import Mode, ViewState, my_cards, paint_game
-from .keys import Key, KeyName
-from .words import card_text, cards_text, describe
+from door.ui.display import Display
+from door.play.options import CallerOptions, Pace
+from door.ui.screen import Canvas
+from door.play.game_view import Mode, ViewState, my_cards, paint_game
+from door.net.keys import Key, KeyName
+from door.ui.words import card_text, cards_text, describe
 
 if TYPE_CHECKING:
-    from .table import Table
+    from door.play.table import Table
 
 __all__ = ["Seat", "ComputerSeat", "HumanSeat"]
 
-log = logging.getLogger("door.seats")
+log = logging.getLogger("door.play.seats")
 
 
 class Seat(Protocol):
