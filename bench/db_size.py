@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.records.passwords import hash_password  # noqa: E402
-from engine.tally import GameRecorder  # noqa: E402
+from engine.tally import GameTally  # noqa: E402
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402
@@ -31,8 +31,8 @@ from engine.hard import HardPlayer
 from engine.strategy import choose_action  # noqa: E402
 
 
-def play(number: int) -> tuple[Game, GameRecorder]:
-    game, recorder = Game(Rules(), number), GameRecorder()
+def play(number: int) -> tuple[Game, GameTally]:
+    game, recorder = Game(Rules(), number), GameTally()
     recorder.feed(game.start())
     players = [HardPlayer(random.Random(number)), HardPlayer(random.Random(-number))]
     while not game.over:
@@ -45,17 +45,17 @@ async def run(games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / DATABASE_NAME
         store = await Store.open(path)
-        accounts = [await store.create_account(f"Player{i}", hash_password("password")) for i in range(20)]
+        accounts = [await store.accounts.create(f"Player{i}", hash_password("password")) for i in range(20)]
         write_time = 0.0
         for n in range(1, games + 1):
             game, recorder = play(n)
             account = accounts[n % len(accounts)]
             assert game.result is not None
             t0 = time.perf_counter()
-            saved = await store.begin_game(account.id, "computer", n, None, game.rules, (0, 0))
+            saved = await store.saved.begin(account.id, "computer", n, None, game.rules, (0, 0))
             for i, action in enumerate(game.actions):
-                await store.append_action(saved, i, action)
-            await store.record_game(saved, n, game.rules, (account.name, "Computer"), (account.id, None),
+                await store.saved.append(saved, i, action)
+            await store.games.record(saved, n, game.rules, (account.name, "Computer"), (account.id, None),
                                     "computer", game.result, recorder.hands, time.time())
             write_time += time.perf_counter() - t0
         await store.close()

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tally import GameRecorder  # noqa: E402
+from engine.tally import GameTally  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
@@ -39,7 +39,7 @@ def one_game(number: int, first: str, second: str, first_seat: int) -> tuple[boo
     players: list[Strategy] = [PLAYERS[first](random.Random(number)), PLAYERS[second](random.Random(-number))]
     if first_seat == 1:
         players.reverse()
-    game, rec = Game(Rules(), number), GameRecorder()
+    game, rec = Game(Rules(), number), GameTally()
     rec.feed(game.start())
     while not game.over:
         seat = game.to_act()[0]

@@ -157,9 +157,9 @@ class SocketTerminal(StreamTerminal):
 async def _account(store: Store, name: str) -> Account:
     """The store account of a BBS user (made on the first call, with no
     usable password: the BBS vouches for the caller)."""
-    account = await store.find_account(name)
+    account = await store.accounts.find(name)
     if account is None:
-        account = await store.create_account(name, "!door")
+        account = await store.accounts.create(name, "!door")
     return account
 
 

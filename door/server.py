@@ -15,17 +15,19 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from door.config import Config
-from door.sysop.console import sysop_session
-from door.net.console_socket import CONSOLE_SOCKET, start_console
-from door.context import DoorContext
-from door.sysop.lobby import Lobby
-from door.net.private import check_private
-from door.records.store import DATABASE_NAME, Store
+from door.caller.identity import Login
 from door.caller.session import caller_session
+from door.caller.ssh_auth import SshAuthenticator
+from door.config import Config, SysopConfig
+from door.context import DoorContext
+from door.net.console_socket import CONSOLE_SOCKET, start_console
+from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
+from door.records.store import DATABASE_NAME, Store
+from door.sysop.console import sysop_session
+from door.sysop.lobby import Lobby
 
 __all__ = ["DoorServer", "serve"]
 
@@ -67,12 +69,13 @@ class DoorServer:
                                self.config.sysops, self.config.paging, Lobby(self.config.paging),
                                self.config.limits)
         # telnetlib3's own idle timeout is only a backstop behind the door's
-        self._telnet = await start_telnet(s.host, s.telnet_port, self._session, idle_timeout=s.idle_timeout + 60,
+        self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         try:
-            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key, self.ctx,
+            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
+                                        lambda peer, close: SshAuthenticator(self.ctx, peer, close),
                                         login_timeout=s.login_timeout)
         except OSError:
             self._telnet.close()
@@ -80,17 +83,24 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
-        self._console = await start_console(data_dir, self._session)
+        self._console = await start_console(data_dir, self._console_session)
         log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
-    async def _session(self, terminal: Terminal) -> None:
+    async def _telnet_session(self, terminal: Terminal) -> None:
+        await self._session(terminal, Login())
+
+    async def _console_session(self, terminal: Terminal) -> None:
+        """The local console socket: only the server's own user reaches it,
+        and it is the (first configured) sysop."""
+        sysop = self.config.sysops[0] if self.config.sysops else SysopConfig("Sysop")
+        await self._session(terminal, Login(sysop=sysop))
+
+    async def _session(self, terminal: Terminal, login: Login) -> None:
         conn = next(self._ids)
         clog = logging.LoggerAdapter(log, {"conn": conn})
         clog.info("conn=%d connect %s from %s term=%s size=%dx%d charset=%s", conn, terminal.kind, terminal.peer,
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
-        sysop = terminal.sysop.name if terminal.sysop else None
-        if terminal.kind == "console":
-            sysop = self.config.sysops[0].name if self.config.sysops else "Sysop"
+        sysop = login.sysop.name if login.sysop else None
         limits = self.config.limits
         address = terminal.peer.rsplit(":", 1)[0]
         same = sum(1 for t in self.sessions if t.peer.rsplit(":", 1)[0] == address)
@@ -117,9 +127,9 @@ class DoorServer:
             self._tasks.add(task)
         try:
             if sysop is not None:
-                await sysop_session(terminal, self.ctx, sysop, presence, clog)
+                await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             else:
-                await caller_session(terminal, self.ctx, presence, clog)
+                await caller_session(terminal, self.ctx, presence, clog, login)
         except asyncio.CancelledError:
             raise
         except Exception:

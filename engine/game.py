@@ -22,19 +22,17 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Sequence, Union
+from typing import Iterable, Sequence
 
+from .actions import Action, Claim, Discard, IllegalAction, Play, ReplayHand
 from .cards import Card, shuffled_deck
-from .claims import ClaimOutcome, adjudicate
+from .claims import adjudicate
+from .events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GameResult, GoDeclared, HandCounted,
+                     HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from .rules import Counting, FirstDeal, Rules
 from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play, score_show
 
-__all__ = [
-    "Phase", "Discard", "Play", "Claim", "Action", "IllegalAction",
-    "CutForDeal", "HandDealt", "Discarded", "StarterTurned", "CardPlayed", "GoDeclared",
-    "PlayPoint", "SeriesReset", "HandCounted", "GameOver", "HandReplayed", "ReplayHand", "Event",
-    "Peg", "PlayedCard", "ShowTurn", "Skunk", "GameResult", "Game", "Match", "other", "replay",
-]
+__all__ = ["Phase", "Peg", "PlayedCard", "Game", "Match", "other", "replay"]
 
 
 def other(seat: int) -> int:
@@ -49,191 +47,6 @@ class Phase(enum.Enum):
     PLAY = "play"
     SHOW = "show"
     OVER = "over"
-
-
-# --- actions -------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """``seat`` lays two of its six cards away to the crib."""
-
-    seat: int
-    cards: tuple[Card, Card]
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """``seat`` plays ``card`` in the play."""
-
-    seat: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class Claim:
-    """``seat`` claims ``points`` for the hand or crib it is counting
-    (manual counting only)."""
-
-    seat: int
-    points: int
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayHand:
-    """``seat`` asks to play the hand just finished over again (Cribbage
-    Partner's "replay a hand", seed 003): both pegs go back to where they
-    stood when it was dealt and the same cards are dealt again.  Legal while
-    the next hand's cards are being laid away."""
-
-    seat: int
-
-
-Action = Union[Discard, Play, Claim, ReplayHand]
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal in the current state; the message quotes
-    the action and says why."""
-
-
-# --- events --------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class CutForDeal:
-    """The cut for first deal: ``cuts`` holds one ``(seat 0 card, seat 1
-    card)`` pair per cut (equal ranks recut); ``dealer`` deals first.  With a
-    fixed first dealer ``cuts`` is empty."""
-
-    cuts: tuple[tuple[Card, Card], ...]
-    dealer: int
-
-
-@dataclass(frozen=True, slots=True)
-class HandDealt:
-    """Hand ``number`` (1, 2, ...) was dealt by ``dealer``; ``hands[seat]``
-    are the six cards of each seat."""
-
-    number: int
-    dealer: int
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
-
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """``seat`` laid ``cards`` away to the crib."""
-
-    seat: int
-    cards: tuple[Card, Card]
-
-
-@dataclass(frozen=True, slots=True)
-class StarterTurned:
-    """The starter was cut: ``card``; ``heels`` points (2 for a jack, his
-    heels) went to ``dealer``."""
-
-    card: Card
-    dealer: int
-    heels: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    """``seat`` played ``card`` making the ``count``; ``scores`` it earned."""
-
-    seat: int
-    card: Card
-    count: int
-    scores: tuple[PlayScore, ...]
-
-    @property
-    def points(self) -> int:
-        """The points the card earned."""
-        return sum(s.points for s in self.scores)
-
-
-@dataclass(frozen=True, slots=True)
-class GoDeclared:
-    """``seat`` holds cards but none can be played without passing 31 at
-    ``count``: it says "go" (declared automatically)."""
-
-    seat: int
-    count: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayPoint:
-    """``seat`` pegs a go or last card (``score``)."""
-
-    seat: int
-    score: PlayScore
-
-
-@dataclass(frozen=True, slots=True)
-class SeriesReset:
-    """The count goes back to 0; ``turn`` leads the next series."""
-
-    turn: int
-
-
-class ShowTurn(enum.Enum):
-    """What is being counted in the show."""
-
-    HAND = "hand"
-    CRIB = "crib"
-
-
-@dataclass(frozen=True, slots=True)
-class HandCounted:
-    """``seat`` counted its hand or crib (``what``): ``show`` is the true
-    breakdown, ``claim`` the points entered (``None`` under automatic
-    counting), ``outcome`` what each side pegged for it."""
-
-    seat: int
-    what: ShowTurn
-    show: ShowScore
-    claim: int | None
-    outcome: ClaimOutcome
-
-
-class Skunk(enum.IntEnum):
-    """How badly the loser lost: below the skunk line, below the double line."""
-
-    NONE = 0
-    SKUNK = 1
-    DOUBLE = 2
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """The end of a game: ``winner`` seat, final ``scores`` (points per seat),
-    ``skunk`` level and the games credited to the winner (``value``)."""
-
-    winner: int
-    scores: tuple[int, int]
-    skunk: Skunk
-    value: int
-
-
-@dataclass(frozen=True, slots=True)
-class GameOver:
-    """The game is over: see ``result``."""
-
-    result: GameResult
-
-
-@dataclass(frozen=True, slots=True)
-class HandReplayed:
-    """``seat`` chose to replay hand ``number``: the scores are back to
-    ``scores`` (points per seat) and the hand is dealt again (a
-    :class:`HandDealt` follows)."""
-
-    seat: int
-    number: int
-    scores: tuple[int, int]
-
-
-Event = Union[CutForDeal, HandDealt, Discarded, StarterTurned, CardPlayed, GoDeclared,
-              PlayPoint, SeriesReset, HandCounted, GameOver, HandReplayed]
 
 
 # --- state ----------------------------------------------------------------------
@@ -643,14 +456,18 @@ class Game:
         self._next_show_turn(events)
 
 
-def replay(rules: Rules, number: int, actions: Sequence[Action], first_dealer: int | None = None) -> Game:
-    """Rebuild a game from its rules, number, first dealer and actions.
-    Raises :class:`IllegalAction` when the actions do not fit the game."""
+def replay(rules: Rules, number: int, actions: Iterable[Action],
+           first_dealer: int | None = None) -> tuple[Game, list[Event]]:
+    """Rebuild a game from its rules, number, first dealer and actions, and
+    return it with every event it produced, in order (what a screen needs
+    to show the game as it stood).  The one way a game is rebuilt: resuming
+    a saved game, checking a log, the tests.  Raises :class:`IllegalAction`
+    when an action does not fit the game."""
     game = Game(rules, number, first_dealer)
-    game.start()
+    events = game.start()
     for action in actions:
-        game.apply(action)
-    return game
+        events.extend(game.apply(action))
+    return game, events
 
 
 @dataclass

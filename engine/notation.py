@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from dataclasses import fields
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any
 
+from .actions import Action, Claim, Discard, Play, ReplayHand
 from .cards import Card, CardParseError
-from .game import Action, Claim, Discard, Event, Game, Play, ReplayHand
 from .rules import Rules
 
-__all__ = ["action_to_text", "action_from_text", "rules_to_dict", "rules_from_dict", "NotationError",
-           "replay_with_events"]
+__all__ = ["action_to_text", "action_from_text", "rules_to_dict", "rules_from_dict", "NotationError"]
 
 
 class NotationError(ValueError):
@@ -82,15 +81,3 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
         return Rules(**data)
     except (TypeError, ValueError) as exc:
         raise NotationError(f"invalid saved rules {data!r}: {exc}") from None
-
-
-def replay_with_events(rules: Rules, number: int, actions: Iterable[Action],
-                       first_dealer: int | None = None) -> tuple[Game, list[Event]]:
-    """Rebuild a game from its actions and return it with every event it
-    produced, in order (what a screen needs to show the game as it stood).
-    Raises :class:`~engine.game.IllegalAction` when an action does not fit."""
-    game = Game(rules, number, first_dealer)
-    events = game.start()
-    for action in actions:
-        events.extend(game.apply(action))
-    return game, events

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Protocol, Sequence
 
 from .cards import Card
-from .game import Claim, Discard, Game, Phase, Play
+from .actions import Claim, Discard, Play
+from .game import Game, Phase
 from .rules import RunMode
 from .scoring import show_points
 

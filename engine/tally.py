@@ -1,4 +1,4 @@
-"""Per-hand figures of a game, gathered from its events (for records and
+"""The per-hand tally of a game: a pure fold over its events (for records and
 statistics, and the hand recap).
 
 For each hand and each seat: pegging points, the points pegged for the hand
@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .game import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn,
-                         StarterTurned)
+from .events import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn, StarterTurned)
 
-__all__ = ["SeatHand", "HandRecord", "GameRecorder"]
+__all__ = ["SeatHand", "HandRecord", "GameTally"]
 
 
 @dataclass
@@ -53,7 +52,7 @@ class HandRecord:
     replayed: bool = False
 
 
-class GameRecorder:
+class GameTally:
     """Feed it a game's events in order; ``hands`` holds a
     :class:`HandRecord` per hand dealt."""
 

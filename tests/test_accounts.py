@@ -30,7 +30,7 @@ async def test_register_over_telnet_then_statistics(door: DoorServer) -> None:
     writer.write(b"newtpass\r")
     await type_line(writer, screen, "again", "newtpass")
     await screen.wait_for(lambda: "Main menu" in screen.text() and "Welcome, Newt." in screen.text())
-    assert await door.store.find_account("NEWT") is not None
+    assert await door.store.accounts.find("NEWT") is not None
     assert "newtpass" not in screen.text() and "********" not in screen.text()
     writer.write(b"3")
     await screen.wait_for(lambda: "Statistics of Newt" in screen.text())
@@ -39,7 +39,7 @@ async def test_register_over_telnet_then_statistics(door: DoorServer) -> None:
 
 
 async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
-    await door.store.create_account("Tess", hash_password("right-one"))
+    await door.store.accounts.create("Tess", hash_password("right-one"))
     _, writer, screen, _ = await telnet_client(door)
     await type_line(writer, screen, "Your name:", "tess")
     await type_line(writer, screen, "Welcome back, Tess", "wrong-one")
@@ -70,12 +70,12 @@ async def ssh_menu(door: DoorServer, **kwargs) -> str:
 
 
 async def test_ssh_password_then_linked_key_logs_straight_in(door: DoorServer) -> None:
-    account = await door.store.create_account("Keyla", hash_password("key-pass"))
+    account = await door.store.accounts.create("Keyla", hash_password("key-pass"))
     key = asyncssh.generate_private_key("ssh-ed25519")
     # first call: the key is unknown, the password logs in, the door offers to link the key
     text = await ssh_menu(door, username="keyla", client_keys=[key], password="key-pass")
     assert "Welcome, Keyla." in text
-    assert await door.store.has_ssh_keys(account.id)
+    assert await door.store.accounts.has_ssh_keys(account.id)
     # second call: the key alone logs in, no password anywhere
     text = await ssh_menu(door, username="Keyla", client_keys=[key], password=None)
     assert "Welcome, Keyla." in text
@@ -87,7 +87,7 @@ async def test_ssh_password_then_linked_key_logs_straight_in(door: DoorServer) -
 
 
 async def test_wrong_ssh_password_is_refused_and_logged(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
-    await door.store.create_account("Sid", hash_password("sid-pass"))
+    await door.store.accounts.create("Sid", hash_password("sid-pass"))
     with caplog.at_level(logging.WARNING, logger="door.caller.login"):
         with pytest.raises(asyncssh.PermissionDenied):
             await asyncssh.connect("127.0.0.1", door.ssh_port, username="sid", client_keys=None,

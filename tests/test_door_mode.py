@@ -82,7 +82,7 @@ async def test_door_mode_plays_a_whole_game_and_records_it(tmp_path: Path) -> No
     await player.leave()
     assert await door.finish() == 0
     store = await Store.open(tmp_path / "data" / DATABASE_NAME)
-    games = await store.games("Doorman")
+    games = await store.games.recent("Doorman")
     await store.close()
     assert len(games) == 1 and max(games[0].scores) == 121
 

@@ -43,14 +43,14 @@ async def test_full_game_over_telnet(door: DoorServer) -> None:
     assert "Thanks for playing cribbage, Telly" in term.text()
     writer.close()
     # the game is on record, with its hands; its action log is gone
-    games = await door.store.games("telly")
+    games = await door.store.games.recent("telly")
     assert len(games) == 1 and games[0].players == ("Telly", "Computer")
     assert max(games[0].scores) == 121
-    stats = await door.store.statistics("Telly")
+    stats = await door.store.statistics.player("Telly")
     assert stats.games == 1 and stats.hands >= 1 and stats.claims >= 1
     assert stats.exact_claims == stats.claims  # the scripted caller counts exactly
-    account = await door.store.find_account("Telly")
-    assert await door.store.saved_game(account.id) is None
+    account = await door.store.accounts.find("Telly")
+    assert await door.store.saved.load(account.id) is None
 
 
 @pytest.mark.slow
@@ -72,4 +72,4 @@ async def test_full_game_over_ssh_in_exact_order_mode(door: DoorServer) -> None:
         await player.leave()
         await asyncio.wait_for(task, 5)
         assert "Thanks for playing cribbage, sshcaller" in term.text()
-    assert await door.store.games() == []  # a guest leaves no records
+    assert await door.store.games.recent() == []  # a guest leaves no records

@@ -8,9 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 from engine.cards import Card, parse_cards
 from engine.claims import Verdict
-from engine.game import (CardPlayed, Claim, CutForDeal, Discard, Game, GameOver, GoDeclared, HandCounted,
-                         HandDealt, HandReplayed, IllegalAction, Match, Phase, Play, PlayPoint, ReplayHand,
-                         SeriesReset, ShowTurn, Skunk, StarterTurned, replay)
+from engine.actions import Claim, Discard, IllegalAction, Play, ReplayHand
+from engine.events import (CardPlayed, CutForDeal, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from engine.game import Game, Match, Phase, replay
 from engine.rules import Counting, FirstDeal, Rules
 from engine.scoring import PlayKind, RunMode
 
@@ -253,7 +253,7 @@ def test_every_game_ends_with_one_winner_and_replays(number, seed, game_to, run_
     assert g.result is not None
     scores = g.result.scores
     assert scores[g.result.winner] == game_to and scores[1 - g.result.winner] < game_to
-    again = replay(rules, number, g.actions)
+    again, _ = replay(rules, number, g.actions)
     assert again.result == g.result and again.hand_number == g.hand_number
 
 
@@ -289,7 +289,7 @@ def test_replay_hand_restores_the_pegs_and_deals_the_same_cards() -> None:
     assert events[0] == HandReplayed(0, 1, (0, 0)) and isinstance(events[1], HandDealt)
     assert events[1] == first and g.scores() == (0, 0) and g.hand_number == 1 and g.replays == 1
     assert all(p.back == 0 for p in g.pegs)
-    again = replay(Rules(), 77, g.actions)
+    again, _ = replay(Rules(), 77, g.actions)
     assert again.hands == g.hands and again.replays == 1
     with pytest.raises(IllegalAction, match="replayed only"):
         g.apply(ReplayHand(0))  # hand 1 has no earlier hand to replay

@@ -9,7 +9,8 @@ from door.net.charset import CP437, UTF8
 from door.play.game_view import HAND_COL, CARD_STEP, Mode, ViewState, layout_rows, paint_game
 from door.ui.screen import Canvas, Renderer
 from engine.cards import Card, FULL_DECK, parse_cards
-from engine.game import Discard, Game, Play
+from engine.actions import Discard, Play
+from engine.game import Game
 from engine.rules import FirstDeal, Rules
 
 NAMES = ["Ann", "Computer"]

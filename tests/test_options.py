@@ -142,7 +142,7 @@ async def test_options_are_remembered_for_a_registered_caller(door: DoorServer) 
     await caller.send(b"2")
     await s.wait_for(lambda: "Dealer:" in s.text())
     caller.close()
-    account = await door.store.find_account("Remy")
+    account = await door.store.accounts.find("Remy")
     assert account.options["skill"] == "easy" and account.options["beep"] is True
     assert account.options["rules"]["muggins"] is False and account.options["rules"]["game_to"] == 61
     # next call: the options screen starts from the saved choices
@@ -181,10 +181,10 @@ async def test_house_rules_the_sysop_fixes_are_locked(door: DoorServer) -> None:
 
 
 async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> None:
-    from engine.game import GameResult, Skunk
+    from engine.events import GameResult, Skunk
     from engine.rules import RunMode
     played = Rules(game_to=61, run_mode=RunMode.ORDERED)
-    await door.store.record_game(None, 4242, played, ("Old", "Computer"), (None, None), "computer",
+    await door.store.games.record(None, 4242, played, ("Old", "Computer"), (None, None), "computer",
                                  GameResult(0, (61, 40), Skunk.NONE, 1), [], 0.0)
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen

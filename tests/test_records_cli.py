@@ -17,7 +17,7 @@ from door.records.passwords import hash_password
 from door.records.cli import run_records
 from engine.tally import HandRecord, SeatHand
 from door.records.store import DATABASE_NAME, Store
-from engine.game import GameResult, Skunk
+from engine.events import GameResult, Skunk
 from engine.rules import Rules
 
 
@@ -25,13 +25,13 @@ from engine.rules import Rules
 def data_dir(tmp_path: Path) -> Path:
     async def fill() -> None:
         store = await Store.open(tmp_path / DATABASE_NAME)
-        ann = await store.create_account("Ann", hash_password("secret1"))
-        bob = await store.create_account("Bob", hash_password("secret2"))
+        ann = await store.accounts.create("Ann", hash_password("secret1"))
+        bob = await store.accounts.create("Bob", hash_password("secret2"))
         h = HandRecord(1, 0, (SeatHand(pegging=3, hand_points=8, hand_true=8, hand_claim=8), SeatHand()), True)
         for number, (who, result) in enumerate([
                 (ann, GameResult(0, (121, 70), Skunk.SKUNK, 2)), (ann, GameResult(1, (110, 121), Skunk.NONE, 1)),
                 (bob, GameResult(0, (121, 100), Skunk.NONE, 1))], start=1):
-            await store.record_game(None, number, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+            await store.games.record(None, number, Rules(), (who.name, "Computer"), (who.id, None), "computer",
                                     result, [h], 0.0)
         await store.close()
     asyncio.run(fill())

@@ -52,10 +52,10 @@ async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
     writer.close()
     # the hand played over is marked and does not count: the first attempt does,
     # so replaying cannot polish the statistics
-    marks = await door.store._run(lambda: door.store.db.execute(
+    marks = await door.store.database.query(lambda db: db.execute(
         "SELECT number, replayed FROM hands WHERE seat = 0 ORDER BY rowid").fetchall())
     assert marks[:2] == [(1, 0), (1, 1)] and all(r == 0 for _, r in marks[2:])
-    stats = await door.store.statistics("Redo")
-    complete = await door.store._run(lambda: door.store.db.execute(
+    stats = await door.store.statistics.player("Redo")
+    complete = await door.store.database.query(lambda db: db.execute(
         "SELECT COUNT(*) FROM hands WHERE seat = 0 AND replayed = 0 AND complete = 1").fetchone()[0])
     assert stats.hands == complete

@@ -61,7 +61,7 @@ async def resume(writer, screen: Terminal) -> list[str]:
 
 
 async def test_dropped_connection_resumes_the_same_game(door: DoorServer) -> None:
-    await door.store.create_account("Resa", hash_password("resa-pass"))
+    await door.store.accounts.create("Resa", hash_password("resa-pass"))
     writer, screen, task = await connect(door.telnet_port)
     await log_in(writer, screen, "Resa", "resa-pass")
     before = await play_into_the_hand(writer, screen)
@@ -84,14 +84,14 @@ async def test_guest_games_leave_no_records(door: DoorServer) -> None:
     await play_into_the_hand(writer, screen)
     writer.close()
     await asyncio.sleep(0.2)
-    assert await door.store.find_account("Visitor") is None
-    assert await door.store.games() == []
+    assert await door.store.accounts.find("Visitor") is None
+    assert await door.store.games.recent() == []
 
 
 async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
     data = tmp_path / "data"
     store = await Store.open(data / DATABASE_NAME)
-    await store.create_account("Kip", hash_password("kip-pass"))
+    await store.accounts.create("Kip", hash_password("kip-pass"))
     await store.close()
     proc, port, _ = start_server_process(data, "--computer-delay", "0")
     try:

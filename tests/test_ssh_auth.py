@@ -104,8 +104,8 @@ async def test_the_sysop_key_signed_still_reaches_the_console(door: DoorServer, 
 
 async def test_a_query_for_a_callers_linked_key_then_another_name_is_a_guest(door: DoorServer) -> None:
     victim_key = asyncssh.generate_private_key("ssh-ed25519")
-    account = await door.store.create_account("Victim", hash_password("victim-secret"))
-    await door.store.add_ssh_key(account.id, " ".join(victim_key.export_public_key("openssh").decode().split()[:2]))
+    account = await door.store.accounts.create("Victim", hash_password("victim-secret"))
+    await door.store.accounts.add_ssh_key(account.id, " ".join(victim_key.export_public_key("openssh").decode().split()[:2]))
     queried = asyncio.Event()
     conn, _ = await asyncssh.create_connection(
         lambda: _SwitchingClient(query_only(victim_key, queried), queried), "127.0.0.1", door.ssh_port,

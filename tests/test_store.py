@@ -12,7 +12,8 @@ from door.records.passwords import hash_password, verify_password
 from engine.tally import HandRecord, SeatHand
 from door.records.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
 from door.records.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
-from engine.game import Claim, Discard, GameResult, Play, Skunk
+from engine.actions import Claim, Discard, Play
+from engine.events import GameResult, Skunk
 from engine.cards import Card
 from engine.rules import Rules
 
@@ -81,21 +82,21 @@ async def test_a_new_database_is_private_and_an_open_one_is_refused(tmp_path: Pa
 
 
 async def test_accounts_and_keys(store: Store) -> None:
-    ann = await store.create_account("Ann", hash_password("secret1"))
+    ann = await store.accounts.create("Ann", hash_password("secret1"))
     with pytest.raises(NameTaken):
-        await store.create_account("aNN", hash_password("x"))
-    found = await store.find_account("ANN")
+        await store.accounts.create("aNN", hash_password("x"))
+    found = await store.accounts.find("ANN")
     assert found is not None and found.id == ann.id and found.name == "Ann"
-    assert verify_password("secret1", await store.password_hash(ann.id))
-    assert not await store.has_ssh_keys(ann.id)
-    bob = await store.create_account("Bob", hash_password("secret2"))
+    assert verify_password("secret1", await store.accounts.password_hash(ann.id))
+    assert not await store.accounts.has_ssh_keys(ann.id)
+    bob = await store.accounts.create("Bob", hash_password("secret2"))
     key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIexample"
-    await store.add_ssh_key(ann.id, key)
-    await store.add_ssh_key(bob.id, key)  # linking it to Bob leaves Ann's link alone
-    assert await store.key_matches(ann.id, key) and await store.key_matches(bob.id, key)
-    assert not await store.key_matches(ann.id, key + "x")
-    await store.save_options(ann.id, {"pace": "prompt"})
-    assert (await store.find_account("ann")).options == {"pace": "prompt"}
+    await store.accounts.add_ssh_key(ann.id, key)
+    await store.accounts.add_ssh_key(bob.id, key)  # linking it to Bob leaves Ann's link alone
+    assert await store.accounts.key_matches(ann.id, key) and await store.accounts.key_matches(bob.id, key)
+    assert not await store.accounts.key_matches(ann.id, key + "x")
+    await store.accounts.save_options(ann.id, {"pace": "prompt"})
+    assert (await store.accounts.find("ann")).options == {"pace": "prompt"}
 
 
 def test_passwords_are_salted_scrypt() -> None:
@@ -120,7 +121,7 @@ def hand(number: int, dealer: int, mine: SeatHand, theirs: SeatHand, complete: b
 
 
 async def test_statistics_from_known_hands(store: Store) -> None:
-    ann = await store.create_account("Ann", hash_password("secret1"))
+    ann = await store.accounts.create("Ann", hash_password("secret1"))
     rules = Rules()
     # game 1: Ann wins 121-80 (a skunk); two complete hands and one replayed
     h1 = hand(1, 0, SeatHand(pegging=5, hand_points=12, hand_true=12, hand_claim=12, crib_points=8, crib_true=8,
@@ -131,14 +132,14 @@ async def test_statistics_from_known_hands(store: Store) -> None:
               SeatHand(pegging=4, hand_points=10, hand_true=10, hand_claim=10, crib_points=4, crib_true=4,
                        crib_claim=4))
     h3 = hand(3, 0, SeatHand(pegging=9, hand_points=20, hand_true=20), SeatHand(), replayed=True)
-    await store.record_game(None, 7, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+    await store.games.record(None, 7, rules, ("Ann", "Computer"), (ann.id, None), "computer",
                             GameResult(0, (121, 80), Skunk.SKUNK, 2), [h1, h2, h3], 1000.0)
     # game 2: Ann loses 100-121; one incomplete hand with an over-claim
     h4 = hand(1, 1, SeatHand(pegging=2, hand_points=0, hand_true=6, hand_claim=9, muggins_lost=6),
               SeatHand(pegging=0, muggins_won=6), complete=False)
-    await store.record_game(None, 8, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+    await store.games.record(None, 8, rules, ("Ann", "Computer"), (ann.id, None), "computer",
                             GameResult(1, (100, 121), Skunk.NONE, 1), [h4], 2000.0)
-    s = await store.statistics("ann")
+    s = await store.statistics.player("ann")
     assert s is not None
     assert (s.games, s.wins, s.losses, s.credited) == (2, 1, 1, 2)
     assert (s.skunks_given, s.skunks_taken, s.double_skunks_given) == (1, 0, 0)
@@ -150,22 +151,22 @@ async def test_statistics_from_known_hands(store: Store) -> None:
     rows = dict(s.rows())
     assert rows["Win rate"] == "50%" and rows["Average points per hand"] == "20.50"
     assert rows["Counts claimed exactly"] == "75% of 4"
-    top = await store.top_players()
+    top = await store.statistics.top()
     assert [(p.name, p.games, p.wins, p.credited) for p in top] == [("Ann", 2, 1, 2)]
-    games = await store.games("ANN")
+    games = await store.games.recent("ANN")
     assert [g.number for g in games] == [8, 7]
 
 
 async def test_action_log_round_trip_and_finish(store: Store) -> None:
-    ann = await store.create_account("Ann", hash_password("secret1"))
+    ann = await store.accounts.create("Ann", hash_password("secret1"))
     rules = Rules(game_to=61)
-    saved_id = await store.begin_game(ann.id, "computer", 42, None, rules, (1, 0))
+    saved_id = await store.saved.begin(ann.id, "computer", 42, None, rules, (1, 0))
     actions = [Discard(0, (Card.from_str("5H"), Card.from_str("JD"))), Play(1, Card.from_str("TC")), Claim(0, 12)]
     for i, a in enumerate(actions):
-        await store.append_action(saved_id, i, a)
-    saved = await store.saved_game(ann.id)
+        await store.saved.append(saved_id, i, a)
+    saved = await store.saved.load(ann.id)
     assert saved is not None and saved.actions == actions and saved.rules == rules
     assert (saved.number, saved.match_points, saved.first_dealer) == (42, (1, 0), None)
-    await store.record_game(saved_id, 42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+    await store.games.record(saved_id, 42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
                             GameResult(0, (61, 20), Skunk.SKUNK, 2), [], 0.0)
-    assert await store.saved_game(ann.id) is None
+    assert await store.saved.load(ann.id) is None

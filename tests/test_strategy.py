@@ -6,7 +6,8 @@ import random
 import pytest
 
 from engine.cards import FULL_DECK, Card, parse_cards
-from engine.game import Claim, Game, Phase, ReplayHand
+from engine.actions import Claim, ReplayHand
+from engine.game import Game, Phase
 from engine.rules import Rules
 from engine.scoring import RunMode, score_show
 from engine.hard import HardPlayer

@@ -5,7 +5,7 @@ import pytest
 from door.ui.words import describe, play_score_text, strip_controls
 from engine.cards import Card, parse_cards
 from engine.claims import ClaimOutcome, Verdict
-from engine.game import CardPlayed, GameOver, GameResult, HandCounted, PlayPoint, ShowTurn, Skunk, StarterTurned
+from engine.events import CardPlayed, GameOver, GameResult, HandCounted, PlayPoint, ShowTurn, Skunk, StarterTurned
 from engine.scoring import PlayKind, PlayScore, score_show
 
 NAMES = ["Ann", "Computer"]
@@ -37,7 +37,7 @@ def test_events_from_each_side() -> None:
 
 
 def test_replay_in_words() -> None:
-    from engine.game import HandReplayed
+    from engine.events import HandReplayed
     assert describe(HandReplayed(0, 3, (40, 37)), 0, NAMES) == [
         "You replay hand 3: the scores go back to 40 - 37; it does not count in the statistics."]
 

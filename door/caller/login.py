@@ -62,7 +62,7 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
         if name.casefold() in RESERVED_NAMES:
             note = f"The name {name!r} is reserved: please choose another."
             continue
-        account = await ctx.store.find_account(name)
+        account = await ctx.store.accounts.find(name)
         if account is not None:
             got = await _password(display, ctx, account, log)
             if got is None:
@@ -99,7 +99,7 @@ async def _password(display: Display, ctx: DoorContext, account: Account,
                     log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> bool | None:
     """Ask the account's password, up to three times.  True when right,
     False when given up, ``None`` on hang-up."""
-    stored = await ctx.store.password_hash(account.id)
+    stored = await ctx.store.accounts.password_hash(account.id)
     note = ""
     for _ in range(_TRIES):
         password = await ask_line(display, "Welcome back", [
@@ -145,7 +145,7 @@ async def _register(display: Display, ctx: DoorContext, name: str,
             continue
         digest = await asyncio.to_thread(hash_password, first)
         try:
-            account = await ctx.store.create_account(name, digest)
+            account = await ctx.store.accounts.create(name, digest)
         except NameTaken:
             return f"Someone registered {name} a moment ago: please choose another name."
         log.info("registered %r", name)

@@ -66,7 +66,7 @@ async def show_statistics(display: Display, store: Store, caller: Caller) -> boo
     if caller.guest:
         return await show_page(display, "Statistics", [
             "Guests have no statistics.", "", "Register your name at the next call to keep your games."])
-    stats = await store.statistics(caller.name)
+    stats = await store.statistics.player(caller.name)
     assert stats is not None
     lines = [f"Statistics of {stats.name}", ""]
     lines += [f"{label:<40} {value}" for label, value in stats.rows()]
@@ -75,7 +75,7 @@ async def show_statistics(display: Display, store: Store, caller: Caller) -> boo
 
 async def show_top_players(display: Display, store: Store) -> bool:
     """The top players by games credited; False on hang-up."""
-    top = await store.top_players(12)
+    top = await store.statistics.top(12)
     lines = ["Top players", "", f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
     for i, p in enumerate(top, 1):
         lines.append(f"{i:>3} {p.name:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}")
@@ -94,7 +94,7 @@ def game_line(g: GameSummary) -> str:
 
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> bool:
     """The latest games (the caller's own when registered); False on hang-up."""
-    games = await store.games(None if caller.guest else caller.name, limit=14)
+    games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"
     lines = [title, ""] + [game_line(g) for g in games]
     if not games:

@@ -10,13 +10,14 @@ import logging
 import random
 import secrets
 
-from engine.notation import replay_with_events
+from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 from engine.hard import HardPlayer
 from engine.players import EasyPlayer
 from engine.strategy import Strategy
 
+from door.caller.identity import Login
 from door.context import DoorContext
 from door.ui.display import Display
 from door.play.journal import Journal
@@ -40,19 +41,20 @@ Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
 async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log,
-                         caller: Caller | None = None) -> None:
-    """Run one caller from the welcome screen to goodbye; ``caller`` when
-    someone else (a BBS, in door mode) already said who is calling."""
+                         proved: Login = Login(), caller: Caller | None = None) -> None:
+    """Run one caller from the welcome screen to goodbye.  ``proved``: what
+    the transport proved of who is calling; ``caller`` when someone else (a
+    BBS, in door mode) already said who is calling."""
     display = Display(terminal)
     if caller is None:
-        caller = await login(display, ctx, terminal.username, terminal.account, log)
+        caller = await login(display, ctx, proved.user_name, proved.account, log)
     if caller is None:
         return
     presence.name = caller.name
     ctx.lobby.update(presence, "main menu")
     log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
     options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
-    if not await _offer_key_link(display, ctx, caller, terminal):
+    if not await _offer_key_link(display, ctx, caller, proved.offered_key):
         return
     waiting = ctx.lobby.waiting_table(caller.name)
     if waiting is not None:
@@ -66,7 +68,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
                 return
         else:
             waiting[0].abandon(waiting[1])
-    saved = await ctx.store.saved_game(caller.account.id) if caller.account else None
+    saved = await ctx.store.saved.load(caller.account.id) if caller.account else None
     if saved is not None:
         resume = await _offer_resume(display, saved, caller)
         if resume is None:
@@ -75,7 +77,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             if not await _play(display, ctx, caller, options, presence, log, resume=saved):
                 return
         else:
-            await ctx.store.drop_saved_game(saved.id)
+            await ctx.store.saved.drop(saved.id)
     while True:
         ctx.lobby.update(presence, "main menu")
         messages = list(presence.messages)
@@ -103,7 +105,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
                 return
             ok = True
             if text.isdigit() and int(text) >= 1:
-                fixed = await ctx.store.recorded_rules(int(text))
+                fixed = await ctx.store.games.recorded_rules(int(text))
                 ok = await _play(display, ctx, caller, options, presence, log, number=int(text), fixed=fixed)
         elif choice == "3":
             ctx.lobby.update(presence, "reading statistics")
@@ -127,13 +129,12 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
     await terminal.drain()
 
 
-async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, terminal: Terminal) -> bool:
-    """After a password login over SSH, offer to link the public key the
-    client showed.  False on hang-up."""
-    key = terminal.offered_key
+async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, key: str | None) -> bool:
+    """After a password login over SSH, offer to link the public key ``key``
+    the client showed.  False on hang-up."""
     if caller.account is None or key is None:
         return True
-    if await ctx.store.key_matches(caller.account.id, key):
+    if await ctx.store.accounts.key_matches(caller.account.id, key):
         return True
     tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
     answer = await ask_choice(display, "SSH key", [
@@ -145,12 +146,12 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, te
     if answer is None:
         return False
     if answer == "Y":
-        await ctx.store.add_ssh_key(caller.account.id, key)
+        await ctx.store.accounts.add_ssh_key(caller.account.id, key)
     return True
 
 
 async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
-    game, _ = replay_with_events(saved.rules, saved.number, saved.actions, saved.first_dealer)
+    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
     you, them = game.scores()
     answer = await ask_choice(display, "Unfinished game", [
         f"You have an unfinished game #{saved.number} against the computer:",
@@ -175,7 +176,7 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         if await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed) is None:
             return False
         if caller.account is not None:
-            await ctx.store.save_options(caller.account.id, options.to_dict())
+            await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
     rng = random.Random(secrets.randbits(64))

@@ -3,35 +3,30 @@
 asyncssh runs with ``encoding=None`` (bytes) and ``line_editor=False`` (its
 line editor would buffer input until Enter and eat arrow keys).  A window
 change makes ``stdin.read()`` raise ``TerminalSizeChanged``, which becomes a
-resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  A user
-name that is not registered logs in with no password and is offered as the
-caller's name; a registered one authenticates; a sysop's name authenticates
-with the sysop's key or password and gets the sysop console
-(:class:`DoorSshServer`).
+resize; a client that asked for no PTY gets 80x24 (FIELD_NOTES.md).  Who
+may log in is not decided here: each connection asks an
+:class:`Authenticator` (the door's lives in :mod:`door.caller.ssh_auth`),
+and the identity it gives at the end travels beside the terminal to the
+session.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import asyncssh
 
-from door.records.passwords import verify_password
 from door.net.private import check_private
 from door.net.terminal import Terminal
 
-if TYPE_CHECKING:
-    from door.config import SysopConfig
-    from door.context import DoorContext
-    from door.records.store import Account
+__all__ = ["SshTerminal", "Authenticator", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
 
-__all__ = ["SshTerminal", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
+log = logging.getLogger(__name__)
 
-log = logging.getLogger("door.net.ssh")
+Identity = TypeVar("Identity", covariant=True)
 
 
 class SshTerminal(Terminal):
@@ -43,8 +38,7 @@ class SshTerminal(Terminal):
         term = process.get_terminal_type() or "unknown"
         cols, rows = process.get_terminal_size()[:2]
         env = process.env or {}
-        super().__init__("ssh", peer_text, term, cols or 80, rows or 24,
-                         username=process.get_extra_info("username"), lang=env.get("LANG"))
+        super().__init__("ssh", peer_text, term, cols or 80, rows or 24, lang=env.get("LANG"))
         self._process = process
 
     async def pump(self) -> None:
@@ -91,118 +85,70 @@ class SshTerminal(Terminal):
             pass
 
 
+class Authenticator(Protocol[Identity]):
+    """What decides who an SSH connection is (one per connection; the
+    door's is :class:`door.caller.ssh_auth.SshAuthenticator`).  The
+    transport calls these as asyncssh's hooks of the same names are
+    called; keys arrive as OpenSSH text (:func:`openssh_key`)."""
+
+    async def begin_auth(self, username: str) -> bool:
+        """A new user name: True when it must authenticate, False to let
+        it in as it is (a guest name)."""
+        ...
+
+    async def validate_public_key(self, username: str, key: str) -> bool:
+        """``key`` may log in as ``username`` (asked for an unsigned query
+        too: it proves nothing until :meth:`completed`)."""
+        ...
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        """``password`` is right for ``username``."""
+        ...
+
+    def completed(self, username: str) -> Identity:
+        """Authentication of ``username`` succeeded: who it is."""
+        ...
+
+
 class DoorSshServer(asyncssh.SSHServer):
-    """SSH authentication for the door.
+    """asyncssh's server hooks, handed to an :class:`Authenticator` made for
+    the connection by ``make_authenticator(peer, close)`` (``peer``:
+    ``"host:port"``; ``close()`` ends the connection).  ``identity`` is set
+    only when asyncssh reports that authentication completed."""
 
-    A user name that is not a registered account logs in without
-    authentication (a guest, or a caller who logs in inside the door).  A
-    registered name must prove itself: with a public key linked to the
-    account, or else with the account's password (wrong ones are slowed down
-    and logged).  A key offered but unknown is remembered so that the door
-    can offer to link it after a password login.
-
-    Identity (``sysop``, ``account``) is set only in :meth:`auth_completed`,
-    from the last method that succeeded and only for the user name that
-    authenticated: asyncssh calls :meth:`validate_public_key` for an
-    unsigned key *query* too (RFC 4252 section 7), so a key that merely
-    matched proves nothing until the connection says authentication is
-    complete, and every new user name (:meth:`begin_auth`) starts from
-    nothing."""
-
-    def __init__(self, ctx: "DoorContext") -> None:
-        self.ctx = ctx
-        self.sysop_candidate: "SysopConfig | None" = None
-        self.candidate: "Account | None" = None
-        self.sysop: "SysopConfig | None" = None
-        self.account: "Account | None" = None
-        self.offered_key: str | None = None
-        self._proved: "tuple[str, SysopConfig | None, Account | None] | None" = None
-        """(user name, sysop, account) the last method proved, until
-        authentication completes."""
-        self.peer = "?"
+    def __init__(self, make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]]) -> None:
+        self.make_authenticator = make_authenticator
+        self.auth: Authenticator[Any] | None = None
+        self.identity: Any = None
         self.conn: asyncssh.SSHServerConnection | None = None
-        self.wrong_passwords = 0
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
-        self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
-
-    async def _wrong_password(self, name: str, where: str) -> None:
-        """Slow the next try down; close the connection after too many."""
-        self.wrong_passwords += 1
-        await asyncio.sleep(self.ctx.throttle.failure(name, self.peer, where))
-        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts and self.conn is not None:
-            log.warning("closing %s after %d wrong passwords", self.peer, self.wrong_passwords)
-            self.conn.close()
+        self.auth = self.make_authenticator(f"{peer[0]}:{peer[1]}" if peer else "?", conn.close)
 
     async def begin_auth(self, username: str) -> bool:
-        self.sysop_candidate = self.candidate = None
-        self.sysop = self.account = None
-        self.offered_key = None
-        self._proved = None
-        self.sysop_candidate = self.ctx.sysop(username)
-        if self.sysop_candidate is not None:
-            return True
-        self.candidate = await self.ctx.store.find_account(username)
-        return self.candidate is not None
+        assert self.auth is not None
+        self.identity = None
+        return await self.auth.begin_auth(username)
 
     def auth_completed(self) -> None:
-        """Authentication succeeded: the identity is what the last method
-        proved, for the user name the connection authenticated (a guest
-        name proves nothing)."""
-        username = self.conn.get_extra_info("username") if self.conn is not None else None
-        if self._proved is not None and self._proved[0] == username:
-            _, self.sysop, self.account = self._proved
-        if self.account is None:
-            self.offered_key = None  # nothing proved: no key to link
-        self._proved = None
+        assert self.auth is not None and self.conn is not None
+        self.identity = self.auth.completed(str(self.conn.get_extra_info("username")))
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        self._proved = None
-        text = openssh_key(key)
-        if self.sysop_candidate is not None:
-            if text in self.sysop_candidate.ssh_keys:
-                self._proved = (username, self.sysop_candidate, None)
-                return True
-            return False
-        if self.candidate is None:
-            return False
-        if await self.ctx.store.key_matches(self.candidate.id, text):
-            self._proved = (username, None, self.candidate)
-            self.offered_key = None  # logged in by key: nothing to link
-            return True
-        self.offered_key = text
-        return False
+        assert self.auth is not None
+        return await self.auth.validate_public_key(username, openssh_key(key))
 
     def password_auth_supported(self) -> bool:
         return True
 
     async def validate_password(self, username: str, password: str) -> bool:
-        self._proved = None
-        if self.sysop_candidate is not None:
-            stored = self.sysop_candidate.password
-            ok = False
-            if stored:
-                ok = await asyncio.to_thread(verify_password, password, stored)
-            if ok:
-                self.ctx.throttle.success(self.sysop_candidate.name)
-                self._proved = (username, self.sysop_candidate, None)
-                return True
-            await self._wrong_password(self.sysop_candidate.name, "ssh (sysop)")
-            return False
-        if self.candidate is None:
-            return False
-        stored = await self.ctx.store.password_hash(self.candidate.id)
-        if await asyncio.to_thread(verify_password, password, stored):
-            self.ctx.throttle.success(self.candidate.name)
-            self._proved = (username, None, self.candidate)
-            return True
-        await self._wrong_password(self.candidate.name, "ssh")
-        return False
+        assert self.auth is not None
+        return await self.auth.validate_password(username, password)
 
 
 def openssh_key(key: asyncssh.SSHKey) -> str:
@@ -228,23 +174,24 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(str(path))
 
 
-async def start_ssh(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
-                    host_key: asyncssh.SSHKey, ctx: "DoorContext", login_timeout: float = 60.0) -> Any:
+async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awaitable[None]],
+                    host_key: asyncssh.SSHKey,
+                    make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
+                    login_timeout: float = 60.0) -> Any:
     """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
-    ``session(terminal)`` for each shell; ``ctx`` gives the accounts to
-    authenticate against.  Returns the asyncssh acceptor (``close()``,
+    ``session(terminal, identity)`` for each shell, ``identity`` being what
+    the connection's :class:`Authenticator` said at the end of
+    authentication.  Returns the asyncssh acceptor (``close()``,
     ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
         terminal = SshTerminal(process)
         owner = process.channel.get_connection().get_owner()
-        if isinstance(owner, DoorSshServer):
-            terminal.account, terminal.offered_key = owner.account, owner.offered_key
-            terminal.sysop = owner.sysop
-        await terminal.run_session(session)
+        identity = owner.identity if isinstance(owner, DoorSshServer) else None
+        await terminal.run_session(lambda t: session(t, identity))
 
     return await asyncssh.listen(
-        host, port, server_factory=lambda: DoorSshServer(ctx), server_host_keys=[host_key],
+        host, port, server_factory=lambda: DoorSshServer(make_authenticator), server_host_keys=[host_key],
         process_factory=handle, encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
         login_timeout=login_timeout, keepalive_interval=30)

@@ -13,14 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import Awaitable, Callable
 
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
-
-if TYPE_CHECKING:
-    from door.config import SysopConfig
-    from door.records.store import Account
 
 __all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
 
@@ -57,26 +53,20 @@ class Terminal:
     ``kind``: ``"telnet"`` or ``"ssh"``; ``peer``: the remote address as
     text; ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
     ``rows``: the size in cells (80x24 until the client says otherwise);
-    ``username``: the SSH login name, if any; ``charset``: the output
-    encoding, chosen from the terminal type and ``lang``.
+    ``charset``: the output encoding, chosen from the terminal type and
+    ``lang``.  Who is calling is not the terminal's business: a
+    :class:`~door.caller.identity.Login` travels beside it.
 
     Subclasses implement :meth:`_write`, :meth:`drain` and :meth:`close`, and
     call :meth:`feed`, :meth:`resized` and :meth:`lost` as input arrives.
     """
 
     def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
-                 username: str | None = None, lang: str | None = None) -> None:
+                 lang: str | None = None) -> None:
         self.kind = kind
         self.peer = peer
         self.term_type = term_type or "unknown"
         self.cols, self.rows = clamp_size(cols, rows)
-        self.username = username
-        self.account: "Account | None" = None
-        """The account an SSH login proved (key or password), if any."""
-        self.offered_key: str | None = None
-        """An SSH public key the client offered that no account knew."""
-        self.sysop: "SysopConfig | None" = None
-        """The sysop an SSH login proved, or the local console's sysop."""
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0

@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.cards import Card
-from engine.game import Game, HandCounted, Phase, ShowTurn
+from engine.events import HandCounted, ShowTurn
+from engine.game import Game, Phase
 from engine.rules import Counting, Rules
 from engine.scoring import RunMode
 

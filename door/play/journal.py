@@ -16,7 +16,7 @@ from typing import Callable
 
 from engine.game import Game
 
-from engine.tally import GameRecorder
+from engine.tally import GameTally
 from door.records.store import SavedGame, Store, StoreError
 
 __all__ = ["Journal"]
@@ -57,7 +57,7 @@ class Journal:
         if not self.log_actions:
             return
         try:
-            self.saved_id = await self.store.begin_game(self.account_id, self.opponent, game.number,
+            self.saved_id = await self.store.saved.begin(self.account_id, self.opponent, game.number,
                                                         game.first_dealer, game.rules, match_points)
         except (StoreError, sqlite3.Error) as exc:
             self.saved_id = None
@@ -73,16 +73,16 @@ class Journal:
         if self.saved_id is None:
             return
         try:
-            await self.store.append_action(self.saved_id, len(game.actions) - 1, game.actions[-1])
+            await self.store.saved.append(self.saved_id, len(game.actions) - 1, game.actions[-1])
         except (StoreError, sqlite3.Error) as exc:
             self._failed("write a move", exc)
 
-    async def finish(self, game: Game, recorder: GameRecorder) -> None:
+    async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""
         assert game.result is not None
         try:
-            await self.store.record_game(self.saved_id, game.number, game.rules, self.players, self.accounts,
-                                         self.opponent, game.result, recorder.hands, self.started)
+            await self.store.games.record(self.saved_id, game.number, game.rules, self.players, self.accounts,
+                                         self.opponent, game.result, tally.hands, self.started)
         except (StoreError, sqlite3.Error) as exc:
             self._failed("record the game", exc)
         self.saved_id = None

@@ -15,8 +15,9 @@ import time
 from typing import TYPE_CHECKING, Protocol, Sequence
 
 from engine.cards import Card
-from engine.game import (CardPlayed, Claim, Discard, Event, Game, GameOver, GoDeclared, HandCounted, HandDealt,
-                         HandReplayed, Phase, Play, PlayPoint, ReplayHand, StarterTurned)
+from engine.actions import Claim, Discard, Play, ReplayHand
+from engine.events import (CardPlayed, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, PlayPoint, StarterTurned)
+from engine.game import Game, Phase
 from engine.scoring import MAX_SHOW_POINTS
 from engine.hard import HardPlayer, rank_discards
 from engine.strategy import Strategy, choose_action, situation
@@ -201,7 +202,7 @@ class HumanSeat:
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
             elif isinstance(event, HandDealt):
-                hands = self.table.recorder.hands
+                hands = self.table.tally.hands
                 vs.review, vs.recap = [], None
                 if vs.counted:
                     vs.review = vs.counted

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from engine.game import Event
+from engine.events import Event
 
 from door.ui.display import Display
 from door.play.game_view import Mode, ViewState, paint_game

@@ -27,12 +27,14 @@ import secrets
 import time
 from typing import Any, Callable, Protocol, Sequence
 
-from engine.game import Action, Event, Game, HandDealt, IllegalAction, Match, Phase
-from engine.notation import replay_with_events
+from engine.actions import Action, IllegalAction
+from engine.events import Event, HandDealt
+from engine.game import Game, Match, Phase
+from engine.game import replay
 from engine.rules import Rules
 
 from door.play.journal import Journal
-from engine.tally import GameRecorder
+from engine.tally import GameTally
 from door.play.seats import ComputerSeat, Seat
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
@@ -81,7 +83,7 @@ class Table:
         self.seats = list(seats)
         self.match = Match(rules)
         self.game: Game | None = None
-        self.recorder = GameRecorder()
+        self.tally = GameTally()
         self.history: list[Event] = []
         self.numbers = numbers
         self.journal = journal
@@ -185,7 +187,7 @@ class Table:
     async def _run(self, resume: SavedGame | None) -> None:
         while True:
             if resume is not None:
-                game, events = replay_with_events(resume.rules, resume.number, resume.actions, resume.first_dealer)
+                game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer)
                 self.match.games.append(game)
                 self.points_offset = resume.match_points
                 if self.journal is not None:
@@ -201,13 +203,13 @@ class Table:
                 log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
                 underway = False
             self.game = game
-            self.recorder = GameRecorder()
+            self.tally = GameTally()
             self.history = []
             if not await self._play(game, events, underway):
                 return
             assert game.result is not None
             if self.journal is not None:
-                await self.journal.finish(game, self.recorder)
+                await self.journal.finish(game, self.tally)
             log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
                      game.result.scores)
             if not all(await self._ask_again()):
@@ -279,7 +281,7 @@ class Table:
         return True
 
     def _broadcast(self, game: Game, events: list[Event]) -> None:
-        self.recorder.feed(events)
+        self.tally.feed(events)
         self.history.extend(events)
         if not self.auto_deal and any(isinstance(e, HandDealt) for e in events):
             self.dealt.clear()

@@ -13,20 +13,29 @@ Cribbage Champ's ``CRIB /V``, ``CRIB xxx /R`` and ``CRIB /X`` (seed 002).
 from __future__ import annotations
 
 import argparse
+import asyncio
 import csv
-import json
-import os
-import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from door.caller.menu import game_line
-from door.records.statistics import player_statistics, top_players
 from door.records.store import DATABASE_NAME, Store, StoreError
 
-__all__ = ["add_parser", "run_records"]
+__all__ = ["add_parser", "run_records", "spreadsheet_safe"]
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A CSV cell a spreadsheet will not run as a formula (OWASP's CSV
+    injection rule): text starting ``= + - @``, tab or CR gets a leading
+    ``'``.
+
+    >>> spreadsheet_safe("=HYPERLINK(1)"), spreadsheet_safe("Ann")
+    ("'=HYPERLINK(1)", 'Ann')
+    """
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -50,20 +59,30 @@ def run_records(args: argparse.Namespace, data_dir: Path, out: TextIO = sys.stdo
     if not path.exists():
         print(f"cribbage-door: no database at {path} (start the server once, or give --data-dir)", file=sys.stderr)
         return 1
+    if args.action in ("remove", "remove-all") and not args.yes:
+        question = (f"Remove {args.target} and every game they played? [y/N] " if args.action == "remove"
+                    else "Remove every record and account? [y/N] ")
+        if ask(question).strip().lower() != "y":
+            print("Nothing removed.", file=out)
+            return 1
+    return asyncio.run(_records(path, args, out))
+
+
+async def _records(path: Path, args: argparse.Namespace, out: TextIO) -> int:
     try:
-        store = Store.open_sync(path)
+        store = await Store.open(path)
     except StoreError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 1
     try:
-        return _run(store, args, out, ask)
+        return await _run(store, args, out)
     finally:
-        store.close_sync()
+        await store.close()
 
 
-def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str], str]) -> int:
+async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "list":
-        players = store.run_sync(lambda: top_players(store.db, 10_000))
+        players = await store.statistics.top(10_000)
         print(f"{'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}", file=out)
         for p in players:
             print(f"{p.name:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}", file=out)
@@ -71,7 +90,7 @@ def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str
             print("(no games recorded)", file=out)
         return 0
     if args.action == "show":
-        stats = store.run_sync(lambda: player_statistics(store.db, args.target))
+        stats = await store.statistics.player(args.target)
         if stats is None:
             print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
             return 1
@@ -79,45 +98,31 @@ def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str
         for label, value in stats.rows():
             print(f"  {label:<40} {value}", file=out)
         print("Recent games:", file=out)
-        for g in store.run_sync(store.games_sync, args.target, 20):
-            print("  " + game_line(g), file=out)
+        for g in await store.games.recent(args.target, 20):
+            print("  " + g.line(), file=out)
         return 0
     if args.action == "remove":
-        if not args.yes and ask(f"Remove {args.target} and every game they played? [y/N] ").strip().lower() != "y":
-            print("Nothing removed.", file=out)
-            return 1
-        n = store.run_sync(store.remove_player_sync, args.target)
+        n = await store.accounts.remove(args.target)
         if n < 0:
             print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
             return 1
         print(f"Removed {args.target} and {n} game(s).", file=out)
         return 0
     if args.action == "remove-all":
-        if not args.yes and ask("Remove every record and account? [y/N] ").strip().lower() != "y":
-            print("Nothing removed.", file=out)
-            return 1
-        n = store.run_sync(store.remove_all_sync)
+        n = await store.accounts.remove_all()
         print(f"Removed every account and {n} game(s).", file=out)
         return 0
     target = Path(args.target)
     if args.action == "backup":
-        if target.exists():
+        try:
+            await store.database.backup(target)
+        except FileExistsError:
             print(f"cribbage-door: {target} exists; not overwriting it", file=sys.stderr)
             return 1
-
-        def backup() -> None:
-            # the copy holds the password hashes too: private from the start
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            copy = sqlite3.connect(target)
-            with copy:
-                store.db.backup(copy)
-            copy.close()
-        store.run_sync(backup)
         print(f"Backed up {store.path} to {target}.", file=out)
         return 0
-    rows = store.run_sync(lambda: store.db.execute(
-        "SELECT id, number, started, ended, player0, player1, score0, score1, winner, skunk, value, opponent, rules "
-        "FROM games ORDER BY ended, id").fetchall())
+    games = await store.games.recent(oldest_first=True)
+
     def iso(t: float) -> str:
         return time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(t))
 
@@ -125,9 +130,10 @@ def _run(store: Store, args: argparse.Namespace, out: TextIO, ask: Callable[[str
         w = csv.writer(f)
         w.writerow(["id", "game_number", "started", "ended", "player1", "player2", "score1", "score2", "winner",
                     "skunk", "games_credited", "opponent", "game_to", "run_mode"])
-        for r in rows:
-            rules = json.loads(r[12])
-            w.writerow([r[0], r[1], iso(r[2]), iso(r[3]), r[4], r[5], r[6], r[7], r[4] if r[8] == 0 else r[5],
-                        ["none", "skunk", "double skunk"][r[9]], r[10], r[11], rules["game_to"], rules["run_mode"]])
-    print(f"Wrote {len(rows)} game(s) to {target}.", file=out)
+        for g in games:
+            a, b = (spreadsheet_safe(name) for name in g.players)
+            w.writerow([g.id, g.number, iso(g.started), iso(g.ended), a, b, g.scores[0], g.scores[1],
+                        a if g.winner == 0 else b, ["none", "skunk", "double skunk"][g.skunk], g.value,
+                        g.opponent, g.rules.game_to, g.rules.run_mode.value])
+    print(f"Wrote {len(games)} game(s) to {target}.", file=out)
     return 0

@@ -11,9 +11,10 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from door.records.store import name_key
+from door.records.accounts import name_key
+from door.records.database import Database
 
-__all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players"]
+__all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]
 
 
 @dataclass(frozen=True)
@@ -171,3 +172,18 @@ def top_players(db: sqlite3.Connection, limit: int = 10) -> list[TopPlayer]:
     players = [TopPlayer(r[0], r[1], r[2], r[3]) for r in rows]
     players.sort(key=lambda p: (-p.credited, -p.win_rate, p.name.casefold()))
     return players[:limit]
+
+
+class StatisticsQueries:
+    """The statistics of ``database``, computed on its worker thread."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def player(self, name: str) -> Statistics | None:
+        """See :func:`player_statistics`."""
+        return await self.database.query(lambda db: player_statistics(db, name))
+
+    async def top(self, limit: int = 10) -> list[TopPlayer]:
+        """See :func:`top_players`."""
+        return await self.database.query(lambda db: top_players(db, limit))

@@ -17,10 +17,9 @@ import asyncio
 import logging
 import time
 
-from door.context import DoorContext
 from door.ui.display import Display
 from door.net.keys import Key, KeyName
-from door.sysop.lobby import Invitation, Page, Presence
+from door.sysop.lobby import Invitation, Lobby, Page, Presence
 from door.ui.prompts import TITLE
 from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
 from door.play.seats import HumanSeat
@@ -42,9 +41,9 @@ HELP = Style(fg=YELLOW, bold=True)
 class SysopConsole:
     """One sysop's console on ``display``; ``name`` is the sysop's."""
 
-    def __init__(self, display: Display, ctx: DoorContext, name: str, presence: Presence) -> None:
+    def __init__(self, display: Display, lobby: Lobby, name: str, presence: Presence) -> None:
         self.display = display
-        self.ctx = ctx
+        self.lobby = lobby
         self.name = name
         self.presence = presence
         self.available = True
@@ -76,10 +75,10 @@ class SysopConsole:
     # -- the screen -----------------------------------------------------------------
 
     def callers(self) -> list[Presence]:
-        return self.ctx.lobby.callers()
+        return self.lobby.callers()
 
     def paint(self, canvas: Canvas) -> None:
-        lobby = self.ctx.lobby
+        lobby = self.lobby
         canvas.fill(0, 0, canvas.cols, TITLE)
         canvas.put(0, 1, f"CRIBBAGE DOOR  SYSOP CONSOLE  {self.name}", TITLE)
         state = "AVAILABLE" if self.available else "AWAY"
@@ -187,13 +186,13 @@ class SysopConsole:
             if ch == "A":
                 self.available = not self.available
                 self.say("you are " + ("available" if self.available else "away"))
-                self.ctx.lobby.changed()
+                self.lobby.changed()
             elif ch in "YN":
                 page = self._page()
                 if page is None:
                     self.say("no page is waiting")
                 elif ch == "N":
-                    self.ctx.lobby.answer(page, None)
+                    self.lobby.answer(page, None)
                     self.say(f"declined the page of {page.presence.name}")
                 else:
                     await self._accept(page)
@@ -213,7 +212,7 @@ class SysopConsole:
         return callers[self.selected] if 0 <= self.selected < len(callers) else None
 
     def _page(self) -> Page | None:
-        pages = self.ctx.lobby.pages
+        pages = self.lobby.pages
         target = self._target()
         for page in pages:
             if page.presence is target:
@@ -223,16 +222,16 @@ class SysopConsole:
     def _input_key(self, key: Key) -> None:
         if key.name is KeyName.ENTER:
             target = self._target()
-            text = strip_controls(self.input, self.ctx.paging.chat_limit)
+            text = strip_controls(self.input, self.lobby.paging.chat_limit)
             if target is not None and text:
-                self.ctx.lobby.message(target, text)
+                self.lobby.message(target, text)
                 self.say(f"to {target.name}: {text}")
             self.input_label = ""
         elif key.name is KeyName.ESCAPE:
             self.input_label = ""
         elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):
             self.input = self.input[:-1]
-        elif key.name is KeyName.CHAR and len(self.input) < self.ctx.paging.chat_limit:
+        elif key.name is KeyName.CHAR and len(self.input) < self.lobby.paging.chat_limit:
             self.input += key.char
 
     def _watch(self) -> None:
@@ -249,7 +248,7 @@ class SysopConsole:
         up the table and hands this console its seat)."""
         loop = asyncio.get_running_loop()
         handoff: asyncio.Future[HumanSeat | None] = loop.create_future()
-        if not self.ctx.lobby.answer(page, Invitation(self, handoff)):
+        if not self.lobby.answer(page, Invitation(self, handoff)):
             self.say("that page is no longer ringing")
             return
         self.busy = True
@@ -267,42 +266,42 @@ class SysopConsole:
         except asyncio.TimeoutError:
             seat = None
         if seat is not None:
-            self.ctx.lobby.update(self.presence, f"vs {caller}", seat.table)
+            self.lobby.update(self.presence, f"vs {caller}", seat.table)
             await seat.play()
-            self.ctx.lobby.update(self.presence, "console")
+            self.lobby.update(self.presence, "console")
         else:
             self.say(f"{caller} did not start the game")
         self.busy = False
         self.display.show(self.paint)
 
     async def _resume(self) -> None:
-        waiting = self.ctx.lobby.waiting_table(self.name)
+        waiting = self.lobby.waiting_table(self.name)
         if waiting is None:
             self.say("no game is waiting for you")
             return
         table, index = waiting
-        seat = HumanSeat(self.display, self.name, chat_limit=self.ctx.paging.chat_limit)
+        seat = HumanSeat(self.display, self.name, chat_limit=self.lobby.paging.chat_limit)
         self.busy = True
         table.rejoin(index, seat)
-        self.ctx.lobby.update(self.presence, "playing", table)
+        self.lobby.update(self.presence, "playing", table)
         await seat.play()
-        self.ctx.lobby.update(self.presence, "console")
+        self.lobby.update(self.presence, "console")
         self.busy = False
         self.display.show(self.paint)
 
 
-async def sysop_session(terminal: Terminal, ctx: DoorContext, name: str, presence: Presence,
+async def sysop_session(terminal: Terminal, lobby: Lobby, name: str, presence: Presence,
                         log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> None:
     """Run the console for the sysop ``name`` on ``terminal``."""
     presence.name, presence.is_sysop = name, True
-    console = SysopConsole(Display(terminal), ctx, name, presence)
-    ctx.lobby.update(presence, "console")
-    ctx.lobby.add_console(console)
+    console = SysopConsole(Display(terminal), lobby, name, presence)
+    lobby.update(presence, "console")
+    lobby.add_console(console)
     log.info("sysop %r at the console", name)
     try:
         await console.run()
     finally:
-        ctx.lobby.remove_console(console)
+        lobby.remove_console(console)
     if not terminal.closed:
         terminal.write(b"\x1b[0m\x1b[2J\x1b[H")
         terminal.write_text(f"Goodbye, {name}.\r\n")

@@ -11,8 +11,7 @@ from typing import Sequence
 
 from engine.cards import Card
 from engine.claims import Verdict
-from engine.game import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted,
-                         HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from door.net.charset import SUIT_GLYPHS

@@ -1,0 +1,116 @@
+"""Accounts: registered callers, their scrypt password hashes, their SSH
+keys and their remembered options.  Names are unique ignoring case
+(:func:`name_key`)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from door.records.database import Database
+
+__all__ = ["Account", "Accounts", "NameTaken", "name_key"]
+
+
+class NameTaken(ValueError):
+    """A name already registered (names are unique ignoring case)."""
+
+
+def name_key(name: str) -> str:
+    """The form in which names are compared: case-folded.
+
+    >>> name_key("Ann") == name_key("ANN")
+    True
+    """
+    return name.casefold()
+
+
+@dataclass(frozen=True)
+class Account:
+    """A registered caller: ``id``, display ``name``, saved ``options``."""
+
+    id: int
+    name: str
+    options: dict[str, Any]
+
+
+def _account(row: Sequence[Any] | None) -> Account | None:
+    return None if row is None else Account(row[0], row[1], json.loads(row[2]))
+
+
+class Accounts:
+    """The accounts in ``database``."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def find(self, name: str) -> Account | None:
+        """The account named ``name`` (ignoring case), or ``None``."""
+        return await self.database.query(lambda db: _account(db.execute(
+            "SELECT id, name, options FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()))
+
+    async def password_hash(self, account_id: int) -> str:
+        """The stored scrypt hash of an account."""
+        return await self.database.query(lambda db: str(db.execute(
+            "SELECT password_hash FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]))
+
+    async def create(self, name: str, password_hash: str) -> Account:
+        """Register ``name`` with a hash from :func:`door.records.passwords.hash_password`.
+        Raises :class:`NameTaken` when the name (ignoring case) exists."""
+        def tx(db: sqlite3.Connection) -> Account:
+            try:
+                cur = db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?)",
+                                 (name, name_key(name), password_hash, time.time()))
+            except sqlite3.IntegrityError:
+                raise NameTaken(f"the name {name!r} is taken") from None
+            assert cur.lastrowid is not None
+            return Account(cur.lastrowid, name, {})
+        return await self.database.tx(tx)
+
+    async def add_ssh_key(self, account_id: int, key: str) -> None:
+        """Let the OpenSSH public key ``key`` (``"ssh-ed25519 AAAA..."``) log
+        in to the account (keys are linked per account: linking a key to one
+        account never changes another)."""
+        await self.database.tx(lambda db: db.execute(
+            "INSERT OR IGNORE INTO ssh_keys (account_id, key, added) VALUES (?, ?, ?)",
+            (account_id, key, time.time())))
+
+    async def has_ssh_keys(self, account_id: int) -> bool:
+        """True when at least one SSH key is linked to the account."""
+        return await self.database.query(lambda db: db.execute(
+            "SELECT 1 FROM ssh_keys WHERE account_id = ? LIMIT 1", (account_id,)).fetchone() is not None)
+
+    async def key_matches(self, account_id: int, key: str) -> bool:
+        """True when ``key`` is linked to the account."""
+        return await self.database.query(lambda db: db.execute(
+            "SELECT 1 FROM ssh_keys WHERE account_id = ? AND key = ?", (account_id, key)).fetchone() is not None)
+
+    async def save_options(self, account_id: int, options: dict[str, Any]) -> None:
+        """Remember a caller's options."""
+        await self.database.tx(lambda db: db.execute(
+            "UPDATE accounts SET options = ? WHERE id = ?", (json.dumps(options), account_id)))
+
+    async def remove(self, name: str) -> int:
+        """Remove a player's account and every game that player took part
+        in (Cribbage Champ's ``CRIB xxx /R``, seed 002); returns the games
+        removed, or -1 when there is no such account."""
+        def tx(db: sqlite3.Connection) -> int:
+            row = db.execute("SELECT id FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()
+            if row is None:
+                return -1
+            n = db.execute("DELETE FROM games WHERE account0 = ? OR account1 = ?", (row[0], row[0])).rowcount
+            db.execute("DELETE FROM accounts WHERE id = ?", (row[0],))
+            return int(n)
+        return await self.database.tx(tx)
+
+    async def remove_all(self) -> int:
+        """Remove every record and account (``CRIB /X``, seed 002); returns
+        the games removed."""
+        def tx(db: sqlite3.Connection) -> int:
+            n = db.execute("DELETE FROM games").rowcount
+            db.execute("DELETE FROM accounts")
+            return int(n)
+        return await self.database.tx(tx)

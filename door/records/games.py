@@ -1,0 +1,108 @@
+"""Finished games: each game's result and the figures of each of its hands
+(from :class:`engine.tally.GameTally`), for records and statistics."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from engine.events import GameResult, Skunk
+from engine.notation import rules_from_dict, rules_to_dict
+from engine.rules import Rules
+from engine.tally import HandRecord
+
+from door.records.accounts import name_key
+from door.records.database import Database
+
+__all__ = ["GameSummary", "Games"]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A finished game as listed in records (times in seconds since the
+    epoch; ``opponent`` the opponent kind's value, ``rules`` as played)."""
+
+    id: int
+    number: int
+    players: tuple[str, str]
+    scores: tuple[int, int]
+    winner: int
+    skunk: Skunk
+    value: int
+    opponent: str
+    started: float
+    ended: float
+    rules: Rules
+
+    def line(self) -> str:
+        """``"2026-11-21 11:58  #639040  Ann 121 - Computer 98  skunk"``."""
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.ended))
+        skunk = {Skunk.NONE: "", Skunk.SKUNK: "  skunk", Skunk.DOUBLE: "  double skunk"}[self.skunk]
+        a, b = self.players
+        return f"{when}  #{self.number:<6}  {a} {self.scores[0]} - {b} {self.scores[1]}{skunk}"
+
+
+def _summary(r: Sequence[Any]) -> GameSummary:
+    return GameSummary(r[0], r[1], (r[2], r[3]), (r[4], r[5]), r[6], Skunk(r[7]), r[8], r[9], r[10], r[11],
+                       rules_from_dict(json.loads(r[12])))
+
+
+class Games:
+    """The finished games in ``database``."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
+                     accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
+                     hands: Sequence[HandRecord], started: float) -> int:
+        """Keep a finished game and its hands, and drop its action log
+        (``saved_id``), in one transaction; returns the game's id."""
+        def tx(db: sqlite3.Connection) -> int:
+            cur = db.execute(
+                "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
+                "winner, skunk, value, started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
+                 opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
+                 started, time.time()))
+            game_id = cur.lastrowid
+            assert game_id is not None
+            rows = []
+            for h in hands:
+                for seat, s in enumerate(h.seats):
+                    rows.append((game_id, h.number, seat, h.dealer, int(h.complete), int(h.replayed), s.pegging,
+                                 s.hand_points, s.hand_true, s.hand_claim, s.crib_points, s.crib_true,
+                                 s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
+            db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            if saved_id is not None:
+                db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
+            return game_id
+        return await self.database.tx(tx)
+
+    async def recorded_rules(self, number: int) -> Rules | None:
+        """The rules game ``number`` was last played with, if it is on record."""
+        def q(db: sqlite3.Connection) -> Rules | None:
+            row = db.execute("SELECT rules FROM games WHERE number = ? ORDER BY ended DESC, id DESC LIMIT 1",
+                             (number,)).fetchone()
+            return None if row is None else rules_from_dict(json.loads(row[0]))
+        return await self.database.query(q)
+
+    async def recent(self, name: str | None = None, limit: int | None = None,
+                     oldest_first: bool = False) -> list[GameSummary]:
+        """Finished games, newest first (or oldest first), of the player
+        ``name`` (ignoring case) or of everyone; at most ``limit``."""
+        sql = ("SELECT g.id, g.number, g.player0, g.player1, g.score0, g.score1, g.winner, g.skunk, g.value, "
+               "g.opponent, g.started, g.ended, g.rules FROM games g")
+        args: list[Any] = []
+        if name is not None:
+            sql += (" WHERE g.account0 IN (SELECT id FROM accounts WHERE name_key = ?)"
+                    " OR g.account1 IN (SELECT id FROM accounts WHERE name_key = ?)")
+            args += [name_key(name), name_key(name)]
+        sql += " ORDER BY g.ended, g.id" if oldest_first else " ORDER BY g.ended DESC, g.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        return await self.database.query(lambda db: [_summary(r) for r in db.execute(sql, args)])
