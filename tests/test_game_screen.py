@@ -6,7 +6,8 @@ import pytest
 
 from door.play.board import hole_position
 from door.net.charset import CP437, UTF8
-from door.play.game_view import HAND_COL, CARD_STEP, Mode, ViewState, layout_rows, paint_game
+from door.play.game_view import HAND_COL, CARD_STEP, layout_rows, paint_game
+from door.play.view_state import Mode, ViewState
 from door.ui.screen import Canvas, Renderer
 from engine.cards import Card, FULL_DECK, parse_cards
 from engine.actions import Discard, Play

@@ -59,7 +59,7 @@ def test_untrusted_text_is_stripped() -> None:
 
 
 async def test_table_chat_is_stripped_and_limited() -> None:
-    from door.play.seats import ComputerSeat
+    from door.play.computer_seat import ComputerSeat
     from door.play.table import Table
     from engine.rules import Rules
 

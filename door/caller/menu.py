@@ -43,22 +43,16 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         canvas.cursor = None
 
     display.show(paint)
-    terminal = display.terminal
-    while True:
-        await terminal.drain()
-        key = await terminal.get_key(timeout=1.0)
+    async for key in display.keys(tick=1.0):
         if key is None:
             display.refresh()  # who is on line changes while the menu waits
-            continue
-        if key.name is KeyName.EOF:
-            return None
-        if display.screen_key(key):
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh()
+    return None
 
 
 async def show_statistics(display: Display, store: Store, caller: Caller) -> bool:

@@ -7,15 +7,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import random
-import secrets
 
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
-from engine.hard import HardPlayer
-from engine.players import EasyPlayer
-from engine.strategy import Strategy
 
 from door.caller.identity import Login
 from door.context import DoorContext
@@ -25,14 +20,15 @@ from door.net.keys import KeyName
 from door.sysop.lobby import Presence
 from door.caller.login import Caller, login
 from door.caller.menu import main_menu, show_recent_games, show_statistics, show_top_players
-from door.play.options import CallerOptions, Pace, Skill
+from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
 from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
 from door.ui.screen import Canvas
-from door.play.seats import ComputerSeat, HumanSeat
-from door.play.spectator import Spectator
+from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame
 from door.play.table import Table, new_game_number
+from door.play.tables import computer_opponent, demonstration
+from door.records.games import Opponent
 from door.net.terminal import Terminal
 
 __all__ = ["caller_session"]
@@ -179,16 +175,11 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
             await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
-    rng = random.Random(secrets.randbits(64))
-    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else HardPlayer(rng)
-    pace = options.pace is Pace.PAUSE
-    computer = ComputerSeat(strategy=strategy, delay=ctx.computer_delay,
-                            pegging_pause=ctx.caller.pegging_pause if pace else 0.0,
-                            hand_pause=ctx.caller.hand_pause if pace else 0.0)
+    computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause)
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
-                          "computer", warn=human.notice)
+                          Opponent.COMPUTER, warn=human.notice)
     numbers = iter([number]) if number is not None else iter(())
     table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
                   chat_limit=ctx.paging.chat_limit)
@@ -202,44 +193,6 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         computer.stop()
         presence.deliver = None
     return not display.terminal.closed
-
-
-async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
-    """Cribbage Partner's demonstration (seed 003): the hard computer plays
-    both hands, every card face up, ``delay`` seconds a move; + and - change
-    the pace, any other key stops.  False on hang-up."""
-    rng = random.Random(secrets.randbits(64))
-    seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
-    table = Table(rules, seats, auto_deal=True)
-    view = Spectator(display, table, reveal=True,
-                     prompt="Demonstration, {a} against {b}: + faster, - slower, any other key stops.")
-    table.watchers.append(view)
-    display.show(view.paint)
-    run = asyncio.create_task(table.run())
-    terminal = display.terminal
-    try:
-        while not run.done():
-            await terminal.drain()
-            key = await terminal.get_key(timeout=0.5)
-            if key is None:
-                display.refresh()
-                continue
-            if key.name is KeyName.EOF:
-                return False
-            if display.screen_key(key):
-                continue
-            if key.name is KeyName.CHAR and key.char in "+-":
-                for seat in seats:
-                    seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
-                view.vs.say(f"One move every {seats[0].delay:.1f} s.")
-                display.refresh()
-            else:
-                break
-    finally:
-        run.cancel()
-        for seat in seats:
-            seat.stop()
-    return True
 
 
 async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
@@ -262,22 +215,16 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
 
     display.show(paint)
-    terminal = display.terminal
-    while not page.done():
-        await terminal.drain()
-        getter = asyncio.ensure_future(terminal.get_key(timeout=1.0))
-        await asyncio.wait({getter, page}, return_when=asyncio.FIRST_COMPLETED)
-        if not getter.done():
-            getter.cancel()
-            continue
-        key = getter.result()
-        if key is not None and key.name is KeyName.EOF:
-            ctx.lobby.cancel_page(presence)
-            await page
-            return False
+    async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
+        if page.done():
+            break
         if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
             ctx.lobby.cancel_page(presence)
         display.refresh()
+    else:  # hung up
+        ctx.lobby.cancel_page(presence)
+        await page
+        return False
     invitation = page.result()
     if invitation is None:
         answer = await ask_choice(display, "Paging", [
@@ -304,7 +251,7 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
-                          (caller.account.id, None), "sysop", warn=mine.notice, log_actions=False)
+                          (caller.account.id, None), Opponent.SYSOP, warn=mine.notice, log_actions=False)
     table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
                   chat_limit=ctx.paging.chat_limit)
     invitation.handoff.set_result(theirs)

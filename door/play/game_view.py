@@ -20,10 +20,8 @@ only what changed.
 
 from __future__ import annotations
 
-import enum
 import textwrap
 import time
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.cards import Card
@@ -32,14 +30,16 @@ from engine.game import Game, Phase
 from engine.rules import Counting, Rules
 from engine.scoring import RunMode
 
+from engine.tally import HandRecord
+
+from door.net.charset import SUIT_GLYPHS
 from door.play.board import board_height, draw_board
 from door.play.options import CallerOptions
-from engine.tally import HandRecord
-from door.net.charset import SUIT_GLYPHS
+from door.play.view_state import Mode, ViewState
 from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
 from door.ui.words import show_summary
 
-__all__ = ["Mode", "ViewState", "paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
+__all__ = ["paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
            "layout_rows"]
 
 CARD_WIDTH = 4
@@ -61,66 +61,6 @@ PROMPT = Style(fg=YELLOW, bold=True)
 CARD_BACK = Style(fg=CYAN, bg=BLUE)
 BAR_BG = CYAN          # the highlight bar (seed 004: "cyan highlight bar")
 SELECTED_BG = YELLOW   # a selected card (seed 004: "highlighted yellow")
-
-
-class Mode(enum.Enum):
-    """What the player's keys do now."""
-
-    WAIT = "wait"          # nothing to do but watch
-    DISCARD = "discard"    # choose two cards for the crib
-    PLAY = "play"          # choose a card to play
-    COUNT = "count"        # type the points of a hand or crib
-    CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (seed 004)
-    OVER = "over"          # the game is over: play again?
-
-
-@dataclass
-class ViewState:
-    """Everything on the screen that is not in the game: ``cursor`` (index
-    into the player's cards), ``selected`` cards, the ``typed`` count, the
-    message ``log`` (``msg_top``: the first entry in the message area), the
-    ``review`` of the last hand's show with its ``recap`` (points by
-    category), whether the hand on the table is a replay (``replayed_hand``),
-    the ``prompt``, the games won in the match (``match_points``), the
-    caller's ``options`` (hand order, the rules box), whether the game
-    waits for a key to go on (``holding``, the "prompt" pace), the ``chat``
-    lines with the line being typed (``chat_input``; ``chatting`` when the
-    chat window is open during the discard), whether this is a
-    ``spectator``'s view (both hands hidden until the show, unless
-    ``reveal``: the demonstration), and the cards a ``hint`` recommends."""
-
-    mode: Mode = Mode.WAIT
-    cursor: int = 0
-    selected: list[Card] = field(default_factory=list)
-    typed: str = ""
-    log: list[str] = field(default_factory=list)
-    review: list[HandCounted] = field(default_factory=list)
-    recap: "HandRecord | None" = None
-    replayed_hand: bool = False
-    counted: list[HandCounted] = field(default_factory=list)
-    prompt: str = ""
-    match_points: tuple[int, int] = (0, 0)
-    options: CallerOptions = field(default_factory=CallerOptions)
-    holding: bool = False
-    chat: list[tuple[float, str, str]] = field(default_factory=list)
-    chat_input: str = ""
-    chatting: bool = False
-    spectator: bool = False
-    reveal: bool = False
-    computer: bool = True
-    hint: list[Card] = field(default_factory=list)
-    msg_top: int = 0
-    msg_painted: int = 0
-    log_limit: int = 200
-
-    def say(self, *lines: str) -> None:
-        """Add lines to the message log (the oldest fall off past the limit)."""
-        self.log.extend(lines)
-        if len(self.log) > self.log_limit:
-            cut = len(self.log) - self.log_limit
-            del self.log[:cut]
-            self.msg_top = max(0, self.msg_top - cut)
-            self.msg_painted = max(0, self.msg_painted - cut)
 
 
 def layout_rows(rules: Rules) -> dict[str, int]:

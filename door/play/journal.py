@@ -17,6 +17,7 @@ from typing import Callable
 from engine.game import Game
 
 from engine.tally import GameTally
+from door.records.games import Opponent
 from door.records.store import SavedGame, Store, StoreError
 
 __all__ = ["Journal"]
@@ -28,13 +29,13 @@ class Journal:
     """Keeps the games of the account ``account_id`` (in seat 0).
 
     ``players``: both seats' names; ``accounts``: both seats' account ids
-    (``None`` for the computer or a guest); ``opponent``: ``"computer"`` or
-    ``"sysop"``; ``warn``: called with a sentence for the caller when the
+    (``None`` for the computer or a guest); ``opponent``: who seat 1 is
+    (:class:`Opponent`); ``warn``: called with a sentence for the caller when the
     store fails; ``log_actions``: keep the action log (games against the
     computer) or only the record."""
 
     def __init__(self, store: Store, account_id: int, players: tuple[str, str],
-                 accounts: tuple[int | None, int | None], opponent: str,
+                 accounts: tuple[int | None, int | None], opponent: Opponent,
                  warn: Callable[[str], None] = lambda text: None, log_actions: bool = True) -> None:
         self.store = store
         self.account_id = account_id

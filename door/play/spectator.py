@@ -8,9 +8,9 @@ from typing import Sequence
 from engine.events import Event
 
 from door.ui.display import Display
-from door.play.game_view import Mode, ViewState, paint_game
+from door.play.game_view import paint_game
+from door.play.view_state import Mode, ViewState
 from door.ui.screen import Canvas
-from door.play.seats import ComputerSeat
 from door.play.table import Table
 from door.ui.words import describe
 
@@ -30,7 +30,7 @@ class Spectator:
         self.prompt = prompt
         self.vs = ViewState(mode=Mode.WAIT, spectator=True, reveal=reveal)
         self.vs.options.box = True
-        self.vs.computer = any(isinstance(s, ComputerSeat) for s in table.seats)
+        self.vs.computer = any(s.computer for s in table.seats)
         if table.game is not None:
             self.refresh(table.history)
         self.vs.chat = list(table.chat_log)

@@ -29,17 +29,16 @@ from typing import Any, Callable, Protocol, Sequence
 
 from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
-from engine.game import Game, Match, Phase
-from engine.game import replay
+from engine.game import Game, Match, Phase, replay
 from engine.rules import Rules
 
-from door.play.journal import Journal
 from engine.tally import GameTally
-from door.play.seats import ComputerSeat, Seat
+
+from door.play.journal import Journal
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
-__all__ = ["Table", "new_game_number", "Watcher", "ChatLine"]
+__all__ = ["Table", "Seat", "new_game_number", "Watcher", "ChatLine"]
 
 log = logging.getLogger("door.play.table")
 
@@ -48,6 +47,37 @@ _ABANDON = object()
 
 ChatLine = tuple[float, str, str]
 """A chat line: (time in seconds since the epoch, the speaker's name, the text)."""
+
+
+class Seat(Protocol):
+    """What a table needs of a seat."""
+
+    name: str
+    computer: bool
+    """True for the computer (the table then lets its opponent deal and
+    replay hands at will)."""
+
+    def attach(self, table: Table, index: int) -> None:
+        """Sit at ``table`` as seat ``index`` (0 or 1)."""
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """``events`` happened in ``game`` (called after every action)."""
+
+    def rejected(self, message: str) -> None:
+        """The table refused this seat's last action; ``message`` says why."""
+
+    async def play_again(self) -> bool:
+        """After a game: True to play another."""
+        ...
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        """A chat line (time, name, text), already made safe to show."""
+
+    def notice(self, text: str) -> None:
+        """Something the table says to this seat's player (not a game event)."""
+
+    def finish(self) -> None:
+        """The table is done with this seat."""
 
 
 class Watcher(Protocol):
@@ -118,7 +148,7 @@ class Table:
 
     def against_computer(self, seat: int) -> bool:
         """True when ``seat``'s opponent is the computer."""
-        return isinstance(self.seats[1 - seat], ComputerSeat)
+        return self.seats[1 - seat].computer
 
     def submit(self, seat: int, action: Action) -> None:
         """Queue ``action`` from ``seat``; it is applied in turn."""

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import sqlite3
 import time
@@ -17,7 +18,15 @@ from engine.tally import HandRecord
 from door.records.accounts import name_key
 from door.records.database import Database
 
-__all__ = ["GameSummary", "Games"]
+__all__ = ["GameSummary", "Games", "Opponent"]
+
+
+class Opponent(enum.StrEnum):
+    """Who seat 1 was in a recorded game (its value is what the database
+    keeps)."""
+
+    COMPUTER = "computer"
+    SYSOP = "sysop"
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from door.net.keys import Key, KeyName
 from door.sysop.lobby import Invitation, Lobby, Page, Presence
 from door.ui.prompts import TITLE
 from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
-from door.play.seats import HumanSeat
+from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.net.terminal import Terminal
 from door.ui.words import strip_controls
@@ -135,20 +135,12 @@ class SysopConsole:
 
     async def run(self) -> None:
         """The console's loop, until the sysop leaves or hangs up."""
-        terminal = self.display.terminal
         self.display.show(self.paint)
-        while True:
-            await terminal.drain()
-            key = await terminal.get_key(timeout=1.0)
+        async for key in self.display.keys(tick=1.0):
             if key is None:
                 if self.spectator is None:
                     self.display.refresh()  # idle times, page countdowns
-                continue
-            if key.name is KeyName.EOF:
-                return
-            if self.display.screen_key(key):
-                continue
-            if not await self.handle(key):
+            elif not await self.handle(key):
                 return
 
     async def handle(self, key: Key) -> bool:

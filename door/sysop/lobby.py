@@ -22,7 +22,7 @@ from door.net.terminal import Terminal
 
 if TYPE_CHECKING:
     from door.ui.display import Display
-    from door.play.seats import HumanSeat
+    from door.play.human_seat import HumanSeat
     from door.play.table import Table
 
 __all__ = ["Lobby", "Presence", "Page", "Invitation", "Console"]

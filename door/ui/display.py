@@ -11,7 +11,7 @@ a fresh canvas of the terminal's current size and sends the difference
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import AsyncIterator, Callable
 
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
@@ -67,6 +67,30 @@ class Display:
         self._soon = None
         if not self.terminal.closed:
             self.refresh()
+
+    async def keys(self, tick: float | None = None) -> AsyncIterator[Key | None]:
+        """The one key loop of every screen: the caller's keys, one at a
+        time, until the connection ends (then the iteration stops).
+
+        Before each wait it sends what is pending (and waits while the
+        caller's side is full); Ctrl-L redraws and a window change repaints
+        here, never reaching the screen's own handler; with ``tick`` (in
+        seconds) it yields ``None`` when that long passes with no key, for
+        countdowns and clocks.  The idle timeout and its warning are the
+        terminal's (:meth:`~door.net.terminal.Terminal.get_key`)."""
+        terminal = self.terminal
+        while True:
+            await terminal.drain()
+            key = await terminal.get_key(timeout=tick)
+            if key is None:
+                if tick is not None:
+                    yield None
+                continue
+            if key.name is KeyName.EOF:
+                return
+            if self.screen_key(key):
+                continue
+            yield key
 
     def screen_key(self, key: Key) -> bool:
         """Handle the keys every screen treats alike: Ctrl-L redraws, a

@@ -33,19 +33,11 @@ BANNER = [
 
 
 async def _next_key(display: Display) -> Key | None:
-    """Send what is pending and wait for a key the prompt must handle;
-    Ctrl-L redraws and a resize repaints here.  ``None``: the caller hung up."""
-    terminal = display.terminal
-    while True:
-        await terminal.drain()
-        key = await terminal.get_key()
-        if key is None:
-            continue
-        if key.name is KeyName.EOF:
-            return None
-        if display.screen_key(key):
-            continue
+    """The next key a prompt must handle (see :meth:`Display.keys`);
+    ``None``: the caller hung up."""
+    async for key in display.keys():
         return key
+    return None
 
 
 def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = True) -> int:

@@ -1,0 +1,90 @@
+"""The computer at a table: it answers as soon as the game waits for it,
+after a delay a person can follow."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Sequence
+
+from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
+from engine.game import Game
+from engine.hard import HardPlayer
+from engine.strategy import Strategy, choose_action
+
+from door.play.table import Table
+
+__all__ = ["ComputerSeat", "scored"]
+
+log = logging.getLogger(__name__)
+
+
+def scored(events: Sequence[Event]) -> tuple[bool, bool]:
+    """Whether ``events`` hold (a pegging score, a hand or crib that scored)."""
+    pegging = any((isinstance(e, CardPlayed) and e.points) or isinstance(e, PlayPoint)
+                  or (isinstance(e, StarterTurned) and e.heels) for e in events)
+    hand = any(isinstance(e, HandCounted) and e.show.total for e in events)
+    return pegging, hand
+
+
+class ComputerSeat:
+    """The computer: plays ``strategy`` (a :class:`HardPlayer` by default)
+    after ``delay`` seconds per action, and with the "pause" pace waits
+    ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
+    after a hand that scored (seed 003); it also waits while the table holds
+    play for the caller to read a score.  It always counts exactly."""
+
+    computer = True
+
+    def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
+                 pegging_pause: float = 0.0, hand_pause: float = 0.0) -> None:
+        self.name = name
+        self.strategy: Strategy = strategy or HardPlayer()
+        self.delay = delay
+        self.pegging_pause = pegging_pause
+        self.hand_pause = hand_pause
+        self.table: Table | None = None
+        self.index = 1
+        self._task: asyncio.Task[None] | None = None
+        self._pause = 0.0
+
+    def attach(self, table: Table, index: int) -> None:
+        self.table, self.index = table, index
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        pegging, hand = scored(events)
+        self._pause = max(self._pause, self.hand_pause if hand else 0.0, self.pegging_pause if pegging else 0.0)
+        if self.index in game.to_act() and self._task is None:
+            self._task = asyncio.create_task(self._act(game))
+
+    async def _act(self, game: Game) -> None:
+        await asyncio.sleep(self.delay + self._pause)
+        self._pause = 0.0
+        assert self.table is not None
+        await self.table.go_on.wait()
+        await self.table.dealt.wait()
+        action = choose_action(game, self.index, self.strategy)
+        self._task = None
+        assert self.table is not None
+        self.table.submit(self.index, action)
+
+    def rejected(self, message: str) -> None:
+        log.error("computer action refused: %s", message)
+
+    async def play_again(self) -> bool:
+        return True
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        pass
+
+    def notice(self, text: str) -> None:
+        pass
+
+    def finish(self) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Cancel a pending move (the table is closing)."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None

@@ -1,0 +1,47 @@
+"""The hard computer's advice to a human (Cribbage Partner's
+recommendations, seed 003): the hint on ``?`` and the discard analysis
+after the hand.  Pure: a game and a seat in, sentences and cards out."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from engine.cards import Card
+from engine.game import Game, Phase
+from engine.hard import HardPlayer, rank_discards
+from engine.strategy import situation
+
+from door.ui.words import card_text, cards_text
+
+__all__ = ["discard_analysis", "hint"]
+
+
+def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
+    """The one-line discard analysis shown after the hand (seed 003's
+    recommendations, after the fact): "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected;
+    best was 5♥ 5♠ 6♦ J♣: 10.1"."""
+    choices = rank_discards(hand, dealer)
+    mine = next(c for c in choices if set(c.thrown) == set(thrown))
+    best = choices[0]
+    kept = cards_text(sorted(mine.kept))
+    net = "" if dealer else " net of their crib"
+    if set(best.thrown) == set(thrown) or best.value - mine.value < 0.05:
+        return f"You kept {kept}: {mine.value:.1f} expected{net}, as good as any discard."
+    return (f"You kept {kept}: {mine.value:.1f} expected{net}; "
+            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}.")
+
+
+def hint(game: Game, me: int) -> tuple[list[Card], str]:
+    """The hard computer's choice for seat ``me`` now (a discard or a play)
+    and a sentence saying what it is worth, in expected points."""
+    if game.phase is Phase.DISCARD:
+        best = rank_discards(game.hands[me], game.dealer == me)[0]
+        crib = "your" if game.dealer == me else "their"
+        return list(best.thrown), (f"Hint: lay away {cards_text(best.thrown)}: {best.value:.1f} expected points "
+                                   f"(hand {best.hand_ev:.1f}, {crib} crib {best.crib_ev:+.1f}).")
+    seen = list(game.kept[me]) + [p.card for p in game.played[1 - me]]
+    if game.starter is not None:
+        seen.append(game.starter)
+    ranked = HardPlayer().rank_plays(game.hands[me], game.series, seen, game.rules.run_mode, situation(game, me))
+    return [ranked[0].card], (f"Hint: play {card_text(ranked[0].card)} "
+                              f"(worth {ranked[0].value:+.1f} points after the reply).")

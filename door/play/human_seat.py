@@ -1,0 +1,240 @@
+"""A human at a terminal, seated at a table: it tells the screen what
+happened (:meth:`HumanSeat.notify`), runs the player's keys through the
+pure controller (:mod:`door.play.controller`) and carries out the intents
+at the table."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Sequence
+
+from engine.events import Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed
+from engine.game import Game
+
+from door.net.keys import Key
+from door.play import controller
+from door.play.computer_seat import scored
+from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
+from door.play.game_view import paint_game
+from door.play.options import CallerOptions, Pace
+from door.play.table import ChatLine, Table
+from door.play.view_state import Mode, ViewState
+from door.ui.display import Display
+from door.ui.screen import Canvas
+from door.ui.words import describe
+
+__all__ = ["HumanSeat"]
+
+
+class HumanSeat:
+    """A caller (or the sysop) at a terminal.
+
+    ``display``: the session's :class:`Display`; ``name``: shown to the
+    opponent; ``options``: the player's :class:`CallerOptions`;
+    ``chat_limit``: the longest chat line, in characters.  :meth:`play`
+    reads keys until the table is done with the seat or the connection ends
+    (then the table is told the player left); ``done`` is set when the seat
+    is finished with.
+    """
+
+    computer = False
+
+    def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
+                 chat_limit: int = 70) -> None:
+        self.display = display
+        self.name = name
+        self.chat_limit = chat_limit
+        self.vs = ViewState(options=options or CallerOptions())
+        self.table: Table | None = None
+        self.index = 0
+        self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
+        self._again: asyncio.Future[bool] | None = None
+        self._leaving = False
+
+    # -- the table's side -----------------------------------------------------
+
+    def attach(self, table: Table, index: int) -> None:
+        self.table, self.index = table, index
+        self.vs.computer = table.against_computer(index)
+        self.display.painter = self._paint
+
+    @property
+    def game(self) -> Game:
+        assert self.table is not None and self.table.game is not None
+        return self.table.game
+
+    def names(self) -> list[str]:
+        assert self.table is not None
+        return [s.name for s in self.table.seats]
+
+    def seating(self) -> Seating:
+        """Where the table stands, for the controller."""
+        table = self.table
+        assert table is not None
+        names = self.names()
+        absent = (1 - self.index) in table.absent
+        return Seating(self.index, (names[0], names[1]), computer=table.against_computer(self.index),
+                       dealt=table.dealt.is_set(), absent=absent,
+                       seconds_left=max(0, int(table.absent_until - time.time())) if absent else 0,
+                       asking_again=self._again is not None and not self._again.done(), leaving=self._leaving)
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        vs = self.vs
+        assert self.table is not None
+        if events:
+            vs.hint = []
+        for event in events:
+            if isinstance(event, HandReplayed):
+                vs.review, vs.counted, vs.recap = [], [], None
+            elif isinstance(event, HandDealt):
+                hands = self.table.tally.hands
+                vs.review, vs.recap = [], None
+                if vs.counted:
+                    vs.review = vs.counted
+                    finished = [h for h in hands if h.number == event.number - 1]
+                    vs.recap = finished[-1] if finished else None
+                vs.counted = []
+                vs.selected = []
+                vs.cursor = 0
+                vs.replayed_hand = bool(hands) and hands[-1].replayed
+                if vs.discard_note:
+                    vs.chat.append((time.time(), "***", vs.discard_note))
+                    vs.say(vs.discard_note)
+                    vs.discard_note = ""
+            elif isinstance(event, HandCounted):
+                vs.counted.append(event)
+            elif isinstance(event, GameOver):
+                vs.review, vs.counted = [], []
+                vs.match_points = self.table.match_points()
+            vs.say(*describe(event, self.index, self.names()))
+        pegging, hand = scored(events)
+        if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
+            self.display.terminal.write(b"\x07")
+        if vs.options.pace is Pace.PROMPT and (pegging or hand) and not game.over and any(
+                self.table.seats[s].computer for s in game.to_act()):
+            self._hold()
+        self._update()
+
+    def rejected(self, message: str) -> None:
+        self.vs.say(f"Not allowed: {message}")
+        self._update()
+
+    def notice(self, text: str) -> None:
+        """Show ``text`` in the message area and the chat window (from the
+        door, not the game)."""
+        self.vs.say(text)
+        self.vs.chat.append((time.time(), "***", text))
+        if self.table is not None and self.table.game is not None:
+            self._update()
+
+    def on_chat(self, line: ChatLine) -> None:
+        self.vs.chat.append(line)
+        del self.vs.chat[:-100]
+        if line[1] != self.name and self.vs.mode is not Mode.CHAT and not self.vs.chatting:
+            self.vs.say(f"{line[1]} says: {line[2]}")
+        if self.table is not None and self.table.game is not None:
+            self._update()
+
+    def finish(self) -> None:
+        if not self.done.done():
+            self.done.set_result(None)
+        if self._again is not None and not self._again.done():
+            self._again.set_result(False)
+
+    async def play_again(self) -> bool:
+        self._again = asyncio.get_running_loop().create_future()
+        self._update()
+        try:
+            return await self._again
+        finally:
+            self._again = None
+
+    def _hold(self) -> None:
+        """Hold the computer until this player presses a key (prompt pace)."""
+        assert self.table is not None
+        self.vs.holding = True
+        self.table.go_on.clear()
+
+    def _release(self) -> None:
+        assert self.table is not None
+        self.vs.holding = False
+        self.table.go_on.set()
+
+    # -- the screen -------------------------------------------------------------
+
+    def _paint(self, canvas: Canvas) -> None:
+        if self.table is not None and self.table.game is not None:
+            paint_game(canvas, self.table.game, self.index, self.names(), self.vs)
+
+    def _update(self) -> None:
+        """Work out the mode and prompt from the game now (the next key
+        depends on them), and redraw once the current key or move is done."""
+        if self.table is None or self.table.game is None:
+            return
+        controller.prompt_for(self.vs, self.game, self.seating())
+        self.display.refresh_soon()
+
+    # -- keys -------------------------------------------------------------------
+
+    async def play(self) -> None:
+        """Handle this player's keys until the seat is done."""
+        keys = asyncio.ensure_future(self.run())
+        try:
+            await asyncio.wait({keys, self.done}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            keys.cancel()
+
+    async def run(self) -> None:
+        """Read and handle keys until the connection ends (then leave the
+        table) or the seat is done; the countdown of an absent opponent
+        ticks once a second."""
+        async for key in self.display.keys(tick=1.0):
+            if self.done.done():
+                return
+            if key is None:
+                if self.table is not None and self.table.absent:
+                    self._update()
+                continue
+            self.handle(key)
+        if self._again is not None and not self._again.done():
+            self._again.set_result(False)
+        if self.table is not None:
+            self.table.leave(self.index)
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def handle(self, key: Key) -> None:
+        """React to one key (not Ctrl-L or a resize: the display took those)."""
+        if self.table is None or self.table.game is None:
+            return
+        intents = controller.handle_key(self.vs, self.game, self.seating(), key, self.chat_limit)
+        for intent in intents:
+            self._carry_out(intent)
+        self._update()
+
+    def _carry_out(self, intent: Intent) -> None:
+        table = self.table
+        assert table is not None
+        if isinstance(intent, Submit):
+            table.submit(self.index, intent.action)
+        elif isinstance(intent, Deal):
+            why = table.deal(self.index)
+            if why:
+                self.vs.say(why)
+        elif isinstance(intent, Say):
+            table.chat(self.index, intent.text)
+        elif isinstance(intent, Leave):
+            self._leaving = intent.asking
+            if intent.confirmed:
+                table.leave(self.index)
+        elif isinstance(intent, Abandon):
+            table.abandon(self.index)
+        elif isinstance(intent, Again):
+            if self._again is not None and not self._again.done():
+                self._again.set_result(intent.yes)
+        elif isinstance(intent, Release):
+            self._release()
+        elif isinstance(intent, Beep):
+            if self.vs.options.beep:
+                self.display.terminal.write(b"\x07")

@@ -1,0 +1,69 @@
+"""Table factories: the computer opponent a caller chose, and the
+demonstration (the computer against itself, seed 003)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+
+from engine.hard import HardPlayer
+from engine.players import EasyPlayer
+from engine.rules import Rules
+from engine.strategy import Strategy
+
+from door.net.keys import KeyName
+from door.play.computer_seat import ComputerSeat
+from door.play.options import CallerOptions, Pace, Skill
+from door.play.spectator import Spectator
+from door.play.table import Table
+from door.ui.display import Display
+
+__all__ = ["computer_opponent", "demonstration"]
+
+
+def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float, hand_pause: float) -> ComputerSeat:
+    """The computer at the level the caller chose (``options.skill``),
+    moving after ``delay`` seconds; with the "pause" pace it waits
+    ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
+    after a hand that scored (seed 003).  Its tie-breaks draw from its own
+    generator, seeded from :mod:`secrets`."""
+    rng = random.Random(secrets.randbits(64))
+    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else HardPlayer(rng)
+    pace = options.pace is Pace.PAUSE
+    return ComputerSeat(strategy=strategy, delay=delay, pegging_pause=pegging_pause if pace else 0.0,
+                        hand_pause=hand_pause if pace else 0.0)
+
+
+async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
+    """Cribbage Partner's demonstration (seed 003): the hard computer plays
+    both hands, every card face up, ``delay`` seconds a move; + and - change
+    the pace, any other key stops.  False on hang-up."""
+    rng = random.Random(secrets.randbits(64))
+    seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
+    table = Table(rules, seats, auto_deal=True)
+    view = Spectator(display, table, reveal=True,
+                     prompt="Demonstration, {a} against {b}: + faster, - slower, any other key stops.")
+    table.watchers.append(view)
+    display.show(view.paint)
+    run = asyncio.create_task(table.run())
+    try:
+        async for key in display.keys(tick=0.5):
+            if run.done():
+                break
+            if key is None:
+                display.refresh()
+            elif key.name is KeyName.CHAR and key.char in "+-":
+                for seat in seats:
+                    seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
+                view.vs.say(f"One move every {seats[0].delay:.1f} s.")
+                display.refresh()
+            else:
+                break
+        else:
+            return False  # hung up
+    finally:
+        run.cancel()
+        for seat in seats:
+            seat.stop()
+    return True

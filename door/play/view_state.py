@@ -1,0 +1,81 @@
+"""What a player's screen holds beyond the game itself: the mode of the
+keys, the highlight bar, the selected cards, the count being typed, the
+message log, the chat and the review of the last show.  Pure data, shared
+by the seat's controller (:mod:`door.play.controller`), which changes it,
+and the game screen (:mod:`door.play.game_view`), which paints it."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+from engine.events import HandCounted
+from engine.tally import HandRecord
+
+from door.play.options import CallerOptions
+
+__all__ = ["Mode", "ViewState"]
+
+
+class Mode(enum.Enum):
+    """What the player's keys do now."""
+
+    WAIT = "wait"          # nothing to do but watch
+    DISCARD = "discard"    # choose two cards for the crib
+    PLAY = "play"          # choose a card to play
+    COUNT = "count"        # type the points of a hand or crib
+    CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (seed 004)
+    OVER = "over"          # the game is over: play again?
+
+
+@dataclass
+class ViewState:
+    """Everything on the screen that is not in the game: ``cursor`` (index
+    into the player's cards), ``selected`` cards, the ``typed`` count, the
+    message ``log`` (``msg_top``: the first entry in the message area), the
+    ``review`` of the last hand's show with its ``recap`` (points by
+    category), whether the hand on the table is a replay (``replayed_hand``),
+    the ``prompt``, the games won in the match (``match_points``), the
+    caller's ``options`` (hand order, the rules box), whether the game
+    waits for a key to go on (``holding``, the "prompt" pace), the ``chat``
+    lines with the line being typed (``chat_input``; ``chatting`` when the
+    chat window is open during the discard), whether this is a
+    ``spectator``'s view (both hands hidden until the show, unless
+    ``reveal``: the demonstration), the cards a ``hint`` recommends, and the
+    analysis of the player's discard (``discard_note``, shown when the hand
+    is over)."""
+
+    mode: Mode = Mode.WAIT
+    cursor: int = 0
+    selected: list[Card] = field(default_factory=list)
+    typed: str = ""
+    log: list[str] = field(default_factory=list)
+    review: list[HandCounted] = field(default_factory=list)
+    recap: "HandRecord | None" = None
+    replayed_hand: bool = False
+    counted: list[HandCounted] = field(default_factory=list)
+    prompt: str = ""
+    match_points: tuple[int, int] = (0, 0)
+    options: CallerOptions = field(default_factory=CallerOptions)
+    holding: bool = False
+    chat: list[tuple[float, str, str]] = field(default_factory=list)
+    chat_input: str = ""
+    chatting: bool = False
+    spectator: bool = False
+    reveal: bool = False
+    computer: bool = True
+    hint: list[Card] = field(default_factory=list)
+    discard_note: str = ""
+    msg_top: int = 0
+    msg_painted: int = 0
+    log_limit: int = 200
+
+    def say(self, *lines: str) -> None:
+        """Add lines to the message log (the oldest fall off past the limit)."""
+        self.log.extend(lines)
+        if len(self.log) > self.log_limit:
+            cut = len(self.log) - self.log_limit
+            del self.log[:cut]
+            self.msg_top = max(0, self.msg_top - cut)
+            self.msg_painted = max(0, self.msg_painted - cut)
