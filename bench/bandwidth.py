@@ -27,8 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
-from tests.conftest import make_config  # noqa: E402
-from tests.player import LEFT, RIGHT, Player, telnet_caller  # noqa: E402
+from tests.support.server import make_config  # noqa: E402
+from tests.support.player import LEFT, RIGHT, Player, telnet_caller  # noqa: E402
 
 
 GAP = 0.05

@@ -80,7 +80,7 @@ class Stats:
 async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random) -> None:
     import telnetlib3
 
-    from tests.player import Player, Terminal
+    from tests.support.player import Player, Terminal
 
     class PacedTerminal(Terminal):
         """The test screen without its byte log, with cached lines and the

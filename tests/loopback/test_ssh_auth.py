@@ -16,8 +16,8 @@ from door.config import SysopConfig
 from door.records.passwords import hash_password
 from door.server import DoorServer
 
-from .conftest import make_config
-from .test_server import watch
+from tests.support.server import make_config
+from tests.support.clients import watch
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from door.net.console_socket import CONSOLE_SOCKET
 from door.records.passwords import hash_password
 from door.server import DoorServer
 
-from .conftest import make_config
-from .player import Player, Terminal, log_in_as_guest, telnet_caller
-from .test_server import watch
+from tests.support.server import make_config
+from tests.support.player import Player, Terminal, log_in_as_guest, telnet_caller
+from tests.support.clients import watch
 
 SYSOP_PASSWORD = "sysop-secret"
 

@@ -18,7 +18,7 @@ import pexpect
 import pyte
 import pytest
 
-from .conftest import start_server_process
+from tests.support.server import start_server_process
 
 pytestmark = pytest.mark.e2e
 

@@ -12,7 +12,7 @@ import pytest
 from door.records.passwords import hash_password
 from door.server import DoorServer
 
-from .test_server import telnet_client, watch
+from tests.support.clients import telnet_client, watch
 
 
 async def type_line(writer, screen, wait_text: str, line: str) -> None:

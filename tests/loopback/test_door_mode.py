@@ -17,7 +17,7 @@ import pytest
 
 from door.records.store import DATABASE_NAME, Store
 
-from .player import Cp437Terminal, Player
+from tests.support.player import Cp437Terminal, Player
 
 CONFIG = "[computer]\ndelay = 0\n[caller]\npegging_pause = 0\nhand_pause = 0\n"
 

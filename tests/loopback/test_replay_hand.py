@@ -9,7 +9,7 @@ import re
 
 from door.server import DoorServer
 
-from .player import Player, telnet_caller
+from tests.support.player import Player, telnet_caller
 
 
 class ReplayingPlayer(Player):

@@ -15,8 +15,8 @@ import pytest
 
 from door.server import DoorServer
 
-from .player import Player, log_in_as_guest, telnet_caller
-from .test_server import watch
+from tests.support.player import Player, log_in_as_guest, telnet_caller
+from tests.support.clients import watch
 
 IAC, SB, SE, WILL, DO = 255, 250, 240, 251, 253
 NAWS = 31

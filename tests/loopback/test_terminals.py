@@ -11,7 +11,7 @@ import pytest
 
 from door.server import DoorServer
 
-from .player import Player, TelnetCaller, log_in_as_guest, telnet_caller
+from tests.support.player import Player, TelnetCaller, log_in_as_guest, telnet_caller
 
 
 async def settled(raw: bytearray, quiet: float = 0.4) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from door.server import DoorServer
 
-from .player import Player, Terminal, telnet_caller
+from tests.support.player import Player, Terminal, telnet_caller
 
 
 async def pump(read, term: Terminal) -> None:

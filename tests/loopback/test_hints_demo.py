@@ -7,7 +7,7 @@ import re
 
 from door.server import DoorServer
 
-from .player import RIGHT, log_in_as_guest, telnet_caller
+from tests.support.player import RIGHT, log_in_as_guest, telnet_caller
 
 
 async def to_the_discard(door: DoorServer):
@@ -53,7 +53,7 @@ async def test_hint_marks_the_discard_and_the_card_and_the_analysis_follows(door
 
 
 async def test_discard_analysis_after_the_hand(door: DoorServer) -> None:
-    from .player import Player
+    from tests.support.player import Player
 
     caller = await telnet_caller(door.telnet_port)
     notes: list[str] = []

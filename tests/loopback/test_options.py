@@ -14,7 +14,7 @@ from door.server import DoorServer
 from engine.game import Game
 from engine.rules import Rules
 
-from .player import Player, log_in_as_guest, telnet_caller
+from tests.support.player import Player, log_in_as_guest, telnet_caller
 
 
 async def full_game(door: DoorServer, **kwargs) -> tuple[Player, str, bytes]:

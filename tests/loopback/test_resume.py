@@ -12,9 +12,9 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from door.records.store import DATABASE_NAME, Store
 
-from .conftest import start_server_process
-from .player import RIGHT, Terminal, telnet_caller
-from .test_server import telnet_client
+from tests.support.server import start_server_process
+from tests.support.player import RIGHT, Terminal, telnet_caller
+from tests.support.clients import telnet_client
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
 

@@ -10,7 +10,7 @@ import pytest
 from door.config import ConfigError, load_config
 from engine.scoring import RunMode
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_shipped_file_is_the_defaults() -> None:

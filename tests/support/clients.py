@@ -1,0 +1,39 @@
+"""Clients for tests: an in-process telnetlib3 caller and an asyncssh
+process, their screens through pyte."""
+
+from __future__ import annotations
+
+import asyncio
+from door.server import DoorServer
+from tests.support.player import Terminal, telnet_caller
+
+__all__ = ["telnet_client", "as_guest_to_the_game", "watch"]
+
+
+async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: str = "xterm"):
+    caller = await telnet_caller(door.telnet_port, cols, rows, term)
+    return None, caller.writer, caller.screen, caller.done
+
+
+async def as_guest_to_the_game(write, screen: Terminal) -> None:
+    """From the name typed to the discard: guest, menu item 1, run mode 1."""
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    write(b"g")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    write(b"1")
+    await screen.wait_for(lambda: "Press 1 or 2" in screen.text())
+    write(b"1")
+    await screen.wait_for(lambda: "blank line deals" in screen.text())
+    write(b"\r")
+    await screen.wait_for(lambda: "Choose 2 cards" in screen.text())
+
+
+def watch(process, cols: int, rows: int):
+    """Feed an asyncssh process's output to a pyte screen in the background."""
+    screen = Terminal(cols, rows)
+
+    async def pump() -> None:
+        while data := await process.stdout.read(4096):
+            screen.feed(data)
+
+    return screen, asyncio.create_task(pump())

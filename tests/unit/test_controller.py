@@ -1,0 +1,220 @@
+"""The human seat's pure controller, key by key, in every mode: no
+sockets, no table; a real engine game brought to the state under test."""
+
+from __future__ import annotations
+
+from engine.actions import Claim, Discard, Play, ReplayHand
+from engine.game import Game, Phase
+from engine.players import GreedyPlayer
+from engine.rules import Rules
+from engine.strategy import choose_action
+
+from door.net.keys import Key, KeyName
+from door.play.game_view import my_cards
+from door.play.controller import (Abandon, Again, Beep, Deal, Leave, Release, Say, Seating, Submit, handle_key,
+                                  prompt_for)
+from door.play.view_state import Mode, ViewState
+
+ME = 0
+NAMES = ("Ann", "Computer")
+
+
+def key(name: KeyName | str) -> Key:
+    return Key(KeyName.CHAR, name) if isinstance(name, str) else Key(name)
+
+
+def game_at(phase: Phase, number: int = 7) -> Game:
+    """Game ``number`` played by the greedy computer for both seats until
+    seat 0 must act in ``phase``."""
+    game = Game(Rules(), number)
+    game.start()
+    player = GreedyPlayer()
+    while not (game.phase is phase and ME in game.to_act()):
+        assert not game.over, "the game ended before the state under test"
+        seat = game.to_act()[0]
+        game.apply(choose_action(game, seat, player))
+    return game
+
+
+def ready(game: Game, seating: Seating = Seating(ME, NAMES)) -> ViewState:
+    vs = ViewState()
+    prompt_for(vs, game, seating)
+    return vs
+
+
+def test_discard_mode_moves_the_bar_selects_two_and_lays_them_away() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.DISCARD and "Choose 2 cards for" in vs.prompt
+    assert handle_key(vs, game, seating, key(KeyName.LEFT)) == [] and vs.cursor == 5  # wraps round
+    assert handle_key(vs, game, seating, key(KeyName.RIGHT)) == [] and vs.cursor == 0
+    handle_key(vs, game, seating, key(KeyName.ENTER))
+    handle_key(vs, game, seating, key("l"))
+    handle_key(vs, game, seating, key(" "))
+    assert len(vs.selected) == 2
+    prompt_for(vs, game, seating)
+    assert vs.prompt.startswith("RETURN lays away")
+    thrown = (vs.selected[0], vs.selected[1])
+    intents = handle_key(vs, game, seating, key(KeyName.ENTER))
+    assert intents == [Submit(Discard(ME, thrown))]
+    assert vs.selected == [] and vs.discard_note.startswith("You kept")
+
+
+def test_discard_mode_unselects_and_refuses_a_card_twice() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    handle_key(vs, game, seating, key(KeyName.ENTER))
+    handle_key(vs, game, seating, key(KeyName.ENTER))
+    assert len(vs.selected) == 1 and "already selected" in vs.log[-1]
+    handle_key(vs, game, seating, key(KeyName.DELETE))
+    assert vs.selected == []
+    assert handle_key(vs, game, seating, key("z")) == [Beep()]
+    assert vs.log[-1] == "Arrows move the bar, RETURN selects, DEL unselects."
+
+
+def test_hint_marks_the_hard_computers_discard() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert handle_key(vs, game, seating, key("?")) == []
+    assert len(vs.hint) == 2 and vs.log[-1].startswith("Hint: lay away")
+
+
+def test_play_mode_plays_the_card_under_the_bar_and_skips_played_cards() -> None:
+    game = game_at(Phase.PLAY)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.PLAY and vs.prompt.startswith(f"Your turn, count {game.count}")
+    playable = [c for c in game.hands[ME] if game.count + c.pip <= 31]
+    while True:
+        card = my_cards(game, ME, vs.options.sort)[vs.cursor]
+        if card in playable:
+            break
+        handle_key(vs, game, seating, key(KeyName.RIGHT))
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Submit(Play(ME, card))]
+
+
+def test_count_mode_takes_digits_and_claims() -> None:
+    game = game_at(Phase.SHOW)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.COUNT and vs.prompt.startswith("Count your")
+    for ch in "123":
+        handle_key(vs, game, seating, key(ch))
+    assert vs.typed == "12"  # two digits at most
+    handle_key(vs, game, seating, key(KeyName.BACKSPACE))
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Submit(Claim(ME, 1))]
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "Type the points" in vs.log[-1]
+    handle_key(vs, game, seating, key("3"))
+    handle_key(vs, game, seating, key("0"))
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "No hand scores more than 29" in vs.log[-1]
+    assert handle_key(vs, game, seating, key("q")) == [Beep()]  # Q does not leave while counting
+
+
+def test_chat_mode_sends_lines_deals_and_replays() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES, computer=True, dealt=False)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.CHAT and "RETURN on a blank line deals" in vs.prompt
+    for ch in "hi":
+        handle_key(vs, game, seating, key(ch))
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Say("hi")]
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Deal()]
+    assert handle_key(vs, game, seating, key(KeyName.CTRL_R)) == []  # nothing to replay before hand 1
+    person = Seating(ME, ("Ann", "Sysop"), computer=False, dealt=False)
+    vs2 = ready(game, person)
+    if game.dealer != ME:
+        assert vs2.prompt == "Chat; Sysop deals with RETURN on a blank line."
+    long = ViewState(mode=Mode.CHAT)
+    for _ in range(80):
+        handle_key(long, game, seating, key("x"), chat_limit=70)
+    assert len(long.chat_input) == 70
+
+
+def test_replay_is_offered_against_the_computer_after_a_hand() -> None:
+    game = game_at(Phase.DISCARD)
+    player = GreedyPlayer()
+    hand = game.hand_number
+    while game.hand_number == hand or ME not in game.to_act():
+        game.apply(choose_action(game, game.to_act()[0], player))
+    seating = Seating(ME, NAMES, computer=True, dealt=False)
+    vs = ready(game, seating)
+    assert "Ctrl-R replays the last hand" in vs.prompt
+    assert handle_key(vs, game, seating, key(KeyName.CTRL_R)) == [Submit(ReplayHand(ME))]
+
+
+def test_chat_window_during_the_discard_against_a_person() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, ("Ann", "Sysop"), computer=False)
+    vs = ready(game, seating)
+    assert handle_key(vs, game, seating, key("c")) == [] and vs.chatting
+    prompt_for(vs, game, seating)
+    assert vs.prompt.startswith("Chat: RETURN sends")
+    assert handle_key(vs, game, seating, key(KeyName.ESCAPE)) == [] and not vs.chatting
+    against_computer = Seating(ME, NAMES)
+    handle_key(vs, game, against_computer, key("c"))
+    assert not vs.chatting
+
+
+def test_wait_mode_says_whose_turn_and_releases_a_hold() -> None:
+    game = game_at(Phase.DISCARD)
+    game.apply(choose_action(game, ME, GreedyPlayer()))
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.WAIT and vs.prompt == "Waiting for Computer to lay away two cards..."
+    assert handle_key(vs, game, seating, key("x")) == [Beep()]
+    assert vs.log[-1] == "Please wait: it is Computer's turn."
+    vs.holding = True
+    prompt_for(vs, game, seating)
+    assert vs.prompt == "Press a key to go on."
+    assert handle_key(vs, game, seating, key("x")) == [Release()]
+
+
+def test_an_absent_opponent_shows_a_countdown_and_a_abandons() -> None:
+    game = game_at(Phase.DISCARD)
+    game.apply(choose_action(game, ME, GreedyPlayer()))
+    seating = Seating(ME, ("Ann", "Sysop"), computer=False, absent=True, seconds_left=125)
+    vs = ready(game, seating)
+    assert vs.prompt == "Waiting for Sysop to come back (2:05); A abandons the game."
+    assert handle_key(vs, game, seating, key("a")) == [Abandon()]
+
+
+def test_leaving_asks_first() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    assert handle_key(vs, game, seating, key("q")) == [Leave()]
+    assert handle_key(vs, game, seating, key(KeyName.CTRL_C)) == [Leave()]
+    asking = Seating(ME, NAMES, leaving=True)
+    prompt_for(vs, game, asking)
+    assert vs.prompt == "Leave this game? (Y/N)"
+    assert handle_key(vs, game, asking, key("n")) == [Leave(asking=False)]
+    assert handle_key(vs, game, asking, key("y")) == [Leave(asking=False, confirmed=True)]
+
+
+def test_over_mode_asks_to_play_again() -> None:
+    game = Game(Rules(game_to=61), 3)
+    game.start()
+    player = GreedyPlayer()
+    while not game.over:
+        game.apply(choose_action(game, game.to_act()[0], player))
+    seating = Seating(ME, NAMES, asking_again=True)
+    vs = ready(game, seating)
+    assert vs.mode is Mode.OVER and vs.prompt == "Play again? (Y/N)"
+    assert handle_key(vs, game, seating, key("y")) == [Again(True)]
+    assert handle_key(vs, game, seating, key("n")) == [Again(False)]
+    assert handle_key(vs, game, seating, key("x")) == [Beep()]
+    done = Seating(ME, NAMES)
+    prompt_for(vs, game, done)
+    assert vs.prompt == "Game over." and handle_key(vs, game, done, key("y")) == []
+
+
+def test_o_turns_the_rules_box_on_and_off() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    before = vs.options.box
+    handle_key(vs, game, seating, key("o"))
+    assert vs.options.box is not before
