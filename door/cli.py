@@ -14,6 +14,9 @@ import logging
 import sys
 from pathlib import Path
 
+from door.net.logs import FORMAT as LOG_FORMAT
+from door.net.logs import ConnectionFilter
+from door.net.logs import configure as configure_logs
 from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
 from door.records.cli import add_parser as add_records_parser
 from door.records.cli import run_records
@@ -76,10 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "passwd":
         return _passwd(args.stdin)
-    logging.basicConfig(level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s")
-    for noisy in ("asyncssh", "telnetlib3"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    configure_logs(logging.DEBUG if getattr(args, "verbose", False) else logging.INFO)
     path = args.config
     if path is None and DEFAULT_CONFIG_PATH.exists():
         path = DEFAULT_CONFIG_PATH
@@ -101,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         for handler in list(root.handlers):
             root.removeHandler(handler)
         file_handler = logging.FileHandler(Path(config.server.data_dir) / "door.log")
-        file_handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+        file_handler.addFilter(ConnectionFilter())
+        file_handler.setFormatter(logging.Formatter(LOG_FORMAT))
         root.addHandler(file_handler)
         try:
             return door_main(config, args.dropfile, args.charset)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
+from door.net.logs import CONNECTION
 from door.context import DoorContext
 from door.net.dropfile import DropInfo, parse_dropfile
 from door.sysop.lobby import Lobby, Presence
@@ -37,7 +38,7 @@ from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
 
-log = logging.getLogger("door.door")
+log = logging.getLogger(__name__)
 
 WARN_BEFORE = 120
 """Seconds before the time is up that the caller is warned."""
@@ -201,6 +202,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, [], config.paging, lobby)
     presence = lobby.join(1, terminal)
     caller = Caller(info.name, await _account(store, info.name))
+    CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
     clog = logging.LoggerAdapter(log, {"node": info.node})
     clog.info("door session for %r (node %s, %d minutes left, %s)", info.name, info.node, info.minutes_left,
               chosen.label)

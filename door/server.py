@@ -20,6 +20,7 @@ from door.caller.session import caller_session
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
 from door.context import DoorContext
+from door.net.logs import CONNECTION
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
@@ -97,8 +98,9 @@ class DoorServer:
 
     async def _session(self, terminal: Terminal, login: Login) -> None:
         conn = next(self._ids)
+        CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
         clog = logging.LoggerAdapter(log, {"conn": conn})
-        clog.info("conn=%d connect %s from %s term=%s size=%dx%d charset=%s", conn, terminal.kind, terminal.peer,
+        clog.info("connect %s from %s term=%r size=%dx%d charset=%s", terminal.kind, terminal.peer,
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
         sysop = login.sysop.name if login.sysop else None
         limits = self.config.limits
@@ -106,7 +108,7 @@ class DoorServer:
         same = sum(1 for t in self.sessions if t.peer.rsplit(":", 1)[0] == address)
         if sysop is None and (len(self.sessions) >= limits.max_sessions or same >= limits.max_per_address):
             why = "the door is full" if len(self.sessions) >= limits.max_sessions else "too many calls from your address"
-            clog.warning("conn=%d refused: %s (%d sessions, %d from %s)", conn, why, len(self.sessions), same, address)
+            clog.warning("refused: %s (%d sessions, %d from %s)", why, len(self.sessions), same, address)
             terminal.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
             await terminal.drain()
             return
@@ -133,13 +135,13 @@ class DoorServer:
         except asyncio.CancelledError:
             raise
         except Exception:
-            clog.exception("conn=%d session failed", conn)
+            clog.exception("session failed")
         finally:
             self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
             if task is not None:
                 self._tasks.discard(task)
-            clog.info("conn=%d disconnect %s (%d bytes sent)", conn, terminal.peer, terminal.bytes_sent)
+            clog.info("disconnect %s (%d bytes sent)", terminal.peer, terminal.bytes_sent)
 
     async def stop(self) -> None:
         """Tell every caller, close every connection and both listeners."""

@@ -24,7 +24,7 @@ from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
 
-log = logging.getLogger("door.sysop.console")
+log = logging.getLogger(__name__)
 
 CONSOLE_SOCKET = "console.sock"
 """The socket's file name in the data folder."""

@@ -21,7 +21,7 @@ from door.net.terminal import Terminal
 
 __all__ = ["TelnetTerminal", "start_telnet"]
 
-log = logging.getLogger("door.net.telnet")
+log = logging.getLogger(__name__)
 
 SEND_BUFFER = 64 * 1024
 """Bytes of kernel send buffer per telnet connection."""

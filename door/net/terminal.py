@@ -94,7 +94,7 @@ class Terminal:
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
-        self.log = logging.getLogger("door.net.terminal")
+        self.log = logging.getLogger(__name__)
 
     # -- fed by the adapters ------------------------------------------------
 

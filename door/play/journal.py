@@ -22,7 +22,7 @@ from door.records.store import SavedGame, Store, StoreError
 
 __all__ = ["Journal"]
 
-log = logging.getLogger("door.play.journal")
+log = logging.getLogger(__name__)
 
 
 class Journal:

@@ -40,7 +40,7 @@ from door.ui.words import strip_controls
 
 __all__ = ["Table", "Seat", "new_game_number", "Watcher", "ChatLine"]
 
-log = logging.getLogger("door.play.table")
+log = logging.getLogger(__name__)
 
 _LEAVE = object()
 _ABANDON = object()

@@ -16,7 +16,7 @@ BASE_DELAY = 0.5
 MAX_DELAY = 8.0
 """The longest delay, in seconds."""
 
-log = logging.getLogger("door.caller.login")
+log = logging.getLogger(__name__)
 
 
 class LoginThrottle:

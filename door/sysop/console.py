@@ -29,7 +29,7 @@ from door.ui.words import strip_controls
 
 __all__ = ["SysopConsole", "sysop_session"]
 
-log = logging.getLogger("door.sysop.console")
+log = logging.getLogger(__name__)
 
 HEAD = Style(fg=CYAN, bold=True)
 TEXT = Style(fg=WHITE)

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Lobby", "Presence", "Page", "Invitation", "Console"]
 
-log = logging.getLogger("door.sysop.lobby")
+log = logging.getLogger(__name__)
 
 
 class Console(Protocol):

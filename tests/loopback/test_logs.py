@@ -1,0 +1,49 @@
+"""Every log line of a session names its connection (issue 12.6): lines
+logged by other modules on the session's behalf (the table, in a task of
+its own) carry the same ``conn`` as the server's connect line."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from door.net.logs import FORMAT, ConnectionFilter
+from door.server import DoorServer
+from tests.support.player import log_in_as_guest, telnet_caller
+
+
+class Keep(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.addFilter(ConnectionFilter())
+        self.setFormatter(logging.Formatter(FORMAT))
+        self.lines: list[tuple[str, str, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append((record.name, getattr(record, "conn", "?"), self.format(record)))
+
+
+async def test_a_sessions_lines_carry_its_connection_id(door: DoorServer) -> None:
+    keep = Keep()
+    door_log = logging.getLogger("door")
+    door_log.addHandler(keep)
+    try:
+        caller = await telnet_caller(door.telnet_port)
+        await log_in_as_guest(caller, "Ann")
+        await caller.send(b"1")
+        s = caller.screen
+        await s.wait_for(lambda: "Press 1 or 2" in s.text())
+        await caller.send(b"1")
+        await s.wait_for(lambda: "Choose 2 cards" in s.text() or "options" in s.text().lower())
+        for _ in range(50):
+            if any(name == "door.play.table" for name, _, _ in keep.lines):
+                break
+            await asyncio.sleep(0.05)
+        caller.close()
+    finally:
+        door_log.removeHandler(keep)
+    connect = [conn for name, conn, text in keep.lines if name == "door" and "connect telnet" in text]
+    table = [(conn, text) for name, conn, text in keep.lines if name == "door.play.table"]
+    assert connect and connect[0] != "-"
+    assert table and all(conn == connect[0] for conn, _ in table), table
+    assert f"[conn={connect[0]}] door.play.table: game " in table[0][1]
