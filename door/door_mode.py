@@ -25,6 +25,7 @@ import threading
 import tty
 from pathlib import Path
 
+from door.net.ansi import farewell
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
 from door.net.logs import CONNECTION
@@ -171,7 +172,7 @@ async def _time_limit(terminal: Terminal, seconds: float, presence: Presence) ->
         terminal.write(b"\x07")
         seconds = WARN_BEFORE
     await asyncio.sleep(seconds)
-    terminal.write(b"\r\n\x1b[0m\r\nYour time is up. Your game is saved: it waits for you next time.\r\n")
+    terminal.write(farewell("Your time is up. Your game is saved: it waits for you next time."))
     await terminal.drain()
     log.info("time is up")
     terminal.lost()

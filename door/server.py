@@ -15,6 +15,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+from door.net.ansi import farewell
 from door.caller.identity import Login
 from door.caller.session import caller_session
 from door.caller.ssh_auth import SshAuthenticator
@@ -34,7 +35,7 @@ __all__ = ["DoorServer", "serve"]
 
 log = logging.getLogger("door")
 
-SHUTDOWN_MESSAGE = "\r\n\x1b[0m\r\n*** The cribbage door is shutting down. Please call again later. ***\r\n"
+SHUTDOWN_MESSAGE = farewell("*** The cribbage door is shutting down. Please call again later. ***")
 
 
 class DoorServer:
@@ -146,7 +147,7 @@ class DoorServer:
     async def stop(self) -> None:
         """Tell every caller, close every connection and both listeners."""
         for terminal in list(self.sessions):
-            terminal.write(SHUTDOWN_MESSAGE.encode("ascii"))
+            terminal.write(SHUTDOWN_MESSAGE)
         await asyncio.gather(*(asyncio.wait_for(t.drain(), 2.0) for t in list(self.sessions)),
                              return_exceptions=True)
         for terminal in list(self.sessions):

@@ -17,6 +17,7 @@ import termios
 import tty
 from pathlib import Path
 
+from door.net.ansi import CONTROL
 from door.net.console_socket import CONSOLE_SOCKET
 
 __all__ = ["run_console"]
@@ -39,7 +40,7 @@ def run_console(data_dir: Path) -> int:
 
     def resized(*_: object) -> None:
         c, r = shutil.get_terminal_size((80, 24))
-        sock.sendall(f"\x1b_R{c};{r}\x1b\\".encode())
+        sock.sendall(CONTROL["console_resize"].format(cols=c, rows=r).encode("ascii"))
 
     if saved is not None:
         tty.setraw(stdin)

@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import re
 import socket
 import struct
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from door.net.ansi import CONSOLE_RESIZE
 from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 CONSOLE_SOCKET = "console.sock"
 """The socket's file name in the data folder."""
 
-RESIZE_SEQUENCE = re.compile(rb"\x1b_R(\d{1,4});(\d{1,4})\x1b\\")
+RESIZE_SEQUENCE = CONSOLE_RESIZE
 """How the console client reports a new window size (columns; rows)."""
 
 

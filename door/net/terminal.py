@@ -15,6 +15,7 @@ import logging
 from collections import deque
 from typing import Awaitable, Callable
 
+from door.net.ansi import farewell
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
 
@@ -198,7 +199,7 @@ class Terminal:
 
     def _idle_out(self) -> None:
         minutes = (self.idle_timeout or 0) / 60
-        self.write(f"\r\n\x1b[0m\r\nNo key for {minutes:g} minutes: goodbye. Call again soon!\r\n".encode("ascii"))
+        self.write(farewell(f"No key for {minutes:g} minutes: goodbye. Call again soon!"))
         self.log.info("%s idle for %s s: disconnecting", self.peer, self.idle_timeout)
         self.close()
         self.lost()

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import time
 
+from door.net.ansi import CLEAR, farewell
 from door.ui.display import Display
 from door.net.keys import Key, KeyName
 from door.sysop.lobby import Invitation, Lobby, Page, Presence
@@ -158,7 +159,7 @@ class SysopConsole:
         if self.confirm:
             target = self._target()
             if key.name is KeyName.CHAR and key.char in "yY" and target is not None:
-                target.terminal.write(b"\r\n\x1b[0m\r\nThe sysop has ended your call. Goodbye.\r\n")
+                target.terminal.write(farewell("The sysop has ended your call. Goodbye."))
                 await target.terminal.drain()
                 target.terminal.close()
                 target.terminal.lost()
@@ -295,6 +296,6 @@ async def sysop_session(terminal: Terminal, lobby: Lobby, name: str, presence: P
     finally:
         lobby.remove_console(console)
     if not terminal.closed:
-        terminal.write(b"\x1b[0m\x1b[2J\x1b[H")
+        terminal.write(CLEAR)
         terminal.write_text(f"Goodbye, {name}.\r\n")
         await terminal.drain()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from door.net.ansi import CLEAR
 from door.ui.display import Display
 from door.net.keys import Key, KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
@@ -156,5 +157,5 @@ async def charset_test(display: Display) -> bool:
 def goodbye(display: Display, text: str) -> None:
     """Clear the screen, say ``text`` and leave the cursor below it."""
     t = display.terminal
-    t.write(b"\x1b[0m\x1b[2J\x1b[H")
+    t.write(CLEAR)
     t.write_text(text + "\r\n")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
+from door.net.ansi import CONTROL
 from door.net.charset import Charset
 
 __all__ = ["Style", "Canvas", "Renderer", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
@@ -24,22 +25,6 @@ __all__ = ["Style", "Canvas", "Renderer", "CONTROL", "monochrome", "sgr_transiti
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
 
-CONTROL: dict[str, str] = {
-    "home": "\x1b[H",
-    "clear": "\x1b[2J",
-    "move": "\x1b[{row};{col}H",      # 1-based
-    "move_row": "\x1b[{row}H",       # column 1
-    "forward": "\x1b[{n}C",           # cursor forward n cells (CUF)
-    "forward_1": "\x1b[C",
-    "back": "\x1b[{n}D",              # cursor back n cells (CUB)
-    "back_1": "\x1b[D",
-    "erase_line": "\x1b[K",          # erase to the end of the line (EL), in the current background
-    "sgr": "\x1b[{params}m",
-    "hide_cursor": "\x1b[?25l",
-    "show_cursor": "\x1b[?25h",
-    "reset": "\x1b[0m",
-}
-"""Every escape sequence the renderer sends, by name."""
 
 
 class Style(NamedTuple):
