@@ -3,7 +3,8 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 
 from __future__ import annotations
 
-import time
+import enum
+
 from typing import Callable, Sequence
 
 from door.ui.display import Display
@@ -11,15 +12,29 @@ from door.caller.login import Caller
 from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, show_page
 from door.ui.screen import Canvas
-from door.records.store import GameSummary, Store
+from door.records.store import Store
 
-__all__ = ["main_menu", "show_statistics", "show_top_players", "show_recent_games", "game_line"]
+__all__ = ["MenuItem", "main_menu", "show_statistics", "show_top_players", "show_recent_games"]
+
+
+class MenuItem(enum.Enum):
+    """The main menu's choices; the value is the key that picks one."""
+
+    PLAY_COMPUTER = "1"
+    NUMBERED_GAME = "2"
+    STATISTICS = "3"
+    TOP_PLAYERS = "4"
+    RECENT_GAMES = "5"
+    PLAY_SYSOP = "6"
+    DEMONSTRATION = "7"
+    TERMINAL = "T"
+    QUIT = "Q"
 
 
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
-                    messages: Sequence[str] = ()) -> str | None:
-    """The caller's menu; returns the key chosen (``"1"``..``"7"``, ``"T"``, ``"Q"``)
-    or ``None`` on hang-up.  "Play the sysop" is offered while
+                    messages: Sequence[str] = ()) -> MenuItem | None:
+    """The caller's menu; returns the :class:`MenuItem` chosen, or ``None``
+    on hang-up.  "Play the sysop" is offered while
     ``sysop_available()`` says so (checked every second); ``messages`` from
     the sysop show as they arrive."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
@@ -49,7 +64,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
-            return key.char.upper()
+            return MenuItem(key.char.upper())
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh()
     return None
@@ -78,19 +93,11 @@ async def show_top_players(display: Display, store: Store) -> bool:
     return await show_page(display, "Top players", lines)
 
 
-def game_line(g: GameSummary) -> str:
-    """``"2026-11-21 11:58  #639040  Ann 121 - Computer 98  skunk"``."""
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended))
-    skunk = {0: "", 1: "  skunk", 2: "  double skunk"}.get(g.skunk, "")
-    a, b = g.players
-    return f"{when}  #{g.number:<6}  {a} {g.scores[0]} - {b} {g.scores[1]}{skunk}"
-
-
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> bool:
     """The latest games (the caller's own when registered); False on hang-up."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"
-    lines = [title, ""] + [game_line(g) for g in games]
+    lines = [title, ""] + [g.line() for g in games]
     if not games:
         lines.append("No games recorded yet.")
     return await show_page(display, "Recent games", lines)

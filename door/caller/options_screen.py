@@ -3,6 +3,9 @@ options screen; seed 004's run mode, asked last: 1 or 2 starts the game)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
 from door.config import CallerConfig
@@ -10,37 +13,47 @@ from door.ui.display import Display
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace
 from door.ui.prompts import ask_choice
 
-__all__ = ["ask_game_options", "OPTION_KEYS"]
+__all__ = ["ask_game_options", "Option", "OPTIONS", "OPTION_KEYS"]
 
-OPTION_KEYS = {"G": "game_to", "C": "counting", "M": "muggins", "O": "overclaim", "F": "first_deal",
-               "P": "pace", "B": "beep", "S": "sort", "K": "skill", "X": "box"}
+@dataclass(frozen=True)
+class Option:
+    """One line of the options screen: the ``key`` that steps it, the
+    ``field`` it changes (a rule of :data:`CHANGEABLE_RULES` or a field of
+    :class:`CallerOptions`, stepped by :meth:`CallerOptions.toggle`), its
+    ``label``, and ``describe(rules, options, opponent)``: its value in words."""
+
+    key: str
+    field: str
+    label: str
+    describe: Callable[[Rules, CallerOptions, str], str]
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("G", "game_to", "Game to",
+           lambda r, o, opp: f"{r.game_to} points (skunk below {r.skunk}, double below {r.double_skunk})"),
+    Option("C", "counting", "Counting",
+           lambda r, o, opp: ("manual: you type the points of your hands" if r.counting is Counting.MANUAL
+                              else "automatic: the door counts every hand")),
+    Option("M", "muggins", "Muggins",
+           lambda r, o, opp: f"on: points you miss go to {opp}" if r.muggins else "off: missed points are lost"),
+    Option("O", "overclaim", "Over-claims",
+           lambda r, o, opp: (f"forfeit: you peg nothing, {opp} pegs the count"
+                              if r.overclaim is Overclaim.FORFEIT else "capped: you peg the true count")),
+    Option("F", "first_deal", "First deal",
+           lambda r, o, opp: {FirstDeal.CUT: "by the cut (low card deals)", FirstDeal.CALLER: "you deal",
+                              FirstDeal.SYSOP: f"{opp} deals"}[r.first_deal]),
+    Option("P", "pace", "Pace",
+           lambda r, o, opp: ("pause: goes on by itself after each score" if o.pace is Pace.PAUSE
+                              else "prompt: waits for a key after each score")),
+    Option("B", "beep", "Sound", lambda r, o, opp: "beep on scores and go" if o.beep else "silent"),
+    Option("S", "sort", "Your hand", lambda r, o, opp: "in rank order" if o.sort else "as dealt"),
+    Option("K", "skill", "Computer", lambda r, o, opp: o.skill.value),
+    Option("X", "box", "Rules box", lambda r, o, opp: "shown on the game screen" if o.box else "hidden"),
+)
+"""The options screen, line by line (seed 003's options, the door's own)."""
+
+OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 """The letter that steps each option."""
-
-
-def _describe(name: str, rules: Rules, options: CallerOptions, opponent: str) -> tuple[str, str]:
-    if name == "game_to":
-        return "Game to", f"{rules.game_to} points (skunk below {rules.skunk}, double below {rules.double_skunk})"
-    if name == "counting":
-        return "Counting", ("manual: you type the points of your hands" if rules.counting is Counting.MANUAL
-                            else "automatic: the door counts every hand")
-    if name == "muggins":
-        return "Muggins", (f"on: points you miss go to {opponent}" if rules.muggins else "off: missed points are lost")
-    if name == "overclaim":
-        return "Over-claims", (f"forfeit: you peg nothing, {opponent} pegs the count"
-                               if rules.overclaim is Overclaim.FORFEIT else "capped: you peg the true count")
-    if name == "first_deal":
-        return "First deal", {FirstDeal.CUT: "by the cut (low card deals)", FirstDeal.CALLER: "you deal",
-                              FirstDeal.SYSOP: f"{opponent} deals"}[rules.first_deal]
-    if name == "pace":
-        return "Pace", ("pause: goes on by itself after each score" if options.pace is Pace.PAUSE
-                        else "prompt: waits for a key after each score")
-    if name == "beep":
-        return "Sound", "beep on scores and go" if options.beep else "silent"
-    if name == "sort":
-        return "Your hand", "in rank order" if options.sort else "as dealt"
-    if name == "skill":
-        return "Computer", options.skill.value
-    return "Rules box", "shown on the game screen" if options.box else "hidden"
 
 
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
@@ -53,8 +66,9 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
         rules = fixed or options.game_rules(house, caller.may_change)
         lines = ["Options for this game: press a letter to change one.", ""]
         keys = ""
-        for key, name in OPTION_KEYS.items():
-            label, value = _describe(name, rules, options, opponent)
+        for option in OPTIONS:
+            key, name, label = option.key, option.field, option.label
+            value = option.describe(rules, options, opponent)
             locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
                 name == "skill" and len(caller.skills) < 2)
             if fixed is not None and name in CHANGEABLE_RULES:

@@ -19,7 +19,7 @@ from door.play.journal import Journal
 from door.net.keys import KeyName
 from door.sysop.lobby import Presence
 from door.caller.login import Caller, login
-from door.caller.menu import main_menu, show_recent_games, show_statistics, show_top_players
+from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
 from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
@@ -88,11 +88,11 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         presence.deliver = None
         if choice is None:
             return
-        if choice == "Q":
+        if choice is MenuItem.QUIT:
             break
-        if choice == "1":
+        if choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
-        elif choice == "2":
+        elif choice is MenuItem.NUMBERED_GAME:
             text = await ask_line(display, "Numbered game", [
                 "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
                 "The same number always gives the same cards.",
@@ -103,18 +103,18 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             if text.isdigit() and int(text) >= 1:
                 fixed = await ctx.store.games.recorded_rules(int(text))
                 ok = await _play(display, ctx, caller, options, presence, log, number=int(text), fixed=fixed)
-        elif choice == "3":
+        elif choice is MenuItem.STATISTICS:
             ctx.lobby.update(presence, "reading statistics")
             ok = await show_statistics(display, ctx.store, caller)
-        elif choice == "4":
+        elif choice is MenuItem.TOP_PLAYERS:
             ctx.lobby.update(presence, "reading the top players")
             ok = await show_top_players(display, ctx.store)
-        elif choice == "5":
+        elif choice is MenuItem.RECENT_GAMES:
             ctx.lobby.update(presence, "reading recent games")
             ok = await show_recent_games(display, ctx.store, caller)
-        elif choice == "T":
+        elif choice is MenuItem.TERMINAL:
             ok = await charset_test(display)
-        elif choice == "7":
+        elif choice is MenuItem.DEMONSTRATION:
             ctx.lobby.update(presence, "watching a demonstration")
             ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
         else:

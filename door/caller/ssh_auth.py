@@ -79,7 +79,10 @@ class SshAuthenticator:
         else:
             assert self._account is not None
             stored = await self.ctx.store.accounts.password_hash(self._account.id)
-        if stored and await asyncio.to_thread(verify_password, password, stored):
+        ok = False
+        if stored:
+            ok = await asyncio.to_thread(verify_password, password, stored)
+        if ok:
             self.ctx.throttle.success(who.name)
             self._proved = Login(username, account=self._account, sysop=self._sysop, offered_key=self._offered_key)
             return True

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Union
 
 from engine.actions import Action, Claim, Discard, Play, ReplayHand
+from engine.cards import Card
 from engine.game import Game, Phase
 from engine.scoring import MAX_SHOW_POINTS
 
@@ -238,7 +239,7 @@ def _chat_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit:
     return []
 
 
-def _shown(vs: ViewState, game: Game, me: int) -> list:
+def _shown(vs: ViewState, game: Game, me: int) -> list[Card]:
     """The player's cards in the order on the screen."""
     return my_cards(game, me, vs.options.sort)
 

@@ -58,6 +58,7 @@ class HumanSeat:
         self.table, self.index = table, index
         self.vs.computer = table.against_computer(index)
         self.display.painter = self._paint
+        self.display.hold = lambda: table.writing
 
     @property
     def game(self) -> Game:

@@ -129,6 +129,10 @@ class Table:
         """Set while play may go on; a seat clears it to hold the computer
         until its player has read a score (the "prompt" pace)."""
         self.go_on.set()
+        self.writing = False
+        """True while an applied action is being written to the journal: no
+        screen may paint the game then (it would show a move the store has
+        not kept, lost if the server dies)."""
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, seed 004)."""
@@ -306,7 +310,11 @@ class Table:
                 self.seats[seat].rejected(str(exc))
                 continue
             if self.journal is not None:
-                await self.journal.action(game)  # kept before anyone sees it
+                self.writing = True  # the game holds a move the store has not kept: screens wait
+                try:
+                    await self.journal.action(game)  # kept before anyone sees it
+                finally:
+                    self.writing = False
             self._broadcast(game, events)
         return True
 

@@ -30,6 +30,9 @@ class Display:
         self.terminal = terminal
         self.renderer = Renderer(terminal.charset)
         self.painter: Painter | None = None
+        self.hold: Callable[[], bool] | None = None
+        """While this says True no frame is sent (the game screen holds while
+        its table writes a move to the store); the next refresh paints."""
         self._soon: asyncio.Handle | None = None
 
     def too_small(self) -> bool:
@@ -38,7 +41,7 @@ class Display:
 
     def show(self, painter: Painter) -> None:
         """Make ``painter`` the current screen and send it."""
-        self.painter = painter
+        self.painter, self.hold = painter, None
         self.refresh()
 
     def refresh(self) -> None:
@@ -46,6 +49,8 @@ class Display:
         if self._soon is not None:
             self._soon.cancel()
             self._soon = None
+        if self.hold is not None and self.hold():
+            return
         canvas = Canvas(self.terminal.cols, self.terminal.rows)
         if self.terminal.dropped_output and self.terminal.buffered() <= self.terminal.max_output:
             self.terminal.dropped_output = False  # some output was held back: send everything again
