@@ -14,8 +14,6 @@ import logging
 import sys
 from pathlib import Path
 
-from door.net.logs import FORMAT as LOG_FORMAT
-from door.net.logs import ConnectionFilter
 from door.net.logs import configure as configure_logs
 from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
 from door.records.cli import add_parser as add_records_parser
@@ -97,13 +95,7 @@ def main(argv: list[str] | None = None) -> int:
             config.server.data_dir = args.data_dir
         # stdout (and often stderr) is the caller's screen: log to a file
         Path(config.server.data_dir).mkdir(parents=True, exist_ok=True)
-        root = logging.getLogger()
-        for handler in list(root.handlers):
-            root.removeHandler(handler)
-        file_handler = logging.FileHandler(Path(config.server.data_dir) / "door.log")
-        file_handler.addFilter(ConnectionFilter())
-        file_handler.setFormatter(logging.Formatter(LOG_FORMAT))
-        root.addHandler(file_handler)
+        configure_logs(logging.getLogger().level, logging.FileHandler(Path(config.server.data_dir) / "door.log"))
         try:
             return door_main(config, args.dropfile, args.charset)
         except (DropFileError, StoreError) as exc:

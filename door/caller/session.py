@@ -208,18 +208,24 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
     ctx.lobby.update(presence, "paging the sysop")
     page = asyncio.create_task(ctx.lobby.page(presence, reason))
 
+    def seconds_left() -> int:
+        return next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
+
     def paint(canvas: Canvas) -> None:
-        left = next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
-        row = frame(canvas, "Paging", [f"Paging the sysop... {left} s", "",
+        row = frame(canvas, "Paging", [f"Paging the sysop... {seconds_left()} s", "",
                                        "The sysop's console is ringing. ESC stops paging."])
         canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
 
     display.show(paint)
+    shown = seconds_left()
     async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
         if page.done():
             break
         if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
             ctx.lobby.cancel_page(presence)
+        elif key is None and seconds_left() == shown:
+            continue  # nothing new to show
+        shown = seconds_left()
         display.refresh()
     else:  # hung up
         ctx.lobby.cancel_page(presence)

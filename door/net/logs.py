@@ -30,10 +30,11 @@ class ConnectionFilter(logging.Filter):
         return True
 
 
-def configure(level: int) -> None:
-    """Log to standard error at ``level`` in :data:`FORMAT`; the chatty
+def configure(level: int, handler: logging.Handler | None = None) -> None:
+    """Log at ``level`` in :data:`FORMAT` to ``handler`` (standard error
+    when ``None``), replacing any handler set before; the chatty
     transports' own loggers only from WARNING."""
-    handler = logging.StreamHandler()
+    handler = handler or logging.StreamHandler()
     handler.addFilter(ConnectionFilter())
     handler.setFormatter(logging.Formatter(FORMAT))
     logging.basicConfig(level=level, handlers=[handler], force=True)

@@ -32,7 +32,7 @@ from door.play.game_view import my_cards
 from door.ui.words import card_text
 
 __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "Release", "Beep", "Intent",
-           "prompt_for", "handle_key"]
+           "may_replay", "prompt_for", "handle_key"]
 
 
 @dataclass(frozen=True)
@@ -79,8 +79,9 @@ class Say:
 
 @dataclass(frozen=True)
 class Leave:
-    """``True``: ask whether to leave (Q); ``False``: the question is
-    answered no; :class:`Leave` with ``confirmed``: leave the table now."""
+    """Leaving the table: ``asking`` is whether the question "Leave this
+    game? (Y/N)" stands (Q puts it, N takes it back); ``confirmed``: leave
+    now (Y)."""
 
     asking: bool = True
     confirmed: bool = False

@@ -232,9 +232,10 @@ class SysopConsole:
         if target is None or target.table is None or target.table.game is None:
             self.say("the selected caller is not in a game")
             return
-        self.spectator = Spectator(self.display, target.table)
-        target.table.watchers.append(self.spectator)
-        self.display.show(self.spectator.paint)
+        table = target.table
+        self.spectator = Spectator(self.display, table)
+        table.watchers.append(self.spectator)
+        self.display.show(self.spectator.paint, hold=lambda: table.writing)
 
     async def _accept(self, page: Page) -> None:
         """Accept ``page`` and play the caller (the caller's session sets

@@ -39,9 +39,10 @@ class Display:
         """True when the window is under 80x24 cells."""
         return self.terminal.cols < MIN_COLS or self.terminal.rows < MIN_ROWS
 
-    def show(self, painter: Painter) -> None:
-        """Make ``painter`` the current screen and send it."""
-        self.painter, self.hold = painter, None
+    def show(self, painter: Painter, hold: Callable[[], bool] | None = None) -> None:
+        """Make ``painter`` the current screen and send it; ``hold``: see
+        :attr:`hold` (a screen of a table holds while the table writes)."""
+        self.painter, self.hold = painter, hold
         self.refresh()
 
     def refresh(self) -> None:

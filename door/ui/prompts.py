@@ -9,7 +9,7 @@ from typing import Sequence
 
 from door.net.ansi import CLEAR
 from door.ui.display import Display
-from door.net.keys import Key, KeyName
+from door.net.keys import KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
 from door.ui.words import strip_controls
 
@@ -31,14 +31,6 @@ BANNER = [
     r" \___|_| |_|_.__/_.__/\__,_\__, \___|",
     r"                           |___/     ",
 ]
-
-
-async def _next_key(display: Display) -> Key | None:
-    """The next key a prompt must handle (see :meth:`Display.keys`);
-    ``None``: the caller hung up."""
-    async for key in display.keys():
-        return key
-    return None
 
 
 def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = True) -> int:
@@ -77,10 +69,9 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
         canvas.cursor = (row, col + len(typed))
 
     display.show(paint)
-    while True:
-        key = await _next_key(display)
+    async for key in display.keys():
         if key is None:
-            return None
+            continue
         if key.name is KeyName.ENTER:
             return strip_controls(typed, limit)
         if key.name in (KeyName.BACKSPACE, KeyName.DELETE):
@@ -92,6 +83,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
             else:
                 note = f"At most {limit} characters."
         display.refresh()
+    return None  # hung up
 
 
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
@@ -107,14 +99,12 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
         canvas.cursor = None
 
     display.show(paint)
-    while True:
-        key = await _next_key(display)
-        if key is None:
-            return None
-        if key.name is KeyName.CHAR and key.char.upper() in allowed:
+    async for key in display.keys():
+        if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh()
+    return None  # hung up
 
 
 async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bool:
@@ -126,7 +116,9 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bo
         canvas.cursor = None
 
     display.show(paint)
-    return await _next_key(display) is not None
+    async for _ in display.keys():
+        return True
+    return False  # hung up
 
 
 async def charset_test(display: Display) -> bool:

@@ -12,30 +12,17 @@ from typing import Any, AsyncIterator
 import asyncssh
 import pytest
 
-from door.config import SysopConfig
 from door.records.passwords import hash_password
 from door.server import DoorServer
 
-from tests.support.server import make_config
+from tests.support.server import make_config, running, with_sysop
 from tests.support.clients import watch
 
 
 @pytest.fixture
-def sysop_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
 async def door(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> AsyncIterator[DoorServer]:
-    config = make_config(tmp_path / "data")
-    public = sysop_key.export_public_key("openssh").decode().strip()
-    config.sysops = [SysopConfig("Gandalf", hash_password("sysop-secret"), [public])]
-    server = DoorServer(config)
-    await server.start()
-    try:
+    async with running(with_sysop(make_config(tmp_path / "data"), "Gandalf", "sysop-secret", sysop_key)) as server:
         yield server
-    finally:
-        await server.stop()
 
 
 def query_only(public: asyncssh.SSHKey, queried: asyncio.Event) -> Any:

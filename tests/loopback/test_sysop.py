@@ -16,12 +16,10 @@ from typing import AsyncIterator
 import asyncssh
 import pytest
 
-from door.config import SysopConfig
 from door.net.console_socket import CONSOLE_SOCKET
-from door.records.passwords import hash_password
 from door.server import DoorServer
 
-from tests.support.server import make_config
+from tests.support.server import make_config, running, with_sysop
 from tests.support.player import Player, Terminal, log_in_as_guest, telnet_caller
 from tests.support.clients import watch
 
@@ -29,22 +27,11 @@ SYSOP_PASSWORD = "sysop-secret"
 
 
 @pytest.fixture
-def sysop_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
 async def door(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> AsyncIterator[DoorServer]:
-    config = make_config(tmp_path / "data")
-    public = sysop_key.export_public_key("openssh").decode().strip()
-    config.sysops = [SysopConfig("Sysop", hash_password(SYSOP_PASSWORD), [public])]
+    config = with_sysop(make_config(tmp_path / "data"), "Sysop", SYSOP_PASSWORD, sysop_key)
     config.paging.page_timeout = 5
-    server = DoorServer(config)
-    await server.start()
-    try:
+    async with running(config) as server:
         yield server
-    finally:
-        await server.stop()
 
 
 class SysopSide:

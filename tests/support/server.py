@@ -7,11 +7,17 @@ import re
 import subprocess
 import sys
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import AsyncIterator
 
-from door.config import Config
+import asyncssh
 
-__all__ = ["make_config", "start_server_process"]
+from door.config import Config, SysopConfig
+from door.records.passwords import hash_password
+from door.server import DoorServer
+
+__all__ = ["make_config", "with_sysop", "running", "start_server_process"]
 
 
 def make_config(data_dir: Path, delay: float = 0.0) -> Config:
@@ -24,6 +30,25 @@ def make_config(data_dir: Path, delay: float = 0.0) -> Config:
     config.computer.delay = delay
     config.caller.pegging_pause = config.caller.hand_pause = 0.0
     return config
+
+
+def with_sysop(config: Config, name: str, password: str, key: asyncssh.SSHKey) -> Config:
+    """``config`` with one ``[[sysop]]`` entry: ``name``, ``password``
+    (hashed here) and the public half of ``key``."""
+    public = key.export_public_key("openssh").decode().strip()
+    config.sysops = [SysopConfig(name, hash_password(password), [public])]
+    return config
+
+
+@asynccontextmanager
+async def running(config: Config) -> AsyncIterator[DoorServer]:
+    """A :class:`DoorServer` started from ``config`` and stopped at the end."""
+    server = DoorServer(config)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
 
 
 def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
