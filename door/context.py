@@ -30,6 +30,8 @@ class DoorContext:
     lobby: Lobby = field(default_factory=lambda: Lobby(PagingConfig()))
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     throttle: LoginThrottle = field(default_factory=LoginThrottle)
+    login_timeout: float = 60.0
+    """Seconds of silence allowed at the login screens (``[server] login_timeout``)."""
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

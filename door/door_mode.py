@@ -87,7 +87,7 @@ class StdioTerminal(Terminal):
                 continue
             view = view[written:]
 
-    async def drain(self) -> None:
+    async def _drain(self) -> None:
         return None
 
     def close(self) -> None:
@@ -143,7 +143,11 @@ class SocketTerminal(StreamTerminal):
 
     async def pump(self) -> None:
         try:
-            while data := await self._reader.read(4096):
+            while True:
+                await self.room()
+                data = await self._reader.read(4096)
+                if not data:
+                    break
                 clean = self._strip.feed(data)
                 if clean:
                     self.feed(clean)

@@ -21,6 +21,7 @@ from door.caller.session import caller_session
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
 from door.context import DoorContext
+from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.net.logs import CONNECTION
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.private import check_private
@@ -34,6 +35,10 @@ from door.sysop.lobby import Lobby
 __all__ = ["DoorServer", "serve"]
 
 log = logging.getLogger("door")
+
+SYSOP_ROOM = 4
+"""Connections the gate lets in past ``max_sessions``, so that a full door
+still answers its sysops."""
 
 SHUTDOWN_MESSAGE = farewell("*** The cribbage door is shutting down. Please call again later. ***")
 
@@ -49,12 +54,15 @@ class DoorServer:
         self.telnet_port = 0
         self.ssh_port = 0
         self.sessions: set[Terminal] = set()
+        self._sysop_sessions: set[Terminal] = set()
         self._telnet: Any = None
         self._ssh: Any = None
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
         self._console: Any = None
+        self.gate: ConnectionGate | None = None
+        """Connections counted at accept, before negotiation or authentication."""
 
     async def start(self) -> None:
         """Open the store and both listeners.  Raises ``OSError`` when a port
@@ -65,20 +73,27 @@ class DoorServer:
         if self.config.source is not None and any(sysop.password for sysop in self.config.sysops):
             check_private(self.config.source, "sysop password hashes")
         host_key = load_host_key(data_dir)
+        descriptors = raise_descriptor_limit()
+        limits = self.config.limits
+        # the sysops' logins come through the same gate: room for them past max_sessions
+        self.gate = ConnectionGate(limits.max_sessions + SYSOP_ROOM, limits.max_per_address, descriptors)
+        log.info("at most %d connections (%d from one address; %d descriptors)", self.gate.max_total,
+                 self.gate.max_per_address, descriptors)
         self.store = await Store.open(data_dir / DATABASE_NAME)
         log.info("database %s", data_dir / DATABASE_NAME)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
                                self.config.sysops, self.config.paging, Lobby(self.config.paging),
-                               self.config.limits)
+                               self.config.limits, login_timeout=s.login_timeout)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
-                                          connect_maxwait=s.connect_maxwait)
+                                          connect_maxwait=s.connect_maxwait, gate=self.gate,
+                                          login_timeout=s.login_timeout)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         try:
             self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
                                         lambda peer, close: SshAuthenticator(self.ctx, peer, close),
-                                        login_timeout=s.login_timeout)
+                                        login_timeout=s.login_timeout, gate=self.gate)
         except OSError:
             self._telnet.close()
             await self.store.close()
@@ -105,14 +120,14 @@ class DoorServer:
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
         sysop = login.sysop.name if login.sysop else None
         limits = self.config.limits
-        address = terminal.peer.rsplit(":", 1)[0]
-        same = sum(1 for t in self.sessions if t.peer.rsplit(":", 1)[0] == address)
-        if sysop is None and (len(self.sessions) >= limits.max_sessions or same >= limits.max_per_address):
-            why = "the door is full" if len(self.sessions) >= limits.max_sessions else "too many calls from your address"
-            clog.warning("refused: %s (%d sessions, %d from %s)", why, len(self.sessions), same, address)
-            terminal.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
+        callers = len(self.sessions) - len(self._sysop_sessions)
+        if sysop is None and callers >= limits.max_sessions:  # (per address: the gate, at accept)
+            clog.warning("refused: the door is full (%d callers)", callers)
+            terminal.write(b"\r\nSorry, the door is full right now. Please call again later.\r\n")
             await terminal.drain()
             return
+        if sysop is not None:
+            self._sysop_sessions.add(terminal)
         # a sysop's console waits for callers: it never idles out
         terminal.idle_timeout = None if sysop else self.config.server.idle_timeout
         terminal.idle_warning = limits.idle_warning
@@ -140,6 +155,7 @@ class DoorServer:
         finally:
             self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
+            self._sysop_sessions.discard(terminal)
             if task is not None:
                 self._tasks.discard(task)
             clog.info("disconnect %s (%d bytes sent)", terminal.peer, terminal.bytes_sent)

@@ -60,13 +60,13 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     display.show(paint)
     async for key in display.keys(tick=1.0):
         if key is None:
-            display.refresh()  # who is on line changes while the menu waits
+            display.refresh_soon()  # who is on line changes while the menu waits
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return MenuItem(key.char.upper())
         note = "Please press " + " or ".join(allowed) + "."
-        display.refresh()
+        display.refresh_soon()
     return None
 
 

@@ -43,7 +43,11 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
     BBS, in door mode) already said who is calling."""
     display = Display(terminal)
     if caller is None:
+        idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
+        if idle is not None:
+            terminal.idle_timeout = min(idle, ctx.login_timeout)
         caller = await login(display, ctx, proved.user_name, proved.account, log)
+        terminal.idle_timeout = idle
     if caller is None:
         return
     presence.name = caller.name
@@ -81,7 +85,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
 
         def deliver(text: str, messages: list[str] = messages) -> None:
             messages.append(text)
-            display.refresh()
+            display.refresh_soon()
 
         presence.deliver = deliver
         choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages)
@@ -226,7 +230,7 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         elif key is None and seconds_left() == shown:
             continue  # nothing new to show
         shown = seconds_left()
-        display.refresh()
+        display.refresh_soon()
     else:  # hung up
         ctx.lobby.cancel_page(presence)
         await page

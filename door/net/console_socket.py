@@ -42,7 +42,11 @@ class ConsoleTerminal(StreamTerminal):
 
     async def pump(self) -> None:
         try:
-            while data := await self._reader.read(4096):
+            while True:
+                await self.room()
+                data = await self._reader.read(4096)
+                if not data:
+                    break
                 for m in RESIZE_SEQUENCE.finditer(data):
                     self.resized(int(m.group(1)), int(m.group(2)))
                 data = RESIZE_SEQUENCE.sub(b"", data)

@@ -19,6 +19,7 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import asyncssh
 
+from door.net.gate import ConnectionGate, address_of
 from door.net.private import check_private
 from door.net.terminal import Terminal
 
@@ -40,11 +41,13 @@ class SshTerminal(Terminal):
         env = process.env or {}
         super().__init__("ssh", peer_text, term, cols or 80, rows or 24, lang=env.get("LANG"))
         self._process = process
+        self._conn = process.channel.get_connection()
 
     async def pump(self) -> None:
         """Read the channel until it closes, feeding the terminal."""
         try:
             while True:
+                await self.room()
                 try:
                     data = await self._process.stdin.read(4096)
                 except asyncssh.TerminalSizeChanged as change:
@@ -64,14 +67,20 @@ class SshTerminal(Terminal):
         self._process.stdout.write(data)
 
     def buffered(self) -> int:
+        """The channel's unsent output plus the connection's socket buffer
+        (a client that stops reading fills the first once its window is
+        spent, and the second before that)."""
         try:
-            return int(self._process.channel.get_write_buffer_size())
+            channel = self._process.channel
+            size = int(channel.get_write_buffer_size())
+            transport = getattr(self._conn, "_transport", None)
+            if transport is not None:
+                size += int(transport.get_write_buffer_size())
+            return size
         except (AttributeError, asyncssh.Error):
             return 0
 
-    async def drain(self) -> None:
-        if self.closed:
-            return
+    async def _drain(self) -> None:
         try:
             await self._process.stdout.drain()
         except (asyncssh.Error, ConnectionError, OSError, BrokenPipeError):
@@ -82,6 +91,14 @@ class SshTerminal(Terminal):
         try:
             self._process.exit(0)
         except (asyncssh.Error, OSError):
+            pass
+        self._abort_later()
+
+    def abort(self) -> None:
+        self.closed = True
+        try:
+            self._conn.abort()
+        except (AttributeError, asyncssh.Error, OSError):
             pass
 
 
@@ -116,16 +133,32 @@ class DoorSshServer(asyncssh.SSHServer):
     ``"host:port"``; ``close()`` ends the connection).  ``identity`` is set
     only when asyncssh reports that authentication completed."""
 
-    def __init__(self, make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]]) -> None:
+    def __init__(self, make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
+                 gate: ConnectionGate | None = None) -> None:
         self.make_authenticator = make_authenticator
+        self.gate = gate
         self.auth: Authenticator[Any] | None = None
         self.identity: Any = None
         self.conn: asyncssh.SSHServerConnection | None = None
+        self._address: str | None = None  # counted by the gate until connection_lost
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
+        address = address_of(peer)
+        if self.gate is not None:
+            why = self.gate.admit(address)
+            if why is not None:  # before the key exchange: nothing is spent on it
+                conn.abort()
+                self.auth = _Refused()
+                return
+            self._address = address
         self.auth = self.make_authenticator(f"{peer[0]}:{peer[1]}" if peer else "?", conn.close)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.gate is not None and self._address is not None:
+            self.gate.release(self._address)
+            self._address = None
 
     async def begin_auth(self, username: str) -> bool:
         assert self.auth is not None
@@ -149,6 +182,22 @@ class DoorSshServer(asyncssh.SSHServer):
     async def validate_password(self, username: str, password: str) -> bool:
         assert self.auth is not None
         return await self.auth.validate_password(username, password)
+
+
+class _Refused:
+    """The authenticator of a connection the gate refused: nobody gets in."""
+
+    async def begin_auth(self, username: str) -> bool:
+        return True
+
+    async def validate_public_key(self, username: str, key: str) -> bool:
+        return False
+
+    async def validate_password(self, username: str, password: str) -> bool:
+        return False
+
+    def completed(self, username: str) -> None:
+        return None
 
 
 def openssh_key(key: asyncssh.SSHKey) -> str:
@@ -177,11 +226,12 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
 async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awaitable[None]],
                     host_key: asyncssh.SSHKey,
                     make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
-                    login_timeout: float = 60.0) -> Any:
+                    login_timeout: float = 60.0, gate: ConnectionGate | None = None) -> Any:
     """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
     ``session(terminal, identity)`` for each shell, ``identity`` being what
     the connection's :class:`Authenticator` said at the end of
-    authentication.  Returns the asyncssh acceptor (``close()``,
+    authentication.  ``gate`` counts connections from the moment of accept
+    (:class:`~door.net.gate.ConnectionGate`).  Returns the asyncssh acceptor (``close()``,
     ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
@@ -191,7 +241,7 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awa
         await terminal.run_session(lambda t: session(t, identity))
 
     return await asyncssh.listen(
-        host, port, server_factory=lambda: DoorSshServer(make_authenticator), server_host_keys=[host_key],
+        host, port, server_factory=lambda: DoorSshServer(make_authenticator, gate), server_host_keys=[host_key],
         process_factory=handle, encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
         login_timeout=login_timeout, keepalive_interval=30)

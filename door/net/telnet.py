@@ -17,9 +17,10 @@ from typing import Any, Awaitable, Callable
 import telnetlib3
 from telnetlib3 import telopt
 
+from door.net.gate import ConnectionGate, address_of
 from door.net.terminal import Terminal
 
-__all__ = ["TelnetTerminal", "start_telnet"]
+__all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class TelnetTerminal(Terminal):
         """Read the socket until it closes, feeding the terminal."""
         try:
             while True:
+                await self.room()
                 data = await self._reader.read(4096)
                 if not data:
                     break
@@ -85,9 +87,7 @@ class TelnetTerminal(Terminal):
         transport = getattr(self._writer, "transport", None)
         return int(transport.get_write_buffer_size()) if transport is not None else 0
 
-    async def drain(self) -> None:
-        if self.closed:
-            return
+    async def _drain(self) -> None:
         try:
             await self._writer.drain()
         except (ConnectionError, OSError, RuntimeError, AttributeError):
@@ -97,19 +97,91 @@ class TelnetTerminal(Terminal):
         if not self._writer.is_closing():
             self._writer.close()
         self.closed = True
+        self._abort_later()
+
+    def abort(self) -> None:
+        transport = getattr(self._writer, "transport", None)
+        if transport is not None:
+            transport.abort()
+        self.closed = True
+
+
+def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib3.TelnetServer]:
+    """A telnetlib3 protocol class that asks ``gate`` at accept (refused:
+    one line of text and the socket closes, before any negotiation), closes
+    a connection whose shell has not started within ``login_timeout``
+    seconds, and wakes a writer waiting in ``drain()`` when the connection
+    is lost (telnetlib3 5.0's ``connection_lost`` does not, so a session
+    writing to a caller who hung up waited forever and kept its slot)."""
+
+    class GatedTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
+        _door_address = "?"
+        _door_counted = False
+        _door_refused = False
+        door_started = False
+        _door_deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            self._door_address = address_of(transport.get_extra_info("peername"))
+            why = gate.admit(self._door_address)
+            if why is not None:
+                self._door_refused = True
+                self._closing = True  # telnetlib3's Server forgets closing protocols
+                try:
+                    transport.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
+                finally:
+                    transport.close()
+                return
+            self._door_counted = True
+            self._door_deadline = asyncio.get_running_loop().call_later(login_timeout, self._door_too_slow)
+            super().connection_made(transport)
+
+        def _door_too_slow(self) -> None:
+            self._door_deadline = None
+            if not self.door_started and self._transport is not None:
+                log.info("telnet %s did not reach the name prompt in %g s: closing", self._door_address,
+                         login_timeout)
+                self._transport.abort()
+
+        def begin_shell(self, future: "asyncio.Future[None]") -> None:
+            self.door_started = True
+            super().begin_shell(future)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._door_refused:
+                return
+            if self._door_counted:
+                self._door_counted = False
+                gate.release(self._door_address)
+            if self._door_deadline is not None:
+                self._door_deadline.cancel()
+                self._door_deadline = None
+            try:
+                super().connection_lost(exc)
+            finally:
+                # asyncio's flow control: wake anyone waiting in drain()
+                asyncio.streams.FlowControlMixin.connection_lost(self, exc)
+
+    return GatedTelnetServer
 
 
 async def start_telnet(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
-                       idle_timeout: int = 900, connect_maxwait: float = 4.0) -> Any:
+                       idle_timeout: int = 900, connect_maxwait: float = 4.0,
+                       gate: ConnectionGate | None = None, login_timeout: float = 60.0) -> Any:
     """Listen for telnet callers on ``host``:``port`` (0: any free port) and
     run ``session(terminal)`` for each.  ``idle_timeout``: seconds of silence
     before telnetlib3 disconnects a caller; ``connect_maxwait``: seconds to
-    wait for a client that never negotiates.  Returns the telnetlib3
-    ``Server`` (``close()``, ``wait_closed()``, ``sockets``)."""
+    wait for a client that never negotiates; ``gate``: counts connections
+    at accept (:class:`~door.net.gate.ConnectionGate`; none: unlimited);
+    ``login_timeout``: seconds a connection may take to reach the name
+    prompt.  Returns the telnetlib3 ``Server`` (``close()``,
+    ``wait_closed()``, ``sockets``)."""
 
     async def shell(reader: Any, writer: Any) -> None:
         await TelnetTerminal(reader, writer).run_session(session)
 
+    gate = gate or ConnectionGate(1 << 30, 1 << 30)
     return await telnetlib3.create_server(
         host=host, port=port, shell=shell, encoding=False, timeout=idle_timeout,
-        connect_maxwait=connect_maxwait, cols=80, rows=24, term="unknown")
+        connect_maxwait=connect_maxwait, cols=80, rows=24, term="unknown",
+        protocol_factory=gated_protocol(gate, login_timeout))

@@ -19,7 +19,8 @@ from door.net.ansi import farewell
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
 
-__all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT", "clamp_size"]
+__all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
+           "INPUT_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
 """Seconds to wait for the rest of an escape sequence before a lone ESC
@@ -46,6 +47,14 @@ _EOF = object()
 HOLD_LIMIT = 256 * 1024
 """Bytes of output Ctrl-S may hold before the screen is redrawn in full on
 Ctrl-Q instead."""
+
+CLOSE_GRACE = 2.0
+"""Seconds a closed connection may take to send its last output."""
+
+INPUT_LIMIT = 1024
+"""Bytes of a caller's input the door holds unread; past it the transport
+is not read until the session catches up (a 200 KB paste costs the door a
+kilobyte of memory and waits in the client's TCP window)."""
 
 
 class Terminal:
@@ -93,6 +102,13 @@ class Terminal:
         self._stuck_timer: asyncio.TimerHandle | None = None
         self._last_input = asyncio.get_event_loop().time()
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
+        self._unread = 0  # bytes fed but not yet decoded
+        self._room = asyncio.Event()
+        """Set while :attr:`_unread` is under :data:`INPUT_LIMIT`: the pump
+        reads the transport only then, so a flood waits in the sender's
+        TCP window, not in the door's memory."""
+        self._room.set()
+        self._resize_queued = False
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
         self.log = logging.getLogger(__name__)
@@ -105,23 +121,41 @@ class Terminal:
         return asyncio.get_event_loop().time() - self._last_input
 
     def feed(self, data: bytes) -> None:
-        """Bytes typed by the caller."""
+        """Bytes typed by the caller.  Past :data:`INPUT_LIMIT` unread
+        bytes, :meth:`room` stays clear until the session has read them."""
         if data:
             self._last_input = asyncio.get_event_loop().time()
             self._warned = False
+            self._unread += len(data)
+            if self._unread >= INPUT_LIMIT:
+                self._room.clear()
             self._inbox.put_nowait(bytes(data))
+
+    async def room(self) -> None:
+        """Wait until the door may read more input (the pumps call this
+        before each read)."""
+        await self._room.wait()
+
+    def has_input(self) -> bool:
+        """True when keys (or bytes, or a resize) wait to be read: the key
+        loop then holds its frame until the burst is handled."""
+        return bool(self._keys) or not self._inbox.empty()
 
     def resized(self, cols: int, rows: int) -> None:
         """The client reported a new window size in cells (NAWS / window
-        change).  Sizes of 0 are ignored; silly sizes are clamped."""
+        change).  Sizes of 0 are ignored; silly sizes are clamped; a burst
+        of changes before the session reads them is one ``RESIZE`` key."""
         if cols <= 0 or rows <= 0:
             return
         self.cols, self.rows = clamp_size(cols, rows)
-        self._inbox.put_nowait(_RESIZE)
+        if not self._resize_queued:
+            self._resize_queued = True
+            self._inbox.put_nowait(_RESIZE)
 
     def lost(self) -> None:
         """The connection ended (clean close, reset or abort)."""
         self.closed = True
+        self._room.set()
         self._inbox.put_nowait(_EOF)
 
     # -- used by sessions -----------------------------------------------------
@@ -173,8 +207,12 @@ class Terminal:
                 self._inbox.put_nowait(_EOF)  # stay at EOF
                 return Key(KeyName.EOF)
             if item is _RESIZE:
+                self._resize_queued = False
                 return Key(KeyName.RESIZE)
             assert isinstance(item, bytes)
+            self._unread -= len(item)
+            if self._unread < INPUT_LIMIT:
+                self._room.set()
             for key in self._decoder.feed(item):
                 if key.name is KeyName.CTRL_S:
                     self.paused = True
@@ -235,10 +273,15 @@ class Terminal:
         if self.closed:
             return
         if self.buffered() > self.max_output:
-            self.log.info("%s has not read %d bytes for %g s: disconnecting", self.peer, self.buffered(),
-                          self.stuck_timeout)
-            self.close()
-            self.lost()
+            self._cut_off()
+
+    def _cut_off(self) -> None:
+        """The caller has not read for ``stuck_timeout`` seconds: end the
+        connection now (an abort: a close would wait for them to read)."""
+        self.log.info("%s has not read %d bytes for %g s: disconnecting", self.peer, self.buffered(),
+                      self.stuck_timeout)
+        self.abort()
+        self.lost()
 
     def buffered(self) -> int:
         """Bytes written but not yet taken by the network (0 if unknown)."""
@@ -267,12 +310,40 @@ class Terminal:
         raise NotImplementedError
 
     async def drain(self) -> None:
-        """Wait until the transport has taken the queued output."""
+        """Wait until the transport has taken the queued output, at most
+        ``stuck_timeout`` seconds: a caller who reads nothing for that long
+        is disconnected (and a lost connection returns at once)."""
+        if self.closed:
+            return
+        try:
+            async with asyncio.timeout(self.stuck_timeout):
+                await self._drain()
+        except TimeoutError:
+            if not self.closed:
+                self._cut_off()
+
+    async def _drain(self) -> None:
+        """The transport's own drain; calls :meth:`lost` when it fails."""
         raise NotImplementedError
 
     def close(self) -> None:
-        """End the connection."""
+        """End the connection (what was written is still sent, for
+        :data:`CLOSE_GRACE` seconds at most)."""
         raise NotImplementedError
+
+    def abort(self) -> None:
+        """End the connection at once, dropping unsent output."""
+        self.close()
+
+    def _abort_later(self) -> None:
+        """After a close: if output is still unsent in :data:`CLOSE_GRACE`
+        seconds (a caller who does not read), abort."""
+        if self.buffered() > 0:
+            asyncio.get_event_loop().call_later(CLOSE_GRACE, self._abort_if_stuck)
+
+    def _abort_if_stuck(self) -> None:
+        if self.buffered() > 0:
+            self.abort()
 
 
 class StreamTerminal(Terminal):
@@ -291,9 +362,7 @@ class StreamTerminal(Terminal):
     def buffered(self) -> int:
         return int(self._writer.transport.get_write_buffer_size())
 
-    async def drain(self) -> None:
-        if self.closed:
-            return
+    async def _drain(self) -> None:
         try:
             await self._writer.drain()
         except (ConnectionError, OSError):
@@ -302,3 +371,8 @@ class StreamTerminal(Terminal):
     def close(self) -> None:
         self.closed = True
         self._writer.close()
+        self._abort_later()
+
+    def abort(self) -> None:
+        self.closed = True
+        self._writer.transport.abort()

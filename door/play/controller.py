@@ -199,8 +199,10 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
     if seating.absent and _char(key, "aA"):
         return intents + [Abandon()]
     if _char(key, "?") and vs.mode in (Mode.DISCARD, Mode.PLAY):
-        vs.hint, text = hint(game, seating.me)
-        vs.say(text)
+        if vs.hint_for != len(game.actions):  # a second ? in the same state costs nothing (a flood of ?s)
+            vs.hint, text = hint(game, seating.me)
+            vs.hint_for = len(game.actions)
+            vs.say(text)
         return intents
     if _char(key, "oO") and vs.mode is not Mode.COUNT:
         vs.options.box = not vs.options.box

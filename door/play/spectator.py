@@ -43,7 +43,7 @@ class Spectator:
         a, b = names
         self.vs.prompt = self.prompt.format(a=a, b=b)
         if self.display.painter == self.paint:
-            self.display.refresh()
+            self.display.refresh_soon()
 
     def paint(self, canvas: Canvas) -> None:
         if self.table.game is not None:

@@ -52,12 +52,12 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
             if run.done():
                 break
             if key is None:
-                display.refresh()
+                display.refresh_soon()
             elif key.name is KeyName.CHAR and key.char in "+-":
                 for seat in seats:
                     seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
                 view.vs.say(f"One move every {seats[0].delay:.1f} s.")
-                display.refresh()
+                display.refresh_soon()
             else:
                 break
         else:

@@ -66,6 +66,9 @@ class ViewState:
     reveal: bool = False
     computer: bool = True
     hint: list[Card] = field(default_factory=list)
+    hint_for: int = -1
+    """The number of game actions when :attr:`hint` was worked out (a
+    repeated ``?`` in the same state is not worked out again)."""
     discard_note: str = ""
     msg_top: int = 0
     msg_painted: int = 0

@@ -60,13 +60,13 @@ class SysopConsole:
 
     def lobby_changed(self) -> None:
         if not self.busy and self.spectator is None:
-            self.display.refresh()
+            self.display.refresh_soon()
 
     def ring(self, page: Page) -> None:
         self.say(f"PAGE from {page.presence.name}: {page.reason or '(no reason given)'}")
         self.display.terminal.write(b"\x07")
         if not self.busy:
-            self.display.refresh()
+            self.display.refresh_soon()
 
     def say(self, line: str) -> None:
         """An event line, timed."""
@@ -140,7 +140,7 @@ class SysopConsole:
         async for key in self.display.keys(tick=1.0):
             if key is None:
                 if self.spectator is None:
-                    self.display.refresh()  # idle times, page countdowns
+                    self.display.refresh_soon()  # idle times, page countdowns
             elif not await self.handle(key):
                 return
 
@@ -154,7 +154,7 @@ class SysopConsole:
             return True
         if self.input_label:
             self._input_key(key)
-            self.display.refresh()
+            self.display.refresh_soon()
             return True
         if self.confirm:
             target = self._target()
@@ -165,7 +165,7 @@ class SysopConsole:
                 target.terminal.lost()
                 self.say(f"disconnected {target.name or target.terminal.peer}")
             self.confirm = ""
-            self.display.refresh()
+            self.display.refresh_soon()
             return True
         callers = self.callers()
         if key.name in (KeyName.UP, KeyName.LEFT):
@@ -197,7 +197,7 @@ class SysopConsole:
                 self.confirm = f"Disconnect {self._target().name or 'this caller'}? (Y/N)"  # type: ignore[union-attr]
             elif ch == "R":
                 await self._resume()
-        self.display.refresh()
+        self.display.refresh_soon()
         return True
 
     def _target(self) -> Presence | None:

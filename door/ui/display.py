@@ -34,6 +34,7 @@ class Display:
         """While this says True no frame is sent (the game screen holds while
         its table writes a move to the store); the next refresh paints."""
         self._soon: asyncio.Handle | None = None
+        self._dirty = False  # a refresh waits for the end of a burst of keys
 
     def too_small(self) -> bool:
         """True when the window is under 80x24 cells."""
@@ -50,6 +51,7 @@ class Display:
         if self._soon is not None:
             self._soon.cancel()
             self._soon = None
+        self._dirty = False
         if self.hold is not None and self.hold():
             return
         canvas = Canvas(self.terminal.cols, self.terminal.rows)
@@ -65,7 +67,12 @@ class Display:
     def refresh_soon(self) -> None:
         """Refresh once the current event-loop callback is over: several
         changes made while handling one key or one move (the player's own
-        key, then the table's news of it) go out as one frame, painted once."""
+        key, then the table's news of it) go out as one frame, painted once.
+        While more keys wait to be read (a paste, a flood), the frame waits
+        until :meth:`keys` has handled them all: one frame per burst."""
+        if self.terminal.has_input():
+            self._dirty = True
+            return
         if self._soon is None:
             self._soon = asyncio.get_running_loop().call_soon(self._refresh_now)
 
@@ -86,7 +93,12 @@ class Display:
         terminal's (:meth:`~door.net.terminal.Terminal.get_key`)."""
         terminal = self.terminal
         while True:
-            await terminal.drain()
+            if terminal.has_input():
+                await asyncio.sleep(0)  # between keys of a burst, every other session gets its turn
+            else:
+                if self._dirty:
+                    self.refresh()  # the burst is over: one frame for all of it
+                await terminal.drain()
             key = await terminal.get_key(timeout=tick)
             if key is None:
                 if tick is not None:
@@ -105,7 +117,7 @@ class Display:
             self.redraw()
             return True
         if key.name is KeyName.RESIZE:
-            self.refresh()
+            self.refresh_soon()
             return True
         return False
 

@@ -82,7 +82,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
                 note = ""
             else:
                 note = f"At most {limit} characters."
-        display.refresh()
+        display.refresh_soon()
     return None  # hung up
 
 
@@ -103,7 +103,7 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
         if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
         note = "Please press " + " or ".join(allowed) + "."
-        display.refresh()
+        display.refresh_soon()
     return None  # hung up
 
 

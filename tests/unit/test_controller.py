@@ -218,3 +218,27 @@ def test_o_turns_the_rules_box_on_and_off() -> None:
     before = vs.options.box
     handle_key(vs, game, seating, key("o"))
     assert vs.options.box is not before
+
+
+def test_a_flood_of_question_marks_works_the_hint_out_once(monkeypatch) -> None:
+    """Issue 13.7: 200 KB of ``?`` in a game was 56 s of CPU; the same
+    state's hint is worked out once, and again after the game moves on."""
+    import door.play.controller as controller
+
+    calls = []
+    real = controller.hint
+
+    def counting(game: Game, me: int):  # type: ignore[no-untyped-def]
+        calls.append(len(game.actions))
+        return real(game, me)
+
+    monkeypatch.setattr(controller, "hint", counting)
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    for _ in range(1000):
+        handle_key(vs, game, seating, key("?"))
+    assert len(calls) == 1 and vs.hint
+    game.apply(choose_action(game, 1, GreedyPlayer()))  # the computer lays away: a new state
+    handle_key(vs, game, seating, key("?"))
+    assert len(calls) == 2
