@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from engine.rules import Rules, RulesError
 
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
+from door.records.names import name_key
 
 __all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
            "ConfigError",
@@ -129,7 +130,7 @@ class Config:
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""
-        return next((s for s in self.sysops if s.name.casefold() == name.casefold()), None)
+        return next((s for s in self.sysops if name_key(s.name) == name_key(name)), None)
 
 
 _RANGES: dict[str, tuple[float, float]] = {
@@ -234,7 +235,7 @@ def _check_sysops(path: Path, raw: Any) -> list[SysopConfig]:
             raise ConfigError(f"{where}.ssh_keys: expected a list of OpenSSH public keys (\"ssh-ed25519 AAAA...\")")
         if not password and not keys:
             raise ConfigError(f"{where}: give a password hash or ssh_keys, or the sysop cannot log in")
-        if any(s.name.casefold() == name.casefold() for s in sysops):
+        if any(name_key(s.name) == name_key(name) for s in sysops):
             raise ConfigError(f"{where}.name: {name!r} is listed twice")
         sysops.append(SysopConfig(name, password, [" ".join(k.split()[:2]) for k in keys]))
     return sysops

@@ -8,6 +8,7 @@ from engine.rules import Rules
 
 from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
 from door.sysop.lobby import Lobby
+from door.records.names import name_key
 from door.records.store import Store
 from door.records.throttle import LoginThrottle
 
@@ -35,4 +36,5 @@ class DoorContext:
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""
-        return next((s for s in self.sysops if s.name.casefold() == name.casefold()), None)
+        key = name_key(name)
+        return next((s for s in self.sysops if name_key(s.name) == key), None)

@@ -14,17 +14,37 @@ from dataclasses import dataclass
 
 from door.context import DoorContext
 from door.ui.display import Display
-from door.records.passwords import hash_password, verify_password
+from door.net.gate import address_of
+from door.records.names import clean_name, name_key
+from door.records.passwords import hash_password
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 from door.records.store import Account, NameTaken
 
-__all__ = ["Caller", "login", "RESERVED_NAMES", "MIN_PASSWORD"]
+__all__ = ["Caller", "login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
 
 RESERVED_NAMES = {"computer", "sysop", "you"}
-"""Names nobody may take: they would read wrongly on the screens."""
+"""Names nobody may take: they would read wrongly on the screens.  Every
+``[[sysop]]`` name is reserved too (:func:`reserved`), and names are
+compared by :func:`~door.records.names.name_key`, so lookalikes are too."""
 MIN_PASSWORD = 6
 """The shortest password, in characters."""
 _TRIES = 3
+
+
+def reserved(ctx: DoorContext, name: str) -> bool:
+    """True when nobody may call themselves ``name``: "Computer", "Sysop",
+    "You" and every configured sysop's name, lookalikes included."""
+    key = name_key(name)
+    return key in {name_key(n) for n in RESERVED_NAMES} or any(name_key(s.name) == key for s in ctx.sysops)
+
+
+def offered_name(ctx: DoorContext, user_name: str | None) -> str:
+    """The SSH login name offered at the name prompt: only a name that
+    could be typed there as it is (no trailing spaces, invisible or control
+    characters, not reserved, at most :data:`NAME_LIMIT` characters)."""
+    if not user_name or clean_name(user_name) != user_name or len(user_name) > NAME_LIMIT:
+        return ""
+    return "" if reserved(ctx, user_name) else user_name
 
 
 @dataclass(frozen=True)
@@ -47,7 +67,7 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
     if preauth is not None:
         return Caller(preauth.name, preauth)
     note = ""
-    default = default_name or ""
+    default = offered_name(ctx, default_name)
     while True:
         name = await ask_line(display, "Two-handed cribbage", [
             "Welcome to the cribbage door.",
@@ -56,11 +76,13 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
         if name is None:
             return None
         default = ""
+        name = clean_name(name)
         if not name:
             note = "Please type a name of 1 to 20 characters."
             continue
-        if name.casefold() in RESERVED_NAMES:
-            note = f"The name {name!r} is reserved: please choose another."
+        if reserved(ctx, name):
+            log.warning("reserved name %r typed from %s", name, display.terminal.peer)
+            note = f"The name {name} is reserved: please choose another."
             continue
         account = await ctx.store.accounts.find(name)
         if account is not None:
@@ -110,11 +132,15 @@ async def _password(display: Display, ctx: DoorContext, account: Account,
             return None
         if not password:
             return False
-        if await asyncio.to_thread(verify_password, password, stored):
-            ctx.throttle.success(account.name)
+        verdict = await ctx.throttle.check(account.name, address_of(display.terminal.peer), display.terminal.kind,
+                                           password, stored)
+        if verdict.ok:
             log.info("caller %r logged in", account.name)
             return True
-        await asyncio.sleep(ctx.throttle.failure(account.name, display.terminal.peer, display.terminal.kind))
+        if verdict.refused:
+            note = verdict.refused
+            continue
+        await asyncio.sleep(verdict.delay)
         note = "Wrong password."
     return False
 

@@ -17,12 +17,12 @@ from door.context import DoorContext
 from door.ui.display import Display
 from door.play.journal import Journal
 from door.net.keys import KeyName
-from door.sysop.lobby import Presence
+from door.sysop.lobby import Presence, account_identity, sysop_identity
 from door.caller.login import Caller, login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
-from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye
+from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame
@@ -51,12 +51,17 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
     if caller is None:
         return
     presence.name = caller.name
+    if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
+        await show_page(display, "Already on line", [
+            f"{caller.name} is on line on another connection that does not answer.",
+            "", "Please call again in a minute."])
+        return
     ctx.lobby.update(presence, "main menu")
     log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
     options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
     if not await _offer_key_link(display, ctx, caller, proved.offered_key):
         return
-    waiting = ctx.lobby.waiting_table(caller.name)
+    waiting = ctx.lobby.waiting_table(presence.identity)
     if waiting is not None:
         answer = await ask_choice(display, "Your game", [
             f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
@@ -256,8 +261,9 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         invitation.handoff.set_result(None)
         return False
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
-    theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit)
+    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity)
+    theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
+                       identity=sysop_identity(invitation.console.name))
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
@@ -274,7 +280,7 @@ async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: C
                   table: Table, index: int) -> bool:
     """Go back to a game that waited while the caller's line was down (under
     the name the game was played with)."""
-    seat = HumanSeat(display, table.seats[index].name, options, ctx.paging.chat_limit)
+    seat = HumanSeat(display, table.seats[index].name, options, ctx.paging.chat_limit, identity=presence.identity)
     table.rejoin(index, seat)
     return await _seated(display, ctx, presence, seat, table, "vs sysop")
 

@@ -23,7 +23,7 @@ from typing import Callable
 from door.caller.identity import Login
 from door.config import SysopConfig
 from door.context import DoorContext
-from door.records.passwords import verify_password
+from door.net.gate import address_of
 from door.records.store import Account
 
 __all__ = ["SshAuthenticator"]
@@ -79,14 +79,22 @@ class SshAuthenticator:
         else:
             assert self._account is not None
             stored = await self.ctx.store.accounts.password_hash(self._account.id)
-        ok = False
-        if stored:
-            ok = await asyncio.to_thread(verify_password, password, stored)
-        if ok:
-            self.ctx.throttle.success(who.name)
+        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts:
+            return False  # this connection is being closed
+        where = "ssh (sysop)" if self._sysop is not None else "ssh"
+        verdict = await self.ctx.throttle.check(who.name, address_of(self.peer), where, password, stored)
+        if verdict.ok:
             self._proved = Login(username, account=self._account, sysop=self._sysop, offered_key=self._offered_key)
             return True
-        await self._wrong_password(who.name, "ssh (sysop)" if self._sysop is not None else "ssh")
+        # counted, and the connection closed if need be, before any wait: a
+        # new request cancels this one's wait but not what was counted
+        self.wrong_passwords += 1
+        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts or verdict.refused:
+            log.warning("closing %s after %d wrong password(s)%s", self.peer, self.wrong_passwords,
+                        f" ({verdict.refused})" if verdict.refused else "")
+            self.close()
+            return False
+        await asyncio.sleep(verdict.delay)
         return False
 
     def completed(self, username: str) -> Login:
@@ -96,11 +104,3 @@ class SshAuthenticator:
         if proved is not None and proved.user_name == username:
             return proved
         return Login(username)
-
-    async def _wrong_password(self, name: str, where: str) -> None:
-        """Slow the next try down; close the connection after too many."""
-        self.wrong_passwords += 1
-        await asyncio.sleep(self.ctx.throttle.failure(name, self.peer, where))
-        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts:
-            log.warning("closing %s after %d wrong passwords", self.peer, self.wrong_passwords)
-            self.close()

@@ -86,9 +86,14 @@ class KeyDecoder:
     (['a'], ['right', 'b', 'enter'])
     """
 
-    def __init__(self) -> None:
+    def __init__(self, encoding: str = "utf-8") -> None:
         self._pending = b""
         self._after_cr = False
+        self._partial = b""  # the first bytes of a UTF-8 character
+        self.encoding = encoding
+        """How bytes from 0x80 up are typed characters: ``"utf-8"`` (a
+        multi-byte character, decoded whole; a bad byte is dropped),
+        ``"cp437"`` (one byte, one character) or ``"ascii"`` (dropped)."""
 
     @property
     def pending(self) -> bool:
@@ -99,8 +104,8 @@ class KeyDecoder:
     def feed(self, data: bytes) -> list[Key]:
         """Decode ``data``; returns the completed keys in order."""
         keys: list[Key] = []
-        buf = self._pending + data
-        self._pending = b""
+        buf = self._pending + self._partial + data
+        self._pending = self._partial = b""
         i = 0
         n = len(buf)
         while i < n:
@@ -126,12 +131,44 @@ class KeyDecoder:
                 i += 1
                 continue
             self._after_cr = False
+            if b >= 0x80:
+                used = self._high(buf, i, keys)
+                if used == 0:
+                    self._partial = buf[i:]
+                    return keys
+                i += used
+                continue
             if b in _CONTROL:
                 keys.append(Key(_CONTROL[b]))
-            elif b >= 0x20 and b != 0x7F and not 0x80 <= b < 0xA0:
+            elif b >= 0x20 and b != 0x7F:
                 keys.append(Key(KeyName.CHAR, chr(b)))
             i += 1
         return keys
+
+    def _high(self, buf: bytes, i: int, keys: list[Key]) -> int:
+        """A byte from 0x80 up at ``buf[i]``: append the character it
+        starts; returns bytes used, or 0 when a UTF-8 character is not all
+        here yet."""
+        b = buf[i]
+        if self.encoding == "cp437":
+            keys.append(Key(KeyName.CHAR, bytes([b]).decode("cp437")))
+            return 1
+        if self.encoding != "utf-8":
+            return 1
+        length = 2 if 0xC2 <= b <= 0xDF else 3 if 0xE0 <= b <= 0xEF else 4 if 0xF0 <= b <= 0xF4 else 0
+        if length == 0:
+            return 1  # a stray continuation byte or an invalid lead: dropped
+        if len(buf) - i < length:
+            if all(0x80 <= c <= 0xBF for c in buf[i + 1:]):
+                return 0
+            return 1
+        try:
+            ch = buf[i:i + length].decode("utf-8")
+        except UnicodeDecodeError:
+            return 1
+        if ch.isprintable() or ch.isspace():
+            keys.append(Key(KeyName.CHAR, ch))
+        return length
 
     def _escape(self, buf: bytes, i: int, keys: list[Key]) -> int:
         """Decode the escape sequence at ``buf[i]``; returns bytes consumed,

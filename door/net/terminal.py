@@ -213,6 +213,7 @@ class Terminal:
             self._unread -= len(item)
             if self._unread < INPUT_LIMIT:
                 self._room.set()
+            self._decoder.encoding = self.charset.name
             for key in self._decoder.feed(item):
                 if key.name is KeyName.CTRL_S:
                     self.paused = True

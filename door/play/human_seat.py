@@ -41,9 +41,13 @@ class HumanSeat:
     computer = False
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
-                 chat_limit: int = 70) -> None:
+                 chat_limit: int = 70, identity: str | None = None) -> None:
         self.display = display
         self.name = name
+        self.identity = identity
+        """Who sits here as the transport proved it (``"account:12"``,
+        ``"sysop:gandalf"``); ``None`` for a guest, whose dropped seat
+        nobody can take back (:meth:`door.sysop.lobby.Lobby.waiting_table`)."""
         self.chat_limit = chat_limit
         self.vs = ViewState(options=options or CallerOptions())
         self.table: Table | None = None

@@ -290,7 +290,7 @@ class Table:
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
             if action is _LEAVE:
-                if self.rejoin_timeout is None or self.absent:
+                if self.rejoin_timeout is None or self.absent or getattr(self.seats[seat], "identity", None) is None:
                     self.left = seat
                     log.info("game %d: %s left", game.number, self.seats[seat].name)
                     return False

@@ -1,6 +1,7 @@
 """Accounts: registered callers, their scrypt password hashes, their SSH
-keys and their remembered options.  Names are unique ignoring case
-(:func:`name_key`)."""
+keys and their remembered options.  Names are unique by
+:func:`~door.records.names.name_key` (case, width and invisible characters
+ignored)."""
 
 from __future__ import annotations
 
@@ -11,21 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from door.records.database import Database
+from door.records.names import name_key
 
 __all__ = ["Account", "Accounts", "NameTaken", "name_key"]
 
 
 class NameTaken(ValueError):
     """A name already registered (names are unique ignoring case)."""
-
-
-def name_key(name: str) -> str:
-    """The form in which names are compared: case-folded.
-
-    >>> name_key("Ann") == name_key("ANN")
-    True
-    """
-    return name.casefold()
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from door.net.private import SecretFileError, check_private
+from door.records.names import name_key
 
 __all__ = ["Database", "StoreError", "MIGRATIONS", "DATABASE_NAME"]
 
@@ -33,7 +34,7 @@ DATABASE_NAME = "cribbage.sqlite3"
 
 T = TypeVar("T")
 
-MIGRATIONS: list[str] = [
+MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     # version 1
     """
     CREATE TABLE accounts (
@@ -105,8 +106,30 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (saved_id, seq)
     );
     """,
+    # version 2: names compared by NFKC + case fold, ignorables removed
+    lambda db: _rekey_names(db),
 ]
-"""Schema migrations: entry *i* takes a database from version *i* to *i + 1*."""
+"""Schema migrations: entry *i* takes a database from version *i* to *i + 1*
+(an SQL script, or a function of the connection run in the same transaction)."""
+
+
+def _rekey_names(db: sqlite3.Connection) -> None:
+    """Migration 2: every account's ``name_key`` by today's
+    :func:`~door.records.names.name_key`.  Two old names that are now one
+    name (``Ann`` and a full-width ``Ａnn``): the older account gets the key,
+    the other keeps its old one (and is logged, for the sysop to rename)."""
+    import logging
+
+    taken: set[str] = set()
+    for account_id, name, old in db.execute("SELECT id, name, name_key FROM accounts ORDER BY id").fetchall():
+        key = name_key(name)
+        if key in taken:
+            logging.getLogger(__name__).warning("account %d %r looks like an older name: kept its old key",
+                                                account_id, name)
+            key = old
+        taken.add(key)
+        if key != old:
+            db.execute("UPDATE accounts SET name_key = ? WHERE id = ?", (key, account_id))
 
 
 class StoreError(RuntimeError):
@@ -160,8 +183,13 @@ class Database:
                 raise StoreError(f"{self.path}: schema version {version} is newer than this program "
                                  f"({len(MIGRATIONS)}); upgrade cribbage-door")
             for v in range(version, len(MIGRATIONS)):
+                step = MIGRATIONS[v]
                 db.execute("BEGIN IMMEDIATE")
-                db.executescript(MIGRATIONS[v].replace("\n    ", "\n") + f"\nPRAGMA user_version = {v + 1};")
+                if callable(step):
+                    step(db)
+                    db.execute(f"PRAGMA user_version = {v + 1}")
+                else:
+                    db.executescript(step.replace("\n    ", "\n") + f"\nPRAGMA user_version = {v + 1};")
                 if db.in_transaction:
                     db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:

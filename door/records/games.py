@@ -15,7 +15,7 @@ from engine.notation import rules_from_dict, rules_to_dict
 from engine.rules import Rules
 from engine.tally import HandRecord
 
-from door.records.accounts import name_key
+from door.records.names import name_key
 from door.records.database import Database
 
 __all__ = ["GameSummary", "Games", "Opponent"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from door.records.accounts import name_key
+from door.records.names import name_key
 from door.records.database import Database
 
 __all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]

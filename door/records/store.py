@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from door.records.accounts import Account, Accounts, NameTaken, name_key
+from door.records.accounts import Account, Accounts, NameTaken
+from door.records.names import name_key
 from door.records.database import DATABASE_NAME, MIGRATIONS, Database, StoreError
 from door.records.games import Games, GameSummary
 from door.records.saved_games import SavedGame, SavedGames

@@ -20,7 +20,7 @@ import time
 from door.net.ansi import CLEAR, farewell
 from door.ui.display import Display
 from door.net.keys import Key, KeyName
-from door.sysop.lobby import Invitation, Lobby, Page, Presence
+from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
 from door.ui.prompts import TITLE
 from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
 from door.play.human_seat import HumanSeat
@@ -96,7 +96,7 @@ class SysopConsole:
             row += 1
             if row > 5:
                 break
-        waiting = lobby.waiting_table(self.name)
+        waiting = lobby.waiting_table(sysop_identity(self.name))
         if waiting is not None:
             other = waiting[0].seats[1 - waiting[1]].name
             canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
@@ -269,12 +269,13 @@ class SysopConsole:
         self.display.show(self.paint)
 
     async def _resume(self) -> None:
-        waiting = self.lobby.waiting_table(self.name)
+        waiting = self.lobby.waiting_table(sysop_identity(self.name))
         if waiting is None:
             self.say("no game is waiting for you")
             return
         table, index = waiting
-        seat = HumanSeat(self.display, self.name, chat_limit=self.lobby.paging.chat_limit)
+        seat = HumanSeat(self.display, self.name, chat_limit=self.lobby.paging.chat_limit,
+                         identity=sysop_identity(self.name))
         self.busy = True
         table.rejoin(index, seat)
         self.lobby.update(self.presence, "playing", table)

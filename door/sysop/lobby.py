@@ -19,15 +19,26 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from door.config import PagingConfig
 from door.net.terminal import Terminal
+from door.records.names import name_key
 
 if TYPE_CHECKING:
     from door.ui.display import Display
     from door.play.human_seat import HumanSeat
     from door.play.table import Table
 
-__all__ = ["Lobby", "Presence", "Page", "Invitation", "Console"]
+__all__ = ["Lobby", "Presence", "Page", "Invitation", "Console", "account_identity", "sysop_identity"]
 
 log = logging.getLogger(__name__)
+
+
+def account_identity(account_id: int) -> str:
+    """The identity of a registered caller, as seats and presences carry it."""
+    return f"account:{account_id}"
+
+
+def sysop_identity(name: str) -> str:
+    """The identity of the ``[[sysop]]`` entry ``name``."""
+    return f"sysop:{name_key(name)}"
 
 
 class Console(Protocol):
@@ -60,6 +71,11 @@ class Presence:
     messages: list[str] = field(default_factory=list)
     deliver: Callable[[str], None] | None = None
     """Shows a sentence at once; set while a screen can (a game, the menu)."""
+    identity: str | None = None
+    """Who this is as the transport or a password proved it
+    (:func:`account_identity`, :func:`sysop_identity`); ``None``: a guest."""
+    ended: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the connection's session is over."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
@@ -124,10 +140,34 @@ class Lobby:
     def leave(self, presence: Presence) -> None:
         """A connection ended."""
         self.presences.pop(presence.conn, None)
+        presence.ended.set()
         for page in list(self.pages):
             if page.presence is presence and not page.answer.done():
                 page.answer.set_result(None)
         self.changed()
+
+    def holder(self, identity: str, besides: Presence) -> Presence | None:
+        """Another connection logged in as ``identity``, if any."""
+        return next((p for p in self.presences.values() if p.identity == identity and p is not besides), None)
+
+    async def take_over(self, presence: Presence, identity: str, timeout: float = 15.0) -> bool:
+        """Make ``presence`` the one session of ``identity``: an older one
+        is told, disconnected, and waited for (its game is saved first), so
+        two sessions never write one account's game (issue 13.4).  False
+        when the older session did not end within ``timeout`` seconds."""
+        while (old := self.holder(identity, presence)) is not None:
+            log.info("%s logs in again: closing the older session (conn %d)", identity, old.conn)
+            old.terminal.write(b"\x07")
+            old.tell("You logged in again from somewhere else: this line is closed.")
+            old.terminal.write(b"\r\n\r\n*** You logged in again from somewhere else: this line is closed. ***\r\n")
+            old.terminal.close()
+            old.terminal.lost()
+            try:
+                await asyncio.wait_for(old.ended.wait(), timeout)
+            except asyncio.TimeoutError:
+                return False
+        presence.identity = identity
+        return True
 
     def update(self, presence: Presence, doing: str, table: "Table | None" = None) -> None:
         """``presence`` now does ``doing`` (in ``table``'s game, if any)."""
@@ -217,11 +257,15 @@ class Lobby:
         self.changed()
         return asyncio.create_task(run())
 
-    def waiting_table(self, name: str) -> "tuple[Table, int] | None":
-        """A game that waits for the player ``name`` (ignoring case) to come
-        back: the table and the seat."""
+    def waiting_table(self, identity: str | None) -> "tuple[Table, int] | None":
+        """A game that waits for ``identity`` (:func:`account_identity`,
+        :func:`sysop_identity`) to come back: the table and the seat.  A
+        seat is given back to the identity that left it, never by name; a
+        guest (``None``) gets none."""
+        if identity is None:
+            return None
         for table in self.tables:
             for seat in table.absent:
-                if table.seats[seat].name.casefold() == name.casefold():
+                if getattr(table.seats[seat], "identity", None) == identity:
                     return table, seat
         return None

@@ -194,9 +194,25 @@ async def test_console_socket_is_closed_to_other_users(door: DoorServer) -> None
     assert (await as_nobody()).startswith("refused 13")
 
 
+async def registered(door: DoorServer, name: str, password: str = "flo-secret", until: str = "Main menu"):
+    """A registered caller logged in over telnet with their password."""
+    from door.records.passwords import hash_password
+
+    if await door.store.accounts.find(name) is None:
+        await door.store.accounts.create(name, hash_password(password))
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(name.encode() + b"\r")
+    await s.wait_for(lambda: "Password:" in s.text())
+    await caller.send(password.encode() + b"\r")
+    await s.wait_for(lambda: until in s.text())
+    return caller
+
+
 async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_key) -> None:
     sysop = await sysop_login(door, sysop_key)
-    caller = await guest(door, "Flo")
+    caller = await registered(door, "Flo")
     await page(caller, b"")
     await sysop.screen.wait_for(lambda: "PAGE from Flo" in sysop.screen.text())
     await sysop.send(b"y")
@@ -206,7 +222,8 @@ async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_ke
     caller.close()  # the line drops
     await sysop.screen.wait_for(lambda: "Flo's line dropped" in " ".join(sysop.screen.text().split()), timeout=2)
     assert "come back" in sysop.screen.prompt()
-    caller = await guest_back(door, "flo")
+    caller = await registered(door, "flo", until="is waiting for you")
+    await caller.send(b"y")
     s = caller.screen
     await s.wait_for(lambda: s.prompt().startswith("Chat") or "Choose 2" in s.prompt() or "turn" in s.prompt())
     await sysop.screen.wait_for(lambda: "Flo is back" in sysop.screen.text())
@@ -218,11 +235,70 @@ async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_ke
     sysop.conn.close()
 
 
-async def guest_back(door: DoorServer, name: str):
+async def test_a_dropped_seat_goes_back_to_the_same_account_never_to_a_name(door: DoorServer, sysop_key) -> None:
+    """Issue 13.3: a guest who types the dropped player's name is not
+    offered their seat; the account is."""
+    sysop = await sysop_login(door, sysop_key)
+    caller = await registered(door, "Flo")
+    await page(caller, b"")
+    await sysop.screen.wait_for(lambda: "PAGE from Flo" in sysop.screen.text())
+    await sysop.send(b"y")
+    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
+    await caller.send(b"1")
+    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+    caller.close()
+    await sysop.screen.wait_for(lambda: "Flo's line dropped" in " ".join(sysop.screen.text().split()), timeout=5)
+    impostor = await telnet_caller(door.telnet_port)
+    s = impostor.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await impostor.send(b"\xef\xbc\xa6lo\r")  # a full-width F: the same name as Flo
+    await s.wait_for(lambda: "Password:" in s.text())  # it is Flo's account, so it asks Flo's password
+    assert "is waiting for you" not in s.text()
+    impostor.close()
+    back = await registered(door, "flo", until="is waiting for you")
+    await back.send(b"y")
+    await sysop.screen.wait_for(lambda: "Flo is back" in sysop.screen.text())
+    back.close()
+    sysop.conn.close()
+
+
+async def test_a_guest_who_drops_ends_the_game_at_once(door: DoorServer, sysop_key) -> None:
+    sysop = await sysop_login(door, sysop_key)
+    caller = await guest(door, "Gus")
+    await page(caller, b"")
+    await sysop.screen.wait_for(lambda: "PAGE from Gus" in sysop.screen.text())
+    await sysop.send(b"y")
+    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
+    await caller.send(b"1")
+    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+    caller.close()
+    await sysop.screen.wait_for(lambda: "Nobody is on line" in sysop.screen.text(), timeout=10)
+    assert not door.ctx.lobby.tables  # no table waits for a guest nobody could prove to be
+    sysop.conn.close()
+
+
+@pytest.mark.parametrize("typed", [b"Sysop", b"SYSOP", b"Sys\xc2\xadop", b"Computer", b"\xef\xbd\x83omputer"])
+async def test_nobody_takes_a_sysop_name_or_the_computer_s(door: DoorServer, typed: bytes) -> None:
     caller = await telnet_caller(door.telnet_port)
-    await log_in_as_guest(caller, name, until="is waiting for you")
-    await caller.send(b"y")
-    return caller
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(typed + b"\r")
+    await s.wait_for(lambda: "is reserved" in s.text())
+    caller.close()
+
+
+async def test_ssh_user_names_are_offered_only_as_they_could_be_typed(door: DoorServer) -> None:
+    for user, offered in [("Ann ", False), ("Ann", True), ("Sysop", None), ("An\u200bn", False)]:
+        if offered is None:
+            continue  # the sysop's name needs the sysop's key (test_ssh_auth)
+        async with asyncssh.connect("127.0.0.1", door.ssh_port, username=user, known_hosts=None, client_keys=None,
+                                    password=None, agent_path=None, config=None) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            screen, task = watch(process, 80, 24)
+            await screen.wait_for(lambda: "Your name:" in screen.text())
+            line = next(x for x in screen.lines() if "Your name:" in x)
+            assert ("Ann" in line) is offered, line
+            task.cancel()
 
 
 async def test_only_sysops_reach_the_console(door: DoorServer, sysop_key) -> None:

@@ -66,3 +66,16 @@ def test_noise_never_raises(noise: bytes) -> None:
             assert isinstance(k, Key)
     d.flush()
     assert not d.pending
+
+
+def test_utf8_characters_are_typed_whole_even_split_across_reads() -> None:
+    """A name typed in UTF-8 arrives as its characters (it was read byte by
+    byte as Latin-1: "Ｆlo" became "ï¼¦lo")."""
+    from door.net.keys import KeyDecoder, KeyName
+
+    d = KeyDecoder("utf-8")
+    keys = d.feed(b"\xef\xbc") + d.feed(b"\xa6lo\xe7\x8c") + d.feed(b"\xab\xff\x80!")
+    assert "".join(k.char for k in keys if k.name is KeyName.CHAR) == "\uff26lo\u732b!"
+    cp = KeyDecoder("cp437")
+    assert [k.char for k in cp.feed(b"\x81\xe1")] == ["\u00fc", "\u00df"]
+    assert KeyDecoder("ascii").feed(b"a\xe9b") and [k.char for k in KeyDecoder("ascii").feed(b"a\xe9b")] == ["a", "b"]

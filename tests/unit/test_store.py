@@ -108,11 +108,74 @@ def test_passwords_are_salted_scrypt() -> None:
 
 def test_throttle_backs_off_and_resets() -> None:
     t = LoginThrottle()
-    delays = [t.failure("Ann", "1.2.3.4:5", "telnet") for _ in range(6)]
+    delays = [t.failure("Ann", "1.2.3.4", "telnet") for _ in range(6)]
     assert delays[0] == BASE_DELAY and delays == sorted(delays) and delays[-1] == MAX_DELAY
     assert t.failures("ANN") == 6
-    t.success("ann")
+    t.success("ann", "1.2.3.4")
     assert t.failures("Ann") == 0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_an_address_gets_per_address_checks_per_window_whatever_the_names() -> None:
+    clock = Clock()
+    t = LoginThrottle(window=600, per_address=10, per_account=20, clock=clock)
+    for i in range(10):
+        assert t.admit(f"name{i % 3}", "6.6.6.6") is None
+        t.failure(f"name{i % 3}", "6.6.6.6", "ssh")
+    assert "from your address" in (t.admit("someone", "6.6.6.6") or "")
+    assert t.admit("someone", "7.7.7.7") is None  # another address is not held up
+    t.success("someone", "7.7.7.7")
+    clock.now += 601
+    assert t.admit("name0", "6.6.6.6") is None  # the window moved on
+
+
+def test_checks_under_way_count_so_parallel_guesses_do_not_pass() -> None:
+    t = LoginThrottle(per_address=10)
+    admitted = [t.admit("Ann", "6.6.6.6") for _ in range(1000)]  # a thousand at once, none answered yet
+    assert admitted.count(None) == 10
+
+
+def test_a_spread_attack_never_locks_the_owner_out() -> None:
+    t = LoginThrottle(window=600, per_address=10, per_account=20)
+    for i in range(20):
+        assert t.admit("Vic", f"10.0.0.{i}") is None
+        t.failure("Vic", f"10.0.0.{i}", "telnet")
+    assert "for vic" in (t.admit("vic", "10.0.0.3") or "")  # an address that failed on Vic: no more
+    assert t.admit("Vic", "10.0.0.99") is None  # a fresh address gets one check
+    t.failure("Vic", "10.0.0.99", "telnet")
+    assert t.admit("Vic", "10.0.0.99") is not None
+    assert t.admit("Vic", "192.168.1.5") is None  # the owner, at home: checked at once
+    t.success("Vic", "192.168.1.5")
+
+
+async def test_a_check_abandoned_half_way_counts_as_wrong() -> None:
+    import asyncio
+
+    t = LoginThrottle()
+    stored = hash_password("right-one")
+    task = asyncio.create_task(t.check("Ann", "6.6.6.6", "ssh", "guess", stored))
+    await asyncio.sleep(0)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert t.failures("Ann") == 1
+    assert (await t.check("Ann", "6.6.6.6", "ssh", "right-one", stored)).ok
+    wrong = await t.check("Ann", "6.6.6.6", "ssh", "nope", stored)
+    assert not wrong.ok and wrong.delay == BASE_DELAY
+
+
+def test_passwords_are_one_form_whatever_the_client_sends() -> None:
+    stored = hash_password("pass word")
+    assert verify_password("\uff50\uff41\uff53\uff53\u3000word", stored)  # full width, ideographic space
+    composed = hash_password("caf\u00e9!!")
+    assert verify_password("cafe\u0301!!", composed)  # e + combining acute, as some clients send it
 
 
 def hand(number: int, dealer: int, mine: SeatHand, theirs: SeatHand, complete: bool = True,
@@ -170,3 +233,31 @@ async def test_action_log_round_trip_and_finish(store: Store) -> None:
     await store.games.record(saved_id, 42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
                             GameResult(0, (61, 20), Skunk.SKUNK, 2), [], 0.0)
     assert await store.saved.load(ann.id) is None
+
+
+async def test_lookalike_names_are_one_name(store: Store) -> None:
+    """Issue 13.3: full width, a soft hyphen, zero-width characters and
+    case make no new name."""
+    await store.accounts.create("Gandalf", hash_password("secret1"))
+    for twin in ["GANDALF", "\uff27andalf", "Gan\u00addalf", "Gand\u200balf", "Gandalf\u200d", "  gandalf "]:
+        with pytest.raises(NameTaken):
+            await store.accounts.create(twin, hash_password("secret1"))
+        assert (await store.accounts.find(twin)) is not None
+
+
+async def test_migration_rekeys_old_names(tmp_path: Path) -> None:
+    path = tmp_path / DATABASE_NAME
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0])  # a version-1 file, keys case-folded only
+    db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES ('\uff21nn', '\uff41nn', 'x', 0)")
+    db.execute("PRAGMA user_version = 1")
+    db.commit()
+    db.close()
+    path.chmod(0o600)
+    store = await Store.open(path)
+    try:
+        assert (await store.accounts.find("ann")) is not None
+        with pytest.raises(NameTaken):
+            await store.accounts.create("Ann", hash_password("secret1"))
+    finally:
+        await store.close()
