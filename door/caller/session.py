@@ -26,7 +26,7 @@ from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goo
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame
-from door.play.table import Table, new_game_number
+from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
 from door.net.terminal import Terminal
@@ -73,7 +73,20 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
                 return
         else:
             waiting[0].abandon(waiting[1])
-    saved = await ctx.store.saved.load(caller.account.id) if caller.account else None
+    saved, broken = await _load_saved(ctx, caller, log)
+    if broken is not None:
+        answer = await ask_choice(display, "Unfinished game", [
+            "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
+            f"({broken})",
+            "",
+            "  A  Abandon it (it is removed; your records are not touched).",
+            "  K  Keep it for now (the sysop can look at it; a new game replaces it).",
+        ], "AK")
+        if answer is None:
+            return
+        if answer == "A":
+            await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
+            log.info("%r abandoned a saved game that did not replay", caller.name)
     if saved is not None:
         resume = await _offer_resume(display, saved, caller)
         if resume is None:
@@ -155,6 +168,24 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, ke
     return True
 
 
+async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[SavedGame | None, str | None]:
+    """The caller's unfinished game, checked by replaying it: ``(saved,
+    None)``, ``(None, None)`` when there is none, or ``(None, why)`` when
+    its log cannot be read or does not replay (never a crash)."""
+    if caller.account is None:
+        return None, None
+    try:
+        saved = await ctx.store.saved.load(caller.account.id)
+        if saved is not None:
+            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
+            if game.over:
+                raise ValueError("the game in it is already over")
+    except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
+        log.error("the saved game of %r does not replay: %s", caller.name, exc)
+        return None, str(exc)[:70]
+    return saved, None
+
+
 async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
     game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
     you, them = game.scores()
@@ -201,6 +232,8 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         keys.cancel()
         computer.stop()
         presence.deliver = None
+    if table.held is not None and not display.terminal.closed:
+        return await show_page(display, "Your game is kept", [HELD_MESSAGE])
     return not display.terminal.closed
 
 

@@ -4,15 +4,20 @@ the record when it ends.
 The table calls :meth:`Journal.action` after the engine accepted an action
 and *before* anyone is shown its effect, so a game dropped at any moment
 (a lost connection, a killed server) resumes exactly where the screens left
-it.  A failure to write is logged and told to the caller; play goes on.
+it.  A write that fails (the database locked by another program, a full
+disk) is tried again for :data:`RETRY_FOR` seconds; then
+:class:`JournalError` says the game cannot be kept, and the table holds
+the game as the store has it (the move is never shown, the log stays
+contiguous, and the caller resumes it later).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 import time
-from typing import Callable
+from typing import Awaitable, Callable, TypeVar
 
 from engine.game import Game
 
@@ -20,9 +25,20 @@ from engine.tally import GameTally
 from door.records.games import Opponent
 from door.records.store import SavedGame, Store, StoreError
 
-__all__ = ["Journal"]
+__all__ = ["Journal", "JournalError", "RETRY_FOR"]
 
 log = logging.getLogger(__name__)
+
+RETRY_FOR = 5.0
+"""Seconds a failed write of a move is tried again before the game is held
+(each try also waits up to the database's own 2 s busy timeout)."""
+
+T = TypeVar("T")
+
+
+class JournalError(RuntimeError):
+    """The store could not keep a game's move (or its start) after
+    :data:`RETRY_FOR` seconds of trying; the message says what failed."""
 
 
 class Journal:
@@ -49,20 +65,38 @@ class Journal:
 
     def _failed(self, what: str, exc: Exception) -> None:
         log.error("store failed to %s for account %d: %s", what, self.account_id, exc)
-        self.warn(f"The door could not save your game ({what}); play goes on.")
+        self.warn(f"The door could not save your game ({what}).")
+
+    async def _retrying(self, what: str, write: Callable[[], Awaitable[T]]) -> T:
+        """``write()``, tried again for :data:`RETRY_FOR` seconds (backing
+        off from 0.1 s); raises :class:`JournalError` when it never took."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RETRY_FOR
+        pause = 0.1
+        while True:
+            try:
+                return await write()
+            except sqlite3.IntegrityError as exc:  # another writer took this step: never retried
+                log.error("store refused to %s for account %d: %s", what, self.account_id, exc)
+                raise JournalError(f"could not {what}: {exc}") from exc
+            except (StoreError, sqlite3.Error) as exc:
+                if loop.time() + pause > deadline:
+                    log.error("store failed to %s for account %d for %g s: %s", what, self.account_id,
+                              RETRY_FOR, exc)
+                    raise JournalError(f"could not {what}: {exc}") from exc
+                log.warning("store failed to %s for account %d (%s): trying again", what, self.account_id, exc)
+                await asyncio.sleep(pause)
+                pause = min(1.0, pause * 2)
 
     async def start(self, game: Game, match_points: tuple[int, int]) -> None:
         """A new game began: open its action log (unless ``log_actions`` is
-        off: a game against the sysop is kept in memory while it runs)."""
+        off: a game against the sysop is kept in memory while it runs).
+        Raises :class:`JournalError` when the store cannot keep it."""
         self.started = time.time()
         if not self.log_actions:
             return
-        try:
-            self.saved_id = await self.store.saved.begin(self.account_id, self.opponent, game.number,
-                                                        game.first_dealer, game.rules, match_points)
-        except (StoreError, sqlite3.Error) as exc:
-            self.saved_id = None
-            self._failed("start the game", exc)
+        self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
+            self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points))
 
     def resume(self, saved: SavedGame) -> None:
         """A saved game goes on: keep writing to its log."""
@@ -70,20 +104,23 @@ class Journal:
         self.started = saved.started
 
     async def action(self, game: Game) -> None:
-        """Write the game's latest action (before its effect is shown)."""
-        if self.saved_id is None:
+        """Write the game's latest action (before its effect is shown).
+        Raises :class:`JournalError` when the store cannot keep it: the
+        caller must not show the move."""
+        saved_id = self.saved_id
+        if saved_id is None:
             return
-        try:
-            await self.store.saved.append(self.saved_id, len(game.actions) - 1, game.actions[-1])
-        except (StoreError, sqlite3.Error) as exc:
-            self._failed("write a move", exc)
+        seq, action = len(game.actions) - 1, game.actions[-1]
+        await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action))
 
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""
         assert game.result is not None
+        result = game.result
         try:
-            await self.store.games.record(self.saved_id, game.number, game.rules, self.players, self.accounts,
-                                         self.opponent, game.result, tally.hands, self.started)
-        except (StoreError, sqlite3.Error) as exc:
+            await self._retrying("record the game", lambda: self.store.games.record(
+                self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,
+                tally.hands, self.started))
+        except JournalError as exc:
             self._failed("record the game", exc)
         self.saved_id = None

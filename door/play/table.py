@@ -34,7 +34,7 @@ from engine.rules import Rules
 
 from engine.tally import GameTally
 
-from door.play.journal import Journal
+from door.play.journal import Journal, JournalError
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
@@ -87,6 +87,11 @@ class Watcher(Protocol):
         """The game changed by ``events``, or the chat changed."""
 
 
+HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was before your last move. "
+                "Call again later to resume it.")
+"""What the players are told when the store could not keep a move."""
+
+
 def new_game_number() -> int:
     """A fresh game number, 1 .. 999,999, drawn from :mod:`secrets`."""
     return secrets.randbelow(999_999) + 1
@@ -136,6 +141,9 @@ class Table:
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, seed 004)."""
+        self.held: str | None = None
+        """Why the match stopped with its game kept as the store has it
+        (the store could not keep a move), or ``None``."""
         self.auto_deal = auto_deal
         if auto_deal:
             self.dealt.set()
@@ -233,7 +241,13 @@ class Table:
                 game = self.match.new_game(self.numbers())
                 events = game.start()
                 if self.journal is not None:
-                    await self.journal.start(game, self.match_points())
+                    try:
+                        await self.journal.start(game, self.match_points())
+                    except JournalError as exc:
+                        self.held = str(exc)
+                        for seat in self.seats:
+                            seat.notice(HELD_MESSAGE)
+                        return
                 log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
                 underway = False
             self.game = game
@@ -313,10 +327,21 @@ class Table:
                 self.writing = True  # the game holds a move the store has not kept: screens wait
                 try:
                     await self.journal.action(game)  # kept before anyone sees it
-                finally:
-                    self.writing = False
+                except JournalError as exc:
+                    self._hold(game, exc)  # the screens keep waiting: the move is never shown
+                    return False
+                self.writing = False
             self._broadcast(game, events)
         return True
+
+    def _hold(self, game: Game, exc: JournalError) -> None:
+        """The store could not keep the move just applied: the match ends
+        with the game as the store has it (``held`` says why), and every
+        seat is told."""
+        self.held = str(exc)
+        log.error("game %d held after %d actions: %s", game.number, len(game.actions) - 1, exc)
+        for seat in self.seats:
+            seat.notice(HELD_MESSAGE)
 
     def _broadcast(self, game: Game, events: list[Event]) -> None:
         self.tally.feed(events)

@@ -44,14 +44,15 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
-    p.add_argument("action", choices=["list", "show", "remove", "remove-all", "export", "backup"])
-    p.add_argument("target", nargs="?", help="the player's NAME (show, remove) or the FILE (export, backup)")
+    p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup"])
+    p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved) or the FILE "
+                                             "(export, backup)")
 
 
 def run_records(args: argparse.Namespace, data_dir: Path, out: TextIO = sys.stdout,
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command; returns the exit status."""
-    if args.action in ("show", "remove", "export", "backup") and not args.target:
+    if args.action in ("show", "remove", "remove-saved", "export", "backup") and not args.target:
         what = "FILE" if args.action in ("export", "backup") else "NAME"
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
@@ -107,6 +108,16 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
             print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
             return 1
         print(f"Removed {args.target} and {n} game(s).", file=out)
+        return 0
+    if args.action == "remove-saved":
+        account = await store.accounts.find(args.target)
+        if account is None:
+            print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
+            return 1
+        if not await store.saved.drop_for(account.id):
+            print(f"{account.name} has no unfinished game.", file=out)
+            return 1
+        print(f"Removed the unfinished game of {account.name}.", file=out)
         return 0
     if args.action == "remove-all":
         n = await store.accounts.remove_all()

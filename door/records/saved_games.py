@@ -80,3 +80,10 @@ class SavedGames:
     async def drop(self, saved_id: int) -> None:
         """Forget an unfinished game (declined, or abandoned)."""
         await self.database.tx(lambda db: db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,)))
+
+    async def drop_for(self, account_id: int) -> bool:
+        """Forget the unfinished game of an account, even one whose log
+        cannot be read; True when there was one."""
+        def tx(db: sqlite3.Connection) -> bool:
+            return db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,)).rowcount > 0
+        return await self.database.tx(tx)
