@@ -11,7 +11,7 @@ from door.ui.display import Display
 from door.caller.login import Caller
 from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, show_page
-from door.ui.screen import Canvas
+from door.ui.screen import Canvas, fit
 from door.records.store import Store
 
 __all__ = ["MenuItem", "main_menu", "show_statistics", "show_top_players", "show_recent_games"]
@@ -87,7 +87,7 @@ async def show_top_players(display: Display, store: Store) -> bool:
     top = await store.statistics.top(12)
     lines = ["Top players", "", f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
     for i, p in enumerate(top, 1):
-        lines.append(f"{i:>3} {p.name:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}")
+        lines.append(f"{i:>3} {fit(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}")
     if not top:
         lines.append("    No games recorded yet.")
     return await show_page(display, "Top players", lines)

@@ -28,6 +28,12 @@ _ASCII = {"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S", "\u00b7": 
 
 _CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}
 
+WIDE_TAIL = "\x00"
+"""The cell after a double-width character on a canvas: it is covered by
+the character before it, and encodes to nothing in UTF-8 (the terminal has
+moved two columns) or to ``?`` where the wide character itself became one
+``?``, so every row keeps its width in cells."""
+
 # TTYPE values that mean a BBS terminal expecting CP437 (FIELD_NOTES.md).
 _CP437_TERMS = ("ansi", "pcansi", "ansi-bbs", "syncterm", "ansi-256color", "qansi", "scoansi", "cterm")
 
@@ -43,7 +49,9 @@ class Charset:
         """The bytes for one character (``b"?"`` when it has none)."""
         got = self._cache.get(ch)
         if got is None:
-            if self.name == "ascii":
+            if ch == WIDE_TAIL:
+                got = b"" if self.name == "utf-8" else b"?"
+            elif self.name == "ascii":
                 got = ch.encode("ascii") if ch < "\x7f" else _ASCII.get(ch, "?").encode("ascii")
             elif self.name == "cp437" and ch in _CP437_SUITS:
                 got = _CP437_SUITS[ch]
@@ -58,7 +66,7 @@ class Charset:
     def encode(self, text: str) -> bytes:
         """Encode a whole string character by character."""
         if self.name == "utf-8":
-            return text.encode("utf-8")
+            return (text.replace(WIDE_TAIL, "") if WIDE_TAIL in text else text).encode("utf-8")
         return b"".join(self.encode_char(ch) for ch in text)
 
     @property

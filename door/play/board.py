@@ -16,7 +16,7 @@ from functools import lru_cache
 from engine.game import Peg
 from engine.rules import Rules
 
-from door.ui.screen import BLACK, RED, WHITE, Canvas, Style
+from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
 
 __all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]
@@ -97,7 +97,7 @@ def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: l
         label = Style(fg=colour, bold=True)
         canvas.blit(base, 0, track, first_col=LABEL_WIDTH)
         if rows == 1:  # name and score share the row: "Ann 57 "
-            canvas.put(base, 0, f"{names[seat][:3]:<3}{pegs[seat].front:>3}", label)
+            canvas.put(base, 0, f"{fit(names[seat], 3)}{pegs[seat].front:>3}", label)
         else:          # name on the way out, score on the way back
             canvas.put(base, 0, names[seat][:6], label)
             canvas.put(base + 1, 0, f"{pegs[seat].front:>5}", label)

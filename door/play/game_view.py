@@ -36,7 +36,7 @@ from door.net.charset import SUIT_GLYPHS
 from door.play.board import board_height, draw_board
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style
+from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, fit
 from door.ui.words import show_summary
 
 __all__ = ["paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
@@ -215,7 +215,7 @@ def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names
     for i, hc in enumerate(counted):
         row = top + 1 + i
         owner = "Your" if hc.seat == me else f"{names[hc.seat]}'s"
-        col = canvas.put(row, 1, f"{owner} {hc.what.value}"[:20].ljust(21), BRIGHT)
+        col = canvas.put(row, 1, fit(f"{owner} {hc.what.value}", 20) + " ", BRIGHT)
         for card in hc.show.hand:
             draw_card(canvas, row, col, card)
             col += CARD_STEP
@@ -256,7 +256,7 @@ def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str
         f = recap.seats[seat]
         crib = f"{f.crib_points:>4}" if recap.dealer == seat else "   -"
         who = "You" if seat == me else names[seat]
-        canvas.put(top + 1 + i, 1, f"{who[:20]:<21}{f.pegging:>7}{f.hand_points:>6}{crib:>6}{f.heels:>7}"
+        canvas.put(top + 1 + i, 1, f"{fit(who, 20)} {f.pegging:>7}{f.hand_points:>6}{crib:>6}{f.heels:>7}"
                                    f"{f.muggins_won:>9}{f.total:>7}", BRIGHT)
 
 

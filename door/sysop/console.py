@@ -22,7 +22,7 @@ from door.ui.display import Display
 from door.net.keys import Key, KeyName
 from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
 from door.ui.prompts import TITLE
-from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style
+from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, fit
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.net.terminal import Terminal
@@ -102,13 +102,13 @@ class SysopConsole:
             canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
             row += 1
         row += 1
-        canvas.put(row, 1, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
+        canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
         row += 1
         self.selected = min(self.selected, max(0, len(callers) - 1))
         first = row
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
-            line = (f"  {(p.name or '-')[:16]:<16} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
+            line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
                     f"{idle // 60:>2}:{idle % 60:02d}  {p.activity()}")
             style = BAR if i == self.selected else TEXT
             if i == self.selected:

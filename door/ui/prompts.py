@@ -10,7 +10,7 @@ from typing import Sequence
 from door.net.ansi import CLEAR
 from door.ui.display import Display
 from door.net.keys import KeyName
-from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style
+from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
 from door.ui.words import strip_controls
 
 __all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
@@ -38,7 +38,7 @@ def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = Tr
     heading); returns the next free row."""
     canvas.fill(0, 0, canvas.cols, TITLE)
     canvas.put(0, 1, "CRIBBAGE DOOR", TITLE)
-    canvas.put(0, canvas.cols - len(subtitle) - 1, subtitle, TITLE)
+    canvas.put(0, canvas.cols - cell_width(subtitle) - 1, subtitle, TITLE)
     row = 2
     if banner:
         left = (canvas.cols - len(BANNER[0])) // 2
@@ -63,10 +63,10 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
         row = frame(canvas, subtitle, lines)
         col = canvas.put(row, 4, label, TEXT)
         shown = "*" * len(typed) if mask else typed
-        canvas.put(row, col, shown.ljust(limit, "_"), INPUT)
+        canvas.put(row, col, shown + "_" * max(0, limit - cell_width(shown)), INPUT)
         canvas.put(row + 2, 4, "Press RETURN when done (BACKSPACE erases).", TEXT)
         canvas.put(row + 3, 4, note, NOTE)
-        canvas.cursor = (row, col + len(typed))
+        canvas.cursor = (row, col + cell_width(shown))
 
     display.show(paint)
     async for key in display.keys():

@@ -14,13 +14,16 @@ cell (a BBS terminal such as SyncTERM scrolls when it is written).
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from typing import NamedTuple
 
-from door.net.ansi import CONTROL
-from door.net.charset import Charset
+from wcwidth import wcwidth
 
-__all__ = ["Style", "Canvas", "Renderer", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
+from door.net.ansi import CONTROL
+from door.net.charset import WIDE_TAIL, Charset
+
+__all__ = ["Style", "Canvas", "Renderer", "cell_width", "cell_chars", "fit", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
            "BLUE", "MAGENTA", "CYAN", "WHITE", "DEFAULT"]
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
@@ -92,6 +95,53 @@ def sgr_transition(old: Style | None, new: Style) -> str:
     return by_change if len(by_change) <= len(by_reset) else by_reset
 
 
+def cell_width(text: str) -> int:
+    """``text``'s width in terminal cells (as :meth:`Canvas.put` draws it).
+
+    >>> cell_width("Ann"), cell_width("\u732b\u5b50"), cell_width("e\u0301")
+    (3, 4, 1)
+    """
+    return len(text) if text.isascii() else len(cell_chars(text))
+
+
+def cell_chars(text: str) -> list[str]:
+    """``text`` as the cells it takes: NFC first (so a letter and its
+    accent are one cell), a double-width character followed by
+    :data:`~door.net.charset.WIDE_TAIL`, zero-width ones left out, control
+    characters as spaces."""
+    out: list[str] = []
+    for ch in unicodedata.normalize("NFC", text):
+        w = wcwidth(ch)
+        if w == 2:
+            out += [ch, WIDE_TAIL]
+        elif w == 1:
+            out.append(ch)
+        elif w < 0 or ch == WIDE_TAIL:
+            out.append(" ")
+    return out
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut and padded to exactly ``width`` cells (a wide
+    character that would be cut in half becomes a space), for columns.
+
+    >>> fit("Ann", 5) + "|", fit("\u732b\u732b\u732b", 5) + "|"
+    ('Ann  |', '\u732b\u732b |')
+    """
+    if text.isascii():
+        return text[:width].ljust(width)
+    out, used = [], 0
+    for ch in unicodedata.normalize("NFC", text):
+        w = wcwidth(ch)
+        if w < 0:
+            ch, w = " ", 1
+        if used + w > width:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + " " * (width - used)
+
+
 class Canvas:
     """A ``cols`` x ``rows`` grid of (character, :class:`Style`) cells.
 
@@ -111,7 +161,13 @@ class Canvas:
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
-        Control characters in ``text`` are drawn as spaces."""
+        Text is measured in terminal cells (``wcwidth``): a double-width
+        character takes two cells (the second holds
+        :data:`~door.net.charset.WIDE_TAIL`), a combining mark that does
+        not compose (NFC) and other zero-width characters take none and are
+        left out, control characters are drawn as spaces."""
+        if not text.isascii():
+            return self._put_wide(row, col, text, style)
         end = col + len(text)
         if 0 <= row < self.rows:
             start, stop = max(col, 0), min(end, self.cols)
@@ -119,8 +175,35 @@ class Canvas:
                 piece = text[start - col:stop - col]
                 if not piece.isprintable():  # control characters (and a few unusual spaces: kept as they are)
                     piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
-                self.chars[row][start:stop] = piece
+                chars = self.chars[row]
+                if chars[start] == WIDE_TAIL and start > 0:
+                    chars[start - 1] = " "  # a wide character there loses its right half
+                if stop < self.cols and chars[stop] == WIDE_TAIL:
+                    chars[stop] = " "  # ... or its left half
+                chars[start:stop] = piece
                 self.styles[row][start:stop] = [style] * (stop - start)
+        return end
+
+    def _put_wide(self, row: int, col: int, text: str, style: Style) -> int:
+        cells = cell_chars(text)
+        end = col + len(cells)
+        if not 0 <= row < self.rows:
+            return end
+        start, stop = max(col, 0), min(end, self.cols)
+        if start >= stop:
+            return end
+        piece = cells[start - col:stop - col]
+        if piece[0] == WIDE_TAIL:  # the left half of a wide character is clipped away
+            piece[0] = " "
+        if piece[-1] != WIDE_TAIL and stop - col < len(cells) and cells[stop - col] == WIDE_TAIL:
+            piece[-1] = " "  # its right half would fall off the edge
+        chars = self.chars[row]
+        if start > 0 and chars[start] == WIDE_TAIL:
+            chars[start - 1] = " "  # a wide character on the canvas loses its right half
+        if stop < self.cols and chars[stop] == WIDE_TAIL:
+            chars[stop] = " "  # ... or its left half
+        chars[start:stop] = piece
+        self.styles[row][start:stop] = [style] * (stop - start)
         return end
 
     def blit(self, row: int, col: int, source: "Canvas", first_col: int = 0) -> None:
@@ -197,12 +280,16 @@ class Renderer:
         changed cells, joined over gaps that cost fewer bytes to rewrite
         than to step over, each span written in runs of one style."""
         new_c, new_s = canvas.chars[row], canvas.styles[row]
+        if row == canvas.rows - 1 and canvas.cols > 1 and new_c[-1] == WIDE_TAIL:
+            new_c[-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
         old_c, old_s = self._rows[row], self._styles[row]
         text = "".join(new_c)
         if text == old_c and new_s == old_s:
             return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
         changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
+        if WIDE_TAIL in text or WIDE_TAIL in old_c:
+            changed = _whole_wide(changed, new_c, last)
         # the frame on screen, kept in the renderer's own lists: the canvas
         # then dies young, freed without the cyclic collector ever tracing it
         self._rows[row] = text
@@ -293,6 +380,19 @@ class Renderer:
                 moves.append(_cub(here - col))
         out.append(min(moves, key=len))
         self._pos = (row, col)
+
+
+def _whole_wide(changed: list[int], chars: list[str], last: int) -> list[int]:
+    """``changed`` with both cells of every double-width character it
+    touches: a span never starts on the covered half, nor ends between the
+    halves (the terminal would move two columns for one cell)."""
+    cells = set(changed)
+    for c in changed:
+        if chars[c] == WIDE_TAIL and c > 0:
+            cells.add(c - 1)
+        if c + 1 < last and chars[c + 1] == WIDE_TAIL:
+            cells.add(c + 1)
+    return sorted(cells)
 
 
 @lru_cache(maxsize=512)

@@ -47,3 +47,40 @@ async def test_a_sessions_lines_carry_its_connection_id(door: DoorServer) -> Non
     assert connect and connect[0] != "-"
     assert table and all(conn == connect[0] for conn, _ in table), table
     assert f"[conn={connect[0]}] door.play.table: game " in table[0][1]
+
+
+async def test_what_callers_send_cannot_forge_log_lines(door: DoorServer) -> None:
+    """Issue 13.10: a newline in the terminal type, or escape sequences in
+    a name, reach the log escaped, one record one line."""
+    keep = Keep()
+    door_log = logging.getLogger("door")
+    door_log.addHandler(keep)
+    try:
+        caller = await telnet_caller(door.telnet_port, term="xterm\nERROR forged line")
+        s = caller.screen
+        await s.wait_for(lambda: "Your name:" in s.text())
+        await caller.send(b"Ev\x1b[2Jil\r")
+        await s.wait_for(lambda: "is not registered" in s.text())
+        await caller.send(b"g")
+        await s.wait_for(lambda: "Main menu" in s.text())
+        caller.close()
+    finally:
+        door_log.removeHandler(keep)
+    lines = [text for _, _, text in keep.lines]
+    assert lines and all("\n" not in text and "\x1b" not in text for text in lines)
+    assert any("xterm\\nERROR forged line" in text for text in lines), lines
+
+
+def test_the_log_filter_escapes_whatever_a_call_site_passes() -> None:
+    """Any module logging a caller's text with ``%s`` is covered too."""
+    keep = Keep()
+    log = logging.getLogger("door.test_logs")
+    log.addHandler(keep)
+    try:
+        log.warning("guest %s from %s", "Ann\r\n2026-01-01 ERROR [conn=1] door: forged", "1.2.3.4")
+        log.warning("plain ünïcödé ♥ stays")
+    finally:
+        log.removeHandler(keep)
+    first, second = (text for _, _, text in keep.lines)
+    assert "\n" not in first and "Ann\\r\\n2026-01-01 ERROR" in first
+    assert second.endswith("plain ünïcödé ♥ stays")

@@ -365,3 +365,20 @@ async def test_watch_a_game_with_hands_hidden_and_away(door: DoorServer) -> None
     writer.write(b"q")
     await asyncio.wait_for(task, 5)
     caller.close()
+
+
+async def test_wide_and_combining_names_keep_the_console_s_columns(door: DoorServer, sysop_key) -> None:
+    """Issue 13.12: the sysop's list of callers with a twenty-cell name."""
+    sysop = await sysop_login(door, sysop_key)
+    callers = [await guest(door, name) for name in ("\u732b" * 10, "Zoe\u0308", "Al")]
+    s = sysop.screen
+    await s.wait_for(lambda: sum("telnet" in line for line in s.lines()) == 3)
+    header = next(line for line in s.lines() if "Via" in line)
+    via = header.index("Via")
+    rows = [r for r in range(len(s.lines())) if "telnet" in s.lines()[r]]
+    for r in rows:  # pyte places "telnet" by cells: the same cell on every row
+        cells = "".join(s.screen.buffer[r][c].data or "\x00" for c in range(80))
+        assert cells.index("telnet") == via, s.text()
+    for c in callers:
+        c.close()
+    sysop.conn.close()
