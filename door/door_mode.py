@@ -30,9 +30,9 @@ from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
 from door.net.logs import CONNECTION
 from door.context import DoorContext
-from door.net.dropfile import DropInfo, parse_dropfile
+from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
 from door.sysop.lobby import Lobby, Presence
-from door.caller.login import Caller
+from door.caller.login import Caller, reserved
 from door.caller.session import caller_session
 from door.records.store import DATABASE_NAME, Account, Store
 from door.net.terminal import StreamTerminal, Terminal
@@ -190,8 +190,20 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     rows = info.rows or 25
     chosen = charset or (CP437 if info.ansi else ASCII)
     saved_tty = None
+    if reserved(DoorContext(config.rules, 0, store, sysops=config.sysops), info.name):
+        await store.close()
+        raise DropFileError(f"the BBS user name {info.name!r} is reserved by the door (Computer, Sysop, You and "
+                            "the sysops' names): rename the user on the BBS")
     if info.comm_type == 2 and info.socket is not None:
-        sock = socket.socket(fileno=info.socket)
+        try:
+            sock = socket.socket(fileno=info.socket)
+            if sock.type != socket.SOCK_STREAM:
+                sock.detach()
+                raise OSError(f"handle {info.socket} is not a stream socket")
+        except OSError as exc:
+            await store.close()
+            raise DropFileError(f"{info.kind}: the comm handle {info.socket} is not a telnet socket this "
+                                f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)
         terminal: Terminal = SocketTerminal(reader, writer, 80, rows, chosen)
     else:
@@ -204,7 +216,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
             cols = 80
         terminal = StdioTerminal(cols, rows, chosen)
     lobby = Lobby(config.paging)
-    ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, [], config.paging, lobby)
+    ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby)
     presence = lobby.join(1, terminal)
     caller = Caller(info.name, await _account(store, info.name))
     CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node

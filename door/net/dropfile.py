@@ -109,6 +109,11 @@ def _dorinfo(path: Path, lines: list[str]) -> DropInfo:
     return DropInfo(name, minutes, graphics != 0, None, comm, None, None, "DORINFO1.DEF")
 
 
+MAX_MINUTES = 24 * 60
+"""The longest time limit a drop file may give, in minutes (larger values,
+some BBSes write 32767 or more for a sysop, are cut to it)."""
+
+
 def parse_dropfile(path: Path) -> DropInfo:
     """Read a drop file, telling the format by its name (any case):
     ``door32.sys``, ``door.sys`` or ``dorinfo*.def``.  Raises
@@ -129,7 +134,8 @@ def parse_dropfile(path: Path) -> DropInfo:
         raise DropFileError(f"{path}: not a drop file this door reads (door32.sys, door.sys, dorinfo1.def)")
     if info.minutes_left < 0:
         raise DropFileError(f"{path}: the minutes left are negative ({info.minutes_left})")
+    minutes = min(info.minutes_left, MAX_MINUTES)  # a BBS that says "forever" means a day at most
     clean = "".join(ch for ch in info.name if ch >= " " and ch != "\x7f").strip()[:20]
     if not clean:
         raise DropFileError(f"{path}: the user's name is empty")
-    return DropInfo(clean, info.minutes_left, info.ansi, info.node, info.comm_type, info.socket, info.rows, info.kind)
+    return DropInfo(clean, minutes, info.ansi, info.node, info.comm_type, info.socket, info.rows, info.kind)

@@ -136,3 +136,39 @@ async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
     assert await asyncio.wait_for(proc.wait(), 20) == 0
     assert "Thanks for playing cribbage, socket" in screen.text()
     writer.close()
+
+
+async def run_door_command(tmp_path: Path, dropfile: Path, stdin: int | None = None) -> tuple[int, bytes]:
+    config = tmp_path / "door.toml"
+    config.write_text(CONFIG)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door.cli", "door", "--dropfile", str(dropfile), "--config", str(config),
+        "--data-dir", str(tmp_path / "data"), stdin=stdin if stdin is not None else asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode is not None
+    return proc.returncode, err
+
+
+@pytest.mark.parametrize("handle", ["0", "99"])
+async def test_a_comm_handle_that_is_not_a_socket_is_one_line(tmp_path: Path, handle: str) -> None:
+    """Issue 13.13: standard input (a file here) or a closed descriptor."""
+    path = tmp_path / "door32.sys"
+    path.write_text("\r\n".join(["2", handle, "38400", "BBS", "7", "Door Man", "Doorman", "50", "30", "1", "2"]))
+    with open(path, "rb") as stdin:
+        code, err = await run_door_command(tmp_path, path, stdin.fileno())
+    assert code == 2 and b"Traceback" not in err
+    assert err.count(b"\n") == 1 and b"is not a telnet socket" in err
+
+
+async def test_the_alias_computer_is_refused_in_one_line(tmp_path: Path) -> None:
+    code, err = await run_door_command(tmp_path, door32(tmp_path, name="COMPUTER"))
+    assert code == 2 and b"Traceback" not in err
+    assert err.count(b"\n") == 1 and b"is reserved" in err
+
+
+def test_an_absurd_time_limit_is_clamped(tmp_path: Path) -> None:
+    from door.net.dropfile import MAX_MINUTES, parse_dropfile
+
+    info = parse_dropfile(door32(tmp_path, minutes=10 ** 30))
+    assert info.minutes_left == MAX_MINUTES
