@@ -256,11 +256,7 @@ class Terminal:
                 self._held.append(data)
             return
         if self.buffered() > self.max_output:
-            # the caller is not reading: hold new output back (the screen is
-            # redrawn whole later) and give them stuck_timeout seconds
-            self.dropped_output = True
-            if self._stuck_timer is None:
-                self._stuck_timer = asyncio.get_event_loop().call_later(self.stuck_timeout, self._check_stuck)
+            self.hold_back()
             return
         self.bytes_sent += len(data)
         try:
@@ -268,6 +264,14 @@ class Terminal:
         except (ConnectionError, OSError, RuntimeError) as exc:
             self.log.debug("write to %s failed: %s", self.peer, exc)
             self.lost()
+
+    def hold_back(self) -> None:
+        """The caller is not reading (over ``max_output``): new output is
+        held back (the screen is redrawn whole later, see
+        :attr:`dropped_output`) and they have ``stuck_timeout`` seconds."""
+        self.dropped_output = True
+        if self._stuck_timer is None and not self.closed:
+            self._stuck_timer = asyncio.get_event_loop().call_later(self.stuck_timeout, self._check_stuck)
 
     def _check_stuck(self) -> None:
         self._stuck_timer = None

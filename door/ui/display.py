@@ -54,6 +54,9 @@ class Display:
         self._dirty = False
         if self.hold is not None and self.hold():
             return
+        if self.terminal.buffered() > self.terminal.max_output:
+            self.terminal.hold_back()  # not read: paint nothing now, everything once it reads
+            return
         canvas = Canvas(self.terminal.cols, self.terminal.rows)
         if self.terminal.dropped_output and self.terminal.buffered() <= self.terminal.max_output:
             self.terminal.dropped_output = False  # some output was held back: send everything again
@@ -122,9 +125,9 @@ class Display:
         return False
 
     def redraw(self) -> None:
-        """Repaint the whole screen (Ctrl-L)."""
+        """Repaint the whole screen (Ctrl-L; a burst of them is one repaint)."""
         self.renderer.invalidate()
-        self.refresh()
+        self.refresh_soon()
 
     def set_charset(self, charset: Charset) -> None:
         """Switch the session's terminal profile and repaint in it."""

@@ -131,9 +131,9 @@ async def test_a_client_that_stops_reading_is_cut_off(door: DoorServer, caplog: 
     writer.write(b"Stuck\r" + b"\x0c" * 3000)  # thousands of full redraws, none of them read
     await writer.drain()
     with caplog.at_level(logging.INFO, logger="door.net.terminal"):
-        for _ in range(80):
-            await asyncio.sleep(0.1)
-            writer.write(b"\x0c" * 100)  # the screen keeps changing, as a game would
+        for _ in range(800):  # (a burst of Ctrl-Ls is one redraw: bursts of their own)
+            await asyncio.sleep(0.01)
+            writer.write(b"\x0c")  # the screen keeps changing, as a game would
             if any("has not read" in r.getMessage() for r in caplog.records):
                 break
     assert any("has not read" in r.getMessage() for r in caplog.records)
