@@ -39,7 +39,6 @@ import re
 import resource
 import socket
 import statistics
-import subprocess
 import sys
 import time
 import weakref
@@ -126,28 +125,28 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sys
     result: dict[str, Any] = {"entries": 0, "notes": ""}
     end = time.monotonic() + seconds
 
+    async def flood(writer: Any, byte: bytes) -> int:
+        """200 KB of ``byte`` (or what fits before the end), then silence
+        until the end; returns the bytes sent."""
+        sent = 0
+        while time.monotonic() < end and sent < 200_000:
+            writer.write(byte * 4096)
+            sent += 4096
+            await writer.drain()
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+        writer.close()
+        return sent
+
     if name == "paste":
         reader, writer = await telnet(telnet_port, 500, 300)
         await read_until(reader, b"Your name:")
-        sent = 0
-        while time.monotonic() < end and sent < 200_000:
-            writer.write(b"x" * 4096)
-            sent += 4096
-            await writer.drain()
+        sent = await flood(writer, b"x")
         result["notes"] = f"{sent // 1024} KiB pasted at the name prompt, 500x300 window"
-        await asyncio.sleep(max(0.0, end - time.monotonic()))
-        writer.close()
     elif name == "hint-flood":
         reader, writer = await telnet(telnet_port)
         await guest_to_the_discard(reader, writer, "Hinter")
-        sent = 0
-        while time.monotonic() < end and sent < 200_000:
-            writer.write(b"?" * 4096)
-            sent += 4096
-            await writer.drain()
+        sent = await flood(writer, b"?")
         result["notes"] = f"{sent // 1024} KiB of ? in a game"
-        await asyncio.sleep(max(0.0, end - time.monotonic()))
-        writer.close()
     elif name == "resize-storm":
         r, w = await asyncio.open_connection("127.0.0.1", telnet_port)
         await asyncio.sleep(1.2)
@@ -339,7 +338,7 @@ class Honest:
         await guest_to_the_discard(reader, writer, "Calm")
 
         async def pump() -> None:
-            while data := await reader.read(65536):
+            while await reader.read(65536):
                 if self.sent_at is not None:
                     if self.measuring:
                         self.latencies.append(time.monotonic() - self.sent_at)

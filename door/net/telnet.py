@@ -114,7 +114,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
     is lost (telnetlib3 5.0's ``connection_lost`` does not, so a session
     writing to a caller who hung up waited forever and kept its slot)."""
 
-    class GatedTelnetServer(telnetlib3.TelnetServer):  # type: ignore[misc]
+    class GatedTelnetServer(telnetlib3.TelnetServer):
         _door_address = "?"
         _door_counted = False
         _door_refused = False
@@ -128,6 +128,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
                 self._door_refused = True
                 self._closing = True  # telnetlib3's Server forgets closing protocols
                 try:
+                    assert isinstance(transport, asyncio.WriteTransport)
                     transport.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
                 finally:
                     transport.close()

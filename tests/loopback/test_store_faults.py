@@ -21,7 +21,7 @@ from door.records.passwords import hash_password
 from door.records.saved_games import SavedGames
 from door.records.store import DATABASE_NAME
 from door.server import DoorServer
-from tests.loopback.test_resume import GAME_ROWS, connect, log_in, play_into_the_hand, resume
+from tests.loopback.test_resume import connect, log_in, play_into_the_hand, resume
 
 LOCKER = """
 import sqlite3, sys, time

@@ -194,6 +194,17 @@ async def test_console_socket_is_closed_to_other_users(door: DoorServer) -> None
     assert (await as_nobody()).startswith("refused 13")
 
 
+async def to_the_chat(sysop: SysopSide, caller, name: str) -> None:
+    """The caller ``name`` pages, the sysop accepts, the caller picks run
+    mode 1: both are in chat mode before the first hand."""
+    await page(caller, b"")
+    await sysop.screen.wait_for(lambda: f"PAGE from {name}" in sysop.screen.text())
+    await sysop.send(b"y")
+    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
+    await caller.send(b"1")
+    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+
+
 async def registered(door: DoorServer, name: str, password: str = "flo-secret", until: str = "Main menu"):
     """A registered caller logged in over telnet with their password."""
     from door.records.passwords import hash_password
@@ -213,12 +224,7 @@ async def registered(door: DoorServer, name: str, password: str = "flo-secret", 
 async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_key) -> None:
     sysop = await sysop_login(door, sysop_key)
     caller = await registered(door, "Flo")
-    await page(caller, b"")
-    await sysop.screen.wait_for(lambda: "PAGE from Flo" in sysop.screen.text())
-    await sysop.send(b"y")
-    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
-    await caller.send(b"1")
-    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+    await to_the_chat(sysop, caller, "Flo")
     caller.close()  # the line drops
     await sysop.screen.wait_for(lambda: "Flo's line dropped" in " ".join(sysop.screen.text().split()), timeout=2)
     assert "come back" in sysop.screen.prompt()
@@ -240,12 +246,7 @@ async def test_a_dropped_seat_goes_back_to_the_same_account_never_to_a_name(door
     offered their seat; the account is."""
     sysop = await sysop_login(door, sysop_key)
     caller = await registered(door, "Flo")
-    await page(caller, b"")
-    await sysop.screen.wait_for(lambda: "PAGE from Flo" in sysop.screen.text())
-    await sysop.send(b"y")
-    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
-    await caller.send(b"1")
-    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+    await to_the_chat(sysop, caller, "Flo")
     caller.close()
     await sysop.screen.wait_for(lambda: "Flo's line dropped" in " ".join(sysop.screen.text().split()), timeout=5)
     impostor = await telnet_caller(door.telnet_port)
@@ -265,12 +266,7 @@ async def test_a_dropped_seat_goes_back_to_the_same_account_never_to_a_name(door
 async def test_a_guest_who_drops_ends_the_game_at_once(door: DoorServer, sysop_key) -> None:
     sysop = await sysop_login(door, sysop_key)
     caller = await guest(door, "Gus")
-    await page(caller, b"")
-    await sysop.screen.wait_for(lambda: "PAGE from Gus" in sysop.screen.text())
-    await sysop.send(b"y")
-    await caller.screen.wait_for(lambda: "accepted your page" in caller.screen.text())
-    await caller.send(b"1")
-    await caller.screen.wait_for(lambda: caller.screen.prompt().startswith("Chat"))
+    await to_the_chat(sysop, caller, "Gus")
     caller.close()
     await sysop.screen.wait_for(lambda: "Nobody is on line" in sysop.screen.text(), timeout=10)
     assert not door.ctx.lobby.tables  # no table waits for a guest nobody could prove to be
