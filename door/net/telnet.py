@@ -182,7 +182,12 @@ async def start_telnet(host: str, port: int, session: Callable[[Terminal], Await
         await TelnetTerminal(reader, writer).run_session(session)
 
     gate = gate or ConnectionGate(1 << 30, 1 << 30)
-    return await telnetlib3.create_server(
+    server = await telnetlib3.create_server(
         host=host, port=port, shell=shell, encoding=False, timeout=idle_timeout,
         connect_maxwait=connect_maxwait, cols=80, rows=24, term="unknown",
         protocol_factory=gated_protocol(gate, login_timeout))
+    # telnetlib3 queues every negotiated connection for wait_for_client(),
+    # which the door never calls: its queue of 1,000 kept the last thousand
+    # finished calls alive (about 8 KB each; the soak's growth).  Keep one.
+    server._new_client = asyncio.Queue(maxsize=1)
+    return server

@@ -261,3 +261,24 @@ async def test_a_storm_of_window_sizes_costs_few_frames(door: DoorServer, monkey
     await asyncio.sleep(2)
     assert frames[0] < 200, frames[0]
     writer.close()
+
+
+async def test_finished_telnet_calls_are_not_kept_alive(door: DoorServer) -> None:
+    """telnetlib3 kept the last 1,000 connections' protocols (reader,
+    writer, timers) in a queue nobody reads: the soak's memory growth."""
+    import gc
+
+    from door.net.telnet import TelnetTerminal
+
+    for i in range(25):
+        caller = await telnet_caller(door.telnet_port)
+        await log_in_as_guest(caller, f"Brief{i}")
+        await caller.send(b"q")
+        await asyncio.wait_for(caller.done, 10)
+        caller.close()
+    assert await until(lambda: not door.sessions)
+    await asyncio.sleep(0.2)
+    gc.collect()
+    protocols = [o for o in gc.get_objects() if type(o).__name__ == "GatedTelnetServer"]
+    terminals = [o for o in gc.get_objects() if isinstance(o, TelnetTerminal)]
+    assert len(protocols) <= 3 and len(terminals) <= 3, (len(protocols), len(terminals))
