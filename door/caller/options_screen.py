@@ -11,7 +11,7 @@ from engine.rules import Counting, FirstDeal, Overclaim, Rules
 from door.config import CallerConfig
 from door.ui.display import Display
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace
-from door.ui.prompts import ask_choice
+from door.ui.prompts import BACK, ask_choice
 
 __all__ = ["ask_game_options", "Option", "OPTIONS", "OPTION_KEYS"]
 
@@ -57,9 +57,11 @@ OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 
 
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
-                           opponent: str = "the computer", fixed: Rules | None = None) -> CallerOptions | None:
+                           opponent: str = "the computer",
+                           fixed: Rules | None = None) -> CallerOptions | str | None:
     """Let the caller set ``options`` (changed in place) and pick the run
-    mode; returns them when the caller presses 1 or 2, ``None`` on hang-up.
+    mode; returns them when the caller presses 1 or 2, :data:`BACK` when
+    the caller goes back to the menu (Q or ESC), ``None`` on hang-up.
     Rules the sysop does not let callers change are shown as house rules;
     ``fixed`` rules (a numbered game on record) are shown and kept as played."""
     while True:
@@ -87,9 +89,12 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
                       "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
                       "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
                       "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
-        got = await ask_choice(display, "Game options", lines, keys + "12", banner=False)
+        lines.append("Q or ESC goes back to the main menu.")
+        got = await ask_choice(display, "Game options", lines, keys + "12Q", banner=False, escape=True)
         if got is None:
             return None
+        if got in ("Q", BACK):
+            return BACK
         if got in "12":
             if fixed is None:
                 options.rules["run_mode"] = "unordered" if got == "1" else "ordered"

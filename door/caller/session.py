@@ -22,7 +22,7 @@ from door.caller.login import Caller, login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
-from door.ui.prompts import NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
+from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame
@@ -209,8 +209,11 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         rules = resume.rules
     else:
         ctx.lobby.update(presence, "choosing options")
-        if await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed) is None:
+        chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
+        if chosen is None:
             return False
+        if chosen == BACK:
+            return True  # back to the menu
         if caller.account is not None:
             await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])

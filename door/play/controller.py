@@ -8,7 +8,8 @@ the selection, the count being typed, the chat line) and returns
 sockets, no asyncio, no table: unit-tested key by key.
 
 Keys (seed 004): arrows (and ``h``/``l``, ``4``/``6``) move the highlight
-bar, RETURN or space selects or plays, DEL unselects; digits and RETURN
+bar, Home and End put it on the first and last card, RETURN or space
+selects or plays, DEL unselects; digits and RETURN
 count a hand; ``?`` asks for a hint (seed 003), ``o`` turns the rules box
 on or off, ``c`` opens the chat window against the sysop, Q or Ctrl-C asks
 to leave; before a hand (chat mode) RETURN on a blank line deals and
@@ -209,8 +210,11 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
         return intents
     if (key.name is KeyName.CTRL_C or _char(key, "qQ")) and vs.mode not in (Mode.COUNT, Mode.OVER):
         return intents + [Leave()]
-    if _char(key, "cC") and vs.mode in (Mode.DISCARD, Mode.WAIT) and not seating.computer:
-        vs.chatting = True
+    if _char(key, "cC") and vs.mode in (Mode.DISCARD, Mode.WAIT):
+        if seating.computer:
+            vs.say("Chat is for games against the sysop: the computer does not chat.")
+        else:
+            vs.chatting = True
         return intents
     handler = {Mode.DISCARD: _discard_key, Mode.PLAY: _play_key, Mode.COUNT: _count_key,
                Mode.OVER: _over_key, Mode.WAIT: _wait_key}[vs.mode]
@@ -276,6 +280,10 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
         vs.cursor = (vs.cursor - 1) % len(hand)
     elif key.name in _RIGHT or _char(key, "l6"):
         vs.cursor = (vs.cursor + 1) % len(hand)
+    elif key.name is KeyName.HOME:
+        vs.cursor = 0
+    elif key.name is KeyName.END:
+        vs.cursor = len(hand) - 1
     elif key.name is KeyName.ENTER or _char(key, " "):
         card = hand[vs.cursor]
         if len(vs.selected) == 2:
@@ -304,6 +312,10 @@ def _play_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Int
         _cursor_to_unplayed(vs, game, me, -1)
     elif key.name in _RIGHT or _char(key, "l6"):
         _cursor_to_unplayed(vs, game, me, 1)
+    elif key.name in (KeyName.HOME, KeyName.END):
+        held = [i for i, c in enumerate(_shown(vs, game, me)) if c in game.hands[me]]
+        if held:
+            vs.cursor = held[0] if key.name is KeyName.HOME else held[-1]
     elif key.name is KeyName.ENTER or _char(key, " "):
         card = _shown(vs, game, me)[vs.cursor]
         if card not in game.hands[me]:

@@ -13,7 +13,7 @@ from door.net.keys import KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
 from door.ui.words import strip_controls
 
-__all__ = ["ask_line", "ask_choice", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "BACK", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
@@ -86,11 +86,15 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
     return None  # hung up
 
 
+BACK = "\x1b"
+"""What :func:`ask_choice` returns for ESC when ``escape`` is allowed."""
+
+
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
-                     banner: bool = True, note: str = "") -> str | None:
+                     banner: bool = True, note: str = "", escape: bool = False) -> str | None:
     """Show ``lines`` and wait for one of the keys in ``choices``
     (letters compared ignoring case).  Returns the key pressed, upper-cased,
-    or ``None`` on hang-up."""
+    :data:`BACK` for ESC when ``escape``, or ``None`` on hang-up."""
     allowed = choices.upper()
 
     def paint(canvas: Canvas) -> None:
@@ -102,6 +106,8 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
     async for key in display.keys():
         if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
+        if escape and key is not None and key.name is KeyName.ESCAPE:
+            return BACK
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh_soon()
     return None  # hung up

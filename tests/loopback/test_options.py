@@ -198,3 +198,17 @@ async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> No
     await s.wait_for(lambda: "Dealer:" in s.text())
     assert "Game #4242" in s.lines()[0] and "to 61" in s.lines()[0] and "runs in order" in s.lines()[0]
     caller.close()
+
+
+@pytest.mark.parametrize("back", [b"q", b"\x1b"])
+async def test_q_or_escape_on_the_options_screen_goes_back_to_the_menu(door: DoorServer, back: bytes) -> None:
+    """Issue 14.5."""
+    caller = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(caller, "Olive")
+    s = caller.screen
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Options for this game" in s.text())
+    assert "Q or ESC goes back to the main menu." in s.text()
+    await caller.send(back)
+    await s.wait_for(lambda: "Main menu" in s.text())
+    caller.close()

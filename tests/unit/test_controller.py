@@ -242,3 +242,34 @@ def test_a_flood_of_question_marks_works_the_hint_out_once(monkeypatch) -> None:
     game.apply(choose_action(game, 1, GreedyPlayer()))  # the computer lays away: a new state
     handle_key(vs, game, seating, key("?"))
     assert len(calls) == 2
+
+
+def test_home_and_end_put_the_bar_on_the_first_and_last_card() -> None:
+    """Issue 14.5: every form of Home and End the README promises."""
+    from door.net.keys import KeyDecoder
+
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES)
+    vs = ready(game, seating)
+    vs.cursor = 2
+    for home, end in [(b"\x1b[1~", b"\x1b[4~"), (b"\x1b[H", b"\x1b[F"), (b"\x1bOH", b"\x1bOF"),
+                      (b"\x1b[7~", b"\x1b[8~")]:
+        handle_key(vs, game, seating, KeyDecoder().feed(end)[0])
+        assert vs.cursor == 5
+        handle_key(vs, game, seating, KeyDecoder().feed(home)[0])
+        assert vs.cursor == 0
+    play = game_at(Phase.PLAY)
+    vs = ready(play, seating)
+    held = [i for i, c in enumerate(my_cards(play, ME, vs.options.sort)) if c in play.hands[ME]]
+    handle_key(vs, play, seating, key(KeyName.END))
+    assert vs.cursor == held[-1]
+    handle_key(vs, play, seating, key(KeyName.HOME))
+    assert vs.cursor == held[0]
+
+
+def test_c_against_the_computer_says_what_chat_is_for() -> None:
+    game = game_at(Phase.DISCARD)
+    seating = Seating(ME, NAMES, computer=True)
+    vs = ready(game, seating)
+    assert handle_key(vs, game, seating, key("c")) == []
+    assert not vs.chatting and "Chat is for games against the sysop" in vs.log[-1]
