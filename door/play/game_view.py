@@ -113,7 +113,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
     if vs.mode is Mode.CHAT and vs.review:
-        _review(canvas, rows["opponent"], vs.review, me, names)
+        _review(canvas, rows["opponent"], vs.review, me, names, vs.options.sort)
         if vs.recap is not None:
             _recap(canvas, rows["opponent"] + 1 + len(vs.review), vs.recap, me, names)
     elif vs.mode is Mode.CHAT:
@@ -210,13 +210,14 @@ def _covered_hand(canvas: Canvas, top: int, game: Game, seat: int, names: list[s
         draw_card(canvas, top + 2, col, card)
 
 
-def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str]) -> None:
+def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str],
+            sort: bool = True) -> None:
     canvas.put(top, 1, "The show", LABEL)
     for i, hc in enumerate(counted):
         row = top + 1 + i
         owner = "Your" if hc.seat == me else f"{names[hc.seat]}'s"
         col = canvas.put(row, 1, fit(f"{owner} {hc.what.value}", 20) + " ", BRIGHT)
-        for card in hc.show.hand:
+        for card in (sorted(hc.show.hand) if sort else hc.show.hand):
             draw_card(canvas, row, col, card)
             col += CARD_STEP
         canvas.put(row, col, "+", TEXT)

@@ -112,7 +112,7 @@ class HumanSeat:
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
-            vs.say(*describe(event, self.index, self.names()))
+            vs.say(*describe(event, self.index, self.names(), vs.options.sort))
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
             self.display.terminal.write(b"\x07")

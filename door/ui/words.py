@@ -102,9 +102,11 @@ def _possessive(name: str) -> str:
     return "Your" if name == "You" else f"{name}'s"
 
 
-def describe(event: Event, me: int, names: Names) -> list[str]:
+def describe(event: Event, me: int, names: Names, sort: bool = True) -> list[str]:
     """The message lines for ``event`` as seat ``me`` reads it; ``names``
-    are the seats' names (``names[me]`` is shown as "You")."""
+    are the seats' names (``names[me]`` is shown as "You"); ``sort``: the
+    cards of a counted hand in rank order, as the screen shows them when the
+    player keeps the hand sorted (else in the order held)."""
     who = [("You" if s == me else names[s]) for s in (0, 1)]
     if isinstance(event, CutForDeal):
         lines = []
@@ -140,7 +142,7 @@ def describe(event: Event, me: int, names: Names) -> list[str]:
     if isinstance(event, SeriesReset):
         return ["The count goes back to 0."]
     if isinstance(event, HandCounted):
-        return _counted(event, me, who)
+        return _counted(event, me, who, sort)
     if isinstance(event, GameOver):
         r = event.result
         loser = 1 - r.winner
@@ -153,11 +155,12 @@ def describe(event: Event, me: int, names: Names) -> list[str]:
     return []
 
 
-def _counted(event: HandCounted, me: int, who: list[str]) -> list[str]:
+def _counted(event: HandCounted, me: int, who: list[str], sort: bool) -> list[str]:
     show = event.show
     what = "crib" if event.what is ShowTurn.CRIB else "hand"
     owner = _possessive(who[event.seat])
-    head = (f"{owner} {what} {cards_text(show.hand)} + {card_text(show.starter)}: "
+    cards = sorted(show.hand) if sort else show.hand
+    head = (f"{owner} {what} {cards_text(cards)} + {card_text(show.starter)}: "
             f"{show.total} ({show_summary(show)}).")
     lines = [head] + ["  " + d for d in show_detail(show)]
     out = event.outcome

@@ -78,3 +78,19 @@ async def test_table_chat_is_stripped_and_limited() -> None:
     assert all("\x1b" not in line[2] and "\x07" not in line[2] for line in ears[1].heard)
     table.chat(1, "\x1b\x1b\x07")  # nothing left: not sent
     assert len(ears[0].heard) == 1
+
+
+def test_a_counted_hand_shows_its_cards_as_the_screen_does() -> None:
+    """Issue 14.7: "Your hand 3♠ J♥ 9♦ 6♠" under a hand shown 3♠ 6♠ 9♦ J♥."""
+    from engine.cards import Card, parse_cards
+    from engine.claims import adjudicate
+    from engine.events import HandCounted, ShowTurn
+    from engine.rules import Rules
+    from engine.scoring import score_show
+
+    from door.ui.words import describe
+
+    show = score_show(parse_cards("3S JH 9D 6S"), Card.from_str("2C"))
+    event = HandCounted(0, ShowTurn.HAND, show, None, adjudicate(show.total, show.total, Rules()))
+    assert describe(event, 0, ("Ann", "Computer"))[0].startswith("Your hand 3\u2660 6\u2660 9\u2666 J\u2665 + 2\u2663")
+    assert describe(event, 0, ("Ann", "Computer"), sort=False)[0].startswith("Your hand 3\u2660 J\u2665 9\u2666 6\u2660")
