@@ -85,12 +85,20 @@ def _empty_track(game_to: int, skunk: int, double_skunk: int) -> Canvas:
 
 def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: list[str],
                colours: tuple[int, int]) -> None:
-    """Draw both tracks from row ``top``: seat 0 first, then seat 1.
+    """Draw both tracks from row ``top``: seat 0 first, then seat 1, and
+    between them both names in full (up to 20 cells each) with a peg of
+    their colour and their score.
 
-    ``pegs``: each seat's :class:`Peg` (points); ``names``: labels (cut to
-    six columns); ``colours``: each seat's peg colour (0..7)."""
+    ``pegs``: each seat's :class:`Peg` (points); ``names``: the players'
+    names (cut to fit the label left of each track); ``colours``: each
+    seat's peg colour (0..7)."""
     rows = track_rows(rules.game_to)
     track = _empty_track(rules.game_to, rules.skunk, rules.double_skunk)
+    for seat in (0, 1):  # the row between the tracks: who is which colour, in full
+        col = LABEL_WIDTH + seat * 36
+        col = canvas.put(top + rows, col, FRONT_PEG + " ", Style(fg=colours[seat], bold=True))
+        canvas.put(top + rows, col, f"{fit(names[seat], 20).rstrip()} {pegs[seat].front}",
+                   Style(fg=colours[seat], bold=True))
     for seat in (0, 1):
         base = top + seat * (rows + 1)
         colour = colours[seat]
@@ -99,7 +107,7 @@ def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: l
         if rows == 1:  # name and score share the row: "Ann 57 "
             canvas.put(base, 0, f"{fit(names[seat], 3)}{pegs[seat].front:>3}", label)
         else:          # name on the way out, score on the way back
-            canvas.put(base, 0, names[seat][:6], label)
+            canvas.put(base, 0, fit(names[seat], 6), label)
             canvas.put(base + 1, 0, f"{pegs[seat].front:>5}", label)
         peg = pegs[seat]
         if 0 < peg.back < peg.front:

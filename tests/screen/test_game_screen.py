@@ -173,3 +173,16 @@ def test_a_bar_move_sends_only_the_two_cards() -> None:
     import re
     text = re.sub(rb"\x1b\[[0-9;]*[A-Za-z]", b"", data).decode()
     assert text.split() == ["2\u2660", "3\u2666"], data  # the two cards, nothing else
+
+
+@pytest.mark.parametrize("game_to", [121, 61])
+def test_names_of_twenty_characters_show_in_full_by_the_board(game_to: int) -> None:
+    """Issue 14.8: "Comput", "JCalle" and "Tes 35" were all a caller saw."""
+    game = Game(Rules(game_to=game_to, first_deal=FirstDeal.SYSOP), 1)
+    game.start()
+    screen = pyte.Screen(80, 24)
+    canvas = Canvas(80, 24)
+    paint_game(canvas, game, 0, ["Jonathan Q Callender", "Computer"], ViewState())
+    pyte.ByteStream(screen).feed(Renderer(UTF8).render(canvas))
+    board = "\n".join(screen.display[2:2 + (5 if game_to == 121 else 3)])
+    assert "Jonathan Q Callender 0" in board and "Computer 0" in board
