@@ -217,7 +217,7 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         if caller.account is not None:
             await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
-    human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit)
+    human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
     computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause)
     journal = None
     if caller.account is not None:
@@ -297,7 +297,8 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         invitation.handoff.set_result(None)
         return False
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity)
+    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
+                     hand_pause=ctx.caller.hand_pause)
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                        identity=sysop_identity(invitation.console.name))
     journal = None

@@ -140,6 +140,9 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
     elif game.over:
         vs.mode = Mode.OVER
         vs.prompt = "Play again? (Y/N)" if seating.asking_again else "Game over."
+    elif not seating.dealt and vs.lingering:
+        vs.mode = Mode.WAIT
+        vs.prompt = "Press a key to go on."
     elif not seating.dealt:
         vs.mode = Mode.CHAT
         if me == game.dealer or seating.computer:
@@ -189,6 +192,9 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
             return [Leave(asking=False, confirmed=True)]
         if key.name is KeyName.ESCAPE or _char(key, "nN"):
             return [Leave(asking=False)]
+        return []
+    if vs.lingering and not seating.dealt:
+        vs.lingering = False  # any key: on to chat mode
         return []
     intents: list[Intent] = []
     if vs.holding:

@@ -41,9 +41,13 @@ class HumanSeat:
     computer = False
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
-                 chat_limit: int = 70, identity: str | None = None) -> None:
+                 chat_limit: int = 70, identity: str | None = None, hand_pause: float = 0.0) -> None:
         self.display = display
         self.name = name
+        self.hand_pause = hand_pause
+        """Seconds the end of a hand (the crib's count and its verdict)
+        stays on screen before chat mode, with the "pause" pace; the
+        "prompt" pace waits for a key instead."""
         self.identity = identity
         """Who sits here as the transport proved it (``"account:12"``,
         ``"sysop:gandalf"``); ``None`` for a guest, whose dropped seat
@@ -99,6 +103,8 @@ class HumanSeat:
                     vs.review = vs.counted
                     finished = [h for h in hands if h.number == event.number - 1]
                     vs.recap = finished[-1] if finished else None
+                if vs.counted and not game.over:
+                    self._linger()  # the last count and its verdict stay on screen a moment
                 vs.counted = []
                 vs.selected = []
                 vs.cursor = 0
@@ -154,6 +160,21 @@ class HumanSeat:
             return await self._again
         finally:
             self._again = None
+
+    def _linger(self) -> None:
+        """Keep the show on screen before chat mode: until a key (prompt
+        pace) or for :attr:`hand_pause` seconds (a key ends it sooner)."""
+        vs = self.vs
+        if vs.options.pace is not Pace.PROMPT and self.hand_pause <= 0:
+            return
+        vs.lingering = True
+        if vs.options.pace is not Pace.PROMPT:
+            asyncio.get_running_loop().call_later(self.hand_pause, self._stop_lingering)
+
+    def _stop_lingering(self) -> None:
+        if self.vs.lingering:
+            self.vs.lingering = False
+            self._update()
 
     def _hold(self) -> None:
         """Hold the computer until this player presses a key (prompt pace)."""

@@ -66,6 +66,9 @@ class ViewState:
     reveal: bool = False
     computer: bool = True
     hint: list[Card] = field(default_factory=list)
+    lingering: bool = False
+    """The hand is over but its show (the crib's verdict last) stays on
+    screen until a key or the pause is over; then chat mode."""
     hint_for: int = -1
     """The number of game actions when :attr:`hint` was worked out (a
     repeated ``?`` in the same state is not worked out again)."""

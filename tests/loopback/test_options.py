@@ -41,7 +41,7 @@ async def test_a_61_point_game_to_its_end(door: DoorServer) -> None:
         assert "Skunk!" in screen and "Double" not in screen
     # one row of 60 holes per player, the skunk bars after holes 30 and 15
     board = next(i for i, line in enumerate(lines) if line.startswith("Sho "))
-    assert lines[board + 1].strip() == "" and lines[board + 2].startswith("Com")
+    assert "Shorty" in lines[board + 1] and "Computer" in lines[board + 1] and lines[board + 2].startswith("Com")
     r, c = hole_position(30, 61)
     assert lines[board][c + 1] == "\u2502"
     r, c = hole_position(15, 61)
@@ -211,4 +211,52 @@ async def test_q_or_escape_on_the_options_screen_goes_back_to_the_menu(door: Doo
     assert "Q or ESC goes back to the main menu." in s.text()
     await caller.send(back)
     await s.wait_for(lambda: "Main menu" in s.text())
+    caller.close()
+
+
+class CribMiscounter(Player):
+    """Claims one point too many for every crib (its ``send`` is wrapped by
+    :func:`miscounting`), and keeps the screens it is shown before it
+    presses a key after the hand."""
+
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(*args, **kwargs)
+        self.after_crib: list[str] = []
+        self.crib_claimed = False
+        self.claiming_crib = False
+
+    async def count(self, prompt: str) -> None:
+        self.claiming_crib = "crib" in prompt
+        await super().count(prompt)
+        self.claiming_crib = False
+        if "crib" in prompt:
+            self.crib_claimed = True
+
+    async def act(self, prompt: str, screen: str) -> bool | str:
+        if self.crib_claimed and prompt.startswith("Press a key to go on") and "The show" not in screen:
+            self.after_crib.append(screen)
+            self.crib_claimed = False
+        return await super().act(prompt, screen)
+
+
+def miscounting(player: CribMiscounter, send):  # type: ignore[no-untyped-def]
+    async def wrapped(data: bytes) -> None:
+        if player.claiming_crib and data.endswith(b"\r") and data[:-1].isdigit():
+            data = str(int(data[:-1]) + 1).encode() + b"\r"
+        await send(data)
+    return wrapped
+
+
+@pytest.mark.slow
+async def test_a_crib_count_shows_its_verdict_before_the_door_moves_on(door: DoorServer) -> None:
+    """Issue 14.3: the crib's verdict was never on screen (chat mode came at
+    once); with the prompt pace it stays until a key."""
+    caller = await telnet_caller(door.telnet_port)
+    player = CribMiscounter(caller.screen, caller.send, name="Cribby", option_keys=b"P")
+    player.send = miscounting(player, caller.send)
+    await player.play(timeout=150)
+    assert player.after_crib, "the caller never counted a crib"
+    for screen in player.after_crib:
+        flat = " ".join(screen.split())
+        assert re.search(r"You claimed (\d+), but it is worth", flat), screen
     caller.close()
