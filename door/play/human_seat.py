@@ -253,7 +253,7 @@ class HumanSeat:
         elif isinstance(intent, Leave):
             self._leaving = intent.asking
             if intent.confirmed:
-                table.leave(self.index)
+                table.quit(self.index)
         elif isinstance(intent, Abandon):
             table.abandon(self.index)
         elif isinstance(intent, Again):

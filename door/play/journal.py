@@ -19,6 +19,7 @@ import sqlite3
 import time
 from typing import Awaitable, Callable, TypeVar
 
+from engine.events import GameResult, Skunk
 from engine.game import Game
 
 from engine.tally import GameTally
@@ -113,10 +114,18 @@ class Journal:
         seq, action = len(game.actions) - 1, game.actions[-1]
         await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action))
 
+    async def forfeit(self, game: Game, tally: GameTally, winner: int) -> None:
+        """Keep a game one player left on purpose as a win of ``winner`` at
+        the scores it stood at (one game, no skunk; see :meth:`Table.quit
+        <door.play.table.Table.quit>`), with its hands so far."""
+        await self._record(game, GameResult(winner, game.scores(), Skunk.NONE, 1), tally)
+
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""
         assert game.result is not None
-        result = game.result
+        await self._record(game, game.result, tally)
+
+    async def _record(self, game: Game, result: GameResult, tally: GameTally) -> None:
         try:
             await self._retrying("record the game", lambda: self.store.games.record(
                 self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,

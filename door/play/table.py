@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 
 _LEAVE = object()
 _ABANDON = object()
+_QUIT = object()
 
 ChatLine = tuple[float, str, str]
 """A chat line: (time in seconds since the epoch, the speaker's name, the text)."""
@@ -141,6 +142,8 @@ class Table:
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, seed 004)."""
+        self.forfeit: int | None = None
+        """The seat that left a game against a person on purpose (it loses it)."""
         self.held: str | None = None
         """Why the match stopped with its game kept as the store has it
         (the store could not keep a move), or ``None``."""
@@ -169,6 +172,14 @@ class Table:
     def leave(self, seat: int) -> None:
         """``seat`` has gone (hung up or quit)."""
         self._queue.put_nowait((seat, _LEAVE))
+
+    def quit(self, seat: int) -> None:
+        """``seat`` leaves on purpose (Q, then Y).  Against a person the
+        match ends at once and the game is a forfeit: the player who left
+        loses it (ACC practice), worth one game and no skunk, recorded with
+        the hands played so far.  Against the computer it is kept to
+        resume, as when the line drops."""
+        self._queue.put_nowait((seat, _QUIT))
 
     def abandon(self, seat: int) -> None:
         """``seat`` gives up waiting for an absent opponent: the match ends."""
@@ -254,6 +265,8 @@ class Table:
             self.tally = GameTally()
             self.history = []
             if not await self._play(game, events, underway):
+                if self.forfeit is not None and self.journal is not None:
+                    await self.journal.forfeit(game, self.tally, 1 - self.forfeit)
                 return
             assert game.result is not None
             if self.journal is not None:
@@ -279,7 +292,7 @@ class Table:
     async def _wait_leave(self) -> None:
         while True:
             item = await self._queue.get()
-            if item[1] is _LEAVE or item[1] is _ABANDON:
+            if item[1] is _LEAVE or item[1] is _ABANDON or item[1] is _QUIT:
                 self.left = item[0]
                 return
 
@@ -299,6 +312,14 @@ class Table:
                 log.info("game %d abandoned: nobody came back", game.number)
                 return False
             seat, action = item[0], item[1]
+            if action is _QUIT:
+                self.left = seat
+                if not self.against_computer(seat):
+                    self.forfeit = seat
+                    self.seats[1 - seat].notice(f"{self.seats[seat].name} left the game: it counts as a win for "
+                                                f"{self.seats[1 - seat].name}.")
+                log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
+                return False
             if action is _ABANDON:
                 self.left = seat
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)

@@ -262,11 +262,19 @@ class SysopConsole:
         if seat is not None:
             self.lobby.update(self.presence, f"vs {caller}", seat.table)
             await seat.play()
+            self._after_game(seat)
             self.lobby.update(self.presence, "console")
         else:
             self.say(f"{caller} did not start the game")
         self.busy = False
         self.display.show(self.paint)
+
+    def _after_game(self, seat: HumanSeat) -> None:
+        """Say in the events how a game ended when the caller left it."""
+        table = seat.table
+        if table is not None and table.left is not None and table.left != seat.index:
+            other = table.seats[table.left].name
+            self.say(f"{other} left the game" + (": your win by forfeit" if table.forfeit == table.left else ""))
 
     async def _resume(self) -> None:
         waiting = self.lobby.waiting_table(sysop_identity(self.name))
@@ -280,6 +288,7 @@ class SysopConsole:
         table.rejoin(index, seat)
         self.lobby.update(self.presence, "playing", table)
         await seat.play()
+        self._after_game(seat)
         self.lobby.update(self.presence, "console")
         self.busy = False
         self.display.show(self.paint)

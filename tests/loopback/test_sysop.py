@@ -378,3 +378,27 @@ async def test_wide_and_combining_names_keep_the_console_s_columns(door: DoorSer
     for c in callers:
         c.close()
     sysop.conn.close()
+
+
+async def test_leaving_a_sysop_game_on_purpose_is_not_a_dropped_line(door: DoorServer, sysop_key) -> None:
+    """Issue 14.1: Q, Y takes the caller to the menu at once; the sysop is
+    told that they left (not that their line dropped) and is back at the
+    console; the game is the caller's loss by forfeit."""
+    sysop = await sysop_login(door, sysop_key)
+    caller = await registered(door, "Lea")
+    await to_the_chat(sysop, caller, "Lea")
+    s = caller.screen
+    await caller.send(b"\r")  # Lea deals or waits; either way, leave now
+    await caller.send(b"q")
+    await s.wait_for(lambda: "Leave this game? (Y/N)" in s.text())
+    await caller.send(b"y")
+    await s.wait_for(lambda: "Main menu" in s.text(), timeout=5)
+    flat = lambda: " ".join(sysop.screen.text().split())  # noqa: E731
+    await sysop.screen.wait_for(lambda: "SYSOP CONSOLE" in sysop.screen.text() and "Lea left the game" in flat(),
+                                timeout=5)
+    assert "line dropped" not in flat()
+    assert not door.ctx.lobby.tables
+    games = await door.store.games.recent("Lea")
+    assert len(games) == 1 and games[0].winner == 1  # seat 1, the sysop, won by forfeit
+    caller.close()
+    sysop.conn.close()
