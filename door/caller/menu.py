@@ -28,20 +28,25 @@ class MenuItem(enum.Enum):
     PLAY_SYSOP = "6"
     DEMONSTRATION = "7"
     TERMINAL = "T"
+    RESUME = "R"
     QUIT = "Q"
 
 
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
-                    messages: Sequence[str] = ()) -> MenuItem | None:
+                    messages: Sequence[str] = (), resume: str | None = None) -> MenuItem | None:
     """The caller's menu; returns the :class:`MenuItem` chosen, or ``None``
     on hang-up.  "Play the sysop" is offered while
     ``sysop_available()`` says so (checked every second); ``messages`` from
-    the sysop show as they arrive."""
+    the sysop show as they arrive; ``resume`` describes a kept game
+    ("game #N (hand 3, you 20, Computer 26)"), offered as R."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
 
     def lines() -> list[str]:
-        out = [who, "", "  1  Play the computer",
+        out = [who, ""]
+        if resume is not None:
+            out.append(f"  R  Resume {resume}")
+        out += ["  1  Play the computer",
                "  2  Play a numbered game (the same deals as game N, 1 to 999999)",
                "  3  Your statistics", "  4  Top players", "  5  Recent games"]
         if sysop_available():
@@ -51,7 +56,10 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         return out + ["  Q  Leave the door"]
 
     def paint(canvas: Canvas) -> None:
-        row = frame(canvas, "Main menu", lines())
+        shown = lines()
+        # the banner only where everything fits under it (messages included)
+        banner = 9 + len(shown) + 2 + min(3, len(messages)) <= canvas.rows
+        row = frame(canvas, "Main menu", shown, banner=banner)
         canvas.put(row, 4, note, NOTE)
         for i, line in enumerate(list(messages)[-3:]):
             canvas.put(row + 1 + i, 4, line[: canvas.cols - 5], INPUT)
@@ -62,7 +70,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         if key is None:
             display.refresh_soon()  # who is on line changes while the menu waits
             continue
-        allowed = "123457TQ" + ("6" if sysop_available() else "")
+        allowed = "123457TQ" + ("6" if sysop_available() else "") + ("R" if resume is not None else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return MenuItem(key.char.upper())
         note = "Please press " + " or ".join(allowed) + "."

@@ -94,9 +94,8 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         if resume:
             if not await _play(display, ctx, caller, options, presence, log, resume=saved):
                 return
-        else:
-            await ctx.store.saved.drop(saved.id)
     while True:
+        kept, _ = await _load_saved(ctx, caller, log)  # a kept game is offered on the menu, never lost silently
         ctx.lobby.update(presence, "main menu")
         messages = list(presence.messages)
         presence.messages.clear()
@@ -106,13 +105,27 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             display.refresh_soon()
 
         presence.deliver = deliver
-        choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages)
+        choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages,
+                                 resume=_saved_line(kept) if kept is not None else None)
         presence.deliver = None
         if choice is None:
             return
         if choice is MenuItem.QUIT:
             break
-        if choice is MenuItem.PLAY_COMPUTER:
+        if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME):
+            answer = await ask_choice(display, "Your kept game", [
+                f"You have a kept {_saved_line(kept)}.",
+                "A new game against the computer replaces it.",
+                "",
+                "Start a new game all the same? (Y/N; N goes back to the menu)",
+            ], "YN")
+            if answer is None:
+                return
+            if answer == "N":
+                continue
+        if choice is MenuItem.RESUME and kept is not None:
+            ok = await _play(display, ctx, caller, options, presence, log, resume=kept)
+        elif choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
         elif choice is MenuItem.NUMBERED_GAME:
             text = await ask_line(display, "Numbered game", [
@@ -186,14 +199,18 @@ async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[Saved
     return saved, None
 
 
-async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
+def _saved_line(saved: SavedGame) -> str:
+    """``"game #N (hand 3, you 20, Computer 26)"``."""
     game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
     you, them = game.scores()
+    return f"game #{saved.number} (hand {game.hand_number}, you {you}, Computer {them})"
+
+
+async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
     answer = await ask_choice(display, "Unfinished game", [
-        f"You have an unfinished game #{saved.number} against the computer:",
-        f"hand {game.hand_number}, you {you}, Computer {them}.",
+        f"You have an unfinished {_saved_line(saved)} against the computer.",
         "",
-        "Resume it? (Y/N; N forgets it)",
+        "Resume it? (Y/N; N keeps it for later: the main menu offers it)",
     ], "YN")
     return None if answer is None else answer == "Y"
 

@@ -114,3 +114,27 @@ async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+async def test_a_kept_game_is_on_the_menu_and_never_replaced_silently(door: DoorServer) -> None:
+    """Issue 14.2: Q, Y keeps the game; the menu offers "Resume game #N
+    (...)", starting another asks first, and R resumes it."""
+    await door.store.accounts.create("Kip", hash_password("kip-pass"))
+    writer, screen, task = await connect(door.telnet_port)
+    await log_in(writer, screen, "Kip", "kip-pass")
+    before = await play_into_the_hand(writer, screen)
+    writer.write(b"q")
+    await screen.wait_for(lambda: "Leave this game? (Y/N)" in screen.text())
+    writer.write(b"y")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    line = next(x for x in screen.lines() if "Resume game #" in x)
+    assert "R  Resume game #" in line and "hand 1, you" in line and "Computer" in line
+    writer.write(b"1")  # a new game: asked first
+    await screen.wait_for(lambda: "Start a new game all the same?" in screen.text())
+    writer.write(b"n")
+    await screen.wait_for(lambda: "Main menu" in screen.text() and "Resume game #" in screen.text())
+    writer.write(b"r")
+    await screen.wait_for(lambda: screen.prompt().startswith("Your turn"))
+    await asyncio.sleep(0.2)
+    assert screen.lines()[GAME_ROWS] == before
+    writer.close()
