@@ -30,6 +30,7 @@ from door.net.keys import Key, KeyName
 from door.play.hints import discard_analysis, hint
 from door.play.view_state import Mode, ViewState
 from door.play.game_view import my_cards
+from door.ui.screen import cell_width
 from door.ui.words import card_text
 
 __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "Release", "Beep", "Intent",
@@ -155,9 +156,9 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
         vs.prompt = "Chat: RETURN sends, RETURN on a blank line or ESC goes back to your cards."
     elif me in game.to_act() and game.phase is Phase.DISCARD:
         vs.mode = Mode.DISCARD
-        crib = "your" if game.dealer == me else f"{opponent}'s"
+        crib = "your" if game.dealer == me else (f"{opponent}'s" if cell_width(opponent) <= 10 else "their")
         if len(vs.selected) < 2:
-            vs.prompt = f"Choose 2 cards for {crib} crib: arrows move, RETURN selects, DEL unselects."
+            vs.prompt = f"Choose 2 cards for {crib} crib: arrows, RETURN selects, DEL unselects."
         else:
             vs.prompt = (f"RETURN lays away {card_text(vs.selected[0])} {card_text(vs.selected[1])}"
                          f" to {crib} crib; DEL unselects.")

@@ -36,7 +36,7 @@ from door.net.charset import SUIT_GLYPHS
 from door.play.board import board_height, draw_board
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, fit
+from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
 from door.ui.words import show_summary
 
 __all__ = ["paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
@@ -109,7 +109,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     opp = 1 - me
     _title(canvas, game, names, vs)
     if vs.options.box:
-        canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer)[: canvas.cols - 2], Style(fg=CYAN))
+        canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer), Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
     if vs.mode is Mode.CHAT and vs.review:
@@ -212,19 +212,29 @@ def _covered_hand(canvas: Canvas, top: int, game: Game, seat: int, names: list[s
 
 def _review(canvas: Canvas, top: int, counted: list[HandCounted], me: int, names: list[str],
             sort: bool = True) -> None:
-    canvas.put(top, 1, "The show", LABEL)
+    """The last hand's show, a row a count: whose, the four cards, the
+    points and what they are (the starter once, in the heading)."""
+    col = canvas.put(top, 1, "The show, starter ", LABEL)
+    if counted:
+        draw_card(canvas, top, col, counted[0].show.starter)
     for i, hc in enumerate(counted):
         row = top + 1 + i
-        owner = "Your" if hc.seat == me else f"{names[hc.seat]}'s"
-        col = canvas.put(row, 1, fit(f"{owner} {hc.what.value}", 20) + " ", BRIGHT)
+        name = names[hc.seat]
+        owner = "Your" if hc.seat == me else (f"{name}'s" if cell_width(name) <= 9 else "Their")
+        col = canvas.put(row, 1, fit(f"{owner} {hc.what.value}", REVIEW_LABEL) + " ", BRIGHT)
         for card in (sorted(hc.show.hand) if sort else hc.show.hand):
             draw_card(canvas, row, col, card)
             col += CARD_STEP
-        canvas.put(row, col, "+", TEXT)
-        draw_card(canvas, row, col + 2, hc.show.starter)
-        col += 2 + CARD_STEP + 1
         col = canvas.put(row, col, f"{hc.show.total:>2}", Style(fg=YELLOW, bold=True))
-        canvas.put(row, col + 2, show_summary(hc.show)[: canvas.cols - col - 3], TEXT)
+        summary = show_summary(hc.show, short=True)
+        if col + 2 + cell_width(summary) > canvas.cols:
+            summary = summary.replace(", ", ",")
+        canvas.put(row, col + 2, summary, TEXT)
+
+
+REVIEW_LABEL = 16
+"""Cells of a review row's label ("Computer's crib"): with four cards and
+the points, the breakdown in its short words always fits 80 columns."""
 
 
 def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -> str:
@@ -323,4 +333,4 @@ def _prompt(canvas: Canvas, vs: ViewState) -> None:
     if vs.mode is Mode.COUNT:
         text = f"{vs.prompt}{vs.typed}"
         canvas.cursor = (row, min(canvas.cols - 2, 1 + len(text)))
-    canvas.put(row, 1, text[: canvas.cols - 2], PROMPT)
+    canvas.put(row, 1, text, PROMPT)

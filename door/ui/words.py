@@ -54,11 +54,15 @@ def play_score_text(score: PlayScore) -> str:
 
 _KIND_PLURAL = {ShowKind.FIFTEEN: "fifteens", ShowKind.PAIR: "pairs", ShowKind.RUN: "runs",
                 ShowKind.FLUSH: "flush", ShowKind.NOBS: "nobs"}
+_KIND_SHORT = {**_KIND_PLURAL, ShowKind.FIFTEEN: "15s"}
 
 
-def show_summary(show: ShowScore) -> str:
-    """Points by category: ``"fifteens 6, pairs 2, runs 6"`` (or ``"nothing"``)."""
-    parts = [f"{_KIND_PLURAL[k]} {show.points_of(k)}" for k in ShowKind if show.points_of(k)]
+def show_summary(show: ShowScore, short: bool = False) -> str:
+    """Points by category: ``"fifteens 6, pairs 2, runs 6"`` (or
+    ``"nothing"``); ``short``: in the players' short words, at most 37
+    cells (``"15s 8, pairs 2, runs 6, flush 4, nobs 1"``)."""
+    names = _KIND_SHORT if short else _KIND_PLURAL
+    parts = [f"{names[k]} {show.points_of(k)}" for k in ShowKind if show.points_of(k)]
     return ", ".join(parts) if parts else "nothing"
 
 

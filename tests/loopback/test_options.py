@@ -17,8 +17,8 @@ from engine.rules import Rules
 from tests.support.player import Player, log_in_as_guest, telnet_caller
 
 
-async def full_game(door: DoorServer, **kwargs) -> tuple[Player, str, bytes]:
-    caller = await telnet_caller(door.telnet_port)
+async def full_game(door: DoorServer, rows: int = 24, **kwargs) -> tuple[Player, str, bytes]:
+    caller = await telnet_caller(door.telnet_port, rows=rows)
     player = Player(caller.screen, caller.send, **kwargs)
     screen = await player.play(timeout=150)
     await player.leave()
