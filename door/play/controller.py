@@ -132,6 +132,7 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
     """Set ``vs.mode`` and ``vs.prompt`` from the game now (the next key
     depends on them), and keep the bar on a card that is there."""
     me, opponent = seating.me, seating.opponent
+    vs.before_deal = not seating.dealt and not game.over
     if seating.leaving:
         vs.prompt = "Leave this game? (Y/N)"
     elif not game.over and seating.absent:
@@ -181,6 +182,12 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
             vs.prompt = f"Waiting for {opponent} to lay away two cards..."
         else:
             vs.prompt = f"{opponent}'s turn..."
+    _notes_go_with_their_mode(vs)
+
+
+def _notes_go_with_their_mode(vs: ViewState) -> None:
+    if vs.note and vs.note_mode is not vs.mode:
+        vs.note, vs.note_mode = "", None
 
 
 def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit: int = 70) -> list[Intent]:
@@ -210,7 +217,7 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
         if vs.hint_for != len(game.actions):  # a second ? in the same state costs nothing (a flood of ?s)
             vs.hint, text = hint(game, seating.me)
             vs.hint_for = len(game.actions)
-            vs.say(text)
+            vs.tell(text)
         return intents
     if _char(key, "oO") and vs.mode is not Mode.COUNT:
         vs.options.box = not vs.options.box
@@ -219,7 +226,7 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
         return intents + [Leave()]
     if _char(key, "cC") and vs.mode in (Mode.DISCARD, Mode.WAIT):
         if seating.computer:
-            vs.say("Chat is for games against the sysop: the computer does not chat.")
+            vs.tell("Chat is for games against the sysop: the computer does not chat.")
         else:
             vs.chatting = True
         return intents
@@ -275,8 +282,7 @@ def _cursor_to_unplayed(vs: ViewState, game: Game, me: int, step: int) -> None:
 
 def _wrong(vs: ViewState, text: str) -> list[Intent]:
     """A key that does nothing here: say what would (once) and beep."""
-    if not vs.log or vs.log[-1] != text:
-        vs.say(text)
+    vs.tell(text)
     return [Beep()]
 
 
@@ -299,7 +305,7 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
             vs.selected = []
             return [Submit(Discard(me, thrown))]
         if card in vs.selected:
-            vs.say(f"{card_text(card)} is already selected; DEL unselects it.")
+            vs.tell(f"{card_text(card)} is already selected; DEL unselects it.")
         else:
             vs.selected.append(card)
     elif key.name in _DELETE:
@@ -326,9 +332,9 @@ def _play_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Int
     elif key.name is KeyName.ENTER or _char(key, " "):
         card = _shown(vs, game, me)[vs.cursor]
         if card not in game.hands[me]:
-            vs.say(f"{card_text(card)} has been played already.")
+            vs.tell(f"{card_text(card)} has been played already.")
         elif game.count + card.pip > 31:
-            vs.say(f"{card_text(card)} would take the count past 31: choose another card.")
+            vs.tell(f"{card_text(card)} would take the count past 31: choose another card.")
         else:
             return [Submit(Play(me, card))]
     else:
@@ -344,11 +350,11 @@ def _count_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[In
         vs.typed = vs.typed[:-1]
     elif key.name is KeyName.ENTER:
         if not vs.typed:
-            vs.say("Type the points of the hand, then RETURN (0 if it scores nothing).")
+            vs.tell("Type the points of the hand, then RETURN (0 if it scores nothing).")
             return []
         points, vs.typed = int(vs.typed), ""
         if points > MAX_SHOW_POINTS:
-            vs.say(f"No hand scores more than {MAX_SHOW_POINTS}: type the count again.")
+            vs.tell(f"No hand scores more than {MAX_SHOW_POINTS}: type the count again.")
             return []
         return [Submit(Claim(seating.me, points))]
     else:

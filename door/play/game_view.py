@@ -107,20 +107,24 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     ``names``: both seats' display names; ``vs``: the :class:`ViewState`."""
     rows = layout_rows(game.rules)
     opp = 1 - me
+    you = -1 if vs.spectator else me  # whom the words call "you": nobody, for a watcher
     _title(canvas, game, names, vs)
     if vs.options.box:
         canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer), Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
-    _info(canvas, rows["info"], game, me, names, vs.replayed_hand)
-    if vs.mode is Mode.CHAT and vs.review:
-        _review(canvas, rows["opponent"], vs.review, me, names, vs.options.sort)
+    # before a deal the screen is the last show and the chat, whatever the
+    # keys do (a player who is waiting for an absent opponent included)
+    before_deal = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
+    _info(canvas, rows["info"], game, you, names, vs.replayed_hand, before_deal=before_deal)
+    if before_deal and vs.review:
+        _review(canvas, rows["opponent"], vs.review, you, names, vs.options.sort)
         if vs.recap is not None:
-            _recap(canvas, rows["opponent"] + 1 + len(vs.review), vs.recap, me, names)
-    elif vs.mode is Mode.CHAT:
-        _before_the_deal(canvas, rows["opponent"], game, me, names, vs)
+            _recap(canvas, rows["opponent"] + 1 + len(vs.review), vs.recap, me, names, you)
+    elif before_deal:
+        _before_the_deal(canvas, rows["opponent"], game, you, names, vs)
     else:
         _hands(canvas, rows, game, me, opp, names, vs)
-    if vs.mode is Mode.CHAT or vs.chatting:
+    if before_deal or vs.chatting:
         _chat(canvas, rows["messages"], canvas.rows - 1, vs)
     else:
         _messages(canvas, rows["messages"], canvas.rows - 1, vs)
@@ -136,15 +140,21 @@ def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
     canvas.put(0, canvas.cols - len(right), right, TITLE)
 
 
-def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], replayed: bool = False) -> None:
+def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], replayed: bool = False,
+          before_deal: bool = False) -> None:
+    """Who deals this hand (``before_deal``: the hand about to be dealt,
+    while the last one's show is still on screen), the count, the hand."""
     dealer = "You" if game.dealer == me else names[game.dealer]
     crib = "your crib" if game.dealer == me else f"{names[game.dealer]}'s crib"
-    col = canvas.put(row, 1, "Dealer: ", LABEL)
+    if cell_width(dealer) > 12:
+        crib = "the crib"
+    col = canvas.put(row, 1, "Next deal: " if before_deal else "Dealer: ", LABEL)
     col = canvas.put(row, col, f"{dealer} ({crib})", BRIGHT)
     if game.phase is Phase.PLAY:
         canvas.put(row, 52, "Count: ", LABEL)
         canvas.put(row, 59, f"{game.count:>2}", Style(fg=YELLOW, bold=True))
-    canvas.put(row, 64, f"Hand {game.hand_number}" + (" (replay)" if replayed else ""), LABEL)
+    hand = f"Hand {game.hand_number}" + (" next" if before_deal else "") + (" (replay)" if replayed else "")
+    canvas.put(row, 64, hand, LABEL)
 
 
 def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],
@@ -188,7 +198,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
             draw_card(canvas, top + 2, col, card, BAR_BG if on_bar else WHITE)
     if game.phase in (Phase.SHOW,) and game.show_turn is not None:
         seat, what = game.show_turn
-        who = "your" if seat == me else f"{names[seat]}'s"
+        who = "your" if seat == me and not vs.spectator else f"{names[seat]}'s"
         canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
 
 
@@ -245,10 +255,12 @@ def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -
     >>> rules_summary(Rules(), CallerOptions())
     'manual count · muggins · over-claim forfeit · skunk 91/61 · hard computer'
     """
-    count = "manual count" if rules.counting is Counting.MANUAL else "auto count"
-    muggins = "muggins" if rules.muggins else "no muggins"
-    text = (f"{count} \u00b7 {muggins} \u00b7 over-claim {rules.overclaim.value} \u00b7 skunk "
-            f"{rules.skunk}/{rules.double_skunk}")
+    if rules.counting is Counting.MANUAL:  # muggins and over-claims are about typed counts
+        muggins = "muggins" if rules.muggins else "no muggins"
+        text = f"manual count \u00b7 {muggins} \u00b7 over-claim {rules.overclaim.value}"
+    else:
+        text = "automatic count"
+    text += f" \u00b7 skunk {rules.skunk}/{rules.double_skunk}"
     return text + f" \u00b7 {options.skill.value} computer" if computer else text
 
 
@@ -260,20 +272,24 @@ def _wrap(entry: str, width: int) -> tuple[str, ...]:
     return tuple(textwrap.wrap(entry, width, subsequent_indent=" " * (indent + 2))) or ("",)
 
 
-def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str]) -> None:
-    """The hand recap (seed 003): each player's points by category."""
+def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str], you: int) -> None:
+    """The hand recap (seed 003): each player's points by category (``me``
+    first; ``you``: the seat called "You", -1 for a watcher)."""
     canvas.put(top, 1, f"{'Hand recap':<21}Pegging  Hand  Crib  Heels  Muggins  Total", LABEL)
     for i, seat in enumerate((me, 1 - me)):
         f = recap.seats[seat]
         crib = f"{f.crib_points:>4}" if recap.dealer == seat else "   -"
-        who = "You" if seat == me else names[seat]
+        who = "You" if seat == you else names[seat]
         canvas.put(top + 1 + i, 1, f"{fit(who, 20)} {f.pegging:>7}{f.hand_points:>6}{crib:>6}{f.heels:>7}"
                                    f"{f.muggins_won:>9}{f.total:>7}", BRIGHT)
 
 
 def _before_the_deal(canvas: Canvas, top: int, game: Game, me: int, names: list[str], vs: ViewState) -> None:
-    """Before the first deal both players see the rules (issue 8)."""
+    """Before the first deal both players see the cut for the deal and the
+    rules (issue 8)."""
     dealer = "you deal" if game.dealer == me else f"{names[game.dealer]} deals"
+    if vs.cut:
+        canvas.put(top + 1, 1, vs.cut, TEXT)
     canvas.put(top, 1, f"Before hand {game.hand_number}: {dealer}.", LABEL)
     runs = "in any order" if game.rules.run_mode is RunMode.UNORDERED else "in exact order"
     canvas.put(top + 2, 1, f"The rules: game to {game.rules.game_to}, runs {runs} in the play,", TEXT)
@@ -308,6 +324,12 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
         return
     canvas.fill(top - 1, 0, canvas.cols, Style(fg=BLUE), "\u2500")
     width = canvas.cols - 2
+    note = _wrap(vs.note, width) if vs.note else ()
+    for i, line in enumerate(note[-height:]):  # the mode's own note, under the messages
+        canvas.put(bottom - len(note[-height:]) + i, 1, line, Style(fg=YELLOW))
+    height -= len(note[-height:])
+    if height <= 0:
+        return
     vs.msg_top = min(vs.msg_top, len(vs.log))
     lines = [line for entry in vs.log[vs.msg_top:] for line in _wrap(entry, width)]
     if len(lines) > height:

@@ -9,7 +9,7 @@ import asyncio
 import time
 from typing import Sequence
 
-from engine.events import Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed
+from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed
 from engine.game import Game
 
 from door.net.keys import Key
@@ -93,6 +93,7 @@ class HumanSeat:
         assert self.table is not None
         if events:
             vs.hint = []
+            vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
         for event in events:
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
@@ -115,6 +116,8 @@ class HumanSeat:
                     vs.discard_note = ""
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
+            elif isinstance(event, CutForDeal):
+                vs.cut = describe(event, self.index, self.names())[-2]  # the cut that decided
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
@@ -246,8 +249,8 @@ class HumanSeat:
             table.submit(self.index, intent.action)
         elif isinstance(intent, Deal):
             why = table.deal(self.index)
-            if why:
-                self.vs.say(why)
+            if why:  # in the chat window, where the player is: not left in the messages after the deal
+                self.vs.chat.append((time.time(), "***", why))
         elif isinstance(intent, Say):
             table.chat(self.index, intent.text)
         elif isinstance(intent, Leave):

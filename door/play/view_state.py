@@ -77,6 +77,21 @@ class ViewState:
     msg_painted: int = 0
     log_limit: int = 200
 
+    before_deal: bool = False
+    """The hand on the table is not dealt yet (chat mode, seed 004)."""
+    cut: str = ""
+    """The cut for the first deal, in words ("You cut 5♥, Computer cut J♣:
+    low card deals."), shown before the first hand."""
+    note: str = ""
+    """A sentence that belongs to the state it was said in (a hint, what a
+    key does here): shown under the messages until the mode changes or the
+    game moves on, never left behind in the log."""
+    note_mode: Mode | None = None
+
+    def tell(self, text: str) -> None:
+        """Show ``text`` as the :attr:`note` of the current mode."""
+        self.note, self.note_mode = text, self.mode
+
     def say(self, *lines: str) -> None:
         """Add lines to the message log (the oldest fall off past the limit)."""
         self.log.extend(lines)

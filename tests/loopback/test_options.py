@@ -52,7 +52,7 @@ async def test_a_61_point_game_to_its_end(door: DoorServer) -> None:
 async def test_automatic_counting_asks_nothing_and_shows_the_breakdown(door: DoorServer) -> None:
     player, screen, _ = await full_game(door, name="Otto", option_keys=b"C")
     assert player.counts == []  # never asked to count
-    assert "auto count" in screen
+    assert "automatic count" in screen and "muggins" not in screen.splitlines()[1]
     assert player.reviews and all("The show" in r and "Hand recap" in r for r in player.reviews)
     assert any(re.search(r"(fifteens|pairs|runs) \d", r) for r in player.reviews)
 

@@ -45,7 +45,7 @@ async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
     assert int(total) == int(pegging) + int(hand) + (0 if crib == "-" else int(crib)) + int(heels) + int(muggins)
     # the replay: hand 1 again, both scores back to 0
     after = player.after_replay
-    assert "Hand 1 (replay)" in after and "Before hand 1" in after
+    assert "Hand 1 next (replay)" in after and "Before hand 1" in after
     assert len(re.findall(r"^\s+0\s+\u00b7", after, re.M)) == 2  # both scores back to 0
     await player.leave()
     await asyncio.wait_for(task, 10)

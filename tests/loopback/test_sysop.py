@@ -402,3 +402,22 @@ async def test_leaving_a_sysop_game_on_purpose_is_not_a_dropped_line(door: DoorS
     assert len(games) == 1 and games[0].winner == 1  # seat 1, the sysop, won by forfeit
     caller.close()
     sysop.conn.close()
+
+
+async def test_a_refused_deal_is_said_in_the_chat_and_goes_with_it(door: DoorServer, sysop_key) -> None:
+    """Issue 14.6: "Sysop deals: wait for RETURN..." stayed on screen after the deal."""
+    sysop = await sysop_login(door, sysop_key)
+    caller = await guest(door, "Dee")
+    await to_the_chat(sysop, caller, "Dee")
+    await sysop.screen.wait_for(lambda: sysop.screen.prompt().startswith("Chat"))
+    if "Sysop deals" in caller.screen.prompt():
+        waiting, dealing = caller, sysop
+    else:
+        waiting, dealing = sysop, caller
+    await waiting.send(b"\r")  # RETURN on a blank line, but it is not theirs to deal
+    await waiting.screen.wait_for(lambda: "wait for RETURN" in waiting.screen.text())
+    await dealing.send(b"\r")
+    await waiting.screen.wait_for(lambda: "Choose 2 cards" in waiting.screen.prompt())
+    assert "wait for RETURN" not in waiting.screen.text()
+    caller.close()
+    sysop.conn.close()

@@ -67,11 +67,11 @@ def test_discard_mode_unselects_and_refuses_a_card_twice() -> None:
     vs = ready(game, seating)
     handle_key(vs, game, seating, key(KeyName.ENTER))
     handle_key(vs, game, seating, key(KeyName.ENTER))
-    assert len(vs.selected) == 1 and "already selected" in vs.log[-1]
+    assert len(vs.selected) == 1 and "already selected" in vs.note
     handle_key(vs, game, seating, key(KeyName.DELETE))
     assert vs.selected == []
     assert handle_key(vs, game, seating, key("z")) == [Beep()]
-    assert vs.log[-1] == "Arrows move the bar, RETURN selects, DEL unselects."
+    assert vs.note == "Arrows move the bar, RETURN selects, DEL unselects."
 
 
 def test_hint_marks_the_hard_computers_discard() -> None:
@@ -79,7 +79,7 @@ def test_hint_marks_the_hard_computers_discard() -> None:
     seating = Seating(ME, NAMES)
     vs = ready(game, seating)
     assert handle_key(vs, game, seating, key("?")) == []
-    assert len(vs.hint) == 2 and vs.log[-1].startswith("Hint: lay away")
+    assert len(vs.hint) == 2 and vs.note.startswith("Hint: lay away")
 
 
 def test_play_mode_plays_the_card_under_the_bar_and_skips_played_cards() -> None:
@@ -106,10 +106,10 @@ def test_count_mode_takes_digits_and_claims() -> None:
     assert vs.typed == "12"  # two digits at most
     handle_key(vs, game, seating, key(KeyName.BACKSPACE))
     assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Submit(Claim(ME, 1))]
-    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "Type the points" in vs.log[-1]
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "Type the points" in vs.note
     handle_key(vs, game, seating, key("3"))
     handle_key(vs, game, seating, key("0"))
-    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "No hand scores more than 29" in vs.log[-1]
+    assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [] and "No hand scores more than 29" in vs.note
     assert handle_key(vs, game, seating, key("q")) == [Beep()]  # Q does not leave while counting
 
 
@@ -165,7 +165,7 @@ def test_wait_mode_says_whose_turn_and_releases_a_hold() -> None:
     vs = ready(game, seating)
     assert vs.mode is Mode.WAIT and vs.prompt == "Waiting for Computer to lay away two cards..."
     assert handle_key(vs, game, seating, key("x")) == [Beep()]
-    assert vs.log[-1] == "Please wait: it is Computer's turn."
+    assert vs.note == "Please wait: it is Computer's turn."
     vs.holding = True
     prompt_for(vs, game, seating)
     assert vs.prompt == "Press a key to go on."
@@ -272,4 +272,4 @@ def test_c_against_the_computer_says_what_chat_is_for() -> None:
     seating = Seating(ME, NAMES, computer=True)
     vs = ready(game, seating)
     assert handle_key(vs, game, seating, key("c")) == []
-    assert not vs.chatting and "Chat is for games against the sysop" in vs.log[-1]
+    assert not vs.chatting and "Chat is for games against the sysop" in vs.note
