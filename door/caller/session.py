@@ -56,13 +56,14 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             f"{caller.name} is on line on another connection that does not answer.",
             "", "Please call again in a minute."])
         return
-    ctx.lobby.update(presence, "main menu")
+    ctx.lobby.update(presence, "logged in")
     log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
     options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
     if not await _offer_key_link(display, ctx, caller, proved.offered_key):
         return
     waiting = ctx.lobby.waiting_table(presence.identity)
     if waiting is not None:
+        ctx.lobby.update(presence, "asked to rejoin a game")
         answer = await ask_choice(display, "Your game", [
             f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
             "", "Go back to it? (Y/N; N abandons it)"], "YN")
@@ -88,6 +89,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
             log.info("%r abandoned a saved game that did not replay", caller.name)
     if saved is not None:
+        ctx.lobby.update(presence, "resume prompt")
         resume = await _offer_resume(display, saved, caller)
         if resume is None:
             return
@@ -113,6 +115,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         if choice is MenuItem.QUIT:
             break
         if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME):
+            ctx.lobby.update(presence, "asked about a kept game")
             answer = await ask_choice(display, "Your kept game", [
                 f"You have a kept {_saved_line(kept)}.",
                 "A new game against the computer replaces it.",
@@ -128,6 +131,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         elif choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
         elif choice is MenuItem.NUMBERED_GAME:
+            ctx.lobby.update(presence, "choosing a game number")
             text = await ask_line(display, "Numbered game", [
                 "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
                 "The same number always gives the same cards.",
@@ -148,6 +152,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             ctx.lobby.update(presence, "reading recent games")
             ok = await show_recent_games(display, ctx.store, caller)
         elif choice is MenuItem.TERMINAL:
+            ctx.lobby.update(presence, "testing the terminal")
             ok = await charset_test(display)
         elif choice is MenuItem.DEMONSTRATION:
             ctx.lobby.update(presence, "watching a demonstration")

@@ -3,14 +3,16 @@ demonstration (the computer against itself, every card face up, seed 003)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from engine.events import Event
 
 from door.ui.display import Display
 from door.play.game_view import paint_game
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import Canvas
+from door.ui.screen import BLACK, Canvas, Style, YELLOW
+
+BANNER = Style(fg=BLACK, bg=YELLOW)
 from door.play.table import Table
 from door.ui.words import describe
 
@@ -24,9 +26,12 @@ class Spectator:
     ``{b}`` for the players' names."""
 
     def __init__(self, display: Display, table: Table, reveal: bool = False,
-                 prompt: str = "Watching {a} against {b}. ESC or Q stops watching.") -> None:
+                 prompt: str = "Watching {a} against {b}. ESC or Q stops watching.",
+                 banner: Callable[[], str] = lambda: "") -> None:
         self.display = display
         self.table = table
+        self.banner = banner
+        """A line to show across the top of the game (a page ringing), or ""."""
         self.prompt = prompt
         self.vs = ViewState(mode=Mode.WAIT, spectator=True, reveal=reveal)
         self.vs.options.box = True
@@ -48,3 +53,7 @@ class Spectator:
     def paint(self, canvas: Canvas) -> None:
         if self.table.game is not None:
             paint_game(canvas, self.table.game, 0, [s.name for s in self.table.seats], self.vs)
+        banner = self.banner()
+        if banner:
+            canvas.fill(1, 0, canvas.cols, BANNER)
+            canvas.put(1, 1, banner, BANNER)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import textwrap
 import time
 
 from door.net.ansi import CLEAR, farewell
@@ -22,7 +23,7 @@ from door.ui.display import Display
 from door.net.keys import Key, KeyName
 from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
 from door.ui.prompts import TITLE
-from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, fit
+from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.net.terminal import Terminal
@@ -37,6 +38,15 @@ TEXT = Style(fg=WHITE)
 BAR = Style(fg=BLACK, bg=CYAN)
 BANNER = Style(fg=YELLOW, bg=RED, bold=True)
 HELP = Style(fg=YELLOW, bold=True)
+
+
+KEYS = ("Up/Down select a caller   Y accept a page   N decline it   W watch their game",
+        "M message   K disconnect (asks first)   A available/away   R resume   Q quit")
+"""The console's two lines of keys: every key it takes."""
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    return textwrap.wrap(line, width, subsequent_indent="      ") or [""]
 
 
 class SysopConsole:
@@ -59,7 +69,7 @@ class SysopConsole:
     # -- the lobby's side --------------------------------------------------------
 
     def lobby_changed(self) -> None:
-        if not self.busy and self.spectator is None:
+        if not self.busy:
             self.display.refresh_soon()
 
     def ring(self, page: Page) -> None:
@@ -119,18 +129,20 @@ class SysopConsole:
         events_top = canvas.rows - 7
         canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
         canvas.put(events_top - 1, 2, " Events ", HEAD)
-        for i, line in enumerate(self.events[-5:]):
-            canvas.put(events_top + i, 1, line[: canvas.cols - 2], TEXT)
+        shown = [part for line in self.events for part in _wrap(line, canvas.cols - 2)][-5:]
+        for i, line in enumerate(shown):
+            canvas.put(events_top + i, 1, line, TEXT)
         bottom = canvas.rows - 1
+        canvas.put(bottom - 1, 1, KEYS[0], HELP)
         if self.input_label:
             text = f"{self.input_label}{self.input}"
-            canvas.put(bottom, 1, text[: canvas.cols - 2], HELP)
-            canvas.cursor = (bottom, min(canvas.cols - 2, 1 + len(text)))
+            shown_text = text[-(canvas.cols - 3):]
+            canvas.put(bottom, 1, shown_text, HELP)
+            canvas.cursor = (bottom, 1 + cell_width(shown_text))
         elif self.confirm:
             canvas.put(bottom, 1, self.confirm, HELP)
         else:
-            canvas.put(bottom, 1, "Up/Down select  Y accept  N decline  W watch  M message  K disconnect  "
-                                  "A away  Q quit"[: canvas.cols - 2], HELP)
+            canvas.put(bottom, 1, KEYS[1], HELP)
 
     # -- the keys -----------------------------------------------------------------
 
@@ -139,7 +151,7 @@ class SysopConsole:
         self.display.show(self.paint)
         async for key in self.display.keys(tick=1.0):
             if key is None:
-                if self.spectator is None:
+                if self.spectator is None or self.lobby.pages:
                     self.display.refresh_soon()  # idle times, page countdowns
             elif not await self.handle(key):
                 return
@@ -159,8 +171,9 @@ class SysopConsole:
         if self.confirm:
             target = self._target()
             if key.name is KeyName.CHAR and key.char in "yY" and target is not None:
+                # no waiting for a caller who does not read: close() gives the
+                # farewell a moment to go out, then aborts
                 target.terminal.write(farewell("The sysop has ended your call. Goodbye."))
-                await target.terminal.drain()
                 target.terminal.close()
                 target.terminal.lost()
                 self.say(f"disconnected {target.name or target.terminal.peer}")
@@ -212,6 +225,15 @@ class SysopConsole:
                 return page
         return pages[0] if pages else None
 
+    def _page_banner(self) -> str:
+        """A page that rings while the sysop watches a game: shown across
+        the watch screen (the bell alone let pages time out)."""
+        if not self.lobby.pages:
+            return ""
+        page = self.lobby.pages[0]
+        return (f"PAGE from {page.presence.name} ({page.seconds_left} s): {page.reason or '(no reason)'}"
+                " - ESC, then Y accepts")
+
     def _input_key(self, key: Key) -> None:
         if key.name is KeyName.ENTER:
             target = self._target()
@@ -233,7 +255,7 @@ class SysopConsole:
             self.say("the selected caller is not in a game")
             return
         table = target.table
-        self.spectator = Spectator(self.display, table)
+        self.spectator = Spectator(self.display, table, banner=self._page_banner)
         table.watchers.append(self.spectator)
         self.display.show(self.spectator.paint, hold=lambda: table.writing)
 

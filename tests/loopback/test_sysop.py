@@ -388,8 +388,7 @@ async def test_leaving_a_sysop_game_on_purpose_is_not_a_dropped_line(door: DoorS
     caller = await registered(door, "Lea")
     await to_the_chat(sysop, caller, "Lea")
     s = caller.screen
-    await caller.send(b"\r")  # Lea deals or waits; either way, leave now
-    await caller.send(b"q")
+    await caller.send(b"\x03")  # Ctrl-C (in chat mode Q is a letter of the chat line)
     await s.wait_for(lambda: "Leave this game? (Y/N)" in s.text())
     await caller.send(b"y")
     await s.wait_for(lambda: "Main menu" in s.text(), timeout=5)
@@ -420,4 +419,47 @@ async def test_a_refused_deal_is_said_in_the_chat_and_goes_with_it(door: DoorSer
     await waiting.screen.wait_for(lambda: "Choose 2 cards" in waiting.screen.prompt())
     assert "wait for RETURN" not in waiting.screen.text()
     caller.close()
+    sysop.conn.close()
+
+
+async def test_the_console_lists_every_key_and_rings_over_a_watched_game(door: DoorServer, sysop_key) -> None:
+    """Issue 14.9: Q and R were missing from the key bar; a page while the
+    sysop watched a game only rang the bell; "Doing" said "main menu" at
+    the resume question."""
+    from door.sysop.console import KEYS
+
+    sysop = await sysop_login(door, sysop_key)
+    text = " ".join(sysop.screen.text().split())
+    for key in ("Y accept", "N decline", "W watch", "M message", "K disconnect", "A available", "R resume",
+                "Q quit"):
+        assert key in text, key
+    assert all(len(line) <= 78 for line in KEYS)
+    # a registered caller with a kept game sits at the resume question
+    kept = await registered(door, "Kit", until="Main menu")
+    await kept.send(b"1")
+    await kept.screen.wait_for(lambda: "Press 1 or 2" in kept.screen.text())
+    await kept.send(b"1")
+    await kept.screen.wait_for(lambda: kept.screen.prompt().startswith("Chat"))
+    kept.close()  # a computer game of a registered caller is kept
+    again = await registered(door, "Kit", until="Resume it?")
+    await sysop.screen.wait_for(lambda: "resume prompt" in sysop.screen.text())
+    again.close()
+    # watch a caller's game; a page arrives meanwhile
+    player = await guest(door, "Wes")
+    await player.send(b"1")
+    await player.screen.wait_for(lambda: "Press 1 or 2" in player.screen.text())
+    await player.send(b"1")
+    await player.screen.wait_for(lambda: player.screen.prompt().startswith("Chat"))
+    await sysop.screen.wait_for(lambda: "Wes" in sysop.screen.text() and "vs computer" in sysop.screen.text())
+    rows = sysop.screen.lines()
+    wes = next(i for i, line in enumerate(rows) if "Wes " in line)
+    first = next(i for i, line in enumerate(rows) if "telnet" in line)
+    await sysop.send(b"\x1b[B" * (wes - first) + b"w")
+    await sysop.screen.wait_for(lambda: "Watching Wes against Computer" in sysop.screen.text())
+    pager = await guest(door, "Pam")
+    await page(pager, b"a game?")
+    await sysop.screen.wait_for(lambda: "PAGE from Pam" in sysop.screen.text() and
+                                "Watching Wes" in sysop.screen.text())
+    player.close()
+    pager.close()
     sysop.conn.close()
