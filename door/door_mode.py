@@ -25,7 +25,7 @@ import threading
 import tty
 from pathlib import Path
 
-from door.net.ansi import farewell
+from door.net.ansi import CLEAR
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
 from door.net.logs import CONNECTION
@@ -176,7 +176,8 @@ async def _time_limit(terminal: Terminal, seconds: float, presence: Presence) ->
         terminal.write(b"\x07")
         seconds = WARN_BEFORE
     await asyncio.sleep(seconds)
-    terminal.write(farewell("Your time is up. Your game is saved: it waits for you next time."))
+    # on a clear screen, from its top: written below the game it scrolled it
+    terminal.write(CLEAR + b"Your time is up. Your game is saved: it waits for you next time.\r\n")
     await terminal.drain()
     log.info("time is up")
     terminal.lost()

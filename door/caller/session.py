@@ -177,12 +177,19 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, ke
         "Your SSH client offered a public key:",
         f"  {key.split()[0]} ...{tail}",
         "",
-        f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password? (Y/N)",
+        f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password?",
+        "",
+        "Press Y to link it, N to leave it.",
     ], "YN")
     if answer is None:
         return False
     if answer == "Y":
         await ctx.store.accounts.add_ssh_key(caller.account.id, key)
+        return await show_page(display, "SSH key", [
+            "The key is linked.",
+            "",
+            f"From now on `ssh {caller.name}@...` with this key logs you in without a password.",
+        ])
     return True
 
 

@@ -5,6 +5,7 @@ resize, and return ``None`` when the caller hangs up."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Sequence
 
 from door.net.ansi import CLEAR
@@ -35,7 +36,8 @@ BANNER = [
 
 def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = True) -> int:
     """Draw the title bar, the banner and ``lines`` (the first one as a
-    heading); returns the next free row."""
+    heading; a line too long for the screen is wrapped at word boundaries,
+    its indent kept); returns the next free row."""
     canvas.fill(0, 0, canvas.cols, TITLE)
     canvas.put(0, 1, "CRIBBAGE DOOR", TITLE)
     canvas.put(0, canvas.cols - cell_width(subtitle) - 1, subtitle, TITLE)
@@ -45,9 +47,16 @@ def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = Tr
         for i, line in enumerate(BANNER):
             canvas.put(row + i, left, line, Style(fg=CYAN, bold=True))
         row += len(BANNER) + 2
+    width = canvas.cols - 5
     for i, line in enumerate(lines):
-        canvas.put(row, 4, line, HEAD if i == 0 else TEXT)
-        row += 1
+        if cell_width(line) <= width:
+            parts = [line]
+        else:
+            indent = " " * (len(line) - len(line.lstrip(" ")))
+            parts = textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ") or [""]
+        for part in parts:
+            canvas.put(row, 4, part, HEAD if i == 0 else TEXT)
+            row += 1
     return row + 1
 
 

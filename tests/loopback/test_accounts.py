@@ -60,8 +60,11 @@ async def ssh_menu(door: DoorServer, **kwargs) -> str:
         screen, task = watch(process, 80, 24)
         await screen.wait_for(lambda: "Main menu" in screen.text() or "SSH key" in screen.text())
         if "SSH key" in screen.text():
-            assert "ssh-ed25519" in screen.text()
+            # issue 14.10: the question is on screen whole, and Y is confirmed
+            assert "ssh-ed25519" in screen.text() and "Press Y to link it, N to leave it." in screen.text()
             process.stdin.write(b"y")
+            await screen.wait_for(lambda: "The key is linked." in screen.text())
+            process.stdin.write(b" ")
             await screen.wait_for(lambda: "Main menu" in screen.text())
         text = screen.text()
         process.stdin.write(b"q")

@@ -91,6 +91,8 @@ async def test_door_mode_ends_when_the_time_is_up(tmp_path: Path) -> None:
     door = PtyDoor(tmp_path, door32(tmp_path, "Latecomer", minutes=0))
     await door.start()
     await door.screen.wait_for(lambda: "Your time is up" in door.screen.text(), timeout=20)
+    # issue 14.10: on the screen's first row, nothing scrolled away below it
+    assert door.screen.lines()[0].startswith("Your time is up")
     assert await door.finish() == 0
 
 
