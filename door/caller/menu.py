@@ -4,6 +4,7 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import enum
+import textwrap
 
 from typing import Callable, Sequence
 
@@ -61,8 +62,9 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         banner = 9 + len(shown) + 2 + min(3, len(messages)) <= canvas.rows
         row = frame(canvas, "Main menu", shown, banner=banner)
         canvas.put(row, 4, note, NOTE)
-        for i, line in enumerate(list(messages)[-3:]):
-            canvas.put(row + 1 + i, 4, line[: canvas.cols - 5], INPUT)
+        shown = [part for line in list(messages)[-3:] for part in textwrap.wrap(line, canvas.cols - 5)][-3:]
+        for i, line in enumerate(shown):
+            canvas.put(row + 1 + i, 4, line, INPUT)
         canvas.cursor = None
 
     display.show(paint)

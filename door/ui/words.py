@@ -126,7 +126,8 @@ def describe(event: Event, me: int, names: Names, sort: bool = True) -> list[str
                 f"{event.scores[me]} - {event.scores[1 - me]}; it does not count in the statistics."]
     if isinstance(event, HandDealt):
         crib = "your" if event.dealer == me else f"{names[event.dealer]}'s"
-        return [f"Hand {event.number}: {who[event.dealer]} dealt. Lay away two cards to {crib} crib."]
+        # present tense: it is said in the chat before the dealer deals, and read after
+        return [f"Hand {event.number}: {_says(who[event.dealer], 'deal')}. Lay away two cards to {crib} crib."]
     if isinstance(event, Discarded):
         return [] if event.seat == me else [f"{names[event.seat]} has laid away two cards."]
     if isinstance(event, StarterTurned):

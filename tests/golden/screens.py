@@ -1,0 +1,196 @@
+"""The golden screens (issue 14): every screen of the door as text, so that
+a change of layout shows in the diff of ``tests/golden/*.txt``.
+
+Each screen is painted by the door's own code into an in-memory terminal
+(pyte, 80x24, UTF-8) at a fixed state: game 7 played by the greedy player
+for both seats, a registered caller "Ann" with no games yet, the sysop
+"Sysop".  Clock times are written ``HH:MM``.  ``tests/screen/test_golden.py``
+compares; ``python3 scripts/golden_screens.py`` writes them anew.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+import pyte
+
+from engine.events import CutForDeal, Event, HandCounted, HandDealt
+from engine.game import Game, Phase
+from engine.players import GreedyPlayer
+from engine.rules import Rules
+from engine.strategy import choose_action
+from engine.tally import GameTally
+
+from door.caller.login import Caller, login
+from door.caller.menu import main_menu, show_statistics
+from door.caller.options_screen import ask_game_options
+from door.config import CallerConfig
+from door.context import DoorContext
+from door.net.charset import UTF8
+from door.play.controller import Seating, prompt_for
+from door.play.game_view import paint_game
+from door.play.options import CallerOptions
+from door.play.view_state import Mode, ViewState
+from door.records.passwords import hash_password
+from door.records.store import DATABASE_NAME, Store
+from door.sysop.console import SysopConsole
+from door.sysop.lobby import Lobby
+from door.config import PagingConfig
+from door.ui.display import Display
+from door.ui.screen import Canvas, Renderer
+from door.ui.words import describe
+from tests.support.memory_terminal import MemoryTerminal
+
+__all__ = ["SCREENS", "render_all", "GOLDEN_DIR"]
+
+GOLDEN_DIR = Path(__file__).resolve().parent
+SCREENS = ("name", "menu", "options", "chat", "discard", "play", "show", "review", "statistics", "console",
+           "watch")
+NAMES = ["Ann", "Computer"]
+NUMBER = 7
+
+
+def _masked(text: str) -> str:
+    return re.sub(r"\b\d\d:\d\d\b", "HH:MM", text)
+
+
+def _painted(game: Game, vs: ViewState, me: int = 0) -> str:
+    canvas = Canvas(80, 24)
+    paint_game(canvas, game, me, NAMES, vs)
+    screen = pyte.Screen(80, 24)
+    pyte.ByteStream(screen).feed(Renderer(UTF8).render(canvas))
+    return "\n".join(line.rstrip() for line in screen.display)
+
+
+class _Viewer:
+    """Seat 0's view state fed with the game's events as the human seat
+    feeds it (messages, the cut, the counts of the show and their review)."""
+
+    def __init__(self) -> None:
+        self.vs = ViewState()
+        self.watched: list[str] = []  # the same events as a watcher reads them
+        self.tally = GameTally()
+        self.counted: list[HandCounted] = []
+
+    def feed(self, events: list[Event]) -> None:
+        self.tally.feed(events)
+        vs = self.vs
+        for event in events:
+            if isinstance(event, CutForDeal):
+                vs.cut = describe(event, 0, NAMES)[-2]
+            elif isinstance(event, HandCounted):
+                self.counted.append(event)
+            elif isinstance(event, HandDealt) and self.counted:
+                vs.review, self.counted = self.counted, []
+                done = [h for h in self.tally.hands if h.number == event.number - 1]
+                vs.recap = done[-1] if done else None
+            vs.say(*describe(event, 0, NAMES))
+            self.watched.extend(describe(event, -1, NAMES))
+
+
+def _game_screens() -> dict[str, str]:
+    """chat, discard, play, show, review and watch, from game 7."""
+    out: dict[str, str] = {}
+    game = Game(Rules(), NUMBER)
+    viewer = _Viewer()
+    vs = viewer.vs
+    viewer.feed(game.start())
+    greedy = GreedyPlayer()
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer"), dealt=False))
+    out["chat"] = _painted(game, vs)
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
+    vs.cursor = 2
+    vs.selected = [sorted(game.hands[0])[1]]
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
+    out["discard"] = _painted(game, vs)
+    vs.selected = []
+
+    def until(done: Callable[[], bool]) -> None:
+        while not done():
+            seat = game.to_act()[0]
+            viewer.feed(game.apply(choose_action(game, seat, greedy)))
+
+    until(lambda: game.phase is Phase.PLAY and 0 in game.to_act() and len(game.played[0]) >= 1)
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
+    out["play"] = _painted(game, vs)
+    watcher = ViewState(mode=Mode.WAIT, spectator=True, log=list(viewer.watched), msg_top=vs.msg_top)
+    watcher.prompt = "Watching Ann against Computer. ESC or Q stops watching."
+    out["watch"] = _painted(game, watcher)
+    until(lambda: game.phase is Phase.SHOW and 0 in game.to_act())
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
+    vs.typed = "8"
+    out["show"] = _painted(game, vs)
+    vs.typed = ""
+    until(lambda: game.hand_number == 2)
+    prompt_for(vs, game, Seating(0, ("Ann", "Computer"), dealt=False))
+    out["review"] = _painted(game, vs)
+    return out
+
+
+async def _first_frame(terminal: MemoryTerminal, run: Callable[[], Awaitable[Any]]) -> str:
+    """Start a screen's coroutine, let it paint, take the screen, stop it."""
+    task = asyncio.ensure_future(run())
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+    task.cancel()
+    try:
+        await task
+    except (asyncio.CancelledError, Exception):
+        pass
+    return terminal.text()
+
+
+async def _door_screens() -> dict[str, str]:
+    """name, menu, options, statistics and console, on in-memory terminals."""
+    out: dict[str, str] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        store = await Store.open(Path(tmp) / DATABASE_NAME)
+        try:
+            account = await store.accounts.create("Ann", hash_password("ann-secret"))
+            ann = Caller("Ann", account)
+            lobby = Lobby(PagingConfig())
+            ctx = DoorContext(Rules(), 0.0, store, lobby=lobby)
+            screens: dict[str, Callable[[Display], Awaitable[Any]]] = {
+                "name": lambda d: login(d, ctx, None, None, _QUIET),
+                "menu": lambda d: main_menu(d, ann, lambda: True),
+                "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
+                "statistics": lambda d: show_statistics(d, store, ann),
+            }
+            for name, run in screens.items():
+                terminal = MemoryTerminal()
+                out[name] = await _first_frame(terminal, lambda run=run, t=terminal: run(Display(t)))
+            # the console: two callers on line, one in the menu, one choosing options
+            for conn, (who, doing) in enumerate((("Ann", "main menu"), ("Bob", "choosing options")), 1):
+                presence = lobby.join(conn, MemoryTerminal())
+                presence.name = who
+                lobby.update(presence, doing)
+            terminal = MemoryTerminal()
+            sysop = lobby.join(9, terminal)
+            console = SysopConsole(Display(terminal), lobby, "Sysop", sysop)
+            sysop.is_sysop = True
+            console.say("you are available")
+            out["console"] = await _first_frame(terminal, console.run)
+        finally:
+            await store.close()
+    return out
+
+
+class _Quiet:
+    def info(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    warning = error = debug = info
+
+
+_QUIET: Any = _Quiet()
+
+
+async def render_all() -> dict[str, str]:
+    """Every golden screen's text, by name (:data:`SCREENS`)."""
+    out = _game_screens()
+    out.update(await _door_screens())
+    return {name: _masked(out[name]) + "\n" for name in SCREENS}
