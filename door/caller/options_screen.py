@@ -30,14 +30,14 @@ class Option:
 
 OPTIONS: tuple[Option, ...] = (
     Option("G", "game_to", "Game to",
-           lambda r, o, opp: f"{r.game_to} points (skunk below {r.skunk}, double below {r.double_skunk})"),
+           lambda r, o, opp: f"{r.game_to} points (skunk below {r.skunk}, double {r.double_skunk})"),
     Option("C", "counting", "Counting",
            lambda r, o, opp: ("manual: you type the points of your hands" if r.counting is Counting.MANUAL
                               else "automatic: the door counts every hand")),
     Option("M", "muggins", "Muggins",
            lambda r, o, opp: f"on: points you miss go to {opp}" if r.muggins else "off: missed points are lost"),
     Option("O", "overclaim", "Over-claims",
-           lambda r, o, opp: (f"forfeit: you peg nothing, {opp} pegs the count"
+           lambda r, o, opp: (f"forfeit: you peg 0, {opp} the count"
                               if r.overclaim is Overclaim.FORFEIT else "capped: you peg the true count")),
     Option("F", "first_deal", "First deal",
            lambda r, o, opp: {FirstDeal.CUT: "by the cut (low card deals)", FirstDeal.CALLER: "you deal",

@@ -154,7 +154,7 @@ def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], repla
         canvas.put(row, 52, "Count: ", LABEL)
         canvas.put(row, 59, f"{game.count:>2}", Style(fg=YELLOW, bold=True))
     hand = f"Hand {game.hand_number}" + (" next" if before_deal else "") + (" (replay)" if replayed else "")
-    canvas.put(row, 64, hand, LABEL)
+    canvas.put(row, min(64, canvas.cols - 1 - len(hand)), hand, LABEL)
 
 
 def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],

@@ -117,7 +117,7 @@ class HumanSeat:
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
             elif isinstance(event, CutForDeal):
-                vs.cut = describe(event, self.index, self.names())[-2]  # the cut that decided
+                vs.cut = " ".join(describe(event, self.index, self.names())[-2:])  # the cut that decided
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()

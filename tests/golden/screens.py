@@ -81,7 +81,7 @@ class _Viewer:
         vs = self.vs
         for event in events:
             if isinstance(event, CutForDeal):
-                vs.cut = describe(event, 0, NAMES)[-2]
+                vs.cut = " ".join(describe(event, 0, NAMES)[-2:])
             elif isinstance(event, HandCounted):
                 self.counted.append(event)
             elif isinstance(event, HandDealt) and self.counted:
