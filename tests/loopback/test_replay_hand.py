@@ -9,6 +9,7 @@ import re
 
 from door.server import DoorServer
 
+from tests.loopback.test_nothing_cut import clipped  # noqa: F401 (a fixture)
 from tests.support.player import Player, telnet_caller
 
 
@@ -31,7 +32,7 @@ class ReplayingPlayer(Player):
         return await super().act(prompt, screen)
 
 
-async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
+async def test_recap_and_replay_of_a_hand(door: DoorServer, clipped: list[str]) -> None:
     caller = await telnet_caller(door.telnet_port)
     term, task, writer = caller.screen, caller.done, caller
     player = ReplayingPlayer(term, caller.send, name="Redo", password="redo-pass")
@@ -47,6 +48,7 @@ async def test_recap_and_replay_of_a_hand(door: DoorServer) -> None:
     after = player.after_replay
     assert "Hand 1 next (replay)" in after and "Before hand 1" in after
     assert len(re.findall(r"^\s+0\s+\u00b7", after, re.M)) == 2  # both scores back to 0
+    assert not clipped, clipped  # "Hand 1 next (replay)" was cut at the right edge
     await player.leave()
     await asyncio.wait_for(task, 10)
     writer.close()

@@ -53,7 +53,7 @@ async def a_move_the_store_refuses(door: DoorServer, fail: "callable") -> None: 
     kept = saved_actions(data_dir)
     undo = await fail()
     try:
-        writer.write(b"\r")  # play a card: the store cannot keep it
+        writer.write(b"\x1b[H\r")  # play the lowest card (it is the caller's turn: it plays): the store cannot keep it
         await screen.wait_for(lambda: "cannot save your game" in " ".join(screen.text().split()), timeout=30)
         assert "Your game is kept" in screen.text()
     finally:
