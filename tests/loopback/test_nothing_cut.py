@@ -7,26 +7,7 @@ from __future__ import annotations
 import pytest
 
 from door.server import DoorServer
-from door.ui.screen import Canvas, cell_width
 from tests.loopback.test_options import full_game
-
-
-@pytest.fixture
-def clipped(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every piece of text a screen put past the right edge (not blanks)."""
-    cut: list[str] = []
-    put = Canvas.put
-
-    def watching(self: Canvas, row: int, col: int, text: str, style=None):  # type: ignore[no-untyped-def]
-        edge = self.cols - (1 if row == self.rows - 1 else 0)  # the bottom-right cell is never written
-        if self.rows >= 24 and 0 <= row < self.rows and col + cell_width(text) > edge:  # (screens, not parts)
-            lost = text[max(0, edge - col):]
-            if lost.strip():
-                cut.append(f"{text!r} at column {col}")
-        return put(self, row, col, text) if style is None else put(self, row, col, text, style)
-
-    monkeypatch.setattr(Canvas, "put", watching)
-    return cut
 
 
 @pytest.mark.slow

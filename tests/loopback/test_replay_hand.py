@@ -9,7 +9,6 @@ import re
 
 from door.server import DoorServer
 
-from tests.loopback.test_nothing_cut import clipped  # noqa: F401 (a fixture)
 from tests.support.player import Player, telnet_caller
 
 
