@@ -21,7 +21,8 @@ from door.records.passwords import hash_password
 from door.records.saved_games import SavedGames
 from door.records.store import DATABASE_NAME
 from door.server import DoorServer
-from tests.loopback.test_resume import connect, log_in, play_into_the_hand, resume
+from tests.support.player import RIGHT
+from tests.loopback.test_resume import GAME_ROWS, connect, log_in, play_into_the_hand, resume
 
 LOCKER = """
 import sqlite3, sys, time
@@ -126,4 +127,35 @@ async def test_a_saved_game_that_does_not_replay_is_offered_for_abandoning(door:
     writer.write(b"a")
     await screen.wait_for(lambda: "Main menu" in screen.text())
     assert saved_actions(data_dir) == []
+    writer.close()
+
+
+async def test_a_slow_write_shows_the_move_only_once_it_is_kept(door: DoorServer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17.5's cause: screens painted a move while the table still
+    waited for the store to keep it, so a kill in that window resumed
+    without a move the caller had seen.  With the write lock held by
+    another process, the move must not show until the lock goes."""
+    monkeypatch.setattr(journal, "RETRY_FOR", 30.0)  # slow, not failing
+    data_dir = Path(door.config.server.data_dir)
+    await door.store.accounts.create("Sal", hash_password("sal-secret"))
+    writer, screen, task = await connect(door.telnet_port)
+    await log_in(writer, screen, "Sal", "sal-secret")
+    before = await play_into_the_hand(writer, screen)
+    kept = saved_actions(data_dir)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(data_dir / DATABASE_NAME),
+                                                stdout=subprocess.PIPE)
+    assert proc.stdout is not None and (await proc.stdout.readline()).strip() == b"locked"
+    try:
+        writer.write(b"\x1b[H\r")  # play the lowest card
+        await asyncio.sleep(0.5)
+        writer.write(RIGHT + b"?")  # keys while the table writes: each answer paints the screen
+        await asyncio.sleep(2.0)  # past the database's own 2 s busy wait: the table still writes
+        assert screen.lines()[GAME_ROWS] == before, "the screen showed a move the store had not kept"
+        assert saved_actions(data_dir) == kept
+    finally:
+        proc.kill()
+        await proc.wait()
+    await screen.wait_for(lambda: screen.lines()[GAME_ROWS] != before, timeout=15)
+    assert len(saved_actions(data_dir)) > len(kept)  # kept first, then shown
     writer.close()
