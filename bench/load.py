@@ -77,7 +77,8 @@ class Stats:
         self.lag: list[float] = []
 
 
-async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random) -> None:
+async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random,
+                      name: str | None = None, password: str | None = None) -> None:
     import telnetlib3
 
     from tests.support.player import Player, Terminal
@@ -144,7 +145,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
                 except asyncio.TimeoutError:
                     pass
 
-    player = Player(term, send, name=f"Load{index:04d}")
+    player = Player(term, send, name=name or f"Load{index:04d}", password=password)
     try:
         await asyncio.wait_for(_play(player, term), max(1.0, deadline - time.monotonic()))
         stats.games += 1

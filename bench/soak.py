@@ -12,7 +12,10 @@ played.  Memory is the server's resident set (``VmRSS``) sampled every
 second with the number of games over so far (counted in the server's log).
 Growth is the median resident set over the last tenth of the games against
 the median over the second tenth (the first tenth is the warm-up: the
-computer's tables, the allocator's arenas).  Errors are as in
+computer's tables, the allocator's arenas).  Half the callers are guests,
+half are registered callers (``SoakNNN``, one per worker, game after game),
+so the store's path is covered.  At the end, 100 guests log in and stay
+idle at the main menu: the server's memory per idle connected caller.  Errors are as in
 ``bench.load``.  The run stops by itself after ``--time-limit`` seconds.
 """
 
@@ -45,12 +48,48 @@ async def run_games(games: int, concurrent: int, port: int, time_limit: float, s
     async def worker(w: int) -> None:
         nonlocal started
         rng = random.Random(seed * 7919 + w)
+        # every other worker is one registered caller, game after game (its
+        # games go through the store: the action log, the records)
+        name, password = (f"Soak{w:03d}", "soak-secret") if w % 2 == 0 else (None, None)
         while started < games and time.monotonic() < deadline:
             started += 1
-            await load._one_caller(started, port, stats, deadline, rng)
+            await load._one_caller(started, port, stats, deadline, rng, name, password)
 
     await asyncio.gather(*(worker(w) for w in range(concurrent)))
     return stats
+
+
+IDLE_CALLERS = 100
+"""Guests left idle at the main menu to measure the memory of a connected caller."""
+
+
+async def idle_callers(port: int, n: int) -> list[Any]:
+    """``n`` telnet guests logged in to the main menu, left idle."""
+    from tests.support.player import log_in_as_guest, telnet_caller
+
+    callers = []
+    for i in range(n):
+        caller = await telnet_caller(port)
+        await log_in_as_guest(caller, f"Idle{i:03d}")
+        callers.append(caller)
+    return callers
+
+
+def rss_per_idle_caller(door: Any, port: int) -> float:
+    """KiB of server memory per idle caller at the main menu: the resident
+    set with :data:`IDLE_CALLERS` of them, less it without, over their number."""
+    gc.collect()
+    before = load._status_kib(door.pid, "VmRSS")
+
+    async def measure() -> float:
+        callers = await idle_callers(port, IDLE_CALLERS)
+        await asyncio.sleep(3.0)
+        after = load._status_kib(door.pid, "VmRSS")
+        for c in callers:
+            c.close()
+        return (after - before) / IDLE_CALLERS
+
+    return asyncio.run(measure())
 
 
 def callers_main(args: argparse.Namespace) -> None:
@@ -67,7 +106,8 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
     """Run the soak; returns its figures."""
     config = (f"[computer]\ndelay = 0\n\n[caller]\npegging_pause = 0\nhand_pause = 0\n\n"
               f"[rules]\ngame_to = {game_to}\n\n"
-              f"[limits]\nmax_sessions = {concurrent + 10}\nmax_per_address = {concurrent + 10}\n")
+              f"[limits]\nmax_sessions = {concurrent + IDLE_CALLERS + 10}\n"
+              f"max_per_address = {concurrent + IDLE_CALLERS + 10}\n")
     with load.door_process(config) as door:
         callers = door.start_callers("bench.soak", "--callers", "1", "--concurrent", str(concurrent),
                                      "--games", str(games), "--time-limit", str(time_limit), "--seed", str(seed))
@@ -80,6 +120,7 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
         result["wall"] = door.seconds()
         result["peak_kib"] = load._status_kib(door.pid, "VmHWM")
         result["errors"] += door.log_errors()
+        result["idle_kib"] = rss_per_idle_caller(door, door.telnet_port)
     done = max((g for g, _ in samples), default=0)
 
     def rss_between(lo: float, hi: float) -> float:
@@ -97,6 +138,7 @@ def report(r: dict[str, Any], concurrent: int) -> None:
     print(f"{r['games']} games finished in {r['wall']:.0f} s ({concurrent} at a time), {r['keys']} keys")
     print(f"  server memory: {r['warm_mib']:.1f} MiB after warm-up (games 10-20%), {r['end_mib']:.1f} MiB at the "
           f"end (games 90-100%): growth {growth:+.1f}% (target <= 5%); peak {r['peak_kib'] / 1024:.1f} MiB")
+    print(f"  per idle caller at the main menu: {r['idle_kib']:.0f} KiB ({IDLE_CALLERS} guests)")
     print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
     for line in r["errors"][:10]:
         print(f"    {line}")
