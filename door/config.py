@@ -81,7 +81,11 @@ class LimitsConfig:
     disconnect at which the caller is warned (``idle_warning``); output a
     caller may leave unread, in bytes (``max_output``), and for how many
     seconds before being disconnected (``stuck_timeout``); wrong SSH
-    passwords per connection (``ssh_password_attempts``)."""
+    passwords per connection (``ssh_password_attempts``); wrong passwords
+    counted over ``password_window`` seconds: an address gets
+    ``password_per_address`` checks in it, and an account with
+    ``password_per_account`` failures is no longer checked from the
+    addresses that failed on it (:mod:`door.records.throttle`)."""
 
     max_sessions: int = 200
     max_per_address: int = 10
@@ -89,6 +93,9 @@ class LimitsConfig:
     max_output: int = 262144
     stuck_timeout: float = 30.0
     ssh_password_attempts: int = 3
+    password_window: float = 600.0
+    password_per_address: int = 10
+    password_per_account: int = 20
 
 
 @dataclass
@@ -140,6 +147,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),
+    "password_window": (1, 86400), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
 }
 
 

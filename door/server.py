@@ -29,6 +29,7 @@ from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
 from door.records.store import DATABASE_NAME, Store
+from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
 from door.sysop.lobby import Lobby
 
@@ -83,7 +84,10 @@ class DoorServer:
         log.info("database %s", data_dir / DATABASE_NAME)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
                                self.config.sysops, self.config.paging, Lobby(self.config.paging),
-                               self.config.limits, login_timeout=s.login_timeout)
+                               self.config.limits,
+                               LoginThrottle(limits.password_window, limits.password_per_address,
+                                             limits.password_per_account),
+                               login_timeout=s.login_timeout)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait, gate=self.gate,

@@ -1,9 +1,12 @@
 """Who is calling: a registered caller (password, or an SSH key checked at
 the SSH login), a new caller registering a name, or a guest.
 
-Names are 1-20 printable characters, unique ignoring case.  Passwords are
-hashed with scrypt off the event loop; wrong ones are logged and slowed
-down (:mod:`door.records.throttle`).  A guest's games leave no records.
+Names are 1-20 printable characters, unique by
+:func:`~door.records.names.name_key` (case, width and invisible characters
+ignored); the computer's and the sysops' names are reserved.  Passwords are
+hashed with scrypt off the event loop; wrong ones are counted per address
+and per account, logged and slowed down (:mod:`door.records.throttle`).  A
+guest's games leave no records.
 """
 
 from __future__ import annotations

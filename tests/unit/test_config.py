@@ -18,6 +18,7 @@ def test_shipped_file_is_the_defaults() -> None:
     default = load_config(None)
     assert shipped.server == default.server and shipped.rules == default.rules
     assert shipped.computer == default.computer and shipped.caller == default.caller
+    assert shipped.limits == default.limits
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -30,6 +31,7 @@ def test_values_are_read(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("text,message", [
     ("[server\n", "not valid TOML"),
+    ("[limits]\npassword_per_address = 0\n", "limits.password_per_address: expected a value from 1"),
     ("[srever]\n", "[srever]: unknown section"),
     ("[server]\ntelnet_prot = 23\n", "server.telnet_prot: unknown key"),
     ("[server]\ntelnet_port = 'abc'\n", "server.telnet_port: expected a whole number, got 'abc'"),
