@@ -19,7 +19,7 @@ from door.context import DoorContext
 from door.ui.display import Display
 from door.net.gate import address_of
 from door.records.names import clean_name, name_key
-from door.records.passwords import hash_password
+from door.records.passwords import new_hash
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 from door.records.store import Account, NameTaken
 
@@ -172,7 +172,7 @@ async def _register(display: Display, ctx: DoorContext, name: str,
         if again != first:
             note = "The two passwords differ: please choose again."
             continue
-        digest = await asyncio.to_thread(hash_password, first)
+        digest = await new_hash(first)
         try:
             account = await ctx.store.accounts.create(name, digest)
         except NameTaken:

@@ -13,12 +13,22 @@ password (issue 13.5).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import secrets
 import unicodedata
+from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["hash_password", "verify_password", "normalize_password", "SCRYPT_N"]
+__all__ = ["hash_password", "verify_password", "normalize_password", "check_password", "new_hash", "SCRYPT_N",
+           "HASH_WORKERS"]
+
+HASH_WORKERS = 2
+"""Threads that run scrypt (16 MiB each while it runs): the door's memory
+for password checks is bounded by this, whatever a password guesser does
+(with asyncio's default executor, six threads kept their arenas)."""
+
+_hashing = ThreadPoolExecutor(max_workers=HASH_WORKERS, thread_name_prefix="scrypt")
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 """scrypt cost: about 16 MiB of memory and 30-60 ms per hash here."""
@@ -64,3 +74,13 @@ def _check(password: str, stored: str) -> bool:
     except (ValueError, TypeError):
         return False
     return hmac.compare_digest(got.hex(), digest)
+
+
+async def check_password(password: str, stored: str) -> bool:
+    """:func:`verify_password` off the event loop, on the scrypt threads."""
+    return await asyncio.get_running_loop().run_in_executor(_hashing, verify_password, password, stored)
+
+
+async def new_hash(password: str) -> str:
+    """:func:`hash_password` off the event loop, on the scrypt threads."""
+    return await asyncio.get_running_loop().run_in_executor(_hashing, hash_password, password)

@@ -28,7 +28,6 @@ An attacker therefore gets, per ``window`` (600 s by default):
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections import defaultdict, deque
@@ -36,7 +35,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from door.records.names import name_key
-from door.records.passwords import verify_password
+from door.records.passwords import check_password
 
 __all__ = ["LoginThrottle", "Verdict", "BASE_DELAY", "MAX_DELAY", "WINDOW", "PER_ADDRESS", "PER_ACCOUNT"]
 
@@ -161,7 +160,7 @@ class LoginThrottle:
             return Verdict(False, refused=why)
         answered = False
         try:
-            ok = bool(stored) and await asyncio.to_thread(verify_password, password, stored)
+            ok = bool(stored) and await check_password(password, stored)
             answered = True
         finally:
             if not answered:
