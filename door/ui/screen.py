@@ -101,7 +101,10 @@ def cell_width(text: str) -> int:
     >>> cell_width("Ann"), cell_width("\u732b\u5b50"), cell_width("e\u0301")
     (3, 4, 1)
     """
-    return len(text) if text.isascii() else len(cell_chars(text))
+    if text.isascii():
+        return len(text)
+    cells = _layout(text)
+    return len(text) if cells is None else len(cells)
 
 
 def cell_chars(text: str) -> list[str]:
@@ -119,6 +122,16 @@ def cell_chars(text: str) -> list[str]:
         elif w < 0 or ch == WIDE_TAIL:
             out.append(" ")
     return out
+
+
+@lru_cache(maxsize=4096)
+def _layout(text: str) -> tuple[str, ...] | None:
+    """``text``'s cells when they are not simply one per character (a wide
+    or zero-width character, a combining mark); ``None`` for the common
+    case (card suits, lines, dots), drawn as fast as ASCII.  Memoized:
+    frames draw the same strings again and again."""
+    cells = cell_chars(text)
+    return None if "".join(cells) == text else tuple(cells)
 
 
 def fit(text: str, width: int) -> str:
@@ -158,6 +171,9 @@ class Canvas:
         self.styles: list[list[Style]] = [[DEFAULT] * cols for _ in range(rows)]
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
+        self.wide = False
+        """True once a double-width character was put (before that no cell
+        can be the covered half of one, and :meth:`put` skips the checks)."""
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -167,8 +183,10 @@ class Canvas:
         not compose (NFC) and other zero-width characters take none and are
         left out, control characters are drawn as spaces."""
         if not text.isascii():
-            return self._put_wide(row, col, text, style)
-        end = col + len(text)
+            cells = _layout(text)
+            if cells is not None:
+                return self._put_wide(row, col, cells, style)
+        end = col + len(text)  # one cell a character (ASCII, suits, lines, the board's dots)
         if 0 <= row < self.rows:
             start, stop = max(col, 0), min(end, self.cols)
             if start < stop:
@@ -176,23 +194,24 @@ class Canvas:
                 if not piece.isprintable():  # control characters (and a few unusual spaces: kept as they are)
                     piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
                 chars = self.chars[row]
-                if chars[start] == WIDE_TAIL and start > 0:
-                    chars[start - 1] = " "  # a wide character there loses its right half
-                if stop < self.cols and chars[stop] == WIDE_TAIL:
-                    chars[stop] = " "  # ... or its left half
+                if self.wide:
+                    if chars[start] == WIDE_TAIL and start > 0:
+                        chars[start - 1] = " "  # a wide character there loses its right half
+                    if stop < self.cols and chars[stop] == WIDE_TAIL:
+                        chars[stop] = " "  # ... or its left half
                 chars[start:stop] = piece
                 self.styles[row][start:stop] = [style] * (stop - start)
         return end
 
-    def _put_wide(self, row: int, col: int, text: str, style: Style) -> int:
-        cells = cell_chars(text)
+    def _put_wide(self, row: int, col: int, cells: tuple[str, ...], style: Style) -> int:
+        self.wide = True
         end = col + len(cells)
         if not 0 <= row < self.rows:
             return end
         start, stop = max(col, 0), min(end, self.cols)
         if start >= stop:
             return end
-        piece = cells[start - col:stop - col]
+        piece = list(cells[start - col:stop - col])
         if piece[0] == WIDE_TAIL:  # the left half of a wide character is clipped away
             piece[0] = " "
         if piece[-1] != WIDE_TAIL and stop - col < len(cells) and cells[stop - col] == WIDE_TAIL:
@@ -215,6 +234,7 @@ class Canvas:
         stop = min(col + source.cols, self.cols)
         if start >= stop:
             return
+        self.wide = self.wide or source.wide
         for r in range(source.rows):
             if 0 <= row + r < self.rows:
                 self.chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
