@@ -42,16 +42,22 @@ def saved_actions(data_dir: Path) -> list[int]:
         db.close()
 
 
+async def into_a_hand(door: DoorServer, name: str) -> tuple[object, object, list[str], list[int]]:
+    """A registered caller ``name`` logged in and playing a hand: the
+    writer, the screen, the game rows and the actions kept so far."""
+    await door.store.accounts.create(name, hash_password("the-secret"))
+    writer, screen, _ = await connect(door.telnet_port)
+    await log_in(writer, screen, name, "the-secret")
+    before = await play_into_the_hand(writer, screen)
+    return writer, screen, before, saved_actions(Path(door.config.server.data_dir))
+
+
 async def a_move_the_store_refuses(door: DoorServer, fail: "callable") -> None:  # type: ignore[valid-type]
     """Log in, play into a hand, make the store fail with ``fail()`` (which
     returns an undo), press a key that plays a card; check that the move
     never shows and that the game resumes as it was."""
     data_dir = Path(door.config.server.data_dir)
-    await door.store.accounts.create("Hal", hash_password("hal-secret"))
-    writer, screen, task = await connect(door.telnet_port)
-    await log_in(writer, screen, "Hal", "hal-secret")
-    before = await play_into_the_hand(writer, screen)
-    kept = saved_actions(data_dir)
+    writer, screen, before, kept = await into_a_hand(door, "Hal")
     undo = await fail()
     try:
         writer.write(b"\x1b[H\r")  # play the lowest card (it is the caller's turn: it plays): the store cannot keep it
@@ -65,7 +71,7 @@ async def a_move_the_store_refuses(door: DoorServer, fail: "callable") -> None: 
     await screen.wait_for(lambda: "Main menu" in screen.text())
     writer.close()
     writer, screen, task = await connect(door.telnet_port)
-    await log_in(writer, screen, "Hal", "hal-secret")
+    await log_in(writer, screen, "Hal", "the-secret")
     assert await resume(writer, screen) == before  # the game as it was before the refused move
     writer.close()
 
@@ -138,11 +144,7 @@ async def test_a_slow_write_shows_the_move_only_once_it_is_kept(door: DoorServer
     another process, the move must not show until the lock goes."""
     monkeypatch.setattr(journal, "RETRY_FOR", 30.0)  # slow, not failing
     data_dir = Path(door.config.server.data_dir)
-    await door.store.accounts.create("Sal", hash_password("sal-secret"))
-    writer, screen, task = await connect(door.telnet_port)
-    await log_in(writer, screen, "Sal", "sal-secret")
-    before = await play_into_the_hand(writer, screen)
-    kept = saved_actions(data_dir)
+    writer, screen, before, kept = await into_a_hand(door, "Sal")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(data_dir / DATABASE_NAME),
                                                 stdout=subprocess.PIPE)
     assert proc.stdout is not None and (await proc.stdout.readline()).strip() == b"locked"
