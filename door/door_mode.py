@@ -141,20 +141,11 @@ class SocketTerminal(StreamTerminal):
         self.charset = charset
         self._strip = TelnetStripper()
 
-    async def pump(self) -> None:
-        try:
-            while True:
-                await self.room()
-                data = await self._reader.read(4096)
-                if not data:
-                    break
-                clean = self._strip.feed(data)
-                if clean:
-                    self.feed(clean)
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.lost()
+    def received(self, data: bytes) -> None:
+        """Telnet commands from the BBS are not keys."""
+        clean = self._strip.feed(data)
+        if clean:
+            self.feed(clean)
 
     def _write(self, data: bytes) -> None:
         super()._write(data.replace(b"\xff", b"\xff\xff"))
@@ -186,15 +177,14 @@ async def _time_limit(terminal: Terminal, seconds: float, presence: Presence) ->
 async def run_door(config: Config, info: DropInfo, charset: Charset | None = None) -> int:
     """Run one door session for the caller of ``info``; returns the exit
     status."""
+    if reserved(info.name, config.sysops):
+        raise DropFileError(f"the BBS user name {info.name!r} is reserved by the door (Computer, Sysop, You and "
+                            "the sysops' names): rename the user on the BBS")
     data_dir = Path(config.server.data_dir)
     store = await Store.open(data_dir / DATABASE_NAME)
     rows = info.rows or 25
     chosen = charset or (CP437 if info.ansi else ASCII)
     saved_tty = None
-    if reserved(DoorContext(config.rules, 0, store, sysops=config.sysops), info.name):
-        await store.close()
-        raise DropFileError(f"the BBS user name {info.name!r} is reserved by the door (Computer, Sysop, You and "
-                            "the sysops' names): rename the user on the BBS")
     if info.comm_type == 2 and info.socket is not None:
         try:
             sock = socket.socket(fileno=info.socket)

@@ -14,7 +14,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
+from typing import Sequence
 
+from door.config import SysopConfig
 from door.context import DoorContext
 from door.ui.display import Display
 from door.net.gate import address_of
@@ -34,11 +36,11 @@ MIN_PASSWORD = 6
 _TRIES = 3
 
 
-def reserved(ctx: DoorContext, name: str) -> bool:
+def reserved(name: str, sysops: Sequence[SysopConfig]) -> bool:
     """True when nobody may call themselves ``name``: "Computer", "Sysop",
-    "You" and every configured sysop's name, lookalikes included."""
+    "You" and the name of every one of ``sysops``, lookalikes included."""
     key = name_key(name)
-    return key in {name_key(n) for n in RESERVED_NAMES} or any(name_key(s.name) == key for s in ctx.sysops)
+    return key in {name_key(n) for n in RESERVED_NAMES} or any(name_key(s.name) == key for s in sysops)
 
 
 def offered_name(ctx: DoorContext, user_name: str | None) -> str:
@@ -47,7 +49,7 @@ def offered_name(ctx: DoorContext, user_name: str | None) -> str:
     characters, not reserved, at most :data:`NAME_LIMIT` characters)."""
     if not user_name or clean_name(user_name) != user_name or len(user_name) > NAME_LIMIT:
         return ""
-    return "" if reserved(ctx, user_name) else user_name
+    return "" if reserved(user_name, ctx.sysops) else user_name
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
         if not name:
             note = "Please type a name of 1 to 20 characters."
             continue
-        if reserved(ctx, name):
+        if reserved(name, ctx.sysops):
             log.warning("reserved name %r typed from %s", name, display.terminal.peer)
             note = f"The name {name} is reserved: please choose another."
             continue

@@ -4,7 +4,6 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import enum
-import textwrap
 
 from typing import Callable, Sequence
 
@@ -13,6 +12,7 @@ from door.caller.login import Caller
 from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, show_page
 from door.ui.screen import Canvas, fit
+from door.ui.words import wrap
 from door.records.store import Store
 
 __all__ = ["MenuItem", "main_menu", "show_statistics", "show_top_players", "show_recent_games"]
@@ -62,7 +62,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         banner = 9 + len(shown) + 2 + min(3, len(messages)) <= canvas.rows
         row = frame(canvas, "Main menu", shown, banner=banner)
         canvas.put(row, 4, note, NOTE)
-        shown = [part for line in list(messages)[-3:] for part in textwrap.wrap(line, canvas.cols - 5)][-3:]
+        shown = [part for line in list(messages)[-3:] for part in wrap(line, canvas.cols - 5, hang=0)][-3:]
         for i, line in enumerate(shown):
             canvas.put(row + 1 + i, 4, line, INPUT)
         canvas.cursor = None

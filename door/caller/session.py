@@ -75,7 +75,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         else:
             waiting[0].abandon(waiting[1])
     saved, broken = await _load_saved(ctx, caller, log)
-    if broken is not None:
+    if broken:
         answer = await ask_choice(display, "Unfinished game", [
             "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
             f"({broken})",
@@ -90,11 +90,11 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             log.info("%r abandoned a saved game that did not replay", caller.name)
     if saved is not None:
         ctx.lobby.update(presence, "resume prompt")
-        resume = await _offer_resume(display, saved, caller)
+        resume = await _offer_resume(display, saved)
         if resume is None:
             return
         if resume:
-            if not await _play(display, ctx, caller, options, presence, log, resume=saved):
+            if not await _play(display, ctx, caller, options, presence, log, resume=saved.saved):
                 return
     while True:
         kept, _ = await _load_saved(ctx, caller, log)  # a kept game is offered on the menu, never lost silently
@@ -108,7 +108,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
 
         presence.deliver = deliver
         choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages,
-                                 resume=_saved_line(kept) if kept is not None else None)
+                                 resume=kept.line if kept is not None else None)
         presence.deliver = None
         if choice is None:
             return
@@ -117,7 +117,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME):
             ctx.lobby.update(presence, "asked about a kept game")
             answer = await ask_choice(display, "Your kept game", [
-                f"You have a kept {_saved_line(kept)}.",
+                f"You have a kept {kept.line}.",
                 "A new game against the computer replaces it.",
                 "",
                 "Start a new game all the same? (Y/N; N goes back to the menu)",
@@ -127,7 +127,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
             if answer == "N":
                 continue
         if choice is MenuItem.RESUME and kept is not None:
-            ok = await _play(display, ctx, caller, options, presence, log, resume=kept)
+            ok = await _play(display, ctx, caller, options, presence, log, resume=kept.saved)
         elif choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
         elif choice is MenuItem.NUMBERED_GAME:
@@ -193,34 +193,38 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, ke
     return True
 
 
-async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[SavedGame | None, str | None]:
-    """The caller's unfinished game, checked by replaying it: ``(saved,
-    None)``, ``(None, None)`` when there is none, or ``(None, why)`` when
-    its log cannot be read or does not replay (never a crash)."""
+@dataclasses.dataclass(frozen=True)
+class KeptGame:
+    """A caller's unfinished game and how it stands, in words (``line``:
+    ``"game #N (hand 3, you 20, Computer 26)"``)."""
+
+    saved: SavedGame
+    line: str
+
+
+async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptGame | None, str]:
+    """The caller's unfinished game, checked by replaying it once:
+    ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
+    when its log cannot be read or does not replay (never a crash)."""
     if caller.account is None:
-        return None, None
+        return None, ""
     try:
         saved = await ctx.store.saved.load(caller.account.id)
-        if saved is not None:
-            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
-            if game.over:
-                raise ValueError("the game in it is already over")
+        if saved is None:
+            return None, ""
+        game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
+        if game.over:
+            raise ValueError("the game in it is already over")
     except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
         log.error("the saved game of %r does not replay: %s", caller.name, exc)
         return None, str(exc)[:70]
-    return saved, None
-
-
-def _saved_line(saved: SavedGame) -> str:
-    """``"game #N (hand 3, you 20, Computer 26)"``."""
-    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
     you, them = game.scores()
-    return f"game #{saved.number} (hand {game.hand_number}, you {you}, Computer {them})"
+    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {you}, Computer {them})"), ""
 
 
-async def _offer_resume(display: Display, saved: SavedGame, caller: Caller) -> bool | None:
+async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:
     answer = await ask_choice(display, "Unfinished game", [
-        f"You have an unfinished {_saved_line(saved)} against the computer.",
+        f"You have an unfinished {kept.line} against the computer.",
         "",
         "Resume it? (Y/N; N keeps it for later: the main menu offers it)",
     ], "YN")

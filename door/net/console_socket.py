@@ -40,22 +40,13 @@ class ConsoleTerminal(StreamTerminal):
                  term: str) -> None:
         super().__init__("console", "local", term, cols, rows, reader, writer)
 
-    async def pump(self) -> None:
-        try:
-            while True:
-                await self.room()
-                data = await self._reader.read(4096)
-                if not data:
-                    break
-                for m in RESIZE_SEQUENCE.finditer(data):
-                    self.resized(int(m.group(1)), int(m.group(2)))
-                data = RESIZE_SEQUENCE.sub(b"", data)
-                if data:
-                    self.feed(data)
-        except (ConnectionError, OSError) as exc:
-            log.debug("console read ended: %s", exc)
-        finally:
-            self.lost()
+    def received(self, data: bytes) -> None:
+        """The client's window size reports are resizes; the rest is keys."""
+        for m in RESIZE_SEQUENCE.finditer(data):
+            self.resized(int(m.group(1)), int(m.group(2)))
+        data = RESIZE_SEQUENCE.sub(b"", data)
+        if data:
+            self.feed(data)
 
 
 def _peer_uid(writer: asyncio.StreamWriter) -> int | None:

@@ -99,7 +99,3 @@ class ConnectionGate:
             self._by_address[address] = left
         else:
             del self._by_address[address]
-
-    def open_from(self, address: str) -> int:
-        """Connections open from ``address``."""
-        return self._by_address.get(address, 0)

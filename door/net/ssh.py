@@ -45,23 +45,21 @@ class SshTerminal(Terminal):
 
     async def pump(self) -> None:
         """Read the channel until it closes, feeding the terminal."""
-        try:
-            while True:
-                await self.room()
-                try:
-                    data = await self._process.stdin.read(4096)
-                except asyncssh.TerminalSizeChanged as change:
-                    self.resized(change.width, change.height)
-                    continue
-                except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                    continue
-                if not data:
-                    break
-                self.feed(data)
-        except (asyncssh.Error, ConnectionError, OSError) as exc:
-            log.debug("ssh read from %s ended: %s", self.peer, exc)
-        finally:
-            self.lost()
+        await self.pump_from(self._read)
+
+    async def _read(self) -> bytes:
+        """The next chunk of input; a window change becomes a resize on the
+        way (asyncssh raises it from ``read``), a lost channel ``b""``."""
+        while True:
+            try:
+                return bytes(await self._process.stdin.read(4096))
+            except asyncssh.TerminalSizeChanged as change:
+                self.resized(change.width, change.height)
+            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
+                pass
+            except asyncssh.Error as exc:
+                log.debug("ssh read from %s ended: %s", self.peer, exc)
+                return b""
 
     def _write(self, data: bytes) -> None:
         self._process.stdout.write(data)

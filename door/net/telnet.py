@@ -68,17 +68,7 @@ class TelnetTerminal(Terminal):
 
     async def pump(self) -> None:
         """Read the socket until it closes, feeding the terminal."""
-        try:
-            while True:
-                await self.room()
-                data = await self._reader.read(4096)
-                if not data:
-                    break
-                self.feed(data)
-        except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
-            log.debug("telnet read from %s ended: %s", self.peer, exc)
-        finally:
-            self.lost()
+        await self.pump_from(lambda: self._reader.read(4096))
 
     def _write(self, data: bytes) -> None:
         self._writer.write(data)

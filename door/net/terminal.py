@@ -306,9 +306,29 @@ class Terminal:
             pump.cancel()
             self.close()
 
+    async def pump_from(self, read: Callable[[], Awaitable[bytes]],
+                        received: Callable[[bytes], None] | None = None) -> None:
+        """The one read loop of the transports: ``read()`` a chunk while
+        there is :meth:`room` for it, hand it to ``received`` (:meth:`feed`
+        unless given), until ``read()`` returns ``b""`` or the connection
+        fails; then :meth:`lost`."""
+        take = received or self.feed
+        try:
+            while True:
+                await self.room()
+                data = await read()
+                if not data:
+                    break
+                take(data)
+        except (ConnectionError, OSError, asyncio.IncompleteReadError) as exc:
+            self.log.debug("read from %s ended: %s", self.peer, exc)
+        finally:
+            self.lost()
+
     async def pump(self) -> None:
         """Read the transport until it closes, calling :meth:`feed`,
-        :meth:`resized` and finally :meth:`lost`."""
+        :meth:`resized` and finally :meth:`lost` (most do it with
+        :meth:`pump_from`)."""
         raise NotImplementedError
 
     def _write(self, data: bytes) -> None:
@@ -353,13 +373,21 @@ class Terminal:
 
 class StreamTerminal(Terminal):
     """A :class:`Terminal` over an asyncio stream pair (the console socket,
-    a BBS's telnet socket); subclasses read in :meth:`pump`."""
+    a BBS's telnet socket); subclasses may look at what arrives first in
+    :meth:`received`."""
 
     def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
                  reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         super().__init__(kind, peer, term_type, cols, rows)
         self._reader = reader
         self._writer = writer
+
+    async def pump(self) -> None:
+        await self.pump_from(lambda: self._reader.read(4096), self.received)
+
+    def received(self, data: bytes) -> None:
+        """Bytes from the stream (fed to the keys as they are)."""
+        self.feed(data)
 
     def _write(self, data: bytes) -> None:
         self._writer.write(data)

@@ -35,6 +35,7 @@ class ComputerSeat:
     play for the caller to read a score.  It always counts exactly."""
 
     computer = True
+    identity: str | None = None
 
     def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
                  pegging_pause: float = 0.0, hand_pause: float = 0.0) -> None:

@@ -95,6 +95,7 @@ class HumanSeat:
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
         for event in events:
+            lines = describe(event, self.index, self.names(), vs.options.sort)
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
             elif isinstance(event, HandDealt):
@@ -117,11 +118,11 @@ class HumanSeat:
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
             elif isinstance(event, CutForDeal):
-                vs.cut = " ".join(describe(event, self.index, self.names())[-2:])  # the cut that decided
+                vs.cut = " ".join(lines[-2:])  # the cut that decided
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
-            vs.say(*describe(event, self.index, self.names(), vs.options.sort))
+            vs.say(*lines)
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
             self.display.terminal.write(b"\x07")

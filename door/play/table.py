@@ -57,6 +57,9 @@ class Seat(Protocol):
     computer: bool
     """True for the computer (the table then lets its opponent deal and
     replay hands at will)."""
+    identity: str | None
+    """Who sits here as a login proved it (``"account:12"``); ``None`` for
+    the computer and guests: nobody can take such a seat back after a drop."""
 
     def attach(self, table: Table, index: int) -> None:
         """Sit at ``table`` as seat ``index`` (0 or 1)."""
@@ -325,7 +328,7 @@ class Table:
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
             if action is _LEAVE:
-                if self.rejoin_timeout is None or self.absent or getattr(self.seats[seat], "identity", None) is None:
+                if self.rejoin_timeout is None or self.absent or self.seats[seat].identity is None:
                     self.left = seat
                     log.info("game %d: %s left", game.number, self.seats[seat].name)
                     return False

@@ -81,6 +81,11 @@ async def _records(path: Path, args: argparse.Namespace, out: TextIO) -> int:
         await store.close()
 
 
+def _no_player(name: str) -> int:
+    print(f"cribbage-door: no player named {name!r}", file=sys.stderr)
+    return 1
+
+
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "list":
         players = await store.statistics.top(10_000)
@@ -93,8 +98,7 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "show":
         stats = await store.statistics.player(args.target)
         if stats is None:
-            print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
-            return 1
+            return _no_player(args.target)
         print(f"Statistics of {stats.name}", file=out)
         for label, value in stats.rows():
             print(f"  {label:<40} {value}", file=out)
@@ -105,15 +109,13 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "remove":
         n = await store.accounts.remove(args.target)
         if n < 0:
-            print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
-            return 1
+            return _no_player(args.target)
         print(f"Removed {args.target} and {n} game(s).", file=out)
         return 0
     if args.action == "remove-saved":
         account = await store.accounts.find(args.target)
         if account is None:
-            print(f"cribbage-door: no player named {args.target!r}", file=sys.stderr)
-            return 1
+            return _no_player(args.target)
         if not await store.saved.drop_for(account.id):
             print(f"{account.name} has no unfinished game.", file=out)
             return 1

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import textwrap
 import time
 
 from door.net.ansi import CLEAR, farewell
@@ -27,7 +26,7 @@ from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.net.terminal import Terminal
-from door.ui.words import strip_controls
+from door.ui.words import strip_controls, wrap
 
 __all__ = ["SysopConsole", "sysop_session"]
 
@@ -43,10 +42,6 @@ HELP = Style(fg=YELLOW, bold=True)
 KEYS = ("Up/Down select a caller   Y accept a page   N decline it   W watch their game",
         "M message   K disconnect (asks first)   A available/away   R resume   Q quit")
 """The console's two lines of keys: every key it takes."""
-
-
-def _wrap(line: str, width: int) -> list[str]:
-    return textwrap.wrap(line, width, subsequent_indent="      ") or [""]
 
 
 class SysopConsole:
@@ -129,7 +124,7 @@ class SysopConsole:
         events_top = canvas.rows - 7
         canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
         canvas.put(events_top - 1, 2, " Events ", HEAD)
-        shown = [part for line in self.events for part in _wrap(line, canvas.cols - 2)][-5:]
+        shown = [part for line in self.events for part in wrap(line, canvas.cols - 2, hang=6)][-5:]
         for i, line in enumerate(shown):
             canvas.put(events_top + i, 1, line, TEXT)
         bottom = canvas.rows - 1

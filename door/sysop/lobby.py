@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
 from door.config import PagingConfig
+from door.net.ansi import farewell
 from door.net.terminal import Terminal
 from door.records.names import name_key
 
@@ -157,9 +158,7 @@ class Lobby:
         when the older session did not end within ``timeout`` seconds."""
         while (old := self.holder(identity, presence)) is not None:
             log.info("%s logs in again: closing the older session (conn %d)", identity, old.conn)
-            old.terminal.write(b"\x07")
-            old.tell("You logged in again from somewhere else: this line is closed.")
-            old.terminal.write(b"\r\n\r\n*** You logged in again from somewhere else: this line is closed. ***\r\n")
+            old.terminal.write(b"\x07" + farewell("*** You logged in again from somewhere else: this line is closed. ***"))
             old.terminal.close()
             old.terminal.lost()
             try:
@@ -266,6 +265,6 @@ class Lobby:
             return None
         for table in self.tables:
             for seat in table.absent:
-                if getattr(table.seats[seat], "identity", None) == identity:
+                if table.seats[seat].identity == identity:
                     return table, seat
         return None

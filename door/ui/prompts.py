@@ -5,14 +5,13 @@ resize, and return ``None`` when the caller hangs up."""
 
 from __future__ import annotations
 
-import textwrap
 from typing import Sequence
 
 from door.net.ansi import CLEAR
 from door.ui.display import Display
 from door.net.keys import KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
-from door.ui.words import strip_controls
+from door.ui.words import strip_controls, wrap
 
 __all__ = ["ask_line", "ask_choice", "BACK", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
 
@@ -49,12 +48,7 @@ def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = Tr
         row += len(BANNER) + 2
     width = canvas.cols - 5
     for i, line in enumerate(lines):
-        if cell_width(line) <= width:
-            parts = [line]
-        else:
-            indent = " " * (len(line) - len(line.lstrip(" ")))
-            parts = textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent + "  ") or [""]
-        for part in parts:
+        for part in [line] if cell_width(line) <= width else wrap(line, width):
             canvas.put(row, 4, part, HEAD if i == 0 else TEXT)
             row += 1
     return row + 1

@@ -7,6 +7,8 @@ the game's own terms ("Fifteen for 2", "Pair royal for 6", "His heels for 2",
 
 from __future__ import annotations
 
+import textwrap
+from functools import lru_cache
 from typing import Sequence
 
 from engine.cards import Card
@@ -16,11 +18,24 @@ from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from door.net.charset import SUIT_GLYPHS
 
-__all__ = ["card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
+__all__ = ["wrap", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
            "Names", "strip_controls"]
 
 Names = Sequence[str]
 """The display names of seat 0 and seat 1 for the reader ("You" for itself)."""
+
+
+@lru_cache(maxsize=8192)
+def wrap(text: str, width: int, hang: int = 2) -> tuple[str, ...]:
+    """``text`` wrapped at word boundaries to ``width`` columns, its later
+    lines indented ``hang`` more than its first (memoized: every frame
+    wraps the same messages again).  Never empty: ``("",)`` for no text.
+
+    >>> wrap("  Fifteens 4+5+6, 5+10, 6+9 = 6", 16)
+    ('  Fifteens', '    4+5+6, 5+10,', '    6+9 = 6')
+    """
+    indent = len(text) - len(text.lstrip(" "))
+    return tuple(textwrap.wrap(text, width, subsequent_indent=" " * (indent + hang))) or ("",)
 
 
 def strip_controls(text: str, limit: int) -> str:

@@ -11,6 +11,7 @@ compares; ``python3 scripts/golden_screens.py`` writes them anew.
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import tempfile
 from pathlib import Path
@@ -155,7 +156,7 @@ async def _door_screens() -> dict[str, str]:
             lobby = Lobby(PagingConfig())
             ctx = DoorContext(Rules(), 0.0, store, lobby=lobby)
             screens: dict[str, Callable[[Display], Awaitable[Any]]] = {
-                "name": lambda d: login(d, ctx, None, None, _QUIET),
+                "name": lambda d: login(d, ctx, None, None, logging.getLogger(__name__)),
                 "menu": lambda d: main_menu(d, ann, lambda: True),
                 "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
                 "statistics": lambda d: show_statistics(d, store, ann),
@@ -177,16 +178,6 @@ async def _door_screens() -> dict[str, str]:
         finally:
             await store.close()
     return out
-
-
-class _Quiet:
-    def info(self, *args: Any, **kwargs: Any) -> None:
-        pass
-
-    warning = error = debug = info
-
-
-_QUIET: Any = _Quiet()
 
 
 async def render_all() -> dict[str, str]:
