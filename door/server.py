@@ -29,7 +29,7 @@ from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
-from door.records.store import DATABASE_NAME, Store
+from door.records.store import DATABASE_NAME, Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
 from door.sysop.lobby import Lobby
@@ -155,6 +155,9 @@ class DoorServer:
                 await caller_session(terminal, self.ctx, presence, clog, login)
         except asyncio.CancelledError:
             raise
+        except StoreError as exc:  # the records cannot be read or written: say so, never just hang up
+            clog.error("session ended: %s", exc)
+            terminal.write(farewell("The door cannot reach its records right now. Please call again later."))
         except Exception:
             clog.exception("session failed")
         finally:

@@ -23,7 +23,7 @@ from door.net.gate import address_of
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
-from door.records.store import Account, NameTaken
+from door.records.store import Account, NameTaken, StoreError
 
 __all__ = ["Caller", "login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
 
@@ -179,5 +179,8 @@ async def _register(display: Display, ctx: DoorContext, name: str,
             account = await ctx.store.accounts.create(name, digest)
         except NameTaken:
             return f"Someone registered {name} a moment ago: please choose another name."
+        except StoreError as exc:
+            log.error("cannot register %r: %s", name, exc)
+            return "The door cannot write its records right now: try again later, or play as a guest."
         log.info("registered %r", name)
         return account

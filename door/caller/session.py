@@ -25,7 +25,7 @@ from door.caller.options_screen import ask_game_options
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
-from door.records.store import SavedGame
+from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
@@ -184,7 +184,12 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, ke
     if answer is None:
         return False
     if answer == "Y":
-        await ctx.store.accounts.add_ssh_key(caller.account.id, key)
+        try:
+            await ctx.store.accounts.add_ssh_key(caller.account.id, key)
+        except StoreError:
+            return await show_page(display, "SSH key", [
+                "The door cannot write its records right now: the key is not linked.",
+                "", "It will be offered again at your next password login."])
         return await show_page(display, "SSH key", [
             "The key is linked.",
             "",
@@ -248,7 +253,10 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         if chosen == BACK:
             return True  # back to the menu
         if caller.account is not None:
-            await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
+            try:
+                await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
+            except StoreError as exc:  # the options hold for this call all the same
+                log.warning("could not remember the options of %r: %s", caller.name, exc)
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
     computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause)

@@ -219,8 +219,13 @@ class Database:
 
     async def tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` in one transaction on the worker thread,
-        committed before this returns (rolled back if ``fn`` raises)."""
-        return await self.run(self._tx, fn)
+        committed before this returns (rolled back if ``fn`` raises).  A
+        write the database cannot make now (locked by another program, a
+        full disk) raises :class:`StoreError`, naming the file and why."""
+        try:
+            return await self.run(self._tx, fn)
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from exc
 
     async def query(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(connection)`` on the worker thread, outside a transaction

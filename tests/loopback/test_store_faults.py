@@ -161,3 +161,31 @@ async def test_a_slow_write_shows_the_move_only_once_it_is_kept(door: DoorServer
     await screen.wait_for(lambda: screen.lines()[GAME_ROWS] != before, timeout=15)
     assert len(saved_actions(data_dir)) > len(kept)  # kept first, then shown
     writer.close()
+
+
+async def test_registering_while_the_records_cannot_be_written(door: DoorServer) -> None:
+    """A write that fails outside a game (here registering, with the write
+    lock held by another process) is a sentence and a way on, never a
+    dropped line."""
+    path = Path(door.config.server.data_dir) / DATABASE_NAME
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-c", LOCKER, str(path), stdout=subprocess.PIPE)
+    assert proc.stdout is not None and (await proc.stdout.readline()).strip() == b"locked"
+    try:
+        writer, screen, task = await connect(door.telnet_port)
+        await screen.wait_for(lambda: "Your name:" in screen.text())
+        writer.write(b"Newt\r")
+        await screen.wait_for(lambda: "is not registered" in screen.text())
+        writer.write(b"r")
+        for _ in range(2):
+            await screen.wait_for(lambda: "Password:" in screen.text())
+            writer.write(b"newt-secret\r")
+            await asyncio.sleep(0.3)
+        await screen.wait_for(lambda: "cannot write its records right now" in screen.text(), timeout=15)
+        writer.write(b"Newt\r")  # on as a guest: the line was never dropped
+        await screen.wait_for(lambda: "is not registered" in screen.text())
+        writer.write(b"g")
+        await screen.wait_for(lambda: "Main menu" in screen.text())
+        writer.close()
+    finally:
+        proc.kill()
+        await proc.wait()
