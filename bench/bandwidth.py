@@ -1,17 +1,20 @@
 """Bytes the door sends to an 80x24 telnet caller: for one highlight-bar
-move, for one card played (the caller's own card, before the computer's
-reply), for one screen update of any kind, for one hand, and for a whole
-game against the computer; with issue 6's targets.
+move (UTF-8 and CP437), for one card played (the caller's own card, before
+the computer's reply), for one screen update of any kind, for one hand, and
+for a whole game against the computer; with issues 6 and 17's targets.
 
     python3 -m bench.bandwidth [--games N]
 
 Runs a real server and an in-process telnetlib3 client on loopback; a
-scripted caller reads the screen (pyte) and plays.  A screen update is a
+scripted caller reads the screen (pyte) and plays numbered games 1 to N
+(the same deals every run), once as an xterm (UTF-8) and once as an
+``ansi`` terminal (CP437, only its bar moves are reported).  A bar move is
+measured once the screen has been quiet for :data:`SETTLE` seconds (the
+computer's discard is news, not part of a move).  A screen update is a
 burst of output with no gap of :data:`GAP` seconds or more (the door writes
 one frame per key or move).  A hand runs from the screen showing "Hand N"
 to it showing "Hand N+1" (chat mode, discard, the play, the show).  Prints
-medians over the moves, cards, updates, hands and games measured.
-"""
+medians over the moves, cards, updates, hands and games measured."""
 
 from __future__ import annotations
 
@@ -28,14 +31,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
 from tests.support.server import make_config  # noqa: E402
-from tests.support.player import LEFT, RIGHT, Player, telnet_caller  # noqa: E402
+from tests.support.player import LEFT, RIGHT, Cp437Terminal, Player, telnet_caller  # noqa: E402
 
 
 GAP = 0.05
 """Seconds of silence that end one screen update."""
 
-TARGETS = {"move": 32, "update": 240, "game": 64 * 1024}
-"""Issue 6: a bar move, the median screen update, a whole game (bytes)."""
+TARGETS = {"move": 32, "move_cp437": 28, "update": 240, "game": 64 * 1024}
+"""Issues 6 and 17: a bar move (UTF-8, CP437), the median screen update, a
+whole game (bytes)."""
+
+SETTLE = 0.7
+"""Seconds of silence before the bar moves are measured: longer than the
+computer's pause (0.5 s) before it lays away its cards."""
 
 HAND_RE = re.compile(r"Hand (\d+)")
 
@@ -43,8 +51,9 @@ HAND_RE = re.compile(r"Hand (\d+)")
 class MeasuringPlayer(Player):
     """A :class:`Player` that also measures bar moves and card plays."""
 
-    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, number: int = 1, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
+        self.number = number
         self.moves: list[int] = []
         self.plays: list[int] = []
 
@@ -54,10 +63,28 @@ class MeasuringPlayer(Player):
         await asyncio.sleep(settle)
         return self.term.received - before
 
+    async def quiet(self, seconds: float) -> None:
+        """Wait until nothing has arrived for ``seconds`` (at most 5 s)."""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            before = self.term.received
+            await asyncio.sleep(seconds)
+            if self.term.received == before:
+                return
+
     async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
         await asyncio.sleep(2 * GAP)  # a pause before each answer keeps the screen updates apart
+        if "Main menu" in screen and "Play a numbered game" in screen:
+            await self.send(b"2")  # the same deals every run: figures that compare
+            return True
+        if "Game number:" in screen:
+            await self.send(f"{self.number}\r".encode())
+            return True
         if prompt.startswith("Choose 2 cards") and "\u25bc" not in screen and len(self.moves) < 100:
-            # the bar over the cards and back, as a caller looks them over
+            # the bar over the cards and back, as a caller looks them over,
+            # once the computer's discard has been shown (its news is not
+            # part of a move)
+            await self.quiet(SETTLE)
             for key in (RIGHT, RIGHT, RIGHT, LEFT, LEFT, LEFT):
                 self.moves.append(await self.quiet_bytes(key))
         if prompt.startswith("Your turn, count"):
@@ -69,9 +96,13 @@ class MeasuringPlayer(Player):
         return await super().act(prompt, screen)
 
 
-async def one_game(door: DoorServer) -> dict[str, list[int]]:
-    """Play one game; returns the sizes measured (bytes), by kind."""
-    caller = await telnet_caller(door.telnet_port)
+async def one_game(door: DoorServer, number: int, cp437: bool = False) -> dict[str, list[int]]:
+    """Play numbered game ``number`` (a UTF-8 xterm, or with ``cp437`` an
+    ANSI-BBS terminal); returns the sizes measured (bytes), by kind."""
+    if cp437:  # a BBS terminal type: the door picks CP437
+        caller = await telnet_caller(door.telnet_port, term="ansi", screen=Cp437Terminal(80, 24))
+    else:
+        caller = await telnet_caller(door.telnet_port)
     chunks: list[tuple[float, int]] = []
     hand_starts: dict[int, int] = {}
     feed = caller.screen.feed
@@ -84,7 +115,7 @@ async def one_game(door: DoorServer) -> dict[str, list[int]]:
             hand_starts[int(m.group(1))] = caller.screen.received
 
     caller.screen.feed = measuring_feed  # type: ignore[method-assign]
-    player = MeasuringPlayer(caller.screen, caller.send, name="Bench")
+    player = MeasuringPlayer(caller.screen, caller.send, name="Bench", number=number)
     await player.play(timeout=600)
     game_over = caller.screen.received
     await player.leave()
@@ -116,17 +147,20 @@ async def run(games: int) -> None:
         await door.start()
         try:
             got: dict[str, list[int]] = {}
-            for _ in range(games):
-                for kind, sizes in (await one_game(door)).items():
+            moves_cp437: list[int] = []
+            for number in range(1, games + 1):
+                for kind, sizes in (await one_game(door, number)).items():
                     got.setdefault(kind, []).extend(sizes)
+                moves_cp437 += (await one_game(door, number, cp437=True))["moves"]
         finally:
             await door.stop()
-    print(_line("highlight-bar move", got["moves"], "moves", TARGETS["move"]))
+    print(_line("highlight-bar move, UTF-8", got["moves"], "moves", TARGETS["move"]))
+    print(_line("highlight-bar move, CP437", moves_cp437, "moves", TARGETS["move_cp437"]))
     print(_line("card played (caller's card)", got["plays"], "cards"))
     print(_line("screen update, any", got["updates"], "updates", TARGETS["update"]))
     print(_line("hand, chat mode to the show", got["hands"], "hands"))
     total = statistics.median(got["total"])
-    print(f"whole game, welcome to goodbye: median {total:.0f} bytes ({total / 1024:.1f} KiB; {games} games); "
+    print(f"whole game, welcome to goodbye: median {total:.0f} bytes ({total / 1024:.1f} KiB; games 1-{games}); "
           f"target <= {TARGETS['game']}: {'met' if total <= TARGETS['game'] else 'NOT met'}")
 
 

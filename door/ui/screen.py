@@ -249,6 +249,11 @@ class Canvas:
         return "".join(self.chars[row])
 
 
+MAX_REORDERED = 3
+"""Rows with at most this many changed spans are also tried right to left
+(the renderer sends the cheaper order)."""
+
+
 class Renderer:
     """Sends frames to one terminal, only the changes after the first.
 
@@ -324,6 +329,7 @@ class Renderer:
         if changed and changed[-1] >= blank and last - blank >= len(CONTROL["erase_line"]):
             erase = next(c for c in changed if c >= blank)
             changed = [c for c in changed if c < blank]
+        spans: list[tuple[int, int]] = []
         i, n = 0, len(changed)
         while i < n:
             start = changed[i]
@@ -336,15 +342,41 @@ class Renderer:
                     break
                 end = nxt + 1
                 i += 1
-            self._goto(row, start, new_c, new_s, out)
-            self._emit_span(new_c, new_s, start, end, out)
-            self._pos = (row, end) if end < canvas.cols else None
+            spans.append((start, end))
+        if 2 <= len(spans) <= MAX_REORDERED:
+            # a few spans (a bar move: the old card and the new): written
+            # right to left when that costs fewer bytes, as when the cursor
+            # and the colours are already those of the rightmost span
+            before = (self._style, self._pos)
+            forward = self._emit_spans(row, spans, new_c, new_s, canvas.cols)
+            after = (self._style, self._pos)
+            self._style, self._pos = before
+            backward = self._emit_spans(row, spans[::-1], new_c, new_s, canvas.cols)
+            if sum(map(len, forward)) <= sum(map(len, backward)):
+                self._style, self._pos = after
+                out.extend(forward)
+            else:
+                out.extend(backward)
+        elif spans:
+            out.extend(self._emit_spans(row, spans, new_c, new_s, canvas.cols))
         if erase is not None:
             self._goto(row, erase, new_c, new_s, out)
             if self._style is None or self._style.bg != BLACK or self._style.reverse or self._style.underline:
                 out.append(sgr_transition(self._style, DEFAULT))  # EL fills with the current background
                 self._style = DEFAULT
             out.append(CONTROL["erase_line"])
+
+    def _emit_spans(self, row: int, spans: list[tuple[int, int]], chars: list[str], styles: list[Style],
+                    cols: int) -> list[str | bytes]:
+        """What writes ``spans`` (cells start .. end - 1 of ``row``) in
+        the order given, from the renderer's cursor and attributes (which
+        it moves along)."""
+        out: list[str | bytes] = []
+        for start, end in spans:
+            self._goto(row, start, chars, styles, out)
+            self._emit_span(chars, styles, start, end, out)
+            self._pos = (row, end) if end < cols else None
+        return out
 
     def _cell_style(self, style: Style) -> Style:
         return style if self.charset.color else monochrome(style)

@@ -235,13 +235,15 @@ class TelnetCaller:
         self.writer.close()  # type: ignore[attr-defined]
 
 
-async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "xterm") -> TelnetCaller:
-    """Connect to the door's telnet port on loopback as a caller would."""
+async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "xterm",
+                        screen: Terminal | None = None) -> TelnetCaller:
+    """Connect to the door's telnet port on loopback as a caller would;
+    ``screen``: the terminal to show the output (a UTF-8 one of the size)."""
     import telnetlib3
 
     reader, writer = await telnetlib3.open_connection(
         "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05)
-    screen = Terminal(cols, rows)
+    screen = screen or Terminal(cols, rows)
 
     async def pump() -> None:
         while data := await reader.read(4096):
