@@ -24,6 +24,7 @@ would let the opponent reach it costs as much as the game.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
@@ -32,7 +33,7 @@ from typing import Sequence
 from .cards import FULL_DECK, Card
 from .crib_values import crib_value
 from .rules import RunMode
-from .scoring import score_play, show_points
+from .scoring import play_points, show_points
 from .strategy import Situation, expected_hand, legal_cards
 
 __all__ = ["HardPlayer", "DiscardChoice", "rank_discards", "NEAR_TIE", "PlayChoice"]
@@ -94,7 +95,7 @@ class PlayChoice:
 
 
 def _points(series: Sequence[Card], run_mode: RunMode) -> int:
-    return sum(s.points for s in score_play(series, run_mode))
+    return play_points(tuple([c.rank for c in series]), run_mode)
 
 
 class HardPlayer:
@@ -130,23 +131,24 @@ class HardPlayer:
 
     def _value(self, card: Card, hand: Sequence[Card], series: list[Card], unseen: list[Card],
                run_mode: RunMode, where: Situation) -> float:
-        after = series + [card]
-        pts = _points(after, run_mode)
+        after = tuple([c.rank for c in series]) + (card.rank,)
+        pts = play_points(after, run_mode)
         if where.mine + pts >= where.game_to:
             return _GAME + pts
         rest = [c for c in hand if c is not card]
-        count = sum(c.pip for c in after)
+        count = sum(c.pip for c in series) + card.pip
         if count == 31:
-            after = []  # the series starts again; the opponent leads
+            after = ()  # the series starts again; the opponent leads
             count = 0
         reply = self._reply(rest, after, count, unseen, run_mode, where, where.mine + pts)
         # a slight wish to keep low cards for later (go, 31, last card)
         return pts - reply + 0.01 * card.pip
 
-    def _reply(self, rest: list[Card], series: list[Card], count: int, unseen: list[Card], run_mode: RunMode,
-               where: Situation, mine: int) -> float:
+    def _reply(self, rest: list[Card], series: tuple[int, ...], count: int, unseen: list[Card],
+               run_mode: RunMode, where: Situation, mine: int) -> float:
         """The opponent's expected net gain after this card: their reply's
-        points minus our best follow-up, or our gain if they must say go."""
+        points minus our best follow-up, or our gain if they must say go.
+        ``series``: the ranks of the series so far, ``count`` its count."""
         fitting = [r for r in unseen if count + r.pip <= 31]
         k = where.their_cards
         n = len(unseen)
@@ -158,20 +160,23 @@ class HardPlayer:
             p_fit = 1.0 - comb(n - len(fitting), k) / comb(n, k)
         gain = 0.0
         if p_fit > 0:
+            # the play scores ranks, not suits: each rank of reply once,
+            # weighted by how many unseen cards have it (whole points, so
+            # the sum is exactly the card-by-card one)
             total = 0.0
-            for r in fitting:
-                s2 = series + [r]
-                theirs = _points(s2, run_mode)
+            for rank, copies in Counter(r.rank for r in fitting).items():
+                s2 = series + (rank,)
+                theirs = play_points(s2, run_mode)
                 if where.theirs + theirs >= where.game_to:
-                    total += _GAME
+                    total += copies * _GAME
                     continue
-                c2 = count + r.pip
-                follow = max((_points(s2 + [m], run_mode) for m in rest if c2 + m.pip <= 31), default=0)
-                total += theirs - follow
+                c2 = count + min(rank, 10)
+                follow = max((play_points(s2 + (m.rank,), run_mode) for m in rest if c2 + m.pip <= 31), default=0)
+                total += copies * (theirs - follow)
             gain = p_fit * total / len(fitting)
         if p_fit < 1.0:
             # they say go: we play on if we can, then peg the go (or the last card)
-            ours = max((_points(series + [m], run_mode) for m in rest if count + m.pip <= 31), default=0)
+            ours = max((play_points(series + (m.rank,), run_mode) for m in rest if count + m.pip <= 31), default=0)
             if count < 31:
                 ours += 1
             gain -= (1.0 - p_fit) * ours

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -28,7 +29,7 @@ from .cards import FULL_DECK, Card
 
 __all__ = [
     "ShowKind", "ShowItem", "ShowScore", "score_show", "show_points",
-    "PlayKind", "PlayScore", "RunMode", "score_play", "MAX_SHOW_POINTS",
+    "PlayKind", "PlayScore", "RunMode", "score_play", "play_points", "MAX_SHOW_POINTS",
 ]
 
 MAX_SHOW_POINTS = 29
@@ -253,7 +254,10 @@ def _is_run(ranks: Sequence[int], mode: RunMode) -> bool:
 def run_length(series: Sequence[Card], mode: RunMode) -> int:
     """The length of the longest run (>= 3) that ends with the last card of
     ``series``, or 0 when there is none."""
-    ranks = [c.rank for c in series]
+    return _run_length([c.rank for c in series], mode)
+
+
+def _run_length(ranks: Sequence[int], mode: RunMode) -> int:
     for k in range(len(ranks), 2, -1):
         if _is_run(ranks[-k:], mode):
             return k
@@ -273,25 +277,51 @@ def score_play(series: Sequence[Card], run_mode: RunMode = RunMode.UNORDERED) ->
     """
     if not series:
         raise ValueError("score_play needs at least one card in the series")
-    count = sum(c.pip for c in series)
+    scores = _play_scores(tuple([c.rank for c in series]), run_mode)
+    if scores is None:
+        raise ValueError(f"count {sum(c.pip for c in series)} passes 31 in series {[str(c) for c in series]}")
+    return scores
+
+
+@lru_cache(maxsize=1 << 16)
+def play_points(ranks: tuple[int, ...], run_mode: RunMode = RunMode.UNORDERED) -> int:
+    """The points the last card of a series earns in the play (the sum of
+    :func:`score_play`), the series given by its ranks (A=1 .. K=13) in
+    the order played.  Raises ``ValueError`` for an empty series or a count
+    above 31.  Memoized, for the computer's search (64 Ki entries)."""
+    if not ranks:
+        raise ValueError("play_points needs at least one card in the series")
+    scores = _play_scores(ranks, run_mode)
+    if scores is None:
+        raise ValueError(f"count {sum(min(r, 10) for r in ranks)} passes 31 in series of ranks {ranks}")
+    return sum(s.points for s in scores)
+
+
+@lru_cache(maxsize=1 << 16)
+def _play_scores(ranks: tuple[int, ...], run_mode: RunMode) -> tuple[PlayScore, ...] | None:
+    """:func:`score_play` by the ranks of the series (suits score nothing in
+    the play); ``None`` when the count passes 31.  Memoized: the computer's
+    search asks for the same few thousand series over and over (64 Ki
+    entries, a few MiB at most)."""
+    count = sum(r if r < 10 else 10 for r in ranks)
     if count > 31:
-        raise ValueError(f"count {count} passes 31 in series {[str(c) for c in series]}")
+        return None
     scores: list[PlayScore] = []
     if count == 15:
         scores.append(PlayScore(PlayKind.FIFTEEN, 2))
     elif count == 31:
         scores.append(PlayScore(PlayKind.THIRTY_ONE, 2))
-    last = series[-1].rank
+    last = ranks[-1]
     same = 1
-    for c in reversed(series[:-1]):
-        if c.rank != last:
+    for r in reversed(ranks[:-1]):
+        if r != last:
             break
         same += 1
     if same >= 2:
         kind, pts = _PAIR_KINDS[same]
         scores.append(PlayScore(kind, pts))
     else:
-        k = run_length(series, run_mode)
+        k = _run_length(ranks, run_mode)
         if k:
             scores.append(PlayScore(PlayKind.RUN, k, k))
     return tuple(scores)
