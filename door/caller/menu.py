@@ -67,10 +67,18 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             canvas.put(row + 1 + i, 4, line, INPUT)
         canvas.cursor = None
 
+    def news() -> tuple[bool, tuple[str, ...]]:
+        """What can change while the menu waits: the sysop's presence and
+        their messages (checked every second; painted only on a change)."""
+        return sysop_available(), tuple(list(messages)[-3:])
+
+    painted = news()
     display.show(paint)
     async for key in display.keys(tick=1.0):
         if key is None:
-            display.refresh_soon()  # who is on line changes while the menu waits
+            if news() != painted:
+                painted = news()
+                display.refresh_soon()
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "") + ("R" if resume is not None else "")
         if key.name is KeyName.CHAR and key.char.upper() in allowed:

@@ -78,6 +78,9 @@ class SshTerminal(Terminal):
         except (AttributeError, asyncssh.Error):
             return 0
 
+    def _drained(self) -> bool:
+        return self.buffered() == 0
+
     async def _drain(self) -> None:
         try:
             await self._process.stdout.drain()

@@ -77,6 +77,9 @@ class TelnetTerminal(Terminal):
         transport = getattr(self._writer, "transport", None)
         return int(transport.get_write_buffer_size()) if transport is not None else 0
 
+    def _drained(self) -> bool:
+        return self.buffered() == 0
+
     async def _drain(self) -> None:
         try:
             await self._writer.drain()

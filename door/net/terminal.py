@@ -43,6 +43,7 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
 
 _RESIZE = object()
 _EOF = object()
+_TICK = object()  # a wait of get_key is over
 
 HOLD_LIMIT = 256 * 1024
 """Bytes of output Ctrl-S may hold before the screen is redrawn in full on
@@ -136,6 +137,13 @@ class Terminal:
         before each read)."""
         await self._room.wait()
 
+    def _tick(self) -> None:
+        """A wait of :meth:`get_key` is over.  Only into an empty inbox: a
+        waiting reader has nothing else to wake it, and a reader that has
+        something already cancels this timer when it returns."""
+        if self._inbox.empty():
+            self._inbox.put_nowait(_TICK)
+
     def has_input(self) -> bool:
         """True when keys (or bytes, or a resize) wait to be read: the key
         loop then holds its frame until the burst is handled."""
@@ -179,13 +187,18 @@ class Terminal:
                     waits.append(max(0.0, self._last_input + self.idle_timeout - self.idle_warning - now))
             if self._decoder.pending:
                 waits.append(ESCAPE_TIMEOUT)
-            try:
-                if waits:  # asyncio.timeout, not wait_for: no task per call (this runs for every key)
-                    async with asyncio.timeout(min(waits)):
-                        item = await self._inbox.get()
-                else:
+            if waits:
+                # a timer that drops a tick into the inbox, not asyncio.timeout:
+                # no cancellation thrown through the session's coroutines
+                # (a clock's tick costs a tenth of what it did)
+                timer = loop.call_at(now + min(waits), self._tick)
+                try:
                     item = await self._inbox.get()
-            except TimeoutError:
+                finally:
+                    timer.cancel()
+            else:
+                item = await self._inbox.get()
+            if item is _TICK:
                 if self._decoder.pending:
                     self._keys.extend(self._decoder.flush())
                     continue
@@ -338,7 +351,7 @@ class Terminal:
         """Wait until the transport has taken the queued output, at most
         ``stuck_timeout`` seconds: a caller who reads nothing for that long
         is disconnected (and a lost connection returns at once)."""
-        if self.closed:
+        if self.closed or self._drained():
             return
         try:
             async with asyncio.timeout(self.stuck_timeout):
@@ -346,6 +359,11 @@ class Terminal:
         except TimeoutError:
             if not self.closed:
                 self._cut_off()
+
+    def _drained(self) -> bool:
+        """True when the transport surely holds no output (drain then returns
+        at once, without a timer); False when unknown."""
+        return False
 
     async def _drain(self) -> None:
         """The transport's own drain; calls :meth:`lost` when it fails."""
@@ -394,6 +412,9 @@ class StreamTerminal(Terminal):
 
     def buffered(self) -> int:
         return int(self._writer.transport.get_write_buffer_size())
+
+    def _drained(self) -> bool:
+        return self.buffered() == 0
 
     async def _drain(self) -> None:
         try:

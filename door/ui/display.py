@@ -91,8 +91,9 @@ class Display:
         Before each wait it sends what is pending (and waits while the
         caller's side is full); Ctrl-L redraws and a window change repaints
         here, never reaching the screen's own handler; with ``tick`` (in
-        seconds) it yields ``None`` when that long passes with no key, for
-        countdowns and clocks.  The idle timeout and its warning are the
+        seconds) it yields ``None`` at each whole multiple of ``tick`` on
+        the event loop's clock that passes with no key (all sessions tick
+        together), for countdowns and clocks.  The idle timeout and its warning are the
         terminal's (:meth:`~door.net.terminal.Terminal.get_key`)."""
         terminal = self.terminal
         while True:
@@ -102,7 +103,14 @@ class Display:
                 if self._dirty:
                     self.refresh()  # the burst is over: one frame for all of it
                 await terminal.drain()
-            key = await terminal.get_key(timeout=tick)
+            if tick is None:
+                key = await terminal.get_key()
+            else:
+                # ticks fall on whole multiples of ``tick`` on the loop's
+                # clock: every session's clock wakes the door once, together,
+                # not a thousand times a second at scattered moments
+                now = asyncio.get_running_loop().time()
+                key = await terminal.get_key(timeout=tick - now % tick)
             if key is None:
                 if tick is not None:
                     yield None
