@@ -236,9 +236,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cpu_seconds(pid: int) -> float:
+def _cpu_times(pid: int) -> tuple[float, float]:
+    """The process's user and system CPU time so far (seconds)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def _cpu_seconds(pid: int) -> float:
+    return sum(_cpu_times(pid))
 
 
 def _status_kib(pid: int, key: str) -> int:
@@ -334,7 +340,8 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
     with door_process(config, profile) as door:
         idle_kib = _status_kib(door.pid, "VmRSS")
-        cpu0 = _cpu_seconds(door.pid)
+        user0, system0 = _cpu_times(door.pid)
+        cpu0 = user0 + system0
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed))
         samples: list[tuple[float, float]] = []
@@ -342,7 +349,9 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             time.sleep(1.0)
             samples.append((time.monotonic(), _cpu_seconds(door.pid)))
         wall = door.seconds()
-        cpu = _cpu_seconds(door.pid) - cpu0
+        user, system = _cpu_times(door.pid)
+        cpu = user + system - cpu0
+        system -= system0
         peak_kib = _status_kib(door.pid, "VmHWM")
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})
@@ -351,7 +360,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
-            "wall": wall, "cpu": cpu, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+            "wall": wall, "cpu": cpu, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"]}
 
 
@@ -368,7 +377,8 @@ def report(r: dict[str, Any]) -> None:
         print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
               f"p99 {_quantile(lag, .99):.1f} ms")
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
-          f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key")
+          f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
+          f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
     print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB)")
     print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
     for line in r["errors"][:10]:
