@@ -21,6 +21,9 @@ memory is ``VmHWM`` (peak resident set).  Errors are callers that failed to
 connect, were cut off, or did not finish in ``--time-limit`` seconds, keys
 no screen update answered within 10 s, and ``ERROR`` or ``Traceback`` lines
 in the server's log.  Every run stops by itself after ``--time-limit``.
+With two cores or more, the server runs on one and the callers' process on
+another (``os.sched_setaffinity``; ``--no-pin`` leaves them to the
+scheduler), so that the server's figures are its own.
 With ``LOAD_DEBUG=1`` the callers print the screen of any key that went
 unanswered or game that did not end.
 """
@@ -271,6 +274,8 @@ class DoorProcess:
         self.log = tmp / "server.log"
         self._t0 = time.monotonic()
         self._callers: subprocess.Popen[bytes] | None = None
+        self.cores: tuple[int, int] | None = None
+        """The server's core and the callers' core when pinned (see :func:`door_process`)."""
 
     def log_text(self) -> str:
         """The server's log so far."""
@@ -287,6 +292,8 @@ class DoorProcess:
         self._callers = subprocess.Popen(
             [sys.executable, "-m", module, *args, "--port", str(self.telnet_port), "--out", str(self.tmp / "callers.json")],
             cwd=Path(__file__).resolve().parent.parent)
+        if self.cores is not None:
+            os.sched_setaffinity(self._callers.pid, {self.cores[1]})
         return self._callers
 
     def seconds(self) -> float:
@@ -300,10 +307,13 @@ class DoorProcess:
 
 
 @contextlib.contextmanager
-def door_process(config: str, profile: str | None = None) -> Iterator[DoorProcess]:
+def door_process(config: str, profile: str | None = None, pin: bool = False) -> Iterator[DoorProcess]:
     """Run a server with ``config`` (TOML, added to the ports and data
     folder) until the block ends; ``profile``: a file for its cProfile
-    statistics.  Raises ``RuntimeError`` when it does not start in 30 s."""
+    statistics; ``pin``: the server on one core and the callers' process
+    (:meth:`DoorProcess.start_callers`) on another, so that the server's
+    figures are its own (ignored with fewer than two cores).  Raises
+    ``RuntimeError`` when it does not start in 30 s."""
     tmp = Path(tempfile.mkdtemp(prefix="door-bench-"))
     try:
         telnet_port, ssh_port = _free_port(), _free_port()
@@ -321,7 +331,13 @@ def door_process(config: str, profile: str | None = None) -> Iterator[DoorProces
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"the server did not start:\n{log.read_text()}")
                 time.sleep(0.1)
-            yield DoorProcess(tmp, server, telnet_port)
+            door = DoorProcess(tmp, server, telnet_port)
+            cores = sorted(os.sched_getaffinity(0))
+            if pin and len(cores) >= 2:
+                door.cores = (cores[0], cores[1])
+                for task in Path(f"/proc/{server.pid}/task").iterdir():  # every thread of it
+                    os.sched_setaffinity(int(task.name), {cores[0]})
+            yield door
         finally:
             server.terminate()
             try:
@@ -333,12 +349,12 @@ def door_process(config: str, profile: str | None = None) -> Iterator[DoorProces
 
 
 def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
-            profile: str | None = None) -> dict[str, Any]:
+            profile: str | None = None, pin: bool = True) -> dict[str, Any]:
     """Start a server and ``sessions`` callers; returns the figures of the run.
     ``profile``: a file for the server's cProfile statistics."""
     config = (f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
-    with door_process(config, profile) as door:
+    with door_process(config, profile, pin) as door:
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
         cpu0 = user0 + system0
@@ -361,15 +377,16 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             "latencies": result["latencies"], "lag": result["lag"],
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
             "wall": wall, "cpu": cpu, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
-            "bytes": result["bytes"]}
+            "bytes": result["bytes"], "pinned": door.cores}
 
 
 def report(r: dict[str, Any]) -> None:
     """Print one run's figures."""
     ms = [x * 1000 for x in r["latencies"]]
     lag = [x * 1000 for x in r["lag"]]
+    pinned = f"server on core {r['pinned'][0]}, callers on core {r['pinned'][1]}" if r["pinned"] else "not pinned"
     print(f"{r['sessions']} callers: {r['games']} games finished in {r['wall']:.0f} s, {r['keys']} keys, "
-          f"{r['bytes'] / r['sessions'] / 1024:.1f} KiB per caller")
+          f"{r['bytes'] / r['sessions'] / 1024:.1f} KiB per caller ({pinned})")
     if ms:
         print(f"  key to screen: p50 {_quantile(ms, .5):.1f} ms, p90 {_quantile(ms, .9):.1f} ms, "
               f"p99 {_quantile(ms, .99):.1f} ms, max {max(ms):.0f} ms ({len(ms)} keys answered)")
@@ -404,6 +421,8 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None,
                         help="seconds over which the callers arrive (default: one second per 50 callers)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, statistics to FILE")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="leave the server and the callers to the scheduler (default: one core each)")
     add_common_arguments(parser, time_limit=900.0)
     args = parser.parse_args()
     if args.callers:
@@ -411,7 +430,7 @@ def main() -> None:
         return
     for n in args.sessions:
         ramp = args.ramp if args.ramp is not None else n / 50
-        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile))
+        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin))
         sys.stdout.flush()
 
 
