@@ -239,6 +239,9 @@ class PlayScore:
     length: int = 0
 
 
+PLAY_MEMO = 8192
+"""Series whose play points :func:`play_points` keeps (about 2 MiB)."""
+
 _PAIR_KINDS = {2: (PlayKind.PAIR, 2), 3: (PlayKind.PAIR_ROYAL, 6), 4: (PlayKind.DOUBLE_PAIR_ROYAL, 12)}
 
 
@@ -283,12 +286,13 @@ def score_play(series: Sequence[Card], run_mode: RunMode = RunMode.UNORDERED) ->
     return scores
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=PLAY_MEMO)
 def play_points(ranks: tuple[int, ...], run_mode: RunMode = RunMode.UNORDERED) -> int:
     """The points the last card of a series earns in the play (the sum of
     :func:`score_play`), the series given by its ranks (A=1 .. K=13) in
     the order played.  Raises ``ValueError`` for an empty series or a count
-    above 31.  Memoized, for the computer's search (64 Ki entries)."""
+    above 31.  Memoized (:data:`PLAY_MEMO` series), for the computer's
+    search, which asks for the same series over and over."""
     if not ranks:
         raise ValueError("play_points needs at least one card in the series")
     scores = _play_scores(ranks, run_mode)
@@ -297,12 +301,9 @@ def play_points(ranks: tuple[int, ...], run_mode: RunMode = RunMode.UNORDERED) -
     return sum(s.points for s in scores)
 
 
-@lru_cache(maxsize=1 << 16)
 def _play_scores(ranks: tuple[int, ...], run_mode: RunMode) -> tuple[PlayScore, ...] | None:
     """:func:`score_play` by the ranks of the series (suits score nothing in
-    the play); ``None`` when the count passes 31.  Memoized: the computer's
-    search asks for the same few thousand series over and over (64 Ki
-    entries, a few MiB at most)."""
+    the play); ``None`` when the count passes 31."""
     count = sum(r if r < 10 else 10 for r in ranks)
     if count > 31:
         return None
