@@ -289,7 +289,12 @@ class Renderer:
             self._size = (canvas.cols, canvas.rows)
             self._rows = [" " * canvas.cols] * canvas.rows
             self._styles = [[DEFAULT] * canvas.cols for _ in range(canvas.rows)]
+        chars, styles, old_rows, old_styles = canvas.chars, canvas.styles, self._rows, self._styles
+        last = canvas.rows - 1
         for row in range(canvas.rows):
+            # most rows of a frame are as they were: skipped here, at C speed
+            if row != last and styles[row] == old_styles[row] and "".join(chars[row]) == old_rows[row]:
+                continue
             self._render_row(canvas, row, out)
         if canvas.cursor is not None:
             r, c = canvas.cursor
