@@ -44,6 +44,7 @@ def clamp_size(cols: int, rows: int) -> tuple[int, int]:
 _RESIZE = object()
 _EOF = object()
 _TICK = object()  # a wait of get_key is over
+_WAKE = object()  # get_key returns None now (see Terminal.wake)
 
 HOLD_LIMIT = 256 * 1024
 """Bytes of output Ctrl-S may hold before the screen is redrawn in full on
@@ -144,6 +145,11 @@ class Terminal:
         if self._inbox.empty():
             self._inbox.put_nowait(_TICK)
 
+    def wake(self) -> None:
+        """Make the waiting (or the next) :meth:`get_key` return ``None`` at
+        once: a screen whose clock was stopped has something to show."""
+        self._inbox.put_nowait(_WAKE)
+
     def has_input(self) -> bool:
         """True when keys (or bytes, or a resize) wait to be read: the key
         loop then holds its frame until the burst is handled."""
@@ -171,7 +177,7 @@ class Terminal:
     async def get_key(self, timeout: float | None = None) -> Key | None:
         """The next key, ``Key(RESIZE)`` after a size change, ``Key(EOF)``
         once the connection is gone (and on every call after), or ``None``
-        when ``timeout`` seconds pass with no key.  When the caller has sent
+        when ``timeout`` seconds pass with no key or :meth:`wake` is called.  When the caller has sent
         nothing for ``idle_timeout`` seconds, they are told, the connection
         is closed, and ``Key(EOF)`` is returned."""
         loop = asyncio.get_running_loop()
@@ -216,6 +222,8 @@ class Terminal:
                 if deadline is not None and loop.time() >= deadline:
                     return None
                 continue
+            if item is _WAKE:
+                return None
             if item is _EOF:
                 self._inbox.put_nowait(_EOF)  # stay at EOF
                 return Key(KeyName.EOF)

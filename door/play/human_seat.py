@@ -142,6 +142,8 @@ class HumanSeat:
         self.vs.chat.append((time.time(), "***", text))
         if self.table is not None and self.table.game is not None:
             self._update()
+        if self._clock() is not None:
+            self.display.terminal.wake()  # the opponent's line dropped: the countdown starts
 
     def on_chat(self, line: ChatLine) -> None:
         self.vs.chat.append(line)
@@ -219,7 +221,7 @@ class HumanSeat:
         """Read and handle keys until the connection ends (then leave the
         table) or the seat is done; the countdown of an absent opponent
         ticks once a second."""
-        async for key in self.display.keys(tick=1.0):
+        async for key in self.display.keys(tick=self._clock):
             if self.done.done():
                 return
             if key is None:
@@ -233,6 +235,12 @@ class HumanSeat:
             self.table.leave(self.index)
         if not self.done.done():
             self.done.set_result(None)
+
+    def _clock(self) -> float | None:
+        """Seconds between ticks of the key loop: one while an absent
+        opponent's countdown runs, else none (a waiting player costs the
+        door nothing)."""
+        return 1.0 if self.table is not None and self.table.absent else None
 
     def handle(self, key: Key) -> None:
         """React to one key (not Ctrl-L or a resize: the display took those)."""

@@ -84,7 +84,7 @@ class Display:
         if not self.terminal.closed:
             self.refresh()
 
-    async def keys(self, tick: float | None = None) -> AsyncIterator[Key | None]:
+    async def keys(self, tick: float | Callable[[], float | None] | None = None) -> AsyncIterator[Key | None]:
         """The one key loop of every screen: the caller's keys, one at a
         time, until the connection ends (then the iteration stops).
 
@@ -93,8 +93,11 @@ class Display:
         here, never reaching the screen's own handler; with ``tick`` (in
         seconds) it yields ``None`` at each whole multiple of ``tick`` on
         the event loop's clock that passes with no key (all sessions tick
-        together), for countdowns and clocks.  The idle timeout and its warning are the
-        terminal's (:meth:`~door.net.terminal.Terminal.get_key`)."""
+        together), for countdowns and clocks; a callable ``tick`` is asked
+        before each wait (``None``: no clock now; a screen that starts one
+        calls :meth:`~door.net.terminal.Terminal.wake`).  The idle timeout
+        and its warning are the terminal's
+        (:meth:`~door.net.terminal.Terminal.get_key`)."""
         terminal = self.terminal
         while True:
             if terminal.has_input():
@@ -103,17 +106,18 @@ class Display:
                 if self._dirty:
                     self.refresh()  # the burst is over: one frame for all of it
                 await terminal.drain()
-            if tick is None:
+            every = tick() if callable(tick) else tick
+            if every is None:
                 key = await terminal.get_key()
             else:
-                # ticks fall on whole multiples of ``tick`` on the loop's
+                # ticks fall on whole multiples of ``every`` on the loop's
                 # clock: every session's clock wakes the door once, together,
                 # not a thousand times a second at scattered moments
                 now = asyncio.get_running_loop().time()
-                key = await terminal.get_key(timeout=tick - now % tick)
+                key = await terminal.get_key(timeout=every - now % every)
             if key is None:
                 if tick is not None:
-                    yield None
+                    yield None  # a tick, or a wake-up
                 continue
             if key.name is KeyName.EOF:
                 return

@@ -228,6 +228,11 @@ async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_ke
     caller.close()  # the line drops
     await sysop.screen.wait_for(lambda: "Flo's line dropped" in " ".join(sysop.screen.text().split()), timeout=2)
     assert "come back" in sysop.screen.prompt()
+    # the countdown runs by itself (the key loop's clock starts with the
+    # drop; it is stopped while nobody is away)
+    shown = sysop.screen.prompt()
+    await sysop.screen.wait_for(lambda: "come back" in sysop.screen.prompt() and sysop.screen.prompt() != shown,
+                                timeout=2.5)
     caller = await registered(door, "flo", until="is waiting for you")
     await caller.send(b"y")
     s = caller.screen
