@@ -274,6 +274,8 @@ class DoorProcess:
         self.log = tmp / "server.log"
         self._t0 = time.monotonic()
         self._callers: subprocess.Popen[bytes] | None = None
+        self.final_log = ""
+        """The whole log, once the server has stopped."""
         self.cores: tuple[int, int] | None = None
         """The server's core and the callers' core when pinned (see :func:`door_process`)."""
 
@@ -307,13 +309,15 @@ class DoorProcess:
 
 
 @contextlib.contextmanager
-def door_process(config: str, profile: str | None = None, pin: bool = False) -> Iterator[DoorProcess]:
+def door_process(config: str, profile: str | None = None, pin: bool = False,
+                 gc_probe: bool = False) -> Iterator[DoorProcess]:
     """Run a server with ``config`` (TOML, added to the ports and data
     folder) until the block ends; ``profile``: a file for its cProfile
     statistics; ``pin``: the server on one core and the callers' process
     (:meth:`DoorProcess.start_callers`) on another, so that the server's
-    figures are its own (ignored with fewer than two cores).  Raises
-    ``RuntimeError`` when it does not start in 30 s."""
+    figures are its own (ignored with fewer than two cores); ``gc_probe``:
+    run it as :mod:`bench.gc_probe` (the collector's pauses in the log at
+    exit).  Raises ``RuntimeError`` when it does not start in 30 s."""
     tmp = Path(tempfile.mkdtemp(prefix="door-bench-"))
     try:
         telnet_port, ssh_port = _free_port(), _free_port()
@@ -321,9 +325,11 @@ def door_process(config: str, profile: str | None = None, pin: bool = False) -> 
         path.write_text(f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
                         f'data_dir = "{tmp / "data"}"\n\n{config}')
         log = tmp / "server.log"
+        door: DoorProcess | None = None
         with log.open("w") as log_file:
             profiling = ["-m", "cProfile", "-o", profile] if profile else []
-            server = subprocess.Popen([sys.executable, *profiling, "-m", "door.cli", "serve", "--config", str(path)],
+            module = "bench.gc_probe" if gc_probe else "door.cli"
+            server = subprocess.Popen([sys.executable, *profiling, "-m", module, "serve", "--config", str(path)],
                                       stderr=log_file, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
@@ -344,17 +350,19 @@ def door_process(config: str, profile: str | None = None, pin: bool = False) -> 
                 server.wait(20)
             except subprocess.TimeoutExpired:
                 server.kill()
+            if door is not None:
+                door.final_log = log.read_text()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
 def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
-            profile: str | None = None, pin: bool = True) -> dict[str, Any]:
+            profile: str | None = None, pin: bool = True, gc_probe: bool = False) -> dict[str, Any]:
     """Start a server and ``sessions`` callers; returns the figures of the run.
     ``profile``: a file for the server's cProfile statistics."""
     config = (f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
-    with door_process(config, profile, pin) as door:
+    with door_process(config, profile, pin, gc_probe) as door:
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
         cpu0 = user0 + system0
@@ -372,12 +380,13 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})
         log_errors = door.log_errors()
+    collector = [line for line in door.final_log.splitlines() if line.startswith("gc generation")]
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
     return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
             "wall": wall, "cpu": cpu, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
-            "bytes": result["bytes"], "pinned": door.cores}
+            "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
 
 
 def report(r: dict[str, Any]) -> None:
@@ -397,6 +406,8 @@ def report(r: dict[str, Any]) -> None:
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
     print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB)")
+    for line in r.get("collector", []):
+        print(f"  {line}")
     print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
     for line in r["errors"][:10]:
         print(f"    {line}")
@@ -421,6 +432,8 @@ def main() -> None:
     parser.add_argument("--ramp", type=float, default=None,
                         help="seconds over which the callers arrive (default: one second per 50 callers)")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, statistics to FILE")
+    parser.add_argument("--gc-probe", action="store_true",
+                        help="report the server's collector pauses (runs it as bench.gc_probe)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="leave the server and the callers to the scheduler (default: one core each)")
     add_common_arguments(parser, time_limit=900.0)
@@ -430,7 +443,7 @@ def main() -> None:
         return
     for n in args.sessions:
         ramp = args.ramp if args.ramp is not None else n / 50
-        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin))
+        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin, args.gc_probe))
         sys.stdout.flush()
 
 
