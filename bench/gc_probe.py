@@ -1,15 +1,19 @@
 """``python3 -m bench.gc_probe serve ...``: ``cribbage-door`` with the
 collector's pauses written to standard error at exit (count and total by
 generation, the longest), to tell the door's own latency from the
-collector's in ``bench.load`` (its ``--gc-probe`` flag runs the server so)."""
+collector's in ``bench.load`` (its ``--gc-probe`` flag runs the server so).
+``GC_PROBE_THRESHOLDS=2000,20,50`` in the environment tries other
+thresholds than :data:`door.server.GC_THRESHOLDS`."""
 
 from __future__ import annotations
 
 import atexit
 import gc
+import os
 import sys
 import time
 
+import door.server
 from door.cli import main
 
 _started: dict[str, float] = {}
@@ -31,6 +35,8 @@ def _report() -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("GC_PROBE_THRESHOLDS"):
+        door.server.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
     gc.callbacks.append(_callback)
     atexit.register(_report)
     sys.argv[0] = "cribbage-door"

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 from typing import Sequence
 
@@ -239,8 +238,10 @@ class PlayScore:
     length: int = 0
 
 
-PLAY_MEMO = 8192
-"""Series whose play points :func:`play_points` keeps (about 2 MiB)."""
+PLAY_MEMO = 16384
+"""Series whose play points :func:`play_points` keeps (about 3 MiB)."""
+
+_PLAY_MEMO: dict[tuple[tuple[int, ...], RunMode], int] = {}
 
 _PAIR_KINDS = {2: (PlayKind.PAIR, 2), 3: (PlayKind.PAIR_ROYAL, 6), 4: (PlayKind.DOUBLE_PAIR_ROYAL, 12)}
 
@@ -286,19 +287,29 @@ def score_play(series: Sequence[Card], run_mode: RunMode = RunMode.UNORDERED) ->
     return scores
 
 
-@lru_cache(maxsize=PLAY_MEMO)
 def play_points(ranks: tuple[int, ...], run_mode: RunMode = RunMode.UNORDERED) -> int:
     """The points the last card of a series earns in the play (the sum of
     :func:`score_play`), the series given by its ranks (A=1 .. K=13) in
     the order played.  Raises ``ValueError`` for an empty series or a count
-    above 31.  Memoized (:data:`PLAY_MEMO` series), for the computer's
-    search, which asks for the same series over and over."""
+    above 31.
+
+    Memoized for the computer's search, which asks for the same series over
+    and over: the first :data:`PLAY_MEMO` series met are kept for good and
+    nothing is ever evicted (an evicting cache churned small objects among
+    the sessions' long-lived ones, and the soak's resident set crept up)."""
+    key = (ranks, run_mode)
+    points = _PLAY_MEMO.get(key)
+    if points is not None:
+        return points
     if not ranks:
         raise ValueError("play_points needs at least one card in the series")
     scores = _play_scores(ranks, run_mode)
     if scores is None:
         raise ValueError(f"count {sum(min(r, 10) for r in ranks)} passes 31 in series of ranks {ranks}")
-    return sum(s.points for s in scores)
+    points = sum(s.points for s in scores)
+    if len(_PLAY_MEMO) < PLAY_MEMO:
+        _PLAY_MEMO[key] = points
+    return points
 
 
 def _play_scores(ranks: tuple[int, ...], run_mode: RunMode) -> tuple[PlayScore, ...] | None:
