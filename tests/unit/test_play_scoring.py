@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from engine.cards import FULL_DECK, parse_cards
+from engine.cards import FULL_DECK, Card, Suit, parse_cards
 from engine.scoring import PlayKind, RunMode, score_play
 
 U, O = RunMode.UNORDERED, RunMode.ORDERED
@@ -60,3 +60,22 @@ def test_ordered_runs_are_also_unordered_runs(cards) -> None:
     ordered = [s for s in score_play(cards, O) if s.kind is PlayKind.RUN]
     unordered = [s for s in score_play(cards, U) if s.kind is PlayKind.RUN]
     assert sum(s.points for s in ordered) <= sum(s.points for s in unordered)
+
+
+def test_play_points_keeps_its_first_series_and_evicts_nothing(monkeypatch) -> None:
+    """The computer's memo of play points is filled once and never churns
+    (an evicting cache made the soak's memory creep, issue 17.3)."""
+    from itertools import product
+
+    from engine import scoring
+
+    memo: dict = {}
+    monkeypatch.setattr(scoring, "_PLAY_MEMO", memo)
+    monkeypatch.setattr(scoring, "PLAY_MEMO", 100)
+    series = [tuple(s) for s in product(range(1, 6), repeat=3)]  # 125 series of three low cards
+    for ranks in series:
+        assert scoring.play_points(ranks, RunMode.UNORDERED) == sum(
+            s.points for s in score_play([Card(r, Suit.CLUBS) for r in ranks], RunMode.UNORDERED))
+    assert len(memo) == 100 and (series[0], RunMode.UNORDERED) in memo
+    assert scoring.play_points((5, 5, 5), RunMode.UNORDERED) == 8  # fifteen and a pair royal: computed, not kept
+    assert ((5, 5, 5), RunMode.UNORDERED) not in memo
