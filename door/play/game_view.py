@@ -35,7 +35,7 @@ from door.play.board import board_height, draw_board
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
 from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
-from door.ui.words import show_summary, wrap
+from door.ui.words import show_summary
 
 __all__ = ["paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
            "layout_rows"]
@@ -296,7 +296,7 @@ def _chat(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
     lines: list[str] = []
     for when, name, text in vs.chat[-height * 2:]:
         stamp = time.strftime("%H:%M", time.localtime(when))
-        lines.extend(wrap(f"{stamp} {name}: {text}", width))
+        lines.extend(vs.wrap(f"{stamp} {name}: {text}", width))
     for i, line in enumerate(lines[-height:] if height > 0 else []):
         canvas.put(top + i, 1, line, TEXT)
     entry = "> " + vs.chat_input
@@ -314,26 +314,26 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
         return
     canvas.fill(top - 1, 0, canvas.cols, Style(fg=BLUE), "\u2500")
     width = canvas.cols - 2
-    note = wrap(vs.note, width) if vs.note else ()
+    note = vs.wrap(vs.note, width) if vs.note else ()
     for i, line in enumerate(note[-height:]):  # the mode's own note, under the messages
         canvas.put(bottom - len(note[-height:]) + i, 1, line, Style(fg=YELLOW))
     height -= len(note[-height:])
     if height <= 0:
         return
     vs.msg_top = min(vs.msg_top, len(vs.log))
-    lines = [line for entry in vs.log[vs.msg_top:] for line in wrap(entry, width)]
+    lines = [line for entry in vs.log[vs.msg_top:] for line in vs.wrap(entry, width)]
     if len(lines) > height:
         keep = max(1, height // 2)
         count, first = 0, len(vs.log)
         while first > vs.msg_top:
-            n = len(wrap(vs.log[first - 1], width))
+            n = len(vs.wrap(vs.log[first - 1], width))
             if count + n > keep and count:
                 break
             count += n
             first -= 1
         # never turn past lines the player has not seen yet
         vs.msg_top = min(first, max(vs.msg_top, vs.msg_painted))
-        lines = [line for entry in vs.log[vs.msg_top:] for line in wrap(entry, width)][-height:]
+        lines = [line for entry in vs.log[vs.msg_top:] for line in vs.wrap(entry, width)][-height:]
     vs.msg_painted = len(vs.log)
     for i, line in enumerate(lines):
         canvas.put(top + i, 1, line, TEXT)

@@ -14,6 +14,7 @@ from engine.events import HandCounted
 from engine.tally import HandRecord
 
 from door.play.options import CallerOptions
+from door.ui.words import wrap_text
 
 __all__ = ["Mode", "ViewState"]
 
@@ -27,6 +28,11 @@ class Mode(enum.Enum):
     COUNT = "count"        # type the points of a hand or crib
     CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (seed 004)
     OVER = "over"          # the game is over: play again?
+
+
+WRAP_MEMO = 128
+"""Texts a view keeps wrapped (the messages and chat lines on its screen
+are a few dozen)."""
 
 
 @dataclass
@@ -76,6 +82,8 @@ class ViewState:
     msg_top: int = 0
     msg_painted: int = 0
     log_limit: int = 200
+    wrapped: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
+    """The memo of :meth:`wrap`."""
 
     before_deal: bool = False
     """The hand on the table is not dealt yet (chat mode, seed 004)."""
@@ -91,6 +99,19 @@ class ViewState:
     def tell(self, text: str) -> None:
         """Show ``text`` as the :attr:`note` of the current mode."""
         self.note, self.note_mode = text, self.mode
+
+    def wrap(self, text: str, width: int) -> tuple[str, ...]:
+        """:func:`~door.ui.words.wrap_text` of a message or chat line of
+        this view, memoized here (every frame wraps the same lines again):
+        the memo goes with the session, and past :data:`WRAP_MEMO` texts it
+        starts again."""
+        key = (text, width)
+        lines = self.wrapped.get(key)
+        if lines is None:
+            if len(self.wrapped) >= WRAP_MEMO:
+                self.wrapped.clear()
+            lines = self.wrapped[key] = wrap_text(text, width)
+        return lines
 
     def say(self, *lines: str) -> None:
         """Add lines to the message log (the oldest fall off past the limit)."""

@@ -18,24 +18,32 @@ from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from door.net.charset import SUIT_GLYPHS
 
-__all__ = ["wrap", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
+__all__ = ["wrap", "wrap_text", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
            "Names", "strip_controls"]
 
 Names = Sequence[str]
 """The display names of seat 0 and seat 1 for the reader ("You" for itself)."""
 
 
-@lru_cache(maxsize=8192)
-def wrap(text: str, width: int, hang: int = 2) -> tuple[str, ...]:
+def wrap_text(text: str, width: int, hang: int = 2) -> tuple[str, ...]:
     """``text`` wrapped at word boundaries to ``width`` columns, its later
-    lines indented ``hang`` more than its first (memoized: every frame
-    wraps the same messages again).  Never empty: ``("",)`` for no text.
+    lines indented ``hang`` more than its first.  Never empty: ``("",)``
+    for no text.
 
-    >>> wrap("  Fifteens 4+5+6, 5+10, 6+9 = 6", 16)
+    >>> wrap_text("  Fifteens 4+5+6, 5+10, 6+9 = 6", 16)
     ('  Fifteens', '    4+5+6, 5+10,', '    6+9 = 6')
     """
     indent = len(text) - len(text.lstrip(" "))
     return tuple(textwrap.wrap(text, width, subsequent_indent=" " * (indent + hang))) or ("",)
+
+
+wrap = lru_cache(maxsize=1024)(wrap_text)
+""":func:`wrap_text` memoized for the texts every session shares (menus,
+simple screens, the console): 1,024 of them, filled in the first minutes.
+A game's messages and chat, different in every session, are memoized by
+their own view (:meth:`door.play.view_state.ViewState.wrap`), so that they
+go with the session: with all of them here (8,192) the 2,000-game soak's
+memory grew for as long as it ran."""
 
 
 def strip_controls(text: str, limit: int) -> str:

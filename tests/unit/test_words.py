@@ -94,3 +94,19 @@ def test_a_counted_hand_shows_its_cards_as_the_screen_does() -> None:
     event = HandCounted(0, ShowTurn.HAND, show, None, adjudicate(show.total, show.total, Rules()))
     assert describe(event, 0, ("Ann", "Computer"))[0].startswith("Your hand 3\u2660 6\u2660 9\u2666 J\u2665 + 2\u2663")
     assert describe(event, 0, ("Ann", "Computer"), sort=False)[0].startswith("Your hand 3\u2660 J\u2665 9\u2666 6\u2660")
+
+
+def test_a_game_s_messages_are_wrapped_by_its_own_view_not_kept_for_good() -> None:
+    """Issue 17.3: every session's messages in one global memo (8,192
+    texts) made the 2,000-game soak's memory grow as long as it ran; they
+    are memoized by the view, which goes with the session, and bounded."""
+    from door.play.view_state import WRAP_MEMO, ViewState
+    from door.ui.words import wrap
+
+    before = wrap.cache_info().currsize
+    vs = ViewState()
+    for i in range(3 * WRAP_MEMO):
+        text = f"You kept 6\u2666 J\u2666 J\u2665 J\u2660: {i / 10:.1f} expected, as good as any discard."
+        assert vs.wrap(text, 78) == vs.wrap(text, 78)
+    assert len(vs.wrapped) <= WRAP_MEMO
+    assert wrap.cache_info().currsize == before
