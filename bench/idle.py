@@ -21,27 +21,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.load import _cpu_times, door_process  # noqa: E402
-from tests.support.player import Player, log_in_as_guest, telnet_caller  # noqa: E402
+from bench.soak import idle_callers  # noqa: E402
+from tests.support.player import Player  # noqa: E402
 
 
 async def measure(port: int, pid: int, callers: int, where: str, seconds: float) -> float:
     """Bring ``callers`` guests to ``where`` ("menu" or "game"), then return
     the server's CPU over ``seconds`` in ms per caller-second."""
-    connected = []
-    for i in range(callers):
-        caller = await telnet_caller(port)
-        await log_in_as_guest(caller, f"Idle{i:03d}")
-        if where == "game":
-            player = Player(caller.screen, caller.send, name=f"Idle{i:03d}")
-            await caller.send(b"1")
-            for _ in range(60):
-                await asyncio.sleep(0.3)
-                if "Choose 2" in caller.screen.prompt():
-                    break
-                await player.act(caller.screen.prompt(), caller.screen.text())
-            else:
-                raise RuntimeError(f"caller {i} did not reach the discard:\n{caller.screen.text()}")
-        connected.append(caller)
+    connected = await idle_callers(port, callers)
+    for i, caller in enumerate(connected if where == "game" else []):
+        player = Player(caller.screen, caller.send, name=f"Idle{i:03d}")
+        await caller.send(b"1")
+        for _ in range(60):
+            await asyncio.sleep(0.3)
+            if "Choose 2" in caller.screen.prompt():
+                break
+            await player.act(caller.screen.prompt(), caller.screen.text())
+        else:
+            raise RuntimeError(f"caller {i} did not reach the discard:\n{caller.screen.text()}")
     await asyncio.sleep(3)  # what the arrivals set going is over
     user0, system0 = _cpu_times(pid)
     await asyncio.sleep(seconds)

@@ -365,7 +365,6 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     with door_process(config, profile, pin, gc_probe) as door:
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
-        cpu0 = user0 + system0
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed))
         samples: list[tuple[float, float]] = []
@@ -374,8 +373,8 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             samples.append((time.monotonic(), _cpu_seconds(door.pid)))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
-        cpu = user + system - cpu0
-        system -= system0
+        user, system = user - user0, system - system0
+        cpu = user + system
         peak_kib = _status_kib(door.pid, "VmHWM")
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})

@@ -208,7 +208,7 @@ with ``bench.soak`` and ``bench.load --gc-probe``: (20,000, 20, 50) let a
 def tune_collector() -> None:
     """After start-up: freeze what start-up made (modules, the computer's
     tables, the configuration) so that no collection traces it again, and
-    set :data:`GC_THRESHOLDS` (measured with ``bench.load``)."""
+    set :data:`GC_THRESHOLDS`."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -94,10 +94,6 @@ class PlayChoice:
     value: float
 
 
-def _points(series: Sequence[Card], run_mode: RunMode) -> int:
-    return play_points(tuple([c.rank for c in series]), run_mode)
-
-
 class HardPlayer:
     """The strong computer (see the module text).  ``rng`` breaks exact
     ties, so a seeded player is reproducible."""

@@ -17,7 +17,7 @@ from .cards import Card
 from .actions import Claim, Discard, Play
 from .game import Game, Phase
 from .rules import RunMode
-from .scoring import RANK_WEIGHT, rank_points_table
+from .scoring import mean_show_points
 
 __all__ = ["Strategy", "Situation", "expected_hand", "choose_action", "situation", "legal_cards"]
 
@@ -70,22 +70,8 @@ def legal_cards(hand: Sequence[Card], series: Sequence[Card]) -> list[Card]:
 def expected_hand(kept: Sequence[Card], unseen: Sequence[Card]) -> float:
     """The mean show points of the four ``kept`` cards (a hand, not a crib)
     over every starter in ``unseen`` (usually the 46 cards not in the six
-    dealt), in points.
-
-    Exactly the mean of :func:`~engine.scoring.show_points`, computed a
-    starter at a time from the rank table (fifteens, pairs and runs depend
-    on ranks only), with the flush and nobs added by suit: the sum is
-    whole points, so the mean is the same to the last bit."""
-    table = rank_points_table()
-    key = sum(RANK_WEIGHT[c.index] for c in kept)
-    total = sum([table[key + RANK_WEIGHT[s.index]] for s in unseen])
-    suit = kept[0].suit
-    if all(c.suit is suit for c in kept):  # a flush: 4, or 5 with a starter of its suit
-        total += 4 * len(unseen) + sum(1 for s in unseen if s.suit is suit)
-    for jack in kept:
-        if jack.rank == 11:  # nobs: a starter of the jack's suit
-            total += sum(1 for s in unseen if s.suit is jack.suit)
-    return total / len(unseen)
+    dealt), in points (:func:`~engine.scoring.mean_show_points`)."""
+    return mean_show_points(kept, unseen)
 
 
 def situation(game: Game, seat: int) -> Situation:

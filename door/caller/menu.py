@@ -76,8 +76,9 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     display.show(paint)
     async for key in display.keys(tick=1.0):
         if key is None:
-            if news() != painted:
-                painted = news()
+            now = news()
+            if now != painted:
+                painted = now
                 display.refresh_soon()
             continue
         allowed = "123457TQ" + ("6" if sysop_available() else "") + ("R" if resume is not None else "")

@@ -64,6 +64,8 @@ class SshTerminal(Terminal):
     def _write(self, data: bytes) -> None:
         self._process.stdout.write(data)
 
+    counts_output = True
+
     def buffered(self) -> int:
         """The channel's unsent output plus the connection's socket buffer
         (a client that stops reading fills the first once its window is
@@ -77,9 +79,6 @@ class SshTerminal(Terminal):
             return size
         except (AttributeError, asyncssh.Error):
             return 0
-
-    def _drained(self) -> bool:
-        return self.buffered() == 0
 
     async def _drain(self) -> None:
         try:

@@ -73,12 +73,11 @@ class TelnetTerminal(Terminal):
     def _write(self, data: bytes) -> None:
         self._writer.write(data)
 
+    counts_output = True
+
     def buffered(self) -> int:
         transport = getattr(self._writer, "transport", None)
         return int(transport.get_write_buffer_size()) if transport is not None else 0
-
-    def _drained(self) -> bool:
-        return self.buffered() == 0
 
     async def _drain(self) -> None:
         try:

@@ -309,6 +309,10 @@ class Terminal:
         self.abort()
         self.lost()
 
+    counts_output = False
+    """True for the transports whose :meth:`buffered` counts what waits to
+    be sent (a 0 from the others says nothing)."""
+
     def buffered(self) -> int:
         """Bytes written but not yet taken by the network (0 if unknown)."""
         return 0
@@ -371,7 +375,7 @@ class Terminal:
     def _drained(self) -> bool:
         """True when the transport surely holds no output (drain then returns
         at once, without a timer); False when unknown."""
-        return False
+        return self.counts_output and self.buffered() == 0
 
     async def _drain(self) -> None:
         """The transport's own drain; calls :meth:`lost` when it fails."""
@@ -418,11 +422,10 @@ class StreamTerminal(Terminal):
     def _write(self, data: bytes) -> None:
         self._writer.write(data)
 
+    counts_output = True
+
     def buffered(self) -> int:
         return int(self._writer.transport.get_write_buffer_size())
-
-    def _drained(self) -> bool:
-        return self.buffered() == 0
 
     async def _drain(self) -> None:
         try:

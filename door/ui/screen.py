@@ -289,13 +289,14 @@ class Renderer:
             self._size = (canvas.cols, canvas.rows)
             self._rows = [" " * canvas.cols] * canvas.rows
             self._styles = [[DEFAULT] * canvas.cols for _ in range(canvas.rows)]
-        chars, styles, old_rows, old_styles = canvas.chars, canvas.styles, self._rows, self._styles
-        last = canvas.rows - 1
-        for row in range(canvas.rows):
+        bottom = canvas.chars[-1]
+        if canvas.cols > 1 and bottom[-1] == WIDE_TAIL:
+            bottom[-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
+        for row, (chars, styles) in enumerate(zip(canvas.chars, canvas.styles)):
+            text = "".join(chars)
             # most rows of a frame are as they were: skipped here, at C speed
-            if row != last and styles[row] == old_styles[row] and "".join(chars[row]) == old_rows[row]:
-                continue
-            self._render_row(canvas, row, out)
+            if text != self._rows[row] or styles != self._styles[row]:
+                self._render_row(canvas, row, text, out)
         if canvas.cursor is not None:
             r, c = canvas.cursor
             if self._pos != (r, c):
@@ -305,17 +306,14 @@ class Renderer:
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
-    def _render_row(self, canvas: Canvas, row: int, out: list[str | bytes]) -> None:
-        """Append what turns the shown ``row`` into ``canvas``'s: spans of
-        changed cells, joined over gaps that cost fewer bytes to rewrite
-        than to step over, each span written in runs of one style."""
+    def _render_row(self, canvas: Canvas, row: int, text: str, out: list[str | bytes]) -> None:
+        """Append what turns the shown ``row`` into ``canvas``'s (``text``:
+        its characters joined, which differ from the shown ones or are in
+        other styles): spans of changed cells, joined over gaps that cost
+        fewer bytes to rewrite than to step over, each span written in runs
+        of one style."""
         new_c, new_s = canvas.chars[row], canvas.styles[row]
-        if row == canvas.rows - 1 and canvas.cols > 1 and new_c[-1] == WIDE_TAIL:
-            new_c[-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
         old_c, old_s = self._rows[row], self._styles[row]
-        text = "".join(new_c)
-        if text == old_c and new_s == old_s:
-            return
         last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
         changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
         if WIDE_TAIL in text or WIDE_TAIL in old_c:
