@@ -1,10 +1,11 @@
-"""Decision time of the hard computer: discards and plays, p50 and p99 in
-milliseconds, over N random deals (default 1,000).
+"""Decision time of the expert and hard computers: discards and plays, p50
+and p99 in milliseconds, over N whole games (default 100), and the expert's first
+decision in the process (its tables loading).
 
-    python3 -m bench.decisions [--deals 1000]
+    python3 -m bench.decisions [--games 100] [--players expert hard]
 
-For each deal (a game number), both seats play the first hand with the hard
-computer; every discard and every choice of card is timed.
+For each game number, both seats are played by the player measured; every
+discard and every choice of card is timed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.game import Game, Phase  # noqa: E402
+from engine.expert import ExpertPlayer  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import choose_action  # noqa: E402
@@ -29,27 +31,45 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1000)
-    args = parser.parse_args()
+def measure(kind: type[ExpertPlayer] | type[HardPlayer], games: int) -> tuple[list[float], list[float]]:
+    """Milliseconds of each discard and each play over ``games`` whole games
+    (so the end of a game, where the expert searches with the board in
+    view, is measured too)."""
     discards: list[float] = []
     plays: list[float] = []
-    for number in range(1, args.deals + 1):
+    for number in range(1, games + 1):
         game = Game(Rules(), number)
         game.start()
-        players = [HardPlayer(random.Random(number)), HardPlayer(random.Random(-number))]
-        while game.hand_number == 1 and not game.over and game.phase is not Phase.SHOW:
+        players = [kind(random.Random(number)), kind(random.Random(-number))]
+        while not game.over:
             seat = game.to_act()[0]
             phase = game.phase
+            if phase is Phase.SHOW:
+                game.apply(choose_action(game, seat, players[seat]))
+                continue
             t0 = time.perf_counter()
             action = choose_action(game, seat, players[seat])
             elapsed = 1000 * (time.perf_counter() - t0)
             (discards if phase is Phase.DISCARD else plays).append(elapsed)
             game.apply(action)
-    for name, xs in (("discard", discards), ("play", plays)):
-        print(f"hard {name:<8} decisions: {len(xs):>5}  p50 {statistics.median(xs):6.2f} ms  "
-              f"p99 {percentile(xs, 0.99):6.2f} ms  max {max(xs):6.2f} ms")
+    return discards, plays
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--players", nargs="*", default=["expert", "hard"], choices=["expert", "hard"])
+    args = parser.parse_args()
+    kinds = {"expert": ExpertPlayer, "hard": HardPlayer}
+    t0 = time.perf_counter()
+    first = measure(ExpertPlayer, 1)
+    print(f"expert first game (tables loading): first discard {first[0][0]:.0f} ms, "
+          f"the game {1000 * (time.perf_counter() - t0):.0f} ms")
+    for name in args.players:
+        discards, plays = measure(kinds[name], args.games)
+        for what, xs in (("discard", discards), ("play", plays)):
+            print(f"{name:<6} {what:<8} decisions: {len(xs):>5}  p50 {statistics.median(xs):6.2f} ms  "
+                  f"p99 {percentile(xs, 0.99):6.2f} ms  max {max(xs):6.2f} ms", flush=True)
 
 
 if __name__ == "__main__":

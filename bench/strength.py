@@ -24,13 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.tally import GameTally  # noqa: E402
 from engine.game import Game  # noqa: E402
+from engine.expert import ExpertPlayer  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import Strategy, choose_action  # noqa: E402
 
-PLAYERS = {"hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer}
-MATCHUPS = [("hard", "easy"), ("hard", "random"), ("hard", "greedy"), ("easy", "random")]
+PLAYERS = {"expert": ExpertPlayer, "hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer}
+MATCHUPS = [("expert", "hard"), ("expert", "greedy"), ("expert", "random"),
+            ("hard", "easy"), ("hard", "random"), ("hard", "greedy"), ("easy", "random")]
 
 
 def one_game(number: int, first: str, second: str, first_seat: int) -> tuple[bool, list[list[int]]]:
@@ -73,12 +75,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=4000, help="games per matchup (pairs = games / 2)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--matchups", nargs="*", metavar="A:B", help="only these (e.g. expert:hard)")
     args = parser.parse_args()
+    matchups = [tuple(m.split(":")) for m in args.matchups] if args.matchups else MATCHUPS
     pairs = args.games // 2
     print(f"{'matchup':<18} {'games':>6} {'first wins':>11} {'95% CI':>15}  "
           f"{'points per hand (peg + hand + crib)':<40} {'time':>6}")
     with Pool(args.jobs) as pool:
-        for first, second in MATCHUPS:
+        for first, second in matchups:
             t0 = time.perf_counter()
             results = pool.map(pair, [(n, first, second) for n in range(1, pairs + 1)], chunksize=20)
             scores = [r[0] for r in results]

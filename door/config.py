@@ -59,11 +59,11 @@ class CallerConfig:
     pace in seconds."""
 
     may_change: list[str] = field(default_factory=lambda: list(CHANGEABLE_RULES))
-    skills: list[str] = field(default_factory=lambda: ["hard", "easy"])
+    skills: list[str] = field(default_factory=lambda: ["expert", "hard", "easy"])
     pace: str = "pause"
     beep: bool = False
     sort: bool = True
-    skill: str = "hard"
+    skill: str = "expert"
     box: bool = True
     pegging_pause: float = 1.0
     hand_pause: float = 2.0
@@ -211,7 +211,7 @@ def _check_caller(path: Path, raw: Any) -> CallerConfig:
     if "skills" in lists:
         caller.skills = _check_list(path, "skills", lists["skills"], [s.value for s in Skill])
         if not caller.skills:
-            raise ConfigError(f"{path}: caller.skills: name at least one level (hard, easy)")
+            raise ConfigError(f"{path}: caller.skills: name at least one level (expert, hard, easy)")
     if caller.pace not in [p.value for p in Pace]:
         raise ConfigError(f"{path}: caller.pace: expected \"prompt\" or \"pause\", got {caller.pace!r}")
     if caller.skill not in caller.skills:

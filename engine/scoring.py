@@ -27,7 +27,7 @@ from typing import Sequence
 from .cards import FULL_DECK, Card
 
 __all__ = [
-    "ShowKind", "ShowItem", "ShowScore", "score_show", "show_points", "mean_show_points",
+    "ShowKind", "ShowItem", "ShowScore", "score_show", "show_points", "mean_show_points", "rank_show_points",
     "PlayKind", "PlayScore", "RunMode", "score_play", "play_points", "MAX_SHOW_POINTS",
 ]
 
@@ -198,6 +198,14 @@ def show_points(hand: Sequence[Card], starter: Card, is_crib: bool = False) -> i
         if c.rank == 11 and c.suit is ss:
             pts += 1
     return pts
+
+
+def rank_show_points(ranks: Sequence[int]) -> int:
+    """Fifteens, pairs and runs of five cards given by their ranks (A=1 ..
+    K=13, the hand's four and the starter): the show without flush or nobs,
+    which need suits.  No validation."""
+    table = _RANK_POINTS or _rank_points_table()
+    return table[sum(5 ** (r - 1) for r in ranks)]
 
 
 def mean_show_points(hand: Sequence[Card], starters: Sequence[Card]) -> float:

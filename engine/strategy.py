@@ -11,7 +11,7 @@ strategy's decision into an action for the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from .cards import Card
 from .actions import Claim, Discard, Play
@@ -19,7 +19,7 @@ from .game import Game, Phase
 from .rules import RunMode
 from .scoring import mean_show_points
 
-__all__ = ["Strategy", "Situation", "expected_hand", "choose_action", "situation", "legal_cards"]
+__all__ = ["Strategy", "Situation", "expected_hand", "choose_action", "prepare_action", "situation", "legal_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,13 +27,28 @@ class Situation:
     """What a player knows of the game beyond its cards: both scores in
     points (``mine``, ``theirs``), the target ``game_to``, how many cards
     the opponent still holds in the play (``their_cards``), and whether this
-    player is the dealer."""
+    player is the dealer.
+
+    What the expert computer infers from (:mod:`engine.expert`): the two
+    cards this player laid away this hand (``thrown``, so not the
+    opponent's), the cards the opponent has played this hand
+    (``their_played``), and ``their_floor``: every card the opponent still
+    holds has a pip value above it, because they said go (or could not
+    play) on a count of ``31 - their_floor`` (0: nothing known).  And
+    ``skunks``: whether a skunk is worth more than a plain win.  In the
+    play, this player's four ``kept`` cards and the ``starter``."""
 
     mine: int = 0
     theirs: int = 0
     game_to: int = 121
     their_cards: int = 4
     dealer: bool = False
+    thrown: tuple[Card, ...] = ()
+    their_played: tuple[Card, ...] = ()
+    their_floor: int = 0
+    skunks: bool = False
+    kept: tuple[Card, ...] = ()
+    starter: Card | None = None
 
 
 class Strategy(Protocol):
@@ -78,23 +93,71 @@ def situation(game: Game, seat: int) -> Situation:
     """What ``seat`` knows of ``game`` now."""
     mine, theirs = game.pegs[seat].front, game.pegs[1 - seat].front
     their_cards = len(game.hands[1 - seat]) if game.phase is Phase.PLAY else 4
-    return Situation(mine, theirs, game.rules.game_to, their_cards, game.dealer == seat)
+    thrown: tuple[Card, ...] = ()
+    if game.phase is not Phase.DISCARD:
+        for action in reversed(game.actions):
+            if isinstance(action, Discard) and action.seat == seat:
+                thrown = tuple(action.cards)
+                break
+    rules = game.rules
+    return Situation(mine, theirs, rules.game_to, their_cards, game.dealer == seat, thrown,
+                     tuple(p.card for p in game.played[1 - seat]), _their_floor(game, seat),
+                     rules.skunk_value > rules.win_value, tuple(game.kept[seat]), game.starter)
+
+
+def _their_floor(game: Game, seat: int) -> int:
+    """The pip value every card the opponent of ``seat`` still holds is
+    above (see :class:`Situation`), from the gos of this hand's play: they
+    could not play after ``seat``'s card when ``seat`` played again in the
+    same series, nor when a series ended short of 31, nor now, when
+    ``seat`` is to play after its own card."""
+    plays = sorted([(p.series, p.order, s, p.card) for s in (0, 1) for p in game.played[s]],
+                   key=lambda p: (p[0], p[1]))
+    floor = 0
+    count = 0
+    for i, (series, _, who, card) in enumerate(plays):
+        count += card.pip
+        following = plays[i + 1] if i + 1 < len(plays) else None
+        if following is not None and following[0] == series:
+            if who == seat and following[2] == seat:
+                floor = max(floor, 31 - count)
+        elif following is not None or series != game.series_number:
+            if count != 31:
+                floor = max(floor, 31 - count)
+            count = 0
+        elif who == seat and game.phase is Phase.PLAY and game.turn == seat:
+            floor = max(floor, 31 - count)  # the series goes on: they said go
+    return floor
 
 
 def choose_action(game: Game, seat: int, player: Strategy) -> Discard | Play | Claim:
     """The action ``player`` takes for ``seat`` in ``game`` now.
 
     Raises ``ValueError`` when ``seat`` has nothing to do."""
+    return prepare_action(game, seat, player)()
+
+
+def prepare_action(game: Game, seat: int, player: Strategy) -> Callable[[], Discard | Play | Claim]:
+    """:func:`choose_action` in two steps: what ``seat`` knows of ``game``
+    is copied now, and the returned function decides from the copy alone,
+    so it may run in another thread while the game goes on (the other
+    player's discard, say).
+
+    Raises ``ValueError`` when ``seat`` has nothing to do."""
     if seat not in game.to_act():
         raise ValueError(f"seat {seat} has nothing to do in phase {game.phase.value}")
     where = situation(game, seat)
+    hand = tuple(game.hands[seat])
     if game.phase is Phase.DISCARD:
-        return Discard(seat, player.choose_discard(game.hands[seat], game.dealer == seat, where))
+        dealer = game.dealer == seat
+        return lambda: Discard(seat, player.choose_discard(hand, dealer, where))
     if game.phase is Phase.PLAY:
         seen = list(game.kept[seat]) + [p.card for p in game.played[1 - seat]]
         if game.starter is not None:
             seen.append(game.starter)
-        return Play(seat, player.choose_play(game.hands[seat], game.series, seen, game.rules.run_mode, where))
+        series, run_mode = tuple(game.series), game.rules.run_mode
+        return lambda: Play(seat, player.choose_play(hand, series, seen, run_mode, where))
     show = game.current_show()
     assert show is not None and game.starter is not None
-    return Claim(seat, player.count(show.hand, game.starter, show.is_crib))
+    shown, starter = show.hand, game.starter
+    return lambda: Claim(seat, player.count(shown, starter, show.is_crib))

@@ -10,7 +10,7 @@ from typing import Sequence
 from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
 from engine.game import Game
 from engine.hard import HardPlayer
-from engine.strategy import Strategy, choose_action
+from engine.strategy import Strategy, prepare_action
 
 from door.play.table import Table
 
@@ -64,7 +64,14 @@ class ComputerSeat:
         assert self.table is not None
         await self.table.go_on.wait()
         await self.table.dealt.wait()
-        action = choose_action(game, self.index, self.strategy)
+        decide = prepare_action(game, self.index, self.strategy)
+        if getattr(self.strategy, "deliberate", False):
+            # tens of milliseconds of search: in a thread, so the event
+            # loop (every other caller's keys) gets the interpreter back
+            # every switch interval (5 ms) instead of waiting it out
+            action = await asyncio.to_thread(decide)
+        else:
+            action = decide()
         self._task = None
         assert self.table is not None
         self.table.submit(self.index, action)

@@ -32,8 +32,10 @@ class Pace(enum.Enum):
 
 
 class Skill(enum.Enum):
-    """The computer's level of play (seed 003's Hard/Easy)."""
+    """The computer's level of play: seed 003's Hard and Easy, and the
+    expert (:mod:`engine.expert`, the default)."""
 
+    EXPERT = "expert"
     HARD = "hard"
     EASY = "easy"
 
@@ -49,7 +51,7 @@ class CallerOptions:
     pace: Pace = Pace.PAUSE
     beep: bool = False
     sort: bool = True
-    skill: Skill = Skill.HARD
+    skill: Skill = Skill.EXPERT
     box: bool = True
     rules: dict[str, Any] = field(default_factory=dict)
 
@@ -111,7 +113,7 @@ class CallerOptions:
         elif name == "pace":
             self.pace = _next(Pace, self.pace)
         elif name == "skill":
-            offered = [Skill(s) for s in skills] or [Skill.HARD]
+            offered = [Skill(s) for s in skills] or [Skill.EXPERT]
             self.skill = offered[(offered.index(self.skill) + 1) % len(offered)] if self.skill in offered \
                 else offered[0]
         elif name in ("beep", "sort", "box"):

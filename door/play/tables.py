@@ -7,6 +7,7 @@ import asyncio
 import random
 import secrets
 
+from engine.expert import ExpertPlayer
 from engine.hard import HardPlayer
 from engine.players import EasyPlayer
 from engine.rules import Rules
@@ -29,7 +30,13 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
     after a hand that scored (seed 003).  Its tie-breaks draw from its own
     generator, seeded from :mod:`secrets`."""
     rng = random.Random(secrets.randbits(64))
-    strategy: Strategy = EasyPlayer(rng) if options.skill is Skill.EASY else HardPlayer(rng)
+    strategy: Strategy
+    if options.skill is Skill.EASY:
+        strategy = EasyPlayer(rng)
+    elif options.skill is Skill.HARD:
+        strategy = HardPlayer(rng)
+    else:
+        strategy = ExpertPlayer(rng)
     pace = options.pace is Pace.PAUSE
     return ComputerSeat(strategy=strategy, delay=delay, pegging_pause=pegging_pause if pace else 0.0,
                         hand_pause=hand_pause if pace else 0.0)

@@ -137,7 +137,7 @@ async def test_options_are_remembered_for_a_registered_caller(door: DoorServer) 
     await s.wait_for(lambda: "Main menu" in s.text())
     await caller.send(b"1")
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
-    await caller.send(b"KBMG")
+    await caller.send(b"KKBMG")  # expert, hard, easy
     await s.wait_for(lambda: "easy" in s.text() and "beep" in s.text() and "off:" in s.text() and "61 points" in s.text())
     await caller.send(b"2")
     await s.wait_for(lambda: "Next deal:" in s.text())

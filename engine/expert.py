@@ -1,0 +1,280 @@
+"""The expert computer: plays to win the game, not to score points.
+
+**Discards**: the kept hand's mean show over the 46 starters (as the hard
+computer), the crib's value when the opponent throws to it as the project's
+own discard policy does (not two random cards), and the kept hand's net
+pegging as dealer or pone, all from :mod:`engine.expert_tables`.
+
+**The play** (search with inference): the cards the opponent may still
+hold are not all equally likely.  They are the unseen cards (not in this
+player's hand, not laid away by it, not played, not the starter) with a pip
+value above what the opponent's gos rule out (:class:`Situation`'s
+``their_floor``), each rank weighted by how often the project's own
+discard policy keeps it in that seat (:mod:`engine.expert_tables`: a pone
+keeps nearly every 5 and throws kings).  For one or two cards left every
+holding is weighed exactly; for more, :data:`HOLDINGS` holdings are drawn.
+For each holding the rest of the play is searched to its end with both
+hands known (:class:`~engine.pegging_search.PeggingSearch`, minimax on net
+points), and each card's value is its mean over the holdings.  A card that
+reaches the target wins at once.
+
+**The board**: within :data:`BOARD_REACH` points of the target, the play is
+searched to win the game rather than to score points: pegging out ends it,
+and the end of the play is valued by the shows to come and the chance to
+win from there (:mod:`engine.win_tables`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations, combinations_with_replacement
+from math import comb, prod
+from typing import Sequence
+
+from .cards import FULL_DECK, Card
+from .expert_tables import crib_value, keep_share, pegging_value
+from .hard import PlayChoice
+from .pegging_search import BoardSearch, PeggingSearch
+from .rules import RunMode
+from .scoring import play_points, rank_show_points, show_points
+from .strategy import Situation, expected_hand, legal_cards
+from .win_tables import dealer_value, match_value
+
+__all__ = ["ExpertPlayer", "DiscardValue", "HOLDINGS", "rank_discards", "their_holdings"]
+
+HOLDINGS = 32
+"""Holdings drawn for the opponent when three or more of their cards are
+unknown: against hard, 16 drew +0.10 points of net pegging a deal, 32 drew
++0.19 and 64 +0.21 (2,000 duplicate deals each), at twice the time."""
+
+_GAME = 1000.0
+
+POSITION_BUDGET = 5000
+"""New positions one decision may search (about 25 ms here) before it stops
+drawing more of the opponent's holdings (once a quarter of them are in)."""
+
+BOARD_REACH = 50
+"""Points from the target within which the play is searched with the board
+in view (:class:`~engine.pegging_search.BoardSearch`): a hand, a crib and
+the play rarely make more."""
+
+BOARD_HOLDINGS = 16
+"""Opponent's holdings searched with the board in view (each its own
+search: the shows at the end differ)."""
+
+
+@dataclass(frozen=True)
+class DiscardValue:
+    """One way to lay away two cards and what it is worth, in points: the
+    kept hand's mean show ``hand`` over the 46 starters, the crib's
+    ``crib`` (negative when it is the opponent's) and the kept hand's net
+    ``pegging``."""
+
+    thrown: tuple[Card, Card]
+    kept: tuple[Card, ...]
+    hand: float
+    crib: float
+    pegging: float
+
+    @property
+    def value(self) -> float:
+        """The three together: the expected net points of the hand."""
+        return self.hand + self.crib + self.pegging
+
+
+def rank_discards(hand: Sequence[Card], dealer: bool) -> list[DiscardValue]:
+    """The 15 discards of a six-card ``hand``, best first.  Raises
+    ``ValueError`` unless six cards."""
+    if len(hand) != 6:
+        raise ValueError(f"a discard is chosen from six cards, got {len(hand)}")
+    unseen = [c for c in FULL_DECK if c not in hand]
+    choices = []
+    for a, b in combinations(hand, 2):
+        kept = tuple(c for c in hand if c is not a and c is not b)
+        crib = crib_value(a, b, dealer)
+        choices.append(DiscardValue((a, b), kept, expected_hand(kept, unseen), crib if dealer else -crib,
+                                    pegging_value(kept, dealer)))
+    return sorted(choices, key=lambda c: -c.value)
+
+
+def their_holdings(unseen: Sequence[Card], k: int, weights: Sequence[float], rng: random.Random,
+                   draws: int = HOLDINGS) -> list[tuple[tuple[int, ...], float]]:
+    """The ranks the opponent may hold: ``(sorted ranks, probability)``
+    pairs summing to 1, for ``k`` cards among ``unseen``, a holding's
+    weight the product of its ranks' ``weights`` (index 0 = ace) times the
+    ways to pick its cards.  Exact for ``k`` <= 2; otherwise ``draws``
+    holdings drawn card by card (weighted, without replacement), equally
+    likely, listed in the order first drawn (so any prefix is a fair
+    smaller sample).  Empty when ``k`` is 0 or there are not ``k`` cards."""
+    if k <= 0 or len(unseen) < k:
+        return []
+    copies = Counter(c.rank for c in unseen)
+    if k <= 2:
+        ranks = sorted(copies)
+        found = []
+        for combo in combinations_with_replacement(ranks, k):
+            need = Counter(combo)
+            ways = prod(comb(copies[r], m) for r, m in need.items())
+            if ways:
+                found.append((combo, ways * prod(weights[r - 1] for r in combo)))
+        total = sum(w for _, w in found)
+        return [(h, w / total) for h, w in found]
+    cards = list(unseen)
+    card_weights = [weights[c.rank - 1] for c in cards]
+    drawn: Counter[tuple[int, ...]] = Counter()
+    for _ in range(draws):
+        pool, pw = cards[:], card_weights[:]
+        ranks = []
+        for _ in range(k):
+            i = rng.choices(range(len(pool)), pw)[0]
+            ranks.append(pool[i].rank)
+            pool.pop(i)
+            pw.pop(i)
+        drawn[tuple(sorted(ranks))] += 1
+    return [(h, n / draws) for h, n in drawn.items()]  # in the order first drawn
+
+
+class ExpertPlayer:
+    """The expert computer (see the module text).  ``rng`` draws the
+    opponent's holdings and breaks exact ties, so a seeded player is
+    reproducible.  ``holdings``: see :data:`HOLDINGS`."""
+
+    deliberate = True
+    """Decisions take up to tens of milliseconds (a server runs them off its event loop)."""
+
+    def __init__(self, rng: random.Random | None = None, holdings: int = HOLDINGS) -> None:
+        self.rng = rng or random.Random(0)
+        self.holdings = holdings
+        self._search: PeggingSearch | None = None
+        self._search_for: tuple[object, ...] = ()
+
+    def choose_discard(self, hand: Sequence[Card], is_dealer: bool,
+                       situation: Situation | None = None) -> tuple[Card, Card]:
+        return rank_discards(hand, is_dealer)[0].thrown
+
+    def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
+                    run_mode: RunMode, situation: Situation | None = None) -> Card:
+        ranked = self.rank_plays(hand, series, seen, run_mode, situation)
+        top = ranked[0].value
+        return self.rng.choice([p.card for p in ranked if p.value >= top - 1e-9])
+
+    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
+        return show_points(hand, starter, is_crib)
+
+    def rank_plays(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
+                   run_mode: RunMode, situation: Situation | None = None) -> list[PlayChoice]:
+        """Every legal card with its value (net points to the end of the
+        play, mean over the opponent's likely holdings), best first.
+        Raises ``ValueError`` when no card can be played."""
+        where = situation or Situation(their_cards=max(1, len(hand)))
+        legal = legal_cards(hand, series)
+        count = sum(c.pip for c in series)
+        ranks = tuple(c.rank for c in series)
+        known = set(seen) | set(hand) | set(series) | set(where.thrown)
+        unseen = [c for c in FULL_DECK if c not in known and c.pip > where.their_floor]
+        k = min(where.their_cards, len(unseen))
+        board = self._near_the_end(where)
+        holdings = their_holdings(unseen, k, keep_share(not where.dealer), self.rng,
+                                  BOARD_HOLDINGS if board else self.holdings) or [((), 1.0)]
+        mine = tuple(sorted(c.rank for c in hand))
+        if board:
+            return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)
+        search = self._searcher(run_mode, where)
+        values: dict[int, float] = {}
+        for card in legal:
+            if card.rank in values:
+                continue
+            now = play_points(ranks + (card.rank,), run_mode)
+            if where.mine + now >= where.game_to:
+                values[card.rank] = _GAME + now
+                continue
+            values[card.rank] = 0.0
+        # every holding's search in turn, until the position budget is spent
+        budget = len(search) + POSITION_BUDGET
+        weight = 0.0
+        for theirs, p in holdings:
+            if len(search) > budget and weight >= 0.25:
+                break
+            weight += p
+            for rank, v in values.items():
+                if v < _GAME:
+                    values[rank] = v + p * search.after(rank, mine, theirs, ranks, count)
+        for rank, v in values.items():
+            if v < _GAME:
+                values[rank] = v / weight
+        if not hand[1:]:
+            self._search = None  # the hand's last card: let the positions go
+        choices = [PlayChoice(c, values[c.rank]) for c in legal]
+        return sorted(choices, key=lambda p: -p.value)
+
+    @staticmethod
+    def _near_the_end(where: Situation) -> bool:
+        """Whether either player can go out by the end of this deal's shows
+        (:data:`BOARD_REACH` points from the target), and the cards and
+        starter the board search needs are known."""
+        return (max(where.mine, where.theirs) + BOARD_REACH >= where.game_to and where.starter is not None
+                and len(where.kept) == 4 and where.game_to in (61, 121))
+
+    def _rank_to_the_board(self, legal: list[Card], mine: tuple[int, ...], series: tuple[int, ...], count: int,
+                           holdings: list[tuple[tuple[int, ...], float]], run_mode: RunMode,
+                           where: Situation) -> list[PlayChoice]:
+        """Each card's value in the unit of :mod:`engine.win_tables` (a
+        signed win chance, or match points when skunks count): the play
+        searched for each likely holding with the board in view, and at
+        its end the shows in the standard order (the pone's hand, then the
+        dealer's hand and crib), then the deals to come from the table.
+        The opponent's show is counted by ranks (their cards played and
+        held, and the starter: no flush or nobs); the crib at its mean
+        from :mod:`engine.expert_tables`."""
+        starter = where.starter
+        assert starter is not None
+        target, skunks = where.game_to, where.skunks
+        mine_show = show_points(where.kept, starter)
+        crib = round(crib_value(where.thrown[0], where.thrown[1], where.dealer)) if len(where.thrown) == 2 else 4
+        played = tuple(c.rank for c in where.their_played)
+
+        def win(loser: int) -> float:
+            return match_value(loser, target, skunks)
+
+        values = {card.rank: 0.0 for card in legal}
+        spent = 0
+        weight = 0.0
+        for theirs, p in holdings:
+            if spent > POSITION_BUDGET and weight >= 0.25:
+                break
+            weight += p
+            their_show = rank_show_points(played + theirs + (starter.rank,)) if len(played + theirs) == 4 else 8
+
+            def leaf(me: int, them: int) -> float:
+                if where.dealer:
+                    if them + their_show >= target:
+                        return -win(me)
+                    me += mine_show + crib
+                    if me >= target:
+                        return win(them + their_show)
+                    return -dealer_value(them + their_show, me, target, skunks)
+                me += mine_show
+                if me >= target:
+                    return win(them)
+                them += their_show + crib
+                if them >= target:
+                    return -win(me)
+                return dealer_value(me, them, target, skunks)
+
+            search = BoardSearch(run_mode, target, win, leaf)
+            for rank in values:
+                values[rank] += p * search.after(rank, mine, theirs, series, count, where.mine, where.theirs)
+            spent += len(search)
+        return sorted((PlayChoice(c, values[c.rank] / weight) for c in legal), key=lambda c: -c.value)
+
+    def _searcher(self, run_mode: RunMode, where: Situation) -> PeggingSearch:
+        """The search of this hand's play: its positions stay valid for the
+        whole hand, so each decision after the first reuses most of them.
+        A new hand (another throw) or another runs rule starts afresh."""
+        key = (run_mode, where.thrown)
+        if self._search is None or self._search_for != key:
+            self._search = PeggingSearch(run_mode)
+            self._search_for = key
+        return self._search

@@ -1,0 +1,110 @@
+"""What a position on the board is worth: the chance to win the game (or
+the match points to expect) from any two scores, by who deals next.
+
+Built by ``scripts/build_win_tables.py`` and shipped as package data
+(``engine/data/win_tables.json``):
+
+- the per-deal distributions of the project's hard computer playing
+  itself: the joint pegging of dealer and pone (the dealer's his heels
+  included), the pone's hand, and the dealer's hand and crib together
+  (:data:`DEALS` deals of 121-point games);
+- from them, by dynamic programming over the scores (:func:`solve`), the
+  dealer's value ``D[a][b]`` when the dealer has ``a`` points and the pone
+  ``b`` as a deal begins, signed: +1 for a certain win, -1 for a certain
+  loss (a win probability p is ``2p - 1``); and the same in match points,
+  a win counting 1, a skunk 2 and a double skunk 3 (the standard lines:
+  91 and 61 in a 121-point game, 31 and 16 in a 61-point game).
+
+Within a deal the order of the standard rules is kept: the play (where the
+pone is taken to peg out first when both could), then the pone's hand,
+then the dealer's hand and crib.  The three parts of a deal are taken as
+independent.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Sequence
+
+__all__ = ["TABLE_FILE", "DEALS", "solve", "dealer_value", "match_value", "skunk_lines"]
+
+TABLE_FILE = "win_tables.json"
+"""The tables' file in ``engine/data``."""
+
+DEALS = 40000
+"""Deals of hard against hard behind the distributions (about 4,500 games)."""
+
+Distribution = Sequence[tuple[int, float]]
+"""Points and their probability."""
+
+
+def skunk_lines(game_to: int) -> tuple[int, int]:
+    """The standard skunk and double skunk lines (points) for ``game_to``."""
+    return (91, 61) if game_to == 121 else (31, 16)
+
+
+def match_value(loser: int, game_to: int, skunks: bool) -> float:
+    """What a win is worth against a loser with ``loser`` points: 1, or 2
+    and 3 below the skunk and double skunk lines when ``skunks`` count."""
+    if not skunks:
+        return 1.0
+    skunk, double = skunk_lines(game_to)
+    return 3.0 if loser < double else 2.0 if loser < skunk else 1.0
+
+
+def solve(game_to: int, pegging: Sequence[tuple[int, int, float]], pone_hand: Distribution,
+          dealer_show: Distribution, skunks: bool) -> list[list[float]]:
+    """The dealer's signed value ``D[a][b]`` (see the module text) for every
+    ``a``, ``b`` in ``0 .. game_to - 1``.  ``pegging``: (dealer's points,
+    pone's points, probability) of a deal's play, each with at least one
+    point between them; ``pone_hand``: the pone's show; ``dealer_show``:
+    the dealer's hand and crib.  Raises ``ValueError`` if a play can score
+    nothing (the recursion needs every deal to move a peg)."""
+    if any(d + p == 0 for d, p, _ in pegging):
+        raise ValueError("every play pegs at least the last card")
+    t = game_to
+    D = [[0.0] * t for _ in range(t)]
+    F = [[0.0] * t for _ in range(t)]  # after the play: a1 dealer, b1 pone, the pone to count
+    G = [[0.0] * t for _ in range(t)]  # after the pone's hand: the dealer to count
+
+    def win(loser: int) -> float:
+        return match_value(loser, t, skunks)
+
+    for s in range(2 * t - 2, -1, -1):
+        cells = [(a, s - a) for a in range(max(0, s - t + 1), min(t - 1, s) + 1)]
+        for a, b in cells:
+            v = 0.0
+            for pd, pp, p in pegging:
+                if b + pp >= t:
+                    v -= p * win(min(a + pd, t - 1))
+                elif a + pd >= t:
+                    v += p * win(b + pp)
+                else:
+                    v += p * F[a + pd][b + pp]
+            D[a][b] = v
+        for a, b in cells:
+            G[a][b] = sum(p * (win(b) if a + x >= t else -D[b][a + x]) for x, p in dealer_show)
+        for a, b in cells:
+            F[a][b] = sum(p * (-win(a) if b + h >= t else G[a][b + h]) for h, p in pone_hand)
+    return D
+
+
+@lru_cache(maxsize=1)
+def _load() -> dict[str, Any]:
+    text = resources.files("engine").joinpath("data", TABLE_FILE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def dealer_value(dealer: int, pone: int, game_to: int, skunks: bool) -> float:
+    """The dealer's signed value (see the module text) as a deal begins,
+    the dealer with ``dealer`` points and the pone ``pone`` (both below
+    ``game_to``, 121 or 61); in match points when ``skunks`` count.  Raises
+    ``KeyError`` for another target, ``IndexError`` for a score off the
+    board, ``FileNotFoundError`` if the package data is missing (rebuild it
+    with ``python3 scripts/build_win_tables.py``)."""
+    table = _load()["values"][f"{game_to} {'match' if skunks else 'win'}"]
+    row: list[float] = table[dealer]
+    return row[pone]
