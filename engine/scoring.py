@@ -20,8 +20,9 @@ series that forms one.  Whether the tail must be in order is the run mode
 from __future__ import annotations
 
 import enum
+import threading
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 from typing import Sequence
 
 from .cards import FULL_DECK, Card
@@ -147,27 +148,37 @@ RANK_WEIGHT: tuple[int, ...] = tuple(5 ** (c.rank - 1) for c in FULL_DECK)
 """For each card index 0..51, its term in a rank-multiset key."""
 
 _RANK_POINTS: dict[int, int] = {}
+_RANK_POINTS_BUILT = threading.Lock()
 
 
 def _rank_points_table() -> dict[int, int]:
-    if not _RANK_POINTS:
-        from itertools import combinations_with_replacement
-
-        proto = {r: [c for c in FULL_DECK if c.rank == r] for r in range(1, 14)}
-        for ranks in combinations_with_replacement(range(1, 14), 5):
-            if any(ranks.count(r) > 4 for r in ranks):
-                continue
-            cards: list[Card] = []
-            seen: dict[int, int] = {}
-            for r in ranks:
-                cards.append(proto[r][seen.get(r, 0)])
-                seen[r] = seen.get(r, 0) + 1
-            # Suits are chosen so that no flush or nobs can arise: score only
-            # fifteens, pairs and runs.
-            s = score_show(cards[:4], cards[4])
-            pts = sum(i.points for i in s.items if i.kind in (ShowKind.FIFTEEN, ShowKind.PAIR, ShowKind.RUN))
-            _RANK_POINTS[sum(5 ** (r - 1) for r in ranks)] = pts
+    """Build :data:`_RANK_POINTS` once.  Readers test it for emptiness
+    without a lock (``_RANK_POINTS or _rank_points_table()``), so it is
+    filled in one step: a reader on another thread (the expert computer
+    thinks in one) sees it empty or whole, never half built."""
+    with _RANK_POINTS_BUILT:
+        if not _RANK_POINTS:
+            _RANK_POINTS.update(_build_rank_points())
     return _RANK_POINTS
+
+
+def _build_rank_points() -> dict[int, int]:
+    built: dict[int, int] = {}
+    proto = {r: [c for c in FULL_DECK if c.rank == r] for r in range(1, 14)}
+    for ranks in combinations_with_replacement(range(1, 14), 5):
+        if any(ranks.count(r) > 4 for r in ranks):
+            continue
+        cards: list[Card] = []
+        seen: dict[int, int] = {}
+        for r in ranks:
+            cards.append(proto[r][seen.get(r, 0)])
+            seen[r] = seen.get(r, 0) + 1
+        # Suits are chosen so that no flush or nobs can arise: score only
+        # fifteens, pairs and runs.
+        s = score_show(cards[:4], cards[4])
+        built[sum(5 ** (r - 1) for r in ranks)] = sum(
+            i.points for i in s.items if i.kind in (ShowKind.FIFTEEN, ShowKind.PAIR, ShowKind.RUN))
+    return built
 
 
 def rank_points_table() -> dict[int, int]:
