@@ -20,7 +20,6 @@ series that forms one.  Whether the tail must be in order is the run mode
 from __future__ import annotations
 
 import enum
-import threading
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from typing import Sequence
@@ -148,17 +147,18 @@ RANK_WEIGHT: tuple[int, ...] = tuple(5 ** (c.rank - 1) for c in FULL_DECK)
 """For each card index 0..51, its term in a rank-multiset key."""
 
 _RANK_POINTS: dict[int, int] = {}
-_RANK_POINTS_BUILT = threading.Lock()
 
 
 def _rank_points_table() -> dict[int, int]:
     """Build :data:`_RANK_POINTS` once.  Readers test it for emptiness
-    without a lock (``_RANK_POINTS or _rank_points_table()``), so it is
-    filled in one step: a reader on another thread (the expert computer
-    thinks in one) sees it empty or whole, never half built."""
-    with _RANK_POINTS_BUILT:
-        if not _RANK_POINTS:
-            _RANK_POINTS.update(_build_rank_points())
+    (``_RANK_POINTS or _rank_points_table()``), so it is published in one
+    step: the whole table is built aside and then bound to the module name,
+    and rebinding a name is atomic.  A reader on another thread (the expert
+    computer thinks in one) sees the empty table or the whole one, never a
+    half-built one; two threads may both build it, to the same result."""
+    global _RANK_POINTS
+    if not _RANK_POINTS:
+        _RANK_POINTS = _build_rank_points()
     return _RANK_POINTS
 
 

@@ -251,7 +251,7 @@ def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -
     computer's level (when ``computer`` plays); at most 74 columns.
 
     >>> rules_summary(Rules(), CallerOptions())
-    'manual count · muggins · over-claim forfeit · skunk 91/61 · hard computer'
+    'manual count · muggins · over-claim forfeit · skunk 91/61 · expert computer'
     """
     if rules.counting is Counting.MANUAL:  # muggins and over-claims are about typed counts
         muggins = "muggins" if rules.muggins else "no muggins"
