@@ -7,6 +7,7 @@ import asyncio
 import logging
 from typing import Sequence
 
+from engine.actions import Action
 from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
 from engine.game import Game
 from engine.hard import HardPlayer
@@ -47,6 +48,9 @@ class ComputerSeat:
         self.table: Table | None = None
         self.index = 1
         self._task: asyncio.Task[None] | None = None
+        self._sent: tuple[Game, Action] | None = None
+        """The move submitted to the table and not yet applied (or
+        refused), with the game it was for."""
         self._pause = 0.0
 
     def attach(self, table: Table, index: int) -> None:
@@ -55,29 +59,52 @@ class ComputerSeat:
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         pegging, hand = scored(events)
         self._pause = max(self._pause, self.hand_pause if hand else 0.0, self.pegging_pause if pegging else 0.0)
-        if self.index in game.to_act() and self._task is None:
+        if self._sent is not None:
+            sent_in, move = self._sent
+            if sent_in is not game or (game.actions and game.actions[-1] is move):
+                self._sent = None  # our move is in the game (or its game is over)
+        self._arm(game)
+
+    def _arm(self, game: Game) -> None:
+        """Start deciding when ``game`` waits for this seat, unless a
+        decision is under way or a move already sent is not yet applied
+        (the other player's move applied in between must not start a
+        second one: it would decide for a turn that is no longer ours)."""
+        if self.index in game.to_act() and self._task is None and self._sent is None:
             self._task = asyncio.create_task(self._act(game))
 
     async def _act(self, game: Game) -> None:
-        await asyncio.sleep(self.delay + self._pause)
-        self._pause = 0.0
-        assert self.table is not None
-        await self.table.go_on.wait()
-        await self.table.dealt.wait()
-        decide = prepare_action(game, self.index, self.strategy)
-        if getattr(self.strategy, "deliberate", False):
-            # tens of milliseconds of search: in a thread, so the event
-            # loop (every other caller's keys) gets the interpreter back
-            # every switch interval (5 ms) instead of waiting it out
-            action = await asyncio.to_thread(decide)
-        else:
-            action = decide()
-        self._task = None
-        assert self.table is not None
+        try:
+            await asyncio.sleep(self.delay + self._pause)
+            self._pause = 0.0
+            assert self.table is not None
+            await self.table.go_on.wait()
+            await self.table.dealt.wait()
+            if self.index not in game.to_act():
+                return  # the game moved on without us (it ended, or was abandoned)
+            decide = prepare_action(game, self.index, self.strategy)
+            if getattr(self.strategy, "deliberate", False):
+                # tens of milliseconds of search: in a thread, so the event
+                # loop (every other caller's keys) gets the interpreter back
+                # every switch interval (5 ms) instead of waiting it out
+                action = await asyncio.to_thread(decide)
+            else:
+                action = decide()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the computer could not decide in game %d", game.number)
+            return
+        finally:
+            self._task = None
+        self._sent = (game, action)
         self.table.submit(self.index, action)
 
     def rejected(self, message: str) -> None:
         log.error("computer action refused: %s", message)
+        self._sent = None
+        if self.table is not None and self.table.game is not None:
+            self._arm(self.table.game)
 
     async def play_again(self) -> bool:
         return True

@@ -1,0 +1,105 @@
+"""The computer at a real table: it moves once per turn, whatever order
+the table applies the two players' moves in."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Sequence
+
+import pytest
+
+from engine.actions import Action, Discard, Play
+from engine.events import Event
+from engine.game import Game, Phase
+from engine.hard import HardPlayer
+from engine.rules import Rules
+
+from door.play.computer_seat import ComputerSeat
+from door.play.table import Table
+
+
+THINKS = 0.2
+"""Seconds the caller takes over a card: four times the computer's delay."""
+
+
+class Caller:
+    """A seat that plays its first playable card whenever it is its turn,
+    :data:`THINKS` seconds later; its discard is sent by the table
+    (``discard``)."""
+
+    name = "Caller"
+    computer = False
+    identity = None
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self.index = 0
+
+    def attach(self, table: Table, index: int) -> None:
+        self.table, self.index = table, index
+
+    def discard(self, game: Game) -> None:
+        assert self.table is not None
+        hand = game.hands[self.index]
+        self.table.submit(self.index, Discard(self.index, (hand[0], hand[1])))
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        if game.phase is Phase.PLAY and self.index in game.to_act():
+            # a person takes longer than the computer's delay to press a key
+            asyncio.get_running_loop().call_later(THINKS, self.play, game)
+
+    def play(self, game: Game) -> None:
+        if self.table is not None and game.phase is Phase.PLAY and self.index in game.to_act():
+            self.table.submit(self.index, Play(self.index, game.playable(self.index)[0]))
+
+    def rejected(self, message: str) -> None:
+        raise AssertionError(message)
+
+    async def play_again(self) -> bool:
+        return False
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        pass
+
+    def notice(self, text: str) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
+
+
+class CallerFirst(Table):
+    """A real table where the caller's discard arrives just before the
+    computer's: it is queued ahead of it, so the table applies it after the
+    computer has decided but before the computer's own discard (the order
+    in which a caller's keys and a computer thinking in a worker thread
+    meet in life)."""
+
+    def submit(self, seat: int, action: Action) -> None:
+        if isinstance(action, Discard) and seat == 1 and self.game is not None:
+            caller = self.seats[0]
+            assert isinstance(caller, Caller)
+            caller.discard(self.game)
+        super().submit(seat, action)
+
+
+async def test_the_other_players_move_in_between_starts_no_second_decision(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The caller's discard applied between the computer's decision and its
+    own discard used to start a second decision for the discard phase; by
+    the time it ran the game was in the play, it raised, and the computer
+    never moved again (the game hung at "Computer's turn...")."""
+    caller = Caller()
+    computer = ComputerSeat(strategy=HardPlayer(), delay=0.05)
+    table = CallerFirst(Rules(), [caller, computer], numbers=lambda: 4242, auto_deal=True)
+    running = asyncio.create_task(table.run())
+    try:
+        async with asyncio.timeout(5):
+            while table.game is None or len(table.game.played[1]) < 2:
+                await asyncio.sleep(0.01)
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not errors
