@@ -147,8 +147,6 @@ class ExpertPlayer:
     def __init__(self, rng: random.Random | None = None, holdings: int = HOLDINGS) -> None:
         self.rng = rng or random.Random(0)
         self.holdings = holdings
-        self._search: PeggingSearch | None = None
-        self._search_for: tuple[object, ...] = ()
 
     def choose_discard(self, hand: Sequence[Card], is_dealer: bool,
                        situation: Situation | None = None) -> tuple[Card, Card]:
@@ -181,7 +179,11 @@ class ExpertPlayer:
         mine = tuple(sorted(c.rank for c in hand))
         if board:
             return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)
-        search = self._searcher(run_mode, where)
+        # each decision searches afresh: kept for the hand's later decisions,
+        # the positions (about 1 MiB mid-play) were held by every caller's
+        # computer at once, 550 MiB at 500 callers; the later decisions,
+        # with fewer cards, cost a fraction of the first
+        search = PeggingSearch(run_mode)
         values: dict[int, float] = {}
         for card in legal:
             if card.rank in values:
@@ -204,8 +206,6 @@ class ExpertPlayer:
         for rank, v in values.items():
             if v < _GAME:
                 values[rank] = v / weight
-        if not hand[1:]:
-            self._search = None  # the hand's last card: let the positions go
         choices = [PlayChoice(c, values[c.rank]) for c in legal]
         return sorted(choices, key=lambda p: -p.value)
 
@@ -268,13 +268,3 @@ class ExpertPlayer:
                 values[rank] += p * search.after(rank, mine, theirs, series, count, where.mine, where.theirs)
             spent += len(search)
         return sorted((PlayChoice(c, values[c.rank] / weight) for c in legal), key=lambda c: -c.value)
-
-    def _searcher(self, run_mode: RunMode, where: Situation) -> PeggingSearch:
-        """The search of this hand's play: its positions stay valid for the
-        whole hand, so each decision after the first reuses most of them.
-        A new hand (another throw) or another runs rule starts afresh."""
-        key = (run_mode, where.thrown)
-        if self._search is None or self._search_for != key:
-            self._search = PeggingSearch(run_mode)
-            self._search_for = key
-        return self._search
