@@ -179,10 +179,9 @@ class ExpertPlayer:
         mine = tuple(sorted(c.rank for c in hand))
         if board:
             return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)
-        # each decision searches afresh: kept for the hand's later decisions,
-        # the positions (about 1 MiB mid-play) were held by every caller's
-        # computer at once, 550 MiB at 500 callers; the later decisions,
-        # with fewer cards, cost a fraction of the first
+        # each decision searches afresh and lets its positions go (about
+        # 1 MiB at a hand's first card; a door holds an expert per caller);
+        # the later decisions, with fewer cards, cost a fraction of the first
         search = PeggingSearch(run_mode)
         values: dict[int, float] = {}
         for card in legal:

@@ -95,15 +95,10 @@ class ComputerSeat:
                 return  # the game moved on without us (it ended, or was abandoned)
             decide = prepare_action(game, self.index, self.strategy)
             if getattr(self.strategy, "deliberate", False):
-                # tens of milliseconds of search: on the thinking thread, so
-                # the event loop (every other caller's keys) gets the
-                # interpreter back every switch interval instead of waiting
                 action = await asyncio.get_running_loop().run_in_executor(_thinking, decide)
             else:
                 action = decide()
-        except asyncio.CancelledError:
-            raise
-        except Exception:
+        except Exception:  # not CancelledError (a BaseException): the table closing
             log.exception("the computer could not decide in game %d", game.number)
             return
         finally:
