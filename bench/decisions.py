@@ -1,5 +1,6 @@
-"""Decision time of the expert and hard computers: discards and plays, p50
-and p99 in milliseconds, over N whole games (default 100), and the expert's first
+"""Decision time of the expert and hard computers: discards and plays, p50,
+p99, max and mean in milliseconds, and their sum a game (the CPU a game
+costs a server), over N whole games (default 100), and the expert's first
 decision in the process (its tables loading).
 
     python3 -m bench.decisions [--games 100] [--players expert hard]
@@ -69,7 +70,8 @@ def main() -> None:
         discards, plays = measure(kinds[name], args.games)
         for what, xs in (("discard", discards), ("play", plays)):
             print(f"{name:<6} {what:<8} decisions: {len(xs):>5}  p50 {statistics.median(xs):6.2f} ms  "
-                  f"p99 {percentile(xs, 0.99):6.2f} ms  max {max(xs):6.2f} ms", flush=True)
+                  f"p99 {percentile(xs, 0.99):6.2f} ms  max {max(xs):6.2f} ms  mean {statistics.mean(xs):6.2f} ms  "
+                  f"{sum(xs) / args.games:6.1f} ms a game", flush=True)
 
 
 if __name__ == "__main__":

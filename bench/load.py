@@ -16,7 +16,9 @@ the screen update that answers it, taken in the callers' process; that
 process also reports how late its own event loop ran (``client lag``), the
 part of the figure that is the load generator's and not the door's.  Server
 CPU is user + system time from ``/proc/PID/stat`` over the run (as a share of
-one core; the door is one process and one thread for its event loop), peak
+one core; the door is one process and one thread for its event loop), split
+into the event loop's thread (``/proc/PID/task/PID/stat``) and the rest (the
+computer's thinking thread, the store's), peak
 memory is ``VmHWM`` (peak resident set).  Errors are callers that failed to
 connect, were cut off, or did not finish in ``--time-limit`` seconds, keys
 no screen update answered within 10 s, and ``ERROR`` or ``Traceback`` lines
@@ -239,9 +241,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _cpu_times(pid: int) -> tuple[float, float]:
-    """The process's user and system CPU time so far (seconds)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _cpu_times(pid: int, thread: int | None = None) -> tuple[float, float]:
+    """The process's user and system CPU time so far (seconds); with
+    ``thread``, that thread's alone (the main thread's id is the process's)."""
+    stat = f"/proc/{pid}/task/{thread}/stat" if thread is not None else f"/proc/{pid}/stat"
+    fields = Path(stat).read_text().rsplit(")", 1)[1].split()
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
 
@@ -365,6 +369,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     with door_process(config, profile, pin, gc_probe) as door:
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
+        loop0 = sum(_cpu_times(door.pid, door.pid))
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed))
         samples: list[tuple[float, float]] = []
@@ -373,6 +378,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             samples.append((time.monotonic(), _cpu_seconds(door.pid)))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
+        loop = sum(_cpu_times(door.pid, door.pid)) - loop0
         user, system = user - user0, system - system0
         cpu = user + system
         peak_kib = _status_kib(door.pid, "VmHWM")
@@ -384,7 +390,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
-            "wall": wall, "cpu": cpu, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+            "wall": wall, "cpu": cpu, "loop_cpu": loop, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
 
 
@@ -404,6 +410,10 @@ def report(r: dict[str, Any]) -> None:
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
+    if "loop_cpu" in r:
+        keys = max(1, r["keys"])
+        print(f"  of which the event loop's thread {1000 * r['loop_cpu'] / keys:.2f} ms per key, other threads "
+              f"(the computer's thinking) {1000 * (r['cpu'] - r['loop_cpu']) / keys:.2f} ms per key")
     print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB)")
     for line in r.get("collector", []):
         print(f"  {line}")

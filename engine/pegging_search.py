@@ -40,24 +40,48 @@ def series_points(series: tuple[int, ...], count: int, ordered: bool) -> int:
     count ``count``) pegs: 2 for fifteen or 31, 2/6/12 for a pair, pair
     royal or double pair royal, else the longest run (>= 3) ending with it,
     in order if ``ordered`` (:class:`RunMode`).  The same points as
-    :func:`engine.scoring.play_points`, without building the scores."""
+    :func:`engine.scoring.play_points`, without building the scores: one
+    pass back from the last card (the search calls this for every position
+    it meets)."""
     points = 2 if count == 15 or count == 31 else 0
     last = series[-1]
     n = len(series)
-    if n >= 2 and series[-2] == last:
+    if n < 2:
+        return points
+    before = series[-2]
+    if before == last:
         same = 2
         while same < n and same < 4 and series[-same - 1] == last:
             same += 1
         return points + _PAIRS[same]
-    for k in range(n, 2, -1):
-        tail = series[-k:]
-        if ordered:
-            step = tail[1] - tail[0]
-            if (step == 1 or step == -1) and all(b - a == step for a, b in zip(tail, tail[1:])):
-                return points + k
-        elif max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
-            return points + k
-    return points
+    if n < 3:
+        return points
+    if ordered:  # the longest tail stepping by the same +1 or -1
+        step = last - before
+        if step != 1 and step != -1:
+            return points
+        k = 2
+        while k < n and series[-k] - series[-k - 1] == step:
+            k += 1
+        return points + k if k >= 3 else points
+    # any order: the longest tail of distinct ranks that spans as many ranks
+    # as it has cards (a repeated rank ends every longer tail)
+    low = high = last
+    held = 1 << last
+    run = 0
+    for k in range(2, n + 1):
+        rank = series[-k]
+        bit = 1 << rank
+        if held & bit:
+            break
+        held |= bit
+        if rank < low:
+            low = rank
+        elif rank > high:
+            high = rank
+        if k >= 3 and high - low == k - 1:
+            run = k
+    return points + run
 
 
 Position = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -74,7 +98,6 @@ class PeggingSearch:
         self.run_mode = run_mode
         self._ordered = run_mode is RunMode.ORDERED
         self._memo: dict[Position, int] = {}
-        self._points: dict[tuple[int, ...], int] = {}
 
     def __len__(self) -> int:
         """Positions memoized so far."""
@@ -104,9 +127,7 @@ class PeggingSearch:
     def _step(self, mover: tuple[int, ...], other: tuple[int, ...], series: tuple[int, ...], count: int) -> int:
         """Net for the player who just made ``series`` (``mover``: what they
         hold now): the points of their card and what follows."""
-        points = self._points.get(series)
-        if points is None:
-            points = self._points[series] = series_points(series, count, self._ordered)
+        points = series_points(series, count, self._ordered)  # (a memo of these rarely met a series twice)
         if not mover and not other:
             return points if count == 31 else points + 1
         if count == 31:

@@ -27,6 +27,19 @@ def test_series_points_are_play_points(deck: list[int], n: int, mode: RunMode) -
     assert series_points(series, count, mode is RunMode.ORDERED) == play_points(series, mode)
 
 
+def test_series_points_are_play_points_for_every_short_series_of_low_ranks() -> None:
+    """Every series of one to six cards from ace to six (run-rich: runs in
+    and out of order, broken by pairs), in both run modes."""
+    from itertools import product
+    for n in range(1, 7):
+        for series in product(range(1, 7), repeat=n):
+            count = sum(series)
+            if count > 31 or max(series.count(r) for r in series) > 4:
+                continue
+            for mode in RunMode:
+                assert series_points(series, count, mode is RunMode.ORDERED) == play_points(series, mode), (series, mode)
+
+
 def _play_phase(pone_cards: list[Card], dealer_cards: list[Card], mode: RunMode) -> Game:
     """A game in the play with these kept hands (seat 0 deals the first hand)."""
     rest = [c for c in FULL_DECK if c not in pone_cards + dealer_cards]
