@@ -7,8 +7,8 @@ Runs a real server in-process (the computer moving at once) and one
 in-process telnetlib3 caller who reads the screen (pyte) and plays numbered
 games 1 to N (the same deals every run), and times every
 :meth:`door.ui.display.Display.refresh` of the game screen: the whole
-refresh, and the renderer's part of it (:meth:`door.ui.screen.Renderer.render`);
-painting is the rest.  Prints medians and means in microseconds of CPU
+refresh, the renderer's part of it (:meth:`door.ui.screen.Renderer.render`)
+and the terminal's write (telnetlib3 and the socket); painting is the rest.  Prints medians and means in microseconds of CPU
 (``time.thread_time``), taken over ``R`` runs (the median run's figures),
 with the rows the renderer compared and wrote per frame.
 
@@ -66,6 +66,7 @@ class Meter:
     def __init__(self) -> None:
         self.refresh: list[float] = []
         self.render: list[float] = []
+        self.write: list[float] = []
         self.rows: list[int] = []
 
     def install(self) -> list[tuple[Any, str, Any]]:
@@ -79,13 +80,24 @@ class Meter:
         rows = [0]
 
         def timed_refresh(self: Any) -> None:
+            terminal = self.terminal
+            if "write" not in vars(terminal):  # the terminal's write, timed on this instance
+                write = terminal.write
+
+                def timed_write(data: bytes) -> None:
+                    start = time.thread_time()
+                    write(data)
+                    pending.append((time.thread_time() - start) * 1e6)
+
+                terminal.write = timed_write
             start = time.thread_time()
             pending.clear()
             rows[0] = 0
             refresh(self)
-            if pending and "Your cards" in "".join(self.renderer._rows[:20]):  # the game screen only
+            if len(pending) == 2 and "Your cards" in "".join(self.renderer._rows[:20]):  # the game screen only
                 meter.refresh.append((time.thread_time() - start) * 1e6)
                 meter.render.append(pending[0])
+                meter.write.append(pending[1])
                 meter.rows.append(rows[0])
 
         def timed_render(self: Any, canvas: Any) -> bytes:
@@ -138,9 +150,10 @@ def main() -> None:
     runs = [asyncio.run(run(args.games)) for _ in range(args.repeat)]
     runs.sort(key=lambda m: statistics.mean(m.refresh))
     m = runs[len(runs) // 2]
-    paint = [a - b for a, b in zip(m.refresh, m.render)]
+    paint = [a - b - c for a, b, c in zip(m.refresh, m.render, m.write)]
     print(f"{len(m.refresh)} frames of the game screen over {args.games} games (median of {args.repeat} runs)")
-    for label, values in (("whole refresh", m.refresh), ("painting", paint), ("rendering", m.render)):
+    for label, values in (("whole refresh", m.refresh), ("painting", paint), ("rendering", m.render),
+                           ("writing", m.write)):
         print(f"  {label:14s} median {statistics.median(values):7.1f} us, mean {statistics.mean(values):7.1f} us")
     print(f"  rows written per frame: mean {statistics.mean(m.rows):.1f}")
 

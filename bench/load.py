@@ -74,6 +74,11 @@ class Stats:
 
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.screens: list[str] = []
+        """The screen each key was pressed on (its prompt's first words), by key."""
+        self.started = time.monotonic()
+        self.times: list[float] = []
+        """Seconds from the start of the run to each key, by key."""
         self.errors: list[str] = []
         self.unanswered = 0
         self.games = 0
@@ -96,12 +101,15 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
             super().__init__(80, 24)
             self._lines: list[str] | None = None
             self.sent_at: float | None = None
+            self.sent_on = ""
             self.last_rx = 0.0
 
         def feed(self, data: bytes) -> None:
             now = time.monotonic()
             if self.sent_at is not None:
                 stats.latencies.append(now - self.sent_at)
+                stats.screens.append(self.sent_on)
+                stats.times.append(self.sent_at - stats.started)
                 self.sent_at = None
             self.last_rx = now
             self.received += len(data)
@@ -134,6 +142,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
             await asyncio.sleep(rng.uniform(*THINK))
             if pumping.done():
                 raise ConnectionError("the door hung up")
+            term.sent_on = " ".join(term.prompt().split()[:3]) or "(no prompt)"
             term.sent_at = time.monotonic()
             writer.write(key)
             stats.keys += 1
@@ -228,7 +237,7 @@ def callers_main(args: argparse.Namespace) -> None:
     gc.set_threshold(200_000, 50, 1000)
     stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed))
     with open(args.out, "w") as out:
-        json.dump({"latencies": stats.latencies, "errors": stats.errors, "unanswered": stats.unanswered,
+        json.dump({"latencies": stats.latencies, "screens": stats.screens, "times": stats.times, "errors": stats.errors, "unanswered": stats.unanswered,
                    "games": stats.games, "keys": stats.keys, "bytes": stats.bytes, "lag": stats.lag,
                    "seconds": time.monotonic() - t0}, out)
 
@@ -389,6 +398,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
     return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
+            "screens": result.get("screens", []), "times": result.get("times", []),
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
             "wall": wall, "cpu": cpu, "loop_cpu": loop, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
@@ -404,6 +414,18 @@ def report(r: dict[str, Any]) -> None:
     if ms:
         print(f"  key to screen: p50 {_quantile(ms, .5):.1f} ms, p90 {_quantile(ms, .9):.1f} ms, "
               f"p99 {_quantile(ms, .99):.1f} ms, max {max(ms):.0f} ms ({len(ms)} keys answered)")
+    if ms and r.get("screens"):
+        by_screen: dict[str, list[float]] = {}
+        for screen, x in zip(r["screens"], ms):
+            by_screen.setdefault(screen, []).append(x)
+        worst = sorted(by_screen.items(), key=lambda kv: -_quantile(kv[1], .99))[:4]
+        print("  slowest screens (p99): " + "; ".join(f"{name!r} {_quantile(xs, .99):.0f} ms ({len(xs)} keys)"
+                                                       for name, xs in worst))
+        windows: dict[int, list[float]] = {}
+        for t, x in zip(r["times"], ms):
+            windows.setdefault(int(t // 30), []).append(x)
+        print("  p99 by 30 s of the run: " + ", ".join(f"{_quantile(xs, .99):.0f}" for _, xs in sorted(windows.items()))
+              + " ms")
     if lag:
         print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
               f"p99 {_quantile(lag, .99):.1f} ms")

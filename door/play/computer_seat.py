@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Callable, Sequence
 
 from engine.actions import Action
 from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
@@ -29,6 +30,24 @@ which gives the lock up at every socket write, waited up to a switch
 interval (5 ms) to get it back from each; with six threads at 500 callers
 a key's p99 went from 81 ms to 220 ms.  The moves queue here instead, and
 the loop's share of the interpreter stays at least half."""
+
+SWITCH_INTERVAL = 0.0005
+"""Seconds the thinking thread may keep the interpreter lock once the event
+loop asks for it back (Python's default is 0.005).  The loop gives the lock
+up at every socket call; with the default it then waited up to 5 ms for
+each while a computer thought (a loop round trip's p90 5.2 ms, p99 10.3 ms
+against a busy thinking thread; 0.02 and 0.66 ms with this:
+``python3 -m bench.handoff``).  Set for the whole process when a computer
+first thinks on the thread: it is a setting of the interpreter, not of one
+thread."""
+
+
+def _think(decide: Callable[[], Action]) -> "asyncio.Future[Action]":
+    """Run ``decide`` on the thinking thread (the interpreter's switch
+    interval lowered first, see :data:`SWITCH_INTERVAL`)."""
+    if sys.getswitchinterval() > SWITCH_INTERVAL:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+    return asyncio.get_running_loop().run_in_executor(_thinking, decide)
 
 
 def scored(events: Sequence[Event]) -> tuple[bool, bool]:
@@ -95,7 +114,7 @@ class ComputerSeat:
                 return  # the game moved on without us (it ended, or was abandoned)
             decide = prepare_action(game, self.index, self.strategy)
             if getattr(self.strategy, "deliberate", False):
-                action = await asyncio.get_running_loop().run_in_executor(_thinking, decide)
+                action = await _think(decide)
             else:
                 action = decide()
         except Exception:  # not CancelledError (a BaseException): the table closing

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import threading
 import time
 from typing import Sequence
@@ -147,3 +148,26 @@ async def test_the_computers_of_all_tables_think_on_one_thread() -> None:
             task.cancel()
         await asyncio.gather(*running, return_exceptions=True)
     assert Ponderer.most == 1
+
+
+async def test_a_thinking_computer_gives_the_interpreter_back_within_half_a_millisecond() -> None:
+    """With Python's switch interval (5 ms) the event loop waited up to 5 ms
+    for the interpreter lock after every socket call while a computer
+    thought (bench.handoff: a round trip's p90 5.2 ms); the seat lowers it
+    to :data:`SWITCH_INTERVAL` when a computer first thinks on its thread."""
+    from door.play.computer_seat import SWITCH_INTERVAL
+    saved = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)
+    try:
+        table = Table(Rules(), [Caller(), ComputerSeat(strategy=Ponderer(), delay=0.0)], auto_deal=True)
+        running = asyncio.create_task(table.run())
+        try:
+            async with asyncio.timeout(5):
+                while not (table.game is not None and len(table.game.hands[1]) == 4):
+                    await asyncio.sleep(0.01)
+        finally:
+            running.cancel()
+            await asyncio.gather(running, return_exceptions=True)
+        assert sys.getswitchinterval() <= SWITCH_INTERVAL < 0.001
+    finally:
+        sys.setswitchinterval(saved)
