@@ -21,6 +21,7 @@ only what changed.
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 from engine.cards import Card
 from engine.events import HandCounted, ShowTurn
@@ -57,6 +58,7 @@ BRIGHT = Style(fg=WHITE, bold=True)
 ORDER = Style(fg=YELLOW, bold=True)
 PROMPT = Style(fg=YELLOW, bold=True)
 CARD_BACK = Style(fg=CYAN, bg=BLUE)
+CARD_BACK_CELLS = "\u2592" * CARD_WIDTH
 BAR_BG = CYAN          # the highlight bar (seed 004: "cyan highlight bar")
 SELECTED_BG = YELLOW   # a selected card (seed 004: "highlighted yellow")
 
@@ -70,18 +72,22 @@ def layout_rows(rules: Rules) -> dict[str, int]:
             "messages": info + 10}
 
 
-def _card_style(card: Card, bg: int = WHITE) -> Style:
-    return Style(fg=RED if card.suit.is_red else BLACK, bg=bg)
+@lru_cache(maxsize=256)
+def _card_face(card: Card, bg: int) -> tuple[str, Style]:
+    """A face-up card's four cells and their style (memoized: 52 cards in a
+    few backgrounds, drawn on every frame)."""
+    rank = "10" if card.rank == 10 else " " + card.rank_char
+    return f"{rank}{SUIT_GLYPHS[card.suit.letter]} ", Style(fg=RED if card.suit.is_red else BLACK, bg=bg)
 
 
 def draw_card(canvas: Canvas, row: int, col: int, card: Card | None, bg: int = WHITE) -> None:
     """One card in four cells at (``row``, ``col``): face up, or its back
     when ``card`` is ``None``."""
     if card is None:
-        canvas.put(row, col, "\u2592" * CARD_WIDTH, CARD_BACK)
+        canvas.put(row, col, CARD_BACK_CELLS, CARD_BACK)
         return
-    rank = "10" if card.rank == 10 else " " + card.rank_char
-    canvas.put(row, col, f"{rank}{SUIT_GLYPHS[card.suit.letter]} ", _card_style(card, bg))
+    text, style = _card_face(card, bg)
+    canvas.put(row, col, text, style)
 
 
 def _order_marks(game: Game, seat: int) -> dict[Card, str]:
