@@ -51,9 +51,8 @@ HAND_RE = re.compile(r"Hand (\d+)")
 class MeasuringPlayer(Player):
     """A :class:`Player` that also measures bar moves and card plays."""
 
-    def __init__(self, *args, number: int = 1, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(*args, **kwargs)
-        self.number = number
         self.moves: list[int] = []
         self.plays: list[int] = []
 
@@ -74,12 +73,6 @@ class MeasuringPlayer(Player):
 
     async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
         await asyncio.sleep(2 * GAP)  # a pause before each answer keeps the screen updates apart
-        if "Main menu" in screen and "Play a numbered game" in screen:
-            await self.send(b"2")  # the same deals every run: figures that compare
-            return True
-        if "Game number:" in screen:
-            await self.send(f"{self.number}\r".encode())
-            return True
         if prompt.startswith("Choose 2 cards") and "\u25bc" not in screen and len(self.moves) < 100:
             # the bar over the cards and back, as a caller looks them over,
             # once the computer's discard has been shown (its news is not
@@ -115,7 +108,8 @@ async def one_game(door: DoorServer, number: int, cp437: bool = False) -> dict[s
             hand_starts[int(m.group(1))] = caller.screen.received
 
     caller.screen.feed = measuring_feed  # type: ignore[method-assign]
-    player = MeasuringPlayer(caller.screen, caller.send, name="Bench", number=number)
+    player = MeasuringPlayer(caller.screen, caller.send, name="Bench",
+                             game_number=number)  # the same deals every run: figures that compare
     await player.play(timeout=600)
     game_over = caller.screen.received
     await player.leave()

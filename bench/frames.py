@@ -39,21 +39,11 @@ from tests.support.server import make_config  # noqa: E402
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
 
 
-class NumberedPlayer(Player):
-    """A :class:`Player` who chooses numbered game ``number`` (the same
-    deals every run) and looks the cards over with the bar, as a caller does."""
-
-    def __init__(self, *args: Any, number: int = 1, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.number = number
+class LookingPlayer(Player):
+    """A :class:`Player` who looks the cards over with the bar before
+    discarding, as a caller does."""
 
     async def act(self, prompt: str, screen: str) -> bool | str:
-        if "Main menu" in screen and "Play a numbered game" in screen:
-            await self.send(b"2")
-            return True
-        if "Game number:" in screen:
-            await self.send(f"{self.number}\r".encode())
-            return True
         if prompt.startswith("Choose 2 cards"):
             for key in (RIGHT, RIGHT, LEFT, LEFT):
                 await self.send(key)
@@ -131,7 +121,7 @@ async def run(games: int) -> Meter:
         try:
             for number in range(games):
                 caller = await telnet_caller(door.telnet_port)
-                player = NumberedPlayer(caller.screen, caller.send, name=f"Frames{number}", number=number + 1)
+                player = LookingPlayer(caller.screen, caller.send, name=f"Frames{number}", game_number=number + 1)
                 await player.play(timeout=300)
                 await player.leave()
                 await asyncio.wait_for(caller.done, 10)

@@ -237,7 +237,8 @@ def callers_main(args: argparse.Namespace) -> None:
     gc.set_threshold(200_000, 50, 1000)
     stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed))
     with open(args.out, "w") as out:
-        json.dump({"latencies": stats.latencies, "screens": stats.screens, "times": stats.times, "errors": stats.errors, "unanswered": stats.unanswered,
+        json.dump({"latencies": stats.latencies, "screens": stats.screens, "times": stats.times,
+                   "errors": stats.errors, "unanswered": stats.unanswered,
                    "games": stats.games, "keys": stats.keys, "bytes": stats.bytes, "lag": stats.lag,
                    "seconds": time.monotonic() - t0}, out)
 

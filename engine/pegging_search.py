@@ -127,7 +127,7 @@ class PeggingSearch:
     def _step(self, mover: tuple[int, ...], other: tuple[int, ...], series: tuple[int, ...], count: int) -> int:
         """Net for the player who just made ``series`` (``mover``: what they
         hold now): the points of their card and what follows."""
-        points = series_points(series, count, self._ordered)  # (a memo of these rarely met a series twice)
+        points = series_points(series, count, self._ordered)  # not memoized: a search rarely meets a series twice
         if not mover and not other:
             return points if count == 31 else points + 1
         if count == 31:

@@ -37,9 +37,9 @@ loop asks for it back (Python's default is 0.005).  The loop gives the lock
 up at every socket call; with the default it then waited up to 5 ms for
 each while a computer thought (a loop round trip's p90 5.1 ms, p99 10.2 ms
 against a busy thinking thread; at most 0.64 and 0.78 ms with this, over
-several runs: ``python3 -m bench.handoff``).  Set for the whole process when a computer
-first thinks on the thread: it is a setting of the interpreter, not of one
-thread."""
+several runs: ``python3 -m bench.handoff``).  Set for the whole process
+when a computer first thinks on the thread: it is a setting of the
+interpreter, not of one thread."""
 
 
 def _think(decide: Callable[[], Action]) -> "asyncio.Future[Action]":

@@ -90,11 +90,13 @@ class Terminal:
 
 @dataclass
 class Player:
-    """Plays a whole game through ``send`` while ``term`` shows the screen."""
+    """Plays a whole game through ``send`` while ``term`` shows the screen;
+    with ``game_number``, that numbered game (the same deals every time)."""
 
     term: Terminal
     send: Callable[[bytes], Awaitable[None]]
     name: str = "Tester"
+    game_number: int | None = None
     password: str | None = None
     run_mode: str = "1"
     play_again: bool = False
@@ -147,7 +149,10 @@ class Player:
             await self.send(b"y" if self.resume else b"n")
             return True
         if "Main menu" in screen and "Play the computer" in screen:
-            await self.send(b"1")
+            await self.send(b"1" if self.game_number is None else b"2")
+            return True
+        if "Game number:" in screen and self.game_number is not None:
+            await self.send(f"{self.game_number}\r".encode())
             return True
         if "Press 1 or 2" in screen:
             await self.send(self.option_keys + self.run_mode.encode())
