@@ -2,7 +2,7 @@
 thinks: a socket round trip on the loop (send 100 bytes on a loopback
 socket pair, read them back), timed while a second thread plays expert
 games without pause, once with Python's switch interval (5 ms) and once
-with the door's (:data:`door.play.computer_seat.SWITCH_INTERVAL`).
+with the door's (:data:`door.play.thinking.SWITCH_INTERVAL`).
 
     python3 -m bench.handoff [--trips 2000]
 
@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from door.play.computer_seat import SWITCH_INTERVAL  # noqa: E402
+from door.play.thinking import SWITCH_INTERVAL  # noqa: E402
 from engine.expert import ExpertPlayer  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rules import Rules  # noqa: E402

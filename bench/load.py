@@ -16,16 +16,17 @@ the screen update that answers it, taken in the callers' process; that
 process also reports how late its own event loop ran (``client lag``), the
 part of the figure that is the load generator's and not the door's.  Server
 CPU is user + system time from ``/proc/PID/stat`` over the run (as a share of
-one core; the door is one process and one thread for its event loop), split
-into the event loop's thread (``/proc/PID/task/PID/stat``) and the rest (the
-computer's thinking thread, the store's), peak
-memory is ``VmHWM`` (peak resident set).  Errors are callers that failed to
+one core), of the door's process and of the processes it started (where the
+computer thinks, ``[computer] processes``), split into the event loop's
+thread (``/proc/PID/task/PID/stat``), the process's other threads (the
+store's) and the thinking processes; peak memory is ``VmHWM`` (peak
+resident set) of the door's process, and of its thinking processes apart.  Errors are callers that failed to
 connect, were cut off, or did not finish in ``--time-limit`` seconds, keys
 no screen update answered within 10 s, and ``ERROR`` or ``Traceback`` lines
 in the server's log.  Every run stops by itself after ``--time-limit``.
-With two cores or more, the server runs on one and the callers' process on
-another (``os.sched_setaffinity``; ``--no-pin`` leaves them to the
-scheduler), so that the server's figures are its own.
+With two cores or more, the server (with its thinking processes) runs on one
+and the callers' process on another (``os.sched_setaffinity``; ``--no-pin``
+leaves them to the scheduler), so that the server's figures are its own.
 With ``LOAD_DEBUG=1`` the callers print the screen of any key that went
 unanswered or game that did not end.
 """
@@ -264,6 +265,28 @@ def _cpu_seconds(pid: int) -> float:
     return sum(_cpu_times(pid))
 
 
+def _descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs (the door's thinking
+    processes; Linux's ``/proc/PID/task/TID/children``)."""
+    found: list[int] = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += [int(child), *_descendants(int(child))]
+    except OSError:  # it ended meanwhile
+        pass
+    return found
+
+
+def _workers_cpu(pids: list[int]) -> float:
+    """CPU seconds of the processes ``pids`` (0 for any that ended)."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            total += _cpu_seconds(pid)
+    return total
+
+
 def _status_kib(pid: int, key: str) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith(key + ":"):
@@ -292,6 +315,8 @@ class DoorProcess:
         """The whole log, once the server has stopped."""
         self.cores: tuple[int, int] | None = None
         """The server's core and the callers' core when pinned (see :func:`door_process`)."""
+        self.workers: list[int] = []
+        """The server's own processes (where its computer thinks), pinned with it."""
 
     def log_text(self) -> str:
         """The server's log so far."""
@@ -352,11 +377,15 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
                     raise RuntimeError(f"the server did not start:\n{log.read_text()}")
                 time.sleep(0.1)
             door = DoorProcess(tmp, server, telnet_port)
+            while not _descendants(server.pid) and time.monotonic() < deadline:
+                time.sleep(0.1)  # its thinking process, which starts with it ([computer] processes = 0: none)
+            door.workers = _descendants(server.pid)
             cores = sorted(os.sched_getaffinity(0))
             if pin and len(cores) >= 2:
                 door.cores = (cores[0], cores[1])
-                for task in Path(f"/proc/{server.pid}/task").iterdir():  # every thread of it
-                    os.sched_setaffinity(int(task.name), {cores[0]})
+                for pid in (server.pid, *door.workers):
+                    for task in Path(f"/proc/{pid}/task").iterdir():  # every thread of it
+                        os.sched_setaffinity(int(task.name), {cores[0]})
             yield door
         finally:
             server.terminate()
@@ -380,28 +409,32 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
         loop0 = sum(_cpu_times(door.pid, door.pid))
+        workers0 = _workers_cpu(door.workers)
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed))
         samples: list[tuple[float, float]] = []
         while callers.poll() is None:
             time.sleep(1.0)
-            samples.append((time.monotonic(), _cpu_seconds(door.pid)))
+            samples.append((time.monotonic(), _cpu_seconds(door.pid) + _workers_cpu(door.workers)))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
         loop = sum(_cpu_times(door.pid, door.pid)) - loop0
+        workers = _workers_cpu(door.workers) - workers0
         user, system = user - user0, system - system0
-        cpu = user + system
+        cpu = user + system + workers
         peak_kib = _status_kib(door.pid, "VmHWM")
+        workers_kib = sum(_status_kib(pid, "VmHWM") for pid in door.workers if Path(f"/proc/{pid}").exists())
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})
         log_errors = door.log_errors()
-    collector = [line for line in door.final_log.splitlines() if line.startswith("gc generation")]
+    collector = [line for line in door.final_log.splitlines() if line.startswith("gc")]
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
     return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "screens": result.get("screens", []), "times": result.get("times", []),
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
-            "wall": wall, "cpu": cpu, "loop_cpu": loop, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+            "wall": wall, "cpu": cpu, "loop_cpu": loop, "workers_cpu": workers,
+            "workers_mib": workers_kib / 1024, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
 
 
@@ -435,9 +468,12 @@ def report(r: dict[str, Any]) -> None:
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
     if "loop_cpu" in r:
         keys = max(1, r["keys"])
-        print(f"  of which the event loop's thread {1000 * r['loop_cpu'] / keys:.2f} ms per key, other threads "
-              f"(the computer's thinking) {1000 * (r['cpu'] - r['loop_cpu']) / keys:.2f} ms per key")
-    print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB)")
+        workers = r.get("workers_cpu", 0.0)
+        print(f"  of which the event loop's thread {1000 * r['loop_cpu'] / keys:.2f} ms per key, its other threads "
+              f"{1000 * (r['cpu'] - r['loop_cpu'] - workers) / keys:.2f} ms, its thinking processes "
+              f"{1000 * workers / keys:.2f} ms")
+    print(f"  server memory: peak {r['peak_mib']:.1f} MiB resident (idle {r['idle_mib']:.1f} MiB), "
+          f"its thinking processes {r.get('workers_mib', 0.0):.1f} MiB")
     for line in r.get("collector", []):
         print(f"  {line}")
     print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")

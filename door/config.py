@@ -46,9 +46,13 @@ class ServerConfig:
 
 @dataclass
 class ComputerConfig:
-    """The ``[computer]`` section: ``delay`` in seconds before each move."""
+    """The ``[computer]`` section: ``delay`` in seconds before each move;
+    ``processes``: how many worker processes the expert thinks in while
+    serving (0: a thread of the door's own process; see
+    :mod:`door.play.thinking`)."""
 
     delay: float = 0.6
+    processes: int = 1
 
 
 @dataclass
@@ -143,7 +147,7 @@ class Config:
 _RANGES: dict[str, tuple[float, float]] = {
     "telnet_port": (0, 65535), "ssh_port": (0, 65535), "idle_timeout": (1, 86400),
     "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
-    "pegging_pause": (0, 10), "hand_pause": (0, 20),
+    "pegging_pause": (0, 10), "processes": (0, 64), "hand_pause": (0, 20),
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),

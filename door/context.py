@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
+from door.play.thinking import IN_THREAD, Thinking
 from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
 from door.sysop.lobby import Lobby
 from door.records.names import name_key
@@ -33,6 +34,8 @@ class DoorContext:
     throttle: LoginThrottle = field(default_factory=LoginThrottle)
     login_timeout: float = 60.0
     """Seconds of silence allowed at the login screens (``[server] login_timeout``)."""
+    thinking: Thinking = IN_THREAD
+    """Where the expert computer thinks (``[computer] processes``)."""
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

@@ -32,6 +32,7 @@ from door.net.terminal import Terminal
 from door.records.store import DATABASE_NAME, Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
+from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
 
 __all__ = ["DoorServer", "serve"]
@@ -65,6 +66,8 @@ class DoorServer:
         self._console: Any = None
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
+        self.thinking = Thinking(config.computer.processes)
+        """Where the expert computer thinks (its worker processes start with the door)."""
 
     async def start(self) -> None:
         """Open the store and both listeners.  Raises ``OSError`` when a port
@@ -88,7 +91,8 @@ class DoorServer:
                                self.config.limits,
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),
-                               login_timeout=s.login_timeout)
+                               login_timeout=s.login_timeout, thinking=self.thinking)
+        self.thinking.start()
         # telnetlib3's own idle timeout is only a backstop behind the door's
         self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait, gate=self.gate,
@@ -102,6 +106,7 @@ class DoorServer:
         except OSError:
             self._telnet.close()
             await self.store.close()
+            self.thinking.close()
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
@@ -191,6 +196,7 @@ class DoorServer:
         if self.store is not None:
             await self.store.close()
             self.store = None
+        self.thinking.close()
         log.info("door stopped")
 
 

@@ -11,6 +11,7 @@ strategy's decision into an action for the game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable, Protocol, Sequence
 
 from .cards import Card
@@ -19,7 +20,8 @@ from .game import Game, Phase
 from .rules import RunMode
 from .scoring import mean_show_points
 
-__all__ = ["Strategy", "Situation", "expected_hand", "choose_action", "prepare_action", "situation", "legal_cards"]
+__all__ = ["Strategy", "Situation", "Decision", "expected_hand", "choose_action", "prepare_action", "decision_for",
+           "situation", "legal_cards"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,20 +146,55 @@ def prepare_action(game: Game, seat: int, player: Strategy) -> Callable[[], Disc
     player's discard, say).
 
     Raises ``ValueError`` when ``seat`` has nothing to do."""
+    return partial(decision_for(game, seat).take, player)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What ``seat`` knows of a game when it must act, copied from the game
+    (:func:`decision_for`), so that it can be decided anywhere: in another
+    thread, or pickled to another process.  ``phase`` says which decision:
+    the discard (``hand``: the six cards; ``where.dealer``), a card in the
+    play (``hand``: the cards left; the ``series`` so far; ``seen``: every
+    card this seat has seen; the game's ``run_mode``), or the count of the
+    show (``hand``: the four cards shown, with the ``starter``, a crib when
+    ``is_crib``)."""
+
+    seat: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    where: Situation
+    series: tuple[Card, ...] = ()
+    seen: tuple[Card, ...] = ()
+    run_mode: RunMode = RunMode.UNORDERED
+    starter: Card | None = None
+    is_crib: bool = False
+
+    def take(self, player: Strategy) -> Discard | Play | Claim:
+        """The action ``player`` chooses."""
+        if self.phase is Phase.DISCARD:
+            return Discard(self.seat, player.choose_discard(self.hand, self.where.dealer, self.where))
+        if self.phase is Phase.PLAY:
+            return Play(self.seat, player.choose_play(self.hand, self.series, self.seen, self.run_mode, self.where))
+        assert self.starter is not None
+        return Claim(self.seat, player.count(self.hand, self.starter, self.is_crib))
+
+
+def decision_for(game: Game, seat: int) -> Decision:
+    """What ``seat`` must decide in ``game`` now, and what it knows.
+
+    Raises ``ValueError`` when ``seat`` has nothing to do."""
     if seat not in game.to_act():
         raise ValueError(f"seat {seat} has nothing to do in phase {game.phase.value}")
     where = situation(game, seat)
     hand = tuple(game.hands[seat])
     if game.phase is Phase.DISCARD:
-        dealer = game.dealer == seat
-        return lambda: Discard(seat, player.choose_discard(hand, dealer, where))
+        return Decision(seat, Phase.DISCARD, hand, where)
     if game.phase is Phase.PLAY:
         seen = list(game.kept[seat]) + [p.card for p in game.played[1 - seat]]
         if game.starter is not None:
             seen.append(game.starter)
-        series, run_mode = tuple(game.series), game.rules.run_mode
-        return lambda: Play(seat, player.choose_play(hand, series, seen, run_mode, where))
+        return Decision(seat, Phase.PLAY, hand, where, tuple(game.series), tuple(seen), game.rules.run_mode)
     show = game.current_show()
     assert show is not None and game.starter is not None
-    shown, starter = show.hand, game.starter
-    return lambda: Claim(seat, player.count(shown, starter, show.is_crib))
+    return Decision(seat, game.phase, tuple(show.hand), where, starter=game.starter, is_crib=show.is_crib)

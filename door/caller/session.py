@@ -259,7 +259,8 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
                 log.warning("could not remember the options of %r: %s", caller.name, exc)
         rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
     human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
-    computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause)
+    computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause,
+                                 ctx.thinking)
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),

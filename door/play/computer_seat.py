@@ -5,49 +5,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Sequence
+from typing import Sequence
 
 from engine.actions import Action
 from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
 from engine.game import Game
 from engine.hard import HardPlayer
-from engine.strategy import Strategy, prepare_action
+from engine.strategy import Strategy, decision_for
 
 from door.play.table import Table
+from door.play.thinking import IN_THREAD, Thinking
 
 __all__ = ["ComputerSeat", "scored"]
 
 log = logging.getLogger(__name__)
-
-_thinking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
-"""The one thread where every table's computer deliberates (a strategy
-with ``deliberate`` set: the expert, tens of milliseconds a move).  One,
-not asyncio's default pool of up to 32: each thread thinking in Python
-competes with the event loop for the interpreter lock, and the loop,
-which gives the lock up at every socket write, waited up to a switch
-interval (5 ms) to get it back from each; with six threads at 500 callers
-a key's p99 went from 81 ms to 220 ms.  The moves queue here instead, and
-the loop's share of the interpreter stays at least half."""
-
-SWITCH_INTERVAL = 0.0005
-"""Seconds the thinking thread may keep the interpreter lock once the event
-loop asks for it back (Python's default is 0.005).  The loop gives the lock
-up at every socket call; with the default it then waited up to 5 ms for
-each while a computer thought (a loop round trip's p90 5.1 ms, p99 10.2 ms
-against a busy thinking thread; at most 0.64 and 0.78 ms with this, over
-several runs: ``python3 -m bench.handoff``).  Set for the whole process
-when a computer first thinks on the thread: it is a setting of the
-interpreter, not of one thread."""
-
-
-def _think(decide: Callable[[], Action]) -> "asyncio.Future[Action]":
-    """Run ``decide`` on the thinking thread (the interpreter's switch
-    interval lowered first, see :data:`SWITCH_INTERVAL`)."""
-    if sys.getswitchinterval() > SWITCH_INTERVAL:
-        sys.setswitchinterval(SWITCH_INTERVAL)
-    return asyncio.get_running_loop().run_in_executor(_thinking, decide)
 
 
 def scored(events: Sequence[Event]) -> tuple[bool, bool]:
@@ -63,14 +34,18 @@ class ComputerSeat:
     after ``delay`` seconds per action, and with the "pause" pace waits
     ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
     after a hand that scored (seed 003); it also waits while the table holds
-    play for the caller to read a score.  It always counts exactly."""
+    play for the caller to read a score.  It always counts exactly.  A
+    strategy with ``deliberate`` set (the expert) thinks in ``thinking``
+    (:class:`~door.play.thinking.Thinking`: worker processes, or by default
+    the one thinking thread); any other decides at once on the loop."""
 
     computer = True
     identity: str | None = None
 
     def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
-                 pegging_pause: float = 0.0, hand_pause: float = 0.0) -> None:
+                 pegging_pause: float = 0.0, hand_pause: float = 0.0, thinking: Thinking = IN_THREAD) -> None:
         self.name = name
+        self.thinking = thinking
         self.strategy: Strategy = strategy or HardPlayer()
         self.delay = delay
         self.pegging_pause = pegging_pause
@@ -112,11 +87,11 @@ class ComputerSeat:
             await self.table.dealt.wait()
             if self.index not in game.to_act():
                 return  # the game moved on without us (it ended, or was abandoned)
-            decide = prepare_action(game, self.index, self.strategy)
+            decision = decision_for(game, self.index)
             if getattr(self.strategy, "deliberate", False):
-                action = await _think(decide)
+                action = await self.thinking.decide(self.strategy, decision)
             else:
-                action = decide()
+                action = decision.take(self.strategy)
         except Exception:  # not CancelledError (a BaseException): the table closing
             log.exception("the computer could not decide in game %d", game.number)
             return

@@ -18,17 +18,20 @@ from door.play.computer_seat import ComputerSeat
 from door.play.options import CallerOptions, Pace, Skill
 from door.play.spectator import Spectator
 from door.play.table import Table
+from door.play.thinking import IN_THREAD, Thinking
 from door.ui.display import Display
 
 __all__ = ["computer_opponent", "demonstration"]
 
 
-def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float, hand_pause: float) -> ComputerSeat:
+def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float, hand_pause: float,
+                      thinking: Thinking = IN_THREAD) -> ComputerSeat:
     """The computer at the level the caller chose (``options.skill``),
     moving after ``delay`` seconds; with the "pause" pace it waits
     ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
     after a hand that scored (seed 003).  Its tie-breaks draw from its own
-    generator, seeded from :mod:`secrets`."""
+    generator, seeded from :mod:`secrets`; the expert thinks in
+    ``thinking``."""
     rng = random.Random(secrets.randbits(64))
     strategy: Strategy
     if options.skill is Skill.EASY:
@@ -39,7 +42,7 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
         strategy = ExpertPlayer(rng)
     pace = options.pace is Pace.PAUSE
     return ComputerSeat(strategy=strategy, delay=delay, pegging_pause=pegging_pause if pace else 0.0,
-                        hand_pause=hand_pause if pace else 0.0)
+                        hand_pause=hand_pause if pace else 0.0, thinking=thinking)
 
 
 async def demonstration(display: Display, rules: Rules, delay: float) -> bool:

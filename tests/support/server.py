@@ -28,6 +28,10 @@ def make_config(data_dir: Path, delay: float = 0.0) -> Config:
     config.server.data_dir = str(data_dir)
     config.server.connect_maxwait = 1.0
     config.computer.delay = delay
+    # the computer thinks on a thread: a worker process for each of a hundred in-process servers would
+    # cost the suite a second's start-up each (tests/unit/test_thinking.py and the servers run as
+    # subprocesses cover the worker processes)
+    config.computer.processes = 0
     config.caller.pegging_pause = config.caller.hand_pause = 0.0
     return config
 

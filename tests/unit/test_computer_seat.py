@@ -155,7 +155,7 @@ async def test_a_thinking_computer_gives_the_interpreter_back_within_half_a_mill
     for the interpreter lock after every socket call while a computer
     thought (bench.handoff: a round trip's p90 5.2 ms); the seat lowers it
     to :data:`SWITCH_INTERVAL` when a computer first thinks on its thread."""
-    from door.play.computer_seat import SWITCH_INTERVAL
+    from door.play.thinking import SWITCH_INTERVAL
     saved = sys.getswitchinterval()
     sys.setswitchinterval(0.005)
     try:

@@ -23,9 +23,10 @@ def test_shipped_file_is_the_defaults() -> None:
 
 def test_values_are_read(tmp_path: Path) -> None:
     f = tmp_path / "door.toml"
-    f.write_text('[server]\ntelnet_port = 0\n[computer]\ndelay = 1\n[rules]\ngame_to = 61\nrun_mode = "ordered"\n')
+    f.write_text('[server]\ntelnet_port = 0\n[computer]\ndelay = 1\nprocesses = 0\n[rules]\ngame_to = 61\n'
+                 'run_mode = "ordered"\n')
     c = load_config(f)
-    assert c.server.telnet_port == 0 and c.computer.delay == 1.0
+    assert c.server.telnet_port == 0 and c.computer.delay == 1.0 and c.computer.processes == 0
     assert c.rules.game_to == 61 and c.rules.run_mode is RunMode.ORDERED and c.rules.skunk == 31
 
 
@@ -38,6 +39,7 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[server]\nssh_port = 70000\n", "server.ssh_port: expected a value from 0 to 65535, got 70000"),
     ("[server]\nhost = 5\n", "server.host: expected a string"),
     ("[computer]\ndelay = 'slow'\n", "computer.delay: expected a number of seconds"),
+    ("[computer]\nprocesses = -1\n", "computer.processes: expected a value from 0 to 64, got -1"),
     ("[rules]\ngame_to = 100\n", "rules: game_to must be 121 or 61"),
     ("[rules]\nmuggins = 'yes'\n", "rules: muggins must be true or false"),
     ("[rules]\nfirst_deal = 'dealer'\n", "rules: first_deal must be one of"),

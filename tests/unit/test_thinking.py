@@ -1,0 +1,123 @@
+"""Where the computer thinks: a worker process at a lower priority than the
+door, replaced when it dies."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import signal
+import time
+from typing import Sequence
+
+from engine.actions import Claim, Discard, Play
+from engine.cards import Card
+from engine.expert import ExpertPlayer
+from engine.game import Game
+from engine.hard import HardPlayer
+from engine.rules import Rules
+from engine.strategy import Situation, choose_action, decision_for
+
+from door.play.computer_seat import ComputerSeat
+from door.play.table import Table
+from door.play.thinking import NICENESS, Thinking
+
+
+def _dealt(number: int = 31) -> Game:
+    game = Game(Rules(), number, first_dealer=0)
+    game.start()
+    return game
+
+
+class Pid(HardPlayer):
+    """Hard's discard, laying away the cards named by the process it ran in
+    (the one card of the six whose index is the pid's remainder, and the
+    next), so that the test can see where it was decided."""
+
+    deliberate = True
+
+    def choose_discard(self, hand: Sequence[Card], is_dealer: bool,
+                       situation: Situation | None = None) -> tuple[Card, Card]:
+        i = os.getpid() % 5
+        return hand[i], hand[i + 1]
+
+
+class SlowInWorker(HardPlayer):
+    """Hard's discard, after 5 s of thought when it runs in a worker process
+    (at once on the door's own thread)."""
+
+    deliberate = True
+
+    def choose_discard(self, hand: Sequence[Card], is_dealer: bool,
+                       situation: Situation | None = None) -> tuple[Card, Card]:
+        if multiprocessing.parent_process() is not None:
+            time.sleep(5)
+        return super().choose_discard(hand, is_dealer, situation)
+
+
+async def test_the_expert_thinks_in_a_worker_process_below_the_doors_priority() -> None:
+    """The expert's move comes from a process of its own, running
+    :data:`NICENESS` lower than the door, and it is the move the expert
+    makes in the door's own process from the same seed."""
+    thinking = Thinking(1)
+    try:
+        pids = await thinking.worker_pids()
+        assert len(pids) == 1 and pids[0] != os.getpid()
+        assert os.getpriority(os.PRIO_PROCESS, pids[0]) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICENESS)
+        game = _dealt()
+        action = await thinking.decide(Pid(random.Random(1)), decision_for(game, 0))
+        assert isinstance(action, Discard)
+        i = pids[0] % 5
+        assert action.cards == (game.hands[0][i], game.hands[0][i + 1])
+        for seat in (0, 1):
+            seed = 77
+            expert = ExpertPlayer(random.Random(seed))
+            mine = choose_action(game, seat, ExpertPlayer(random.Random(random.Random(seed).getrandbits(64))))
+            assert await thinking.decide(expert, decision_for(game, seat)) == mine
+    finally:
+        thinking.close()
+
+
+async def test_a_killed_thinking_process_is_replaced_and_the_move_is_still_made() -> None:
+    """A worker killed in the middle of a move (the out-of-memory killer, a
+    sysop's ``kill``): the move is made on the thread at once, and the next
+    moves go to a new worker."""
+    thinking = Thinking(1)
+    try:
+        [first] = await thinking.worker_pids()
+        game = _dealt()
+        deciding = asyncio.create_task(thinking.decide(SlowInWorker(), decision_for(game, 0)))
+        await asyncio.sleep(0.3)
+        os.kill(first, signal.SIGKILL)
+        async with asyncio.timeout(3):
+            action = await deciding
+        assert isinstance(action, Discard) and len(action.cards) == 2
+        [second] = await thinking.worker_pids()
+        assert second != first
+        action = await thinking.decide(Pid(), decision_for(game, 1))
+        assert isinstance(action, Discard) and action.cards[0] == game.hands[1][second % 5]
+    finally:
+        thinking.close()
+
+
+async def test_a_computer_thinking_in_a_process_plays_a_hand_at_a_real_table() -> None:
+    """Two expert computers, both thinking in one worker process, play
+    two whole hands: discards, the play and the show."""
+    thinking = Thinking(1)
+    seats = [ComputerSeat(f"C{i}", ExpertPlayer(random.Random(i)), delay=0.0, thinking=thinking) for i in (0, 1)]
+    table = Table(Rules(), seats, auto_deal=True)
+    running = asyncio.create_task(table.run())
+    try:
+        async with asyncio.timeout(20):
+            while table.game is None or sum(isinstance(a, Discard) for a in table.game.actions) < 4:
+                await asyncio.sleep(0.02)
+        game = table.game
+        assert sum(isinstance(a, Play) for a in game.actions) >= 8  # each hand's eight cards
+        assert sum(isinstance(a, Claim) for a in game.actions) >= 3  # the first show: hand, hand, crib
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+        for seat in seats:
+            seat.stop()
+        thinking.close()
