@@ -166,6 +166,7 @@ class DoorServer:
         except Exception:
             clog.exception("session failed")
         finally:
+            terminal.warn = None
             self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
             self._sysop_sessions.discard(terminal)

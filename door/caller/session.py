@@ -42,6 +42,15 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
     the transport proved of who is calling; ``caller`` when someone else (a
     BBS, in door mode) already said who is calling."""
     display = Display(terminal)
+    try:
+        await _session(display, ctx, presence, log, proved, caller)
+    finally:
+        display.close()
+
+
+async def _session(display: Display, ctx: DoorContext, presence: Presence, log: Log, proved: Login,
+                   caller: Caller | None) -> None:
+    terminal = display.terminal
     if caller is None:
         idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
         if idle is not None:
@@ -277,6 +286,7 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         keys.cancel()
         computer.stop()
         presence.deliver = None
+        human.table = computer.table = None
     if table.held is not None and not display.terminal.closed:
         return await show_page(display, "Your game is kept", [HELD_MESSAGE])
     return not display.terminal.closed

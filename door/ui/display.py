@@ -36,6 +36,16 @@ class Display:
         self._soon: asyncio.Handle | None = None
         self._dirty = False  # a refresh waits for the end of a burst of keys
 
+    def close(self) -> None:
+        """The session is over: forget the last screen and any refresh to
+        come.  A screen's painter usually refers back to this display, and
+        without this the pair (and the session behind it) would wait for
+        the cyclic collector instead of going at once."""
+        if self._soon is not None:
+            self._soon.cancel()
+            self._soon = None
+        self.painter = self.hold = None
+
     def too_small(self) -> bool:
         """True when the window is under 80x24 cells."""
         return self.terminal.cols < MIN_COLS or self.terminal.rows < MIN_ROWS
