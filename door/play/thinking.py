@@ -25,11 +25,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
 import random
 import secrets
 import signal
 import sys
+import threading
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -77,15 +79,27 @@ def _on_thread(decide: Callable[[], Action]) -> "asyncio.Future[Action]":
 
 def _worker_start(niceness: int) -> None:
     """A worker process begins: lower its priority, leave Ctrl-C to the
-    door (it stops the workers itself), and load the expert's tables now
-    rather than at the first move."""
+    door (it stops the workers itself), end with the door however the door
+    ends (``kill -9`` included: :func:`_end_with`), and load the expert's
+    tables now rather than at the first move."""
     os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), name="door-watch", daemon=True).start()
     from engine import expert_tables, win_tables
     from engine.crib_values import load_table
     expert_tables.load()
     load_table()
     win_tables.dealer_value(0, 0, 121, True)
+
+
+def _end_with(sentinel: int) -> None:
+    """In a worker process: wait until the door's process is gone, then
+    end this one.  A worker waiting for work does not notice by itself
+    when the door is killed, and would stay behind for good."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(0)
 
 
 def _decide(kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:

@@ -8,7 +8,10 @@ import multiprocessing
 import os
 import random
 import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Sequence
 
 from engine.actions import Claim, Discard, Play
@@ -22,6 +25,8 @@ from engine.strategy import Situation, choose_action, decision_for
 from door.play.computer_seat import ComputerSeat
 from door.play.table import Table
 from door.play.thinking import NICENESS, Thinking
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _dealt(number: int = 31) -> Game:
@@ -121,3 +126,36 @@ async def test_a_computer_thinking_in_a_process_plays_a_hand_at_a_real_table() -
         for seat in seats:
             seat.stop()
         thinking.close()
+
+
+def test_the_thinking_process_ends_when_the_door_is_killed(tmp_path: Path) -> None:
+    """A worker waiting for moves did not notice its door killed with
+    ``kill -9`` and stayed behind for good (one more with every restart)."""
+    door = subprocess.Popen([sys.executable, "-c", (
+        "import asyncio, sys\n"
+        "from door.play.thinking import Thinking\n"
+        "thinking = Thinking(1)\n"
+        "async def main():\n"
+        "    print(*(await thinking.worker_pids()), flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n")], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        assert door.stdout is not None
+        [worker] = [int(pid) for pid in door.stdout.readline().split()]
+        assert Path(f"/proc/{worker}").exists()
+    finally:
+        door.kill()
+        door.wait()
+    deadline = time.monotonic() + 10
+    while _running(worker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(worker)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (not gone, and not a zombie)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
