@@ -83,6 +83,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
                 return
         else:
             waiting[0].abandon(waiting[1])
+            await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
     saved, broken = await _load_saved(ctx, caller, log)
     if broken:
         answer = await ask_choice(display, "Unfinished game", [
@@ -102,9 +103,8 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         resume = await _offer_resume(display, saved)
         if resume is None:
             return
-        if resume:
-            if not await _play(display, ctx, caller, options, presence, log, resume=saved.saved):
-                return
+        if resume and not await _resume(display, ctx, caller, options, presence, log, saved):
+            return
     while True:
         kept, _ = await _load_saved(ctx, caller, log)  # a kept game is offered on the menu, never lost silently
         ctx.lobby.update(presence, "main menu")
@@ -123,11 +123,11 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             return
         if choice is MenuItem.QUIT:
             break
-        if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME):
+        if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP):
             ctx.lobby.update(presence, "asked about a kept game")
             answer = await ask_choice(display, "Your kept game", [
                 f"You have a kept {kept.line}.",
-                "A new game against the computer replaces it.",
+                f"A new game against {'the sysop' if choice is MenuItem.PLAY_SYSOP else 'the computer'} replaces it.",
                 "",
                 "Start a new game all the same? (Y/N; N goes back to the menu)",
             ], "YN")
@@ -136,7 +136,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             if answer == "N":
                 continue
         if choice is MenuItem.RESUME and kept is not None:
-            ok = await _play(display, ctx, caller, options, presence, log, resume=kept.saved)
+            ok = await _resume(display, ctx, caller, options, presence, log, kept)
         elif choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
         elif choice is MenuItem.NUMBERED_GAME:
@@ -215,6 +215,11 @@ class KeptGame:
     saved: SavedGame
     line: str
 
+    @property
+    def against_sysop(self) -> bool:
+        """True for a game against the sysop (resumed by paging them)."""
+        return self.saved.opponent == Opponent.SYSOP
+
 
 async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptGame | None, str]:
     """The caller's unfinished game, checked by replaying it once:
@@ -233,16 +238,28 @@ async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptG
         log.error("the saved game of %r does not replay: %s", caller.name, exc)
         return None, str(exc)[:70]
     you, them = game.scores()
-    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {you}, Computer {them})"), ""
+    who = "the sysop" if saved.opponent == Opponent.SYSOP else "Computer"
+    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {you}, {who} {them})"), ""
 
 
 async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:
-    answer = await ask_choice(display, "Unfinished game", [
-        f"You have an unfinished {kept.line} against the computer.",
-        "",
-        "Resume it? (Y/N; N keeps it for later: the main menu offers it)",
-    ], "YN")
+    if kept.against_sysop:
+        lines = [f"You have an unfinished {kept.line}.", "",
+                 "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
+    else:
+        lines = [f"You have an unfinished {kept.line} against the computer.", "",
+                 "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
+    answer = await ask_choice(display, "Unfinished game", lines, "YN")
     return None if answer is None else answer == "Y"
+
+
+async def _resume(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
+                  log: Log, kept: KeptGame) -> bool:
+    """Go on with a kept game: against the computer at once, against the
+    sysop by paging them.  False when the connection is gone."""
+    if kept.against_sysop:
+        return await _page_sysop(display, ctx, caller, options, presence, log, resume=kept.saved)
+    return await _play(display, ctx, caller, options, presence, log, resume=kept.saved)
 
 
 async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
@@ -293,13 +310,18 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
 
 
 async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                      presence: Presence, log: Log) -> bool:
+                      presence: Presence, log: Log, resume: SavedGame | None = None) -> bool:
     """Page the sysop (with a reason, as BBS pages had); play the sysop
-    when the page is accepted, else offer the computer.  False on hang-up."""
-    reason = await ask_line(display, "Page the sysop", [
-        "Page the sysop for a game.",
-        "Say why if you like, then press RETURN to page.",
-    ], "Reason: ", "", 60)
+    when the page is accepted, else offer the computer.  With ``resume``
+    (a kept game against the sysop) the page says so, and the game goes on
+    as it was saved; unanswered, it stays kept.  False on hang-up."""
+    if resume is not None:
+        reason: str | None = f"to go on with game #{resume.number}"
+    else:
+        reason = await ask_line(display, "Page the sysop", [
+            "Page the sysop for a game.",
+            "Say why if you like, then press RETURN to page.",
+        ], "Reason: ", "", 60)
     if reason is None:
         return False
     ctx.lobby.update(presence, "paging the sysop")
@@ -329,6 +351,10 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         await page
         return False
     invitation = page.result()
+    if invitation is None and resume is not None:
+        return await show_page(display, "Paging", [
+            "The sysop is not available right now.", "",
+            f"Your game #{resume.number} is kept: the main menu offers it."])
     if invitation is None:
         answer = await ask_choice(display, "Paging", [
             "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
@@ -337,18 +363,21 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         if answer == "Y":
             return await _play(display, ctx, caller, options, presence, log)
         return True
-    answer = await ask_choice(display, "Playing the sysop", [
-        f"{invitation.console.name} accepted your page! You are player 1.",
-        "",
-        "How do runs count during the play?",
-        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-        "Press 1 or 2. (The other rules are the house rules.)",
-    ], "12")
-    if answer is None:
-        invitation.handoff.set_result(None)
-        return False
-    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+    if resume is not None:
+        rules = resume.rules  # the game goes on under the rules it began with
+    else:
+        answer = await ask_choice(display, "Playing the sysop", [
+            f"{invitation.console.name} accepted your page! You are player 1.",
+            "",
+            "How do runs count during the play?",
+            "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+            "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+            "Press 1 or 2. (The other rules are the house rules.)",
+        ], "12")
+        if answer is None:
+            invitation.handoff.set_result(None)
+            return False
+        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
     mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
                      hand_pause=ctx.caller.hand_pause)
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
@@ -356,12 +385,13 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
     journal = None
     if caller.account is not None:
         journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
-                          (caller.account.id, None), Opponent.SYSOP, warn=mine.notice, log_actions=False)
+                          (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
     table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
                   chat_limit=ctx.paging.chat_limit)
     invitation.handoff.set_result(theirs)
-    log.info("%s plays the sysop %s", caller.name, invitation.console.name)
-    ctx.lobby.run_table(table)
+    log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
+             f" (game {resume.number} resumed)" if resume is not None else "")
+    ctx.lobby.run_table(table, resume)
     return await _seated(display, ctx, presence, mine, table, "vs sysop")
 
 

@@ -48,12 +48,12 @@ class Journal:
     ``players``: both seats' names; ``accounts``: both seats' account ids
     (``None`` for the computer or a guest); ``opponent``: who seat 1 is
     (:class:`Opponent`); ``warn``: called with a sentence for the caller when the
-    store fails; ``log_actions``: keep the action log (games against the
-    computer) or only the record."""
+    store fails.  Every game is journaled, against the computer and
+    against the sysop alike, so any of them survives a killed server."""
 
     def __init__(self, store: Store, account_id: int, players: tuple[str, str],
                  accounts: tuple[int | None, int | None], opponent: Opponent,
-                 warn: Callable[[str], None] = lambda text: None, log_actions: bool = True) -> None:
+                 warn: Callable[[str], None] = lambda text: None) -> None:
         self.store = store
         self.account_id = account_id
         self.players = players
@@ -61,7 +61,6 @@ class Journal:
         self.opponent = opponent
         self.warn = warn
         self.saved_id: int | None = None
-        self.log_actions = log_actions
         self.started = time.time()
 
     def _failed(self, what: str, exc: Exception) -> None:
@@ -90,12 +89,9 @@ class Journal:
                 pause = min(1.0, pause * 2)
 
     async def start(self, game: Game, match_points: tuple[int, int]) -> None:
-        """A new game began: open its action log (unless ``log_actions`` is
-        off: a game against the sysop is kept in memory while it runs).
-        Raises :class:`JournalError` when the store cannot keep it."""
+        """A new game began: open its action log.  Raises
+        :class:`JournalError` when the store cannot keep it."""
         self.started = time.time()
-        if not self.log_actions:
-            return
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
             self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points))
 
@@ -113,6 +109,18 @@ class Journal:
             return
         seq, action = len(game.actions) - 1, game.actions[-1]
         await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action))
+
+    async def drop(self) -> None:
+        """The caller gave the game up (N to "Go back to it?"): forget its
+        action log, leaving the records as they are.  A store that fails
+        is logged and told; the game is then offered again next time."""
+        saved_id, self.saved_id = self.saved_id, None
+        if saved_id is None:
+            return
+        try:
+            await self._retrying("forget the game", lambda: self.store.saved.drop(saved_id))
+        except JournalError as exc:
+            self._failed("forget the game", exc)
 
     async def forfeit(self, game: Game, tally: GameTally, winner: int) -> None:
         """Keep a game one player left on purpose as a win of ``winner`` at

@@ -147,6 +147,10 @@ class Table:
         before each hand, seed 004)."""
         self.forfeit: int | None = None
         """The seat that left a game against a person on purpose (it loses it)."""
+        self.abandoned: int | None = None
+        """The seat that ended the match by abandoning the game (:meth:`abandon`)."""
+        self.ended = asyncio.Event()
+        """Set when :meth:`run` is over (the store written)."""
         self.held: str | None = None
         """Why the match stopped with its game kept as the store has it
         (the store could not keep a move), or ``None``."""
@@ -185,7 +189,10 @@ class Table:
         self._queue.put_nowait((seat, _QUIT))
 
     def abandon(self, seat: int) -> None:
-        """``seat`` gives up waiting for an absent opponent: the match ends."""
+        """``seat`` gives up the game: the match ends.  The sysop giving up
+        waiting for an absent caller leaves the caller's game in the
+        journal (they may page the sysop to resume it); the caller giving it
+        up (the absent player, asked whether to go back) drops it."""
         self._queue.put_nowait((seat, _ABANDON))
 
     def deal(self, seat: int) -> str | None:
@@ -239,6 +246,7 @@ class Table:
         finally:
             for seat in self.seats:
                 seat.finish()
+            self.ended.set()
 
     async def _run(self, resume: SavedGame | None) -> None:
         while True:
@@ -270,6 +278,8 @@ class Table:
             if not await self._play(game, events, underway):
                 if self.forfeit is not None and self.journal is not None:
                     await self.journal.forfeit(game, self.tally, 1 - self.forfeit)
+                elif self.abandoned == 0 and self.journal is not None:
+                    await self.journal.drop()  # the journal's caller gave it up (the sysop waiting keeps it)
                 return
             assert game.result is not None
             if self.journal is not None:
@@ -324,7 +334,7 @@ class Table:
                 log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
                 return False
             if action is _ABANDON:
-                self.left = seat
+                self.left = self.abandoned = seat
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
             if action is _LEAVE:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from door.ui.display import Display
     from door.play.human_seat import HumanSeat
     from door.play.table import Table
+    from door.records.store import SavedGame
 
 __all__ = ["Lobby", "Presence", "Page", "Invitation", "Console", "account_identity", "sysop_identity"]
 
@@ -241,14 +242,15 @@ class Lobby:
 
     # -- tables ------------------------------------------------------------------
 
-    def run_table(self, table: "Table") -> "asyncio.Task[None]":
+    def run_table(self, table: "Table", resume: "SavedGame | None" = None) -> "asyncio.Task[None]":
         """Run a caller-vs-sysop ``table`` in the background (it outlives a
-        dropped connection); it leaves the lobby when it ends."""
+        dropped connection), from the saved game ``resume`` when given; it
+        leaves the lobby when it ends."""
         self.tables.add(table)
 
         async def run() -> None:
             try:
-                await table.run()
+                await table.run(resume)
             finally:
                 self.tables.discard(table)
                 self.changed()

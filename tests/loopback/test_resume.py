@@ -5,6 +5,7 @@ left it (same cards, same scores, same play)."""
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 from pathlib import Path
 
@@ -138,3 +139,88 @@ async def test_a_kept_game_is_on_the_menu_and_never_replaced_silently(door: Door
     await asyncio.sleep(0.2)
     assert screen.lines()[GAME_ROWS] == before
     writer.close()
+
+
+async def console_at(data: Path) -> tuple[asyncio.StreamWriter, Terminal]:
+    """The sysop at the local console of the server whose data folder is ``data``."""
+    from door.net.console_socket import CONSOLE_SOCKET
+
+    reader, writer = await asyncio.open_unix_connection(str(data / CONSOLE_SOCKET))
+    writer.write(b"CONSOLE 80 24 xterm\n")
+    console = Terminal(80, 24)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            console.feed(data)
+
+    asyncio.get_running_loop().create_task(pump())
+    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+    return writer, console
+
+
+async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) -> None:
+    """Issue 16.1: a game against the sysop is journaled as a game against
+    the computer is.  Killed with ``kill -9`` in the play, the server comes
+    back; the caller is offered the game, pages the sysop to go on with it,
+    and both screens are where they were."""
+    data = tmp_path / "data"
+    store = await Store.open(data / DATABASE_NAME)
+    await store.accounts.create("Syd", hash_password("syd-pass"))
+    await store.close()
+    proc, port, _ = start_server_process(data)
+    try:
+        sysop, console = await console_at(data)
+        writer, screen, task = await connect(port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Play the sysop" in screen.text())
+        writer.write(b"6")
+        await screen.wait_for(lambda: "Reason:" in screen.text())
+        writer.write(b"\r")
+        await console.wait_for(lambda: "PAGE from Syd" in console.text())
+        sysop.write(b"y")
+        await screen.wait_for(lambda: "accepted your page" in screen.text())
+        writer.write(b"2")  # runs in exact order
+        for side, term in ((writer, screen), (sysop, console)):
+            await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
+        for side in (writer, sysop):
+            side.write(b"\r")  # the dealer deals (the other is told to wait)
+        for side, term in ((writer, screen), (sysop, console)):
+            await term.wait_for(lambda term=term: term.prompt().startswith("Choose 2 cards"))
+            side.write(b"\r" + RIGHT + b"\r\r")
+        turns = [(writer, screen), (sysop, console)]
+        await screen.wait_for(lambda: any(t.prompt().startswith("Your turn") for _, t in turns), timeout=15)
+        pone, pone_screen = next((s, t) for s, t in turns if t.prompt().startswith("Your turn"))
+        dealer_screen = console if pone_screen is screen else screen
+        pone.write(b"\r")  # the pone leads
+        await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        before, console_before = screen.lines()[GAME_ROWS], console.lines()[GAME_ROWS]
+        caller_deals = dealer_screen is screen
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait(10) == -signal.SIGKILL
+        await asyncio.wait_for(task, 5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, port, _ = start_server_process(data)
+    try:
+        sysop, console = await console_at(data)
+        writer, screen, task = await connect(port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Page the sysop to go on with it?" in screen.text())
+        assert re.search(r"unfinished game #\d+ \(hand 1, you \d+, the sysop \d+\)", " ".join(screen.text().split()))
+        writer.write(b"y")
+        await console.wait_for(lambda: "PAGE from Syd" in console.text())
+        assert "to go on with game #" in console.text()
+        sysop.write(b"y")
+        dealer_screen = screen if caller_deals else console
+        await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        assert screen.lines()[GAME_ROWS] == before
+        assert console.lines()[GAME_ROWS] == console_before
+        assert "runs in order" in screen.lines()[0]  # the rules it began with
+        writer.close()
+        sysop.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)

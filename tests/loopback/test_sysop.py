@@ -468,3 +468,25 @@ async def test_the_console_lists_every_key_and_rings_over_a_watched_game(door: D
     player.close()
     pager.close()
     sysop.conn.close()
+
+
+async def test_a_caller_who_gives_up_a_waiting_game_has_nothing_left_to_resume(door: DoorServer, sysop_key) -> None:
+    """Issue 16.1: a game against the sysop is journaled from its start; the
+    caller who drops and then answers N to "Go back to it?" gives it up,
+    and it is not offered again."""
+    sysop = await sysop_login(door, sysop_key)
+    caller = await registered(door, "Gil")
+    await to_the_chat(sysop, caller, "Gil")
+    account = await door.store.accounts.find("Gil")
+    assert account is not None
+    saved = await door.store.saved.load(account.id)
+    assert saved is not None and saved.opponent == "sysop"
+    caller.close()  # the line drops
+    await sysop.screen.wait_for(lambda: "Gil's line dropped" in " ".join(sysop.screen.text().split()), timeout=2)
+    caller = await registered(door, "gil", until="is waiting for you")
+    await caller.send(b"n")
+    await caller.screen.wait_for(lambda: "Main menu" in caller.screen.text())
+    assert "Resume game #" not in caller.screen.text()
+    assert await door.store.saved.load(account.id) is None
+    caller.close()
+    sysop.conn.close()
