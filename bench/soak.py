@@ -12,7 +12,8 @@ played.  Memory is the server's resident set (``VmRSS``) sampled every
 second with the number of games over so far (counted in the server's log).
 Growth is the median resident set over the last tenth of the games against
 the median over the second tenth (the first tenth is the warm-up: the
-computer's tables, the allocator's arenas).  Half the callers are guests,
+computer's tables, the allocator's arenas).  The processes the computer
+thinks in (``[computer] processes``) are sampled and reported apart.  Half the callers are guests,
 half are registered callers (``SoakNNN``, one per worker, game after game),
 so the store's path is covered.  At the end, 100 guests log in and stay
 idle at the main menu: the server's memory per idle connected caller.  Errors are as in
@@ -112,9 +113,13 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
         callers = door.start_callers("bench.soak", "--callers", "1", "--concurrent", str(concurrent),
                                      "--games", str(games), "--time-limit", str(time_limit), "--seed", str(seed))
         samples: list[tuple[int, int]] = []  # (games over, resident KiB)
+        thinking: list[tuple[int, int]] = []  # (games over, the thinking processes' resident KiB)
         while callers.poll() is None:
             time.sleep(1.0)
-            samples.append((door.log_text().count(" over: "), load._status_kib(door.pid, "VmRSS")))
+            over = door.log_text().count(" over: ")
+            samples.append((over, load._status_kib(door.pid, "VmRSS")))
+            thinking.append((over, sum(load._status_kib(pid, "VmRSS") for pid in door.workers
+                                       if Path(f"/proc/{pid}").exists())))
         result = door.callers_result({"errors": ["the callers' process failed"], "unanswered": 0, "games": 0,
                                       "keys": 0})
         result["wall"] = door.seconds()
@@ -123,11 +128,13 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
         result["idle_kib"] = rss_per_idle_caller(door, door.telnet_port)
     done = max((g for g, _ in samples), default=0)
 
-    def rss_between(lo: float, hi: float) -> float:
+    def rss_between(lo: float, hi: float, samples: list[tuple[int, int]] = samples) -> float:
         got = [kib for g, kib in samples if lo * done <= g <= hi * done]
         return statistics.median(got) / 1024 if got else float("nan")
 
     result["warm_mib"], result["end_mib"] = rss_between(0.1, 0.2), rss_between(0.9, 1.0)
+    result["thinking_warm_mib"] = rss_between(0.1, 0.2, thinking)
+    result["thinking_end_mib"] = rss_between(0.9, 1.0, thinking)
     result["samples"] = samples
     return result
 
@@ -138,6 +145,10 @@ def report(r: dict[str, Any], concurrent: int) -> None:
     print(f"{r['games']} games finished in {r['wall']:.0f} s ({concurrent} at a time), {r['keys']} keys")
     print(f"  server memory: {r['warm_mib']:.1f} MiB after warm-up (games 10-20%), {r['end_mib']:.1f} MiB at the "
           f"end (games 90-100%): growth {growth:+.1f}% (target <= 5%); peak {r['peak_kib'] / 1024:.1f} MiB")
+    if r.get("thinking_warm_mib"):
+        warm, end = r["thinking_warm_mib"], r["thinking_end_mib"]
+        print(f"  the thinking processes: {warm:.1f} MiB after warm-up, {end:.1f} MiB at the end: growth "
+              f"{100 * (end - warm) / warm:+.1f}%")
     print(f"  per idle caller at the main menu: {r['idle_kib']:.0f} KiB ({IDLE_CALLERS} guests)")
     print(f"  errors: {len(r['errors']) + r['unanswered']} ({r['unanswered']} keys unanswered)")
     for line in r["errors"][:10]:
