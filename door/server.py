@@ -166,7 +166,7 @@ class DoorServer:
         except Exception:
             clog.exception("session failed")
         finally:
-            terminal.warn = None
+            terminal.warn = None  # it refers to the presence, which refers to the terminal: a cycle otherwise
             self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
             self._sysop_sessions.discard(terminal)

@@ -303,6 +303,8 @@ async def _play(display: Display, ctx: DoorContext, caller: Caller, options: Cal
         keys.cancel()
         computer.stop()
         presence.deliver = None
+        # the seats and the table refer to each other: unlinked, the game and its events go by reference
+        # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
         human.table = computer.table = None
     if table.held is not None and not display.terminal.closed:
         return await show_page(display, "Your game is kept", [HELD_MESSAGE])
