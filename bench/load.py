@@ -377,8 +377,9 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
                     raise RuntimeError(f"the server did not start:\n{log.read_text()}")
                 time.sleep(0.1)
             door = DoorProcess(tmp, server, telnet_port)
-            while not _descendants(server.pid) and time.monotonic() < deadline:
-                time.sleep(0.1)  # its thinking process, which starts with it ([computer] processes = 0: none)
+            until = time.monotonic() + 5  # its thinking process starts with it ([computer] processes = 0: none)
+            while not _descendants(server.pid) and time.monotonic() < until:
+                time.sleep(0.1)
             door.workers = _descendants(server.pid)
             cores = sorted(os.sched_getaffinity(0))
             if pin and len(cores) >= 2:

@@ -37,7 +37,7 @@ import secrets
 import signal
 import sys
 import threading
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Callable
@@ -132,11 +132,13 @@ class Thinking:
             raise ValueError(f"processes must be 0 or more, got {processes}")
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     def start(self) -> None:
         """Start the worker processes now (each loads the expert's tables),
-        rather than at the first move.  Nothing to do with 0 processes."""
-        if self.processes and self._pool is None:
+        rather than at the first move.  Nothing to do with 0 processes, or
+        once :meth:`close` was called."""
+        if self.processes and self._pool is None and not self._closed:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_worker_start, initargs=(NICENESS,))
             for _ in range(self.processes):
@@ -156,24 +158,26 @@ class Thinking:
     async def decide(self, strategy: Strategy, decision: Decision) -> Action:
         """The action ``strategy`` takes for ``decision``.  Raises whatever
         the strategy raises (``ValueError`` for a decision it cannot make)."""
-        if not self.processes:
-            return await _on_thread(partial(decision.take, strategy))
         self.start()
-        pool: Executor | None = self._pool
-        assert pool is not None
+        pool = self._pool
+        if pool is None:  # no processes, or the door is stopping
+            return await _on_thread(partial(decision.take, strategy))
         rng = getattr(strategy, "rng", None)
         seed = rng.getrandbits(64) if isinstance(rng, random.Random) else secrets.randbits(64)
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, _decide, type(strategy), seed, decision)
         except BrokenProcessPool:
             log.error("a thinking process died: starting another, and deciding this move on the thread")
-            if self._pool is pool:
-                self.close()
+            if self._pool is pool:  # (not yet replaced for another move)
+                self._pool = None
+                pool.shutdown(wait=False)
                 self.start()
             return await _on_thread(partial(decision.take, strategy))
 
     def close(self) -> None:
-        """Stop the worker processes (moves under way are dropped)."""
+        """Stop the worker processes (moves under way are dropped); a move
+        asked for afterwards is decided on the thread."""
+        self._closed = True
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

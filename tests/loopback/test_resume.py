@@ -15,7 +15,7 @@ from door.records.store import DATABASE_NAME, Store
 
 from tests.support.server import start_server_process
 from tests.support.player import RIGHT, Terminal, telnet_caller
-from tests.support.clients import telnet_client
+from tests.support.clients import console_client, telnet_client
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
 
@@ -141,21 +141,20 @@ async def test_a_kept_game_is_on_the_menu_and_never_replaced_silently(door: Door
     writer.close()
 
 
-async def console_at(data: Path) -> tuple[asyncio.StreamWriter, Terminal]:
-    """The sysop at the local console of the server whose data folder is ``data``."""
-    from door.net.console_socket import CONSOLE_SOCKET
-
-    reader, writer = await asyncio.open_unix_connection(str(data / CONSOLE_SOCKET))
-    writer.write(b"CONSOLE 80 24 xterm\n")
-    console = Terminal(80, 24)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            console.feed(data)
-
-    asyncio.get_running_loop().create_task(pump())
-    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
-    return writer, console
+async def sysop_and_syd(data: Path):
+    """A ``serve`` process on ``data``, the sysop at its console, and the
+    caller Syd logged in over telnet: the process, the console's writer
+    and screen, and the caller's writer, screen and task."""
+    proc, port, _ = start_server_process(data)
+    try:
+        sysop, console, _ = await console_client(data)
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        writer, screen, task = await connect(port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+    except BaseException:
+        proc.kill()
+        raise
+    return proc, sysop, console, writer, screen, task
 
 
 async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) -> None:
@@ -167,11 +166,8 @@ async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) ->
     store = await Store.open(data / DATABASE_NAME)
     await store.accounts.create("Syd", hash_password("syd-pass"))
     await store.close()
-    proc, port, _ = start_server_process(data)
+    proc, sysop, console, writer, screen, task = await sysop_and_syd(data)
     try:
-        sysop, console = await console_at(data)
-        writer, screen, task = await connect(port)
-        await log_in(writer, screen, "Syd", "syd-pass")
         await screen.wait_for(lambda: "Play the sysop" in screen.text())
         writer.write(b"6")
         await screen.wait_for(lambda: "Reason:" in screen.text())
@@ -202,11 +198,8 @@ async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) ->
     finally:
         if proc.poll() is None:
             proc.kill()
-    proc, port, _ = start_server_process(data)
+    proc, sysop, console, writer, screen, task = await sysop_and_syd(data)
     try:
-        sysop, console = await console_at(data)
-        writer, screen, task = await connect(port)
-        await log_in(writer, screen, "Syd", "syd-pass")
         await screen.wait_for(lambda: "Page the sysop to go on with it?" in screen.text())
         assert re.search(r"unfinished game #\d+ \(hand 1, you \d+, the sysop \d+\)", " ".join(screen.text().split()))
         writer.write(b"y")

@@ -21,7 +21,7 @@ from door.server import DoorServer
 
 from tests.support.server import make_config, running, with_sysop
 from tests.support.player import Player, Terminal, log_in_as_guest, telnet_caller
-from tests.support.clients import watch
+from tests.support.clients import console_client, watch
 
 SYSOP_PASSWORD = "sysop-secret"
 
@@ -325,16 +325,7 @@ async def test_only_sysops_reach_the_console(door: DoorServer, sysop_key) -> Non
 
 
 async def open_console(door: DoorServer):
-    path = Path(door.config.server.data_dir) / CONSOLE_SOCKET
-    reader, writer = await asyncio.open_unix_connection(str(path))
-    writer.write(b"CONSOLE 80 24 xterm\n")
-    console = Terminal(80, 24)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            console.feed(data)
-
-    return writer, console, asyncio.create_task(pump())
+    return await console_client(Path(door.config.server.data_dir))
 
 
 async def test_watch_a_game_with_hands_hidden_and_away(door: DoorServer) -> None:

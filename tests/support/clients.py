@@ -4,10 +4,13 @@ process, their screens through pyte."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+
+from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
 from tests.support.player import Terminal, telnet_caller
 
-__all__ = ["telnet_client", "as_guest_to_the_game", "watch"]
+__all__ = ["telnet_client", "as_guest_to_the_game", "watch", "console_client"]
 
 
 async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: str = "xterm"):
@@ -37,3 +40,18 @@ def watch(process, cols: int, rows: int):
             screen.feed(data)
 
     return screen, asyncio.create_task(pump())
+
+
+async def console_client(data_dir: Path) -> tuple[asyncio.StreamWriter, Terminal, asyncio.Task[None]]:
+    """The local sysop console of the server whose data folder is
+    ``data_dir``, over its Unix socket (80x24, xterm): the writer for its
+    keys, its screen, and the task that feeds the screen."""
+    reader, writer = await asyncio.open_unix_connection(str(data_dir / CONSOLE_SOCKET))
+    writer.write(b"CONSOLE 80 24 xterm\n")
+    console = Terminal(80, 24)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            console.feed(data)
+
+    return writer, console, asyncio.create_task(pump())
