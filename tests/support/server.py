@@ -56,21 +56,25 @@ async def running(config: Config) -> AsyncIterator[DoorServer]:
 
 
 def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
-    """``cribbage-door serve`` as a subprocess on free ports; returns the
-    process and its telnet and SSH ports (read from its log)."""
+    """``cribbage-door serve`` as a subprocess on free ports, once all its
+    listeners are up (the console socket last: a killed server's stale
+    socket file refuses connections until then); returns the process and
+    its telnet and SSH ports (read from its log)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
          "--ssh-port", "0", "--data-dir", str(data_dir), *extra],
         stderr=subprocess.PIPE, text=True)
     ports: dict[str, int] = {}
+    console = False
     deadline = time.monotonic() + 20
     assert proc.stderr is not None
-    while len(ports) < 2 and time.monotonic() < deadline:
+    while not (len(ports) == 2 and console) and time.monotonic() < deadline:
         line = proc.stderr.readline()
         if not line:
             break
         m = re.search(r"(telnet|ssh) listening on 127\.0\.0\.1:(\d+)", line)
         if m:
             ports[m.group(1)] = int(m.group(2))
-    assert len(ports) == 2, "the server did not announce both listeners"
+        console = console or "sysop console on" in line
+    assert len(ports) == 2 and console, "the server did not announce its listeners and console"
     return proc, ports["telnet"], ports["ssh"]
