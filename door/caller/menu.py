@@ -28,18 +28,26 @@ class MenuItem(enum.Enum):
     RECENT_GAMES = "5"
     PLAY_SYSOP = "6"
     DEMONSTRATION = "7"
+    PLAY_CALLER = "8"
     TERMINAL = "T"
     RESUME = "R"
     QUIT = "Q"
+    CHALLENGED = "challenged"
+    """No key: another caller challenged this one (the menu gives way)."""
 
 
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
-                    messages: Sequence[str] = (), resume: str | None = None) -> MenuItem | None:
+                    messages: Sequence[str] = (), resume: str | None = None,
+                    opponents: Callable[[], bool] = lambda: False,
+                    challenged: Callable[[], bool] = lambda: False) -> MenuItem | None:
     """The caller's menu; returns the :class:`MenuItem` chosen, or ``None``
     on hang-up.  "Play the sysop" is offered while
-    ``sysop_available()`` says so (checked every second); ``messages`` from
+    ``sysop_available()`` says so, "Play another caller" while
+    ``opponents()`` does (both checked every second); ``messages`` from
     the sysop show as they arrive; ``resume`` describes a kept game
-    ("game #N (hand 3, you 20, Computer 26)"), offered as R."""
+    ("game #N (hand 3, you 20, Computer 26)"), offered as R.  When
+    ``challenged()`` turns True (checked at every wake-up of the
+    terminal) the menu returns :attr:`MenuItem.CHALLENGED`."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
 
@@ -53,6 +61,8 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         if sysop_available():
             out.append("  6  Play the sysop (page the sysop)")
         out.append("  7  Demonstration: watch the computer play itself")
+        if opponents():
+            out.append("  8  Play another caller")
         out.append(f"  T  Terminal: {display.terminal.charset.label} (test or change it)")
         return out + ["  Q  Leave the door"]
 
@@ -67,21 +77,26 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             canvas.put(row + 1 + i, 4, line, INPUT)
         canvas.cursor = None
 
-    def news() -> tuple[bool, tuple[str, ...]]:
-        """What can change while the menu waits: the sysop's presence and
+    def news() -> tuple[bool, bool, tuple[str, ...]]:
+        """What can change while the menu waits: the sysop's presence, other callers and
         their messages (checked every second; painted only on a change)."""
-        return sysop_available(), tuple(list(messages)[-3:])
+        return sysop_available(), opponents(), tuple(list(messages)[-3:])
 
+    if challenged():
+        return MenuItem.CHALLENGED
     painted = news()
     display.show(paint)
     async for key in display.keys(tick=1.0):
+        if challenged():
+            return MenuItem.CHALLENGED  # the key, if any, was pressed before the challenge showed
         if key is None:
             now = news()
             if now != painted:
                 painted = now
                 display.refresh_soon()
             continue
-        allowed = "123457TQ" + ("6" if sysop_available() else "") + ("R" if resume is not None else "")
+        allowed = ("123457TQ" + ("6" if sysop_available() else "") + ("8" if opponents() else "")
+                   + ("R" if resume is not None else ""))
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return MenuItem(key.char.upper())
         note = "Please press " + " or ".join(allowed) + "."

@@ -12,7 +12,9 @@ from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
+from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.identity import Login
+from door.caller.seated import rejoin, seated
 from door.context import DoorContext
 from door.ui.display import Display
 from door.play.journal import Journal
@@ -79,7 +81,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         if answer is None:
             return
         if answer == "Y":
-            if not await _rejoin(display, ctx, caller, options, presence, waiting[0], waiting[1]):
+            if not await rejoin(display, ctx, options, presence, waiting[0], waiting[1]):
                 return
         else:
             waiting[0].abandon(waiting[1])
@@ -116,18 +118,27 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             display.refresh_soon()
 
         presence.deliver = deliver
-        choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages,
-                                 resume=kept.line if kept is not None else None)
-        presence.deliver = None
+        ctx.lobby.at_menu(presence, True)
+        try:
+            choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages,
+                                     resume=kept.line if kept is not None else None,
+                                     opponents=lambda: ctx.lobby.has_opponents(presence),
+                                     challenged=lambda: ctx.lobby.challenge_for(presence) is not None)
+        finally:
+            ctx.lobby.at_menu(presence, False)
+            presence.deliver = None
         if choice is None:
             return
         if choice is MenuItem.QUIT:
             break
-        if kept is not None and choice in (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP):
+        owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
+        if owned is not None and choice in _REPLACING:
             ctx.lobby.update(presence, "asked about a kept game")
+            against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
+                choice, "the computer")
             answer = await ask_choice(display, "Your kept game", [
-                f"You have a kept {kept.line}.",
-                f"A new game against {'the sysop' if choice is MenuItem.PLAY_SYSOP else 'the computer'} replaces it.",
+                f"You have a kept {owned.line}.",
+                f"A new game against {against} replaces it.",
                 "",
                 "Start a new game all the same? (Y/N; N goes back to the menu)",
             ], "YN")
@@ -135,7 +146,12 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
                 return
             if answer == "N":
                 continue
-        if choice is MenuItem.RESUME and kept is not None:
+        if choice is MenuItem.CHALLENGED:
+            ok = await answer_challenge(display, ctx, caller, options, presence, log,
+                                        replaces=owned.line if owned is not None else None)
+        elif choice is MenuItem.PLAY_CALLER:
+            ok = await challenge_caller(display, ctx, caller, options, presence, log)
+        elif choice is MenuItem.RESUME and kept is not None:
             ok = await _resume(display, ctx, caller, options, presence, log, kept)
         elif choice is MenuItem.PLAY_COMPUTER:
             ok = await _play(display, ctx, caller, options, presence, log)
@@ -207,18 +223,30 @@ async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, ke
     return True
 
 
+_REPLACING = (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP, MenuItem.PLAY_CALLER)
+"""Menu choices that start a new game the caller owns (which replaces the kept game they own)."""
+
+
 @dataclasses.dataclass(frozen=True)
 class KeptGame:
     """A caller's unfinished game and how it stands, in words (``line``:
-    ``"game #N (hand 3, you 20, Computer 26)"``)."""
+    ``"game #N (hand 3, you 20, Computer 26)"``); ``owned``: the caller
+    owns it (a new game of theirs replaces it), rather than being the
+    other caller in someone else's."""
 
     saved: SavedGame
     line: str
+    owned: bool = True
 
     @property
     def against_sysop(self) -> bool:
         """True for a game against the sysop (resumed by paging them)."""
         return self.saved.opponent == Opponent.SYSOP
+
+    @property
+    def against_caller(self) -> bool:
+        """True for a game against another caller (resumed by challenging them)."""
+        return self.saved.opponent == Opponent.CALLER
 
 
 async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptGame | None, str]:
@@ -234,18 +262,28 @@ async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptG
         game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
         if game.over:
             raise ValueError("the game in it is already over")
+        seat = saved.seat_of(caller.account.id)
     except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
         log.error("the saved game of %r does not replay: %s", caller.name, exc)
         return None, str(exc)[:70]
-    you, them = game.scores()
-    who = "the sysop" if saved.opponent == Opponent.SYSOP else "Computer"
-    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {you}, {who} {them})"), ""
+    scores = game.scores()
+    if saved.opponent == Opponent.SYSOP:
+        who = "the sysop"
+    elif saved.opponent == Opponent.CALLER:
+        who = saved.players[1 - seat] if len(saved.players) == 2 else "another caller"
+    else:
+        who = "Computer"
+    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {scores[seat]}, {who} "
+                           f"{scores[1 - seat]})", owned=saved.account_id == caller.account.id), ""
 
 
 async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:
     if kept.against_sysop:
         lines = [f"You have an unfinished {kept.line}.", "",
                  "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
+    elif kept.against_caller:
+        lines = [f"You have an unfinished {kept.line}.", "",
+                 "Ask them to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
     else:
         lines = [f"You have an unfinished {kept.line} against the computer.", "",
                  "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
@@ -256,9 +294,12 @@ async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:
 async def _resume(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
                   log: Log, kept: KeptGame) -> bool:
     """Go on with a kept game: against the computer at once, against the
-    sysop by paging them.  False when the connection is gone."""
+    sysop by paging them, against another caller by challenging them.
+    False when the connection is gone."""
     if kept.against_sysop:
         return await _page_sysop(display, ctx, caller, options, presence, log, resume=kept.saved)
+    if kept.against_caller:
+        return await challenge_caller(display, ctx, caller, options, presence, log, resume=kept.saved)
     return await _play(display, ctx, caller, options, presence, log, resume=kept.saved)
 
 
@@ -394,25 +435,4 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
     log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.run_table(table, resume)
-    return await _seated(display, ctx, presence, mine, table, "vs sysop")
-
-
-async def _rejoin(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
-                  table: Table, index: int) -> bool:
-    """Go back to a game that waited while the caller's line was down (under
-    the name the game was played with)."""
-    seat = HumanSeat(display, table.seats[index].name, options, ctx.paging.chat_limit, identity=presence.identity)
-    table.rejoin(index, seat)
-    return await _seated(display, ctx, presence, seat, table, "vs sysop")
-
-
-async def _seated(display: Display, ctx: DoorContext, presence: Presence, seat: HumanSeat, table: Table,
-                  doing: str) -> bool:
-    ctx.lobby.update(presence, doing, table)
-    presence.deliver = seat.notice
-    try:
-        await seat.play()
-    finally:
-        presence.deliver = None
-    return not display.terminal.closed
-
+    return await seated(display, ctx, presence, mine, table, "vs sysop")

@@ -43,13 +43,17 @@ class JournalError(RuntimeError):
 
 
 class Journal:
-    """Keeps the games of the account ``account_id`` (in seat 0).
+    """Keeps the games of the account ``account_id`` (the owner; one of
+    ``accounts``).
 
     ``players``: both seats' names; ``accounts``: both seats' account ids
-    (``None`` for the computer or a guest); ``opponent``: who seat 1 is
-    (:class:`Opponent`); ``warn``: called with a sentence for the caller when the
-    store fails.  Every game is journaled, against the computer and
-    against the sysop alike, so any of them survives a killed server."""
+    (``None`` for the computer, the sysop or a guest); ``opponent``: who
+    the owner plays (:class:`Opponent`); ``warn``: called with a sentence
+    for the players when the store fails.  Every game is journaled, against
+    the computer, the sysop or another caller, so any of them survives a
+    killed server; a game between two registered callers is kept for both
+    (:class:`~door.records.saved_games.SavedGame`).  Raises ``ValueError``
+    when ``account_id`` is not in ``accounts``."""
 
     def __init__(self, store: Store, account_id: int, players: tuple[str, str],
                  accounts: tuple[int | None, int | None], opponent: Opponent,
@@ -59,6 +63,8 @@ class Journal:
         self.players = players
         self.accounts = accounts
         self.opponent = opponent
+        self.seat = accounts.index(account_id)
+        """The owner's seat (0 or 1)."""
         self.warn = warn
         self.saved_id: int | None = None
         self.started = time.time()
@@ -93,7 +99,13 @@ class Journal:
         :class:`JournalError` when the store cannot keep it."""
         self.started = time.time()
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
-            self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points))
+            self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
+            self.seat, self.accounts[1 - self.seat], self.players))
+
+    def keeps_for(self, seat: int) -> bool:
+        """True when ``seat``'s player has this game kept in the store (a
+        registered caller's seat, not the computer's or the sysop's)."""
+        return self.accounts[seat] is not None
 
     def resume(self, saved: SavedGame) -> None:
         """A saved game goes on: keep writing to its log."""

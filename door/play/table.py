@@ -3,7 +3,7 @@
 Seats submit actions whenever they like (:meth:`Table.submit`); the table
 applies them one at a time in arrival order, tells both seats what happened,
 and tells a seat when its action was refused.  Seat 0 is the caller, seat 1
-the sysop or the computer (seed 004).  After each game both seats are asked
+the sysop or the computer (seed 004), or the caller who was challenged.  After each game both seats are asked
 whether to play another; the loser deals first (seed 000).  With a
 :class:`~door.play.journal.Journal`, every action is kept in the store before
 its effect is shown, and every finished game is recorded.
@@ -13,7 +13,7 @@ dealt but not shown, the players may chat, and the player about to deal
 deals by pressing RETURN on a blank chat line (:meth:`Table.deal`; against
 the computer, the caller always may).
 
-When ``rejoin_timeout`` is set (caller against sysop), a player whose line
+When ``rejoin_timeout`` is set (a game between people), a player whose line
 drops is *absent*: the other is told at once, and the game waits up to that
 many seconds for them to come back (:meth:`Table.rejoin`) before it is
 abandoned; the player who stayed may abandon it sooner.
@@ -189,10 +189,10 @@ class Table:
         self._queue.put_nowait((seat, _QUIT))
 
     def abandon(self, seat: int) -> None:
-        """``seat`` gives up the game: the match ends.  The sysop giving up
-        waiting for an absent caller leaves the caller's game in the
-        journal (they may page the sysop to resume it); the caller giving it
-        up (the absent player, asked whether to go back) drops it."""
+        """``seat`` gives up the game: the match ends.  A caller giving it
+        up (waiting no longer, or asked whether to go back) drops it from
+        the store; the sysop giving up waiting for an absent caller leaves
+        the caller's game kept (they may page the sysop to resume it)."""
         self._queue.put_nowait((seat, _ABANDON))
 
     def deal(self, seat: int) -> str | None:
@@ -278,8 +278,9 @@ class Table:
             if not await self._play(game, events, underway):
                 if self.forfeit is not None and self.journal is not None:
                     await self.journal.forfeit(game, self.tally, 1 - self.forfeit)
-                elif self.abandoned == 0 and self.journal is not None:
-                    await self.journal.drop()  # the journal's caller gave it up (the sysop waiting keeps it)
+                elif self.abandoned is not None and self.journal is not None and \
+                        self.journal.keeps_for(self.abandoned):
+                    await self.journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
                 return
             assert game.result is not None
             if self.journal is not None:

@@ -108,6 +108,14 @@ MIGRATIONS: list[str | Callable[[sqlite3.Connection], None]] = [
     """,
     # version 2: names compared by NFKC + case fold, ignorables removed
     lambda db: _rekey_names(db),
+    # version 3: a game between two callers is kept for both (issue 16.3): the owner's seat, the other
+    # caller's account, and both players' names
+    """
+    ALTER TABLE saved_games ADD COLUMN seat INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE saved_games ADD COLUMN other_account INTEGER REFERENCES accounts(id) ON DELETE SET NULL;
+    ALTER TABLE saved_games ADD COLUMN players TEXT NOT NULL DEFAULT '[]';
+    CREATE INDEX saved_games_other ON saved_games(other_account);
+    """,
 ]
 """Schema migrations: entry *i* takes a database from version *i* to *i + 1*
 (an SQL script, or a function of the connection run in the same transaction)."""

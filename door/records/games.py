@@ -22,11 +22,13 @@ __all__ = ["GameSummary", "Games", "Opponent"]
 
 
 class Opponent(enum.StrEnum):
-    """Who seat 1 was in a recorded game (its value is what the database
-    keeps)."""
+    """Who the caller of a recorded game played (its value is what the
+    database keeps): seat 1 against the computer or the sysop."""
 
     COMPUTER = "computer"
     SYSOP = "sysop"
+    CALLER = "caller"
+    """Another caller (issue 16.3); each caller's account is in its seat."""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.notation import action_from_text, action_to_text, rules_from_dict, rules_to_dict
+from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 
 from door.records.database import Database
@@ -21,7 +21,12 @@ __all__ = ["SavedGame", "SavedGames"]
 @dataclass(frozen=True)
 class SavedGame:
     """An unfinished game: enough to rebuild it exactly (``started`` in
-    seconds since the epoch; ``match_points`` the games credited before it)."""
+    seconds since the epoch; ``match_points`` the games credited before it).
+
+    ``account_id`` owns it and sits in ``seat`` (0 or 1); in a game between
+    two callers ``other_account`` is the other caller's account (``None``
+    for a guest), who finds it too.  ``players``: both seats' names as the
+    game was played (empty for games kept before schema version 3)."""
 
     id: int
     account_id: int
@@ -32,24 +37,43 @@ class SavedGame:
     actions: list[Action]
     match_points: tuple[int, int]
     started: float
+    seat: int = 0
+    other_account: int | None = None
+    players: tuple[str, ...] = ()
+
+    def seat_of(self, account_id: int) -> int:
+        """The seat ``account_id`` plays in this game (0 or 1).  Raises
+        ``ValueError`` for an account that is not in it."""
+        if account_id == self.account_id:
+            return self.seat
+        if account_id == self.other_account:
+            return 1 - self.seat
+        raise ValueError(f"account {account_id} is not in saved game {self.id}")
 
 
 class SavedGames:
-    """The action logs in ``database``: at most one unfinished game per account."""
+    """The action logs in ``database``: each account owns at most one
+    unfinished game; a game between two callers belongs to one of them
+    (the owner) and is found by both."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
 
     async def begin(self, account_id: int, opponent: str, number: int, first_dealer: int | None,
-                    rules: Rules, match_points: tuple[int, int]) -> int:
-        """Start the action log of a new game for ``account_id`` (replacing
-        any older unfinished one); returns its id."""
+                    rules: Rules, match_points: tuple[int, int], seat: int = 0,
+                    other_account: int | None = None, players: tuple[str, str] | None = None) -> int:
+        """Start the action log of a new game owned by ``account_id``,
+        sitting in ``seat`` (replacing any older unfinished game it owns;
+        a game it is only the other caller of stays); ``other_account``
+        and ``players``: see :class:`SavedGame`.  Returns its id."""
         def tx(db: sqlite3.Connection) -> int:
             db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,))
             cur = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "
-                             "match_points, started) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             "match_points, started, seat, other_account, players) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (account_id, opponent, number, first_dealer, json.dumps(rules_to_dict(rules)),
-                              json.dumps(list(match_points)), time.time()))
+                              json.dumps(list(match_points)), time.time(), seat, other_account,
+                              json.dumps(list(players or ()))))
             assert cur.lastrowid is not None
             return cur.lastrowid
         return await self.database.tx(tx)
@@ -63,18 +87,25 @@ class SavedGames:
             (saved_id, seq, action_to_text(action))))
 
     async def load(self, account_id: int) -> SavedGame | None:
-        """The unfinished game of an account, or ``None``.  Raises
-        :class:`~engine.notation.NotationError` when the log cannot be read."""
+        """The unfinished game of an account: the one it owns, else the
+        newest game another caller owns with it; ``None`` when there is
+        none.  Raises :class:`~engine.notation.NotationError` when the log
+        cannot be read."""
         def q(db: sqlite3.Connection) -> SavedGame | None:
-            row = db.execute("SELECT id, opponent, number, first_dealer, rules, match_points, started "
-                             "FROM saved_games WHERE account_id = ?", (account_id,)).fetchone()
+            row = db.execute("SELECT id, account_id, opponent, number, first_dealer, rules, match_points, started, "
+                             "seat, other_account, players FROM saved_games "
+                             "WHERE account_id = ? OR other_account = ? "
+                             "ORDER BY account_id = ? DESC, started DESC, id DESC LIMIT 1",
+                             (account_id, account_id, account_id)).fetchone()
             if row is None:
                 return None
             actions = [action_from_text(a) for (a,) in db.execute(
                 "SELECT action FROM saved_actions WHERE saved_id = ? ORDER BY seq", (row[0],))]
-            mp = json.loads(row[5])
-            return SavedGame(row[0], account_id, row[1], row[2], row[3], rules_from_dict(json.loads(row[4])),
-                             actions, (mp[0], mp[1]), row[6])
+            mp, players = json.loads(row[6]), json.loads(row[10])
+            if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
+                raise NotationError(f"saved game {row[0]}: players {row[10]!r} are not names")
+            return SavedGame(row[0], row[1], row[2], row[3], row[4], rules_from_dict(json.loads(row[5])),
+                             actions, (mp[0], mp[1]), row[7], row[8], row[9], tuple(players))
         return await self.database.query(q)
 
     async def drop(self, saved_id: int) -> None:
@@ -82,8 +113,11 @@ class SavedGames:
         await self.database.tx(lambda db: db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,)))
 
     async def drop_for(self, account_id: int) -> bool:
-        """Forget the unfinished game of an account, even one whose log
-        cannot be read; True when there was one."""
+        """Forget the unfinished game of an account (the one :meth:`load`
+        gives), even one whose log cannot be read; True when there was one."""
         def tx(db: sqlite3.Connection) -> bool:
-            return db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,)).rowcount > 0
+            return db.execute(
+                "DELETE FROM saved_games WHERE id = (SELECT id FROM saved_games "
+                "WHERE account_id = ? OR other_account = ? ORDER BY account_id = ? DESC, started DESC, id DESC "
+                "LIMIT 1)", (account_id, account_id, account_id)).rowcount > 0
         return await self.database.tx(tx)

@@ -45,6 +45,7 @@ class Statistics:
     longest_streak: int = 0
     vs_sysop: int = 0
     vs_computer: int = 0
+    vs_callers: int = 0
 
     @property
     def losses(self) -> int:
@@ -68,7 +69,8 @@ class Statistics:
             ("Double skunks given / taken", f"{self.double_skunks_given} / {self.double_skunks_taken}"),
             ("Average margin per game", f"{self._avg(self.margin_total, self.games):+.1f}"),
             ("Longest winning streak", str(self.longest_streak)),
-            ("Games against the sysop / computer", f"{self.vs_sysop} / {self.vs_computer}"),
+            ("Games vs the sysop / computer / callers",
+             f"{self.vs_sysop} / {self.vs_computer} / {self.vs_callers}"),
             ("Hands played", str(self.hands)),
             ("Average points per hand", f"{self._avg(self.hand_points, self.hands):.2f}"),
             ("Average points per crib", f"{self._avg(self.crib_points, self.cribs):.2f}"),
@@ -100,7 +102,7 @@ def player_statistics(db: sqlite3.Connection, name: str) -> Statistics | None:
         s["games"] += 1
         mine, theirs = (score0, score1) if seat == 0 else (score1, score0)
         s["margin_total"] += mine - theirs
-        s["vs_sysop" if opponent == "sysop" else "vs_computer"] += 1
+        s[{"sysop": "vs_sysop", "caller": "vs_callers"}.get(opponent, "vs_computer")] += 1
         if winner == seat:
             s["wins"] += 1
             s["credited"] += value

@@ -1,12 +1,18 @@
 """Who is on line, what each caller is doing, the sysop consoles, pages,
-and the caller-vs-sysop games (running, or waiting for a player whose line
-dropped).
+challenges between callers, and the games between people (running, or
+waiting for a player whose line dropped).
 
 A *page* (BBS style, with an optional one-line reason) rings on every
 available sysop console until a sysop accepts or declines it, or until
 ``page_timeout`` seconds pass.  Accepting hands the caller an
 :class:`Invitation`: the caller's session sets up the table and hands the
 sysop's seat back through it.
+
+A *challenge* (issue 16.3) asks a caller at the main menu to play the
+caller who sends it, for ``page_timeout`` seconds.  Accepting answers it
+with the challenged caller's seat; the challenger's session sets up the
+table.  A caller who declines is not challenged again by the same caller
+for :data:`CHALLENGE_COOLDOWN` seconds.
 """
 
 from __future__ import annotations
@@ -16,6 +22,8 @@ import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
+
+from engine.rules import Rules
 
 from door.config import PagingConfig
 from door.net.ansi import farewell
@@ -28,14 +36,27 @@ if TYPE_CHECKING:
     from door.play.table import Table
     from door.records.store import SavedGame
 
-__all__ = ["Lobby", "Presence", "Page", "Invitation", "Console", "account_identity", "sysop_identity"]
+__all__ = ["Lobby", "Presence", "Page", "Invitation", "Challenge", "Console", "account_identity",
+           "account_of", "sysop_identity", "CHALLENGE_COOLDOWN"]
 
 log = logging.getLogger(__name__)
+
+CHALLENGE_COOLDOWN = 120.0
+"""Seconds after a caller declines a challenge during which its sender
+cannot challenge them again (nobody is pestered off the menu)."""
 
 
 def account_identity(account_id: int) -> str:
     """The identity of a registered caller, as seats and presences carry it."""
     return f"account:{account_id}"
+
+
+def account_of(identity: str | None) -> int | None:
+    """The account id in an :func:`account_identity`, else ``None``."""
+    if identity is None or not identity.startswith("account:"):
+        return None
+    tail = identity.removeprefix("account:")
+    return int(tail) if tail.isdigit() else None
 
 
 def sysop_identity(name: str) -> str:
@@ -78,6 +99,9 @@ class Presence:
     (:func:`account_identity`, :func:`sysop_identity`); ``None``: a guest."""
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the connection's session is over."""
+    challengeable: bool = False
+    """True while the caller is at the main menu, where other callers may
+    challenge them (set through :meth:`Lobby.at_menu`)."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
@@ -120,6 +144,30 @@ class Page:
         return max(0, int(self.deadline - time.time() + 0.999))
 
 
+@dataclass(eq=False)
+class Challenge:
+    """``challenger`` asks ``challenged`` to play under ``rules`` until
+    ``deadline`` (seconds since the epoch); with ``resume`` (a kept game
+    between the two), to go on with that game.  ``answer`` gets the
+    challenged caller's seat when they accept, ``None`` otherwise;
+    ``declined`` says they said no, ``withdrawn`` that the challenger
+    stopped waiting."""
+
+    challenger: Presence
+    challenged: Presence
+    rules: Rules
+    deadline: float
+    answer: "asyncio.Future[HumanSeat | None]"
+    resume: "SavedGame | None" = None
+    declined: bool = False
+    withdrawn: bool = False
+
+    @property
+    def seconds_left(self) -> int:
+        """Whole seconds before the challenge lapses."""
+        return max(0, int(self.deadline - time.time() + 0.999))
+
+
 class Lobby:
     """The server-wide registry; ``paging`` holds the timeouts."""
 
@@ -128,6 +176,11 @@ class Lobby:
         self.presences: dict[int, Presence] = {}
         self.consoles: list[Console] = []
         self.pages: list[Page] = []
+        self.challenges: list[Challenge] = []
+        self._at_menu: dict[int, Presence] = {}
+        """The challengeable callers by connection (few, and looked at every second by every menu)."""
+        self._declined: dict[tuple[int, int], float] = {}
+        """(challenger conn, challenged conn) -> when the challenged caller said no."""
         self.tables: set["Table"] = set()
 
     # -- presence ------------------------------------------------------------
@@ -142,10 +195,16 @@ class Lobby:
     def leave(self, presence: Presence) -> None:
         """A connection ended."""
         self.presences.pop(presence.conn, None)
+        self._at_menu.pop(presence.conn, None)
         presence.ended.set()
         for page in list(self.pages):
             if page.presence is presence and not page.answer.done():
                 page.answer.set_result(None)
+        for challenge in list(self.challenges):
+            if presence in (challenge.challenger, challenge.challenged) and not challenge.answer.done():
+                challenge.answer.set_result(None)
+        for pair in [pair for pair in self._declined if presence.conn in pair]:
+            del self._declined[pair]
         self.changed()
 
     def holder(self, identity: str, besides: Presence) -> Presence | None:
@@ -240,10 +299,97 @@ class Lobby:
         log.info("page of %s %s", page.presence.name, "accepted" if invitation else "declined")
         return True
 
+    # -- challenges between callers -------------------------------------------------
+
+    def at_menu(self, presence: Presence, here: bool) -> None:
+        """``presence`` arrives at (``here``) or leaves the main menu, where
+        other callers may challenge them."""
+        presence.challengeable = here
+        if here and not presence.is_sysop and presence.conn in self.presences:
+            self._at_menu[presence.conn] = presence
+        else:
+            self._at_menu.pop(presence.conn, None)
+
+    def opponents(self, presence: Presence) -> list[Presence]:
+        """The callers ``presence`` may challenge now: at the main menu,
+        in no other challenge, and not having declined ``presence`` in the
+        last :data:`CHALLENGE_COOLDOWN` seconds; oldest connection first.
+        Costs the number of callers at the menu, not of all callers."""
+        return [p for _, p in sorted(self._at_menu.items()) if self._may_challenge(presence, p)]
+
+    def has_opponents(self, presence: Presence) -> bool:
+        """True when :meth:`opponents` is not empty (stops at the first)."""
+        return any(self._may_challenge(presence, p) for p in self._at_menu.values())
+
+    def _may_challenge(self, presence: Presence, other: Presence) -> bool:
+        if other is presence or not other.name:
+            return False
+        if any(other in (c.challenger, c.challenged) or presence in (c.challenger, c.challenged)
+               for c in self.challenges):
+            return False
+        said_no = self._declined.get((presence.conn, other.conn))
+        return said_no is None or time.time() - said_no >= CHALLENGE_COOLDOWN
+
+    def challenge_for(self, presence: Presence) -> Challenge | None:
+        """The open challenge to ``presence``, if any."""
+        return next((c for c in self.challenges if c.challenged is presence and not c.answer.done()), None)
+
+    async def challenge(self, challenger: Presence, challenged: Presence, rules: Rules,
+                        resume: "SavedGame | None" = None) -> Challenge:
+        """Ask ``challenged`` to play ``challenger`` under ``rules`` (to go
+        on with the kept game ``resume`` when given) and wait up to
+        ``page_timeout`` seconds; returns the challenge, whose ``answer``
+        holds the challenged caller's seat or ``None``.  Raises
+        ``ValueError`` when ``challenged`` is not among :meth:`opponents`."""
+        if challenged not in self.opponents(challenger):
+            raise ValueError(f"{challenged.name} cannot be challenged now")
+        loop = asyncio.get_running_loop()
+        c = Challenge(challenger, challenged, rules, time.time() + self.paging.page_timeout, loop.create_future(),
+                      resume)
+        self.challenges.append(c)
+        log.info("%s challenges %s", challenger.name, challenged.name)
+        challenged.terminal.wake()  # the menu notices at once
+        self.changed()
+        try:
+            await asyncio.wait_for(asyncio.shield(c.answer), self.paging.page_timeout)
+        except asyncio.TimeoutError:
+            pass
+        except BaseException:
+            if c.answer.done() and (seat := c.answer.result()) is not None:
+                seat.finish()  # accepted, but nobody will seat it: the challenged caller goes back
+            raise
+        finally:
+            if not c.answer.done():
+                c.answer.set_result(None)
+            self.challenges.remove(c)
+            challenged.terminal.wake()  # a lapsed challenge leaves the other's screen
+            self.changed()
+        return c
+
+    def withdraw(self, challenger: Presence) -> None:
+        """The challenger stopped waiting."""
+        for c in self.challenges:
+            if c.challenger is challenger and not c.answer.done():
+                c.withdrawn = True
+                c.answer.set_result(None)
+
+    def answer_challenge(self, challenge: Challenge, seat: "HumanSeat | None") -> bool:
+        """The challenged caller accepts (with their ``seat``) or declines
+        (``None``); False when the challenge is no longer open."""
+        if challenge.answer.done():
+            return False
+        if seat is None:
+            challenge.declined = True
+            self._declined[(challenge.challenger.conn, challenge.challenged.conn)] = time.time()
+        challenge.answer.set_result(seat)
+        log.info("%s %s the challenge of %s", challenge.challenged.name, "accepts" if seat else "declines",
+                 challenge.challenger.name)
+        return True
+
     # -- tables ------------------------------------------------------------------
 
     def run_table(self, table: "Table", resume: "SavedGame | None" = None) -> "asyncio.Task[None]":
-        """Run a caller-vs-sysop ``table`` in the background (it outlives a
+        """Run a ``table`` between people in the background (it outlives a
         dropped connection), from the saved game ``resume`` when given; it
         leaves the lobby when it ends."""
         self.tables.add(table)

@@ -20,7 +20,7 @@ from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
 
 from tests.support.server import make_config, running, with_sysop
-from tests.support.player import Player, Terminal, log_in_as_guest, telnet_caller
+from tests.support.player import Player, Terminal, log_in_as_guest, log_in_registered, telnet_caller
 from tests.support.clients import console_client, watch
 
 SYSOP_PASSWORD = "sysop-secret"
@@ -207,18 +207,7 @@ async def to_the_chat(sysop: SysopSide, caller, name: str) -> None:
 
 async def registered(door: DoorServer, name: str, password: str = "flo-secret", until: str = "Main menu"):
     """A registered caller logged in over telnet with their password."""
-    from door.records.passwords import hash_password
-
-    if await door.store.accounts.find(name) is None:
-        await door.store.accounts.create(name, hash_password(password))
-    caller = await telnet_caller(door.telnet_port)
-    s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(name.encode() + b"\r")
-    await s.wait_for(lambda: "Password:" in s.text())
-    await caller.send(password.encode() + b"\r")
-    await s.wait_for(lambda: until in s.text())
-    return caller
+    return await log_in_registered(door.telnet_port, door.store, name, password, until)
 
 
 async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_key) -> None:

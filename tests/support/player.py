@@ -282,3 +282,21 @@ class Cp437Terminal(Terminal):
         self.raw.extend(data)
         self.stream.feed("".join(self.SUITS.get(b) or bytes([b]).decode("cp437") for b in data))
         self.changed.set()
+
+
+async def log_in_registered(port: int, store, name: str, password: str, until: str = "Main menu") -> TelnetCaller:
+    """A registered caller (the account made in ``store`` if it is not
+    there yet) logged in over telnet with ``password``, once the screen
+    shows ``until``."""
+    from door.records.passwords import hash_password
+
+    if await store.accounts.find(name) is None:
+        await store.accounts.create(name, hash_password(password))
+    caller = await telnet_caller(port)
+    s = caller.screen
+    await s.wait_for(lambda: "Your name:" in s.text())
+    await caller.send(name.encode() + b"\r")
+    await s.wait_for(lambda: "Password:" in s.text())
+    await caller.send(password.encode() + b"\r")
+    await s.wait_for(lambda: until in s.text())
+    return caller

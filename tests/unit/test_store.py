@@ -245,19 +245,70 @@ async def test_lookalike_names_are_one_name(store: Store) -> None:
         assert (await store.accounts.find(twin)) is not None
 
 
-async def test_migration_rekeys_old_names(tmp_path: Path) -> None:
-    path = tmp_path / DATABASE_NAME
+def old_database(folder: Path, version: int, *rows: str) -> Path:
+    """A database file in ``folder`` at schema ``version`` 1 or 2 (both
+    have the first migration's tables), with the SQL ``rows`` run in it."""
+    path = folder / DATABASE_NAME
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[0])  # a version-1 file, keys case-folded only
-    db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES ('\uff21nn', '\uff41nn', 'x', 0)")
-    db.execute("PRAGMA user_version = 1")
+    db.executescript(MIGRATIONS[0])
+    for row in rows:
+        db.execute(row)
+    db.execute(f"PRAGMA user_version = {version}")
     db.commit()
     db.close()
     path.chmod(0o600)
+    return path
+
+
+async def test_migration_rekeys_old_names(tmp_path: Path) -> None:
+    path = old_database(tmp_path, 1,  # a version-1 file, keys case-folded only
+                        "INSERT INTO accounts (name, name_key, password_hash, created) "
+                        "VALUES ('\uff21nn', '\uff41nn', 'x', 0)")
     store = await Store.open(path)
     try:
         assert (await store.accounts.find("ann")) is not None
         with pytest.raises(NameTaken):
             await store.accounts.create("Ann", hash_password("secret1"))
+    finally:
+        await store.close()
+
+
+async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
+    """Issue 16.3: the owner's seat, the other caller's account and the
+    names are kept; either finds the game; the other caller's own new game
+    leaves it, the owner's replaces it."""
+    ann = await store.accounts.create("Ann", hash_password("secret1"))
+    bob = await store.accounts.create("Bob", hash_password("secret1"))
+    rules = Rules(game_to=61)
+    saved_id = await store.saved.begin(bob.id, "caller", 7, 1, rules, (0, 0), seat=1, other_account=ann.id,
+                                       players=("Ann", "Bob"))
+    await store.saved.append(saved_id, 0, Discard(0, (Card.from_str("5H"), Card.from_str("JD"))))
+    for account in (ann, bob):
+        saved = await store.saved.load(account.id)
+        assert saved is not None and saved.id == saved_id and saved.players == ("Ann", "Bob")
+        assert len(saved.actions) == 1
+    assert saved.seat_of(bob.id) == 1 and saved.seat_of(ann.id) == 0
+    with pytest.raises(ValueError):
+        saved.seat_of(bob.id + ann.id + 1)
+    own = await store.saved.begin(ann.id, "computer", 8, None, rules, (0, 0))  # Ann plays the computer
+    assert (await store.saved.load(ann.id)).id == own  # her own game first
+    assert (await store.saved.load(bob.id)).id == saved_id  # Bob's game with her is still kept
+    await store.saved.begin(bob.id, "computer", 9, None, rules, (0, 0))  # the owner's new game replaces it
+    assert (await store.saved.load(ann.id)).id == own
+    assert await store.saved.drop_for(ann.id) and await store.saved.load(ann.id) is None
+
+
+async def test_migration_3_keeps_old_saved_games(tmp_path: Path) -> None:
+    """A version-2 file's unfinished game loads after migration 3, as the
+    owner's game in seat 0 with no other caller."""
+    path = old_database(tmp_path, 2,
+                        "INSERT INTO accounts (name, name_key, password_hash, created) VALUES ('Ann', 'ann', 'x', 0)",
+                        "INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, match_points, "
+                        "started) VALUES (1, 'computer', 42, NULL, '{}', '[0, 0]', 0)")
+    store = await Store.open(path)
+    try:
+        saved = await store.saved.load(1)
+        assert saved is not None and saved.number == 42
+        assert (saved.seat, saved.other_account, saved.players) == (0, None, ())
     finally:
         await store.close()

@@ -1,0 +1,254 @@
+"""Games between two callers (issue 16.3): challenging a caller who is at
+the main menu, answering a challenge, and going on with a kept game
+between two callers.
+
+The challenger chooses the opponent and how runs count in the play (the
+other rules are the house rules, as in a game against the sysop); the
+challenged caller sees the challenge at once, over whatever menu they were
+reading, and has ``page_timeout`` seconds to accept.  The challenger's
+session then sets up the table, which runs in the lobby like a game
+against the sysop: a player whose line drops may come back within
+``rejoin_timeout`` seconds, and every game with a registered caller in it
+is journaled (kept for both when both are registered).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+
+from engine.game import replay
+from engine.rules import Rules
+from engine.scoring import RunMode
+
+from door.caller.login import Caller
+from door.caller.seated import seated
+from door.context import DoorContext
+from door.net.keys import KeyName
+from door.play.human_seat import HumanSeat
+from door.play.journal import Journal
+from door.play.options import CallerOptions
+from door.play.table import Table
+from door.records.games import Opponent
+from door.records.store import SavedGame, StoreError
+from door.sysop.lobby import Challenge, Presence, account_identity, account_of
+from door.ui.display import Display
+from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
+from door.ui.screen import Canvas
+
+__all__ = ["challenge_caller", "answer_challenge", "rules_words", "OPPONENTS_SHOWN"]
+
+Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
+
+OPPONENTS_SHOWN = 9
+"""Callers listed to challenge at once (keys 1 to 9)."""
+
+
+def rules_words(rules: Rules) -> str:
+    """``"a 121-point game, runs in any order"``: what a challenge offers."""
+    runs = "in any order" if rules.run_mode is RunMode.UNORDERED else "in exact order"
+    return f"a {rules.game_to}-point game, runs {runs}"
+
+
+def _game_line(saved: SavedGame, account_id: int) -> str:
+    """``"game #N (hand 3, you 20, Ann 26)"`` for the player ``account_id``."""
+    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
+    seat = saved.seat_of(account_id)
+    scores = game.scores()
+    other = saved.players[1 - seat] if len(saved.players) == 2 else "them"
+    return f"game #{saved.number} (hand {game.hand_number}, you {scores[seat]}, {other} {scores[1 - seat]})"
+
+
+async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
+                           presence: Presence, log: Log, resume: SavedGame | None = None) -> bool:
+    """Challenge another caller and play them if they accept; with
+    ``resume`` (a kept game between the two), ask the other player of that
+    game to go on with it.  False when the connection is gone."""
+    if resume is not None:
+        assert caller.account is not None  # only a registered caller has kept games
+        mine = resume.seat_of(caller.account.id)
+        other_account = resume.other_account if mine == resume.seat else resume.account_id
+        other_name = resume.players[1 - mine] if len(resume.players) == 2 else "your opponent"
+        if other_account is None:  # a guest cannot come back to a game: nobody can go on with it
+            try:
+                await ctx.store.saved.drop(resume.id)
+            except StoreError as exc:
+                log.warning("could not drop game %d against a guest: %s", resume.number, exc)
+            return await show_page(display, "Your kept game", [
+                f"Your game #{resume.number} was against {other_name}, a guest.",
+                "A guest cannot come back to a game, so it cannot go on: it is given up.",
+                "", "Your records are not touched."])
+        target = next((p for p in ctx.lobby.opponents(presence) if p.identity == account_identity(other_account)),
+                      None)
+        if target is None:
+            return await show_page(display, "Your kept game", [
+                f"{other_name} is not at the main menu right now.", "",
+                f"Your game #{resume.number} is kept: the main menu offers it."])
+        rules = resume.rules
+    else:
+        chosen = await _choose_opponent(display, ctx, presence)
+        if chosen is None or chosen is BACK:
+            return chosen is BACK
+        assert isinstance(chosen, Presence)
+        target = chosen
+        ctx.lobby.update(presence, "choosing the rules")
+        answer = await ask_choice(display, "Play another caller", [
+            f"You challenge {target.name}.",
+            "",
+            "How do runs count during the play?",
+            "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+            "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+            "Press 1 or 2 (the other rules are the house rules), ESC to go back.",
+        ], "12", escape=True)
+        if answer is None or answer == BACK:
+            return answer == BACK
+        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+    return await _challenge(display, ctx, caller, options, presence, log, target, rules, resume)
+
+
+async def _choose_opponent(display: Display, ctx: DoorContext, presence: Presence) -> Presence | str | None:
+    """The caller to challenge, :data:`BACK`, or ``None`` on hang-up."""
+    ctx.lobby.update(presence, "choosing an opponent")
+    shown = ctx.lobby.opponents(presence)[:OPPONENTS_SHOWN]
+    if not shown:
+        ok = await show_page(display, "Play another caller", [
+            "Nobody else is at the main menu right now.", "",
+            "Callers in a game, or reading a screen, cannot be challenged."])
+        return BACK if ok else None
+    lines = ["Callers at the main menu:", ""]
+    lines += [f"  {i}  {p.name}{'' if p.identity else ' (guest)'}" for i, p in enumerate(shown, 1)]
+    lines += ["", f"Press 1 to {len(shown)} to challenge a caller, ESC to go back."]
+    answer = await ask_choice(display, "Play another caller", lines, "".join(str(i) for i in
+                                                                             range(1, len(shown) + 1)), escape=True)
+    if answer is None or answer == BACK:
+        return answer
+    return shown[int(answer) - 1]
+
+
+async def _challenge(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
+                     presence: Presence, log: Log, target: Presence, rules: Rules,
+                     resume: SavedGame | None) -> bool:
+    """Send the challenge, wait for the answer, and play on a yes."""
+    if target not in ctx.lobby.opponents(presence):
+        return await show_page(display, "Play another caller", [
+            f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
+            "Try again in a moment."])
+    ctx.lobby.update(presence, f"challenging {target.name}")
+    waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume))
+
+    def seconds_left() -> int:
+        return next((c.seconds_left for c in ctx.lobby.challenges if c.challenger is presence), 0)
+
+    what = f"to go on with game #{resume.number}" if resume is not None else rules_words(rules)
+
+    def paint(canvas: Canvas) -> None:
+        frame(canvas, "Play another caller", [
+            f"Waiting for {target.name} to answer... {seconds_left()} s", "",
+            f"You challenged {target.name} {'' if resume is not None else 'to '}{what}.",
+            "ESC withdraws the challenge."])
+
+    display.show(paint)
+    shown = seconds_left()
+    async for key in display.keys(tick=0.25):
+        if waiting.done():
+            break
+        if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+            ctx.lobby.withdraw(presence)
+        elif key is None and seconds_left() == shown:
+            continue
+        shown = seconds_left()
+        display.refresh_soon()
+    else:  # hung up
+        ctx.lobby.withdraw(presence)
+        challenge = await waiting
+        if (seat := challenge.answer.result()) is not None:
+            seat.finish()  # accepted as the line dropped: the other caller goes back to the menu
+        return False
+    challenge = waiting.result()
+    theirs = challenge.answer.result()
+    if theirs is None:
+        why = (f"{target.name} declined." if challenge.declined else
+               f"{target.name} left." if target.ended.is_set() else
+               "You withdrew the challenge." if challenge.withdrawn else f"{target.name} did not answer.")
+        lines = [why]
+        if resume is not None:
+            lines += ["", f"Your game #{resume.number} is kept: the main menu offers it."]
+        return await show_page(display, "Play another caller", lines)
+    return await _play_them(display, ctx, caller, options, presence, log, challenge, theirs)
+
+
+async def _play_them(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
+                     presence: Presence, log: Log, challenge: Challenge, theirs: HumanSeat) -> bool:
+    """Seat both callers at a new table (no waiting from the answer to the
+    table: the other caller's seat must not be left unseated) and play."""
+    resume = challenge.resume
+    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
+                     hand_pause=ctx.caller.hand_pause)
+    index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
+    seats = [mine, theirs] if index == 0 else [theirs, mine]
+    accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
+    owner = resume.account_id if resume is not None else next((a for a in accounts if a is not None), None)
+    journal = None
+    if owner is not None:
+        def warn(text: str) -> None:
+            for seat in seats:
+                seat.notice(text)
+
+        journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn)
+    table = Table(challenge.rules, seats, journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
+                  chat_limit=ctx.paging.chat_limit)
+    log.info("%s plays %s%s", caller.name, theirs.name,
+             f" (game {resume.number} resumed)" if resume is not None else "")
+    ctx.lobby.update(challenge.challenged, f"vs {caller.name}", table)
+    ctx.lobby.run_table(table, resume)
+    return await seated(display, ctx, presence, mine, table, f"vs {theirs.name}")
+
+
+async def answer_challenge(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
+                           presence: Presence, log: Log, replaces: str | None = None) -> bool:
+    """The challenge waiting for this caller: accept (and play) or decline.
+    ``replaces``: the caller's own kept game, which a new game they would
+    keep (against a guest) replaces.  False when the connection is gone."""
+    challenge = ctx.lobby.challenge_for(presence)
+    if challenge is None:
+        return True
+    ctx.lobby.update(presence, "answering a challenge")
+    name = challenge.challenger.name
+    if challenge.resume is not None and caller.account is not None:
+        offer = [f"{name} asks you to go on with your {_game_line(challenge.resume, caller.account.id)}."]
+    else:
+        offer = [f"{name} challenges you to {rules_words(challenge.rules)}."]
+        if replaces is not None and account_of(challenge.challenger.identity) is None:
+            offer += [f"(Accepting replaces your kept {replaces}.)"]
+    note = ""
+
+    def paint(canvas: Canvas) -> None:
+        row = frame(canvas, "A challenge", [*offer, "",
+                                            f"Y accepts, N declines.  {challenge.seconds_left} s left."])
+        canvas.put(row, 4, note, NOTE)
+        canvas.cursor = None
+
+    display.show(paint)
+    shown = challenge.seconds_left
+    async for key in display.keys(tick=0.25):
+        if challenge.answer.done():  # withdrawn, lapsed, or the challenger left
+            return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
+        if key is None:
+            if challenge.seconds_left != shown:
+                shown = challenge.seconds_left
+                display.refresh_soon()
+            continue
+        if key.name is KeyName.CHAR and key.char in "yY":
+            seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
+                             hand_pause=ctx.caller.hand_pause)
+            if not ctx.lobby.answer_challenge(challenge, seat):
+                return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
+            return await seated(display, ctx, presence, seat, None, f"vs {name}")
+        if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
+            ctx.lobby.answer_challenge(challenge, None)
+            return True
+        note = "Please press Y or N."
+        display.refresh_soon()
+    ctx.lobby.answer_challenge(challenge, None)  # hung up
+    return False

@@ -1,0 +1,235 @@
+"""Issue 16.3: one caller challenges another, with real telnet clients.
+The challenged caller sees the challenge over their menu; they accept or
+decline; both chat and play a whole game through their own screens; it is
+recorded for both as a game against a caller; a dropped caller comes back
+to it; and a killed server leaves it kept for both, to go on with later."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from engine.rules import Rules
+
+from door.records.games import Opponent
+from door.records.passwords import hash_password
+from door.records.store import DATABASE_NAME, Store
+from door.server import DoorServer
+
+from tests.support.player import RIGHT, Player, TelnetCaller, log_in_as_guest, log_in_registered, telnet_caller
+from tests.support.server import make_config, running, start_server_process
+
+PASSWORD = "caller-secret"
+GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
+
+
+@pytest.fixture
+async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)  # a whole game in a few hands
+    config.paging.page_timeout = 8
+    async with running(config) as server:
+        yield server
+
+
+async def registered(port: int, store: Store, name: str, until: str = "Main menu") -> TelnetCaller:
+    """A registered caller logged in over telnet with their password."""
+    return await log_in_registered(port, store, name, PASSWORD, until)
+
+
+async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1") -> None:
+    """From the main menu: 8, pick ``name`` from the list, choose the run mode."""
+    s = challenger.screen
+    await s.wait_for(lambda: "8  Play another caller" in s.text())
+    await challenger.send(b"8")
+    await s.wait_for(lambda: "Callers at the main menu" in s.text())
+    number = re.search(rf"(\d)  {re.escape(name)}", s.text())
+    assert number, s.text()
+    await challenger.send(number.group(1).encode())
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await challenger.send(run_mode)
+    await s.wait_for(lambda: f"Waiting for {name} to answer" in s.text())
+
+
+async def both_in_chat(*callers: TelnetCaller) -> None:
+    for c in callers:
+        await c.screen.wait_for(lambda c=c: c.screen.prompt().startswith("Chat"))
+
+
+@pytest.mark.slow
+async def test_two_callers_challenge_chat_and_play_a_whole_game(door: DoorServer) -> None:
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
+    assert "Play another caller" not in ann.screen.text()  # nobody else on line yet
+    bob = await registered(door.telnet_port, door.store, "Bob")
+    await challenge(ann, "Bob", run_mode=b"2")
+    # the challenge shows over Bob's menu at once, with what is offered
+    await bob.screen.wait_for(lambda: "Ann challenges you to a 61-point game, runs in exact order" in bob.screen.text())
+    await bob.send(b"y")
+    await both_in_chat(ann, bob)
+    for c in (ann, bob):
+        assert "runs in order" in c.screen.lines()[0]
+        assert "computer" not in c.screen.lines()[1]
+    # chat between hands, both ways; escape sequences arrive harmless
+    await bob.send(b"hi \x1b[31mAnn\x07\r")
+    await ann.screen.wait_for(lambda: "Bob: hi Ann" in ann.screen.text())
+    await ann.send(b"good luck\r")
+    await bob.screen.wait_for(lambda: "Ann: good luck" in bob.screen.text())
+    # the sysop's view of who is on line says who plays whom
+    doing = {p.name: p.activity() for p in door.ctx.lobby.callers()}
+    assert doing["Ann"].startswith("vs Bob") and doing["Bob"].startswith("vs Ann"), doing
+    mine, theirs = Player(ann.screen, ann.send, name="Ann"), Player(bob.screen, bob.send, name="Bob")
+    ends = await asyncio.gather(mine.play(timeout=200), theirs.play(timeout=200))
+    for end in ends:
+        assert re.search(r"(You win|Ann wins|Bob wins) \d+ to \d+!", end), end
+    for c in (ann, bob):
+        await c.screen.wait_for(lambda c=c: "Main menu" in c.screen.text())
+    assert not door.ctx.lobby.tables
+    # recorded once, for both, as a game between callers
+    games = await door.store.games.recent()
+    assert len(games) == 1 and games[0].players == ("Ann", "Bob") and games[0].opponent == Opponent.CALLER
+    for name in ("Ann", "Bob"):
+        stats = await door.store.statistics.player(name)
+        assert stats is not None and stats.games == 1 and stats.vs_callers == 1 and stats.vs_computer == 0
+    assert await door.store.saved.load((await door.store.accounts.find("Ann")).id) is None
+    ann.close()
+    bob.close()
+
+
+async def test_a_declined_challenge_is_said_and_not_sent_again_at_once(door: DoorServer) -> None:
+    ann = await log_in(door, "Ann")
+    bob = await log_in(door, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    await bob.send(b"n")
+    await ann.screen.wait_for(lambda: "Bob declined." in ann.screen.text())
+    await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+    await ann.send(b" ")
+    await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
+    await asyncio.sleep(1.2)  # the menu looks again each second
+    assert "Play another caller" not in ann.screen.text()  # Bob is not pestered again at once
+    # Bob may still challenge Ann
+    await challenge(bob, "Ann")
+    await ann.screen.wait_for(lambda: "Bob challenges you" in ann.screen.text())
+    ann.close()
+    bob.close()
+
+
+async def test_a_withdrawn_challenge_leaves_the_other_caller_free(door: DoorServer) -> None:
+    ann = await log_in(door, "Ann")
+    bob = await log_in(door, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    await ann.send(b"\x1b")
+    await ann.screen.wait_for(lambda: "You withdrew the challenge." in ann.screen.text())
+    await bob.screen.wait_for(lambda: "no longer waiting" in bob.screen.text())
+    await bob.send(b" ")
+    await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+    assert not door.ctx.lobby.challenges and not door.ctx.lobby.tables
+    ann.close()
+    bob.close()
+
+
+async def log_in(door: DoorServer, name: str) -> TelnetCaller:
+    caller = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(caller, name)
+    return caller
+
+
+async def test_a_challenger_who_hangs_up_sends_the_other_back_to_the_menu(door: DoorServer) -> None:
+    ann = await log_in(door, "Ann")
+    bob = await log_in(door, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    ann.close()
+    await bob.screen.wait_for(lambda: "no longer waiting" in bob.screen.text())
+    assert not door.ctx.lobby.challenges
+    bob.close()
+
+
+async def test_a_dropped_caller_comes_back_to_the_game_between_callers(door: DoorServer) -> None:
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    bob = await registered(door.telnet_port, door.store, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    await bob.send(b"y")
+    await both_in_chat(ann, bob)
+    bob.close()  # Bob's line drops
+    await ann.screen.wait_for(lambda: "Bob's line dropped" in " ".join(ann.screen.text().split()))
+    bob = await registered(door.telnet_port, door.store, "bob", until="is waiting for you")
+    assert "Your game against Ann" in bob.screen.text()
+    await bob.send(b"y")
+    await ann.screen.wait_for(lambda: "Bob is back" in ann.screen.text())
+    mine, theirs = Player(ann.screen, ann.send, name="Ann"), Player(bob.screen, bob.send, name="Bob")
+    ends = await asyncio.gather(mine.play(timeout=200), theirs.play(timeout=200))
+    assert all(re.search(r"wins? \d+ to \d+!", e) for e in ends)
+    ann.close()
+    bob.close()
+
+
+async def test_killed_server_keeps_a_game_between_callers_for_both(tmp_path: Path) -> None:
+    """Killed with ``kill -9`` in the play, the server comes back: each
+    caller is offered the game, one asks the other to go on with it, and
+    both screens are where they were (same seats, cards and scores)."""
+    data = tmp_path / "data"
+    store = await Store.open(data / DATABASE_NAME)
+    for name in ("Ann", "Bob"):
+        await store.accounts.create(name, hash_password(PASSWORD))
+    proc, port, _ = start_server_process(data)
+    try:
+        ann = await registered(port, store, "Ann")
+        bob = await registered(port, store, "Bob")
+        await challenge(ann, "Bob", run_mode=b"2")
+        await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+        await bob.send(b"y")
+        await both_in_chat(ann, bob)
+        for c in (ann, bob):
+            await c.send(b"\r")  # the dealer deals (the other is told to wait)
+        for c in (ann, bob):
+            await c.screen.wait_for(lambda c=c: c.screen.prompt().startswith("Choose 2 cards"))
+            await c.send(b"\r" + RIGHT + b"\r\r")
+        await ann.screen.wait_for(lambda: any(c.screen.prompt().startswith("Your turn") for c in (ann, bob)),
+                                  timeout=15)
+        pone = next(c for c in (ann, bob) if c.screen.prompt().startswith("Your turn"))
+        dealer = bob if pone is ann else ann
+        await pone.send(b"\r")  # the pone leads
+        await dealer.screen.wait_for(lambda: dealer.screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        before = {c is ann: c.screen.lines()[GAME_ROWS] for c in (ann, bob)}
+        ann_deals = dealer is ann
+        proc.send_signal(signal.SIGKILL)
+        assert proc.wait(10) == -signal.SIGKILL
+        for c in (ann, bob):
+            await asyncio.wait_for(c.done, 5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, port, _ = start_server_process(data)
+    try:
+        bob = await registered(port, store, "Bob", until="Ask them to go on with it?")
+        assert re.search(r"unfinished game #\d+ \(hand 1, you \d+, Ann \d+\)", " ".join(bob.screen.text().split()))
+        await bob.send(b"n")  # kept for later: Bob waits at the menu
+        await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+        assert "R  Resume game #" in bob.screen.text()
+        ann = await registered(port, store, "Ann", until="Ask them to go on with it?")
+        assert re.search(r"unfinished game #\d+ \(hand 1, you \d+, Bob \d+\)", " ".join(ann.screen.text().split()))
+        await ann.send(b"y")
+        await bob.screen.wait_for(lambda: "Ann asks you to go on with your game #" in " ".join(bob.screen.text().split()))
+        await bob.send(b"y")
+        dealer = ann if ann_deals else bob
+        await dealer.screen.wait_for(lambda: dealer.screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        assert ann.screen.lines()[GAME_ROWS] == before[True]
+        assert bob.screen.lines()[GAME_ROWS] == before[False]
+        assert "runs in order" in ann.screen.lines()[0]  # the rules it began with
+        ann.close()
+        bob.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+        await store.close()
