@@ -10,7 +10,9 @@ on output).
 The drop file names the caller (their games go to the same records as the
 server's, under the BBS name), the time left (a warning two minutes before,
 then the game is saved and the door returns to the BBS), and ANSI or plain
-ASCII.  The caller plays the computer.
+ASCII.  The caller plays the computer; when ``cribbage-door serve`` runs on
+the same data folder, the caller joins it instead (:mod:`door.net.node_socket`)
+and may play the sysop at its console or callers on any node.
 """
 
 from __future__ import annotations
@@ -25,24 +27,22 @@ import threading
 import tty
 from pathlib import Path
 
-from door.net.ansi import CLEAR
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
 from door.net.logs import CONNECTION
 from door.context import DoorContext
 from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
-from door.sysop.lobby import Lobby, Presence
+from door.net.node_socket import NodeHello, connect_hub, relay
+from door.sysop.lobby import Lobby
+from door.caller.bbs import bbs_account, time_limit
 from door.caller.login import Caller, reserved
 from door.caller.session import caller_session
-from door.records.store import DATABASE_NAME, Account, Store
+from door.records.store import DATABASE_NAME, Store
 from door.net.terminal import StreamTerminal, Terminal
 
-__all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door", "WARN_BEFORE"]
+__all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door"]
 
 log = logging.getLogger(__name__)
-
-WARN_BEFORE = 120
-"""Seconds before the time is up that the caller is warned."""
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 
@@ -151,29 +151,6 @@ class SocketTerminal(StreamTerminal):
         super()._write(data.replace(b"\xff", b"\xff\xff"))
 
 
-async def _account(store: Store, name: str) -> Account:
-    """The store account of a BBS user (made on the first call, with no
-    usable password: the BBS vouches for the caller)."""
-    account = await store.accounts.find(name)
-    if account is None:
-        account = await store.accounts.create(name, "!door")
-    return account
-
-
-async def _time_limit(terminal: Terminal, seconds: float, presence: Presence) -> None:
-    if seconds > WARN_BEFORE:
-        await asyncio.sleep(seconds - WARN_BEFORE)
-        presence.tell(f"You have {WARN_BEFORE // 60} minutes left today.")
-        terminal.write(b"\x07")
-        seconds = WARN_BEFORE
-    await asyncio.sleep(seconds)
-    # on a clear screen, from its top: written below the game it scrolled it
-    terminal.write(CLEAR + b"Your time is up. Your game is saved: it waits for you next time.\r\n")
-    await terminal.drain()
-    log.info("time is up")
-    terminal.lost()
-
-
 async def run_door(config: Config, info: DropInfo, charset: Charset | None = None) -> int:
     """Run one door session for the caller of ``info``; returns the exit
     status."""
@@ -181,7 +158,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         raise DropFileError(f"the BBS user name {info.name!r} is reserved by the door (Computer, Sysop, You and "
                             "the sysops' names): rename the user on the BBS")
     data_dir = Path(config.server.data_dir)
-    store = await Store.open(data_dir / DATABASE_NAME)
+    hub = await connect_hub(data_dir)
+    store = None if hub is not None else await Store.open(data_dir / DATABASE_NAME)
     rows = info.rows or 25
     chosen = charset or (CP437 if info.ansi else ASCII)
     saved_tty = None
@@ -192,7 +170,10 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 sock.detach()
                 raise OSError(f"handle {info.socket} is not a stream socket")
         except OSError as exc:
-            await store.close()
+            if store is not None:
+                await store.close()
+            if hub is not None:
+                hub[1].close()
             raise DropFileError(f"{info.kind}: the comm handle {info.socket} is not a telnet socket this "
                                 f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)
@@ -206,15 +187,26 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         else:
             cols = 80
         terminal = StdioTerminal(cols, rows, chosen)
+    CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
+    if hub is not None:  # a server runs on this data folder: the caller joins it (issue 16.2)
+        log.info("handing %r (node %s) to the running server", info.name, info.node)
+        hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
+                          info.minutes_left * 60)
+        try:
+            await terminal.run_session(lambda t: relay(t, hub[0], hub[1], hello))
+        finally:
+            if saved_tty is not None:
+                termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
+        return 0
+    assert store is not None
     lobby = Lobby(config.paging)
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby)
     presence = lobby.join(1, terminal)
-    caller = Caller(info.name, await _account(store, info.name))
-    CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
+    caller = Caller(info.name, await bbs_account(store, info.name))
     clog = logging.LoggerAdapter(log, {"node": info.node})
     clog.info("door session for %r (node %s, %d minutes left, %s)", info.name, info.node, info.minutes_left,
               chosen.label)
-    limit = asyncio.create_task(_time_limit(terminal, info.minutes_left * 60, presence))
+    limit = asyncio.create_task(time_limit(terminal, info.minutes_left * 60, presence))
     try:
         await terminal.run_session(lambda t: caller_session(t, ctx, presence, clog, caller=caller))
     finally:

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from door.net.ansi import farewell
+from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Login
+from door.caller.login import Caller, reserved
 from door.caller.session import caller_session
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
@@ -25,15 +27,18 @@ from door.context import DoorContext
 from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.net.logs import CONNECTION
 from door.net.console_socket import CONSOLE_SOCKET, start_console
+from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
+from door.records.names import clean_name
 from door.records.store import DATABASE_NAME, Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
 from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
+from door.ui.prompts import NAME_LIMIT
 
 __all__ = ["DoorServer", "serve"]
 
@@ -64,6 +69,7 @@ class DoorServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
         self._console: Any = None
+        self._nodes: Any = None
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
         self.thinking = Thinking(config.computer.processes)
@@ -110,6 +116,8 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+        self._nodes = await start_nodes(data_dir, self._node_session)
+        log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
         self._console = await start_console(data_dir, self._console_session)
         log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
@@ -122,7 +130,28 @@ class DoorServer:
         sysop = self.config.sysops[0] if self.config.sysops else SysopConfig("Sysop")
         await self._session(terminal, Login(sysop=sysop))
 
-    async def _session(self, terminal: Terminal, login: Login) -> None:
+    async def _node_session(self, terminal: Terminal, hello: NodeHello) -> None:
+        """A BBS node's caller, handed over by its door process (only the
+        server's own user reaches the node socket; the BBS vouches for the
+        name, as a drop file does in door mode)."""
+        name = clean_name(hello.name)[:NAME_LIMIT]
+        if not name or reserved(name, self.config.sysops):
+            log.warning("node %d: the BBS user name %r is refused", hello.node, hello.name)
+            terminal.write(farewell(f"The door cannot take the BBS user name {name!r}: ask the sysop to rename it."))
+            await terminal.drain()
+            return
+        assert self.store is not None
+        try:
+            account = await bbs_account(self.store, name)
+        except StoreError as exc:
+            log.error("node %d: %s", hello.node, exc)
+            terminal.write(farewell("The door cannot reach its records right now. Please call again later."))
+            await terminal.drain()
+            return
+        await self._session(terminal, Login(), Caller(name, account), hello.seconds)
+
+    async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
+                       time_left: float | None = None) -> None:
         conn = next(self._ids)
         CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
         clog = logging.LoggerAdapter(log, {"conn": conn})
@@ -150,6 +179,7 @@ class DoorServer:
                 presence.deliver(text)
 
         terminal.warn = warn
+        limit = asyncio.create_task(time_limit(terminal, time_left, presence)) if time_left is not None else None
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
@@ -157,7 +187,7 @@ class DoorServer:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             else:
-                await caller_session(terminal, self.ctx, presence, clog, login)
+                await caller_session(terminal, self.ctx, presence, clog, login, caller)
         except asyncio.CancelledError:
             raise
         except StoreError as exc:  # the records cannot be read or written: say so, never just hang up
@@ -166,6 +196,8 @@ class DoorServer:
         except Exception:
             clog.exception("session failed")
         finally:
+            if limit is not None:
+                limit.cancel()
             terminal.warn = None  # it refers to the presence, which refers to the terminal: a cycle otherwise
             self.ctx.lobby.leave(presence)
             self.sessions.discard(terminal)
@@ -190,6 +222,8 @@ class DoorServer:
             self._ssh.close()
         if self._console is not None:
             self._console.close()
+        if self._nodes is not None:
+            self._nodes.close()
         if self._telnet is not None:
             await self._telnet.wait_closed()
         if self._ssh is not None:

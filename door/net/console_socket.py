@@ -1,9 +1,8 @@
 """The local sysop console: a Unix socket in the data folder, like the local
 console of a BBS node.
 
-The socket file is created with mode 0600, and a connecting process must
-run as the same user as the server (checked with ``SO_PEERCRED``), so only
-the sysop who runs the door gets in.  The client (``cribbage-door
+Only the user who runs the door gets in (:mod:`door.net.local_socket`),
+so only the sysop.  The client (``cribbage-door
 console``) sends one line first, ``CONSOLE COLS ROWS TERM``, then the raw
 bytes of the keyboard; a window change arrives as the private sequence
 ``ESC _ R COLS ; ROWS ESC \\``.  Everything the server sends is the screen.
@@ -13,13 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
-import struct
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from door.net.ansi import CONSOLE_RESIZE
+from door.net.local_socket import start_local
 from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
@@ -49,30 +46,11 @@ class ConsoleTerminal(StreamTerminal):
             self.feed(data)
 
 
-def _peer_uid(writer: asyncio.StreamWriter) -> int | None:
-    sock = writer.get_extra_info("socket")
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    except (OSError, AttributeError):
-        return None
-    return int(struct.unpack("3i", creds)[1])
-
-
 async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]]) -> Any:
     """Listen on ``data_dir/console.sock`` (mode 0600) and run
     ``session(terminal)`` for each console that connects as the server's
     user.  Returns the asyncio server."""
-    path = data_dir / CONSOLE_SOCKET
-    if path.exists() or path.is_symlink():
-        path.unlink()
-
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        uid = _peer_uid(writer)
-        if uid is None or uid != os.getuid():
-            log.warning("console connection from uid %s refused", uid)
-            writer.write(b"This console is only for the user who runs the door.\r\n")
-            writer.close()
-            return
         try:
             hello = (await asyncio.wait_for(reader.readline(), 10)).decode("ascii", "replace").split()
             cols, rows = int(hello[1]), int(hello[2])
@@ -88,10 +66,5 @@ async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[
         except asyncio.CancelledError:
             pass  # the server is stopping; this handler is the task's outermost frame
 
-    old = os.umask(0o177)  # the socket file is made 0600
-    try:
-        server = await asyncio.start_unix_server(handle, path=str(path))
-    finally:
-        os.umask(old)
-    os.chmod(path, 0o600)
-    return server
+    return await start_local(data_dir / CONSOLE_SOCKET, handle,
+                             b"This console is only for the user who runs the door.\r\n")

@@ -113,6 +113,10 @@ class Terminal:
         self._resize_queued = False
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
+        self.tap: Callable[[bytes], None] | None = None
+        """When set, the caller's bytes go there as they arrive instead of
+        becoming keys (a door process relaying its caller to the running
+        server, :func:`door.net.node_socket.relay`)."""
         self.log = logging.getLogger(__name__)
 
     # -- fed by the adapters ------------------------------------------------
@@ -128,6 +132,9 @@ class Terminal:
         if data:
             self._last_input = asyncio.get_event_loop().time()
             self._warned = False
+            if self.tap is not None:
+                self.tap(bytes(data))
+                return
             self._unread += len(data)
             if self._unread >= INPUT_LIMIT:
                 self._room.clear()
