@@ -84,3 +84,26 @@ def test_the_log_filter_escapes_whatever_a_call_site_passes() -> None:
     first, second = (text for _, _, text in keep.lines)
     assert "\n" not in first and "Ann\\r\\n2026-01-01 ERROR" in first
     assert second.endswith("plain ünïcödé ♥ stays")
+
+
+async def test_a_server_process_s_log_is_read_all_along(tmp_path) -> None:
+    """``start_server_process`` keeps reading the server's log after
+    start-up (into ``log_tail``): a long test's server never blocks on a
+    full pipe (64 KiB) with nobody reading it."""
+    import signal
+
+    from tests.support.server import start_server_process
+
+    proc, port, _ = start_server_process(tmp_path / "data")
+    try:
+        caller = await telnet_caller(port)
+        await log_in_as_guest(caller, "Lena")
+        caller.close()
+        deadline = asyncio.get_running_loop().time() + 10
+        while not any("disconnect" in line for line in proc.log_tail):
+            assert asyncio.get_running_loop().time() < deadline, list(proc.log_tail)
+            await asyncio.sleep(0.1)
+        assert any("caller is 'Lena' (guest)" in line for line in proc.log_tail)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)

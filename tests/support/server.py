@@ -6,10 +6,12 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import threading
 import time
+from collections import deque
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import IO, AsyncIterator
 
 import asyncssh
 
@@ -77,4 +79,13 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
             ports[m.group(1)] = int(m.group(2))
         console = console or "sysop console on" in line
     assert len(ports) == 2 and console, "the server did not announce its listeners and console"
+    # from now on a thread reads the log, keeping its last lines: a server whose log filled the pipe (64 KiB)
+    # would block on its next line (tests/loopback/test_logs.py)
+    proc.log_tail = deque(maxlen=200)  # type: ignore[attr-defined]
+    threading.Thread(target=_read_log, args=(proc.stderr, proc.log_tail), daemon=True).start()  # type: ignore[attr-defined]
     return proc, ports["telnet"], ports["ssh"]
+
+
+def _read_log(stream: IO[str], tail: deque[str]) -> None:
+    for line in stream:
+        tail.append(line)
