@@ -1,0 +1,138 @@
+"""Latency between BBS nodes joined to one running server (issue 16.2).
+
+    python3 -m bench.nodes [--rounds 30]
+
+Starts ``cribbage-door serve`` on a temporary data folder (SQLite), the
+sysop's console through its socket, and three BBS nodes: ``cribbage-door
+door`` processes on pseudo-terminals with a DOOR32.SYS each, which hand
+their callers to the server through ``node.sock``.  Ann and Bob (nodes 1
+and 2) play each other; Cy (node 3) is at the menu.  Each figure is timed
+from the key leaving one process to the screen of another showing it
+(both read through pyte), over ``--rounds`` rounds:
+
+- who's on line: Cy opens a screen (statistics) or goes back to the menu;
+  the console's list shows what Cy does now;
+- page delivery: Cy sends a page; the console rings with its banner (the
+  sysop declines, Cy goes back to the menu);
+- table action: a chat line at the table of Ann and Bob, from Ann's
+  RETURN to Bob's screen, and back.
+
+Prints p50, p99 and max in milliseconds.  The issue's targets (for nodes
+sharing the store) are p99 <= 100 ms for pages and table actions on
+SQLite and <= 1 s for who's on line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Awaitable, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.support.clients import console_client  # noqa: E402
+from tests.support.player import Terminal  # noqa: E402
+from tests.support.pty_door import PtyDoor, door32  # noqa: E402
+from tests.support.server import start_server_process  # noqa: E402
+
+SERVE_CONFIG = ("[computer]\ndelay = 0\nprocesses = 0\n[caller]\npegging_pause = 0\nhand_pause = 0\n"
+                "[paging]\npage_timeout = 30\n")
+
+
+async def timed(send: Callable[[], Awaitable[None]], screen: Terminal, seen: Callable[[], bool]) -> float:
+    """Milliseconds from ``send()`` to ``seen()`` on ``screen``."""
+    start = time.perf_counter()
+    await send()
+    await screen.wait_for(seen, timeout=10)
+    return (time.perf_counter() - start) * 1000
+
+
+def summary(label: str, values: list[float]) -> str:
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return (f"{label:<34} n={len(values):<4} p50 {statistics.median(ordered):7.1f} ms   p99 {p99:7.1f} ms   "
+            f"max {ordered[-1]:7.1f} ms")
+
+
+async def node(folder: Path, data: Path, name: str) -> PtyDoor:
+    folder.mkdir()
+    door = PtyDoor(folder, door32(folder, name), data_dir=data)
+    await door.start()
+    await door.screen.wait_for(lambda: "Main menu" in door.screen.text(), timeout=30)
+    return door
+
+
+async def run(rounds: int) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-nodes-"))
+    data = tmp / "data"
+    config = tmp / "serve.toml"
+    config.write_text(SERVE_CONFIG)
+    proc, _, _ = start_server_process(data, "--config", str(config))
+    try:
+        sysop, console, _ = await console_client(data)
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        ann, bob, cy = [await node(tmp / f"node{i}", data, name) for i, name in enumerate(("Ann", "Bob", "Cy"), 1)]
+        await console.wait_for(lambda: all(n in console.text() for n in ("Ann", "Bob", "Cy")))
+
+        # Ann challenges Bob: both at the table, in chat mode
+        await ann.screen.wait_for(lambda: "8  Play another caller" in ann.screen.text())
+        await ann.send(b"8")
+        await ann.screen.wait_for(lambda: "  Bob" in ann.screen.text())
+        await ann.send(b"1" if "1  Bob" in ann.screen.text() else b"2")
+        await ann.screen.wait_for(lambda: "Press 1 or 2" in ann.screen.text())
+        await ann.send(b"1")
+        await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+        await bob.send(b"y")
+        for door in (ann, bob):
+            await door.screen.wait_for(lambda door=door: door.screen.prompt().startswith("Chat"))
+
+        online: list[float] = []
+        pages: list[float] = []
+        actions: list[float] = []
+        for i in range(rounds):
+            # who's on line: Cy reads the statistics, then goes back to the menu
+            online.append(await timed(lambda: cy.send(b"3"), console, lambda: "reading statistics" in console.text()))
+            online.append(await timed(lambda: cy.send(b" "), console,
+                                      lambda: "reading statistics" not in console.text()))
+            await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
+            # a page from Cy to the console
+            await cy.send(b"6")
+            await cy.screen.wait_for(lambda: "Reason:" in cy.screen.text())
+            pages.append(await timed(lambda: cy.send(f"round {i}\r".encode()), console,
+                                     lambda: f"PAGE from Cy: round {i}" in console.text()))
+            sysop.write(b"n")
+            await cy.screen.wait_for(lambda: "Play the computer instead?" in cy.screen.text())
+            await cy.send(b"n")
+            await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
+            # table actions: a chat line each way between Ann and Bob
+            actions.append(await timed(lambda: ann.send(f"ping {i}\r".encode()), bob.screen,
+                                       lambda: f"Ann: ping {i}" in bob.screen.text()))
+            actions.append(await timed(lambda: bob.send(f"pong {i}\r".encode()), ann.screen,
+                                       lambda: f"Bob: pong {i}" in ann.screen.text()))
+        print(f"3 BBS nodes joined to one server (SQLite store), {rounds} rounds")
+        print(summary("who's on line (node -> console)", online))
+        print(summary("page delivery (node -> console)", pages))
+        print(summary("table action (node -> node)", actions))
+        sysop.close()
+        for door in (ann, bob, cy):
+            door.proc.kill()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=30, help="rounds of each measurement (default 30)")
+    args = parser.parse_args()
+    asyncio.run(run(args.rounds))
+
+
+if __name__ == "__main__":
+    main()
