@@ -87,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 2
     if args.command == "records":
-        return run_records(args, Path(args.data_dir or config.server.data_dir))
+        data_dir = Path(args.data_dir or config.server.data_dir)
+        return run_records(args, config.store.target(data_dir))
     if args.command == "door":
         from door.door_mode import door_main
         from door.net.dropfile import DropFileError

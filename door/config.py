@@ -17,8 +17,10 @@ from engine.rules import Rules, RulesError
 
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.names import name_key
+from door.records.sqlite_database import DATABASE_NAME
 
 __all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
+           "StoreConfig",
            "ConfigError",
            "load_config",
            "DEFAULT_CONFIG_PATH"]
@@ -126,6 +128,21 @@ class SysopConfig:
 
 
 @dataclass
+class StoreConfig:
+    """The ``[store]`` section: ``url``, empty for the SQLite file
+    ``cribbage.sqlite3`` in the data folder (the default), or a
+    ``postgresql://user@host:port/database`` URL for a PostgreSQL server
+    shared by several door processes (issue 16.4)."""
+
+    url: str = ""
+
+    def target(self, data_dir: Path) -> Path | str:
+        """What :meth:`door.records.store.Store.open` opens: the URL, or
+        the SQLite file in ``data_dir``."""
+        return self.url or data_dir / DATABASE_NAME
+
+
+@dataclass
 class Config:
     """The whole configuration; ``source`` is the file it came from (or
     ``None`` for the built-in defaults)."""
@@ -137,6 +154,7 @@ class Config:
     sysops: list[SysopConfig] = field(default_factory=list)
     paging: PagingConfig = field(default_factory=PagingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    store: StoreConfig = field(default_factory=StoreConfig)
     source: Path | None = None
 
     def sysop(self, name: str) -> SysopConfig | None:
@@ -268,9 +286,13 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits"):
+        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits)")
+                              f"sysop, paging, limits, store)")
+    store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
+    if store.url and not store.url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
+                          f"in the data folder), got {store.url.split('@')[-1]!r}")
     return Config(
         server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),
@@ -279,5 +301,6 @@ def load_config(path: Path | None) -> Config:
         sysops=_check_sysops(path, raw.get("sysop", [])),
         paging=_check_section(path, "paging", raw.get("paging", {}), PagingConfig),
         limits=_check_section(path, "limits", raw.get("limits", {}), LimitsConfig),
+        store=store,
         source=path,
     )

@@ -37,7 +37,7 @@ from door.sysop.lobby import Lobby
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.login import Caller, reserved
 from door.caller.session import caller_session
-from door.records.store import DATABASE_NAME, Store
+from door.records.store import Store
 from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door"]
@@ -159,7 +159,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                             "the sysops' names): rename the user on the BBS")
     data_dir = Path(config.server.data_dir)
     hub = await connect_hub(data_dir)
-    store = None if hub is not None else await Store.open(data_dir / DATABASE_NAME)
+    store = None if hub is not None else await Store.open(config.store.target(data_dir))
     rows = info.rows or 25
     chosen = charset or (CP437 if info.ansi else ASCII)
     saved_tty = None

@@ -33,7 +33,7 @@ from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
 from door.records.names import clean_name
-from door.records.store import DATABASE_NAME, Store, StoreError
+from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
 from door.play.thinking import Thinking
@@ -90,8 +90,8 @@ class DoorServer:
         self.gate = ConnectionGate(limits.max_sessions + SYSOP_ROOM, limits.max_per_address, descriptors)
         log.info("at most %d connections (%d from one address; %d descriptors)", self.gate.max_total,
                  self.gate.max_per_address, descriptors)
-        self.store = await Store.open(data_dir / DATABASE_NAME)
-        log.info("database %s", data_dir / DATABASE_NAME)
+        self.store = await Store.open(self.config.store.target(data_dir))
+        log.info("database %s", self.store.where)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
                                self.config.sysops, self.config.paging, Lobby(self.config.paging),
                                self.config.limits,

@@ -4,14 +4,16 @@ helpers behind it are in ``tests/support``)."""
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Iterator
 
 import asyncssh
 import pytest
 
 from door.server import DoorServer
 from door.ui.screen import Canvas, cell_width
+from tests.support.postgres import REQUIRE_ENV, PostgresServer, find_bin
 from tests.support.server import make_config, running
 
 
@@ -22,6 +24,34 @@ async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
     logging.getLogger("door").setLevel(logging.INFO)
     async with running(make_config(tmp_path / "data")) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer]:
+    """A throwaway PostgreSQL server for the whole run (``new_database()``
+    gives each test its own database).  Skips without PostgreSQL or
+    psycopg, except under ``.ci/run`` (``CRIBBAGE_REQUIRE_POSTGRES=1``),
+    where that fails."""
+    bin_dir = find_bin()
+    missing = None
+    if bin_dir is None:
+        missing = "PostgreSQL is not installed (Debian: apt-get install postgresql)"
+    else:
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            missing = "psycopg is not installed (pip install -e '.[test]')"
+    if missing is not None:
+        if os.environ.get(REQUIRE_ENV) == "1":
+            pytest.fail(f"{missing}, and {REQUIRE_ENV}=1 asks for the PostgreSQL tests")
+        pytest.skip(missing)
+    assert bin_dir is not None
+    server = PostgresServer(bin_dir)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.remove()
 
 
 @pytest.fixture

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from typing import Awaitable, Callable, TypeVar
 
@@ -24,7 +23,7 @@ from engine.game import Game
 
 from engine.tally import GameTally
 from door.records.games import Opponent
-from door.records.store import SavedGame, Store, StoreError
+from door.records.store import Conflict, SavedGame, Store, StoreError
 
 __all__ = ["Journal", "JournalError", "RETRY_FOR"]
 
@@ -82,10 +81,10 @@ class Journal:
         while True:
             try:
                 return await write()
-            except sqlite3.IntegrityError as exc:  # another writer took this step: never retried
+            except Conflict as exc:  # another writer took this step: never retried
                 log.error("store refused to %s for account %d: %s", what, self.account_id, exc)
                 raise JournalError(f"could not {what}: {exc}") from exc
-            except (StoreError, sqlite3.Error) as exc:
+            except StoreError as exc:
                 if loop.time() + pause > deadline:
                     log.error("store failed to %s for account %d for %g s: %s", what, self.account_id,
                               RETRY_FOR, exc)

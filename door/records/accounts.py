@@ -6,12 +6,12 @@ ignored)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from door.records.database import Database
+from door.records.connection import Connection
+from door.records.database import Conflict, Database
 from door.records.names import name_key
 
 __all__ = ["Account", "Accounts", "NameTaken", "name_key"]
@@ -53,22 +53,21 @@ class Accounts:
     async def create(self, name: str, password_hash: str) -> Account:
         """Register ``name`` with a hash from :func:`door.records.passwords.hash_password`.
         Raises :class:`NameTaken` when the name (ignoring case) exists."""
-        def tx(db: sqlite3.Connection) -> Account:
-            try:
-                cur = db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?)",
-                                 (name, name_key(name), password_hash, time.time()))
-            except sqlite3.IntegrityError:
-                raise NameTaken(f"the name {name!r} is taken") from None
-            assert cur.lastrowid is not None
-            return Account(cur.lastrowid, name, {})
-        return await self.database.tx(tx)
+        def tx(db: Connection) -> Account:
+            row = db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?) "
+                             "RETURNING id", (name, name_key(name), password_hash, time.time())).fetchone()
+            return Account(int(row[0]), name, {})
+        try:
+            return await self.database.tx(tx)
+        except Conflict:
+            raise NameTaken(f"the name {name!r} is taken") from None
 
     async def add_ssh_key(self, account_id: int, key: str) -> None:
         """Let the OpenSSH public key ``key`` (``"ssh-ed25519 AAAA..."``) log
         in to the account (keys are linked per account: linking a key to one
         account never changes another)."""
         await self.database.tx(lambda db: db.execute(
-            "INSERT OR IGNORE INTO ssh_keys (account_id, key, added) VALUES (?, ?, ?)",
+            "INSERT INTO ssh_keys (account_id, key, added) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (account_id, key, time.time())))
 
     async def has_ssh_keys(self, account_id: int) -> bool:
@@ -90,7 +89,7 @@ class Accounts:
         """Remove a player's account and every game that player took part
         in (Cribbage Champ's ``CRIB xxx /R``, seed 002); returns the games
         removed, or -1 when there is no such account."""
-        def tx(db: sqlite3.Connection) -> int:
+        def tx(db: Connection) -> int:
             row = db.execute("SELECT id FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()
             if row is None:
                 return -1
@@ -102,7 +101,7 @@ class Accounts:
     async def remove_all(self) -> int:
         """Remove every record and account (``CRIB /X``, seed 002); returns
         the games removed."""
-        def tx(db: sqlite3.Connection) -> int:
+        def tx(db: Connection) -> int:
             n = db.execute("DELETE FROM games").rowcount
             db.execute("DELETE FROM accounts")
             return int(n)

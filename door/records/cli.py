@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Callable, TextIO
 
-from door.records.store import DATABASE_NAME, Store, StoreError
+from door.records.store import Store, StoreError
 
 __all__ = ["add_parser", "run_records", "spreadsheet_safe"]
 
@@ -49,16 +49,16 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
                                              "(export, backup)")
 
 
-def run_records(args: argparse.Namespace, data_dir: Path, out: TextIO = sys.stdout,
+def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.stdout,
                 ask: Callable[[str], str] = input) -> int:
-    """Carry out a ``records`` command; returns the exit status."""
+    """Carry out a ``records`` command on the store ``where`` (the SQLite
+    file's path, or a PostgreSQL URL); returns the exit status."""
     if args.action in ("show", "remove", "remove-saved", "export", "backup") and not args.target:
         what = "FILE" if args.action in ("export", "backup") else "NAME"
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
-    path = data_dir / DATABASE_NAME
-    if not path.exists():
-        print(f"cribbage-door: no database at {path} (start the server once, or give --data-dir)", file=sys.stderr)
+    if isinstance(where, Path) and not where.exists():
+        print(f"cribbage-door: no database at {where} (start the server once, or give --data-dir)", file=sys.stderr)
         return 1
     if args.action in ("remove", "remove-all") and not args.yes:
         question = (f"Remove {args.target} and every game they played? [y/N] " if args.action == "remove"
@@ -66,17 +66,20 @@ def run_records(args: argparse.Namespace, data_dir: Path, out: TextIO = sys.stdo
         if ask(question).strip().lower() != "y":
             print("Nothing removed.", file=out)
             return 1
-    return asyncio.run(_records(path, args, out))
+    return asyncio.run(_records(where, args, out))
 
 
-async def _records(path: Path, args: argparse.Namespace, out: TextIO) -> int:
+async def _records(where: Path | str, args: argparse.Namespace, out: TextIO) -> int:
     try:
-        store = await Store.open(path)
+        store = await Store.open(where)
     except StoreError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 1
     try:
         return await _run(store, args, out)
+    except StoreError as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 1
     finally:
         await store.close()
 
@@ -132,7 +135,7 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
         except FileExistsError:
             print(f"cribbage-door: {target} exists; not overwriting it", file=sys.stderr)
             return 1
-        print(f"Backed up {store.path} to {target}.", file=out)
+        print(f"Backed up {store.where} to {target}.", file=out)
         return 0
     games = await store.games.recent(oldest_first=True)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import enum
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
@@ -16,6 +15,7 @@ from engine.rules import Rules
 from engine.tally import HandRecord
 
 from door.records.names import name_key
+from door.records.connection import Connection
 from door.records.database import Database
 
 __all__ = ["GameSummary", "Games", "Opponent"]
@@ -72,15 +72,15 @@ class Games:
                      hands: Sequence[HandRecord], started: float) -> int:
         """Keep a finished game and its hands, and drop its action log
         (``saved_id``), in one transaction; returns the game's id."""
-        def tx(db: sqlite3.Connection) -> int:
-            cur = db.execute(
+        def tx(db: Connection) -> int:
+            row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "winner, skunk, value, started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-                 started, time.time()))
-            game_id = cur.lastrowid
-            assert game_id is not None
+                 started, time.time())).fetchone()
+            game_id = int(row[0])
             rows = []
             for h in hands:
                 for seat, s in enumerate(h.seats):
@@ -95,7 +95,7 @@ class Games:
 
     async def recorded_rules(self, number: int) -> Rules | None:
         """The rules game ``number`` was last played with, if it is on record."""
-        def q(db: sqlite3.Connection) -> Rules | None:
+        def q(db: Connection) -> Rules | None:
             row = db.execute("SELECT rules FROM games WHERE number = ? ORDER BY ended DESC, id DESC LIMIT 1",
                              (number,)).fetchone()
             return None if row is None else rules_from_dict(json.loads(row[0]))

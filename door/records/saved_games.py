@@ -5,7 +5,6 @@ game number, first dealer and actions)."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 
@@ -13,6 +12,7 @@ from engine.actions import Action
 from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 
+from door.records.connection import Connection
 from door.records.database import Database
 
 __all__ = ["SavedGame", "SavedGames"]
@@ -66,22 +66,21 @@ class SavedGames:
         sitting in ``seat`` (replacing any older unfinished game it owns;
         a game it is only the other caller of stays); ``other_account``
         and ``players``: see :class:`SavedGame`.  Returns its id."""
-        def tx(db: sqlite3.Connection) -> int:
+        def tx(db: Connection) -> int:
             db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,))
-            cur = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "
+            row = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "
                              "match_points, started, seat, other_account, players) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                              (account_id, opponent, number, first_dealer, json.dumps(rules_to_dict(rules)),
                               json.dumps(list(match_points)), time.time(), seat, other_account,
-                              json.dumps(list(players or ()))))
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+                              json.dumps(list(players or ())))).fetchone()
+            return int(row[0])
         return await self.database.tx(tx)
 
     async def append(self, saved_id: int, seq: int, action: Action) -> None:
         """Write action number ``seq`` (0, 1, ...) of a saved game; the
         primary key (saved game, seq) refuses a second writer of the same
-        step with ``sqlite3.IntegrityError``."""
+        step with :class:`~door.records.database.Conflict`."""
         await self.database.tx(lambda db: db.execute(
             "INSERT INTO saved_actions (saved_id, seq, action) VALUES (?, ?, ?)",
             (saved_id, seq, action_to_text(action))))
@@ -91,7 +90,7 @@ class SavedGames:
         newest game another caller owns with it; ``None`` when there is
         none.  Raises :class:`~engine.notation.NotationError` when the log
         cannot be read."""
-        def q(db: sqlite3.Connection) -> SavedGame | None:
+        def q(db: Connection) -> SavedGame | None:
             row = db.execute("SELECT id, account_id, opponent, number, first_dealer, rules, match_points, started, "
                              "seat, other_account, players FROM saved_games "
                              "WHERE account_id = ? OR other_account = ? "
@@ -115,7 +114,7 @@ class SavedGames:
     async def drop_for(self, account_id: int) -> bool:
         """Forget the unfinished game of an account (the one :meth:`load`
         gives), even one whose log cannot be read; True when there was one."""
-        def tx(db: sqlite3.Connection) -> bool:
+        def tx(db: Connection) -> bool:
             return db.execute(
                 "DELETE FROM saved_games WHERE id = (SELECT id FROM saved_games "
                 "WHERE account_id = ? OR other_account = ? ORDER BY account_id = ? DESC, started DESC, id DESC "

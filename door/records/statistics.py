@@ -8,10 +8,10 @@ Muggins points are totalled apart from the other categories.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 
 from door.records.names import name_key
+from door.records.connection import Connection
 from door.records.database import Database
 
 __all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]
@@ -83,7 +83,7 @@ class Statistics:
         ]
 
 
-def player_statistics(db: sqlite3.Connection, name: str) -> Statistics | None:
+def player_statistics(db: Connection, name: str) -> Statistics | None:
     """The statistics of the registered player ``name`` (ignoring case), or
     ``None`` when there is no such account."""
     row = db.execute("SELECT id, name FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()
@@ -158,7 +158,7 @@ class TopPlayer:
         return 100 * self.wins / self.games if self.games else 0.0
 
 
-def top_players(db: sqlite3.Connection, limit: int = 10) -> list[TopPlayer]:
+def top_players(db: Connection, limit: int = 10) -> list[TopPlayer]:
     """Registered players by games credited, then win rate, then name."""
     rows = db.execute(
         """

@@ -1,9 +1,11 @@
 """The store: the database and its repositories, opened together.
 
-``Store.open(path)`` opens the SQLite file (:mod:`door.records.database`)
-and gives ``accounts``, ``saved`` (unfinished games' action logs),
-``games`` (finished games) and ``statistics`` over it.  The server, the
-door mode and the records CLI all use this one async store.
+``Store.open(where)`` opens the SQLite file at a path
+(:mod:`door.records.sqlite_database`) or the PostgreSQL database at a
+``postgresql://`` URL (:mod:`door.records.postgres_database`), and gives
+``accounts``, ``saved`` (unfinished games' action logs), ``games``
+(finished games) and ``statistics`` over it.  The server, the door mode
+and the records CLI all use this one async store.
 """
 
 from __future__ import annotations
@@ -12,12 +14,15 @@ from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken
 from door.records.names import name_key
-from door.records.database import DATABASE_NAME, MIGRATIONS, Database, StoreError
+from door.records.database import Conflict, Database, StoreError
+from door.records.postgres_database import PostgresDatabase, is_postgres_url
+from door.records.schema import MIGRATIONS
+from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
 from door.records.games import Games, GameSummary
 from door.records.saved_games import SavedGame, SavedGames
 from door.records.statistics import StatisticsQueries
 
-__all__ = ["Store", "StoreError", "NameTaken", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
+__all__ = ["Store", "StoreError", "Conflict", "NameTaken", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
            "name_key", "DATABASE_NAME"]
 
 
@@ -26,17 +31,21 @@ class Store:
 
     def __init__(self, database: Database) -> None:
         self.database = database
-        self.path = database.path
+        self.where = database.where
+        """The database in messages: the SQLite file's path, or the URL without its password."""
         self.accounts = Accounts(database)
         self.saved = SavedGames(database)
         self.games = Games(database)
         self.statistics = StatisticsQueries(database)
 
     @classmethod
-    async def open(cls, path: Path) -> "Store":
-        """Open (creating on first use) the database at ``path``, migrated
-        and checked.  Raises :class:`StoreError`."""
-        return cls(await Database.open(path))
+    async def open(cls, where: Path | str) -> "Store":
+        """Open the database ``where``: a ``postgresql://`` URL, else the
+        path of an SQLite file (created on first use); migrated and
+        checked.  Raises :class:`StoreError`."""
+        if isinstance(where, str) and is_postgres_url(where):
+            return cls(await PostgresDatabase.open(where))
+        return cls(await SqliteDatabase.open(Path(where)))
 
     async def close(self) -> None:
         """Close the database and stop its worker thread."""

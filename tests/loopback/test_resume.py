@@ -89,12 +89,11 @@ async def test_guest_games_leave_no_records(door: DoorServer) -> None:
     assert await door.store.games.recent() == []
 
 
-async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    store = await Store.open(data / DATABASE_NAME)
-    await store.accounts.create("Kip", hash_password("kip-pass"))
-    await store.close()
-    proc, port, _ = start_server_process(data, "--computer-delay", "0")
+async def play_then_kill(data: Path, *extra: str) -> list[str]:
+    """A ``serve`` process on ``data`` (with ``extra`` flags): Kip logs
+    in, plays into the hand, and the server is killed with ``kill -9``;
+    returns the game rows Kip saw."""
+    proc, port, _ = start_server_process(data, "--computer-delay", "0", *extra)
     try:
         writer, screen, task = await connect(port)
         await log_in(writer, screen, "Kip", "kip-pass")
@@ -105,16 +104,31 @@ async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
-    proc, port, _ = start_server_process(data, "--computer-delay", "0")
+    return before
+
+
+async def log_in_and_resume(data: Path, *extra: str) -> list[str]:
+    """A new ``serve`` process on ``data``: Kip logs in and resumes;
+    returns the game rows."""
+    proc, port, _ = start_server_process(data, "--computer-delay", "0", *extra)
     try:
         writer, screen, task = await connect(port)
         await log_in(writer, screen, "Kip", "kip-pass")
         after = await resume(writer, screen)
-        assert after == before
         writer.close()
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+    return after
+
+
+async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store = await Store.open(data / DATABASE_NAME)
+    await store.accounts.create("Kip", hash_password("kip-pass"))
+    await store.close()
+    before = await play_then_kill(data)
+    assert await log_in_and_resume(data) == before
 
 
 async def test_a_kept_game_is_on_the_menu_and_never_replaced_silently(door: DoorServer) -> None:

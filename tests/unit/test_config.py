@@ -48,6 +48,9 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[caller]\npace = 'slow'\n", "caller.pace: expected \"prompt\" or \"pause\""),
     ("[caller]\nskills = ['hard']\nskill = 'easy'\n", "caller.skill: expected one of the offered skills"),
     ("[caller]\nbeep = 'loud'\n", "caller.beep: expected true or false"),
+    ("[store]\nurl = 'mysql://door:pw@db/crib'\n", "store.url: expected a postgresql:// URL"),
+    ("[store]\nurl = 5\n", "store.url: expected a string"),
+    ("[store]\npath = 'x'\n", "store.path: unknown key"),
 ])
 def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "door.toml"
@@ -55,6 +58,21 @@ def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message
     with pytest.raises(ConfigError) as err:
         load_config(f)
     assert str(err.value).startswith(str(f)) and message in str(err.value)
+
+
+def test_a_wrong_store_url_is_not_echoed_with_its_password(tmp_path: Path) -> None:
+    f = tmp_path / "door.toml"
+    f.write_text("[store]\nurl = 'mysql://door:s3cret@db/crib'\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(f)
+    assert "s3cret" not in str(err.value)
+
+
+def test_the_store_is_the_sqlite_file_unless_a_url_is_given(tmp_path: Path) -> None:
+    assert load_config(None).store.target(tmp_path) == tmp_path / "cribbage.sqlite3"
+    f = tmp_path / "door.toml"
+    f.write_text("[store]\nurl = 'postgresql://door@db:5432/crib'\n")
+    assert load_config(f).store.target(tmp_path) == "postgresql://door@db:5432/crib"
 
 
 def test_missing_file(tmp_path: Path) -> None:

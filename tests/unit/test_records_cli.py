@@ -41,7 +41,7 @@ def data_dir(tmp_path: Path) -> Path:
 def run(data_dir: Path, *argv: str, answer: str = "y") -> tuple[int, str]:
     args = argparse.Namespace(action=argv[0], target=argv[1] if len(argv) > 1 else None, yes="--yes" in argv)
     out = io.StringIO()
-    code = run_records(args, data_dir, out, ask=lambda _: answer)
+    code = run_records(args, data_dir / DATABASE_NAME, out, ask=lambda _: answer)
     return code, out.getvalue()
 
 

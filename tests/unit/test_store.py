@@ -10,7 +10,8 @@ import pytest
 
 from door.records.passwords import hash_password, verify_password
 from engine.tally import HandRecord, SeatHand
-from door.records.store import DATABASE_NAME, MIGRATIONS, NameTaken, Store, StoreError
+from door.records.schema import render
+from door.records.store import DATABASE_NAME, MIGRATIONS, Conflict, NameTaken, Store, StoreError
 from door.records.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
 from engine.actions import Claim, Discard, Play
 from engine.events import GameResult, Skunk
@@ -18,9 +19,13 @@ from engine.cards import Card
 from engine.rules import Rules
 
 
-@pytest.fixture
-async def store(tmp_path: Path):
-    s = await Store.open(tmp_path / DATABASE_NAME)
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path):
+    """An empty store: the SQLite file, and a new database on the
+    throwaway PostgreSQL server (issue 16.5)."""
+    where = (tmp_path / DATABASE_NAME if request.param == "sqlite"
+             else request.getfixturevalue("postgres").new_database())
+    s = await Store.open(where)
     yield s
     await s.close()
 
@@ -227,6 +232,8 @@ async def test_action_log_round_trip_and_finish(store: Store) -> None:
     actions = [Discard(0, (Card.from_str("5H"), Card.from_str("JD"))), Play(1, Card.from_str("TC")), Claim(0, 12)]
     for i, a in enumerate(actions):
         await store.saved.append(saved_id, i, a)
+    with pytest.raises(Conflict):  # a second writer of step 1 is refused, and nothing changes
+        await store.saved.append(saved_id, 1, Claim(0, 0))
     saved = await store.saved.load(ann.id)
     assert saved is not None and saved.actions == actions and saved.rules == rules
     assert (saved.number, saved.match_points, saved.first_dealer) == (42, (1, 0), None)
@@ -250,7 +257,7 @@ def old_database(folder: Path, version: int, *rows: str) -> Path:
     have the first migration's tables), with the SQL ``rows`` run in it."""
     path = folder / DATABASE_NAME
     db = sqlite3.connect(path)
-    db.executescript(MIGRATIONS[0])
+    db.executescript(render(MIGRATIONS[0], "sqlite"))
     for row in rows:
         db.execute(row)
     db.execute(f"PRAGMA user_version = {version}")

@@ -1,0 +1,181 @@
+"""The PostgreSQL store: ``[store] url = "postgresql://..."`` (issue 16.4),
+for several door processes or machines on one set of records.
+
+The connection is psycopg 3's (the optional ``postgresql`` extra), in
+autocommit mode, owned by the worker thread like SQLite's; each
+:meth:`~door.records.database.Database.tx` is one ``BEGIN ... COMMIT``.
+The repositories' ``?`` placeholders become psycopg's ``%s`` here, once
+per statement text.  The schema version is the one row of
+``schema_version``; migrations run under a transaction-scoped advisory
+lock, so two nodes starting at once migrate one at a time.
+
+A lost connection (the server restarted, the network dropped) fails the
+statement under way with :class:`~door.records.database.StoreError` and is
+made again on the next one, so the journal's retries carry a game across a
+PostgreSQL restart.  The URL's password never appears in a message.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+
+from door.records.connection import Connection, Cursor
+from door.records.database import Conflict, Database, StoreError
+from door.records.schema import MIGRATIONS, render
+
+if TYPE_CHECKING:
+    import psycopg
+
+__all__ = ["PostgresDatabase", "is_postgres_url", "masked"]
+
+T = TypeVar("T")
+
+MIGRATION_LOCK = 0x63726962  # "crib": the advisory lock key migrations hold
+CONNECT_TIMEOUT = 5
+"""Seconds to wait for the server when connecting."""
+
+
+def is_postgres_url(text: str) -> bool:
+    """True for a ``postgresql://`` or ``postgres://`` URL.
+
+    >>> is_postgres_url("postgresql://door@db/cribbage"), is_postgres_url("data/cribbage.sqlite3")
+    (True, False)
+    """
+    return text.startswith(("postgresql://", "postgres://"))
+
+
+def masked(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``.
+
+    >>> masked("postgresql://door:s3cret@db:5432/cribbage")
+    'postgresql://door:***@db:5432/cribbage'
+    """
+    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", url)
+
+
+@functools.lru_cache(maxsize=256)
+def _pg_sql(sql: str) -> str:
+    """The repositories' SQL with psycopg's placeholders.
+
+    >>> _pg_sql("SELECT 1 WHERE a = ? AND b LIKE 'x%'")
+    "SELECT 1 WHERE a = %s AND b LIKE 'x%%'"
+    """
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class _Connection:
+    """A :class:`~door.records.connection.Connection` over a psycopg
+    connection."""
+
+    def __init__(self, conn: "psycopg.Connection[Any]") -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
+        if not parameters:
+            return self._conn.execute(sql.encode())  # no placeholders: a '%' is itself
+        return self._conn.execute(_pg_sql(sql).encode(), parameters)
+
+    def executemany(self, sql: str, parameters: Sequence[Sequence[Any]], /) -> Cursor:
+        cur = self._conn.cursor()
+        cur.executemany(_pg_sql(sql).encode(), parameters)
+        return cur
+
+
+class PostgresDatabase(Database):
+    """The PostgreSQL database at ``url``; open with :meth:`PostgresDatabase.open`."""
+
+    dialect = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        super().__init__(masked(url))
+        self.url = url
+        self._conn: "psycopg.Connection[Any] | None" = None
+        self._closed = False
+
+    @classmethod
+    async def open(cls, url: str) -> "PostgresDatabase":
+        """Connect to ``url``, migrate the database to the current schema.
+        Raises :class:`StoreError` (no psycopg, the server unreachable or
+        refusing, a schema newer than this program)."""
+        database = cls(url)
+        await database._start()
+        return database
+
+    def _connection(self) -> "psycopg.Connection[Any]":
+        """The open connection, made again when it was lost."""
+        if self._closed:
+            raise StoreError(f"{self.where}: the store is closed")
+        if self._conn is not None and not self._conn.closed and not self._conn.broken:
+            return self._conn
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("a PostgreSQL store needs the psycopg package: "
+                             "pip install 'cribbage-door[postgresql]'") from None
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        try:
+            self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                                         application_name="cribbage-door")
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: cannot connect to PostgreSQL: {_reason(exc, self.url)}") from None
+        return self._conn
+
+    def _open(self) -> None:
+        self._migrate()
+
+    def _migrate(self) -> None:
+        def migrate(db: Connection) -> None:
+            db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                db.execute("INSERT INTO schema_version (version) VALUES (0)")
+            version = 0 if row is None else int(row[0])
+            if version > len(MIGRATIONS):
+                raise StoreError(f"{self.where}: schema version {version} is newer than this program "
+                                 f"({len(MIGRATIONS)}); upgrade cribbage-door")
+            for v in range(version, len(MIGRATIONS)):
+                step = MIGRATIONS[v]
+                if callable(step):
+                    step(db)
+                else:
+                    db.execute(render(step, self.dialect))
+                db.execute("UPDATE schema_version SET version = ?", (v + 1,))
+        self._tx(migrate)
+
+    def _tx(self, fn: Callable[[Connection], T]) -> T:
+        import psycopg
+
+        conn = self._connection()
+        try:
+            with conn.transaction():
+                return fn(_Connection(conn))
+        except psycopg.errors.IntegrityError as exc:
+            raise Conflict(f"{self.where}: refused: {_reason(exc, self.url)}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: cannot write: {_reason(exc, self.url)}") from exc
+
+    def _query(self, fn: Callable[[Connection], T]) -> T:
+        import psycopg
+
+        conn = self._connection()
+        try:
+            return fn(_Connection(conn))
+        except psycopg.Error as exc:
+            raise StoreError(f"{self.where}: cannot read: {_reason(exc, self.url)}") from exc
+
+    def _close(self) -> None:
+        self._closed = True
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+
+def _reason(exc: Exception, url: str) -> str:
+    """The first line of a driver error, without the URL's password."""
+    text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return text.replace(url, masked(url))

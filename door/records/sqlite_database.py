@@ -1,0 +1,146 @@
+"""The SQLite store: one file in the data folder (the default).
+
+The file is opened in WAL mode; its schema version is ``PRAGMA
+user_version`` and :data:`~door.records.schema.MIGRATIONS` brings an older
+file up to date.  Every write takes the file's write lock at ``BEGIN
+IMMEDIATE``, so two processes on one file write one at a time.
+
+A file that is not a database, is damaged, or is locked by another program
+raises :class:`~door.records.database.StoreError` at open, with the path
+and what to do; the database is never replaced with a new one.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Callable, TypeVar
+
+from door.net.private import SecretFileError, check_private
+from door.records.connection import Connection
+from door.records.database import Conflict, Database, StoreError
+from door.records.schema import MIGRATIONS, render
+
+__all__ = ["SqliteDatabase", "DATABASE_NAME"]
+
+DATABASE_NAME = "cribbage.sqlite3"
+"""The database's file name inside the data folder."""
+
+T = TypeVar("T")
+
+
+class SqliteDatabase(Database):
+    """The SQLite database at ``path``; open with :meth:`SqliteDatabase.open`."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(str(path))
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    @classmethod
+    async def open(cls, path: Path) -> "SqliteDatabase":
+        """Open (creating on first use) the database at ``path``, migrate it
+        to the current schema and check it.  Raises :class:`StoreError`."""
+        database = cls(path)
+        await database._start()
+        return database
+
+    def _open(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.exists():
+            try:
+                check_private(self.path, "the accounts and their password hashes")
+            except SecretFileError as exc:
+                raise StoreError(str(exc)) from None
+        else:
+            # made private before SQLite writes anything; -wal and -shm follow its mode
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        try:
+            db = sqlite3.connect(self.path, timeout=2.0, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the database: {exc}") from None
+        try:
+            db.execute("PRAGMA foreign_keys = ON")
+            mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: could not switch the database to WAL mode (got {mode!r})")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"{self.path}: the database is damaged ({check}); restore it from a backup")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > len(MIGRATIONS):
+                raise StoreError(f"{self.path}: schema version {version} is newer than this program "
+                                 f"({len(MIGRATIONS)}); upgrade cribbage-door")
+            for v in range(version, len(MIGRATIONS)):
+                step = MIGRATIONS[v]
+                db.execute("BEGIN IMMEDIATE")
+                if callable(step):
+                    step(db)
+                    db.execute(f"PRAGMA user_version = {v + 1}")
+                else:
+                    db.executescript(render(step, self.dialect) + f"\nPRAGMA user_version = {v + 1};")
+                if db.in_transaction:
+                    db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            text = str(exc)
+            if "locked" in text or "busy" in text:
+                raise StoreError(f"{self.path}: the database is locked by another program ({text}); "
+                                 "stop it or use another data folder") from None
+            raise StoreError(f"{self.path}: not a usable cribbage database ({text}); move it aside or "
+                             "restore it from a backup: it is left as it is") from None
+        except StoreError:
+            db.close()
+            raise
+        self._db = db
+
+    def _close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _query(self, fn: Callable[[Connection], T]) -> T:
+        try:
+            return fn(self.connection)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot read: {exc}") from exc
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        """The open connection (use it only on the worker thread).
+        Raises :class:`StoreError` once closed."""
+        if self._db is None:
+            raise StoreError(f"{self.path}: the store is closed")
+        return self._db
+
+    def _tx(self, fn: Callable[[Connection], T]) -> T:
+        db = self.connection
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                result = fn(db)
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.IntegrityError as exc:
+            raise Conflict(f"{self.path}: refused: {exc}") from exc
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write: {exc}") from exc
+        return result
+
+    async def backup(self, target: Path) -> None:
+        """A consistent copy of the database in ``target`` (SQLite's online
+        backup: safe while the server runs), made 0600 before anything is
+        written, since it holds the password hashes.  Raises
+        ``FileExistsError`` when ``target`` exists."""
+        def copy() -> None:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            other = sqlite3.connect(target)
+            with other:
+                self.connection.backup(other)
+            other.close()
+        await self.run(copy)
