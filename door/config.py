@@ -132,9 +132,14 @@ class StoreConfig:
     """The ``[store]`` section: ``url``, empty for the SQLite file
     ``cribbage.sqlite3`` in the data folder (the default), or a
     ``postgresql://user@host:port/database`` URL for a PostgreSQL server
-    shared by several door processes (issue 16.4)."""
+    shared by several door processes (issue 16.4).  On a shared store each
+    serve process listens for callers handed over by the others on
+    ``peer_host`` (empty: ``[server] host``; on several machines, an
+    address the others reach) and ``peer_port`` (0: any free port)."""
 
     url: str = ""
+    peer_host: str = ""
+    peer_port: int = 0
 
     def target(self, data_dir: Path) -> Path | str:
         """What :meth:`door.records.store.Store.open` opens: the URL, or
@@ -169,7 +174,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),
-    "password_window": (1, 86400), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
+    "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
 }
 
 

@@ -193,7 +193,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
                           info.minutes_left * 60)
         try:
-            await terminal.run_session(lambda t: relay(t, hub[0], hub[1], hello))
+            await terminal.run_session(lambda t: relay(t, hub[0], hub[1], hello.encode()))
         finally:
             if saved_tty is not None:
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
+import secrets
 import logging
 import signal
 from pathlib import Path
@@ -28,6 +29,7 @@ from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.net.logs import CONNECTION
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
+from door.net.peer_socket import PeerHello, start_peers
 from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
 from door.net.telnet import start_telnet
@@ -38,6 +40,7 @@ from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
 from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
+from door.sysop.node_link import NodeLink
 from door.ui.prompts import NAME_LIMIT
 
 __all__ = ["DoorServer", "serve"]
@@ -70,6 +73,9 @@ class DoorServer:
         self.store: Store | None = None
         self._console: Any = None
         self._nodes: Any = None
+        self._peers: Any = None
+        self.link: NodeLink | None = None
+        """This process among the nodes of a shared PostgreSQL store (``None`` on the SQLite file)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
         self.thinking = Thinking(config.computer.processes)
@@ -118,8 +124,22 @@ class DoorServer:
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         self._nodes = await start_nodes(data_dir, self._node_session)
         log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
+        if self.config.store.url:
+            await self._join_nodes()
         self._console = await start_console(data_dir, self._console_session)
         log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
+
+    async def _join_nodes(self) -> None:
+        """On a shared store: listen on the peer port and join the nodes
+        (issue 16.2), so callers here reach a sysop at another node's
+        console."""
+        assert self.store is not None
+        host = self.config.store.peer_host or self.config.server.host
+        token = secrets.token_hex(32)  # known only to those who can read the store
+        self._peers = await start_peers(host, self.config.store.peer_port, token, self._peer_session)
+        port = self._peers.sockets[0].getsockname()[1]
+        self.link = NodeLink(self.store, self.ctx.lobby, host, port, token)
+        await self.link.start()
 
     async def _telnet_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
@@ -149,6 +169,26 @@ class DoorServer:
             await terminal.drain()
             return
         await self._session(terminal, Login(), Caller(name, account), hello.seconds)
+
+    async def _peer_session(self, terminal: Terminal, hello: PeerHello) -> None:
+        """A caller handed over by another node of the shared store (which
+        proved who they are; the token proves the node)."""
+        assert self.store is not None
+        name = clean_name(hello.name)[:NAME_LIMIT]
+        account = None
+        try:
+            if hello.account is not None:
+                account = await self.store.accounts.find(name)
+        except StoreError as exc:
+            log.error("peer caller %r: %s", name, exc)
+            account = None
+        if not name or (hello.account is not None and (account is None or account.id != hello.account)) or (
+                hello.account is None and reserved(name, self.config.sysops)):
+            log.warning("peer caller %r (account %s) refused", hello.name, hello.account)
+            terminal.write(farewell("The sysop's server could not take you over: please call it directly."))
+            await terminal.drain()
+            return
+        await self._session(terminal, Login(), Caller(name, account))
 
     async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
                        time_left: float | None = None) -> None:
@@ -224,6 +264,10 @@ class DoorServer:
             self._console.close()
         if self._nodes is not None:
             self._nodes.close()
+        if self._peers is not None:
+            self._peers.close()
+        if self.link is not None:
+            await self.link.stop()
         if self._telnet is not None:
             await self._telnet.wait_closed()
         if self._ssh is not None:

@@ -13,6 +13,7 @@ from engine.rules import Rules
 from engine.scoring import RunMode
 
 from door.caller.challenges import answer_challenge, challenge_caller
+from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
 from door.context import DoorContext
@@ -120,7 +121,9 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         presence.deliver = deliver
         ctx.lobby.at_menu(presence, True)
         try:
-            choice = await main_menu(display, caller, ctx.lobby.sysop_available, messages,
+            choice = await main_menu(display, caller,
+                                     lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
+                                     messages,
                                      resume=kept.line if kept is not None else None,
                                      opponents=lambda: ctx.lobby.has_opponents(presence),
                                      challenged=lambda: ctx.lobby.challenge_for(presence) is not None)
@@ -182,6 +185,8 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         elif choice is MenuItem.DEMONSTRATION:
             ctx.lobby.update(presence, "watching a demonstration")
             ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
+        elif (node := ctx.lobby.sysop_elsewhere()) is not None:
+            ok = await hand_over(display, ctx, caller, presence, node, log)
         else:
             ok = await _page_sysop(display, ctx, caller, options, presence, log)
         if not ok or terminal.closed:

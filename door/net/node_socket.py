@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from door.net.charset import PROFILES, Charset
+from door.net.hello import check_charset, check_whole, hello_fields
 from door.net.keys import KeyName
 from door.net.local_socket import start_local
 from door.net.terminal import StreamTerminal, Terminal
@@ -64,23 +65,14 @@ class NodeHello:
     def decode(cls, line: bytes) -> "NodeHello":
         """Read a hello line.  Raises ``ValueError`` (with what is wrong)
         for anything but a well-formed one."""
-        if not line.startswith(b"NODE "):
-            raise ValueError("expected: NODE {json}")
-        try:
-            fields = json.loads(line[5:].decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"not JSON: {exc}") from None
-        if not isinstance(fields, dict) or set(fields) != set(cls.__dataclass_fields__):
-            raise ValueError(f"expected the fields {sorted(cls.__dataclass_fields__)}")
+        fields = hello_fields(line, "NODE", cls.__dataclass_fields__)
         name, node, cols, rows = fields["name"], fields["node"], fields["cols"], fields["rows"]
         charset, seconds = fields["charset"], fields["seconds"]
         if not isinstance(name, str) or not 0 < len(name) <= _NAME_LIMIT:
             raise ValueError("name: 1 to 40 characters")
         for label, value in (("node", node), ("cols", cols), ("rows", rows)):
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99_999:
-                raise ValueError(f"{label}: a whole number, 0 to 99999")
-        if charset not in {p.name for p in PROFILES}:
-            raise ValueError(f"charset: one of {', '.join(p.name for p in PROFILES)}")
+            check_whole(label, value)
+        check_charset(charset)
         if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 86_400:
             raise ValueError("seconds: 0 to 86400")
         return cls(name, node, cols, rows, charset, float(seconds))
@@ -132,12 +124,13 @@ async def connect_hub(data_dir: Path) -> tuple[asyncio.StreamReader, asyncio.Str
 
 
 async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                hello: NodeHello) -> None:
+                hello: bytes) -> None:
     """Hand ``terminal``'s caller to the server at the other end of
-    ``reader``/``writer``: send ``hello``, then pass the caller's bytes on
-    as they come and the server's bytes back (waiting while the caller's
-    side is full), until either side ends."""
-    writer.write(hello.encode())
+    ``reader``/``writer``: send the ``hello`` line (:meth:`NodeHello.encode`,
+    or a peer's, :mod:`door.net.peer_socket`), then pass the caller's bytes
+    on as they come and the server's bytes back (waiting while the
+    caller's side is full), until either side ends."""
+    writer.write(hello)
     terminal.tap = writer.write
 
     async def caller_gone() -> None:

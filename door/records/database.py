@@ -102,6 +102,13 @@ class Database(ABC):
         await self.run(self._close)
         self._executor.shutdown(wait=True)
 
+    def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``wake()`` (from another thread) whenever a transaction
+        sends ``channel`` a notification; returns the function that stops
+        listening, or ``None`` where the database has no notifications
+        (SQLite: poll instead)."""
+        return None
+
     async def backup(self, target: Path) -> None:
         """A consistent copy of the database in the file ``target``.
         Raises ``FileExistsError`` when ``target`` exists, and

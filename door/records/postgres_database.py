@@ -8,6 +8,8 @@ The repositories' ``?`` placeholders become psycopg's ``%s`` here, once
 per statement text.  The schema version is the one row of
 ``schema_version``; migrations run under a transaction-scoped advisory
 lock, so two nodes starting at once migrate one at a time.
+:meth:`PostgresDatabase.listen` gives the nodes their wake-up by LISTEN /
+NOTIFY, on a dedicated connection.
 
 A lost connection (the server restarted, the network dropped) fails the
 statement under way with :class:`~door.records.database.StoreError` and is
@@ -18,7 +20,9 @@ PostgreSQL restart.  The URL's password never appears in a message.
 from __future__ import annotations
 
 import functools
+import logging
 import re
+import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from door.records.connection import Connection, Cursor
@@ -29,6 +33,8 @@ if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["PostgresDatabase", "is_postgres_url", "masked"]
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -167,6 +173,34 @@ class PostgresDatabase(Database):
             return fn(_Connection(conn))
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: cannot read: {_reason(exc, self.url)}") from exc
+
+    def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
+        """LISTEN on ``channel`` on a connection of its own, on a thread of
+        its own (made again after a second when lost); ``wake()`` is called
+        on that thread for each notification.  ``channel`` must be an SQL
+        identifier."""
+        import psycopg
+
+        if not channel.isidentifier():
+            raise ValueError(f"not a channel name: {channel!r}")
+        stopping = threading.Event()
+
+        def run() -> None:
+            while not stopping.is_set():
+                try:
+                    with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
+                                         application_name="cribbage-door listen") as conn:
+                        conn.execute(f"LISTEN {channel}".encode())
+                        wake()  # (anything sent while not listening is looked at now)
+                        while not stopping.is_set():
+                            for _ in conn.notifies(timeout=1.0):
+                                wake()
+                except psycopg.Error as exc:
+                    log.warning("%s: LISTEN %s failed: %s", self.where, channel, _reason(exc, self.url))
+                    stopping.wait(1.0)
+
+        threading.Thread(target=run, name=f"listen-{channel}", daemon=True).start()
+        return stopping.set
 
     def _close(self) -> None:
         self._closed = True

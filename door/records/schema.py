@@ -119,6 +119,25 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE saved_games ADD COLUMN players TEXT NOT NULL DEFAULT '[]';
     CREATE INDEX saved_games_other ON saved_games(other_account);
     """,
+    # version 4: the serve processes sharing this store, and who is on line on each (issue 16.2)
+    """
+    CREATE TABLE nodes (
+        id $id,
+        address TEXT NOT NULL,
+        port INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        beats INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 0,
+        started $time NOT NULL
+    );
+    CREATE TABLE presence (
+        node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        doing TEXT NOT NULL,
+        sysop INTEGER NOT NULL
+    );
+    CREATE INDEX presence_node ON presence(node_id);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

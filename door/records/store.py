@@ -4,7 +4,8 @@
 (:mod:`door.records.sqlite_database`) or the PostgreSQL database at a
 ``postgresql://`` URL (:mod:`door.records.postgres_database`), and gives
 ``accounts``, ``saved`` (unfinished games' action logs), ``games``
-(finished games) and ``statistics`` over it.  The server, the door mode
+(finished games), ``statistics`` and ``nodes`` (the serve processes
+sharing it, and who is on line on each) over it.  The server, the door mode
 and the records CLI all use this one async store.
 """
 
@@ -19,6 +20,7 @@ from door.records.postgres_database import PostgresDatabase, is_postgres_url
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
 from door.records.games import Games, GameSummary
+from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
 from door.records.statistics import StatisticsQueries
 
@@ -37,6 +39,7 @@ class Store:
         self.saved = SavedGames(database)
         self.games = Games(database)
         self.statistics = StatisticsQueries(database)
+        self.nodes = Nodes(database)
 
     @classmethod
     async def open(cls, where: Path | str) -> "Store":

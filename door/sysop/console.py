@@ -121,6 +121,13 @@ class SysopConsole:
             canvas.put(first + i, 0, line[: canvas.cols], style)
         if not callers:
             canvas.put(first, 2, "Nobody is on line.", TEXT)
+        # who is on line on the other nodes of a shared store (issue 16.2): listed, not selectable
+        row = first + max(1, min(len(callers), max(0, canvas.rows - first - 8)))
+        for person in lobby.elsewhere[: max(0, canvas.rows - 8 - row)]:
+            doing = f"sysop, {person.doing}" if person.sysop else person.doing
+            canvas.put(row, 0, f"  {fit(person.name, 16)} {'node ' + str(person.node_id):<7} {'another server':<21} "
+                               f"{'':>5}  {doing}"[: canvas.cols], TEXT)
+            row += 1
         events_top = canvas.rows - 7
         canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
         canvas.put(events_top - 1, 2, " Events ", HEAD)

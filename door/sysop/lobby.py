@@ -29,6 +29,7 @@ from door.config import PagingConfig
 from door.net.ansi import farewell
 from door.net.terminal import Terminal
 from door.records.names import name_key
+from door.records.nodes import Node, Present
 
 if TYPE_CHECKING:
     from door.ui.display import Display
@@ -102,6 +103,8 @@ class Presence:
     challengeable: bool = False
     """True while the caller is at the main menu, where other callers may
     challenge them (set through :meth:`Lobby.at_menu`)."""
+    away: bool = False
+    """True once the caller is handed to another node (their session goes on there)."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
@@ -182,6 +185,12 @@ class Lobby:
         self._declined: dict[tuple[int, int], float] = {}
         """(challenger conn, challenged conn) -> when the challenged caller said no."""
         self.tables: set["Table"] = set()
+        self.nodes: dict[int, Node] = {}
+        """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
+        self.elsewhere: list[Present] = []
+        """Who is on line on those nodes, sysops first."""
+        self.on_change: Callable[[], None] | None = None
+        """Called whenever :meth:`changed` is (the node link's early beat)."""
 
     # -- presence ------------------------------------------------------------
 
@@ -234,9 +243,12 @@ class Lobby:
         self.changed()
 
     def changed(self) -> None:
-        """Tell every console to redraw."""
+        """Tell every console to redraw (and the node link, which tells the
+        other nodes)."""
         for console in list(self.consoles):
             console.lobby_changed()
+        if self.on_change is not None:
+            self.on_change()
 
     def callers(self) -> list[Presence]:
         """Everybody on line but the sysops, oldest connection first."""
@@ -257,6 +269,30 @@ class Lobby:
         if console in self.consoles:
             self.consoles.remove(console)
         self.changed()
+
+    def set_elsewhere(self, nodes: dict[int, Node], people: list[Present]) -> None:
+        """The other nodes and who is on line there changed (the node link's beat)."""
+        self.nodes, self.elsewhere = nodes, people
+        self.changed()
+
+    def local_people(self) -> list[tuple[str, str, bool]]:
+        """Who is on line here, as the other nodes are told: ``(name,
+        doing, sysop)``; a sysop's ``doing`` is ``available``, ``busy`` or
+        ``away``.  Callers handed to another node are not counted here."""
+        people = [(c.name, "busy" if c.busy else "available" if c.available else "away", True)
+                  for c in self.consoles]
+        people += [(p.name, p.doing, False) for p in self.callers() if p.name and not p.away]
+        return people
+
+    def sysop_elsewhere(self) -> Node | None:
+        """Another node whose sysop is at the console, available and free,
+        when no sysop here is; else ``None``."""
+        if self.sysop_available():
+            return None
+        for p in self.elsewhere:
+            if p.sysop and p.doing == "available" and p.node_id in self.nodes:
+                return self.nodes[p.node_id]
+        return None
 
     def sysop_available(self) -> bool:
         """True when some sysop console is attached, available and free."""

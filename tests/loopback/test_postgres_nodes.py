@@ -1,11 +1,15 @@
-"""Door processes on one PostgreSQL store (issues 16.4, 16.5): a game
-journaled by one ``serve`` process, killed with ``kill -9`` mid-hand,
+"""Door processes on one PostgreSQL store (issues 16.2, 16.4, 16.5): a
+game journaled by one ``serve`` process, killed with ``kill -9`` mid-hand,
 resumes on another ``serve`` process with its own data folder (nothing
 shared but the database), with 0 actions lost; the records command works
-on the same store."""
+on the same store; a caller on one process plays the sysop at another's
+console, and when the caller's process is killed mid-hand they call the
+sysop's process and the game goes on where it was."""
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -14,8 +18,10 @@ import pytest
 
 from door.records.passwords import hash_password
 from door.records.store import Store
-from tests.loopback.test_resume import log_in_and_resume, play_then_kill
+from tests.loopback.test_resume import GAME_ROWS, connect, log_in, log_in_and_resume, page_and_play, play_then_kill
+from tests.support.clients import console_client
 from tests.support.postgres import PostgresServer
+from tests.support.server import start_server_process
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
 
@@ -39,3 +45,53 @@ async def test_a_game_killed_on_one_node_resumes_on_another(tmp_path: Path, post
     done = subprocess.run([sys.executable, "-m", "door.cli", "records", "--config", str(conf), "remove-saved", "kip"],
                           capture_output=True, text=True, timeout=30, cwd=tmp_path)
     assert done.returncode == 0 and "Removed the unfinished game of Kip." in done.stdout, done.stderr
+
+
+async def test_a_caller_plays_the_sysop_of_another_node_and_survives_their_node(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """Issue 16's done-when: two serve processes on one PostgreSQL; Syd on
+    node A sees "Play the sysop" (the sysop is at node B's console), is
+    handed to B, pages and plays; A is killed mid-hand; Syd calls B, is
+    offered the waiting game and it goes on with nothing lost."""
+    url = postgres.new_database()
+    store = await Store.open(url)
+    await store.accounts.create("Syd", hash_password("syd-pass"))
+    await store.close()
+    conf = config_file(tmp_path, url)
+    node_b, port_b, _ = start_server_process(tmp_path / "b", "--config", str(conf))
+    node_a = None
+    try:
+        sysop, console, _ = await console_client(tmp_path / "b")
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        node_a, port_a, _ = start_server_process(tmp_path / "a", "--config", str(conf))
+        writer, screen, task = await connect(port_a)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)  # learnt from the store
+        # B's console lists Syd on the other server, at the menu
+        await console.wait_for(lambda: any("Syd" in line and "another server" in line and "main menu" in line
+                                           for line in console.lines()), timeout=5)
+        writer.write(b"6")  # handed to node B
+        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
+                               timeout=5)  # on line at B now
+        before, console_before, dealer_screen = await page_and_play(writer, screen, sysop, console)
+        caller_deals = dealer_screen is screen
+        node_a.send_signal(signal.SIGKILL)
+        assert node_a.wait(10) == -signal.SIGKILL
+        await asyncio.wait_for(task, 5)  # Syd's line is gone with node A
+        await console.wait_for(lambda: "Syd's line dropped" in " ".join(console.text().split()), timeout=5)
+        writer, screen, task = await connect(port_b)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "is waiting for you" in screen.text())
+        writer.write(b"y")
+        dealer_screen = screen if caller_deals else console
+        await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        assert screen.lines()[GAME_ROWS] == before  # 0 actions lost
+        assert console.lines()[GAME_ROWS] == console_before
+        writer.close()
+        sysop.close()
+    finally:
+        for proc in (node_a, node_b):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(10)

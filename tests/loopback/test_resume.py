@@ -171,6 +171,35 @@ async def sysop_and_syd(data: Path):
     return proc, sysop, console, writer, screen, task
 
 
+async def page_and_play(writer, screen: Terminal, sysop, console: Terminal) -> tuple[list[str], list[str], Terminal]:
+    """From the caller's main menu: page the sysop, who accepts; runs in
+    exact order; deal, discard and lead, until the dealer is to play.
+    Returns both screens' game rows and the dealer's screen."""
+    await screen.wait_for(lambda: "Play the sysop" in screen.text())
+    writer.write(b"6")
+    await screen.wait_for(lambda: "Reason:" in screen.text())
+    writer.write(b"\r")
+    await console.wait_for(lambda: "PAGE from Syd" in console.text())
+    sysop.write(b"y")
+    await screen.wait_for(lambda: "accepted your page" in screen.text())
+    writer.write(b"2")  # runs in exact order
+    for side, term in ((writer, screen), (sysop, console)):
+        await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
+    for side in (writer, sysop):
+        side.write(b"\r")  # the dealer deals (the other is told to wait)
+    for side, term in ((writer, screen), (sysop, console)):
+        await term.wait_for(lambda term=term: term.prompt().startswith("Choose 2 cards"))
+        side.write(b"\r" + RIGHT + b"\r\r")
+    turns = [(writer, screen), (sysop, console)]
+    await screen.wait_for(lambda: any(t.prompt().startswith("Your turn") for _, t in turns), timeout=15)
+    pone, pone_screen = next((s, t) for s, t in turns if t.prompt().startswith("Your turn"))
+    dealer_screen = console if pone_screen is screen else screen
+    pone.write(b"\r")  # the pone leads
+    await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
+    await asyncio.sleep(0.3)
+    return screen.lines()[GAME_ROWS], console.lines()[GAME_ROWS], dealer_screen
+
+
 async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) -> None:
     """Issue 16.1: a game against the sysop is journaled as a game against
     the computer is.  Killed with ``kill -9`` in the play, the server comes
@@ -182,29 +211,7 @@ async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) ->
     await store.close()
     proc, sysop, console, writer, screen, task = await sysop_and_syd(data)
     try:
-        await screen.wait_for(lambda: "Play the sysop" in screen.text())
-        writer.write(b"6")
-        await screen.wait_for(lambda: "Reason:" in screen.text())
-        writer.write(b"\r")
-        await console.wait_for(lambda: "PAGE from Syd" in console.text())
-        sysop.write(b"y")
-        await screen.wait_for(lambda: "accepted your page" in screen.text())
-        writer.write(b"2")  # runs in exact order
-        for side, term in ((writer, screen), (sysop, console)):
-            await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
-        for side in (writer, sysop):
-            side.write(b"\r")  # the dealer deals (the other is told to wait)
-        for side, term in ((writer, screen), (sysop, console)):
-            await term.wait_for(lambda term=term: term.prompt().startswith("Choose 2 cards"))
-            side.write(b"\r" + RIGHT + b"\r\r")
-        turns = [(writer, screen), (sysop, console)]
-        await screen.wait_for(lambda: any(t.prompt().startswith("Your turn") for _, t in turns), timeout=15)
-        pone, pone_screen = next((s, t) for s, t in turns if t.prompt().startswith("Your turn"))
-        dealer_screen = console if pone_screen is screen else screen
-        pone.write(b"\r")  # the pone leads
-        await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
-        await asyncio.sleep(0.3)
-        before, console_before = screen.lines()[GAME_ROWS], console.lines()[GAME_ROWS]
+        before, console_before, dealer_screen = await page_and_play(writer, screen, sysop, console)
         caller_deals = dealer_screen is screen
         proc.send_signal(signal.SIGKILL)
         assert proc.wait(10) == -signal.SIGKILL

@@ -1,0 +1,47 @@
+"""Taking a caller to the sysop on another node (issue 16.2): when no
+sysop is at this server's console but one is at another serve process's
+on the same store, "Play the sysop" hands the caller over to that process
+(:mod:`door.net.peer_socket`), which runs the rest of their session: its
+menu, the page, the game.  This process only relays the caller's bytes
+until either side ends, and the caller's line ends with it."""
+
+from __future__ import annotations
+
+import logging
+
+from door.caller.login import Caller
+from door.context import DoorContext
+from door.net.node_socket import relay
+from door.net.peer_socket import PeerHello, connect_peer
+from door.records.nodes import Node
+from door.sysop.lobby import Presence
+from door.ui.display import Display
+from door.ui.prompts import show_page
+
+__all__ = ["hand_over"]
+
+
+async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence: Presence, node: Node,
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> bool:
+    """Relay ``caller`` to ``node`` (where the sysop is) until that
+    session or the caller's line ends; returns False then (this session is
+    over).  True, after telling the caller, when the node cannot be
+    reached (back to the menu)."""
+    terminal = display.terminal
+    ctx.lobby.update(presence, "going to the sysop's server")
+    link = await connect_peer(node.address, node.port)
+    if link is None:
+        log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
+        return await show_page(display, "Play the sysop", [
+            "The sysop is on another of this door's servers, which cannot be",
+            "reached right now. Please try again in a minute.",
+        ])
+    hello = PeerHello(node.token, caller.name, caller.account.id if caller.account is not None else None,
+                      terminal.cols, terminal.rows, terminal.charset.name, terminal.term_type[:40])
+    presence.away = True
+    ctx.lobby.update(presence, f"with the sysop on node {node.id}")
+    log.info("%r handed to node %d at %s:%d", caller.name, node.id, node.address, node.port)
+    terminal.idle_timeout = None  # the other node keeps the caller's idle time now
+    await relay(terminal, link[0], link[1], hello.encode())
+    log.info("%r came back from node %d", caller.name, node.id)
+    return False

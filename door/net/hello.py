@@ -1,0 +1,49 @@
+"""The one-line hellos that start a relayed caller's connection:
+``WORD {json}`` (``NODE`` from a BBS node's door process,
+:mod:`door.net.node_socket`; ``PEER`` from another serve process,
+:mod:`door.net.peer_socket`).  What both check the same way is here."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from door.net.charset import PROFILES
+
+__all__ = ["hello_fields", "check_whole", "check_charset"]
+
+
+def hello_fields(line: bytes, word: str, names: Iterable[str]) -> dict[str, Any]:
+    """The JSON object of the hello ``line`` (``WORD {json}``), which must
+    have exactly the fields ``names``.  Raises ``ValueError`` saying what
+    is wrong.
+
+    >>> hello_fields(b'PEER {"a": 1}', "PEER", ["a"])
+    {'a': 1}
+    """
+    prefix = word.encode() + b" "
+    if not line.startswith(prefix):
+        raise ValueError(f"expected: {word} {{json}}")
+    try:
+        fields = json.loads(line[len(prefix):].decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"not JSON: {exc}") from None
+    expected = sorted(names)
+    if not isinstance(fields, dict) or sorted(fields) != expected:
+        raise ValueError(f"expected the fields {expected}")
+    return fields
+
+
+def check_whole(label: str, value: Any, high: int = 99_999) -> int:
+    """``value`` when it is a whole number from 0 to ``high`` (not a
+    bool); else ``ValueError``."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= high:
+        raise ValueError(f"{label}: a whole number, 0 to {high}")
+    return value
+
+
+def check_charset(value: Any) -> str:
+    """``value`` when it names a charset profile; else ``ValueError``."""
+    if value not in {p.name for p in PROFILES}:
+        raise ValueError(f"charset: one of {', '.join(p.name for p in PROFILES)}")
+    return str(value)

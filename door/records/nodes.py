@@ -1,0 +1,114 @@
+"""The serve processes sharing one store, and who is on line on each
+(issue 16.2): each process (a *node*) registers the address of its peer
+port (:mod:`door.net.peer_socket`) with a random token, and every
+:data:`~door.sysop.node_link.BEAT` seconds counts a heartbeat and, when
+its people changed, rewrites its rows of ``presence`` and bumps its
+``version``.  The others read a node's rows again only when its version
+moved, so a quiet node costs one small write and one small read a beat.
+
+On PostgreSQL a node that rewrote its rows also sends a notification on
+:data:`CHANNEL`, so the others read at once instead of at their next beat.
+
+A node is alive while its ``beats`` keep counting, judged by the reader's
+own clock (machines' clocks need not agree); one that stopped counting for
+:data:`FORGET_AFTER` seconds is deleted by whoever notices (its presence
+rows go with it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Sequence
+
+from door.records.connection import Connection
+from door.records.database import Database
+
+__all__ = ["Node", "Present", "Nodes", "FORGET_AFTER", "CHANNEL"]
+
+CHANNEL = "cribbage_nodes"
+"""The PostgreSQL notification channel a node's changed presence is announced on."""
+
+FORGET_AFTER = 60.0
+"""Seconds without a heartbeat after which a node is deleted."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """Another serve process: its ``id``, where its peer port listens
+    (``address``, ``port``), the ``token`` a peer hello must carry, its
+    heartbeat count ``beats`` and presence ``version``."""
+
+    id: int
+    address: str
+    port: int
+    token: str
+    beats: int
+    version: int
+
+
+@dataclass(frozen=True)
+class Present:
+    """Somebody on line on another node: ``name``, what they are
+    ``doing``, and whether they are a sysop at that node's console."""
+
+    node_id: int
+    name: str
+    doing: str
+    sysop: bool
+
+
+class Nodes:
+    """The ``nodes`` and ``presence`` tables in ``database``."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    async def register(self, address: str, port: int, token: str) -> int:
+        """Add this process as a node reachable at ``address``:``port``;
+        returns its id."""
+        return await self.database.tx(lambda db: int(db.execute(
+            "INSERT INTO nodes (address, port, token, started) VALUES (?, ?, ?, ?) RETURNING id",
+            (address, port, token, time.time())).fetchone()[0]))
+
+    async def beat(self, node_id: int, people: Sequence[tuple[str, str, bool]] | None) -> bool:
+        """Count a heartbeat of ``node_id`` and, when ``people`` is given
+        (it changed), replace its presence rows with those ``(name,
+        doing, sysop)``.  False when the node is no longer registered
+        (forgotten after a long stall): register again."""
+        def tx(db: Connection) -> bool:
+            bump = 0 if people is None else 1
+            if db.execute("UPDATE nodes SET beats = beats + 1, version = version + ? WHERE id = ?",
+                          (bump, node_id)).rowcount == 0:
+                return False
+            if people is not None:
+                if self.database.dialect == "postgresql":
+                    db.execute(f"NOTIFY {CHANNEL}")  # (sent at commit) the other nodes read now
+                db.execute("DELETE FROM presence WHERE node_id = ?", (node_id,))
+                if people:
+                    db.executemany("INSERT INTO presence (node_id, name, doing, sysop) VALUES (?, ?, ?, ?)",
+                                   [(node_id, name, doing, int(sysop)) for name, doing, sysop in people])
+            return True
+        return await self.database.tx(tx)
+
+    async def others(self, node_id: int) -> list[Node]:
+        """Every node but ``node_id``, alive or not (the caller judges by
+        whether ``beats`` moves)."""
+        return await self.database.query(lambda db: [Node(*row) for row in db.execute(
+            "SELECT id, address, port, token, beats, version FROM nodes WHERE id <> ? ORDER BY id", (node_id,))])
+
+    async def people(self, node_ids: Sequence[int]) -> list[Present]:
+        """Who is on line on the nodes ``node_ids``, sysops first."""
+        if not node_ids:
+            return []
+        marks = ", ".join("?" for _ in node_ids)
+        return await self.database.query(lambda db: [Present(r[0], r[1], r[2], bool(r[3])) for r in db.execute(
+            f"SELECT node_id, name, doing, sysop FROM presence WHERE node_id IN ({marks}) "
+            "ORDER BY sysop DESC, node_id, name", list(node_ids))])
+
+    async def forget(self, node_ids: Sequence[int]) -> None:
+        """Delete the nodes ``node_ids`` and their presence rows (stopped,
+        or dead)."""
+        if node_ids:
+            marks = ", ".join("?" for _ in node_ids)
+            await self.database.tx(lambda db: db.execute(f"DELETE FROM nodes WHERE id IN ({marks})", list(node_ids)))

@@ -1,0 +1,142 @@
+"""This serve process as one node of several on a shared PostgreSQL store
+(issue 16.2): it registers its peer port (:mod:`door.net.peer_socket`),
+publishes who is on line here, and learns who is on line on the other
+nodes, every :data:`BEAT` seconds (:mod:`door.records.nodes`).
+
+Polling the store at a short interval is the wake-up: a beat is one small
+write and one small read, and presence is only re-read from a node whose
+version moved, so the who's-on-line view of every node agrees within
+about one beat, with no connection of its own to keep.  A change here
+(somebody logs in, opens a screen, a sysop sits down) beats at once
+(after :data:`SETTLE` seconds, so a burst of changes is one write), so
+only the readers' half-beat is waited on; on PostgreSQL not even that:
+the other nodes LISTEN for the change's NOTIFY and read at once.  A node that stops
+beating is treated as gone after :data:`STALE` seconds (judged by this
+process's clock) and deleted after
+:data:`~door.records.nodes.FORGET_AFTER`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Callable
+
+from door.records.database import StoreError
+from door.records.nodes import CHANNEL, FORGET_AFTER, Node
+from door.records.store import Store
+from door.sysop.lobby import Lobby
+
+__all__ = ["NodeLink", "BEAT", "STALE"]
+
+log = logging.getLogger(__name__)
+
+BEAT = 0.5
+"""Seconds between heartbeats."""
+
+SETTLE = 0.05
+"""Seconds a change here waits for more before it is written (so at most
+about 1 / SETTLE writes a second however busy the node; each rewrites the
+node's presence rows whole)."""
+
+STALE = 3.0
+"""Seconds without a heartbeat after which another node counts as gone."""
+
+
+class NodeLink:
+    """This process's place among the nodes of ``store``: reachable at
+    ``address``:``port`` with ``token`` (what a peer hello to this node
+    must carry); keeps ``lobby``'s view of the other nodes
+    (:meth:`Lobby.set_elsewhere`) up to date."""
+
+    def __init__(self, store: Store, lobby: Lobby, address: str, port: int, token: str) -> None:
+        self.store = store
+        self.lobby = lobby
+        self.address = address
+        self.port = port
+        self.token = token
+        self.node_id: int | None = None
+        self._published: list[tuple[str, str, bool]] | None = None
+        self._seen: dict[int, tuple[int, float]] = {}
+        """Other node id -> (its beats when last read, when they last moved, by this clock)."""
+        self._versions: dict[int, int] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._stop_listening: Callable[[], None] | None = None
+        self._soon = asyncio.Event()
+        """Set when this node's people changed: beat now, not at the end of the interval."""
+
+    async def start(self) -> None:
+        """Register and start beating.  Raises :class:`StoreError`."""
+        self.node_id = await self.store.nodes.register(self.address, self.port, self.token)
+        log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
+        self.lobby.on_change = self._soon.set
+        loop = asyncio.get_running_loop()
+
+        def news() -> None:  # (on the listening thread)
+            loop.call_soon_threadsafe(self._soon.set)
+        self._stop_listening = self.store.database.listen(CHANNEL, news)
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop beating and leave the store (the other nodes forget this one at once)."""
+        self.lobby.on_change = None
+        if self._stop_listening is not None:
+            self._stop_listening()
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self.node_id is not None:
+            try:
+                await self.store.nodes.forget([self.node_id])
+            except StoreError as exc:
+                log.warning("could not leave the store's nodes: %s", exc)
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self.beat()
+            except StoreError as exc:
+                log.warning("node heartbeat failed: %s", exc)
+            try:
+                await asyncio.wait_for(self._soon.wait(), BEAT)
+                await asyncio.sleep(SETTLE)
+            except asyncio.TimeoutError:
+                pass
+            self._soon.clear()
+
+    async def beat(self) -> None:
+        """One heartbeat: publish this node's people if they changed, then
+        read the other nodes and, where their presence moved, who is on
+        line there."""
+        assert self.node_id is not None
+        people = self.lobby.local_people()
+        changed = people != self._published
+        if not await self.store.nodes.beat(self.node_id, people if changed else None):
+            log.warning("node %d was forgotten by the store (a long stall): registering again", self.node_id)
+            self.node_id = await self.store.nodes.register(self.address, self.port, self.token)
+            self._published = None
+            return
+        self._published = people
+        now = time.monotonic()
+        alive: list[Node] = []
+        dead: list[int] = []
+        for node in await self.store.nodes.others(self.node_id):
+            beats, moved = self._seen.get(node.id, (node.beats, now))
+            if beats != node.beats:
+                moved = now
+            self._seen[node.id] = (node.beats, moved)
+            if now - moved <= STALE:
+                alive.append(node)
+            elif now - moved > FORGET_AFTER:
+                dead.append(node.id)
+        if dead:
+            await self.store.nodes.forget(dead)
+            for node_id in dead:
+                self._seen.pop(node_id, None)
+        versions = {node.id: node.version for node in alive}
+        if versions != self._versions:
+            self.lobby.set_elsewhere({node.id: node for node in alive},
+                                     await self.store.nodes.people(list(versions)))
+            self._versions = versions
+            self._soon.clear()  # (that was news from elsewhere: nothing here to tell)
