@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -72,6 +72,20 @@ def summary(label: str, values: list[float]) -> str:
     p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
     return (f"{label:<34} n={len(values):<4} p50 {statistics.median(ordered):7.1f} ms   p99 {p99:7.1f} ms   "
             f"max {ordered[-1]:7.1f} ms")
+
+
+async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, console: Terminal,
+                        reason: str) -> float:
+    """From the main menu, ``caller`` (called ``name``) pages the sysop
+    with ``reason``; milliseconds until the console rings; the sysop
+    declines and the caller is asked about the computer."""
+    await caller.send(b"6")
+    await caller.screen.wait_for(lambda: "Reason:" in caller.screen.text())
+    ms = await timed(lambda: caller.send(f"{reason}\r".encode()), console,
+                     lambda: f"PAGE from {name}: {reason}" in console.text())
+    sysop.write(b"n")
+    await caller.screen.wait_for(lambda: "Play the computer instead?" in caller.screen.text())
+    return ms
 
 
 async def node(folder: Path, data: Path, name: str) -> PtyDoor:
@@ -116,12 +130,7 @@ async def run(rounds: int) -> None:
                                       lambda: "reading statistics" not in console.text()))
             await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
             # a page from Cy to the console
-            await cy.send(b"6")
-            await cy.screen.wait_for(lambda: "Reason:" in cy.screen.text())
-            pages.append(await timed(lambda: cy.send(f"round {i}\r".encode()), console,
-                                     lambda: f"PAGE from Cy: round {i}" in console.text()))
-            sysop.write(b"n")
-            await cy.screen.wait_for(lambda: "Play the computer instead?" in cy.screen.text())
+            pages.append(await declined_page(cy, "Cy", sysop, console, f"round {i}"))
             await cy.send(b"n")
             await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
             # table actions: a chat line each way between Ann and Bob
@@ -187,12 +196,7 @@ async def run_postgresql(rounds: int) -> None:
             handovers.append(await timed(lambda: cy.send(b"6"), console, lambda: any(
                 name in line and " peer " in line for line in console.lines())))
             await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
-            await cy.send(b"6")
-            await cy.screen.wait_for(lambda: "Reason:" in cy.screen.text())
-            pages.append(await timed(lambda: cy.send(f"round {i}\r".encode()), console,
-                                     lambda: f"PAGE from {name}: round {i}" in console.text()))
-            sysop.write(b"n")
-            await cy.screen.wait_for(lambda: "Play the computer instead?" in cy.screen.text())
+            pages.append(await declined_page(cy, name, sysop, console, f"round {i}"))
             cy.writer.close()  # type: ignore[attr-defined]
         # Ann (on node 2, relayed to node 1) plays the sysop: chat lines each way
         await ann.send(b"6")

@@ -157,37 +157,34 @@ class DoorServer:
         name = clean_name(hello.name)[:NAME_LIMIT]
         if not name or reserved(name, self.config.sysops):
             log.warning("node %d: the BBS user name %r is refused", hello.node, hello.name)
-            terminal.write(farewell(f"The door cannot take the BBS user name {name!r}: ask the sysop to rename it."))
-            await terminal.drain()
-            return
+            return await _refuse(terminal, f"The door cannot take the BBS user name {name!r}: ask the sysop to "
+                                           "rename it.")
         assert self.store is not None
         try:
             account = await bbs_account(self.store, name)
         except StoreError as exc:
             log.error("node %d: %s", hello.node, exc)
-            terminal.write(farewell("The door cannot reach its records right now. Please call again later."))
-            await terminal.drain()
-            return
+            return await _refuse(terminal, "The door cannot reach its records right now. Please call again later.")
         await self._session(terminal, Login(), Caller(name, account), hello.seconds)
 
     async def _peer_session(self, terminal: Terminal, hello: PeerHello) -> None:
         """A caller handed over by another node of the shared store (which
-        proved who they are; the token proves the node)."""
+        proved who they are; the token proves the node): the account the
+        hello names, under its name, or a guest under a name nobody reserved."""
         assert self.store is not None
         name = clean_name(hello.name)[:NAME_LIMIT]
         account = None
-        try:
-            if hello.account is not None:
+        if hello.account is None:
+            taken = not name or reserved(name, self.config.sysops)
+        else:
+            try:
                 account = await self.store.accounts.find(name)
-        except StoreError as exc:
-            log.error("peer caller %r: %s", name, exc)
-            account = None
-        if not name or (hello.account is not None and (account is None or account.id != hello.account)) or (
-                hello.account is None and reserved(name, self.config.sysops)):
+            except StoreError as exc:
+                log.error("peer caller %r: %s", name, exc)
+            taken = account is None or account.id != hello.account
+        if taken:
             log.warning("peer caller %r (account %s) refused", hello.name, hello.account)
-            terminal.write(farewell("The sysop's server could not take you over: please call it directly."))
-            await terminal.drain()
-            return
+            return await _refuse(terminal, "The sysop's server could not take you over: please call it directly.")
         await self._session(terminal, Login(), Caller(name, account))
 
     async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
@@ -277,6 +274,12 @@ class DoorServer:
             self.store = None
         self.thinking.close()
         log.info("door stopped")
+
+
+async def _refuse(terminal: Terminal, text: str) -> None:
+    """Say ``text`` as a farewell and let it go out (the session ends)."""
+    terminal.write(farewell(text))
+    await terminal.drain()
 
 
 GC_THRESHOLDS = (2_000, 10, 10)

@@ -51,13 +51,9 @@ def rules_words(rules: Rules) -> str:
     return f"a {rules.game_to}-point game, runs {runs}"
 
 
-def _game_line(saved: SavedGame, account_id: int) -> str:
-    """``"game #N (hand 3, you 20, Ann 26)"`` for the player ``account_id``."""
-    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
-    seat = saved.seat_of(account_id)
-    scores = game.scores()
-    other = saved.players[1 - seat] if len(saved.players) == 2 else "them"
-    return f"game #{saved.number} (hand {game.hand_number}, you {scores[seat]}, {other} {scores[1 - seat]})"
+def _resumed_line(saved: SavedGame, account_id: int) -> str:
+    """The kept game ``saved`` as ``account_id`` sees it (see :meth:`SavedGame.line`)."""
+    return saved.line(account_id, replay(saved.rules, saved.number, saved.actions, saved.first_dealer)[0])
 
 
 async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
@@ -216,7 +212,7 @@ async def answer_challenge(display: Display, ctx: DoorContext, caller: Caller, o
     ctx.lobby.update(presence, "answering a challenge")
     name = challenge.challenger.name
     if challenge.resume is not None and caller.account is not None:
-        offer = [f"{name} asks you to go on with your {_game_line(challenge.resume, caller.account.id)}."]
+        offer = [f"{name} asks you to go on with your {_resumed_line(challenge.resume, caller.account.id)}."]
     else:
         offer = [f"{name} challenges you to {rules_words(challenge.rules)}."]
         if replaces is not None and account_of(challenge.challenger.identity) is None:

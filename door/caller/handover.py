@@ -36,8 +36,8 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
             "The sysop is on another of this door's servers, which cannot be",
             "reached right now. Please try again in a minute.",
         ])
-    hello = PeerHello(node.token, caller.name, caller.account.id if caller.account is not None else None,
-                      terminal.cols, terminal.rows, terminal.charset.name, terminal.term_type[:40])
+    hello = PeerHello.for_terminal(node.token, caller.name,
+                                   caller.account.id if caller.account is not None else None, terminal)
     presence.away = True
     ctx.lobby.update(presence, f"with the sysop on node {node.id}")
     log.info("%r handed to node %d at %s:%d", caller.name, node.id, node.address, node.port)

@@ -267,19 +267,11 @@ async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptG
         game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
         if game.over:
             raise ValueError("the game in it is already over")
-        seat = saved.seat_of(caller.account.id)
+        line = saved.line(caller.account.id, game)
     except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
         log.error("the saved game of %r does not replay: %s", caller.name, exc)
         return None, str(exc)[:70]
-    scores = game.scores()
-    if saved.opponent == Opponent.SYSOP:
-        who = "the sysop"
-    elif saved.opponent == Opponent.CALLER:
-        who = saved.players[1 - seat] if len(saved.players) == 2 else "another caller"
-    else:
-        who = "Computer"
-    return KeptGame(saved, f"game #{saved.number} (hand {game.hand_number}, you {scores[seat]}, {who} "
-                           f"{scores[1 - seat]})", owned=saved.account_id == caller.account.id), ""
+    return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
 
 
 async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:

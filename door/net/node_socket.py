@@ -17,14 +17,13 @@ Without a running server the door process plays on its own, as before.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from door.net.charset import PROFILES, Charset
-from door.net.hello import check_charset, check_whole, hello_fields
+from door.net.charset import Charset
+from door.net.hello import HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, profile_named
 from door.net.keys import KeyName
 from door.net.local_socket import start_local
 from door.net.terminal import StreamTerminal, Terminal
@@ -35,12 +34,6 @@ log = logging.getLogger(__name__)
 
 NODE_SOCKET = "node.sock"
 """The socket's file name in the data folder."""
-
-HELLO_LIMIT = 1024
-"""The longest hello line, in bytes (a longer one is refused)."""
-
-_NAME_LIMIT = 40
-"""The longest user name a hello may carry, in characters (the server cuts it to its own limit)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +52,7 @@ class NodeHello:
 
     def encode(self) -> bytes:
         """The hello line, ``NODE {json}\\n``."""
-        return b"NODE " + json.dumps(asdict(self)).encode("utf-8") + b"\n"
+        return encode_hello("NODE", asdict(self))
 
     @classmethod
     def decode(cls, line: bytes) -> "NodeHello":
@@ -68,8 +61,7 @@ class NodeHello:
         fields = hello_fields(line, "NODE", cls.__dataclass_fields__)
         name, node, cols, rows = fields["name"], fields["node"], fields["cols"], fields["rows"]
         charset, seconds = fields["charset"], fields["seconds"]
-        if not isinstance(name, str) or not 0 < len(name) <= _NAME_LIMIT:
-            raise ValueError("name: 1 to 40 characters")
+        check_name(name)
         for label, value in (("node", node), ("cols", cols), ("rows", rows)):
             check_whole(label, value)
         check_charset(charset)
@@ -80,7 +72,7 @@ class NodeHello:
     @property
     def profile(self) -> Charset:
         """The :class:`Charset` named by ``charset``."""
-        return next(p for p in PROFILES if p.name == self.charset)
+        return profile_named(self.charset)
 
 
 class NodeTerminal(StreamTerminal):
@@ -129,9 +121,32 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
     ``reader``/``writer``: send the ``hello`` line (:meth:`NodeHello.encode`,
     or a peer's, :mod:`door.net.peer_socket`), then pass the caller's bytes
     on as they come and the server's bytes back (waiting while the
-    caller's side is full), until either side ends."""
+    caller's side is full), until either side ends.  While the server's
+    side holds more than its transport's high-water mark unsent, the
+    caller's connection is not read (a paste or a flood waits in their TCP
+    window, not in this process)."""
     writer.write(hello)
-    terminal.tap = writer.write
+    high = writer.transport.get_write_buffer_limits()[1]
+    releasing: asyncio.Task[None] | None = None
+
+    async def release() -> None:
+        nonlocal releasing
+        try:
+            await writer.drain()
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            releasing = None
+            terminal.release_input()
+
+    def forward(data: bytes) -> None:
+        nonlocal releasing
+        writer.write(data)
+        if releasing is None and writer.transport.get_write_buffer_size() > high:
+            terminal.hold_input()
+            releasing = asyncio.create_task(release())
+
+    terminal.tap = forward
 
     async def caller_gone() -> None:
         while (key := await terminal.get_key()) is None or key.name is not KeyName.EOF:
@@ -154,5 +169,8 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
         log.info("the server's node socket failed: %s", exc)
     finally:
         gone.cancel()
+        if releasing is not None:
+            releasing.cancel()
         terminal.tap = None
+        terminal.release_input()
         writer.close()

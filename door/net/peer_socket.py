@@ -22,22 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 from dataclasses import asdict, dataclass
 from typing import Any, Awaitable, Callable
 
-from door.net.charset import PROFILES, Charset
-from door.net.hello import check_charset, check_whole, hello_fields
-from door.net.terminal import StreamTerminal
+from door.net.charset import Charset
+from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, printable,
+                            profile_named)
+from door.net.terminal import StreamTerminal, Terminal
 
 __all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "HELLO_LIMIT", "HELLO_TIMEOUT",
            "PENDING_LIMIT"]
 
 log = logging.getLogger(__name__)
-
-HELLO_LIMIT = 1024
-"""The longest hello line, in bytes."""
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new connection has to send its hello."""
@@ -45,7 +42,8 @@ HELLO_TIMEOUT = 10.0
 PENDING_LIMIT = 64
 """Connections that may be waiting to say hello at once; more are closed at once."""
 
-_NAME_LIMIT = 40
+TERM_LIMIT = 40
+"""The longest terminal type a hello carries, in characters."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,14 @@ class PeerHello:
 
     def encode(self) -> bytes:
         """The hello line, ``PEER {json}\\n``."""
-        return b"PEER " + json.dumps(asdict(self)).encode("utf-8") + b"\n"
+        return encode_hello("PEER", asdict(self))
+
+    @classmethod
+    def for_terminal(cls, token: str, name: str, account: int | None, terminal: Terminal) -> "PeerHello":
+        """The hello for the caller at ``terminal``: its size, charset and
+        terminal type (what the client sent, made printable)."""
+        return cls(token, name, account, terminal.cols, terminal.rows, terminal.charset.name,
+                   printable(terminal.term_type, TERM_LIMIT))
 
     @classmethod
     def decode(cls, line: bytes) -> "PeerHello":
@@ -76,21 +81,20 @@ class PeerHello:
         cols, rows, charset, term = fields["cols"], fields["rows"], fields["charset"], fields["term"]
         if not isinstance(token, str) or not 0 < len(token) <= 128:
             raise ValueError("token: a string")
-        if not isinstance(name, str) or not 0 < len(name) <= _NAME_LIMIT:
-            raise ValueError("name: 1 to 40 characters")
+        check_name(name)
         if account is not None and (not isinstance(account, int) or isinstance(account, bool) or account < 1):
             raise ValueError("account: a positive whole number or null")
         for label, value in (("cols", cols), ("rows", rows)):
             check_whole(label, value)
         check_charset(charset)
-        if not isinstance(term, str) or len(term) > 40 or not term.isprintable():
-            raise ValueError("term: up to 40 printable characters")
+        if not isinstance(term, str) or term != printable(term, TERM_LIMIT):
+            raise ValueError(f"term: up to {TERM_LIMIT} printable characters")
         return cls(token, name, account, cols, rows, charset, term)
 
     @property
     def profile(self) -> Charset:
         """The :class:`Charset` named by ``charset``."""
-        return next(p for p in PROFILES if p.name == self.charset)
+        return profile_named(self.charset)
 
 
 class PeerTerminal(StreamTerminal):

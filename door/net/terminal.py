@@ -110,6 +110,8 @@ class Terminal:
         reads the transport only then, so a flood waits in the sender's
         TCP window, not in the door's memory."""
         self._room.set()
+        self._input_held = False
+        """True while :meth:`hold_input` holds the pump back (where the bytes go is full)."""
         self._resize_queued = False
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
@@ -139,6 +141,19 @@ class Terminal:
             if self._unread >= INPUT_LIMIT:
                 self._room.clear()
             self._inbox.put_nowait(bytes(data))
+
+    def hold_input(self) -> None:
+        """Stop the pump reading the transport until :meth:`release_input`:
+        what the caller's bytes go to (a relay's far end, :attr:`tap`)
+        takes no more now, so a flood waits in the sender's TCP window."""
+        self._input_held = True
+        self._room.clear()
+
+    def release_input(self) -> None:
+        """Let the pump read again (see :meth:`hold_input`)."""
+        self._input_held = False
+        if self._unread < INPUT_LIMIT:
+            self._room.set()
 
     async def room(self) -> None:
         """Wait until the door may read more input (the pumps call this
@@ -239,7 +254,7 @@ class Terminal:
                 return Key(KeyName.RESIZE)
             assert isinstance(item, bytes)
             self._unread -= len(item)
-            if self._unread < INPUT_LIMIT:
+            if self._unread < INPUT_LIMIT and not self._input_held:
                 self._room.set()
             self._decoder.encoding = self.charset.name
             for key in self._decoder.feed(item):

@@ -102,6 +102,11 @@ class Database(ABC):
         await self.run(self._close)
         self._executor.shutdown(wait=True)
 
+    def notify(self, db: Connection, channel: str) -> None:
+        """Within a transaction on ``db``: when it commits, wake whoever
+        :meth:`listen` s on ``channel``.  Nothing where the database has no
+        notifications (SQLite: the listeners poll)."""
+
     def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
         """Call ``wake()`` (from another thread) whenever a transaction
         sends ``channel`` a notification; returns the function that stops

@@ -82,8 +82,7 @@ class Nodes:
                           (bump, node_id)).rowcount == 0:
                 return False
             if people is not None:
-                if self.database.dialect == "postgresql":
-                    db.execute(f"NOTIFY {CHANNEL}")  # (sent at commit) the other nodes read now
+                self.database.notify(db, CHANNEL)  # the other nodes read at once
                 db.execute("DELETE FROM presence WHERE node_id = ?", (node_id,))
                 if people:
                     db.executemany("INSERT INTO presence (node_id, name, doing, sysop) VALUES (?, ?, ?, ?)",

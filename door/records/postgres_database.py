@@ -62,13 +62,15 @@ def masked(url: str) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _pg_sql(sql: str) -> str:
-    """The repositories' SQL with psycopg's placeholders.
+def _pg_sql(sql: str, placeholders: bool = True) -> bytes:
+    """The repositories' SQL as psycopg takes it (bytes, worked out once
+    per statement text): with ``placeholders``, ``?`` becomes ``%s`` and a
+    ``%`` is doubled; without (no parameters), a ``%`` is itself.
 
     >>> _pg_sql("SELECT 1 WHERE a = ? AND b LIKE 'x%'")
-    "SELECT 1 WHERE a = %s AND b LIKE 'x%%'"
+    b"SELECT 1 WHERE a = %s AND b LIKE 'x%%'"
     """
-    return sql.replace("%", "%%").replace("?", "%s")
+    return (sql.replace("%", "%%").replace("?", "%s") if placeholders else sql).encode()
 
 
 class _Connection:
@@ -80,12 +82,12 @@ class _Connection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         if not parameters:
-            return self._conn.execute(sql.encode())  # no placeholders: a '%' is itself
-        return self._conn.execute(_pg_sql(sql).encode(), parameters)
+            return self._conn.execute(_pg_sql(sql, False))
+        return self._conn.execute(_pg_sql(sql), parameters)
 
     def executemany(self, sql: str, parameters: Sequence[Sequence[Any]], /) -> Cursor:
         cur = self._conn.cursor()
-        cur.executemany(_pg_sql(sql).encode(), parameters)
+        cur.executemany(_pg_sql(sql), parameters)
         return cur
 
 
@@ -173,6 +175,12 @@ class PostgresDatabase(Database):
             return fn(_Connection(conn))
         except psycopg.Error as exc:
             raise StoreError(f"{self.where}: cannot read: {_reason(exc, self.url)}") from exc
+
+    def notify(self, db: Connection, channel: str) -> None:
+        """``NOTIFY channel`` (sent when the transaction commits)."""
+        if not channel.isidentifier():
+            raise ValueError(f"not a channel name: {channel!r}")
+        db.execute(f"NOTIFY {channel}")
 
     def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
         """LISTEN on ``channel`` on a connection of its own, on a thread of

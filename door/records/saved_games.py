@@ -9,11 +9,13 @@ import time
 from dataclasses import dataclass
 
 from engine.actions import Action
+from engine.game import Game
 from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.games import Opponent
 
 __all__ = ["SavedGame", "SavedGames"]
 
@@ -49,6 +51,21 @@ class SavedGame:
         if account_id == self.other_account:
             return 1 - self.seat
         raise ValueError(f"account {account_id} is not in saved game {self.id}")
+
+    def line(self, account_id: int, game: Game) -> str:
+        """``"game #N (hand 3, you 20, Ann 26)"`` as ``account_id`` sees
+        it, from ``game`` (this game replayed); the other player is
+        ``Computer``, ``the sysop`` or the other caller's name.  Raises
+        ``ValueError`` for an account not in it."""
+        seat = self.seat_of(account_id)
+        scores = game.scores()
+        if self.opponent == Opponent.SYSOP:
+            who = "the sysop"
+        elif self.opponent == Opponent.CALLER:
+            who = self.players[1 - seat] if len(self.players) == 2 else "another caller"
+        else:
+            who = "Computer"
+        return f"game #{self.number} (hand {game.hand_number}, you {scores[seat]}, {who} {scores[1 - seat]})"
 
 
 class SavedGames:

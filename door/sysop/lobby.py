@@ -60,6 +60,16 @@ def account_of(identity: str | None) -> int | None:
     return int(tail) if tail.isdigit() else None
 
 
+def challenger_key(presence: "Presence") -> str:
+    """Who sends a challenge, as a declined one is remembered: the
+    account, or for a guest the address they call from, so that calling
+    again (or under another name) does not lift the
+    :data:`CHALLENGE_COOLDOWN`."""
+    if presence.identity is not None:
+        return presence.identity
+    return "guest@" + presence.terminal.peer.rsplit(":", 1)[0]
+
+
 def sysop_identity(name: str) -> str:
     """The identity of the ``[[sysop]]`` entry ``name``."""
     return f"sysop:{name_key(name)}"
@@ -100,9 +110,6 @@ class Presence:
     (:func:`account_identity`, :func:`sysop_identity`); ``None``: a guest."""
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the connection's session is over."""
-    challengeable: bool = False
-    """True while the caller is at the main menu, where other callers may
-    challenge them (set through :meth:`Lobby.at_menu`)."""
     away: bool = False
     """True once the caller is handed to another node (their session goes on there)."""
 
@@ -182,8 +189,8 @@ class Lobby:
         self.challenges: list[Challenge] = []
         self._at_menu: dict[int, Presence] = {}
         """The challengeable callers by connection (few, and looked at every second by every menu)."""
-        self._declined: dict[tuple[int, int], float] = {}
-        """(challenger conn, challenged conn) -> when the challenged caller said no."""
+        self._declined: dict[tuple[str, int], float] = {}
+        """(who challenged, :func:`challenger_key`; challenged conn) -> when the challenged caller said no."""
         self.tables: set["Table"] = set()
         self.nodes: dict[int, Node] = {}
         """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
@@ -212,7 +219,7 @@ class Lobby:
         for challenge in list(self.challenges):
             if presence in (challenge.challenger, challenge.challenged) and not challenge.answer.done():
                 challenge.answer.set_result(None)
-        for pair in [pair for pair in self._declined if presence.conn in pair]:
+        for pair in [pair for pair in self._declined if pair[1] == presence.conn]:
             del self._declined[pair]
         self.changed()
 
@@ -243,12 +250,15 @@ class Lobby:
         self.changed()
 
     def changed(self) -> None:
-        """Tell every console to redraw (and the node link, which tells the
-        other nodes)."""
-        for console in list(self.consoles):
-            console.lobby_changed()
+        """Something here changed: tell every console to redraw, and the
+        node link, which tells the other nodes."""
+        self._redraw_consoles()
         if self.on_change is not None:
             self.on_change()
+
+    def _redraw_consoles(self) -> None:
+        for console in list(self.consoles):
+            console.lobby_changed()
 
     def callers(self) -> list[Presence]:
         """Everybody on line but the sysops, oldest connection first."""
@@ -271,9 +281,10 @@ class Lobby:
         self.changed()
 
     def set_elsewhere(self, nodes: dict[int, Node], people: list[Present]) -> None:
-        """The other nodes and who is on line there changed (the node link's beat)."""
+        """The other nodes and who is on line there changed (the node link's
+        beat): the consoles redraw; nothing here changed to tell the others."""
         self.nodes, self.elsewhere = nodes, people
-        self.changed()
+        self._redraw_consoles()
 
     def local_people(self) -> list[tuple[str, str, bool]]:
         """Who is on line here, as the other nodes are told: ``(name,
@@ -340,7 +351,6 @@ class Lobby:
     def at_menu(self, presence: Presence, here: bool) -> None:
         """``presence`` arrives at (``here``) or leaves the main menu, where
         other callers may challenge them."""
-        presence.challengeable = here
         if here and not presence.is_sysop and presence.conn in self.presences:
             self._at_menu[presence.conn] = presence
         else:
@@ -363,7 +373,7 @@ class Lobby:
         if any(other in (c.challenger, c.challenged) or presence in (c.challenger, c.challenged)
                for c in self.challenges):
             return False
-        said_no = self._declined.get((presence.conn, other.conn))
+        said_no = self._declined.get((challenger_key(presence), other.conn))
         return said_no is None or time.time() - said_no >= CHALLENGE_COOLDOWN
 
     def challenge_for(self, presence: Presence) -> Challenge | None:
@@ -416,7 +426,7 @@ class Lobby:
             return False
         if seat is None:
             challenge.declined = True
-            self._declined[(challenge.challenger.conn, challenge.challenged.conn)] = time.time()
+            self._declined[(challenger_key(challenge.challenger), challenge.challenged.conn)] = time.time()
         challenge.answer.set_result(seat)
         log.info("%s %s the challenge of %s", challenge.challenged.name, "accepts" if seat else "declines",
                  challenge.challenger.name)

@@ -64,7 +64,7 @@ class NodeLink:
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
         self._soon = asyncio.Event()
-        """Set when this node's people changed: beat now, not at the end of the interval."""
+        """Set when this node's people changed, or another's did: beat now, not at the end of the interval."""
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`."""
@@ -110,7 +110,7 @@ class NodeLink:
         read the other nodes and, where their presence moved, who is on
         line there."""
         assert self.node_id is not None
-        people = self.lobby.local_people()
+        people = self.lobby.local_people()  # (a console's state changes without a word: looked at each beat)
         changed = people != self._published
         if not await self.store.nodes.beat(self.node_id, people if changed else None):
             log.warning("node %d was forgotten by the store (a long stall): registering again", self.node_id)
@@ -139,4 +139,3 @@ class NodeLink:
             self.lobby.set_elsewhere({node.id: node for node in alive},
                                      await self.store.nodes.people(list(versions)))
             self._versions = versions
-            self._soon.clear()  # (that was news from elsewhere: nothing here to tell)

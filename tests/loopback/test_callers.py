@@ -101,14 +101,19 @@ async def test_two_callers_challenge_chat_and_play_a_whole_game(door: DoorServer
     bob.close()
 
 
-async def test_a_declined_challenge_is_said_and_not_sent_again_at_once(door: DoorServer) -> None:
-    ann = await log_in(door, "Ann")
-    bob = await log_in(door, "Bob")
+async def bob_declines(ann: TelnetCaller, bob: TelnetCaller) -> None:
+    """Ann challenges Bob, who says no; Ann is told, Bob is at his menu."""
     await challenge(ann, "Bob")
     await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
     await bob.send(b"n")
     await ann.screen.wait_for(lambda: "Bob declined." in ann.screen.text())
     await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+
+
+async def test_a_declined_challenge_is_said_and_not_sent_again_at_once(door: DoorServer) -> None:
+    ann = await log_in(door, "Ann")
+    bob = await log_in(door, "Bob")
+    await bob_declines(ann, bob)
     await ann.send(b" ")
     await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
     await asyncio.sleep(1.2)  # the menu looks again each second
@@ -117,6 +122,20 @@ async def test_a_declined_challenge_is_said_and_not_sent_again_at_once(door: Doo
     await challenge(bob, "Ann")
     await ann.screen.wait_for(lambda: "Bob challenges you" in ann.screen.text())
     ann.close()
+    bob.close()
+
+
+async def test_calling_again_under_another_name_does_not_lift_the_cooldown(door: DoorServer) -> None:
+    """A declined guest who hangs up and calls back (a new connection,
+    another name) still may not challenge the same caller at once."""
+    ann = await log_in(door, "Ann")
+    bob = await log_in(door, "Bob")
+    await bob_declines(ann, bob)
+    ann.close()
+    again = await log_in(door, "Annie")
+    await asyncio.sleep(1.2)  # the menu looks again each second
+    assert "Play another caller" not in again.screen.text()
+    again.close()
     bob.close()
 
 

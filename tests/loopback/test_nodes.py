@@ -162,3 +162,36 @@ async def test_a_node_caller_s_time_runs_out_on_the_server(door: DoorServer) -> 
     assert b"Your time is up" in said
     assert (await door.store.accounts.find("Latecomer")) is not None  # the BBS user's account, as in door mode
     writer.close()
+
+
+async def test_a_relayed_caller_who_floods_a_far_end_that_does_not_read_is_not_read_either() -> None:
+    """The relay (a BBS node's door process, or a serve process handing a
+    caller to another) stops reading the caller while the far end has a
+    transport's worth unsent: 200 KB pasted, or 32 MiB, never piles up in
+    the relaying process."""
+    from door.net.node_socket import relay
+    from tests.support.memory_terminal import MemoryTerminal
+
+    async def never_reads(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(60)
+
+    far = await asyncio.start_server(never_reads, "127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", far.sockets[0].getsockname()[1])
+    caller = MemoryTerminal()
+    relaying = asyncio.create_task(relay(caller, reader, writer, b"NODE {}\n"))
+    chunk, fed, budget = b"x" * 4096, 0, 32 * 1024 * 1024
+    try:
+        while fed < budget:  # the caller's pump: reads only while there is room
+            try:
+                await asyncio.wait_for(caller.room(), 2)
+            except asyncio.TimeoutError:
+                break
+            caller.feed(chunk)
+            fed += len(chunk)
+            await asyncio.sleep(0)
+        assert fed < budget  # held back once the kernel's buffers and the transport's high-water mark were full
+        assert writer.transport.get_write_buffer_size() <= writer.transport.get_write_buffer_limits()[1] + len(chunk)
+    finally:
+        relaying.cancel()
+        await asyncio.gather(relaying, return_exceptions=True)
+        far.close()

@@ -172,3 +172,13 @@ async def test_on_postgresql_a_change_is_heard_at_once_not_at_the_next_beat(
         lobbies[0].add_console(Desk("Sysop"))
         await until(lambda: lobbies[1].sysop_elsewhere() is not None, timeout=5)
         assert loop.time() - started < 1.0
+
+
+async def test_a_client_s_odd_terminal_type_still_makes_a_hello_the_other_node_takes() -> None:
+    """TTYPE is whatever the client sent: control characters and length
+    are taken out before it goes into a hello (which refuses them)."""
+    from tests.support.memory_terminal import MemoryTerminal
+
+    terminal = MemoryTerminal(term="xterm\x1b]0;title\x07" + "x" * 100)
+    hello = PeerHello.decode(PeerHello.for_terminal("token", "Syd", 7, terminal).encode())
+    assert hello.term.startswith("xterm]0;title") and len(hello.term) == 40 and hello.term.isprintable()
