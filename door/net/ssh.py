@@ -226,13 +226,15 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
 async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awaitable[None]],
                     host_key: asyncssh.SSHKey,
                     make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
-                    login_timeout: float = 60.0, gate: ConnectionGate | None = None) -> Any:
+                    login_timeout: float = 60.0, gate: ConnectionGate | None = None,
+                    reuse_port: bool = False) -> Any:
     """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
     ``session(terminal, identity)`` for each shell, ``identity`` being what
     the connection's :class:`Authenticator` said at the end of
     authentication.  ``gate`` counts connections from the moment of accept
-    (:class:`~door.net.gate.ConnectionGate`).  Returns the asyncssh acceptor (``close()``,
-    ``wait_closed()``, ``get_port()``)."""
+    (:class:`~door.net.gate.ConnectionGate`); ``reuse_port``: bind with
+    ``SO_REUSEPORT`` (several worker processes on one port).  Returns the
+    asyncssh acceptor (``close()``, ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
         terminal = SshTerminal(process)
@@ -244,4 +246,4 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awa
         host, port, server_factory=lambda: DoorSshServer(make_authenticator, gate), server_host_keys=[host_key],
         process_factory=handle, encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
-        login_timeout=login_timeout, keepalive_interval=30)
+        login_timeout=login_timeout, keepalive_interval=30, reuse_port=reuse_port or None)

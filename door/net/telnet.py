@@ -160,26 +160,33 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
 
 async def start_telnet(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
                        idle_timeout: int = 900, connect_maxwait: float = 4.0,
-                       gate: ConnectionGate | None = None, login_timeout: float = 60.0) -> Any:
+                       gate: ConnectionGate | None = None, login_timeout: float = 60.0,
+                       reuse_port: bool = False) -> asyncio.Server:
     """Listen for telnet callers on ``host``:``port`` (0: any free port) and
     run ``session(terminal)`` for each.  ``idle_timeout``: seconds of silence
     before telnetlib3 disconnects a caller; ``connect_maxwait``: seconds to
     wait for a client that never negotiates; ``gate``: counts connections
     at accept (:class:`~door.net.gate.ConnectionGate`; none: unlimited);
     ``login_timeout``: seconds a connection may take to reach the name
-    prompt.  Returns the telnetlib3 ``Server`` (``close()``,
-    ``wait_closed()``, ``sockets``)."""
+    prompt; ``reuse_port``: bind with ``SO_REUSEPORT``, so that several
+    worker processes listen on one port and the kernel spreads the callers
+    among them.  Returns the asyncio server (``close()``, ``wait_closed()``,
+    ``sockets``).  Raises ``OSError`` when the port is taken.
+
+    The listener is asyncio's own, making telnetlib3's protocol for each
+    connection: ``telnetlib3.create_server`` has no ``reuse_port``, and its
+    ``Server`` keeps every protocol and every negotiated connection in
+    lists and a queue for ``wait_for_client()``, which the door never calls
+    (its queue of 1,000 kept the last thousand finished calls alive)."""
 
     async def shell(reader: Any, writer: Any) -> None:
         await TelnetTerminal(reader, writer).run_session(session)
 
     gate = gate or ConnectionGate(1 << 30, 1 << 30)
-    server = await telnetlib3.create_server(
-        host=host, port=port, shell=shell, encoding=False, timeout=idle_timeout,
-        connect_maxwait=connect_maxwait, cols=80, rows=24, term="unknown",
-        protocol_factory=gated_protocol(gate, login_timeout))
-    # telnetlib3 queues every negotiated connection for wait_for_client(),
-    # which the door never calls: its queue of 1,000 kept the last thousand
-    # finished calls alive (about 8 KB each; the soak's growth).  Keep one.
-    server._new_client = asyncio.Queue(maxsize=1)
-    return server
+    protocol = gated_protocol(gate, login_timeout)
+
+    def factory() -> asyncio.Protocol:
+        return protocol(shell=shell, encoding=False, timeout=idle_timeout, connect_maxwait=connect_maxwait,
+                        cols=80, rows=24, term="unknown")
+
+    return await asyncio.get_running_loop().create_server(factory, host, port, reuse_port=reuse_port or None)

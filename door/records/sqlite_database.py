@@ -74,16 +74,22 @@ class SqliteDatabase(Database):
             if version > len(MIGRATIONS):
                 raise StoreError(f"{self.path}: schema version {version} is newer than this program "
                                  f"({len(MIGRATIONS)}); upgrade cribbage-door")
-            for v in range(version, len(MIGRATIONS)):
-                step = MIGRATIONS[v]
+            while version < len(MIGRATIONS):
                 db.execute("BEGIN IMMEDIATE")
+                # another process (a worker) may have migrated while this one waited for the lock
+                v = version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                if v >= len(MIGRATIONS):
+                    db.execute("COMMIT")
+                    break
+                step = MIGRATIONS[v]
+                version = v + 1
                 if callable(step):
                     step(db)
-                    db.execute(f"PRAGMA user_version = {v + 1}")
-                else:
-                    db.executescript(render(step, self.dialect) + f"\nPRAGMA user_version = {v + 1};")
-                if db.in_transaction:
-                    db.execute("COMMIT")
+                else:  # statement by statement: executescript() would commit first, outside the lock
+                    for statement in _statements(render(step, self.dialect)):
+                        db.execute(statement)
+                db.execute(f"PRAGMA user_version = {v + 1}")
+                db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             db.close()
             text = str(exc)
@@ -144,3 +150,17 @@ class SqliteDatabase(Database):
                 self.connection.backup(other)
             other.close()
         await self.run(copy)
+
+
+def _statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, each whole (``sqlite3.complete_statement``
+    decides where one ends, so a ``;`` inside a string does not split it)."""
+    statements: list[str] = []
+    current = ""
+    for piece in script.split(";"):
+        current += piece + ";"
+        if sqlite3.complete_statement(current):
+            if current.strip(" \n;"):
+                statements.append(current.strip())
+            current = ""
+    return statements

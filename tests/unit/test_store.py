@@ -3,6 +3,7 @@ records and statistics from known figures, the action log."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -319,3 +320,42 @@ async def test_migration_3_keeps_old_saved_games(tmp_path: Path) -> None:
         assert (saved.seat, saved.other_account, saved.players) == (0, None, ())
     finally:
         await store.close()
+
+
+def test_a_migration_another_process_made_while_this_one_waited_is_not_made_twice(tmp_path: Path) -> None:
+    """Two processes (``serve --workers``) opening a new file at once: the
+    one that waits for the lock reads the version again under it, and
+    goes on from what the other made, instead of creating its tables a
+    second time."""
+    import os
+    import threading
+    from door.records.sqlite_database import SqliteDatabase, _statements
+    path = tmp_path / DATABASE_NAME
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA journal_mode = WAL")
+    other.execute("BEGIN IMMEDIATE")  # the other process is migrating
+    opened: list[object] = []
+
+    def open_it() -> None:
+        async def go() -> None:
+            database = await SqliteDatabase.open(path)
+            opened.append(database)
+            await database.close()
+        try:
+            asyncio.run(go())
+        except StoreError as exc:
+            opened.append(exc)
+
+    waiter = threading.Thread(target=open_it)
+    waiter.start()
+    waiter.join(0.4)  # it read version 0 and waits for the lock
+    assert not opened
+    for statement in _statements(render(MIGRATIONS[0], "sqlite")):  # type: ignore[arg-type]
+        other.execute(statement)
+    other.execute("PRAGMA user_version = 1")
+    other.execute("COMMIT")
+    waiter.join(10)
+    assert opened and not isinstance(opened[0], StoreError), opened
+    assert other.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    other.close()
