@@ -19,6 +19,7 @@ from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
 from door.records.cli import add_parser as add_records_parser
 from door.records.cli import run_records
 from door.server import serve
+from door.workers import MAX_WORKERS, run_workers
 from door.net.private import SecretFileError
 from door.records.store import StoreError
 
@@ -35,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--ssh-port", type=int, help="SSH port, 0 for any free port (default 2222)")
     s.add_argument("--data-dir", help="folder for the SSH host key and data (default: data)")
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
+    s.add_argument("--workers", type=int, default=1,
+                   help="serve processes on the same ports (SO_REUSEPORT), sharing the store (default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
@@ -117,7 +120,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.computer_delay is not None:
         config.computer.delay = args.computer_delay
+    if not 1 <= args.workers <= MAX_WORKERS:
+        print(f"cribbage-door: --workers takes 1 to {MAX_WORKERS}", file=sys.stderr)
+        return 2
     try:
+        if args.workers > 1:
+            return run_workers(config, args.workers, logging.getLogger().level)
         return asyncio.run(serve(config))
     except (OSError, StoreError, SecretFileError) as exc:
         print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from engine.rules import Rules
 from door.play.thinking import IN_THREAD, Thinking
 from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
 from door.sysop.lobby import Lobby
+from door.sysop.node_link import NodeLink
 from door.records.names import name_key
 from door.records.store import Store
 from door.records.throttle import LoginThrottle
@@ -36,6 +37,8 @@ class DoorContext:
     """Seconds of silence allowed at the login screens (``[server] login_timeout``)."""
     thinking: Thinking = IN_THREAD
     """Where the expert computer thinks (``[computer] processes``)."""
+    link: NodeLink | None = None
+    """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

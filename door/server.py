@@ -15,7 +15,7 @@ import secrets
 import logging
 import signal
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from door.net.ansi import farewell
 from door.caller.bbs import bbs_account, time_limit
@@ -55,13 +55,20 @@ SHUTDOWN_MESSAGE = farewell("*** The cribbage door is shutting down. Please call
 
 
 class DoorServer:
-    """Both listeners of one door, from a :class:`Config`.
+    """Both listeners of one door, from a :class:`Config`; with
+    ``workers`` > 1, worker number ``worker`` (from 0) of that many
+    processes listening on the same ports (``SO_REUSEPORT``) and joined as
+    nodes of their shared store, of which worker 0 alone keeps the sysop
+    console and the BBS node socket (:mod:`door.workers`).
 
     After :meth:`start`, ``telnet_port`` and ``ssh_port`` hold the ports
     actually bound (useful with port 0)."""
 
-    def __init__(self, config: Config) -> None:
+    def __init__(self, config: Config, worker: int = 0, workers: int = 1) -> None:
         self.config = config
+        self.worker = worker
+        """This process's index among ``workers`` (``serve --workers``; :mod:`door.workers`)."""
+        self.workers = workers
         self.telnet_port = 0
         self.ssh_port = 0
         self.sessions: set[Terminal] = set()
@@ -75,7 +82,7 @@ class DoorServer:
         self._nodes: Any = None
         self._peers: Any = None
         self.link: NodeLink | None = None
-        """This process among the nodes of a shared PostgreSQL store (``None`` on the SQLite file)."""
+        """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
         self.thinking = Thinking(config.computer.processes)
@@ -106,15 +113,16 @@ class DoorServer:
                                login_timeout=s.login_timeout, thinking=self.thinking)
         self.thinking.start()
         # telnetlib3's own idle timeout is only a backstop behind the door's
+        reuse = self.workers > 1
         self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
                                           connect_maxwait=s.connect_maxwait, gate=self.gate,
-                                          login_timeout=s.login_timeout)
+                                          login_timeout=s.login_timeout, reuse_port=reuse)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         try:
             self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
                                         lambda peer, close: SshAuthenticator(self.ctx, peer, close),
-                                        login_timeout=s.login_timeout, gate=self.gate)
+                                        login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse)
         except OSError:
             self._telnet.close()
             await self.store.close()
@@ -122,24 +130,29 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
-        self._nodes = await start_nodes(data_dir, self._node_session)
-        log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
-        if self.config.store.url:
+        if self.worker == 0:
+            self._nodes = await start_nodes(data_dir, self._node_session)
+            log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
+        if self.config.store.url or self.workers > 1:
             await self._join_nodes()
-        self._console = await start_console(data_dir, self._console_session)
-        log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
+        if self.worker == 0:
+            self._console = await start_console(data_dir, self._console_session)
+            log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _join_nodes(self) -> None:
-        """On a shared store: listen on the peer port and join the nodes
-        (issue 16.2), so callers here reach a sysop at another node's
-        console."""
+        """On a shared store (PostgreSQL, or the workers' SQLite file):
+        listen on the peer port and join the nodes (issue 16.2), so callers
+        here reach a sysop at another node's console.  A worker listens on
+        ``peer_port`` + its number (any free port when ``peer_port`` is 0)."""
         assert self.store is not None
         host = self.config.store.peer_host or self.config.server.host
         token = secrets.token_hex(32)  # known only to those who can read the store
-        self._peers = await start_peers(host, self.config.store.peer_port, token, self._peer_session)
+        port = self.config.store.peer_port + self.worker if self.config.store.peer_port else 0
+        self._peers = await start_peers(host, port, token, self._peer_session)
         port = self._peers.sockets[0].getsockname()[1]
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, token)
         await self.link.start()
+        self.ctx.link = self.link
 
     async def _telnet_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
@@ -302,11 +315,17 @@ def tune_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-async def serve(config: Config) -> int:
-    """Run the door until SIGINT or SIGTERM; returns the exit status."""
-    server = DoorServer(config)
+async def serve(config: Config, worker: int = 0, workers: int = 1,
+                started: Callable[[DoorServer], None] | None = None) -> int:
+    """Run the door (as worker ``worker`` of ``workers``, see
+    :class:`DoorServer`) until SIGINT or SIGTERM; returns the exit status.
+    ``started(server)`` is called once it listens.  Raises what
+    :meth:`DoorServer.start` raises."""
+    server = DoorServer(config, worker, workers)
     await server.start()
     tune_collector()
+    if started is not None:
+        started(server)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

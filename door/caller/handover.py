@@ -1,8 +1,10 @@
-"""Taking a caller to the sysop on another node (issue 16.2): when no
-sysop is at this server's console but one is at another serve process's
-on the same store, "Play the sysop" hands the caller over to that process
+"""Taking a caller to another node (issue 16.2): when no sysop is at this
+server's console but one is at another serve process's on the same
+store, "Play the sysop" hands the caller over to that process
 (:mod:`door.net.peer_socket`), which runs the rest of their session: its
-menu, the page, the game.  This process only relays the caller's bytes
+menu, the page, the game.  A registered caller whose account is on line
+at another node is handed there at login, so that one node closes the
+older session (issue 16.6: one session per account across the workers).  This process only relays the caller's bytes
 until either side ends, and the caller's line ends with it."""
 
 from __future__ import annotations
@@ -22,16 +24,21 @@ __all__ = ["hand_over"]
 
 
 async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence: Presence, node: Node,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> bool:
-    """Relay ``caller`` to ``node`` (where the sysop is) until that
-    session or the caller's line ends; returns False then (this session is
-    over).  True, after telling the caller, when the node cannot be
-    reached (back to the menu)."""
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: str = "sysop") -> bool:
+    """Relay ``caller`` to ``node`` until that session or the caller's line
+    ends; returns False then (this session is over).  True when the node
+    cannot be reached: for the sysop after telling the caller (back to the
+    menu).  ``purpose``: ``"sysop"`` (the sysop is at that node's console)
+    or ``"session"`` (the caller's account is on line there: that node
+    closes the older session and goes on with this one; unreachable, it is
+    taken for dead, and this session goes on here)."""
     terminal = display.terminal
-    ctx.lobby.update(presence, "going to the sysop's server")
+    ctx.lobby.update(presence, "going to the sysop's server" if purpose == "sysop" else "going to another server")
     link = await connect_peer(node.address, node.port)
     if link is None:
         log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
+        if purpose != "sysop":
+            return True
         return await show_page(display, "Play the sysop", [
             "The sysop is on another of this door's servers, which cannot be",
             "reached right now. Please try again in a minute.",
@@ -39,8 +46,8 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
     hello = PeerHello.for_terminal(node.token, caller.name,
                                    caller.account.id if caller.account is not None else None, terminal)
     presence.away = True
-    ctx.lobby.update(presence, f"with the sysop on node {node.id}")
-    log.info("%r handed to node %d at %s:%d", caller.name, node.id, node.address, node.port)
+    ctx.lobby.update(presence, f"on node {node.id}")
+    log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)
     terminal.idle_timeout = None  # the other node keeps the caller's idle time now
     await relay(terminal, link[0], link[1], hello.encode())
     log.info("%r came back from node %d", caller.name, node.id)

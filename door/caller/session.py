@@ -20,7 +20,7 @@ from door.context import DoorContext
 from door.ui.display import Display
 from door.play.journal import Journal
 from door.net.keys import KeyName
-from door.sysop.lobby import Presence, account_identity, sysop_identity
+from door.sysop.lobby import Presence, account_identity, account_of, sysop_identity
 from door.caller.login import Caller, login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
@@ -49,6 +49,9 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
         await _session(display, ctx, presence, log, proved, caller)
     finally:
         display.close()
+        account = account_of(presence.identity)
+        if ctx.link is not None and account is not None:
+            await ctx.link.release(account, presence.conn)
 
 
 async def _session(display: Display, ctx: DoorContext, presence: Presence, log: Log, proved: Login,
@@ -63,6 +66,13 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
     if caller is None:
         return
     presence.name = caller.name
+    if caller.account is not None and ctx.link is not None:
+        # one session per account across the nodes: where it is on line, it goes (that node closes the older)
+        node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind == "peer")
+        if node is not None:
+            if not await hand_over(display, ctx, caller, presence, node, log, purpose="session"):
+                return
+            await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
     if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
         await show_page(display, "Already on line", [
             f"{caller.name} is on line on another connection that does not answer.",

@@ -52,13 +52,16 @@ class ConnectionFilter(logging.Filter):
         return True
 
 
-def configure(level: int, handler: logging.Handler | None = None) -> None:
+def configure(level: int, handler: logging.Handler | None = None, worker: int | None = None) -> None:
     """Log at ``level`` in :data:`FORMAT` to ``handler`` (standard error
     when ``None``), replacing any handler set before; the chatty
-    transports' own loggers only from WARNING."""
+    transports' own loggers only from WARNING.  ``worker``: the number of
+    this worker process (``serve --workers``), written before the
+    connection (``[worker=1 conn=7]``), since each worker counts its own."""
     handler = handler or logging.StreamHandler()
     handler.addFilter(ConnectionFilter())
-    handler.setFormatter(logging.Formatter(FORMAT))
+    form = FORMAT if worker is None else FORMAT.replace("[conn=", f"[worker={worker} conn=")
+    handler.setFormatter(logging.Formatter(form))
     logging.basicConfig(level=level, handlers=[handler], force=True)
     for noisy in ("asyncssh", "telnetlib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)

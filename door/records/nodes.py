@@ -9,6 +9,10 @@ moved, so a quiet node costs one small write and one small read a beat.
 On PostgreSQL a node that rewrote its rows also sends a notification on
 :data:`CHANNEL`, so the others read at once instead of at their next beat.
 
+A registered caller has one session across the nodes: ``sessions`` says
+which node holds it (:meth:`Nodes.claim`), and a login elsewhere is
+handed over to that node, which closes the older session there.
+
 A node is alive while its ``beats`` keep counting, judged by the reader's
 own clock (machines' clocks need not agree); one that stopped counting for
 :data:`FORGET_AFTER` seconds is deleted by whoever notices (its presence
@@ -19,10 +23,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Collection, Sequence
 
 from door.records.connection import Connection
-from door.records.database import Database
+from door.records.database import Database, StoreError
 
 __all__ = ["Node", "Present", "Nodes", "FORGET_AFTER", "CHANNEL"]
 
@@ -59,7 +63,7 @@ class Present:
 
 
 class Nodes:
-    """The ``nodes`` and ``presence`` tables in ``database``."""
+    """The ``nodes``, ``presence`` and ``sessions`` tables in ``database``."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
@@ -104,6 +108,41 @@ class Nodes:
         return await self.database.query(lambda db: [Present(r[0], r[1], r[2], bool(r[3])) for r in db.execute(
             f"SELECT node_id, name, doing, sysop FROM presence WHERE node_id IN ({marks}) "
             "ORDER BY sysop DESC, node_id, name", list(node_ids))])
+
+    async def claim(self, account_id: int, node_id: int, conn: int, alive: Collection[int],
+                    force: bool = False) -> int:
+        """Make connection ``conn`` of node ``node_id`` the one session of
+        ``account_id``, unless another node in ``alive`` holds it (and not
+        ``force``): returns the node that holds it now (``node_id`` when
+        the claim is this node's).  Atomic on both databases: an insert that
+        does nothing when a claim exists, then a compare-and-set on the
+        holder seen, tried again if somebody moved it in between.  Raises
+        :class:`~door.records.database.StoreError`."""
+        def tx(db: Connection) -> int | None:
+            if db.execute("INSERT INTO sessions (account_id, node_id, conn) VALUES (?, ?, ?) "
+                          "ON CONFLICT (account_id) DO NOTHING", (account_id, node_id, conn)).rowcount == 1:
+                return node_id
+            row = db.execute("SELECT node_id FROM sessions WHERE account_id = ?", (account_id,)).fetchone()
+            if row is None:
+                return None  # released in between: try again
+            holder = int(row[0])
+            if holder != node_id and holder in alive and not force:
+                return holder
+            moved = db.execute("UPDATE sessions SET node_id = ?, conn = ? WHERE account_id = ? AND node_id = ?",
+                               (node_id, conn, account_id, holder)).rowcount
+            return node_id if moved == 1 else None
+
+        for _ in range(5):
+            holder = await self.database.tx(tx)
+            if holder is not None:
+                return holder
+        raise StoreError(f"the session of account {account_id} keeps moving between nodes")
+
+    async def release(self, account_id: int, node_id: int, conn: int) -> None:
+        """The session ``conn`` of node ``node_id`` ended: its claim on
+        ``account_id`` goes (one another session took over is left)."""
+        await self.database.tx(lambda db: db.execute(
+            "DELETE FROM sessions WHERE account_id = ? AND node_id = ? AND conn = ?", (account_id, node_id, conn)))
 
     async def forget(self, node_ids: Sequence[int]) -> None:
         """Delete the nodes ``node_ids`` and their presence rows (stopped,

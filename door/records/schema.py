@@ -138,6 +138,15 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX presence_node ON presence(node_id);
     """,
+    # version 5: which node holds each registered caller's one session (issue 16.6: workers)
+    """
+    CREATE TABLE sessions (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        node_id INTEGER NOT NULL REFERENCES nodes(id) ON DELETE CASCADE,
+        conn INTEGER NOT NULL
+    );
+    CREATE INDEX sessions_node ON sessions(node_id);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

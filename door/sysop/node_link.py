@@ -105,6 +105,28 @@ class NodeLink:
                 pass
             self._soon.clear()
 
+    async def claim(self, account_id: int, conn: int, force: bool = False) -> Node | None:
+        """Make connection ``conn`` here the one session of ``account_id``
+        across the nodes: ``None`` when it is (an older session here is
+        then this process's to close: :meth:`Lobby.take_over`), or the
+        live node that holds that session (the caller goes there).  With
+        ``force`` (a caller another node handed here) it is claimed here
+        whatever holds it.  A claim held by a node not alive now is taken.
+        Raises :class:`StoreError`."""
+        assert self.node_id is not None
+        alive = self.lobby.nodes  # (replaced, never changed, by each beat)
+        holder = await self.store.nodes.claim(account_id, self.node_id, conn, alive.keys(), force)
+        return None if holder == self.node_id else alive[holder]
+
+    async def release(self, account_id: int, conn: int) -> None:
+        """The session ``conn`` here of ``account_id`` ended (a claim
+        another session took over is left alone)."""
+        if self.node_id is not None:
+            try:
+                await self.store.nodes.release(account_id, self.node_id, conn)
+            except StoreError as exc:
+                log.warning("could not release the session of account %d: %s", account_id, exc)
+
     async def beat(self) -> None:
         """One heartbeat: publish this node's people if they changed, then
         read the other nodes and, where their presence moved, who is on

@@ -359,3 +359,25 @@ def test_a_migration_another_process_made_while_this_one_waited_is_not_made_twic
     assert opened and not isinstance(opened[0], StoreError), opened
     assert other.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
     other.close()
+
+
+async def test_one_session_per_account_across_nodes(store: Store) -> None:
+    """``sessions`` (issue 16.6): the first node to claim an account holds
+    it; another sees the holder while it is alive, takes it from a dead
+    one or when forced; a release by a session that was taken over leaves
+    the claim; a forgotten node's claims go with it."""
+    account = await store.accounts.create("Tia", hash_password("tia-secret"))
+    one = await store.nodes.register("127.0.0.1", 1, "a")
+    two = await store.nodes.register("127.0.0.1", 2, "b")
+    assert await store.nodes.claim(account.id, one, 5, alive={two}) == one
+    assert await store.nodes.claim(account.id, two, 7, alive={one}) == one  # on line at node one: go there
+    assert await store.nodes.claim(account.id, one, 6, alive={two}) == one  # a second login at the holder
+    await store.nodes.release(account.id, one, 5)  # the older session ends: the claim is the newer one's
+    assert await store.nodes.claim(account.id, two, 7, alive={one}) == one
+    assert await store.nodes.claim(account.id, two, 7, alive=set()) == two  # node one is dead: taken
+    assert await store.nodes.claim(account.id, one, 8, alive={two}, force=True) == one  # handed over to one
+    await store.nodes.forget([one])
+    assert await store.nodes.claim(account.id, two, 9, alive=set()) == two
+    await store.nodes.release(account.id, two, 9)
+    three = await store.nodes.register("127.0.0.1", 3, "c")
+    assert await store.nodes.claim(account.id, three, 1, alive={two}) == three  # released: free

@@ -1,0 +1,141 @@
+"""``serve --workers`` (issue 16.6): worker processes sharing one SQLite
+file join as its nodes, so a caller at any worker reaches the sysop at
+worker 0's console, and one account has one session across them; the
+command spreads callers over its workers on one port and stops them all
+on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import subprocess
+import sys
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import AsyncIterator
+
+from door.records.passwords import hash_password
+from door.server import DoorServer
+from tests.loopback.test_resume import GAME_ROWS, connect, log_in, page_and_play, play_into_the_hand
+from tests.support.clients import console_client
+from tests.support.player import telnet_caller
+from tests.support.server import make_config
+
+
+@asynccontextmanager
+async def two_workers(data: Path) -> AsyncIterator[tuple[DoorServer, DoorServer]]:
+    """Workers 0 and 1 of two on one data folder, in this process (each on
+    its own free ports, so a test chooses where a caller lands), once each
+    knows the other is alive."""
+    first = DoorServer(make_config(data), 0, 2)
+    await first.start()
+    second = DoorServer(make_config(data), 1, 2)
+    try:
+        await second.start()
+        deadline = time.monotonic() + 5
+        while not (first.ctx.lobby.nodes and second.ctx.lobby.nodes) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert first.ctx.lobby.nodes and second.ctx.lobby.nodes, "the workers did not see each other"
+        yield first, second
+    finally:
+        await second.stop()
+        await first.stop()
+
+
+async def test_a_second_login_at_another_worker_takes_over_there_and_the_game_stays_whole(tmp_path: Path) -> None:
+    """Tia plays at worker 1 and logs in again at worker 0: she is handed
+    to worker 1, which closes her first line; her game resumes whole, and
+    only one session of hers is on line anywhere."""
+    async with two_workers(tmp_path / "data") as (zero, one):
+        await zero.store.accounts.create("Tia", hash_password("tia-secret"))  # type: ignore[union-attr]
+        first = await telnet_caller(one.telnet_port)
+        await log_in(first.writer, first.screen, "Tia", "tia-secret")
+        before = await play_into_the_hand(first.writer, first.screen)
+        second = await telnet_caller(zero.telnet_port)
+        await log_in(second.writer, second.screen, "Tia", "tia-secret")
+        s = second.screen
+        await s.wait_for(lambda: "unfinished game" in s.text(), timeout=10)
+        await asyncio.wait_for(first.done, 10)  # the first line was told and closed
+        assert "logged in again from somewhere else" in " ".join(first.screen.text().split())
+        on_line = [p for door in (zero, one) for p in door.ctx.lobby.presences.values()
+                   if p.name == "Tia" and not p.away]
+        assert len(on_line) == 1 and on_line[0].terminal.kind == "peer"  # at worker 1, through worker 0
+        await second.send(b"y")
+        await s.wait_for(lambda: s.prompt().startswith("Your turn"), timeout=15)
+        assert s.lines()[GAME_ROWS] == before
+        second.close()
+
+
+async def test_a_caller_at_one_worker_plays_the_sysop_at_worker_0(tmp_path: Path) -> None:
+    """The console is worker 0's; Syd calls worker 1, sees "Play the
+    sysop" (learnt through the SQLite file), is handed to worker 0, pages
+    and plays; worker 0's console lists Syd while Syd is at worker 1."""
+    data = tmp_path / "data"
+    async with two_workers(data) as (zero, one):
+        await zero.store.accounts.create("Syd", hash_password("syd-pass"))  # type: ignore[union-attr]
+        sysop, console, _ = await console_client(data)
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        writer, screen, _ = await connect(one.telnet_port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
+        await console.wait_for(lambda: any("Syd" in line and "another server" in line for line in console.lines()),
+                               timeout=5)
+        writer.write(b"6")  # handed to worker 0
+        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
+                               timeout=5)
+        await page_and_play(writer, screen, sysop, console)
+        assert any(p.name == "Syd" and p.terminal.kind == "peer" and p.table is not None
+                   for p in zero.ctx.lobby.presences.values())
+        writer.close()
+        sysop.close()
+
+
+def start_workers_process(data: Path, workers: int) -> tuple[subprocess.Popen[str], int]:
+    """``cribbage-door serve --workers N`` on a free port: the process and
+    its telnet port, once every worker listens."""
+    data.mkdir(parents=True)
+    conf = data / "door.toml"
+    conf.write_text("[limits]\nmax_per_address = 50\n")  # every test caller is 127.0.0.1
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
+         "--data-dir", str(data), "--workers", str(workers), "--config", str(conf)], stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        m = re.search(r"(\d+) workers on telnet port (\d+)", line)
+        if m:
+            return proc, int(m.group(2))
+    proc.kill()
+    raise AssertionError("the workers did not start")
+
+
+async def test_workers_share_one_port_and_all_stop_on_sigterm(tmp_path: Path) -> None:
+    """Twenty callers on one port land on both workers (the kernel spreads
+    them: all on one would happen once in 2**19), each sees the door, and
+    SIGTERM tells every caller and stops every worker."""
+    proc, port = start_workers_process(tmp_path / "data", 2)
+    lines: list[str] = []
+    try:
+        callers = [await telnet_caller(port) for _ in range(20)]
+        for caller in callers:
+            await caller.screen.wait_for(lambda caller=caller: "Your name:" in caller.screen.text(), timeout=10)
+        proc.send_signal(signal.SIGTERM)
+        for caller in callers:
+            await asyncio.wait_for(caller.done, 20)
+            assert "shutting down" in " ".join(caller.screen.text().split())
+        assert proc.wait(20) == 0
+        assert proc.stderr is not None
+        lines = proc.stderr.read().splitlines()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    workers = {m.group(1) for line in lines if (m := re.search(r"\[worker=(\d) conn=\d+\] door: connect telnet",
+                                                                line))}
+    assert workers == {"0", "1"}
+    assert sum("door: door stopped" in line for line in lines) == 2  # both workers
+    assert "door.workers: door stopped" in lines[-1]  # then the supervisor
