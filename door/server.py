@@ -198,10 +198,10 @@ class DoorServer:
         if taken:
             log.warning("peer caller %r (account %s) refused", hello.name, hello.account)
             return await _refuse(terminal, "The sysop's server could not take you over: please call it directly.")
-        await self._session(terminal, Login(), Caller(name, account))
+        await self._session(terminal, Login(), Caller(name, account), challenge=hello.challenge)
 
     async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
-                       time_left: float | None = None) -> None:
+                       time_left: float | None = None, challenge: str = "") -> None:
         conn = next(self._ids)
         CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
         clog = logging.LoggerAdapter(log, {"conn": conn})
@@ -237,7 +237,7 @@ class DoorServer:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             else:
-                await caller_session(terminal, self.ctx, presence, clog, login, caller)
+                await caller_session(terminal, self.ctx, presence, clog, login, caller, challenge)
         except asyncio.CancelledError:
             raise
         except StoreError as exc:  # the records cannot be read or written: say so, never just hang up

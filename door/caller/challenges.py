@@ -22,6 +22,7 @@ from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
+from door.caller.handover import hand_over
 from door.caller.login import Caller
 from door.caller.seated import seated
 from door.context import DoorContext
@@ -31,6 +32,8 @@ from door.play.journal import Journal
 from door.play.options import CallerOptions
 from door.play.table import Table
 from door.records.games import Opponent
+from door.records.names import name_key
+from door.records.nodes import Present
 from door.records.store import SavedGame, StoreError
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
 from door.ui.display import Display
@@ -57,10 +60,14 @@ def _resumed_line(saved: SavedGame, account_id: int) -> str:
 
 
 async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                           presence: Presence, log: Log, resume: SavedGame | None = None) -> bool:
+                           presence: Presence, log: Log, resume: SavedGame | None = None, named: str = "") -> bool:
     """Challenge another caller and play them if they accept; with
     ``resume`` (a kept game between the two), ask the other player of that
-    game to go on with it.  False when the connection is gone."""
+    game to go on with it; with ``named``, challenge the caller of that
+    name (one who came from another node to challenge them).  A caller at
+    another node's menu is challenged by going there
+    (:func:`~door.caller.handover.hand_over`).  False when the connection
+    is gone."""
     if resume is not None:
         assert caller.account is not None  # only a registered caller has kept games
         mine = resume.seat_of(caller.account.id)
@@ -83,9 +90,19 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
                 f"Your game #{resume.number} is kept: the main menu offers it."])
         rules = resume.rules
     else:
-        chosen = await _choose_opponent(display, ctx, presence)
+        chosen = (await _choose_opponent(display, ctx, presence) if not named
+                  else next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(named)), None))
+        if chosen is None and named:
+            return await show_page(display, "Play another caller", [
+                f"{named} is not at the main menu any more.", "", "Try again in a moment."])
         if chosen is None or chosen is BACK:
             return chosen is BACK
+        if isinstance(chosen, Present):  # at another node's menu: go there to challenge them
+            node = ctx.lobby.nodes.get(chosen.node_id)
+            if node is None:
+                return await show_page(display, "Play another caller", [
+                    f"{chosen.name} is no longer on line.", "", "Try again in a moment."])
+            return await hand_over(display, ctx, caller, presence, node, log, "challenge", chosen.name)
         assert isinstance(chosen, Presence)
         target = chosen
         ctx.lobby.update(presence, "choosing the rules")
@@ -103,23 +120,33 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
     return await _challenge(display, ctx, caller, options, presence, log, target, rules, resume)
 
 
-async def _choose_opponent(display: Display, ctx: DoorContext, presence: Presence) -> Presence | str | None:
-    """The caller to challenge, :data:`BACK`, or ``None`` on hang-up."""
+async def _choose_opponent(display: Display, ctx: DoorContext,
+                           presence: Presence) -> Presence | Present | str | None:
+    """The caller to challenge (here, or at another node's menu, listed
+    after those here), :data:`BACK`, or ``None`` on hang-up."""
     ctx.lobby.update(presence, "choosing an opponent")
-    shown = ctx.lobby.opponents(presence)[:OPPONENTS_SHOWN]
+    shown: list[Presence | Present] = [*ctx.lobby.opponents(presence), *ctx.lobby.opponents_elsewhere()]
+    shown = shown[:OPPONENTS_SHOWN]
     if not shown:
         ok = await show_page(display, "Play another caller", [
             "Nobody else is at the main menu right now.", "",
             "Callers in a game, or reading a screen, cannot be challenged."])
         return BACK if ok else None
     lines = ["Callers at the main menu:", ""]
-    lines += [f"  {i}  {p.name}{'' if p.identity else ' (guest)'}" for i, p in enumerate(shown, 1)]
+    lines += [f"  {i}  {p.name}{_where(p)}" for i, p in enumerate(shown, 1)]
     lines += ["", f"Press 1 to {len(shown)} to challenge a caller, ESC to go back."]
     answer = await ask_choice(display, "Play another caller", lines, "".join(str(i) for i in
                                                                              range(1, len(shown) + 1)), escape=True)
     if answer is None or answer == BACK:
         return answer
     return shown[int(answer) - 1]
+
+
+def _where(person: Presence | Present) -> str:
+    """What the list of opponents says after a name."""
+    if isinstance(person, Present):
+        return " (on another server)"
+    return "" if person.identity else " (guest)"
 
 
 async def _challenge(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,

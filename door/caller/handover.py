@@ -24,27 +24,31 @@ __all__ = ["hand_over"]
 
 
 async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence: Presence, node: Node,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: str = "sysop") -> bool:
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: str = "sysop",
+                    challenge: str = "") -> bool:
     """Relay ``caller`` to ``node`` until that session or the caller's line
     ends; returns False then (this session is over).  True when the node
-    cannot be reached: for the sysop after telling the caller (back to the
-    menu).  ``purpose``: ``"sysop"`` (the sysop is at that node's console)
-    or ``"session"`` (the caller's account is on line there: that node
-    closes the older session and goes on with this one; unreachable, it is
-    taken for dead, and this session goes on here)."""
+    cannot be reached: after telling the caller (back to the menu), but for
+    ``"session"``.  ``purpose``: ``"sysop"`` (the sysop is at that node's
+    console), ``"challenge"`` (to challenge the caller ``challenge``, at
+    that node's main menu) or ``"session"`` (the caller's account is on
+    line there: that node closes the older session and goes on with this
+    one; unreachable, it is taken for dead, and this session goes on here)."""
     terminal = display.terminal
     ctx.lobby.update(presence, "going to the sysop's server" if purpose == "sysop" else "going to another server")
     link = await connect_peer(node.address, node.port)
     if link is None:
         log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
-        if purpose != "sysop":
+        if purpose == "session":
             return True
-        return await show_page(display, "Play the sysop", [
-            "The sysop is on another of this door's servers, which cannot be",
+        who = "The sysop is" if purpose == "sysop" else f"{challenge} is"
+        return await show_page(display, "Play the sysop" if purpose == "sysop" else "Play another caller", [
+            f"{who} on another of this door's servers, which cannot be",
             "reached right now. Please try again in a minute.",
         ])
     hello = PeerHello.for_terminal(node.token, caller.name,
-                                   caller.account.id if caller.account is not None else None, terminal)
+                                   caller.account.id if caller.account is not None else None, terminal,
+                                   challenge if purpose == "challenge" else "")
     presence.away = True
     ctx.lobby.update(presence, f"on node {node.id}")
     log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)

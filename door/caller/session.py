@@ -40,13 +40,15 @@ Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 
 async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log,
-                         proved: Login = Login(), caller: Caller | None = None) -> None:
+                         proved: Login = Login(), caller: Caller | None = None, challenge: str = "") -> None:
     """Run one caller from the welcome screen to goodbye.  ``proved``: what
     the transport proved of who is calling; ``caller`` when someone else (a
-    BBS, in door mode) already said who is calling."""
+    BBS, in door mode, or another node) already said who is calling;
+    ``challenge``: the caller here whom they came from another node to
+    challenge (their first screen after logging in)."""
     display = Display(terminal)
     try:
-        await _session(display, ctx, presence, log, proved, caller)
+        await _session(display, ctx, presence, log, proved, caller, challenge)
     finally:
         display.close()
         account = account_of(presence.identity)
@@ -55,7 +57,7 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
 
 
 async def _session(display: Display, ctx: DoorContext, presence: Presence, log: Log, proved: Login,
-                   caller: Caller | None) -> None:
+                   caller: Caller | None, challenge: str) -> None:
     terminal = display.terminal
     if caller is None:
         idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
@@ -120,26 +122,8 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             return
     while True:
         kept, _ = await _load_saved(ctx, caller, log)  # a kept game is offered on the menu, never lost silently
-        ctx.lobby.update(presence, "main menu")
-        messages = list(presence.messages)
-        presence.messages.clear()
-
-        def deliver(text: str, messages: list[str] = messages) -> None:
-            messages.append(text)
-            display.refresh_soon()
-
-        presence.deliver = deliver
-        ctx.lobby.at_menu(presence, True)
-        try:
-            choice = await main_menu(display, caller,
-                                     lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
-                                     messages,
-                                     resume=kept.line if kept is not None else None,
-                                     opponents=lambda: ctx.lobby.has_opponents(presence),
-                                     challenged=lambda: ctx.lobby.challenge_for(presence) is not None)
-        finally:
-            ctx.lobby.at_menu(presence, False)
-            presence.deliver = None
+        named, challenge = challenge, ""  # (the first time round only)
+        choice = MenuItem.PLAY_CALLER if named else await _menu(display, ctx, caller, presence, kept)
         if choice is None:
             return
         if choice is MenuItem.QUIT:
@@ -163,7 +147,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             ok = await answer_challenge(display, ctx, caller, options, presence, log,
                                         replaces=owned.line if owned is not None else None)
         elif choice is MenuItem.PLAY_CALLER:
-            ok = await challenge_caller(display, ctx, caller, options, presence, log)
+            ok = await challenge_caller(display, ctx, caller, options, presence, log, named=named)
         elif choice is MenuItem.RESUME and kept is not None:
             ok = await _resume(display, ctx, caller, options, presence, log, kept)
         elif choice is MenuItem.PLAY_COMPUTER:
@@ -203,6 +187,32 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
             return
     goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
     await terminal.drain()
+
+
+async def _menu(display: Display, ctx: DoorContext, caller: Caller, presence: Presence,
+                kept: KeptGame | None) -> MenuItem | None:
+    """The main menu, where other callers may challenge this one and the
+    sysop's messages show at once; the choice, or ``None`` on hang-up."""
+    ctx.lobby.update(presence, "main menu")
+    messages = list(presence.messages)
+    presence.messages.clear()
+
+    def deliver(text: str) -> None:
+        messages.append(text)
+        display.refresh_soon()
+
+    presence.deliver = deliver
+    ctx.lobby.at_menu(presence, True)
+    try:
+        return await main_menu(display, caller,
+                               lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
+                               messages,
+                               resume=kept.line if kept is not None else None,
+                               opponents=lambda: ctx.lobby.has_opponents(presence),
+                               challenged=lambda: ctx.lobby.challenge_for(presence) is not None)
+    finally:
+        ctx.lobby.at_menu(presence, False)
+        presence.deliver = None
 
 
 async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, key: str | None) -> bool:

@@ -6,7 +6,8 @@ registers its address and a random token in the store
 (:mod:`door.records.nodes`).  When a caller wants the sysop and the sysop
 is at another process's console, their process connects to that one's
 peer port, sends one line, ``PEER {json}`` (:class:`PeerHello`: the token,
-the caller's name and account, window size, charset and terminal type),
+the caller's name and account, window size, charset and terminal type,
+and whom they come to challenge, if anyone),
 and then relays the caller's bytes both ways
 (:func:`door.net.node_socket.relay`).  The caller is from then on a session
 of the other process, as a BBS node's caller is of the local server.
@@ -60,17 +61,22 @@ class PeerHello:
     rows: int
     charset: str
     term: str
+    challenge: str = ""
+    """A caller at this node's main menu whom the caller comes to challenge
+    (issue 16.3 across nodes); empty: none."""
 
     def encode(self) -> bytes:
         """The hello line, ``PEER {json}\\n``."""
         return encode_hello("PEER", asdict(self))
 
     @classmethod
-    def for_terminal(cls, token: str, name: str, account: int | None, terminal: Terminal) -> "PeerHello":
+    def for_terminal(cls, token: str, name: str, account: int | None, terminal: Terminal,
+                     challenge: str = "") -> "PeerHello":
         """The hello for the caller at ``terminal``: its size, charset and
-        terminal type (what the client sent, made printable)."""
+        terminal type (what the client sent, made printable), and whom
+        they come to ``challenge``."""
         return cls(token, name, account, terminal.cols, terminal.rows, terminal.charset.name,
-                   printable(terminal.term_type, TERM_LIMIT))
+                   printable(terminal.term_type, TERM_LIMIT), challenge)
 
     @classmethod
     def decode(cls, line: bytes) -> "PeerHello":
@@ -79,6 +85,7 @@ class PeerHello:
         fields = hello_fields(line, "PEER", cls.__dataclass_fields__)
         token, name, account = fields["token"], fields["name"], fields["account"]
         cols, rows, charset, term = fields["cols"], fields["rows"], fields["charset"], fields["term"]
+        challenge = fields["challenge"]
         if not isinstance(token, str) or not 0 < len(token) <= 128:
             raise ValueError("token: a string")
         check_name(name)
@@ -89,7 +96,9 @@ class PeerHello:
         check_charset(charset)
         if not isinstance(term, str) or term != printable(term, TERM_LIMIT):
             raise ValueError(f"term: up to {TERM_LIMIT} printable characters")
-        return cls(token, name, account, cols, rows, charset, term)
+        if challenge != "":
+            check_name(challenge)
+        return cls(token, name, account, cols, rows, charset, term, challenge)
 
     @property
     def profile(self) -> Charset:

@@ -364,8 +364,16 @@ class Lobby:
         return [p for _, p in sorted(self._at_menu.items()) if self._may_challenge(presence, p)]
 
     def has_opponents(self, presence: Presence) -> bool:
-        """True when :meth:`opponents` is not empty (stops at the first)."""
-        return any(self._may_challenge(presence, p) for p in self._at_menu.values())
+        """True when :meth:`opponents` or :meth:`opponents_elsewhere` is
+        not empty (stops at the first)."""
+        return (any(self._may_challenge(presence, p) for p in self._at_menu.values())
+                or bool(self.opponents_elsewhere()))
+
+    def opponents_elsewhere(self) -> list[Present]:
+        """Callers at the main menu of another live node (as that node last
+        said): challenging one means going there (the challenge itself, and
+        its checks, are that node's)."""
+        return [p for p in self.elsewhere if not p.sysop and p.doing == "main menu" and p.node_id in self.nodes]
 
     def _may_challenge(self, presence: Presence, other: Presence) -> bool:
         if other is presence or not other.name:

@@ -116,7 +116,8 @@ async def peer(door: DoorServer, line: bytes) -> bytes:
 
 def hello(door: DoorServer, **changes: object) -> bytes:
     assert door.link is not None
-    fields = dict(token=door.link.token, name="Syd", account=None, cols=80, rows=24, charset="utf-8", term="xterm")
+    fields = dict(token=door.link.token, name="Syd", account=None, cols=80, rows=24, charset="utf-8", term="xterm",
+                  challenge="")
     fields.update(changes)
     return b"PEER " + json.dumps(fields).encode() + b"\n"
 
@@ -134,6 +135,12 @@ async def test_the_peer_port_refuses_what_is_not_a_node(shared: DoorServer, line
 
 async def test_the_peer_port_refuses_a_wrong_token(shared: DoorServer) -> None:
     assert b"only for the door's own servers" in await peer(shared, hello(shared, token="0" * 64))
+    assert not shared.sessions
+
+
+@pytest.mark.parametrize("challenge", [123, None, "x" * 200])
+async def test_the_peer_port_refuses_a_bad_challenge(shared: DoorServer, challenge: object) -> None:
+    assert b"only for the door's own servers" in await peer(shared, hello(shared, challenge=challenge))
     assert not shared.sessions
 
 

@@ -139,3 +139,28 @@ async def test_workers_share_one_port_and_all_stop_on_sigterm(tmp_path: Path) ->
     assert workers == {"0", "1"}
     assert sum("door: door stopped" in line for line in lines) == 2  # both workers
     assert "door.workers: door stopped" in lines[-1]  # then the supervisor
+
+
+async def test_a_caller_at_one_worker_challenges_a_caller_at_another(tmp_path: Path) -> None:
+    """Issue 16.3 across workers: Bob at worker 1 lists Ann, at worker 0's
+    menu, "on another server"; choosing her takes him to worker 0, where
+    the challenge is sent; she accepts and both are at the table there."""
+    from tests.loopback.test_callers import both_in_chat, registered
+    async with two_workers(tmp_path / "data") as (zero, one):
+        ann = await registered(zero.telnet_port, zero.store, "Ann")
+        bob = await registered(one.telnet_port, one.store, "Bob")
+        s = bob.screen
+        await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=5)  # learnt through the store
+        await bob.send(b"8")
+        await s.wait_for(lambda: "1  Ann (on another server)" in s.text())
+        await bob.send(b"1")
+        await s.wait_for(lambda: "You challenge Ann." in s.text() and "Press 1 or 2" in s.text(), timeout=5)
+        await bob.send(b"2")
+        await ann.screen.wait_for(lambda: "Bob challenges you to a 121-point game, runs in exact order"
+                                  in ann.screen.text())
+        await ann.send(b"y")
+        await both_in_chat(ann, bob)
+        table = next(p.table for p in zero.ctx.lobby.presences.values() if p.name == "Bob" and p.table is not None)
+        assert sorted(seat.name for seat in table.seats) == ["Ann", "Bob"]
+        ann.close()
+        bob.close()
