@@ -1,6 +1,6 @@
 """Latency between BBS nodes joined to one running server (issue 16.2).
 
-    python3 -m bench.nodes [--rounds 30] [--postgresql]
+    python3 -m bench.nodes [--rounds 30] [--postgresql | --workers]
 
 Starts ``cribbage-door serve`` on a temporary data folder (SQLite), the
 sysop's console through its socket, and three BBS nodes: ``cribbage-door
@@ -31,6 +31,18 @@ plays the sysop; Cy calls node 3 as a guest each round:
 - table action: a chat line between Ann (relayed by node 2) and the
   sysop at node 1, each way.
 
+With ``--workers``: ``serve --workers 3`` on the SQLite file, the sysop
+at worker 0's console; callers call the one port and are kept when they
+land on worker 1 or 2 (the log says which worker took a call):
+
+- who's on line, hand-over and page delivery as above, worker 1 or 2 ->
+  worker 0 (who's on line learnt by polling the file each half-second
+  beat: SQLite has no NOTIFY);
+- challenge: Cy, handed to worker 0, challenges Dee at worker 1 or 2's
+  menu: from Cy's key to the challenge on Dee's screen (Cy is handed on
+  to Dee's worker);
+- table action: Ann (relayed by her worker) and the sysop, each way.
+
 Prints p50, p99 and max in milliseconds.  The issue's targets (for nodes
 sharing the store) are p99 <= 100 ms for pages and table actions on
 SQLite, <= 250 ms on PostgreSQL, and <= 1 s for who's on line.
@@ -40,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
 import signal
 import statistics
 import sys
@@ -228,13 +241,116 @@ async def run_postgresql(rounds: int) -> None:
         pg.remove()
 
 
+async def on_worker(proc: Any, port: int, name: str, wanted: Callable[[int], bool]) -> Any:
+    """A guest caller ``name`` at the main menu of a worker ``wanted``
+    accepts (callers landing elsewhere hang up and call again: the kernel
+    chooses the worker)."""
+    from tests.support.player import log_in_as_guest, telnet_caller
+    from tests.support.server import worker_of
+
+    for _ in range(200):
+        caller = await telnet_caller(port)
+        await caller.screen.wait_for(lambda: "Your name:" in caller.screen.text())
+        if wanted(worker_of(proc, caller.writer.get_extra_info("sockname")[1])):
+            await log_in_as_guest(caller, name)
+            return caller
+        caller.writer.close()
+        await caller.done
+    raise RuntimeError("no call reached the wanted worker in 200 tries")
+
+
+async def run_workers(rounds: int) -> None:
+    """``serve --workers 3`` on the SQLite file, the sysop at worker 0's console."""
+    from tests.support.server import start_workers_process
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-workers-"))
+    config = tmp / "serve.toml"
+    config.write_text(SERVE_CONFIG + "[limits]\nmax_per_address = 1000\n")
+    proc, port = start_workers_process(tmp / "data", 3, "--config", str(config))
+    try:
+        sysop, console, _ = await console_client(tmp / "data")
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        ann = await on_worker(proc, port, "Ann", lambda w: w != 0)
+        await ann.screen.wait_for(lambda: "Play the sysop" in ann.screen.text(), timeout=10)
+        await ann.send(b"6")  # handed to worker 0
+        await console.wait_for(lambda: any("Ann" in line and " peer " in line for line in console.lines()))
+        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
+
+        online: list[float] = []
+        handovers: list[float] = []
+        pages: list[float] = []
+        challenges: list[float] = []
+        actions: list[float] = []
+        for i in range(rounds):
+            name = f"Cy{i:03d}"
+            cy = await on_worker(proc, port, name, lambda w: w != 0)
+            await console.wait_for(lambda: any(name in line for line in console.lines()), timeout=10)
+            await asyncio.sleep(0.3)  # a fresh beat phase each time
+            online.append(await timed(lambda: cy.send(b"3"), console, lambda: any(
+                name in line and "reading statistics" in line for line in console.lines())))
+            online.append(await timed(lambda: cy.send(b" "), console, lambda: any(
+                name in line and "main menu" in line for line in console.lines())))
+            await cy.screen.wait_for(lambda: "Play the sysop" in cy.screen.text())
+            handovers.append(await timed(lambda: cy.send(b"6"), console, lambda: any(
+                name in line and " peer " in line for line in console.lines())))
+            await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
+            pages.append(await declined_page(cy, name, sysop, console, f"round {i}"))
+            # Dee, at another worker than Cy's first, is challenged by Cy (now at worker 0): through worker 0
+            dee = await on_worker(proc, port, f"Dee{i:03d}", lambda w: w != 0)
+            await cy.send(b"n")  # not the computer: back to the menu
+            await console.wait_for(lambda: any(f"Dee{i:03d}" in line and "main menu" in line
+                                               for line in console.lines()), timeout=10)
+            await cy.screen.wait_for(lambda: "8  Play another caller" in cy.screen.text(), timeout=10)
+            await cy.send(b"8")
+            await cy.screen.wait_for(lambda: f"Dee{i:03d} (on another server)" in cy.screen.text())
+            number = re.search(rf"(\d)  Dee{i:03d} ", cy.screen.text())
+            assert number is not None
+            await cy.send(number.group(1).encode())
+            await cy.screen.wait_for(lambda: "Press 1 or 2" in cy.screen.text(), timeout=10)
+            challenges.append(await timed(lambda: cy.send(b"1"), dee.screen, lambda: "challenges you" in
+                                          dee.screen.text()))
+            for caller in (cy, dee):
+                caller.writer.close()
+                await caller.done
+        # Ann (relayed by her worker to worker 0) plays the sysop: chat lines each way
+        await ann.send(b"6")
+        await ann.screen.wait_for(lambda: "Reason:" in ann.screen.text())
+        await ann.send(b"\r")
+        await console.wait_for(lambda: "PAGE from Ann" in console.text())
+        sysop.write(b"y")
+        await ann.screen.wait_for(lambda: "accepted your page" in ann.screen.text())
+        await ann.send(b"1")
+        for term in (ann.screen, console):
+            await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
+        for i in range(rounds):
+            actions.append(await timed(lambda: ann.send(f"ping {i}\r".encode()), console,
+                                       lambda: f"Ann: ping {i}" in console.text()))
+
+            async def pong() -> None:
+                sysop.write(f"pong {i}\r".encode())
+            actions.append(await timed(pong, ann.screen, lambda: f"Sysop: pong {i}" in ann.screen.text()))
+        print(f"serve --workers 3 on the SQLite file, {rounds} rounds")
+        print(summary("who's on line (worker N -> 0)", online))
+        print(summary("hand-over (worker N -> 0)", handovers))
+        print(summary("page delivery (via worker N -> 0)", pages))
+        print(summary("challenge (at 0 -> worker N's menu)", challenges))
+        print(summary("table action (via worker N <-> 0)", actions))
+        sysop.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=30, help="rounds of each measurement (default 30)")
     parser.add_argument("--postgresql", action="store_true",
                         help="three serve processes on one throwaway PostgreSQL server instead of BBS nodes")
+    parser.add_argument("--workers", action="store_true",
+                        help="serve --workers 3 on the SQLite file instead of BBS nodes")
     args = parser.parse_args()
-    asyncio.run(run_postgresql(args.rounds) if args.postgresql else run(args.rounds))
+    asyncio.run(run_postgresql(args.rounds) if args.postgresql else
+                run_workers(args.rounds) if args.workers else run(args.rounds))
 
 
 if __name__ == "__main__":

@@ -130,6 +130,16 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+        try:
+            await self._start_nodes_and_console(data_dir)
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def _start_nodes_and_console(self, data_dir: Path) -> None:
+        """The data folder's Unix sockets (worker 0), and the node link
+        on a shared store.  Raises ``OSError`` when another server serves
+        ``data_dir``."""
         if self.worker == 0:
             self._nodes = await start_nodes(data_dir, self._node_session)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)

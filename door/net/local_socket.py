@@ -7,6 +7,7 @@ console (:mod:`door.net.console_socket`) and the BBS nodes
 from __future__ import annotations
 
 import asyncio
+import errno
 import logging
 import os
 import socket
@@ -32,12 +33,32 @@ def peer_uid(writer: asyncio.StreamWriter) -> int | None:
     return int(struct.unpack("3i", creds)[1])
 
 
+def _answers(path: Path) -> bool:
+    """True when something listens on the Unix socket ``path`` (a file
+    left by a server that died refuses the connection)."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        return False
+    else:
+        return True
+    finally:
+        probe.close()
+
+
 async def start_local(path: Path, handle: Handler, refusal: bytes, limit: int = 4096) -> Any:
     """Listen on ``path`` (a stale socket file there is replaced; the new
     one is mode 0600) and run ``handle(reader, writer)`` for each process
     of this user that connects; others get ``refusal`` and are closed.
     ``limit``: the longest line ``readline`` accepts, in bytes.  Returns
-    the asyncio server."""
+    the asyncio server.  Raises ``OSError`` (``EADDRINUSE``) when a live
+    server answers on ``path``: another door serves this data folder, and
+    taking its socket would cut its sysop console and BBS nodes off."""
+    if _answers(path):
+        raise OSError(errno.EADDRINUSE, f"{path}: another door server is running on this data folder "
+                                        "(stop it, or give this one another --data-dir)")
     if path.exists() or path.is_symlink():
         path.unlink()
 

@@ -4,6 +4,7 @@ SSH without a PTY, line noise."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import asyncssh
 
@@ -135,3 +136,21 @@ async def test_numbered_game_deals_the_same_cards(door: DoorServer) -> None:
     # tests/test_game.py pins game 32767's first deal: seat 0 holds AH 6C TH TS QD QH
     assert screen.lines()[row].split() == ["A\u2665", "6\u2663", "10\u2665", "10\u2660", "Q\u2666", "Q\u2665"]
     writer.close()
+
+
+async def test_a_second_server_on_the_same_data_folder_is_refused_and_the_first_keeps_its_console(
+        door: DoorServer) -> None:
+    """Starting another server on a data folder a live one serves would
+    take its console and node sockets (the sysop could no longer reach
+    it): it is refused with a clear error, and the first is untouched."""
+    import pytest
+    from tests.support.clients import console_client
+    from tests.support.server import make_config
+    data = Path(door.config.server.data_dir)
+    second = DoorServer(make_config(data))
+    with pytest.raises(OSError, match="another door server is running on this data folder"):
+        await second.start()
+    assert second.store is None  # what it had opened is closed again
+    sysop, console, _ = await console_client(data)
+    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+    sysop.close()

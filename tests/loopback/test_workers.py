@@ -7,10 +7,7 @@ on SIGTERM."""
 from __future__ import annotations
 
 import asyncio
-import re
 import signal
-import subprocess
-import sys
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +18,7 @@ from door.server import DoorServer
 from tests.loopback.test_resume import GAME_ROWS, connect, log_in, page_and_play, play_into_the_hand
 from tests.support.clients import console_client
 from tests.support.player import telnet_caller
-from tests.support.server import make_config
+from tests.support.server import make_config, start_workers_process, worker_of
 
 
 @asynccontextmanager
@@ -92,51 +89,31 @@ async def test_a_caller_at_one_worker_plays_the_sysop_at_worker_0(tmp_path: Path
         sysop.close()
 
 
-def start_workers_process(data: Path, workers: int) -> tuple[subprocess.Popen[str], int]:
-    """``cribbage-door serve --workers N`` on a free port: the process and
-    its telnet port, once every worker listens."""
-    data.mkdir(parents=True)
-    conf = data / "door.toml"
-    conf.write_text("[limits]\nmax_per_address = 50\n")  # every test caller is 127.0.0.1
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
-         "--data-dir", str(data), "--workers", str(workers), "--config", str(conf)], stderr=subprocess.PIPE, text=True)
-    assert proc.stderr is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stderr.readline()
-        if not line:
-            break
-        m = re.search(r"(\d+) workers on telnet port (\d+)", line)
-        if m:
-            return proc, int(m.group(2))
-    proc.kill()
-    raise AssertionError("the workers did not start")
-
-
 async def test_workers_share_one_port_and_all_stop_on_sigterm(tmp_path: Path) -> None:
     """Twenty callers on one port land on both workers (the kernel spreads
     them: all on one would happen once in 2**19), each sees the door, and
     SIGTERM tells every caller and stops every worker."""
-    proc, port = start_workers_process(tmp_path / "data", 2)
-    lines: list[str] = []
+    data = tmp_path / "data"
+    data.mkdir()
+    conf = data / "door.toml"
+    conf.write_text("[limits]\nmax_per_address = 50\n")  # every test caller is 127.0.0.1
+    proc, port = start_workers_process(data, 2, "--config", str(conf))
     try:
         callers = [await telnet_caller(port) for _ in range(20)]
         for caller in callers:
             await caller.screen.wait_for(lambda caller=caller: "Your name:" in caller.screen.text(), timeout=10)
+        workers = {worker_of(proc, caller.writer.get_extra_info("sockname")[1]) for caller in callers}
+        assert workers == {0, 1}
         proc.send_signal(signal.SIGTERM)
         for caller in callers:
             await asyncio.wait_for(caller.done, 20)
             assert "shutting down" in " ".join(caller.screen.text().split())
         assert proc.wait(20) == 0
-        assert proc.stderr is not None
-        lines = proc.stderr.read().splitlines()
     finally:
         if proc.poll() is None:
             proc.kill()
-    workers = {m.group(1) for line in lines if (m := re.search(r"\[worker=(\d) conn=\d+\] door: connect telnet",
-                                                                line))}
-    assert workers == {"0", "1"}
+    time.sleep(0.2)  # the log thread reads the last lines
+    lines = list(proc.log_tail)  # type: ignore[attr-defined]
     assert sum("door: door stopped" in line for line in lines) == 2  # both workers
     assert "door.workers: door stopped" in lines[-1]  # then the supervisor
 

@@ -19,7 +19,7 @@ from door.config import Config, SysopConfig
 from door.records.passwords import hash_password
 from door.server import DoorServer
 
-__all__ = ["make_config", "with_sysop", "running", "start_server_process"]
+__all__ = ["make_config", "with_sysop", "running", "start_server_process", "start_workers_process", "worker_of"]
 
 
 def make_config(data_dir: Path, delay: float = 0.0) -> Config:
@@ -84,6 +84,43 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     proc.log_tail = deque(maxlen=200)  # type: ignore[attr-defined]
     threading.Thread(target=_read_log, args=(proc.stderr, proc.log_tail), daemon=True).start()  # type: ignore[attr-defined]
     return proc, ports["telnet"], ports["ssh"]
+
+
+def start_workers_process(data: Path, workers: int, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """``cribbage-door serve --workers N`` on a free port, on loopback: the
+    process and its telnet port, once every worker listens.  Its log's
+    last 5,000 lines are kept in ``proc.log_tail`` (see :func:`worker_of`)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
+         "--data-dir", str(data), "--workers", str(workers), *extra], stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    deadline = time.monotonic() + 30
+    port = None
+    while port is None and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        m = re.search(r"(\d+) workers on telnet port (\d+)", line)
+        port = int(m.group(2)) if m else None
+    if port is None:
+        proc.kill()
+        raise AssertionError("the workers did not start")
+    proc.log_tail = deque(maxlen=5000)  # type: ignore[attr-defined]
+    threading.Thread(target=_read_log, args=(proc.stderr, proc.log_tail), daemon=True).start()  # type: ignore[attr-defined]
+    return proc, port
+
+
+def worker_of(proc: subprocess.Popen[str], local_port: int, timeout: float = 5.0) -> int:
+    """The worker of :func:`start_workers_process`'s ``proc`` that took the
+    telnet connection from loopback port ``local_port`` (read from its log)."""
+    pattern = re.compile(rf"\[worker=(\d+) conn=\d+\] door: connect telnet from 127\.0\.0\.1:{local_port} ")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for line in list(proc.log_tail):  # type: ignore[attr-defined]
+            if m := pattern.search(line):
+                return int(m.group(1))
+        time.sleep(0.01)
+    raise AssertionError(f"no worker logged the connection from port {local_port}")
 
 
 def _read_log(stream: IO[str], tail: deque[str]) -> None:
