@@ -326,11 +326,13 @@ def tune_collector() -> None:
 
 
 async def serve(config: Config, worker: int = 0, workers: int = 1,
-                started: Callable[[DoorServer], None] | None = None) -> int:
+                started: Callable[[DoorServer], None] | None = None, lifeline: int | None = None) -> int:
     """Run the door (as worker ``worker`` of ``workers``, see
-    :class:`DoorServer`) until SIGINT or SIGTERM; returns the exit status.
-    ``started(server)`` is called once it listens.  Raises what
-    :meth:`DoorServer.start` raises."""
+    :class:`DoorServer`) until SIGINT or SIGTERM, or until the file
+    descriptor ``lifeline`` (the read end of a pipe the supervisor holds
+    open) becomes readable, which is when the supervisor is gone; returns
+    the exit status.  ``started(server)`` is called once it listens.
+    Raises what :meth:`DoorServer.start` raises."""
     server = DoorServer(config, worker, workers)
     await server.start()
     tune_collector()
@@ -340,6 +342,12 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    if lifeline is not None:
+        def orphaned() -> None:
+            log.warning("the supervisor is gone: stopping")
+            loop.remove_reader(lifeline)
+            stop.set()
+        loop.add_reader(lifeline, orphaned)
     await stop.wait()
     log.info("shutting down: telling %d caller(s)", len(server.sessions))
     await server.stop()

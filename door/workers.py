@@ -74,8 +74,12 @@ class _Worker:
     delay: float = RESTART_DELAY
 
 
-def _worker_main(config: Config, index: int, count: int, level: int, report: Connection) -> None:
-    """A worker process: serve until SIGTERM; tells the supervisor through
+def _worker_main(config: Config, index: int, count: int, level: int, report: Connection,
+                 lifeline: Connection) -> None:
+    """A worker process: serve until SIGTERM, or until ``lifeline`` (a
+    pipe whose other end only the supervisor holds) reads end of file: the
+    supervisor died, and a worker never outlives it (a new supervisor
+    would find its ports and console taken).  Tells the supervisor through
     ``report`` ``("ready", telnet_port, ssh_port)`` once listening, or
     ``("failed", why)``."""
     configure_logs(level, worker=index)
@@ -84,7 +88,7 @@ def _worker_main(config: Config, index: int, count: int, level: int, report: Con
         report.send(("ready", server.telnet_port, server.ssh_port))
 
     try:
-        asyncio.run(serve(config, index, count, started))
+        asyncio.run(serve(config, index, count, started, lifeline.fileno()))
     except Exception as exc:  # a port taken, the store unreachable: said once, then the supervisor decides
         logging.getLogger("door").error("worker %d cannot serve: %s", index, exc)
         try:
@@ -104,13 +108,16 @@ class _Supervisor:
         self.context = multiprocessing.get_context("spawn")
         self.workers: dict[int, _Worker] = {}
         self.stopping = False
+        self._lifeline: tuple[Connection, Connection] | None = None
 
     def start(self, index: int, timeout: float = START_TIMEOUT) -> tuple[int, int] | str:
         """Start worker ``index`` and wait until it listens: its ports, or
         why it could not start."""
         ours, theirs = self.context.Pipe(duplex=False)
+        if self._lifeline is None:
+            self._lifeline = self.context.Pipe(duplex=False)  # the supervisor keeps the write end, never writes
         process = self.context.Process(target=_worker_main, name=f"cribbage-door worker {index}",
-                                       args=(self.config, index, self.count, self.level, theirs))
+                                       args=(self.config, index, self.count, self.level, theirs, self._lifeline[0]))
         process.start()
         theirs.close()
         self.workers[index] = _Worker(index, process, time.monotonic())
@@ -124,6 +131,7 @@ class _Supervisor:
                 finally:
                     ours.close()
                 if message[0] == "ready":
+                    log.info("worker %d (pid %s) listening", index, process.pid)
                     return int(message[1]), int(message[2])
                 return str(message[1])
             if time.monotonic() >= deadline:

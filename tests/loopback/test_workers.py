@@ -7,7 +7,10 @@ on SIGTERM."""
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import signal
+import subprocess
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -141,3 +144,48 @@ async def test_a_caller_at_one_worker_challenges_a_caller_at_another(tmp_path: P
         assert sorted(seat.name for seat in table.seats) == ["Ann", "Bob"]
         ann.close()
         bob.close()
+
+
+def pids_of_workers(proc: subprocess.Popen[str]) -> dict[int, int]:
+    """Worker number -> pid, from the supervisor's log (the latest start of each)."""
+    pids: dict[int, int] = {}
+    for line in list(proc.log_tail):  # type: ignore[attr-defined]
+        if m := re.search(r"door\.workers: worker (\d+) \(pid (\d+)\) listening", line):
+            pids[int(m.group(1))] = int(m.group(2))
+    return pids
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not open(f"/proc/{pid}/stat").read().split(") ")[1].startswith("Z")
+
+
+async def test_a_worker_that_dies_is_started_again_and_no_worker_outlives_the_supervisor(tmp_path: Path) -> None:
+    """kill -9 of worker 1: the supervisor says so and starts it again on
+    the same port, where callers are served; kill -9 of the supervisor:
+    every worker notices (the lifeline pipe reads end of file) and stops,
+    so a new ``serve`` can take the folder and ports."""
+    proc, port = start_workers_process(tmp_path / "data", 2)
+    try:
+        first = pids_of_workers(proc)
+        assert sorted(first) == [0, 1]
+        os.kill(first[1], signal.SIGKILL)
+        deadline = time.monotonic() + 15
+        while pids_of_workers(proc).get(1) in (None, first[1]) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        again = pids_of_workers(proc)
+        assert again[1] != first[1] and alive(again[1]) and again[0] == first[0]
+        assert any("worker 1 ended (exit status -9): starting it again" in line for line in proc.log_tail)  # type: ignore[attr-defined]
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(5)
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in again.values()) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert not any(alive(pid) for pid in again.values()), "a worker outlived its supervisor"
+        assert any("the supervisor is gone: stopping" in line for line in proc.log_tail)  # type: ignore[attr-defined]
+    finally:
+        if proc.poll() is None:
+            proc.kill()

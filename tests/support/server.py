@@ -96,16 +96,18 @@ def start_workers_process(data: Path, workers: int, *extra: str) -> tuple[subpro
     assert proc.stderr is not None
     deadline = time.monotonic() + 30
     port = None
+    tail: deque[str] = deque(maxlen=5000)
     while port is None and time.monotonic() < deadline:
         line = proc.stderr.readline()
         if not line:
             break
+        tail.append(line)
         m = re.search(r"(\d+) workers on telnet port (\d+)", line)
         port = int(m.group(2)) if m else None
     if port is None:
         proc.kill()
         raise AssertionError("the workers did not start")
-    proc.log_tail = deque(maxlen=5000)  # type: ignore[attr-defined]
+    proc.log_tail = tail  # type: ignore[attr-defined]
     threading.Thread(target=_read_log, args=(proc.stderr, proc.log_tail), daemon=True).start()  # type: ignore[attr-defined]
     return proc, port
 
