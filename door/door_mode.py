@@ -32,7 +32,8 @@ from door.config import Config
 from door.net.logs import CONNECTION
 from door.context import DoorContext
 from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
-from door.net.node_socket import NodeHello, connect_hub, relay
+from door.net.node_socket import NodeHello, connect_hub
+from door.net.relay import relay
 from door.sysop.lobby import Lobby
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.login import Caller, reserved

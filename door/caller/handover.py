@@ -13,7 +13,7 @@ import logging
 
 from door.caller.login import Caller
 from door.context import DoorContext
-from door.net.node_socket import relay
+from door.net.relay import relay
 from door.net.peer_socket import PeerHello, connect_peer
 from door.records.nodes import Node
 from door.sysop.lobby import Presence

@@ -24,11 +24,10 @@ from typing import Any, Awaitable, Callable
 
 from door.net.charset import Charset
 from door.net.hello import HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, profile_named
-from door.net.keys import KeyName
 from door.net.local_socket import start_local
-from door.net.terminal import StreamTerminal, Terminal
+from door.net.relay import RelayedTerminal
 
-__all__ = ["NODE_SOCKET", "NodeHello", "NodeTerminal", "start_nodes", "connect_hub", "relay", "HELLO_LIMIT"]
+__all__ = ["NODE_SOCKET", "NodeHello", "NodeTerminal", "start_nodes", "connect_hub", "HELLO_LIMIT"]
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +74,7 @@ class NodeHello:
         return profile_named(self.charset)
 
 
-class NodeTerminal(StreamTerminal):
+class NodeTerminal(RelayedTerminal):
     """A :class:`Terminal` over the node socket: the caller of a BBS node,
     relayed by their door process."""
 
@@ -113,64 +112,3 @@ async def connect_hub(data_dir: Path) -> tuple[asyncio.StreamReader, asyncio.Str
         return await asyncio.wait_for(asyncio.open_unix_connection(str(data_dir / NODE_SOCKET)), 5)
     except (OSError, asyncio.TimeoutError):
         return None
-
-
-async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                hello: bytes) -> None:
-    """Hand ``terminal``'s caller to the server at the other end of
-    ``reader``/``writer``: send the ``hello`` line (:meth:`NodeHello.encode`,
-    or a peer's, :mod:`door.net.peer_socket`), then pass the caller's bytes
-    on as they come and the server's bytes back (waiting while the
-    caller's side is full), until either side ends.  While the server's
-    side holds more than its transport's high-water mark unsent, the
-    caller's connection is not read (a paste or a flood waits in their TCP
-    window, not in this process)."""
-    writer.write(hello)
-    high = writer.transport.get_write_buffer_limits()[1]
-    releasing: asyncio.Task[None] | None = None
-
-    async def release() -> None:
-        nonlocal releasing
-        try:
-            await writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            releasing = None
-            terminal.release_input()
-
-    def forward(data: bytes) -> None:
-        nonlocal releasing
-        writer.write(data)
-        if releasing is None and writer.transport.get_write_buffer_size() > high:
-            terminal.hold_input()
-            releasing = asyncio.create_task(release())
-
-    terminal.tap = forward
-
-    async def caller_gone() -> None:
-        while (key := await terminal.get_key()) is None or key.name is not KeyName.EOF:
-            pass
-
-    gone = asyncio.create_task(caller_gone())
-    try:
-        while not gone.done():
-            read = asyncio.create_task(reader.read(65536))
-            await asyncio.wait({read, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if not read.done():
-                read.cancel()
-                break
-            data = read.result()
-            if not data:
-                break  # the server ended the session (goodbye, time up, or it stopped)
-            terminal.write(data)
-            await terminal.drain()
-    except (ConnectionError, OSError) as exc:
-        log.info("the server's node socket failed: %s", exc)
-    finally:
-        gone.cancel()
-        if releasing is not None:
-            releasing.cancel()
-        terminal.tap = None
-        terminal.release_input()
-        writer.close()

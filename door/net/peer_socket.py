@@ -9,7 +9,7 @@ peer port, sends one line, ``PEER {json}`` (:class:`PeerHello`: the token,
 the caller's name and account, window size, charset and terminal type,
 and whom they come to challenge, if anyone),
 and then relays the caller's bytes both ways
-(:func:`door.net.node_socket.relay`).  The caller is from then on a session
+(:func:`door.net.relay.relay`).  The caller is from then on a session
 of the other process, as a BBS node's caller is of the local server.
 
 Only a holder of the token (read from the store) is let in: a hello
@@ -30,7 +30,8 @@ from typing import Any, Awaitable, Callable
 from door.net.charset import Charset
 from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, printable,
                             profile_named)
-from door.net.terminal import StreamTerminal, Terminal
+from door.net.relay import RelayedTerminal
+from door.net.terminal import Terminal
 
 __all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "HELLO_LIMIT", "HELLO_TIMEOUT",
            "PENDING_LIMIT"]
@@ -106,7 +107,7 @@ class PeerHello:
         return profile_named(self.charset)
 
 
-class PeerTerminal(StreamTerminal):
+class PeerTerminal(RelayedTerminal):
     """A :class:`Terminal` over a peer connection: a caller relayed by the
     serve process they called."""
 

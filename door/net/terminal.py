@@ -118,7 +118,7 @@ class Terminal:
         self.tap: Callable[[bytes], None] | None = None
         """When set, the caller's bytes go there as they arrive instead of
         becoming keys (a door process relaying its caller to the running
-        server, :func:`door.net.node_socket.relay`)."""
+        server, :func:`door.net.relay.relay`)."""
         self.log = logging.getLogger(__name__)
 
     # -- fed by the adapters ------------------------------------------------

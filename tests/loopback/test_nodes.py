@@ -169,7 +169,7 @@ async def test_a_relayed_caller_who_floods_a_far_end_that_does_not_read_is_not_r
     caller to another) stops reading the caller while the far end has a
     transport's worth unsent: 200 KB pasted, or 32 MiB, never piles up in
     the relaying process."""
-    from door.net.node_socket import relay
+    from door.net.relay import relay
     from tests.support.memory_terminal import MemoryTerminal
 
     async def never_reads(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

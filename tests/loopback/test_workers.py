@@ -189,3 +189,37 @@ async def test_a_worker_that_dies_is_started_again_and_no_worker_outlives_the_su
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+async def test_a_relayed_caller_who_resizes_the_window_is_redrawn_at_the_new_size(tmp_path: Path) -> None:
+    """Bob, over SSH at worker 1, is handed to worker 0 ("Play the
+    sysop"); he widens his window: worker 1 passes the new size on (a
+    window frame), and worker 0 redraws his menu 100 columns wide."""
+    import asyncssh
+    from tests.support.clients import watch
+    data = tmp_path / "data"
+    async with two_workers(data) as (zero, one):
+        sysop, console, _ = await console_client(data)
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        async with asyncssh.connect("127.0.0.1", one.ssh_port, username="Bob", known_hosts=None, client_keys=None,
+                                    agent_path=None, config=None) as conn:
+            process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            screen, task = watch(process, 80, 24)
+            await screen.wait_for(lambda: "Your name:" in screen.text())
+            process.stdin.write(b"\r")
+            await screen.wait_for(lambda: "is not registered" in screen.text())
+            process.stdin.write(b"g")
+            await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
+            process.stdin.write(b"6")  # handed to worker 0
+            await console.wait_for(lambda: any("Bob" in line and " peer " in line for line in console.lines()),
+                                   timeout=5)
+            await screen.wait_for(lambda: "Main menu" in screen.text())
+            screen.screen.resize(30, 100)
+            process.change_terminal_size(100, 30)
+            await screen.wait_for(lambda: screen.lines()[0].rstrip().endswith("Main menu")
+                                  and len(screen.lines()[0].rstrip()) > 90)
+            bob = next(p for p in zero.ctx.lobby.presences.values() if p.name == "Bob")
+            assert (bob.terminal.cols, bob.terminal.rows) == (100, 30)
+            process.stdin.write_eof()
+            task.cancel()
+        sysop.close()
