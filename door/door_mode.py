@@ -18,8 +18,10 @@ and may play the sysop at its console or callers on any node.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import os
+import signal
 import socket
 import sys
 import termios
@@ -49,34 +51,59 @@ IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 
 
 class StdioTerminal(Terminal):
-    """A :class:`Terminal` over this process's standard input and output."""
+    """A :class:`Terminal` over this process's standard input and output
+    (or the file descriptors ``stdin`` and ``stdout``)."""
 
-    def __init__(self, cols: int, rows: int, charset: Charset) -> None:
+    def __init__(self, cols: int, rows: int, charset: Charset, stdin: int | None = None,
+                 stdout: int | None = None) -> None:
         super().__init__("door", "stdio", "ansi", cols, rows)
         self.charset = charset
-        self._in = sys.stdin.fileno()
-        self._out = sys.stdout.fileno()
+        self._in = sys.stdin.fileno() if stdin is None else stdin
+        self._out = sys.stdout.fileno() if stdout is None else stdout
 
     async def pump(self) -> None:
-        # A blocking read in a daemon thread that hands the bytes to the
-        # loop: never a step late on a pseudo-terminal (the loop's own
-        # reader was), and it cannot hold up the door's exit.
+        """Read standard input until it ends.  A blocking read in a daemon
+        thread hands the bytes to the loop: never a step late on a
+        pseudo-terminal (the loop's own reader was), and it cannot hold up
+        the door's exit.  Before each read the thread waits for
+        :meth:`room` (a relay's far end that takes no more, or unread
+        keys past the limit), so a flood waits in the pipe or the
+        pseudo-terminal, not in this process.  On a terminal, SIGWINCH
+        reads the new window size (:meth:`resized`)."""
         loop = asyncio.get_running_loop()
         done = asyncio.Event()
 
         def reader() -> None:
             try:
-                while data := os.read(self._in, 4096):
+                while True:
+                    asyncio.run_coroutine_threadsafe(self.room(), loop).result()
+                    data = os.read(self._in, 4096)
+                    if not data:
+                        break
                     loop.call_soon_threadsafe(self.feed, data)
-            except OSError:
-                pass
+            except (OSError, RuntimeError, concurrent.futures.CancelledError):
+                pass  # (RuntimeError, cancelled: the loop is closing)
             finally:
-                loop.call_soon_threadsafe(done.set)
+                try:
+                    loop.call_soon_threadsafe(done.set)
+                except RuntimeError:
+                    pass
 
+        winch = os.isatty(self._in)
+        if winch:
+            def window_changed() -> None:
+                try:
+                    size = os.get_terminal_size(self._in)
+                except OSError:
+                    return
+                self.resized(size.columns, size.lines)
+            loop.add_signal_handler(signal.SIGWINCH, window_changed)
         threading.Thread(target=reader, name="stdin", daemon=True).start()
         try:
             await done.wait()
         finally:
+            if winch:
+                loop.remove_signal_handler(signal.SIGWINCH)
             self.lost()
 
     def _write(self, data: bytes) -> None:

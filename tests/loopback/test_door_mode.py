@@ -120,3 +120,50 @@ def test_an_absurd_time_limit_is_clamped(tmp_path: Path) -> None:
 
     info = parse_dropfile(door32(tmp_path, minutes=10 ** 30))
     assert info.minutes_left == MAX_MINUTES
+
+
+async def test_door_mode_reads_no_standard_input_while_its_relay_is_full() -> None:
+    """A BBS caller pasting into a door process whose relay to the server
+    takes no more: the stdin thread waits for room before each read, so
+    the paste waits in the pipe (64 KiB), not in this process; once the
+    relay drains, every byte comes through in order."""
+    import os
+    import threading
+    from door.door_mode import StdioTerminal
+    from door.net.charset import UTF8
+    read_end, write_end = os.pipe()
+    terminal = StdioTerminal(80, 24, UTF8, stdin=read_end, stdout=os.open(os.devnull, os.O_WRONLY))
+    got = bytearray()
+    terminal.tap = got.extend  # as a relay sets it
+    terminal.hold_input()  # the relay's far end is full
+    pump = asyncio.create_task(terminal.pump())
+    flood = bytes(range(256)) * 256 * 64  # 4 MiB
+    written = 0
+
+    def paste() -> None:
+        nonlocal written
+        for at in range(0, len(flood), 65536):
+            os.write(write_end, flood[at:at + 65536])
+            written = at + 65536
+        os.close(write_end)
+
+    threading.Thread(target=paste, daemon=True).start()
+    await asyncio.sleep(0.5)
+    assert len(got) == 0 and written <= 2 * 65536  # held: the paste waits in the pipe
+    terminal.release_input()
+    await asyncio.wait_for(pump, 10)
+    assert bytes(got) == flood
+    os.close(read_end)
+
+
+async def test_door_mode_redraws_when_the_window_changes(tmp_path: Path) -> None:
+    """SIGWINCH on the door's terminal: the new size is read and the menu
+    is drawn again, 100 columns wide."""
+    door = PtyDoor(tmp_path, door32(tmp_path))
+    await door.start()
+    s = door.screen
+    await s.wait_for(lambda: "Main menu" in s.text(), timeout=20)
+    door.resize(100, 25)
+    await s.wait_for(lambda: s.lines()[0].rstrip().endswith("Main menu") and len(s.lines()[0].rstrip()) > 90)
+    await door.send(b"q")
+    assert await door.finish() == 0

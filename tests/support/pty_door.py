@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import signal
 import pty
 import struct
 import sys
@@ -56,6 +57,15 @@ class PtyDoor:
             self.screen.feed(data)
         else:
             asyncio.get_running_loop().remove_reader(self.master)
+
+    def resize(self, cols: int, rows: int) -> None:
+        """The BBS's window is now ``cols`` x ``rows``: the pseudo-terminal
+        says so, and SIGWINCH goes to the door (as the kernel sends it to
+        a terminal's foreground processes; this one is not the door's
+        controlling terminal)."""
+        self.screen.screen.resize(rows, cols)
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        os.kill(self.proc.pid, signal.SIGWINCH)
 
     async def send(self, data: bytes) -> None:
         os.write(self.master, data)
