@@ -52,7 +52,8 @@ async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presenc
     finally:
         display.close()
         account = account_of(presence.identity)
-        if ctx.link is not None and account is not None:
+        # a game here that waits for them keeps their claim: calling any node takes them back to it
+        if ctx.link is not None and account is not None and not ctx.lobby.at_a_table(presence.identity or ""):
             await ctx.link.release(account, presence.conn)
 
 

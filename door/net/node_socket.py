@@ -7,7 +7,8 @@ When ``cribbage-door serve`` runs on the same data folder, the door
 process hands its caller over: it connects here, sends one line,
 ``NODE {json}`` (:class:`NodeHello`: the BBS user name, the node, the
 window size, the charset and the seconds left), and then relays the
-caller's bytes to the server and the server's screen back, unchanged.
+caller's bytes to the server (framed, so that a window change goes too:
+:mod:`door.net.relay`) and the server's screen back, unchanged.
 The caller is then one more session of the server: they see who is on
 line, page the sysop at the console, challenge callers on any node or
 transport, and their game outlives the door process like any other.

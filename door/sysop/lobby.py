@@ -458,6 +458,11 @@ class Lobby:
         self.changed()
         return asyncio.create_task(run())
 
+    def at_a_table(self, identity: str) -> bool:
+        """True while a game between people running here has a seat of
+        ``identity`` (playing, or waiting for them to come back)."""
+        return any(seat.identity == identity for table in self.tables for seat in table.seats)
+
     def waiting_table(self, identity: str | None) -> "tuple[Table, int] | None":
         """A game that waits for ``identity`` (:func:`account_identity`,
         :func:`sysop_identity`) to come back: the table and the seat.  A

@@ -223,3 +223,38 @@ async def test_a_relayed_caller_who_resizes_the_window_is_redrawn_at_the_new_siz
             process.stdin.write_eof()
             task.cancel()
         sysop.close()
+
+
+async def test_a_dropped_caller_who_calls_another_worker_is_taken_back_to_the_waiting_game(
+        tmp_path: Path) -> None:
+    """Syd, relayed from worker 1, plays the sysop at worker 0; his line
+    drops mid-hand; he calls again and lands on worker 1: the game waiting
+    for him at worker 0 keeps his session's place there, so he is handed
+    back to it and the game goes on where it was."""
+    data = tmp_path / "data"
+    async with two_workers(data) as (zero, one):
+        await zero.store.accounts.create("Syd", hash_password("syd-pass"))  # type: ignore[union-attr]
+        sysop, console, _ = await console_client(data)
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        writer, screen, task = await connect(one.telnet_port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
+        writer.write(b"6")  # handed to worker 0
+        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
+                               timeout=5)
+        before, console_before, dealer_screen = await page_and_play(writer, screen, sysop, console)
+        caller_deals = dealer_screen is screen
+        writer.close()
+        await asyncio.wait_for(task, 5)
+        await console.wait_for(lambda: "Syd's line dropped" in " ".join(console.text().split()), timeout=5)
+        writer, screen, task = await connect(one.telnet_port)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "is waiting for you" in screen.text(), timeout=5)
+        writer.write(b"y")
+        dealer_screen = screen if caller_deals else console
+        await dealer_screen.wait_for(lambda: dealer_screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        assert screen.lines()[GAME_ROWS] == before  # nothing lost
+        assert console.lines()[GAME_ROWS] == console_before
+        writer.close()
+        sysop.close()
