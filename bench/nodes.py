@@ -101,6 +101,48 @@ async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, con
     return ms
 
 
+async def far_caller_round(cy: Any, name: str, sysop: asyncio.StreamWriter, console: Terminal, reason: str,
+                           online: list[float], handovers: list[float], pages: list[float]) -> None:
+    """One round of ``cy`` (called ``name``, at the main menu of another
+    process than the console's): statistics and back, timed to the
+    console's list (``online``); "Play the sysop", timed until the console
+    lists them as its own caller (``handovers``); a declined page
+    (``pages``)."""
+    online.append(await timed(lambda: cy.send(b"3"), console, lambda: any(
+        name in line and "reading statistics" in line for line in console.lines())))
+    online.append(await timed(lambda: cy.send(b" "), console, lambda: any(
+        name in line and "main menu" in line for line in console.lines())))
+    await cy.screen.wait_for(lambda: "Play the sysop" in cy.screen.text())
+    handovers.append(await timed(lambda: cy.send(b"6"), console, lambda: any(
+        name in line and " peer " in line for line in console.lines())))
+    await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
+    pages.append(await declined_page(cy, name, sysop, console, reason))
+
+
+async def table_actions(ann: Any, sysop: asyncio.StreamWriter, console: Terminal, rounds: int) -> list[float]:
+    """Ann, at the console's process, pages the sysop, who accepts; then
+    ``rounds`` chat lines each way at their table, each timed from the
+    RETURN to the other screen (milliseconds)."""
+    await ann.send(b"6")
+    await ann.screen.wait_for(lambda: "Reason:" in ann.screen.text())
+    await ann.send(b"\r")
+    await console.wait_for(lambda: "PAGE from Ann" in console.text())
+    sysop.write(b"y")
+    await ann.screen.wait_for(lambda: "accepted your page" in ann.screen.text())
+    await ann.send(b"1")
+    for term in (ann.screen, console):
+        await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
+    actions: list[float] = []
+    for i in range(rounds):
+        actions.append(await timed(lambda: ann.send(f"ping {i}\r".encode()), console,
+                                   lambda: f"Ann: ping {i}" in console.text()))
+
+        async def pong() -> None:
+            sysop.write(f"pong {i}\r".encode())
+        actions.append(await timed(pong, ann.screen, lambda: f"Sysop: pong {i}" in ann.screen.text()))
+    return actions
+
+
 async def node(folder: Path, data: Path, name: str) -> PtyDoor:
     folder.mkdir()
     door = PtyDoor(folder, door32(folder, name), data_dir=data)
@@ -194,40 +236,16 @@ async def run_postgresql(rounds: int) -> None:
         online: list[float] = []
         handovers: list[float] = []
         pages: list[float] = []
-        actions: list[float] = []
         for i in range(rounds):
             name = f"Cy{i:03d}"
             cy = await telnet_caller(ports[2])
             await log_in_as_guest(cy, name)
             await console.wait_for(lambda: any(name in line for line in console.lines()), timeout=10)
             await asyncio.sleep(0.3)  # a fresh beat phase each time
-            online.append(await timed(lambda: cy.send(b"3"), console, lambda: any(
-                name in line and "reading statistics" in line for line in console.lines())))
-            online.append(await timed(lambda: cy.send(b" "), console, lambda: any(
-                name in line and "main menu" in line for line in console.lines())))
-            await cy.screen.wait_for(lambda: "Play the sysop" in cy.screen.text())
-            handovers.append(await timed(lambda: cy.send(b"6"), console, lambda: any(
-                name in line and " peer " in line for line in console.lines())))
-            await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
-            pages.append(await declined_page(cy, name, sysop, console, f"round {i}"))
+            await far_caller_round(cy, name, sysop, console, f"round {i}", online, handovers, pages)
             cy.writer.close()  # type: ignore[attr-defined]
         # Ann (on node 2, relayed to node 1) plays the sysop: chat lines each way
-        await ann.send(b"6")
-        await ann.screen.wait_for(lambda: "Reason:" in ann.screen.text())
-        await ann.send(b"\r")
-        await console.wait_for(lambda: "PAGE from Ann" in console.text())
-        sysop.write(b"y")
-        await ann.screen.wait_for(lambda: "accepted your page" in ann.screen.text())
-        await ann.send(b"1")
-        for term in (ann.screen, console):
-            await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
-        for i in range(rounds):
-            actions.append(await timed(lambda: ann.send(f"ping {i}\r".encode()), console,
-                                       lambda: f"Ann: ping {i}" in console.text()))
-
-            async def pong() -> None:
-                sysop.write(f"pong {i}\r".encode())
-            actions.append(await timed(pong, ann.screen, lambda: f"Sysop: pong {i}" in ann.screen.text()))
+        actions = await table_actions(ann, sysop, console, rounds)
         print(f"3 serve processes (nodes) on one PostgreSQL server, {rounds} rounds")
         print(summary("who's on line (node 3 -> node 1)", online))
         print(summary("hand-over (node 3 -> node 1)", handovers))
@@ -280,21 +298,12 @@ async def run_workers(rounds: int) -> None:
         handovers: list[float] = []
         pages: list[float] = []
         challenges: list[float] = []
-        actions: list[float] = []
         for i in range(rounds):
             name = f"Cy{i:03d}"
             cy = await on_worker(proc, port, name, lambda w: w != 0)
             await console.wait_for(lambda: any(name in line for line in console.lines()), timeout=10)
             await asyncio.sleep(0.3)  # a fresh beat phase each time
-            online.append(await timed(lambda: cy.send(b"3"), console, lambda: any(
-                name in line and "reading statistics" in line for line in console.lines())))
-            online.append(await timed(lambda: cy.send(b" "), console, lambda: any(
-                name in line and "main menu" in line for line in console.lines())))
-            await cy.screen.wait_for(lambda: "Play the sysop" in cy.screen.text())
-            handovers.append(await timed(lambda: cy.send(b"6"), console, lambda: any(
-                name in line and " peer " in line for line in console.lines())))
-            await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
-            pages.append(await declined_page(cy, name, sysop, console, f"round {i}"))
+            await far_caller_round(cy, name, sysop, console, f"round {i}", online, handovers, pages)
             # Dee, at another worker than Cy's first, is challenged by Cy (now at worker 0): through worker 0
             dee = await on_worker(proc, port, f"Dee{i:03d}", lambda w: w != 0)
             await cy.send(b"n")  # not the computer: back to the menu
@@ -313,22 +322,7 @@ async def run_workers(rounds: int) -> None:
                 caller.writer.close()
                 await caller.done
         # Ann (relayed by her worker to worker 0) plays the sysop: chat lines each way
-        await ann.send(b"6")
-        await ann.screen.wait_for(lambda: "Reason:" in ann.screen.text())
-        await ann.send(b"\r")
-        await console.wait_for(lambda: "PAGE from Ann" in console.text())
-        sysop.write(b"y")
-        await ann.screen.wait_for(lambda: "accepted your page" in ann.screen.text())
-        await ann.send(b"1")
-        for term in (ann.screen, console):
-            await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
-        for i in range(rounds):
-            actions.append(await timed(lambda: ann.send(f"ping {i}\r".encode()), console,
-                                       lambda: f"Ann: ping {i}" in console.text()))
-
-            async def pong() -> None:
-                sysop.write(f"pong {i}\r".encode())
-            actions.append(await timed(pong, ann.screen, lambda: f"Sysop: pong {i}" in ann.screen.text()))
+        actions = await table_actions(ann, sysop, console, rounds)
         print(f"serve --workers 3 on the SQLite file, {rounds} rounds")
         print(summary("who's on line (worker N -> 0)", online))
         print(summary("hand-over (worker N -> 0)", handovers))

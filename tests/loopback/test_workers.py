@@ -68,23 +68,30 @@ async def test_a_second_login_at_another_worker_takes_over_there_and_the_game_st
         second.close()
 
 
+async def syd_at_worker_0(data: Path, zero: DoorServer, one: DoorServer):
+    """The sysop at worker 0's console; Syd (registered) calls worker 1,
+    sees "Play the sysop" there and is handed to worker 0.  Returns the
+    console's writer and screen, and Syd's writer, screen and task."""
+    await zero.store.accounts.create("Syd", hash_password("syd-pass"))  # type: ignore[union-attr]
+    sysop, console, _ = await console_client(data)
+    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+    writer, screen, task = await connect(one.telnet_port)
+    await log_in(writer, screen, "Syd", "syd-pass")
+    await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)  # learnt through the SQLite file
+    await console.wait_for(lambda: any("Syd" in line and "another server" in line for line in console.lines()),
+                           timeout=5)
+    writer.write(b"6")  # handed to worker 0
+    await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()), timeout=5)
+    return sysop, console, writer, screen, task
+
+
 async def test_a_caller_at_one_worker_plays_the_sysop_at_worker_0(tmp_path: Path) -> None:
     """The console is worker 0's; Syd calls worker 1, sees "Play the
     sysop" (learnt through the SQLite file), is handed to worker 0, pages
     and plays; worker 0's console lists Syd while Syd is at worker 1."""
     data = tmp_path / "data"
     async with two_workers(data) as (zero, one):
-        await zero.store.accounts.create("Syd", hash_password("syd-pass"))  # type: ignore[union-attr]
-        sysop, console, _ = await console_client(data)
-        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
-        writer, screen, _ = await connect(one.telnet_port)
-        await log_in(writer, screen, "Syd", "syd-pass")
-        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
-        await console.wait_for(lambda: any("Syd" in line and "another server" in line for line in console.lines()),
-                               timeout=5)
-        writer.write(b"6")  # handed to worker 0
-        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
-                               timeout=5)
+        sysop, console, writer, screen, _ = await syd_at_worker_0(data, zero, one)
         await page_and_play(writer, screen, sysop, console)
         assert any(p.name == "Syd" and p.terminal.kind == "peer" and p.table is not None
                    for p in zero.ctx.lobby.presences.values())
@@ -233,15 +240,7 @@ async def test_a_dropped_caller_who_calls_another_worker_is_taken_back_to_the_wa
     back to it and the game goes on where it was."""
     data = tmp_path / "data"
     async with two_workers(data) as (zero, one):
-        await zero.store.accounts.create("Syd", hash_password("syd-pass"))  # type: ignore[union-attr]
-        sysop, console, _ = await console_client(data)
-        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
-        writer, screen, task = await connect(one.telnet_port)
-        await log_in(writer, screen, "Syd", "syd-pass")
-        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
-        writer.write(b"6")  # handed to worker 0
-        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
-                               timeout=5)
+        sysop, console, writer, screen, task = await syd_at_worker_0(data, zero, one)
         before, console_before, dealer_screen = await page_and_play(writer, screen, sysop, console)
         caller_deals = dealer_screen is screen
         writer.close()
