@@ -16,6 +16,7 @@ from typing import Any, Sequence
 from engine.rules import Rules, RulesError
 
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
+from door.records.accounts import RegistrationLimit
 from door.records.names import name_key
 from door.records.sqlite_database import DATABASE_NAME
 
@@ -91,7 +92,10 @@ class LimitsConfig:
     counted over ``password_window`` seconds: an address gets
     ``password_per_address`` checks in it, and an account with
     ``password_per_account`` failures is no longer checked from the
-    addresses that failed on it (:mod:`door.records.throttle`)."""
+    addresses that failed on it (:mod:`door.records.throttle`); new names
+    registered in any ``register_window`` seconds: ``register_per_address``
+    from one address, ``register_total`` from all
+    (:class:`~door.records.accounts.RegistrationLimit`)."""
 
     max_sessions: int = 200
     max_per_address: int = 10
@@ -102,6 +106,14 @@ class LimitsConfig:
     password_window: float = 600.0
     password_per_address: int = 10
     password_per_account: int = 20
+    register_window: float = 3600.0
+    register_per_address: int = 5
+    register_total: int = 50
+
+    @property
+    def registrations(self) -> RegistrationLimit:
+        """The limit on new names these settings make."""
+        return RegistrationLimit(self.register_window, self.register_per_address, self.register_total)
 
 
 @dataclass
@@ -175,6 +187,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
+    "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
 }
 
 

@@ -23,7 +23,7 @@ from door.net.gate import address_of
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
-from door.records.store import Account, NameTaken, StoreError
+from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
 
 __all__ = ["Caller", "login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
 
@@ -153,7 +153,15 @@ async def _password(display: Display, ctx: DoorContext, account: Account,
 async def _register(display: Display, ctx: DoorContext, name: str,
                     log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> Account | str | None:
     """Choose a password and register ``name``.  Returns the account, a
-    sentence saying why not, or ``None`` on hang-up."""
+    sentence saying why not, or ``None`` on hang-up.  A caller over the
+    registration limit (``[limits] register_*``) is told so before being
+    asked for a password, and offered to play as a guest."""
+    address = address_of(display.terminal.peer)
+    limit = ctx.limits.registrations
+    refused = await ctx.store.accounts.registration_refused(address, limit)
+    if refused:
+        log.warning("registration of %r from %s refused: %s", name, address, refused)
+        return f"{refused} Play as a guest, or call again later."
     note = ""
     while True:
         first = await ask_line(display, "Register", [
@@ -176,9 +184,12 @@ async def _register(display: Display, ctx: DoorContext, name: str,
             continue
         digest = await new_hash(first)
         try:
-            account = await ctx.store.accounts.create(name, digest)
+            account = await ctx.store.accounts.create(name, digest, address, limit)
         except NameTaken:
             return f"Someone registered {name} a moment ago: please choose another name."
+        except TooManyRegistrations as exc:
+            log.warning("registration of %r from %s refused: %s", name, address, exc)
+            return f"{exc} Play as a guest, or call again later."
         except StoreError as exc:
             log.error("cannot register %r: %s", name, exc)
             return "The door cannot write its records right now: try again later, or play as a guest."

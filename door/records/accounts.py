@@ -14,11 +14,28 @@ from door.records.connection import Connection
 from door.records.database import Conflict, Database
 from door.records.names import name_key
 
-__all__ = ["Account", "Accounts", "NameTaken", "name_key"]
+__all__ = ["Account", "Accounts", "NameTaken", "RegistrationLimit", "TooManyRegistrations", "name_key"]
 
 
 class NameTaken(ValueError):
     """A name already registered (names are unique ignoring case)."""
+
+
+class TooManyRegistrations(ValueError):
+    """A registration over a :class:`RegistrationLimit`; the text says which."""
+
+
+@dataclass(frozen=True)
+class RegistrationLimit:
+    """At most ``per_address`` new accounts registered from one address,
+    and ``total`` from all, in any ``window`` seconds (``[limits]
+    register_window``, ``register_per_address``, ``register_total``): a
+    stranger with a script cannot fill the disk with accounts, nor the
+    password hasher's threads with their hashes."""
+
+    window: float = 3600.0
+    per_address: int = 5
+    total: int = 50
 
 
 @dataclass(frozen=True)
@@ -50,17 +67,32 @@ class Accounts:
         return await self.database.query(lambda db: str(db.execute(
             "SELECT password_hash FROM accounts WHERE id = ?", (account_id,)).fetchone()[0]))
 
-    async def create(self, name: str, password_hash: str) -> Account:
-        """Register ``name`` with a hash from :func:`door.records.passwords.hash_password`.
-        Raises :class:`NameTaken` when the name (ignoring case) exists."""
+    async def create(self, name: str, password_hash: str, address: str = "",
+                     limit: RegistrationLimit | None = None) -> Account:
+        """Register ``name`` with a hash from :func:`door.records.passwords.hash_password`,
+        from the caller's ``address`` (empty: not a caller's, such as a
+        BBS user's account).  Raises :class:`NameTaken` when the name
+        (ignoring case) exists, and with a ``limit``,
+        :class:`TooManyRegistrations` when it is reached (checked in the
+        same transaction: on SQLite no two registrations pass it together)."""
         def tx(db: Connection) -> Account:
-            row = db.execute("INSERT INTO accounts (name, name_key, password_hash, created) VALUES (?, ?, ?, ?) "
-                             "RETURNING id", (name, name_key(name), password_hash, time.time())).fetchone()
+            if limit is not None:
+                refusal = _over(db, limit, address)
+                if refusal:
+                    raise TooManyRegistrations(refusal)
+            row = db.execute("INSERT INTO accounts (name, name_key, password_hash, created, created_from) "
+                             "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                             (name, name_key(name), password_hash, time.time(), address)).fetchone()
             return Account(int(row[0]), name, {})
         try:
             return await self.database.tx(tx)
         except Conflict:
             raise NameTaken(f"the name {name!r} is taken") from None
+
+    async def registration_refused(self, address: str, limit: RegistrationLimit) -> str:
+        """Why a caller from ``address`` may not register now (``limit``
+        reached), or ``""`` when they may."""
+        return await self.database.query(lambda db: _over(db, limit, address))
 
     async def add_ssh_key(self, account_id: int, key: str) -> None:
         """Let the OpenSSH public key ``key`` (``"ssh-ed25519 AAAA..."``) log
@@ -106,3 +138,16 @@ class Accounts:
             db.execute("DELETE FROM accounts")
             return int(n)
         return await self.database.tx(tx)
+
+
+def _over(db: Connection, limit: RegistrationLimit, address: str) -> str:
+    """Why ``limit`` refuses a registration from ``address`` now, or ``""``."""
+    since = time.time() - limit.window
+    total, here = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN created_from = ? THEN 1 ELSE 0 END), 0) FROM accounts "
+        "WHERE created > ?", (address, since)).fetchone()
+    if address and int(here) >= limit.per_address:
+        return "Too many names were registered from your address lately."
+    if int(total) >= limit.total:
+        return "Too many names were registered lately."
+    return ""

@@ -147,6 +147,11 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX sessions_node ON sessions(node_id);
     """,
+    # version 6: the address each account was registered from, so that registrations can be limited
+    """
+    ALTER TABLE accounts ADD COLUMN created_from TEXT NOT NULL DEFAULT '';
+    CREATE INDEX accounts_created ON accounts(created);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

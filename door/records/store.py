@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from door.records.accounts import Account, Accounts, NameTaken
+from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
 from door.records.names import name_key
 from door.records.database import Conflict, Database, StoreError
 from door.records.postgres_database import PostgresDatabase, is_postgres_url
@@ -24,7 +24,7 @@ from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
 from door.records.statistics import StatisticsQueries
 
-__all__ = ["Store", "StoreError", "Conflict", "NameTaken", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
+__all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
            "name_key", "DATABASE_NAME"]
 
 

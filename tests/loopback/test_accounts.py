@@ -38,6 +38,50 @@ async def test_register_over_telnet_then_statistics(door: DoorServer) -> None:
     writer.close()
 
 
+async def register(door: DoorServer, name: str) -> object:
+    """A telnet caller types ``name`` and chooses R; the screen once it asks
+    for a password or says why not."""
+    _, writer, screen, _ = await telnet_client(door)
+    await type_line(writer, screen, "Your name:", name)
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    writer.write(b"r")
+    await screen.wait_for(lambda: "Choose a password" in screen.text() or "registered from" in screen.text())
+    if "Choose a password" in screen.text():
+        writer.write(b"secret-pass\r")
+        await type_line(writer, screen, "again", "secret-pass")
+        await screen.wait_for(lambda: "Main menu" in screen.text())
+    writer.close()
+    return screen
+
+
+async def test_registrations_from_one_address_are_limited(door: DoorServer) -> None:
+    """A script registering name after name from one address: past
+    ``register_per_address`` in the window, the next is told why before it
+    is asked for a password (no hash is made), and no account is made."""
+    door.config.limits.register_per_address = 2  # (the context shares these settings)
+    for name in ("Ada", "Bea"):
+        await register(door, name)
+    screen = await register(door, "Cal")
+    text = " ".join(screen.text().split())
+    assert "Too many names were registered from your address lately. Play as a guest" in text
+    assert "Choose a password" not in text
+    assert await door.store.accounts.find("Cal") is None
+    assert await door.store.accounts.find("Bea") is not None
+
+
+async def test_registrations_in_all_are_limited_in_the_same_transaction(door: DoorServer) -> None:
+    """``register_total`` holds whatever the addresses, checked where the
+    account is made (two registrations cannot both pass it)."""
+    from door.records.accounts import RegistrationLimit, TooManyRegistrations
+    limit = RegistrationLimit(window=3600, per_address=10, total=3)
+    for i, address in enumerate(("10.0.0.1", "10.0.0.2", "10.0.0.3")):
+        await door.store.accounts.create(f"Name{i}", hash_password("x" * 8), address, limit)
+    with pytest.raises(TooManyRegistrations, match="Too many names were registered lately"):
+        await door.store.accounts.create("Name9", hash_password("x" * 8), "10.0.0.4", limit)
+    assert await door.store.accounts.registration_refused("10.0.0.5", limit)
+    assert not await door.store.accounts.registration_refused("10.0.0.5", RegistrationLimit(total=4))
+
+
 async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
     await door.store.accounts.create("Tess", hash_password("right-one"))
     _, writer, screen, _ = await telnet_client(door)
