@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -28,6 +29,9 @@ DATABASE_NAME = "cribbage.sqlite3"
 """The database's file name inside the data folder."""
 
 T = TypeVar("T")
+
+POLL = 0.05
+"""Seconds between two looks at the file's ``data_version`` by :meth:`SqliteDatabase.listen`."""
 
 
 class SqliteDatabase(Database):
@@ -102,6 +106,39 @@ class SqliteDatabase(Database):
             db.close()
             raise
         self._db = db
+
+    def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
+        """Call ``wake()`` (on a thread of its own) soon after any other
+        connection to the file commits: SQLite has no notifications, so a
+        read-only connection of the thread's own asks ``PRAGMA
+        data_version`` every :data:`POLL` seconds (a look at the WAL index
+        in shared memory, no disk read).  Every commit wakes it, of
+        whatever table: ``channel`` is not told apart, and the listener
+        reads to find out what changed."""
+        stopping = threading.Event()
+
+        def run() -> None:
+            db: sqlite3.Connection | None = None
+            seen = None
+            while not stopping.wait(POLL):
+                try:
+                    if db is None:
+                        db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=1.0,
+                                             check_same_thread=False)
+                    version = db.execute("PRAGMA data_version").fetchone()[0]
+                except sqlite3.Error:
+                    if db is not None:
+                        db.close()
+                    db, seen = None, None
+                    continue
+                if seen is not None and version != seen:
+                    wake()
+                seen = version
+            if db is not None:
+                db.close()
+
+        threading.Thread(target=run, name=f"listen-{channel}", daemon=True).start()
+        return stopping.set
 
     def _close(self) -> None:
         if self._db is not None:

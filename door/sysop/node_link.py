@@ -1,16 +1,19 @@
-"""This serve process as one node of several on a shared PostgreSQL store
-(issue 16.2): it registers its peer port (:mod:`door.net.peer_socket`),
-publishes who is on line here, and learns who is on line on the other
-nodes, every :data:`BEAT` seconds (:mod:`door.records.nodes`).
+"""This serve process as one node of several on a shared store (issue
+16.2; PostgreSQL, or the SQLite file of ``serve --workers``): it registers
+its peer port (:mod:`door.net.peer_socket`), publishes who is on line
+here, and learns who is on line on the other nodes
+(:mod:`door.records.nodes`).
 
-Polling the store at a short interval is the wake-up: a beat is one small
-write and one small read, and presence is only re-read from a node whose
-version moved, so the who's-on-line view of every node agrees within
-about one beat, with no connection of its own to keep.  A change here
-(somebody logs in, opens a screen, a sysop sits down) beats at once
-(after :data:`SETTLE` seconds, so a burst of changes is one write), so
-only the readers' half-beat is waited on; on PostgreSQL not even that:
-the other nodes LISTEN for the change's NOTIFY and read at once.  A node that stops
+Every :data:`BEAT` seconds a node counts a heartbeat (one small write)
+and reads the others (one small read; presence is only read again from a
+node whose version moved).  A change here (somebody logs in, opens a
+screen, a sysop sits down) is published at once, after :data:`SETTLE`
+seconds so that a burst of changes is one write.  The others hear of it
+through the store's wake-up (:meth:`~door.records.database.Database.listen`):
+on PostgreSQL the NOTIFY the change sends; on the SQLite file a change of
+its ``data_version``, which any commit makes; and read after
+:data:`SETTLE` seconds, without writing (a heartbeat is itself a commit:
+a wake-up that wrote would wake the others again).  A node that stops
 beating is treated as gone after :data:`STALE` seconds (judged by this
 process's clock) and deleted after
 :data:`~door.records.nodes.FORGET_AFTER`.
@@ -64,19 +67,25 @@ class NodeLink:
         self._task: asyncio.Task[None] | None = None
         self._stop_listening: Callable[[], None] | None = None
         self._soon = asyncio.Event()
-        """Set when this node's people changed, or another's did: beat now, not at the end of the interval."""
+        """Set when this node's people changed, or the store did: read (and publish, if :attr:`_dirty`) now."""
+        self._dirty = False
+        """True when this node's people changed since they were last published."""
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`."""
         self.node_id = await self.store.nodes.register(self.address, self.port, self.token)
         log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
-        self.lobby.on_change = self._soon.set
+        self.lobby.on_change = self._changed_here
         loop = asyncio.get_running_loop()
 
         def news() -> None:  # (on the listening thread)
             loop.call_soon_threadsafe(self._soon.set)
         self._stop_listening = self.store.database.listen(CHANNEL, news)
         self._task = asyncio.create_task(self._run())
+
+    def _changed_here(self) -> None:
+        self._dirty = True
+        self._soon.set()
 
     async def stop(self) -> None:
         """Stop beating and leave the store (the other nodes forget this one at once)."""
@@ -93,13 +102,19 @@ class NodeLink:
                 log.warning("could not leave the store's nodes: %s", exc)
 
     async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_beat = loop.time()
         while True:
             try:
-                await self.beat()
+                if self._dirty or loop.time() >= next_beat:
+                    self._dirty = False
+                    next_beat = loop.time() + BEAT
+                    await self.publish()
+                await self.read()
             except StoreError as exc:
                 log.warning("node heartbeat failed: %s", exc)
             try:
-                await asyncio.wait_for(self._soon.wait(), BEAT)
+                await asyncio.wait_for(self._soon.wait(), max(0.0, next_beat - loop.time()))
                 await asyncio.sleep(SETTLE)
             except asyncio.TimeoutError:
                 pass
@@ -128,9 +143,12 @@ class NodeLink:
                 log.warning("could not release the session of account %d: %s", account_id, exc)
 
     async def beat(self) -> None:
-        """One heartbeat: publish this node's people if they changed, then
-        read the other nodes and, where their presence moved, who is on
-        line there."""
+        """One heartbeat: :meth:`publish`, then :meth:`read`."""
+        await self.publish()
+        await self.read()
+
+    async def publish(self) -> None:
+        """Count a heartbeat, and write this node's people if they changed."""
         assert self.node_id is not None
         people = self.lobby.local_people()  # (a console's state changes without a word: looked at each beat)
         changed = people != self._published
@@ -140,6 +158,11 @@ class NodeLink:
             self._published = None
             return
         self._published = people
+
+    async def read(self) -> None:
+        """Read the other nodes and, where their presence moved, who is on
+        line there."""
+        assert self.node_id is not None
         now = time.monotonic()
         alive: list[Node] = []
         dead: list[int] = []

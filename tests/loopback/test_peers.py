@@ -48,7 +48,7 @@ async def until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped
 
 
 @asynccontextmanager
-async def two_nodes(url: str) -> AsyncIterator[tuple[list[Lobby], list[NodeLink]]]:
+async def two_nodes(url: "str | Path") -> AsyncIterator[tuple[list[Lobby], list[NodeLink]]]:
     """Two node links on the store ``url``, each with its own lobby and
     store connection (as two serve processes have); stopped at the end."""
     stores = [await Store.open(url) for _ in range(2)]
@@ -179,6 +179,27 @@ async def test_on_postgresql_a_change_is_heard_at_once_not_at_the_next_beat(
         lobbies[0].add_console(Desk("Sysop"))
         await until(lambda: lobbies[1].sysop_elsewhere() is not None, timeout=5)
         assert loop.time() - started < 1.0
+
+
+async def test_on_the_sqlite_file_a_change_is_heard_at_once_and_news_costs_no_write(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers on one SQLite file: the node that changed beats at once, and
+    the other notices the file's data_version move and reads; with the
+    beat slowed to 30 s, the news still takes well under a second.  Being
+    woken only reads: the heartbeats (each a commit that wakes the other)
+    do not set each other off."""
+    from door.records.store import DATABASE_NAME
+    monkeypatch.setattr("door.sysop.node_link.BEAT", 30.0)
+    async with two_nodes(tmp_path / DATABASE_NAME) as (lobbies, links):
+        await asyncio.sleep(0.5)  # both nodes past their first beat, waiting out the 30 s
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        lobbies[0].add_console(Desk("Sysop"))
+        await until(lambda: lobbies[1].sysop_elsewhere() is not None, timeout=5)
+        assert loop.time() - started < 1.0
+        beats = [node.beats for node in await links[0].store.nodes.others(-1)]
+        await asyncio.sleep(1.0)
+        assert [node.beats for node in await links[0].store.nodes.others(-1)] == beats  # quiet: no writes
 
 
 async def test_a_client_s_odd_terminal_type_still_makes_a_hello_the_other_node_takes() -> None:
