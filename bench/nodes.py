@@ -36,8 +36,8 @@ at worker 0's console; callers call the one port and are kept when they
 land on worker 1 or 2 (the log says which worker took a call):
 
 - who's on line, hand-over and page delivery as above, worker 1 or 2 ->
-  worker 0 (who's on line learnt by polling the file each half-second
-  beat: SQLite has no NOTIFY);
+  worker 0 (who's on line learnt when the file's ``data_version`` moves,
+  looked at every 50 ms: SQLite has no NOTIFY);
 - challenge: Cy, handed to worker 0, challenges Dee at worker 1 or 2's
   menu: from Cy's key to the challenge on Dee's screen (Cy is handed on
   to Dee's worker);
