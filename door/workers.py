@@ -68,6 +68,10 @@ restarts it after :data:`RESTART_DELAY` again)."""
 
 @dataclass
 class _Worker:
+    """Worker number ``index``: its process, when it was started
+    (``time.monotonic()``), and how long to wait before starting it again
+    should it die (seconds)."""
+
     index: int
     process: BaseProcess
     started: float
@@ -101,6 +105,10 @@ def _worker_main(config: Config, index: int, count: int, level: int, report: Con
 
 
 class _Supervisor:
+    """The workers of one ``serve --workers``: starts them, starts again
+    those that die (:meth:`watch`), and stops them all (:meth:`stop`);
+    ``stopping`` is set by the signal handlers."""
+
     def __init__(self, config: Config, count: int, level: int) -> None:
         self.config = config
         self.count = count
