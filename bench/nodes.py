@@ -33,7 +33,9 @@ plays the sysop; Cy calls node 3 as a guest each round:
 
 With ``--workers``: ``serve --workers 3`` on the SQLite file, the sysop
 at worker 0's console; callers call the one port and are kept when they
-land on worker 1 or 2 (the log says which worker took a call):
+land on worker 1 or 2 (the log says which worker took a call; callers
+call from several loopback addresses, since one address goes to one
+worker):
 
 - who's on line, hand-over and page delivery as above, worker 1 or 2 ->
   worker 0 (who's on line learnt when the file's ``data_version`` moves,
@@ -261,15 +263,15 @@ async def run_postgresql(rounds: int) -> None:
 
 async def on_worker(proc: Any, port: int, name: str, wanted: Callable[[int], bool]) -> Any:
     """A guest caller ``name`` at the main menu of a worker ``wanted``
-    accepts (callers landing elsewhere hang up and call again: the kernel
-    chooses the worker)."""
+    accepts (callers landing elsewhere hang up and call again from another
+    loopback address: the workers are chosen by the caller's address)."""
     from tests.support.player import log_in_as_guest, telnet_caller
     from tests.support.server import worker_of
 
-    for _ in range(200):
-        caller = await telnet_caller(port)
+    for attempt in range(200):
+        caller = await telnet_caller(port, source=f"127.0.0.{attempt % 250 + 1}")  # (one address, one worker)
         await caller.screen.wait_for(lambda: "Your name:" in caller.screen.text())
-        if wanted(worker_of(proc, caller.writer.get_extra_info("sockname")[1])):
+        if wanted(worker_of(proc, caller.writer.get_extra_info("sockname"))):
             await log_in_as_guest(caller, name)
             return caller
         caller.writer.close()

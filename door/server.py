@@ -32,6 +32,7 @@ from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.peer_socket import PeerHello, start_peers
 from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
+from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
 from door.records.names import clean_name
@@ -130,6 +131,8 @@ class DoorServer:
             raise
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+        if reuse:  # one address's callers to one worker, whose per-address counts are then whole
+            steer_by_address([*self._telnet.sockets, *self._ssh.sockets], self.workers)
         try:
             await self._start_nodes_and_console(data_dir)
         except BaseException:

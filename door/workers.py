@@ -3,7 +3,7 @@ the same telnet and SSH ports, so that one machine uses all its cores.
 
 Each worker is a whole :class:`~door.server.DoorServer` binding the ports
 with ``SO_REUSEPORT``: the kernel spreads new connections among the
-workers' listeners.  The workers share the store (the SQLite file, or
+workers' listeners, by the caller's address.  The workers share the store (the SQLite file, or
 PostgreSQL) and join as its nodes (:mod:`door.sysop.node_link`), so who is
 on line is known everywhere, a caller reaches the sysop at any worker's
 console by being handed over (:mod:`door.caller.handover`), and one
@@ -20,7 +20,10 @@ after :data:`RESTART_DELAY` seconds, doubled while it keeps dying within
 :data:`SETTLED` seconds of its start (up to :data:`RESTART_MAX`).  A
 worker that cannot start (a port taken) stops them all: exit status 1.
 
-Limits (``[limits] max_sessions``, ``max_per_address``) hold per worker.
+Every connection from one address goes to one worker
+(:mod:`door.net.steering`), so the per-address limits
+(``max_per_address``, the wrong-password counts) hold for the workers
+together; ``max_sessions`` holds per worker.
 """
 
 from __future__ import annotations

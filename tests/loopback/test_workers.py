@@ -99,21 +99,23 @@ async def test_a_caller_at_one_worker_plays_the_sysop_at_worker_0(tmp_path: Path
         sysop.close()
 
 
-async def test_workers_share_one_port_and_all_stop_on_sigterm(tmp_path: Path) -> None:
-    """Twenty callers on one port land on both workers (the kernel spreads
-    them: all on one would happen once in 2**19), each sees the door, and
-    SIGTERM tells every caller and stops every worker."""
-    data = tmp_path / "data"
-    data.mkdir()
-    conf = data / "door.toml"
-    conf.write_text("[limits]\nmax_per_address = 50\n")  # every test caller is 127.0.0.1
-    proc, port = start_workers_process(data, 2, "--config", str(conf))
+async def test_workers_share_one_port_one_address_to_one_worker_and_all_stop_on_sigterm(tmp_path: Path) -> None:
+    """Callers from ten addresses, two calls each, on one port: both calls
+    of an address land on one worker (steered by address: hashing by port
+    would split an address's calls half the time), both workers get
+    callers, each sees the door; SIGTERM tells every caller and stops
+    every worker."""
+    proc, port = start_workers_process(tmp_path / "data", 2)
     try:
-        callers = [await telnet_caller(port) for _ in range(20)]
+        sources = [f"127.0.0.{i}" for i in range(1, 11) for _ in range(2)]
+        callers = [await telnet_caller(port, source=source) for source in sources]
         for caller in callers:
             await caller.screen.wait_for(lambda caller=caller: "Your name:" in caller.screen.text(), timeout=10)
-        workers = {worker_of(proc, caller.writer.get_extra_info("sockname")[1]) for caller in callers}
-        assert workers == {0, 1}
+        where: dict[str, set[int]] = {}
+        for source, caller in zip(sources, callers):
+            where.setdefault(source, set()).add(worker_of(proc, caller.writer.get_extra_info("sockname")))
+        assert all(len(workers) == 1 for workers in where.values()), where
+        assert set().union(*where.values()) == {0, 1}
         proc.send_signal(signal.SIGTERM)
         for caller in callers:
             await asyncio.wait_for(caller.done, 20)
@@ -126,6 +128,27 @@ async def test_workers_share_one_port_and_all_stop_on_sigterm(tmp_path: Path) ->
     lines = list(proc.log_tail)  # type: ignore[attr-defined]
     assert sum("door: door stopped" in line for line in lines) == 2  # both workers
     assert "door.workers: door stopped" in lines[-1]  # then the supervisor
+
+
+async def test_the_limit_per_address_holds_for_all_the_workers_together(tmp_path: Path) -> None:
+    """max_per_address = 3 and two workers: of eight calls from one
+    address, three are let in, not three at each worker."""
+    data = tmp_path / "data"
+    data.mkdir()
+    conf = data / "door.toml"
+    conf.write_text("[limits]\nmax_per_address = 3\n")
+    proc, port = start_workers_process(data, 2, "--config", str(conf))
+    try:
+        callers = [await telnet_caller(port, source="127.0.0.7") for _ in range(8)]
+        for caller in callers:
+            await caller.screen.wait_for(lambda caller=caller: "Your name:" in caller.screen.text()
+                                         or "too many calls from your address" in caller.screen.text(), timeout=10)
+        assert sum("Your name:" in caller.screen.text() for caller in callers) == 3
+        for caller in callers:
+            caller.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(20)
 
 
 async def test_a_caller_at_one_worker_challenges_a_caller_at_another(tmp_path: Path) -> None:

@@ -241,13 +241,16 @@ class TelnetCaller:
 
 
 async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "xterm",
-                        screen: Terminal | None = None) -> TelnetCaller:
+                        screen: Terminal | None = None, source: str | None = None) -> TelnetCaller:
     """Connect to the door's telnet port on loopback as a caller would;
-    ``screen``: the terminal to show the output (a UTF-8 one of the size)."""
+    ``screen``: the terminal to show the output (a UTF-8 one of the size);
+    ``source``: the loopback address to call from (127.0.0.1 unless given;
+    any of 127.0.0.0/8 is this machine)."""
     import telnetlib3
 
     reader, writer = await telnetlib3.open_connection(
-        "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05)
+        "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05,
+        local_addr=(source, 0) if source else None)
     screen = screen or Terminal(cols, rows)
 
     async def pump() -> None:

@@ -112,17 +112,17 @@ def start_workers_process(data: Path, workers: int, *extra: str) -> tuple[subpro
     return proc, port
 
 
-def worker_of(proc: subprocess.Popen[str], local_port: int, timeout: float = 5.0) -> int:
+def worker_of(proc: subprocess.Popen[str], local: tuple[str, int], timeout: float = 5.0) -> int:
     """The worker of :func:`start_workers_process`'s ``proc`` that took the
-    telnet connection from loopback port ``local_port`` (read from its log)."""
-    pattern = re.compile(rf"\[worker=(\d+) conn=\d+\] door: connect telnet from 127\.0\.0\.1:{local_port} ")
+    telnet connection from ``local`` (its address and port; read from the log)."""
+    pattern = re.compile(rf"\[worker=(\d+) conn=\d+\] door: connect telnet from {re.escape(local[0])}:{local[1]} ")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for line in list(proc.log_tail):  # type: ignore[attr-defined]
             if m := pattern.search(line):
                 return int(m.group(1))
         time.sleep(0.01)
-    raise AssertionError(f"no worker logged the connection from port {local_port}")
+    raise AssertionError(f"no worker logged the connection from {local[0]}:{local[1]}")
 
 
 def _read_log(stream: IO[str], tail: deque[str]) -> None:
