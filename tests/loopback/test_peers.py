@@ -166,31 +166,19 @@ async def test_a_handed_over_caller_arrives_at_the_menu(shared: DoorServer) -> N
     writer.close()
 
 
-async def test_on_postgresql_a_change_is_heard_at_once_not_at_the_next_beat(
-        postgres: PostgresServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The node that changed beats at once and NOTIFYs; the other LISTENs
-    and reads: with the beat slowed to 30 s, the news still takes well
-    under a second."""
-    monkeypatch.setattr("door.sysop.node_link.BEAT", 30.0)
-    async with two_nodes(postgres.new_database()) as (lobbies, links):
-        await asyncio.sleep(0.5)  # both nodes past their first beat, waiting out the 30 s
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        lobbies[0].add_console(Desk("Sysop"))
-        await until(lambda: lobbies[1].sysop_elsewhere() is not None, timeout=5)
-        assert loop.time() - started < 1.0
-
-
-async def test_on_the_sqlite_file_a_change_is_heard_at_once_and_news_costs_no_write(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers on one SQLite file: the node that changed beats at once, and
-    the other notices the file's data_version move and reads; with the
-    beat slowed to 30 s, the news still takes well under a second.  Being
-    woken only reads: the heartbeats (each a commit that wakes the other)
-    do not set each other off."""
+@pytest.mark.parametrize("database", ["postgresql", "sqlite"])
+async def test_a_change_is_heard_at_once_not_at_the_next_beat_and_news_costs_no_write(
+        database: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The node that changed beats at once; the other hears of it (the
+    NOTIFY on PostgreSQL; on the SQLite file of workers, its data_version
+    moving) and reads: with the beat slowed to 30 s, the news still takes
+    well under a second.  Being woken only reads: the heartbeats (on
+    SQLite each a commit that wakes the other) do not set each other off."""
     from door.records.store import DATABASE_NAME
     monkeypatch.setattr("door.sysop.node_link.BEAT", 30.0)
-    async with two_nodes(tmp_path / DATABASE_NAME) as (lobbies, links):
+    where = (request.getfixturevalue("postgres").new_database() if database == "postgresql"
+             else tmp_path / DATABASE_NAME)
+    async with two_nodes(where) as (lobbies, links):
         await asyncio.sleep(0.5)  # both nodes past their first beat, waiting out the 30 s
         loop = asyncio.get_running_loop()
         started = loop.time()
