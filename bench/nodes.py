@@ -103,6 +103,16 @@ async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, con
     return ms
 
 
+async def to_the_console(caller: Any, name: str, console: Terminal) -> None:
+    """``caller`` (called ``name``), at the menu of another process than
+    the console's, chooses "Play the sysop" and is handed to the console's
+    process, until its menu is on their screen."""
+    await caller.screen.wait_for(lambda: "Play the sysop" in caller.screen.text(), timeout=10)
+    await caller.send(b"6")
+    await console.wait_for(lambda: any(name in line and " peer " in line for line in console.lines()))
+    await caller.screen.wait_for(lambda: "Main menu" in caller.screen.text())
+
+
 async def far_caller_round(cy: Any, name: str, sysop: asyncio.StreamWriter, console: Terminal, reason: str,
                            online: list[float], handovers: list[float], pages: list[float]) -> None:
     """One round of ``cy`` (called ``name``, at the main menu of another
@@ -230,10 +240,7 @@ async def run_postgresql(rounds: int) -> None:
         await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
         ann = await telnet_caller(ports[1])
         await log_in_as_guest(ann, "Ann")
-        await ann.screen.wait_for(lambda: "Play the sysop" in ann.screen.text(), timeout=10)
-        await ann.send(b"6")  # handed to node 1
-        await console.wait_for(lambda: any("Ann" in line and " peer " in line for line in console.lines()))
-        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
+        await to_the_console(ann, "Ann", console)  # handed to node 1
 
         online: list[float] = []
         handovers: list[float] = []
@@ -291,10 +298,7 @@ async def run_workers(rounds: int) -> None:
         sysop, console, _ = await console_client(tmp / "data")
         await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
         ann = await on_worker(proc, port, "Ann", lambda w: w != 0)
-        await ann.screen.wait_for(lambda: "Play the sysop" in ann.screen.text(), timeout=10)
-        await ann.send(b"6")  # handed to worker 0
-        await console.wait_for(lambda: any("Ann" in line and " peer " in line for line in console.lines()))
-        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
+        await to_the_console(ann, "Ann", console)  # handed to worker 0
 
         online: list[float] = []
         handovers: list[float] = []

@@ -18,6 +18,7 @@ from engine.rules import Rules, RulesError
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
 from door.records.names import name_key
+from door.records.postgres_database import is_postgres_url
 from door.records.sqlite_database import DATABASE_NAME
 
 __all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
@@ -308,7 +309,7 @@ def load_config(path: Path | None) -> Config:
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
                               f"sysop, paging, limits, store)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
-    if store.url and not store.url.startswith(("postgresql://", "postgres://")):
+    if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
                           f"in the data folder), got {store.url.split('@')[-1]!r}")
     return Config(

@@ -112,6 +112,18 @@ class DoorServer:
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),
                                login_timeout=s.login_timeout, thinking=self.thinking)
+        try:
+            await self._listen(data_dir, host_key)
+        except BaseException:  # a port taken, another server on the data folder: undo what is open
+            await self.stop()
+            raise
+
+    async def _listen(self, data_dir: Path, host_key: Any) -> None:
+        """Start thinking, both listeners, the data folder's Unix sockets
+        (worker 0) and the node link on a shared store.  Raises
+        ``OSError`` when a port is taken or another server serves
+        ``data_dir``."""
+        s = self.config.server
         self.thinking.start()
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
@@ -120,29 +132,13 @@ class DoorServer:
                                           login_timeout=s.login_timeout, reuse_port=reuse)
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
-        try:
-            self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
-                                        lambda peer, close: SshAuthenticator(self.ctx, peer, close),
-                                        login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse)
-        except OSError:
-            self._telnet.close()
-            await self.store.close()
-            self.thinking.close()
-            raise
+        self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
+                                    lambda peer, close: SshAuthenticator(self.ctx, peer, close),
+                                    login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse)
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
             steer_by_address([*self._telnet.sockets, *self._ssh.sockets], self.workers)
-        try:
-            await self._start_nodes_and_console(data_dir)
-        except BaseException:
-            await self.stop()
-            raise
-
-    async def _start_nodes_and_console(self, data_dir: Path) -> None:
-        """The data folder's Unix sockets (worker 0), and the node link
-        on a shared store.  Raises ``OSError`` when another server serves
-        ``data_dir``."""
         if self.worker == 0:
             self._nodes = await start_nodes(data_dir, self._node_session)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)

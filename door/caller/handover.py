@@ -10,6 +10,7 @@ until either side ends, and the caller's line ends with it."""
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 from door.caller.login import Caller
 from door.context import DoorContext
@@ -20,11 +21,14 @@ from door.sysop.lobby import Presence
 from door.ui.display import Display
 from door.ui.prompts import show_page
 
-__all__ = ["hand_over"]
+__all__ = ["hand_over", "Purpose"]
+
+Purpose = Literal["sysop", "challenge", "session"]
+"""Why a caller is handed over (see :func:`hand_over`)."""
 
 
 async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence: Presence, node: Node,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: str = "sysop",
+                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: Purpose = "sysop",
                     challenge: str = "") -> bool:
     """Relay ``caller`` to ``node`` until that session or the caller's line
     ends; returns False then (this session is over).  True when the node
@@ -48,7 +52,7 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
         ])
     hello = PeerHello.for_terminal(node.token, caller.name,
                                    caller.account.id if caller.account is not None else None, terminal,
-                                   challenge if purpose == "challenge" else "")
+                                   challenge)
     presence.away = True
     ctx.lobby.update(presence, f"on node {node.id}")
     log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)

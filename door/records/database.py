@@ -105,13 +105,14 @@ class Database(ABC):
     def notify(self, db: Connection, channel: str) -> None:
         """Within a transaction on ``db``: when it commits, wake whoever
         :meth:`listen` s on ``channel``.  Nothing where the database has no
-        notifications (SQLite: the listeners poll)."""
+        notifications (SQLite: its listeners see every commit)."""
 
     def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
         """Call ``wake()`` (from another thread) whenever a transaction
-        sends ``channel`` a notification; returns the function that stops
-        listening, or ``None`` where the database has no notifications
-        (SQLite: poll instead)."""
+        sends ``channel`` a notification (or, where the database cannot
+        tell, whenever anything was committed); returns the function that
+        stops listening, or ``None`` where nothing can be heard (the
+        listener then only polls)."""
         return None
 
     async def backup(self, target: Path) -> None:

@@ -6,8 +6,10 @@ its people changed, rewrites its rows of ``presence`` and bumps its
 ``version``.  The others read a node's rows again only when its version
 moved, so a quiet node costs one small write and one small read a beat.
 
-On PostgreSQL a node that rewrote its rows also sends a notification on
-:data:`CHANNEL`, so the others read at once instead of at their next beat.
+A node that rewrote its rows also sends a notification on
+:data:`CHANNEL` (PostgreSQL's NOTIFY; on SQLite the commit itself is
+what the others notice), so they read at once instead of at their next
+beat.
 
 A registered caller has one session across the nodes: ``sessions`` says
 which node holds it (:meth:`Nodes.claim`), and a login elsewhere is
@@ -145,8 +147,8 @@ class Nodes:
             "DELETE FROM sessions WHERE account_id = ? AND node_id = ? AND conn = ?", (account_id, node_id, conn)))
 
     async def forget(self, node_ids: Sequence[int]) -> None:
-        """Delete the nodes ``node_ids`` and their presence rows (stopped,
-        or dead)."""
+        """Delete the nodes ``node_ids`` and their presence rows and
+        session claims (stopped, or dead)."""
         if node_ids:
             marks = ", ".join("?" for _ in node_ids)
             await self.database.tx(lambda db: db.execute(f"DELETE FROM nodes WHERE id IN ({marks})", list(node_ids)))

@@ -133,9 +133,6 @@ class PostgresDatabase(Database):
         return self._conn
 
     def _open(self) -> None:
-        self._migrate()
-
-    def _migrate(self) -> None:
         def migrate(db: Connection) -> None:
             db.execute("SELECT pg_advisory_xact_lock(?)", (MIGRATION_LOCK,))
             db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")

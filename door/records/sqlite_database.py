@@ -81,18 +81,16 @@ class SqliteDatabase(Database):
             while version < len(MIGRATIONS):
                 db.execute("BEGIN IMMEDIATE")
                 # another process (a worker) may have migrated while this one waited for the lock
-                v = version = int(db.execute("PRAGMA user_version").fetchone()[0])
-                if v >= len(MIGRATIONS):
-                    db.execute("COMMIT")
-                    break
-                step = MIGRATIONS[v]
-                version = v + 1
-                if callable(step):
-                    step(db)
-                else:  # statement by statement: executescript() would commit first, outside the lock
-                    for statement in _statements(render(step, self.dialect)):
-                        db.execute(statement)
-                db.execute(f"PRAGMA user_version = {v + 1}")
+                version = int(db.execute("PRAGMA user_version").fetchone()[0])
+                if version < len(MIGRATIONS):
+                    step = MIGRATIONS[version]
+                    if callable(step):
+                        step(db)
+                    else:  # statement by statement: executescript() would commit first, outside the lock
+                        for statement in _statements(render(step, self.dialect)):
+                            db.execute(statement)
+                    version += 1
+                    db.execute(f"PRAGMA user_version = {version}")
                 db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             db.close()

@@ -196,6 +196,10 @@ class Lobby:
         """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
         self.elsewhere: list[Present] = []
         """Who is on line on those nodes, sysops first."""
+        self._sysop_node: Node | None = None
+        """The first node among :attr:`nodes` whose sysop is available (see :meth:`set_elsewhere`)."""
+        self._menu_elsewhere: list[Present] = []
+        """The callers at another node's main menu (see :meth:`set_elsewhere`)."""
         self.on_change: Callable[[], None] | None = None
         """Called whenever :meth:`changed` is (the node link's early beat)."""
 
@@ -284,6 +288,10 @@ class Lobby:
         """The other nodes and who is on line there changed (the node link's
         beat): the consoles redraw; nothing here changed to tell the others."""
         self.nodes, self.elsewhere = nodes, people
+        # what every menu asks each second, worked out once a change
+        self._sysop_node = next((nodes[p.node_id] for p in people
+                                 if p.sysop and p.doing == "available" and p.node_id in nodes), None)
+        self._menu_elsewhere = [p for p in people if not p.sysop and p.doing == "main menu" and p.node_id in nodes]
         self._redraw_consoles()
 
     def local_people(self) -> list[tuple[str, str, bool]]:
@@ -298,12 +306,7 @@ class Lobby:
     def sysop_elsewhere(self) -> Node | None:
         """Another node whose sysop is at the console, available and free,
         when no sysop here is; else ``None``."""
-        if self.sysop_available():
-            return None
-        for p in self.elsewhere:
-            if p.sysop and p.doing == "available" and p.node_id in self.nodes:
-                return self.nodes[p.node_id]
-        return None
+        return None if self.sysop_available() else self._sysop_node
 
     def sysop_available(self) -> bool:
         """True when some sysop console is attached, available and free."""
@@ -366,14 +369,13 @@ class Lobby:
     def has_opponents(self, presence: Presence) -> bool:
         """True when :meth:`opponents` or :meth:`opponents_elsewhere` is
         not empty (stops at the first)."""
-        return (any(self._may_challenge(presence, p) for p in self._at_menu.values())
-                or bool(self.opponents_elsewhere()))
+        return bool(self._menu_elsewhere) or any(self._may_challenge(presence, p) for p in self._at_menu.values())
 
     def opponents_elsewhere(self) -> list[Present]:
         """Callers at the main menu of another live node (as that node last
         said): challenging one means going there (the challenge itself, and
         its checks, are that node's)."""
-        return [p for p in self.elsewhere if not p.sysop and p.doing == "main menu" and p.node_id in self.nodes]
+        return list(self._menu_elsewhere)
 
     def _may_challenge(self, presence: Presence, other: Presence) -> bool:
         if other is presence or not other.name:
