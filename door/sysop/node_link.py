@@ -78,8 +78,11 @@ class NodeLink:
         self.lobby.on_change = self._changed_here
         loop = asyncio.get_running_loop()
 
-        def news() -> None:  # (on the listening thread)
-            loop.call_soon_threadsafe(self._soon.set)
+        def news() -> None:  # (on the listening thread, which may outlive the loop by a connection attempt)
+            try:
+                loop.call_soon_threadsafe(self._soon.set)
+            except RuntimeError:
+                pass  # the loop is closed: nobody is left to tell
         self._stop_listening = self.store.database.listen(CHANNEL, news)
         self._task = asyncio.create_task(self._run())
 

@@ -9,7 +9,7 @@ import asyncio
 import json
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
+from typing import AsyncIterator, Callable
 
 import pytest
 
@@ -198,3 +198,29 @@ async def test_a_client_s_odd_terminal_type_still_makes_a_hello_the_other_node_t
     terminal = MemoryTerminal(term="xterm\x1b]0;title\x07" + "x" * 100)
     hello = PeerHello.decode(PeerHello.for_terminal("token", "Syd", 7, terminal).encode())
     assert hello.term.startswith("xterm]0;title") and len(hello.term) == 40 and hello.term.isprintable()
+
+
+def test_news_after_the_loop_closed_is_dropped(tmp_path: Path) -> None:
+    """A listening thread may hear something after its node's event loop
+    is gone (PostgreSQL's reconnects in the middle of a connection attempt
+    when the door stops): the wake-up it calls is dropped, not an
+    exception on that thread."""
+    from door.records.store import DATABASE_NAME
+    heard: list[Callable[[], None]] = []
+
+    async def node() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        listen = store.database.listen
+
+        def keep(channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
+            heard.append(wake)
+            return listen(channel, wake)
+
+        store.database.listen = keep  # type: ignore[method-assign]
+        link = NodeLink(store, Lobby(PagingConfig()), "127.0.0.1", 1000, "token")
+        await link.start()
+        await link.stop()
+        await store.close()
+
+    asyncio.run(node())
+    heard[0]()  # the loop is closed now
