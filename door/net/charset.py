@@ -34,6 +34,10 @@ the character before it, and encodes to nothing in UTF-8 (the terminal has
 moved two columns) or to ``?`` where the wide character itself became one
 ``?``, so every row keeps its width in cells."""
 
+TEXT_CACHE = 4096
+"""Strings whose encoding a CP437 or ASCII charset keeps (a few hundred
+kilobytes at most); past that the cache starts again."""
+
 # TTYPE values that mean a BBS terminal expecting CP437 (FIELD_NOTES.md).
 _CP437_TERMS = ("ansi", "pcansi", "ansi-bbs", "syncterm", "ansi-256color", "qansi", "scoansi", "cterm")
 
@@ -44,6 +48,7 @@ class Charset:
 
     name: str
     _cache: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
+    _texts: dict[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     def encode_char(self, ch: str) -> bytes:
         """The bytes for one character (``b"?"`` when it has none)."""
@@ -64,10 +69,18 @@ class Charset:
         return got
 
     def encode(self, text: str) -> bytes:
-        """Encode a whole string character by character."""
+        """Encode a whole string character by character (a string drawn
+        before is looked up: frames draw the same card faces, labels and
+        lines again and again)."""
         if self.name == "utf-8":
             return (text.replace(WIDE_TAIL, "") if WIDE_TAIL in text else text).encode("utf-8")
-        return b"".join(self.encode_char(ch) for ch in text)
+        got = self._texts.get(text)
+        if got is None:
+            got = b"".join(self.encode_char(ch) for ch in text)
+            if len(self._texts) >= TEXT_CACHE:
+                self._texts.clear()  # (bounded: callers' chat lines are not kept for ever)
+            self._texts[text] = got
+        return got
 
     @property
     def color(self) -> bool:

@@ -15,6 +15,7 @@ cell (a BBS terminal such as SyncTERM scrolls when it is written).
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -265,6 +266,7 @@ class Renderer:
 
     def __init__(self, charset: Charset) -> None:
         self.charset = charset
+        self._mono = not charset.color  # styles drawn as monochrome shows them (asked once: a hot path)
         # the frame on screen: each row's characters as one string (compact:
         # a session keeps it for as long as it is connected) and its styles
         self._size: tuple[int, int] | None = None
@@ -308,113 +310,133 @@ class Renderer:
 
     def _render_row(self, canvas: Canvas, row: int, text: str, out: list[str | bytes]) -> None:
         """Append what turns the shown ``row`` into ``canvas``'s (``text``:
-        its characters joined, which differ from the shown ones or are in
-        other styles): spans of changed cells, joined over gaps that cost
-        fewer bytes to rewrite than to step over, each span written in runs
-        of one style."""
-        new_c, new_s = canvas.chars[row], canvas.styles[row]
+        its characters joined, one a cell, which differ from the shown ones
+        or are in other styles): spans of changed cells, joined over gaps
+        that cost fewer bytes to rewrite than to step over, each span
+        written in runs of one style."""
+        new_s = canvas.styles[row]
         old_c, old_s = self._rows[row], self._styles[row]
-        last = canvas.cols - 1 if row == canvas.rows - 1 else canvas.cols
-        changed = [c for c in range(last) if new_c[c] != old_c[c] or new_s[c] != old_s[c]]
+        cols = canvas.cols
+        last = cols - 1 if row == canvas.rows - 1 else cols
+        # the changed cells, compared at the speed of comprehensions over zip
+        if text == old_c:  # only colours changed (the bar moved over a card)
+            changed = [c for c, a, b in zip(range(last), new_s, old_s) if a is not b and a != b]
+        elif new_s == old_s:  # only characters changed
+            changed = [c for c, a, b in zip(range(last), text, old_c) if a != b]
+        else:
+            changed = [c for c, a, b, x, y in zip(range(last), text, old_c, new_s, old_s) if a != b or x != y]
         if WIDE_TAIL in text or WIDE_TAIL in old_c:
-            changed = _whole_wide(changed, new_c, last)
+            changed = _whole_wide(changed, text, last)
         # the frame on screen, kept in the renderer's own lists: the canvas
         # then dies young, freed without the cyclic collector ever tracing it
         self._rows[row] = text
         old_s[:] = new_s
+        if not changed:  # (the bottom-right cell alone: never written)
+            return
         # the row's blank tail: erased with EL rather than written as spaces
-        blank = len(text.rstrip(" "))
-        for c in range(canvas.cols - 1, blank - 1, -1):
-            if new_s[c] != DEFAULT:  # a coloured space (the bar, a title) is not blank
-                blank = c + 1
-                break
         erase = None
-        if changed and changed[-1] >= blank and last - blank >= len(CONTROL["erase_line"]):
-            erase = next(c for c in changed if c >= blank)
-            changed = [c for c in changed if c < blank]
+        el = len(CONTROL["erase_line"])
+        blank = len(text.rstrip(" "))  # (a coloured space, the bar or a title, is not blank: below)
+        if changed[-1] >= blank and last - blank >= el:
+            tail = new_s[blank:]
+            if tail.count(DEFAULT) != len(tail):  # (counted at C speed: usually all of it)
+                for c in range(cols - 1, blank - 1, -1):
+                    if new_s[c] != DEFAULT:
+                        blank = c + 1
+                        break
+            if changed[-1] >= blank and last - blank >= el:
+                split = bisect_left(changed, blank)
+                erase = changed[split]
+                del changed[split:]
         spans: list[tuple[int, int]] = []
-        i, n = 0, len(changed)
-        while i < n:
-            start = changed[i]
-            end = start + 1
-            i += 1
-            while i < n:
-                nxt = changed[i]
-                if nxt != end and self._bridge_cost(new_c, new_s, end, nxt, self._cell_style(new_s[end - 1])) \
+        if changed:
+            mono = self._mono
+            first = changed[0]
+            # the gaps between runs of adjacent changed cells: (end of a run, start of the next)
+            for end, nxt in [(a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]:
+                style = new_s[end - 1]
+                if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) \
                         >= len(_cuf(nxt - end)):
-                    break
-                end = nxt + 1
-                i += 1
-            spans.append((start, end))
+                    spans.append((first, end))
+                    first = nxt
+            spans.append((first, changed[-1] + 1))
         if 2 <= len(spans) <= MAX_REORDERED:
             # a few spans (a bar move: the old card and the new): written
             # right to left when that costs fewer bytes, as when the cursor
             # and the colours are already those of the rightmost span
             before = (self._style, self._pos)
-            forward = self._emit_spans(row, spans, new_c, new_s, canvas.cols)
+            forward = self._emit_spans(row, spans, text, new_s, cols)
             after = (self._style, self._pos)
             self._style, self._pos = before
-            backward = self._emit_spans(row, spans[::-1], new_c, new_s, canvas.cols)
+            backward = self._emit_spans(row, spans[::-1], text, new_s, cols)
             if sum(map(len, forward)) <= sum(map(len, backward)):
                 self._style, self._pos = after
                 out.extend(forward)
             else:
                 out.extend(backward)
         elif spans:
-            out.extend(self._emit_spans(row, spans, new_c, new_s, canvas.cols))
+            out.extend(self._emit_spans(row, spans, text, new_s, cols))
         if erase is not None:
-            self._goto(row, erase, new_c, new_s, out)
+            self._goto(row, erase, text, new_s, out)
             if self._style is None or self._style.bg != BLACK or self._style.reverse or self._style.underline:
                 out.append(sgr_transition(self._style, DEFAULT))  # EL fills with the current background
                 self._style = DEFAULT
             out.append(CONTROL["erase_line"])
 
-    def _emit_spans(self, row: int, spans: list[tuple[int, int]], chars: list[str], styles: list[Style],
+    def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: list[Style],
                     cols: int) -> list[str | bytes]:
-        """What writes ``spans`` (cells start .. end - 1 of ``row``) in
-        the order given, from the renderer's cursor and attributes (which
-        it moves along)."""
+        """What writes ``spans`` (cells start .. end - 1 of ``row``, whose
+        characters are ``text``) in the order given, from the renderer's
+        cursor and attributes (which it moves along)."""
         out: list[str | bytes] = []
         for start, end in spans:
-            self._goto(row, start, chars, styles, out)
-            self._emit_span(chars, styles, start, end, out)
+            self._goto(row, start, text, styles, out)
+            self._emit_span(text, styles, start, end, out)
             self._pos = (row, end) if end < cols else None
         return out
 
     def _cell_style(self, style: Style) -> Style:
-        return style if self.charset.color else monochrome(style)
+        return monochrome(style) if self._mono else style
 
-    def _bridge_cost(self, chars: list[str], styles: list[Style], start: int, stop: int, style: Style) -> int:
+    def _bridge_cost(self, text: str, styles: list[Style], start: int, stop: int, style: Style) -> int:
         """Bytes to rewrite cells ``start`` .. ``stop`` - 1 with the
         terminal in ``style`` (stops counting past a cursor-forward's length)."""
         limit = len(_cuf(stop - start))
         cost = 0
+        mono, encode_char = self._mono, self.charset.encode_char
         for c in range(start, stop):
-            cell = self._cell_style(styles[c])
-            cost += len(sgr_transition(style, cell)) + len(self.charset.encode_char(chars[c]))
+            cell = monochrome(styles[c]) if mono else styles[c]
+            if cell is not style:
+                cost += len(sgr_transition(style, cell))
+            cost += len(encode_char(text[c]))
             style = cell
             if cost >= limit:
                 break
         return cost
 
-    def _emit_span(self, chars: list[str], styles: list[Style], start: int, stop: int,
+    def _emit_span(self, text: str, styles: list[Style], start: int, stop: int,
                    out: list[str | bytes]) -> None:
         """Write cells ``start`` .. ``stop`` - 1 from the cursor, one SGR per style run."""
         c = start
+        encode = self.charset.encode
         while c < stop:
             style = styles[c]
-            d = c + 1
-            while d < stop and styles[d] == style:
-                d += 1
-            cell = self._cell_style(style)
+            run = styles[c:stop]
+            if run.count(style) == len(run):  # one style to the end (counted at C speed): the usual case
+                d = stop
+            else:
+                d = c + 1
+                while styles[d] == style:
+                    d += 1
+            cell = monochrome(style) if self._mono else style
             sgr = sgr_transition(self._style, cell)
             if sgr:
                 out.append(sgr)
                 self._style = cell
-            out.append(self.charset.encode("".join(chars[c:d])))
+            out.append(encode(text[c:d]))
             c = d
 
-    def _goto(self, row: int, col: int, chars: list[str], styles: list[Style], out: list[str | bytes]) -> None:
+    def _goto(self, row: int, col: int, text: str, styles: list[Style], out: list[str | bytes]) -> None:
         """Put the cursor at (row, col) the cheapest way: on the same row,
         rewrite the cells in between, step forward (CUF) or back (CUB);
         otherwise position (CUP)."""
@@ -426,8 +448,8 @@ class Renderer:
             here = self._pos[1]
             if here < col:
                 cuf = _cuf(col - here)
-                if self._style is not None and self._bridge_cost(chars, styles, here, col, self._style) < len(cuf):
-                    self._emit_span(chars, styles, here, col, out)
+                if self._style is not None and self._bridge_cost(text, styles, here, col, self._style) < len(cuf):
+                    self._emit_span(text, styles, here, col, out)
                     self._pos = (row, col)
                     return
                 moves.append(cuf)
@@ -437,7 +459,7 @@ class Renderer:
         self._pos = (row, col)
 
 
-def _whole_wide(changed: list[int], chars: list[str], last: int) -> list[int]:
+def _whole_wide(changed: list[int], chars: str, last: int) -> list[int]:
     """``changed`` with both cells of every double-width character it
     touches: a span never starts on the covered half, nor ends between the
     halves (the terminal would move two columns for one cell)."""

@@ -1,8 +1,12 @@
 """The cell grid and diff renderer, seen through a terminal emulator (pyte)."""
 
-import pyte
+from typing import Callable
 
-from door.net.charset import CP437, UTF8
+import pyte
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.ui.screen import CYAN, RED, WHITE, YELLOW, Canvas, Renderer, Style
 
 
@@ -94,3 +98,53 @@ def test_a_blank_tail_is_erased_not_written() -> None:
     assert screen.display[2] == " " + "x" * 10 + " " * 69
     assert screen.buffer[2][40].bg == "cyan" and screen.buffer[2][41].bg == "default"
     assert screen.buffer[1][20].bg == "default" and not screen.buffer[2][30].bold
+
+
+CP437_SUITS = {3: "\u2665", 4: "\u2666", 5: "\u2663", 6: "\u2660"}
+
+COLOURS = st.sampled_from([Style(), Style(fg=CYAN), Style(fg=RED, bold=True), Style(bg=CYAN),
+                           Style(fg=YELLOW, bg=WHITE), Style(bg=YELLOW, bold=True)])
+
+
+def _look(cell: pyte.screens.Char) -> tuple[str, str, str, bool, bool, bool]:
+    """What a person sees of a cell: a space shows no foreground colour,
+    and the terminal's default colours are white on black."""
+    bg = "black" if cell.bg == "default" else cell.bg
+    if cell.data == " " and not (cell.reverse or cell.underscore):
+        return (" ", "", bg, False, False, False)
+    return (cell.data, "white" if cell.fg == "default" else cell.fg, bg, cell.bold, cell.reverse, cell.underscore)
+
+
+def _cells(screen: pyte.Screen) -> list[list[tuple[str, str, str, bool, bool, bool]]]:
+    return [[_look(screen.buffer[row][col]) for col in range(screen.columns)] for row in range(screen.lines)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([UTF8, CP437, ASCII]),
+       st.lists(st.lists(st.tuples(st.integers(0, 3), st.integers(-2, 30),
+                                   st.text(alphabet="ab \u2665\u00b7", max_size=12), COLOURS),
+                         max_size=5), min_size=1, max_size=8))
+def test_frames_in_colour_show_what_a_full_repaint_shows(charset: Charset,
+                                                         frames: list[list[tuple[int, int, str, Style]]]) -> None:
+    """Any sequence of frames (text and coloured spaces anywhere, blank
+    tails that need erasing or not), each sent as a difference, leaves the
+    terminal showing what one full repaint of the last frame shows: every
+    cell's character, colours and attributes."""
+    def terminal() -> tuple[pyte.Screen, Callable[[bytes], None]]:
+        screen = pyte.Screen(30, 4)
+        stream = pyte.Stream(screen)
+        if charset is CP437:  # a BBS terminal: bytes 3-6 are the suits' glyphs
+            return screen, lambda data: stream.feed(data.decode("cp437").translate(CP437_SUITS))
+        return screen, lambda data: stream.feed(data.decode("utf-8"))
+
+    live, feed = terminal()
+    renderer = Renderer(charset)
+    canvas = Canvas(30, 4)
+    for puts in frames:
+        canvas = Canvas(30, 4)  # painted from scratch, as the door does
+        for row, col, text, style in puts:
+            canvas.put(row, col, text, style)
+        feed(renderer.render(canvas))
+    fresh, feed_fresh = terminal()
+    feed_fresh(Renderer(charset).render(canvas))
+    assert _cells(live) == _cells(fresh)
