@@ -6,13 +6,15 @@ own discard policy does (not two random cards), and the kept hand's net
 pegging as dealer or pone, all from :mod:`engine.expert_tables`.
 
 **The play** (search with inference): the cards the opponent may still
-hold are not all equally likely.  They are the unseen cards (not in this
-player's hand, not laid away by it, not played, not the starter) with a pip
-value above what the opponent's gos rule out (:class:`Situation`'s
-``their_floor``), each rank weighted by how often the project's own
-discard policy keeps it in that seat (:mod:`engine.expert_tables`: a pone
-keeps nearly every 5 and throws kings).  For one or two cards left every
-holding is weighed exactly; for more, :data:`HOLDINGS` holdings are drawn.
+hold are not all equally likely.  :func:`engine.opponent_model.inferred_holdings`
+draws the sixes they may have been dealt, keeps what the project's own
+discard policy keeps from each, and weighs each holding by how well the
+project's own play explains the cards they have played; their gos rule out
+the low cards (:class:`Situation`'s ``their_floor``).  When that model
+explains nothing seen (or the hand's cards are not known), the holdings are
+drawn from the unseen cards, each rank weighted by how often the project's
+own discard policy keeps it in that seat (:mod:`engine.expert_tables`: a
+pone keeps nearly every 5 and throws kings); exact for one or two cards.
 For each holding the rest of the play is searched to its end with both
 hands known (:class:`~engine.pegging_search.PeggingSearch`, minimax on net
 points), and each card's value is its mean over the holdings.  A card that
@@ -36,6 +38,7 @@ from typing import Sequence
 from .cards import FULL_DECK, Card
 from .expert_tables import crib_value, keep_share, pegging_value
 from .hard import PlayChoice
+from .opponent_model import inferred_holdings
 from .pegging_search import BoardSearch, PeggingSearch
 from .rules import RunMode
 from .scoring import play_points, rank_show_points, show_points
@@ -174,8 +177,9 @@ class ExpertPlayer:
         unseen = [c for c in FULL_DECK if c not in known and c.pip > where.their_floor]
         k = min(where.their_cards, len(unseen))
         board = self._near_the_end(where)
-        holdings = their_holdings(unseen, k, keep_share(not where.dealer), self.rng,
-                                  BOARD_HOLDINGS if board else self.holdings) or [((), 1.0)]
+        draws = BOARD_HOLDINGS if board else self.holdings
+        holdings = (inferred_holdings(where, run_mode is RunMode.ORDERED, self.rng, draws)
+                    or their_holdings(unseen, k, keep_share(not where.dealer), self.rng, draws) or [((), 1.0)])
         mine = tuple(sorted(c.rank for c in hand))
         if board:
             return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)

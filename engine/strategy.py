@@ -38,7 +38,9 @@ class Situation:
     holds has a pip value above it, because they said go (or could not
     play) on a count of ``31 - their_floor`` (0: nothing known).  And
     ``skunks``: whether a skunk is worth more than a plain win.  In the
-    play, this player's four ``kept`` cards and the ``starter``."""
+    play, this player's four ``kept`` cards and the ``starter``, and
+    ``play_order``: every card played this hand so far, in order, as
+    ``(series number, whether this player played it, card)``."""
 
     mine: int = 0
     theirs: int = 0
@@ -51,6 +53,7 @@ class Situation:
     skunks: bool = False
     kept: tuple[Card, ...] = ()
     starter: Card | None = None
+    play_order: tuple[tuple[int, bool, Card], ...] = ()
 
 
 class Strategy(Protocol):
@@ -104,7 +107,15 @@ def situation(game: Game, seat: int) -> Situation:
     rules = game.rules
     return Situation(mine, theirs, rules.game_to, their_cards, game.dealer == seat, thrown,
                      tuple(p.card for p in game.played[1 - seat]), _their_floor(game, seat),
-                     rules.skunk_value > rules.win_value, tuple(game.kept[seat]), game.starter)
+                     rules.skunk_value > rules.win_value, tuple(game.kept[seat]), game.starter,
+                     _play_order(game, seat))
+
+
+def _play_order(game: Game, seat: int) -> tuple[tuple[int, bool, Card], ...]:
+    """This hand's cards played so far, in order, as :class:`Situation`'s
+    ``play_order`` for ``seat``."""
+    plays = sorted((p.series, p.order, s == seat, p.card) for s in (0, 1) for p in game.played[s])
+    return tuple((series, mine, card) for series, _, mine, card in plays)
 
 
 def _their_floor(game: Game, seat: int) -> int:
