@@ -173,13 +173,14 @@ class ExpertPlayer:
         legal = legal_cards(hand, series)
         count = sum(c.pip for c in series)
         ranks = tuple(c.rank for c in series)
-        known = set(seen) | set(hand) | set(series) | set(where.thrown)
-        unseen = [c for c in FULL_DECK if c not in known and c.pip > where.their_floor]
-        k = min(where.their_cards, len(unseen))
         board = self._near_the_end(where)
         draws = BOARD_HOLDINGS if board else self.holdings
-        holdings = (inferred_holdings(where, run_mode is RunMode.ORDERED, self.rng, draws)
-                    or their_holdings(unseen, k, keep_share(not where.dealer), self.rng, draws) or [((), 1.0)])
+        holdings = inferred_holdings(where, run_mode is RunMode.ORDERED, self.rng, draws)
+        if holdings is None:  # nothing fits the model: the rank shares
+            known = set(seen) | set(hand) | set(series) | set(where.thrown)
+            unseen = [c for c in FULL_DECK if c not in known and c.pip > where.their_floor]
+            holdings = their_holdings(unseen, min(where.their_cards, len(unseen)), keep_share(not where.dealer),
+                                      self.rng, draws) or [((), 1.0)]
         mine = tuple(sorted(c.rank for c in hand))
         if board:
             return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)

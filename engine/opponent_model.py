@@ -14,10 +14,11 @@ the model explains their plays: 1 for a play the model would make, and
 :data:`MISS` for one it would not (so a person who plays otherwise is
 followed, more loosely, instead of ruled out).
 
-Against the hard computer, in the first deal of 2,000 duplicate games
-(each played twice, seats swapped), the expert's net pegging was +0.21
-points a deal with the holdings drawn by rank shares alone and +0.45 with
-this model; whole games: ``python3 -m bench.strength --matchups expert:hard``.
+Against the hard computer, in a one-off experiment over the first deal of
+2,000 duplicate games (each played twice, seats swapped), the expert's net
+pegging was +0.21 points a deal with the holdings drawn by rank shares
+alone and +0.45 with this model.  Whole games, with pegging per hand:
+``python3 -m bench.strength --matchups expert:hard``.
 """
 
 from __future__ import annotations

@@ -111,11 +111,16 @@ def situation(game: Game, seat: int) -> Situation:
                      _play_order(game, seat))
 
 
+def _plays(game: Game) -> list[tuple[int, int, Card]]:
+    """This hand's cards played so far, in order: ``(series number, seat,
+    card)``."""
+    plays = sorted((p.series, p.order, s, p.card) for s in (0, 1) for p in game.played[s])
+    return [(series, s, card) for series, _, s, card in plays]
+
+
 def _play_order(game: Game, seat: int) -> tuple[tuple[int, bool, Card], ...]:
-    """This hand's cards played so far, in order, as :class:`Situation`'s
-    ``play_order`` for ``seat``."""
-    plays = sorted((p.series, p.order, s == seat, p.card) for s in (0, 1) for p in game.played[s])
-    return tuple((series, mine, card) for series, _, mine, card in plays)
+    """:class:`Situation`'s ``play_order`` for ``seat``."""
+    return tuple((series, s == seat, card) for series, s, card in _plays(game))
 
 
 def _their_floor(game: Game, seat: int) -> int:
@@ -124,15 +129,14 @@ def _their_floor(game: Game, seat: int) -> int:
     could not play after ``seat``'s card when ``seat`` played again in the
     same series, nor when a series ended short of 31, nor now, when
     ``seat`` is to play after its own card."""
-    plays = sorted([(p.series, p.order, s, p.card) for s in (0, 1) for p in game.played[s]],
-                   key=lambda p: (p[0], p[1]))
+    plays = _plays(game)
     floor = 0
     count = 0
-    for i, (series, _, who, card) in enumerate(plays):
+    for i, (series, who, card) in enumerate(plays):
         count += card.pip
         following = plays[i + 1] if i + 1 < len(plays) else None
         if following is not None and following[0] == series:
-            if who == seat and following[2] == seat:
+            if who == seat and following[1] == seat:
                 floor = max(floor, 31 - count)
         elif following is not None or series != game.series_number:
             if count != 31:

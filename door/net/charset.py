@@ -35,8 +35,14 @@ moved two columns) or to ``?`` where the wide character itself became one
 ``?``, so every row keeps its width in cells."""
 
 TEXT_CACHE = 4096
-"""Strings whose encoding a CP437 or ASCII charset keeps (a few hundred
-kilobytes at most); past that the cache starts again."""
+"""Strings whose encoding a CP437 or ASCII charset keeps; past that the
+cache starts again."""
+
+TEXT_CACHED = 80
+"""The longest string (in characters) whose encoding is kept: card faces,
+labels and a screen's lines repeat, long text seldom does, so a charset's
+cache stays under about 1 MiB whatever callers type or how wide their
+terminals are (the charsets are shared by every session of a process)."""
 
 # TTYPE values that mean a BBS terminal expecting CP437 (FIELD_NOTES.md).
 _CP437_TERMS = ("ansi", "pcansi", "ansi-bbs", "syncterm", "ansi-256color", "qansi", "scoansi", "cterm")
@@ -77,6 +83,8 @@ class Charset:
         got = self._texts.get(text)
         if got is None:
             got = b"".join(self.encode_char(ch) for ch in text)
+            if len(text) > TEXT_CACHED:
+                return got
             if len(self._texts) >= TEXT_CACHE:
                 self._texts.clear()  # (bounded: callers' chat lines are not kept for ever)
             self._texts[text] = got

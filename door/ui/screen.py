@@ -395,9 +395,6 @@ class Renderer:
             self._pos = (row, end) if end < cols else None
         return out
 
-    def _cell_style(self, style: Style) -> Style:
-        return monochrome(style) if self._mono else style
-
     def _bridge_cost(self, text: str, styles: list[Style], start: int, stop: int, style: Style) -> int:
         """Bytes to rewrite cells ``start`` .. ``stop`` - 1 with the
         terminal in ``style`` (stops counting past a cursor-forward's length)."""

@@ -148,3 +148,21 @@ def test_frames_in_colour_show_what_a_full_repaint_shows(charset: Charset,
     fresh, feed_fresh = terminal()
     feed_fresh(Renderer(charset).render(canvas))
     assert _cells(live) == _cells(fresh)
+
+
+def test_long_text_typed_or_drawn_is_not_kept_by_the_charset() -> None:
+    """The CP437 charset remembers the bytes of strings it drew (shared by
+    every session of a process): 4,000 different 500-character lines (a
+    caller pasting text into a 500-column terminal) leave under 1 MiB
+    behind, not the 4 MiB of keeping each."""
+    import tracemalloc
+
+    lines = [f"{i:05d}" + "x" * 495 for i in range(4000)]
+    CP437.encode("warm")  # the cache exists before measuring
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for line in lines:
+        assert CP437.encode(line) == line.encode("cp437")
+    kept = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert kept < 1 << 20
