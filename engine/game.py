@@ -32,7 +32,7 @@ from .events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GameRes
 from .rules import Counting, FirstDeal, Rules
 from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play, score_show
 
-__all__ = ["Phase", "Peg", "PlayedCard", "Game", "Match", "other", "replay"]
+__all__ = ["Phase", "Peg", "PlayedCard", "ShownDeal", "Game", "Match", "other", "replay"]
 
 
 def other(seat: int) -> int:
@@ -70,6 +70,18 @@ class PlayedCard:
     series: int
 
 
+@dataclass(frozen=True, slots=True)
+class ShownDeal:
+    """A deal whose play ended and whose hands were shown: its
+    ``hand_number``, its ``dealer`` seat, and per seat the four cards
+    ``kept`` and the two ``thrown`` to the crib (all face up by then)."""
+
+    hand_number: int
+    dealer: int
+    kept: tuple[tuple[Card, ...], tuple[Card, ...]]
+    thrown: tuple[tuple[Card, ...], tuple[Card, ...]]
+
+
 @dataclass
 class Game:
     """One game.  Construct, call :meth:`start`, then :meth:`apply` actions.
@@ -87,7 +99,9 @@ class Game:
     four cards kept for the show, per seat), ``crib``, ``starter``,
     ``played`` (per seat, :class:`PlayedCard` in order), ``series`` (cards of
     the current series), ``count``, ``turn``, ``pegs`` (a :class:`Peg` per
-    seat), ``show_turn`` (who counts what next in the show), ``result``.
+    seat), ``show_turn`` (who counts what next in the show), ``result``,
+    ``shown`` (the deals that reached the show, :class:`ShownDeal`, oldest
+    first).
     """
 
     rules: Rules
@@ -115,6 +129,8 @@ class Game:
     _discarded: list[bool] = field(init=False, default_factory=lambda: [False, False])
     _next_starter: Card | None = field(init=False, default=None)
     _hand_starts: list[tuple[tuple[int, int], tuple[int, int]]] = field(init=False, default_factory=list)
+    shown: list[ShownDeal] = field(init=False, default_factory=list)
+    _thrown: list[tuple[Card, ...]] = field(init=False, default_factory=lambda: [(), ()])
     replays: int = field(init=False, default=0)
     """How many times a hand of this game was played over (seed 003)."""
 
@@ -284,6 +300,7 @@ class Game:
         number = self.hand_number - 1
         fronts, backs = self._hand_starts[number - 1]
         del self._hand_starts[number - 1:]
+        self.shown = [d for d in self.shown if d.hand_number < number]
         for seat in (0, 1):
             self.pegs[seat].front, self.pegs[seat].back = fronts[seat], backs[seat]
         self.replays += 1
@@ -331,6 +348,7 @@ class Game:
             hand.remove(c)
         self.crib.extend(cards)
         self.kept[seat] = tuple(hand)
+        self._thrown[seat] = cards
         self._discarded[seat] = True
         events: list[Event] = [Discarded(seat, (cards[0], cards[1]))]
         if all(self._discarded):
@@ -413,6 +431,8 @@ class Game:
 
     def _begin_show(self, events: list[Event]) -> None:
         self.phase = Phase.SHOW
+        self.shown.append(ShownDeal(self.hand_number, self.dealer, (self.kept[0], self.kept[1]),
+                                    (self._thrown[0], self._thrown[1])))
         self.show_turn = (self.pone, ShowTurn.HAND)
         self._auto_count(events)
 

@@ -21,7 +21,7 @@ from .rules import RunMode
 from .scoring import mean_show_points
 
 __all__ = ["Strategy", "Situation", "Decision", "expected_hand", "choose_action", "prepare_action", "decision_for",
-           "situation", "legal_cards"]
+           "situation", "legal_cards", "DISCARDS_KEPT"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,10 @@ class Situation:
     ``skunks``: whether a skunk is worth more than a plain win.  In the
     play, this player's four ``kept`` cards and the ``starter``, and
     ``play_order``: every card played this hand so far, in order, as
-    ``(series number, whether this player played it, card)``."""
+    ``(series number, whether this player played it, card)``.  And
+    ``their_discards``: how the opponent laid away in the last
+    :data:`DISCARDS_KEPT` deals that reached the show, oldest first, as
+    ``(whether they dealt, the four cards they kept, the two they threw)``."""
 
     mine: int = 0
     theirs: int = 0
@@ -54,6 +57,12 @@ class Situation:
     kept: tuple[Card, ...] = ()
     starter: Card | None = None
     play_order: tuple[tuple[int, bool, Card], ...] = ()
+    their_discards: tuple[tuple[bool, tuple[Card, ...], tuple[Card, ...]], ...] = ()
+
+
+DISCARDS_KEPT = 12
+"""Past deals of the opponent a :class:`Situation` lists (a decision is
+copied to a worker process; a game to 121 has about nine deals)."""
 
 
 class Strategy(Protocol):
@@ -108,7 +117,14 @@ def situation(game: Game, seat: int) -> Situation:
     return Situation(mine, theirs, rules.game_to, their_cards, game.dealer == seat, thrown,
                      tuple(p.card for p in game.played[1 - seat]), _their_floor(game, seat),
                      rules.skunk_value > rules.win_value, tuple(game.kept[seat]), game.starter,
-                     _play_order(game, seat))
+                     _play_order(game, seat), _their_discards(game, seat))
+
+
+def _their_discards(game: Game, seat: int) -> tuple[tuple[bool, tuple[Card, ...], tuple[Card, ...]], ...]:
+    """:class:`Situation`'s ``their_discards`` for ``seat``."""
+    them = 1 - seat
+    return tuple((d.dealer == them, d.kept[them], d.thrown[them]) for d in game.shown[-DISCARDS_KEPT:]
+                 if d.hand_number < game.hand_number)
 
 
 def _plays(game: Game) -> list[tuple[int, int, Card]]:

@@ -60,6 +60,27 @@ def test_discards_are_ranked_by_hand_crib_and_pegging() -> None:
         rank_discards(hand[:5], dealer=True)
 
 
+def test_the_crib_is_valued_by_how_the_opponent_has_thrown() -> None:
+    """Against an opponent whose past discards are nothing like the
+    model's, the crib is valued as with two random cards (the hard
+    computer's table); against one who follows it, as the model throws."""
+    from engine.crib_values import crib_value as random_crib
+    from engine.opponent_model import model_share
+    hand = parse_cards("5H 5S JD QC 2H 9S")
+    for dealer in (True, False):
+        sign = 1 if dealer else -1
+        for choice in rank_discards(hand, dealer, share=0.0):
+            a, b = choice.thrown
+            assert choice.crib == pytest.approx(sign * random_crib(a, b))
+        for choice in rank_discards(hand, dealer, share=1.0):
+            a, b = choice.thrown
+            assert choice.crib == pytest.approx(sign * crib_value(a, b, own=dealer))
+    # a pone who kept two kings and threw a five and a four, four times:
+    # the model's pone keeps the five's fifteens and throws the kings
+    odd = (False, tuple(parse_cards("KH KS 9D 3C")), tuple(parse_cards("5H 4S")))
+    assert model_share([odd] * 4) < 0.01 < model_share([]) == 0.5
+
+
 def test_holdings_are_exact_for_two_cards_and_weighted_by_the_keep_shares() -> None:
     unseen = parse_cards("5H 5S KD KC")
     weights = [1.0] * 13

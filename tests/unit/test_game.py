@@ -284,8 +284,11 @@ def test_replay_hand_restores_the_pegs_and_deals_the_same_cards() -> None:
         actions = [a for a in g.legal_actions(seat) if not isinstance(a, ReplayHand)]
         g.apply(Claim(seat, g.current_show().total) if isinstance(actions[0], Claim) else rnd.choice(actions))
     assert g.scores() != (0, 0) and g.can_replay() and ReplayHand(0) in g.legal_actions(0)
+    assert [d.hand_number for d in g.shown] == [1]
+    assert all(len(d.kept[s]) == 4 and len(d.thrown[s]) == 2 for d in g.shown for s in (0, 1))
     g.apply(Discard(1, tuple(g.hands[1][:2])))  # the next hand already begun
     events = g.apply(ReplayHand(0))
+    assert g.shown == []  # the hand played over is not shown twice
     assert events[0] == HandReplayed(0, 1, (0, 0)) and isinstance(events[1], HandDealt)
     assert events[1] == first and g.scores() == (0, 0) and g.hand_number == 1 and g.replays == 1
     assert all(p.back == 0 for p in g.pegs)

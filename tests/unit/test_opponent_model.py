@@ -12,7 +12,8 @@ from engine.actions import Play
 from engine.cards import FULL_DECK, Card
 from engine.game import Game, Phase
 from engine.hard import HardPlayer, rank_discards
-from engine.opponent_model import MISS, inferred_holdings, play_likelihood, play_values
+from engine.opponent_model import (MISS, blended, discard_odds, inferred_holdings, play_likelihood, play_values,
+                                   random_likelihood)
 from engine.rules import Rules, RunMode
 from engine.strategy import Situation, choose_action, situation
 from engine.throw_table import SIXES, kept_ranks, six_index
@@ -83,8 +84,11 @@ def test_a_play_the_model_would_not_make_weighs_less() -> None:
     """Hard leads a ten from 5-5-T-T (a 5 led is a fifteen for any ten),
     so a 5 led says they probably do not hold that hand."""
     kept = (5, 5, 10, 10)
-    assert play_likelihood(kept, 1, [(0, False, 10)], ordered=False) == 1.0
-    assert play_likelihood(kept, 1, [(0, False, 5)], ordered=False) == MISS
+    ten = play_likelihood(kept, 1, [(0, False, 10)], ordered=False)
+    five = play_likelihood(kept, 1, [(0, False, 5)], ordered=False)
+    assert five == pytest.approx(MISS * ten)
+    assert ten + five == pytest.approx(1.0)  # a chance over the legal cards
+    assert random_likelihood(kept, 1, [(0, False, 5)]) == pytest.approx(0.5)
 
 
 def _game_in_play(number: int) -> Game:
@@ -110,25 +114,28 @@ def test_the_situation_lists_the_play_in_order() -> None:
 
 
 def test_inferred_holdings_fit_all_that_was_seen() -> None:
-    game = _game_in_play(9)
-    pone = game.pone
-    game.apply(Play(pone, game.playable(pone)[0]))
-    dealer = game.dealer
-    where = situation(game, dealer)
-    holdings = inferred_holdings(where, ordered=False, rng=random.Random(1), draws=32)
-    assert holdings is not None
-    assert sum(p for _, p in holdings) == pytest.approx(1.0)
-    seen = Counter(c.rank for c in list(where.kept) + list(where.thrown) + list(where.their_played)
-                   + [where.starter])
-    for ranks, p in holdings:
-        assert len(ranks) == 3 and p > 0
-        assert all(Counter(ranks)[r] + seen[r] <= 4 for r in ranks)
-    # what they really hold is among what the model imagines, most deals
-    assert tuple(sorted(c.rank for c in game.hands[pone])) in [h for h, _ in holdings]
+    found = 0
+    for number in range(9, 15):
+        game = _game_in_play(number)
+        pone = game.pone
+        game.apply(Play(pone, game.playable(pone)[0]))
+        dealer = game.dealer
+        where = situation(game, dealer)
+        holdings, share = inferred_holdings(where, ordered=False, rng=random.Random(1), draws=1000)
+        assert 0.0 < share <= 1.0
+        assert sum(p for _, p in holdings) == pytest.approx(1.0)
+        seen = Counter(c.rank for c in list(where.kept) + list(where.thrown) + list(where.their_played)
+                       + [where.starter])
+        for ranks, p in holdings:
+            assert len(ranks) == 3 and p > 0
+            assert all(Counter(ranks)[r] + seen[r] <= 4 for r in ranks)
+        found += tuple(sorted(c.rank for c in game.hands[pone])) in [h for h, _ in holdings]
+    # what they really hold is among what the model imagines (of 1,000 sixes), most deals
+    assert found >= 5
 
 
 def test_without_the_hands_cards_there_is_nothing_to_infer() -> None:
-    assert inferred_holdings(Situation(), ordered=False, rng=random.Random(1), draws=8) is None
+    assert inferred_holdings(Situation(), ordered=False, rng=random.Random(1), draws=8) == ([], 0.0)
 
 
 def test_when_nothing_fits_the_expert_falls_back_on_rank_shares() -> None:
@@ -140,9 +147,101 @@ def test_when_nothing_fits_the_expert_falls_back_on_rank_shares() -> None:
     dealer = game.dealer
     where = situation(game, dealer)
     impossible = replace(where, their_floor=10)
-    assert inferred_holdings(impossible, ordered=False, rng=random.Random(1), draws=4) is None
+    assert inferred_holdings(impossible, ordered=False, rng=random.Random(1), draws=4) == ([], 0.0)
     from engine.expert import ExpertPlayer
     card = ExpertPlayer(random.Random(2)).choose_play(
         game.hands[dealer], game.series, list(game.kept[dealer]) + [p.card for p in game.played[pone]],
         RunMode.UNORDERED, impossible)
     assert card in game.playable(dealer)
+
+
+def test_blended_holdings_sum_to_one_and_take_from_both_in_proportion() -> None:
+    model = [((1, 2), 0.5), ((3, 4), 0.25), ((5, 5), 0.25)]
+    other = [((3, 4), 0.5), ((9, 9), 0.5)]
+    mixed = blended(model, 0.75, other)
+    assert dict(mixed) == pytest.approx({(1, 2): 0.375, (3, 4): 0.1875 + 0.125, (5, 5): 0.1875, (9, 9): 0.125})
+    assert sum(p for _, p in mixed) == pytest.approx(1.0)
+    # each list's first holding comes before anything listed after it
+    assert [h for h, _ in mixed][:2] == [(1, 2), (3, 4)]
+    assert blended(model, 1.0, other) == model
+
+
+def _six(*ranks: int) -> list[Card]:
+    suits = Counter[int]()
+    cards = []
+    for r in ranks:
+        cards.append(next(c for c in FULL_DECK if c.rank == r and c.suit == suits[r]))
+        suits[r] += 1
+    return cards
+
+
+def test_a_discard_the_model_would_make_is_evidence_for_it() -> None:
+    six = _six(5, 5, 6, 7, 12, 13)
+    model = kept_ranks(sorted(c.rank for c in six), True)
+    kept = [c for c in six if c.rank in model]
+    thrown = [c for c in six if c not in kept]
+    assert discard_odds([]) == 1.0
+    assert discard_odds([(True, kept, thrown)]) > 10
+    # the same six laid away otherwise (the fives thrown): evidence against
+    odd_kept = [c for c in six if c.rank != 5]
+    assert discard_odds([(True, odd_kept, [c for c in six if c.rank == 5])]) < 0.2
+
+
+def _history(game: Game, follow: bool, deals: int) -> Situation:
+    """A situation of seat 0 in ``game``'s play after ``deals`` past deals
+    in which seat 1 laid away as the model does (``follow``) or not."""
+    where = situation(game, 0)
+    rng = random.Random(3)
+    past = []
+    for i in range(deals):
+        six = rng.sample(FULL_DECK, 6)
+        ranks = sorted(c.rank for c in six)
+        model = list(kept_ranks(ranks, i % 2 == 0))
+        if follow:
+            kept = []
+            for c in sorted(six, key=lambda c: c.rank):
+                if c.rank in model:
+                    model.remove(c.rank)
+                    kept.append(c)
+        else:
+            kept = next(list(four) for four in combinations_with_replacement(six, 4)
+                        if len(set(four)) == 4 and sorted(c.rank for c in four) != model)
+        past.append((i % 2 == 0, tuple(kept), tuple(c for c in six if c not in kept)))
+    return replace(where, their_discards=tuple(past))
+
+
+def test_an_opponent_who_lays_away_at_random_is_not_read_by_the_model() -> None:
+    """After deals whose discards the model would not have made, the
+    model's share of the opponent's holdings falls near nothing (the
+    expert draws by rank shares instead); after the model's discards it
+    rises near all."""
+    game = _game_in_play(9)
+    pone = game.pone
+    game.apply(Play(pone, game.playable(pone)[0]))
+    dealer = game.dealer
+    base = situation(game, dealer)
+    odd = replace(base, their_discards=_history(game, False, 4).their_discards)
+    usual = replace(base, their_discards=_history(game, True, 4).their_discards)
+    _, share_odd = inferred_holdings(odd, ordered=False, rng=random.Random(1), draws=32)
+    _, share_usual = inferred_holdings(usual, ordered=False, rng=random.Random(1), draws=32)
+    _, share_none = inferred_holdings(base, ordered=False, rng=random.Random(1), draws=32)
+    assert share_odd < 0.05 < share_none < 0.95 < share_usual
+
+
+def test_the_situation_lists_the_opponents_past_discards() -> None:
+    game = Game(Rules(), 4)
+    game.start()
+    players = [HardPlayer(), HardPlayer()]
+    first_hand = None
+    while game.hand_number < 2 or game.phase is not Phase.PLAY:
+        seat = game.to_act()[0]
+        if game.hand_number == 1 and game.phase is Phase.PLAY and first_hand is None:
+            first_hand = (game.dealer, tuple(game.kept[1]), tuple(c for c in game.crib if c not in game.kept[1]))
+            assert situation(game, 0).their_discards == ()  # this deal is not past yet
+        game.apply(choose_action(game, seat, players[seat]))
+    assert first_hand is not None
+    (dealt, kept, thrown), = situation(game, 0).their_discards
+    assert dealt == (first_hand[0] == 1)
+    assert kept == first_hand[1]
+    assert len(thrown) == 2 and set(thrown) <= set(first_hand[2])
+    assert situation(game, 1).their_discards[0][1] == game.shown[0].kept[0]
