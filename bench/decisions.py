@@ -3,10 +3,12 @@ p99, max and mean in milliseconds, and their sum a game (the CPU a game
 costs a server), over N whole games (default 100), and the expert's first
 decision in the process (its tables loading).
 
-    python3 -m bench.decisions [--games 100] [--players expert hard]
+    python3 -m bench.decisions [--games 100] [--players expert hard] [--against random]
 
-For each game number, both seats are played by the player measured; every
-discard and every choice of card is timed.
+For each game number, both seats are played by the player measured (or,
+with ``--against``, one seat by that opponent: the random player makes
+the expert draw holdings both ways, the costliest case); every discard and
+every choice of card of the player measured is timed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -24,7 +27,12 @@ from engine.game import Game, Phase  # noqa: E402
 from engine.expert import ExpertPlayer  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
-from engine.strategy import choose_action  # noqa: E402
+from engine.players import RandomPlayer  # noqa: E402
+from engine.strategy import Strategy, choose_action  # noqa: E402
+
+
+Maker = Callable[[random.Random], Strategy]
+"""A player's class: called with its random generator."""
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -32,20 +40,24 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
 
 
-def measure(kind: type[ExpertPlayer] | type[HardPlayer], games: int) -> tuple[list[float], list[float]]:
-    """Milliseconds of each discard and each play over ``games`` whole games
-    (so the end of a game, where the expert searches with the board in
-    view, is measured too)."""
+def measure(kind: Maker, games: int, against: Maker | None = None
+            ) -> tuple[list[float], list[float]]:
+    """Milliseconds of each discard and each play of ``kind`` over ``games``
+    whole games (so the end of a game, where the expert searches with the
+    board in view, is measured too), against itself or ``against``."""
     discards: list[float] = []
     plays: list[float] = []
     for number in range(1, games + 1):
         game = Game(Rules(), number)
         game.start()
-        players = [kind(random.Random(number)), kind(random.Random(-number))]
+        players: list[Strategy] = [kind(random.Random(number)), (against or kind)(random.Random(-number))]
+        measured = {0, 1} if against is None else {number % 2}
+        if number % 2:
+            players.reverse()
         while not game.over:
             seat = game.to_act()[0]
             phase = game.phase
-            if phase is Phase.SHOW:
+            if phase is Phase.SHOW or seat not in measured:
                 game.apply(choose_action(game, seat, players[seat]))
                 continue
             t0 = time.perf_counter()
@@ -60,14 +72,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", nargs="*", default=["expert", "hard"], choices=["expert", "hard"])
+    parser.add_argument("--against", choices=["random"], help="one seat played by this opponent instead")
     args = parser.parse_args()
-    kinds = {"expert": ExpertPlayer, "hard": HardPlayer}
+    kinds: dict[str, Maker] = {"expert": ExpertPlayer, "hard": HardPlayer}
+    against = RandomPlayer if args.against == "random" else None
     t0 = time.perf_counter()
     first = measure(ExpertPlayer, 1)
     print(f"expert first game (tables loading): first discard {first[0][0]:.0f} ms, "
           f"the game {1000 * (time.perf_counter() - t0):.0f} ms")
     for name in args.players:
-        discards, plays = measure(kinds[name], args.games)
+        discards, plays = measure(kinds[name], args.games, against)
         for what, xs in (("discard", discards), ("play", plays)):
             print(f"{name:<6} {what:<8} decisions: {len(xs):>5}  p50 {statistics.median(xs):6.2f} ms  "
                   f"p99 {percentile(xs, 0.99):6.2f} ms  max {max(xs):6.2f} ms  mean {statistics.mean(xs):6.2f} ms  "

@@ -11,14 +11,16 @@ opponent's gos), :func:`inferred_holdings` draws the sixes the opponent may
 have been dealt, keeps those whose model discard keeps every card they have
 played and whose unplayed cards fit their gos, and weighs each by how well
 the model explains their plays: a legal card the model would play is
-1 / :data:`MISS` times as likely as one it would not (so a person who plays
-otherwise is followed, more loosely, instead of ruled out).  And it weighs the model
-itself against an opponent who lays away and plays at random: their
-discards in past deals (:func:`discard_odds`: a random discard keeps the
-model's ranks about one time in fifteen) and this hand's plays
-(:func:`play_likelihood` against :func:`random_likelihood`) give the
-model's share, and the expert draws the rest of its holdings by rank
-shares (:func:`blended`).
+1 / :data:`MISS` times as likely as one it would not (so a person who
+plays otherwise is followed, more loosely, instead of ruled out).
+
+And it weighs the model itself against an opponent who lays away and
+plays at random: their discards in past deals (:func:`discard_odds`: a
+random discard keeps the model's ranks about one time in fifteen) and
+this hand's plays (:func:`play_likelihood` against
+:func:`random_likelihood`) give the model's share, and the expert draws
+the rest of its holdings by rank shares (:func:`blended`) and values the
+crib for the rest as two random cards.
 
 Against the hard computer, in a one-off experiment over the first deal of
 2,000 duplicate games (each played twice, seats swapped), the expert's net
@@ -39,8 +41,8 @@ from .pegging_search import PIP, series_points
 from .strategy import Situation
 from .throw_table import kept_ranks
 
-__all__ = ["MISS", "PRIOR", "FOLLOWS", "DECIDED", "TRIES", "discard_odds", "model_share", "play_values", "play_likelihood",
-           "random_likelihood", "blended", "inferred_holdings"]
+__all__ = ["MISS", "PRIOR", "FOLLOWS", "DECIDED", "TRIES", "discard_odds", "model_share", "play_values",
+           "play_likelihood", "random_likelihood", "blended", "inferred_holdings"]
 
 MISS = 0.2
 """The weight of an opponent's play the model would not have made (relative
