@@ -42,9 +42,9 @@ from math import comb, prod
 from typing import Sequence
 
 from .cards import FULL_DECK, Card
+from .crib_values import crib_value as random_crib_value
 from .expert_tables import crib_value, keep_share, pegging_value
 from .hard import PlayChoice
-from .crib_values import crib_value as random_crib_value
 from .opponent_model import blended, inferred_holdings, model_share
 from .pegging_search import BoardSearch, PeggingSearch
 from .rules import RunMode

@@ -128,12 +128,13 @@ def play_values(hand: tuple[int, ...], series: tuple[int, ...], count: int, unse
 
 
 def _their_plays(kept: Sequence[int], starter: int, play_order: Sequence[tuple[int, bool, int]]
-                 ) -> Iterator[tuple[list[int], tuple[int, ...], int, list[int], int, int]]:
+                 ) -> Iterator[tuple[list[int], list[int], tuple[int, ...], int, list[int], int, int]]:
     """Walk ``play_order`` for an opponent who kept the ranks ``kept``:
-    for each of their plays, ``(their hand, series, count, unseen, my
-    cards, rank played)`` before the card (the hand ascending, ``unseen``
-    by rank as :func:`play_values` takes it, ``my cards`` how many this
-    player still held).  Plays of a rank they do not hold are skipped."""
+    for each of their plays, ``(their hand, its legal ranks, series, count,
+    unseen, my cards, rank played)`` before the card (the hand ascending,
+    ``unseen`` by rank as :func:`play_values` takes it, ``my cards`` how
+    many this player still held).  Plays of a rank they do not hold are
+    skipped."""
     unseen = [0] + [4] * 13
     unseen[starter] -= 1
     for rank in kept:
@@ -149,7 +150,8 @@ def _their_plays(kept: Sequence[int], starter: int, play_order: Sequence[tuple[i
             unseen[rank] -= 1
             my_cards -= 1
         elif rank in hand:
-            yield hand, series, sum(PIP[r] for r in series), unseen, my_cards, rank
+            count = sum(PIP[r] for r in series)
+            yield hand, [r for r in hand if count + PIP[r] <= 31], series, count, unseen, my_cards, rank
             hand.remove(rank)
         series += (rank,)
 
@@ -164,10 +166,9 @@ def play_likelihood(kept: Sequence[int], starter: int, play_order: Sequence[tupl
     ``1 / miss`` times as likely as each other legal card.  A probability
     in (0, 1].  ``starter``: the starter's rank."""
     likelihood = 1.0
-    for hand, series, count, unseen, my_cards, rank in _their_plays(kept, starter, play_order):
+    for hand, legal, series, count, unseen, my_cards, rank in _their_plays(kept, starter, play_order):
         values = play_values(tuple(hand), series, count, unseen, my_cards, ordered)
         top = max(values.values()) - 1e-9
-        legal = [r for r in hand if count + PIP[r] <= 31]
         best = sum(1 for r in legal if values[r] >= top)
         share = (1.0 if values[rank] >= top else miss) / (best + miss * (len(legal) - best))
         likelihood *= legal.count(rank) * share
@@ -179,8 +180,7 @@ def random_likelihood(kept: Sequence[int], starter: int, play_order: Sequence[tu
     any legal card alike would have played their cards in ``play_order``
     (as for :func:`play_likelihood`)."""
     likelihood = 1.0
-    for hand, _, count, _, _, rank in _their_plays(kept, starter, play_order):
-        legal = [r for r in hand if count + PIP[r] <= 31]
+    for _, legal, _, _, _, _, rank in _their_plays(kept, starter, play_order):
         likelihood *= legal.count(rank) / len(legal)
     return likelihood
 
@@ -235,8 +235,13 @@ def discard_odds(their_discards: Sequence[tuple[bool, Sequence[Card], Sequence[C
 def model_share(their_discards: Sequence[tuple[bool, Sequence[Card], Sequence[Card]]]) -> float:
     """The chance (0 .. 1) that the opponent lays away as the model does,
     from :data:`PRIOR` and their past discards (:func:`discard_odds`)."""
-    odds = PRIOR / (1 - PRIOR) * discard_odds(their_discards)
+    odds = _odds_before_the_play(their_discards)
     return odds / (1 + odds)
+
+
+def _odds_before_the_play(their_discards: Sequence[tuple[bool, Sequence[Card], Sequence[Card]]]) -> float:
+    """The odds, model to random, from :data:`PRIOR` and past discards."""
+    return PRIOR / (1 - PRIOR) * discard_odds(their_discards)
 
 
 def inferred_holdings(where: Situation, ordered: bool, rng: random.Random,
@@ -262,7 +267,7 @@ def inferred_holdings(where: Situation, ordered: bool, rng: random.Random,
     played = sorted(c.rank for c in where.their_played)
     if len(played) + where.their_cards != 4:
         return [], 0.0
-    odds = PRIOR / (1 - PRIOR) * discard_odds(where.their_discards)
+    odds = _odds_before_the_play(where.their_discards)
     if odds < DECIDED:
         return [], 0.0
     sure = odds > 1 / DECIDED

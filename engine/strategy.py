@@ -123,8 +123,8 @@ def situation(game: Game, seat: int) -> Situation:
 def _their_discards(game: Game, seat: int) -> tuple[tuple[bool, tuple[Card, ...], tuple[Card, ...]], ...]:
     """:class:`Situation`'s ``their_discards`` for ``seat``."""
     them = 1 - seat
-    return tuple((d.dealer == them, d.kept[them], d.thrown[them]) for d in game.shown[-DISCARDS_KEPT:]
-                 if d.hand_number < game.hand_number)
+    past = [d for d in game.shown if d.hand_number < game.hand_number][-DISCARDS_KEPT:]
+    return tuple((d.dealer == them, d.kept[them], d.thrown[them]) for d in past)
 
 
 def _plays(game: Game) -> list[tuple[int, int, Card]]:
