@@ -173,6 +173,9 @@ class ExpertPlayer:
 
     def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                     run_mode: RunMode, situation: Situation | None = None) -> Card:
+        legal = legal_cards(hand, series)
+        if len({c.rank for c in legal}) == 1:  # one rank: nothing to weigh
+            return self.rng.choice(legal)
         ranked = self.rank_plays(hand, series, seen, run_mode, situation)
         top = ranked[0].value
         return self.rng.choice([p.card for p in ranked if p.value >= top - 1e-9])

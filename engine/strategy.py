@@ -201,6 +201,21 @@ class Decision:
     starter: Card | None = None
     is_crib: bool = False
 
+    @property
+    def needs_thought(self) -> bool:
+        """Whether a player can choose here: the discard, or a play with
+        cards of more than one rank that fit (cards of one rank peg alike:
+        the play scores ranks, and the kept cards' suits are already
+        fixed for the show).  ``False`` for the count of a show and for a
+        play whose only choice is a suit: a deliberating computer makes
+        those on the spot rather than in a thinking process."""
+        if self.phase is Phase.DISCARD:
+            return True
+        if self.phase is not Phase.PLAY:
+            return False
+        count = sum(c.pip for c in self.series)
+        return len({c.rank for c in self.hand if count + c.pip <= 31}) > 1
+
     def take(self, player: Strategy) -> Discard | Play | Claim:
         """The action ``player`` chooses."""
         if self.phase is Phase.DISCARD:

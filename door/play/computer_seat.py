@@ -37,7 +37,9 @@ class ComputerSeat:
     play for the caller to read a score.  It always counts exactly.  A
     strategy with ``deliberate`` set (the expert) thinks in ``thinking``
     (:class:`~door.play.thinking.Thinking`: worker processes, or by default
-    the one thinking thread); any other decides at once on the loop."""
+    the one thinking thread) when there is a choice to weigh
+    (:attr:`~engine.strategy.Decision.needs_thought`); any other decision,
+    and any other strategy's, is made at once on the loop."""
 
     computer = True
     identity: str | None = None
@@ -88,7 +90,7 @@ class ComputerSeat:
             if self.index not in game.to_act():
                 return  # the game moved on without us (it ended, or was abandoned)
             decision = decision_for(game, self.index)
-            if getattr(self.strategy, "deliberate", False):
+            if getattr(self.strategy, "deliberate", False) and decision.needs_thought:
                 action = await self.thinking.decide(self.strategy, decision)
             else:
                 action = decision.take(self.strategy)

@@ -7,10 +7,11 @@ kept waiting behind it.  Two places, chosen by ``[computer] processes``:
 
 - **Worker processes** (``processes`` >= 1, the default for ``serve``):
   each decision is pickled (:class:`~engine.strategy.Decision`, a few
-  hundred bytes) to a process of its own, which runs at a lower priority
-  (:data:`NICENESS`).  The event loop then never competes with the
-  thinking for the interpreter lock, and on a busy core the operating
-  system runs the loop first: the keys of 1,000 callers are answered
+  hundred bytes) over a Unix socket to a process of its own, which runs
+  at a lower priority (:data:`NICENESS`); the event loop writes the
+  request and reads the answer itself, with no thread in between.  The
+  loop then never competes with the thinking for the interpreter lock,
+  and on a busy core the operating system runs the loop first: the keys of 1,000 callers are answered
   before any computer's move (which waits its delay of 0.6 s anyway).
   ``python3 -m bench.load`` at 1,000 callers, door and worker on one
   core: a key's p99 went from 195 ms (thinking on the thread) to 25-40 ms
@@ -30,22 +31,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-import multiprocessing.connection
 import os
+import pickle
 import random
 import secrets
 import signal
+import socket
+import struct
 import sys
-import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Callable
 
 from engine.actions import Action
 from engine.strategy import Decision, Strategy
 
-__all__ = ["Thinking", "NICENESS", "SWITCH_INTERVAL", "IN_THREAD"]
+__all__ = ["Thinking", "WorkerGone", "NICENESS", "SWITCH_INTERVAL", "IN_THREAD"]
 
 log = logging.getLogger(__name__)
 
@@ -82,16 +83,12 @@ def _on_thread(decide: Callable[[], Action]) -> "asyncio.Future[Action]":
     return asyncio.get_running_loop().run_in_executor(_thread, decide)
 
 
-def _worker_start(niceness: int) -> None:
-    """A worker process begins: lower its priority, leave Ctrl-C to the
-    door (it stops the workers itself), end with the door however the door
-    ends (``kill -9`` included: :func:`_end_with`), and load the expert's
-    tables now rather than at the first move."""
-    os.nice(niceness)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    parent = multiprocessing.parent_process()
-    if parent is not None:
-        threading.Thread(target=_end_with, args=(parent.sentinel,), name="door-watch", daemon=True).start()
+_HEADER = struct.Struct("!I")
+"""A message's length in bytes, before its pickle, on a worker's socket."""
+
+
+def _load_tables() -> None:
+    """Load the expert's tables now rather than at the first move."""
     from engine import expert_tables, win_tables
     from engine.crib_values import load_table
     expert_tables.load()
@@ -99,22 +96,138 @@ def _worker_start(niceness: int) -> None:
     win_tables.dealer_value(0, 0, 121, True)
 
 
-def _end_with(sentinel: int) -> None:
-    """In a worker process: wait until the door's process is gone, then
-    end this one.  A worker waiting for work does not notice by itself
-    when the door is killed, and would stay behind for good."""
-    multiprocessing.connection.wait([sentinel])
-    os._exit(0)
+def _serve(sock: socket.socket, niceness: int) -> None:
+    """A worker process: lower its priority, leave Ctrl-C to the door (it
+    stops the workers itself), load the expert's tables, then answer the
+    door's decisions one at a time until the door's end of ``sock``
+    closes, which it does however the door ends (``kill -9`` included).
+
+    Each request is ``(number, kind, seed, decision)``, answered with
+    ``(number, action)``, or ``(number, exception)`` when the strategy
+    raised; both pickled, each after a :data:`_HEADER`.  ``(0, None)``
+    first says the process is ready."""
+    os.nice(niceness)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _load_tables()
+    with sock, sock.makefile("rb") as requests:
+        ready = pickle.dumps((0, None))
+        sock.sendall(_HEADER.pack(len(ready)) + ready)
+        while True:
+            header = requests.read(_HEADER.size)
+            if len(header) < _HEADER.size:
+                return  # the door is gone, or closed its end
+            number, kind, seed, decision = pickle.loads(requests.read(_HEADER.unpack(header)[0]))
+            answer: Action | Exception
+            try:
+                answer = decision.take(kind(random.Random(seed)))
+            except Exception as exc:  # raised again in the door, for the move
+                answer = exc
+            data = pickle.dumps((number, answer))
+            sock.sendall(_HEADER.pack(len(data)) + data)
 
 
-def _decide(kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
-    """In a worker process: the action a ``kind`` player (its generator
-    seeded with ``seed``) takes for ``decision``."""
-    return decision.take(kind(random.Random(seed)))
+class WorkerGone(Exception):
+    """A thinking process ended with a decision under way."""
 
 
-def _pid() -> int:
-    return os.getpid()
+class _Worker:
+    """One thinking process and the door's end of its socket: a request is
+    written without waiting, and one reading task hands each answer to
+    its decision's future.  No thread of the door takes part: with
+    ``concurrent.futures``' process pool two did (its manager and its
+    queue's feeder), and the loop waited for the interpreter lock behind
+    them at every request (a mean 1.35 ms in ``bench.load --profile``)."""
+
+    def __init__(self, niceness: int) -> None:
+        ours, theirs = socket.socketpair()
+        self.process = multiprocessing.get_context("spawn").Process(
+            target=_serve, args=(theirs, niceness), name="cribbage-door computer", daemon=True)
+        self.process.start()
+        theirs.close()
+        self._socket: socket.socket | None = ours
+        self._writer: asyncio.StreamWriter | None = None
+        self._reading: asyncio.Task[None] | None = None
+        self._ready: asyncio.Future[None] | None = None
+        self.pending: dict[int, asyncio.Future[Action]] = {}
+        """The decisions under way, by request number."""
+        self._number = 0
+        self.gone = False
+        """Whether the process ended (or was closed)."""
+
+    async def decide(self, kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
+        """``kind(random.Random(seed))``'s action for ``decision``, decided in
+        this process.  Raises :class:`WorkerGone` when the process ends
+        first, and what the strategy raised."""
+        if self.gone:
+            raise WorkerGone()
+        writer = await self._connect()
+        self._number += 1
+        number = self._number
+        future = self.pending[number] = asyncio.get_running_loop().create_future()
+        data = pickle.dumps((number, kind, seed, decision))
+        writer.write(_HEADER.pack(len(data)) + data)
+        try:
+            action: Action = await future
+            return action
+        finally:
+            self.pending.pop(number, None)
+
+    async def ready(self) -> None:
+        """Wait until the process has lowered its priority and loaded the
+        expert's tables (or has ended)."""
+        await self._connect()
+        assert self._ready is not None
+        await asyncio.shield(self._ready)
+
+    async def _connect(self) -> asyncio.StreamWriter:
+        """The door's end of the socket as a stream, with its reading task
+        (made at the first use, in the running loop)."""
+        if self._writer is None:
+            assert self._socket is not None
+            reader, self._writer = await asyncio.open_unix_connection(sock=self._socket)
+            self._socket = None
+            self._ready = asyncio.get_running_loop().create_future()
+            self._reading = asyncio.create_task(self._read(reader, self._ready))
+        return self._writer
+
+    async def _read(self, reader: asyncio.StreamReader, ready: asyncio.Future[None]) -> None:
+        """Hand each answer to its decision until the process's end of the
+        socket closes; then fail whatever is still under way."""
+        try:
+            while True:
+                size = _HEADER.unpack(await reader.readexactly(_HEADER.size))[0]
+                number, answer = pickle.loads(await reader.readexactly(size))
+                if number == 0 and not ready.done():
+                    ready.set_result(None)
+                future = self.pending.get(number)
+                if future is None or future.done():
+                    continue  # its caller stopped waiting
+                if isinstance(answer, Exception):
+                    future.set_exception(answer)
+                else:
+                    future.set_result(answer)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            self.gone = True
+            if not ready.done():
+                ready.set_result(None)
+            for future in self.pending.values():
+                if not future.done():
+                    future.set_exception(WorkerGone())
+
+    def close(self) -> None:
+        """Close the door's end: the process ends when it reads it closed
+        (a decision it is making is dropped, its future cancelled)."""
+        self.gone = True
+        if self._reading is not None:
+            self._reading.cancel()
+        if self._writer is not None:
+            self._writer.close()
+        if self._socket is not None:
+            self._socket.close()
+        for future in self.pending.values():
+            future.cancel()
 
 
 class Thinking:
@@ -125,52 +238,51 @@ class Thinking:
     In a process, the strategy is rebuilt for each decision as
     ``type(strategy)(random.Random(seed))`` with a seed drawn from the
     strategy's own ``rng`` (every player in :mod:`engine` takes its
-    generator as its first argument), so a seat's choices stay its own."""
+    generator as its first argument), so a seat's choices stay its own.
+    A decision goes to the process with the fewest under way."""
 
     def __init__(self, processes: int = 0) -> None:
         if processes < 0:
             raise ValueError(f"processes must be 0 or more, got {processes}")
         self.processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers: list[_Worker] = []
         self._closed = False
 
     def start(self) -> None:
         """Start the worker processes now (each loads the expert's tables),
-        rather than at the first move.  Nothing to do with 0 processes, or
-        once :meth:`close` was called."""
-        if self.processes and self._pool is None and not self._closed:
-            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_worker_start, initargs=(NICENESS,))
-            for _ in range(self.processes):
-                self._pool.submit(_pid)  # a worker is started for each of the first submissions
+        rather than at the first move, and replace any that ended.
+        Nothing to do with 0 processes, or once :meth:`close` was called."""
+        if self._closed:
+            return
+        for worker in [w for w in self._workers if w.gone]:
+            worker.close()
+            self._workers.remove(worker)
+        while len(self._workers) < self.processes:
+            self._workers.append(_Worker(NICENESS))
 
     async def worker_pids(self) -> list[int]:
-        """The process ids of the workers (empty with 0 processes): for
-        tests and benchmarks.  Starts them when they are not running."""
+        """The process ids of the workers (empty with 0 processes), once
+        each is ready: for tests and benchmarks.  Starts them when they are
+        not running."""
         self.start()
-        if self._pool is None:
-            return []
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._pool, _pid)
-        # the executor's own table of its processes: the standard library offers no public one
-        return [p.pid for p in self._pool._processes.values() if p.pid is not None]
+        for worker in self._workers:
+            await worker.ready()
+        return [w.process.pid for w in self._workers if w.process.pid is not None]
 
     async def decide(self, strategy: Strategy, decision: Decision) -> Action:
         """The action ``strategy`` takes for ``decision``.  Raises whatever
         the strategy raises (``ValueError`` for a decision it cannot make)."""
         self.start()
-        pool = self._pool
-        if pool is None:  # no processes, or the door is stopping
+        if not self._workers:  # no processes, or the door is stopping
             return await _on_thread(partial(decision.take, strategy))
         rng = getattr(strategy, "rng", None)
         seed = rng.getrandbits(64) if isinstance(rng, random.Random) else secrets.randbits(64)
+        worker = min(self._workers, key=lambda w: (w.gone, len(w.pending)))
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, _decide, type(strategy), seed, decision)
-        except BrokenProcessPool:
-            log.error("a thinking process died: starting another, and deciding this move on the thread")
-            if self._pool is pool:  # (not yet replaced for another move)
-                self._pool = None
-                pool.shutdown(wait=False)
+            return await worker.decide(type(strategy), seed, decision)
+        except WorkerGone:
+            if not self._closed:
+                log.error("a thinking process died: starting another, and deciding this move on the thread")
                 self.start()
             return await _on_thread(partial(decision.take, strategy))
 
@@ -178,9 +290,9 @@ class Thinking:
         """Stop the worker processes (moves under way are dropped); a move
         asked for afterwards is decided on the thread."""
         self._closed = True
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        workers, self._workers = self._workers, []
+        for worker in workers:
+            worker.close()
 
 
 IN_THREAD = Thinking(0)

@@ -11,7 +11,7 @@ from engine.game import Game, Phase
 from engine.rules import Rules
 from engine.scoring import RunMode, score_show
 from engine.hard import HardPlayer
-from engine.strategy import choose_action, expected_hand
+from engine.strategy import choose_action, decision_for, expected_hand
 
 P = HardPlayer(random.Random(1))
 
@@ -106,3 +106,27 @@ def test_sensible_beats_easy() -> None:
             g.apply(choose_action(g, seat, players[seat]))
         wins += g.result.winner == number % 2
     assert wins >= 17, f"the hard computer won only {wins} of 30 against the easy one"
+
+
+def test_a_decision_needs_thought_when_cards_of_two_ranks_can_be_played() -> None:
+    """The discard always needs thought; a card in the play only when the
+    cards that fit hold more than one rank (the rest is a choice of suit,
+    which pegs nothing); the count of a show never (the expert counts
+    exactly).  Checked at every decision of whole games."""
+    seen = {True: 0, False: 0}
+    for number in range(1, 7):
+        game = Game(Rules(), number)
+        game.start()
+        players = [HardPlayer(random.Random(number)), HardPlayer(random.Random(number + 100))]
+        while not game.over:
+            seat = game.to_act()[0]
+            decision = decision_for(game, seat)
+            if game.phase is Phase.PLAY:
+                count = sum(c.pip for c in game.series)
+                expected = len({c.rank for c in game.hands[seat] if count + c.pip <= 31}) > 1
+                seen[expected] += 1
+            else:
+                expected = game.phase is Phase.DISCARD
+            assert decision.needs_thought is expected
+            game.apply(decision.take(players[seat]))
+    assert seen[True] > 50 and seen[False] > 50  # both kinds of play were met

@@ -10,17 +10,20 @@ import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Sequence
 
-from engine.actions import Claim, Discard, Play
-from engine.cards import Card
+import pytest
+
+from engine.actions import Action, Claim, Discard, Play
+from engine.cards import Card, parse_cards
 from engine.expert import ExpertPlayer
-from engine.game import Game
+from engine.game import Game, Phase
 from engine.hard import HardPlayer
 from engine.rules import Rules
-from engine.strategy import Situation, choose_action, decision_for
+from engine.strategy import Decision, Situation, Strategy, choose_action, decision_for, situation
 
 from door.play.computer_seat import ComputerSeat
 from door.play.table import Table
@@ -159,3 +162,73 @@ def _running(pid: int) -> bool:
     except OSError:
         return False
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+class Recording(Thinking):
+    """Thinking on the thread that keeps each decision it was given."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+        self.given: list[Decision] = []
+
+    async def decide(self, strategy: Strategy, decision: Decision) -> Action:
+        self.given.append(decision)
+        return await super().decide(strategy, decision)
+
+
+async def test_only_a_choice_to_weigh_goes_to_the_thinking() -> None:
+    """The count of a show and a card of the only rank that fits are made
+    on the spot: each sent to a thinking process cost the door a round
+    trip (about 0.15 ms of its CPU) and the worker a search of the
+    opponent's holdings for nothing."""
+    thinking = Recording()
+    seats = [ComputerSeat(f"C{i}", ExpertPlayer(random.Random(i)), delay=0.0, thinking=thinking) for i in (0, 1)]
+    table = Table(Rules(), seats, auto_deal=True)
+    running = asyncio.create_task(table.run())
+    try:
+        async with asyncio.timeout(20):
+            while table.game is None or sum(isinstance(a, Claim) for a in table.game.actions) < 6:
+                await asyncio.sleep(0.02)
+        game = table.game
+    finally:
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
+        for seat in seats:
+            seat.stop()
+    assert thinking.given and all(d.needs_thought for d in thinking.given)
+    made = sum(isinstance(a, (Discard, Play, Claim)) for a in game.actions)
+    assert made > len(thinking.given)  # (the shows and the last cards at least)
+
+
+async def test_thinking_in_a_process_starts_no_thread_in_the_door() -> None:
+    """The door reaches its thinking processes from the event loop alone:
+    ``concurrent.futures``' process pool ran two threads in the door (its
+    manager, its queue's feeder), and the loop waited for the interpreter
+    lock behind them at every decision sent (a mean 1.35 ms in
+    ``bench.load --profile``)."""
+    before = threading.active_count()
+    thinking = Thinking(1)
+    try:
+        await thinking.worker_pids()
+        game = _dealt()
+        for seat in (0, 1):
+            action = await thinking.decide(ExpertPlayer(random.Random(seat)), decision_for(game, seat))
+            assert isinstance(action, Discard)
+        assert threading.active_count() == before
+    finally:
+        thinking.close()
+
+
+async def test_a_strategys_error_in_a_process_is_raised_for_the_move() -> None:
+    """A decision the strategy cannot make raises in the door as it did in
+    the process, and the process goes on to the next."""
+    thinking = Thinking(1)
+    try:
+        game = _dealt()
+        with pytest.raises(ValueError, match="no card"):
+            await thinking.decide(ExpertPlayer(), Decision(0, Phase.PLAY, parse_cards("5H"), situation(game, 0),
+                                                           series=parse_cards("KS QS JS")))
+        action = await thinking.decide(ExpertPlayer(), decision_for(game, 0))
+        assert isinstance(action, Discard)
+    finally:
+        thinking.close()
