@@ -153,6 +153,9 @@ class _Worker:
         self._number = 0
         self.gone = False
         """Whether the process ended (or was closed)."""
+        self.was_ready = False
+        """Whether the process said it was ready (one that ends before
+        could not start at all)."""
 
     async def decide(self, kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
         """``kind(random.Random(seed))``'s action for ``decision``, decided in
@@ -198,6 +201,7 @@ class _Worker:
                 size = _HEADER.unpack(await reader.readexactly(_HEADER.size))[0]
                 number, answer = pickle.loads(await reader.readexactly(size))
                 if number == 0 and not ready.done():
+                    self.was_ready = True
                     ready.set_result(None)
                 future = self.pending.get(number)
                 if future is None or future.done():
@@ -247,16 +251,26 @@ class Thinking:
         self.processes = processes
         self._workers: list[_Worker] = []
         self._closed = False
+        self.unable = False
+        """Set when a thinking process ended before it was ready (a broken
+        interpreter, no memory to start one): the computer then thinks on
+        the thread for good, rather than starting a process per move."""
 
     def start(self) -> None:
         """Start the worker processes now (each loads the expert's tables),
         rather than at the first move, and replace any that ended.
-        Nothing to do with 0 processes, or once :meth:`close` was called."""
-        if self._closed:
+        Nothing to do with 0 processes, once :meth:`close` was called, or
+        once a process could not start (:attr:`unable`)."""
+        if self._closed or self.unable:
             return
         for worker in [w for w in self._workers if w.gone]:
             worker.close()
             self._workers.remove(worker)
+            if not worker.was_ready:
+                log.error("a thinking process ended before it was ready: the computer thinks on the thread instead")
+                self.unable = True
+                self._stop_workers()
+                return
         while len(self._workers) < self.processes:
             self._workers.append(_Worker(NICENESS))
 
@@ -281,15 +295,18 @@ class Thinking:
         try:
             return await worker.decide(type(strategy), seed, decision)
         except WorkerGone:
-            if not self._closed:
+            if not self._closed and worker.was_ready:
                 log.error("a thinking process died: starting another, and deciding this move on the thread")
-                self.start()
+            self.start()
             return await _on_thread(partial(decision.take, strategy))
 
     def close(self) -> None:
         """Stop the worker processes (moves under way are dropped); a move
         asked for afterwards is decided on the thread."""
         self._closed = True
+        self._stop_workers()
+
+    def _stop_workers(self) -> None:
         workers, self._workers = self._workers, []
         for worker in workers:
             worker.close()
