@@ -110,25 +110,33 @@ async def test_a_killed_thinking_process_is_replaced_and_the_move_is_still_made(
         thinking.close()
 
 
-async def test_a_computer_thinking_in_a_process_plays_a_hand_at_a_real_table() -> None:
-    """Two expert computers, both thinking in one worker process, play
-    two whole hands: discards, the play and the show."""
-    thinking = Thinking(1)
+async def _two_experts_play(thinking: Thinking, claims: int) -> Game:
+    """Two expert computers thinking in ``thinking`` play at a real table
+    until ``claims`` counts of the show are made; returns the game."""
     seats = [ComputerSeat(f"C{i}", ExpertPlayer(random.Random(i)), delay=0.0, thinking=thinking) for i in (0, 1)]
     table = Table(Rules(), seats, auto_deal=True)
     running = asyncio.create_task(table.run())
     try:
         async with asyncio.timeout(20):
-            while table.game is None or sum(isinstance(a, Discard) for a in table.game.actions) < 4:
+            while table.game is None or sum(isinstance(a, Claim) for a in table.game.actions) < claims:
                 await asyncio.sleep(0.02)
-        game = table.game
-        assert sum(isinstance(a, Play) for a in game.actions) >= 8  # each hand's eight cards
-        assert sum(isinstance(a, Claim) for a in game.actions) >= 3  # the first show: hand, hand, crib
+        return table.game
     finally:
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
         for seat in seats:
             seat.stop()
+
+
+async def test_a_computer_thinking_in_a_process_plays_a_hand_at_a_real_table() -> None:
+    """Two expert computers, both thinking in one worker process, play
+    a whole hand: discards, the play and the show."""
+    thinking = Thinking(1)
+    try:
+        game = await _two_experts_play(thinking, 3)
+        assert sum(isinstance(a, Discard) for a in game.actions) >= 2
+        assert sum(isinstance(a, Play) for a in game.actions) >= 8  # the hand's eight cards
+    finally:
         thinking.close()
 
 
@@ -183,19 +191,7 @@ async def test_only_a_choice_to_weigh_goes_to_the_thinking() -> None:
     trip (about 0.15 ms of its CPU) and the worker a search of the
     opponent's holdings for nothing."""
     thinking = Recording()
-    seats = [ComputerSeat(f"C{i}", ExpertPlayer(random.Random(i)), delay=0.0, thinking=thinking) for i in (0, 1)]
-    table = Table(Rules(), seats, auto_deal=True)
-    running = asyncio.create_task(table.run())
-    try:
-        async with asyncio.timeout(20):
-            while table.game is None or sum(isinstance(a, Claim) for a in table.game.actions) < 6:
-                await asyncio.sleep(0.02)
-        game = table.game
-    finally:
-        running.cancel()
-        await asyncio.gather(running, return_exceptions=True)
-        for seat in seats:
-            seat.stop()
+    game = await _two_experts_play(thinking, 6)
     assert thinking.given and all(d.needs_thought for d in thinking.given)
     made = sum(isinstance(a, (Discard, Play, Claim)) for a in game.actions)
     assert made > len(thinking.given)  # (the shows and the last cards at least)
