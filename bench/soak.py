@@ -108,7 +108,9 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
     config = (f"[computer]\ndelay = 0\n\n[caller]\npegging_pause = 0\nhand_pause = 0\n\n"
               f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {concurrent + IDLE_CALLERS + 10}\n"
-              f"max_per_address = {concurrent + IDLE_CALLERS + 10}\n")
+              f"max_per_address = {concurrent + IDLE_CALLERS + 10}\n"
+              # the registered callers (one per other worker) all register from loopback
+              f"register_per_address = {concurrent}\nregister_total = {concurrent + 10}\n")
     with load.door_process(config) as door:
         callers = door.start_callers("bench.soak", "--callers", "1", "--concurrent", str(concurrent),
                                      "--games", str(games), "--time-limit", str(time_limit), "--seed", str(seed))
