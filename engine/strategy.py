@@ -209,12 +209,12 @@ class Decision:
         fixed for the show).  ``False`` for the count of a show and for a
         play whose only choice is a suit: a deliberating computer makes
         those on the spot rather than in a thinking process."""
-        if self.phase is Phase.DISCARD:
-            return True
         if self.phase is not Phase.PLAY:
+            return self.phase is Phase.DISCARD
+        try:
+            return len({c.rank for c in legal_cards(self.hand, self.series)}) > 1
+        except ValueError:  # nothing fits: the player says so wherever it decides
             return False
-        count = sum(c.pip for c in self.series)
-        return len({c.rank for c in self.hand if count + c.pip <= 31}) > 1
 
     def take(self, player: Strategy) -> Discard | Play | Claim:
         """The action ``player`` chooses."""

@@ -11,8 +11,9 @@ kept waiting behind it.  Two places, chosen by ``[computer] processes``:
   at a lower priority (:data:`NICENESS`); the event loop writes the
   request and reads the answer itself, with no thread in between.  The
   loop then never competes with the thinking for the interpreter lock,
-  and on a busy core the operating system runs the loop first: the keys of 1,000 callers are answered
-  before any computer's move (which waits its delay of 0.6 s anyway).
+  and on a busy core the operating system runs the loop first: the keys
+  of 1,000 callers are answered before any computer's move (which waits
+  its delay of 0.6 s anyway).
   ``python3 -m bench.load`` at 1,000 callers, door and worker on one
   core: a key's p99 went from 195 ms (thinking on the thread) to 25-40 ms
   over three runs, p90 from 6.7 to 2.9 ms.  It costs the door about
@@ -87,6 +88,13 @@ _HEADER = struct.Struct("!I")
 """A message's length in bytes, before its pickle, on a worker's socket."""
 
 
+def _framed(message: object) -> bytes:
+    """``message`` pickled, after its :data:`_HEADER`: one message on a
+    worker's socket, either way."""
+    data = pickle.dumps(message)
+    return _HEADER.pack(len(data)) + data
+
+
 def _load_tables() -> None:
     """Load the expert's tables now rather than at the first move."""
     from engine import expert_tables, win_tables
@@ -110,8 +118,7 @@ def _serve(sock: socket.socket, niceness: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _load_tables()
     with sock, sock.makefile("rb") as requests:
-        ready = pickle.dumps((0, None))
-        sock.sendall(_HEADER.pack(len(ready)) + ready)
+        sock.sendall(_framed((0, None)))
         while True:
             header = requests.read(_HEADER.size)
             if len(header) < _HEADER.size:
@@ -122,8 +129,7 @@ def _serve(sock: socket.socket, niceness: int) -> None:
                 answer = decision.take(kind(random.Random(seed)))
             except Exception as exc:  # raised again in the door, for the move
                 answer = exc
-            data = pickle.dumps((number, answer))
-            sock.sendall(_HEADER.pack(len(data)) + data)
+            sock.sendall(_framed((number, answer)))
 
 
 class WorkerGone(Exception):
@@ -147,15 +153,20 @@ class _Worker:
         self._socket: socket.socket | None = ours
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task[None] | None = None
-        self._ready: asyncio.Future[None] | None = None
+        self._ready: asyncio.Future[bool] | None = None
+        """Done once the process said it was ready (``True``) or ended
+        first (``False``)."""
         self.pending: dict[int, asyncio.Future[Action]] = {}
         """The decisions under way, by request number."""
         self._number = 0
         self.gone = False
         """Whether the process ended (or was closed)."""
-        self.was_ready = False
+
+    @property
+    def was_ready(self) -> bool:
         """Whether the process said it was ready (one that ends before
         could not start at all)."""
+        return self._ready is not None and self._ready.done() and self._ready.result()
 
     async def decide(self, kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
         """``kind(random.Random(seed))``'s action for ``decision``, decided in
@@ -167,8 +178,7 @@ class _Worker:
         self._number += 1
         number = self._number
         future = self.pending[number] = asyncio.get_running_loop().create_future()
-        data = pickle.dumps((number, kind, seed, decision))
-        writer.write(_HEADER.pack(len(data)) + data)
+        writer.write(_framed((number, kind, seed, decision)))
         try:
             action: Action = await future
             return action
@@ -193,7 +203,7 @@ class _Worker:
             self._reading = asyncio.create_task(self._read(reader, self._ready))
         return self._writer
 
-    async def _read(self, reader: asyncio.StreamReader, ready: asyncio.Future[None]) -> None:
+    async def _read(self, reader: asyncio.StreamReader, ready: asyncio.Future[bool]) -> None:
         """Hand each answer to its decision until the process's end of the
         socket closes; then fail whatever is still under way."""
         try:
@@ -201,8 +211,7 @@ class _Worker:
                 size = _HEADER.unpack(await reader.readexactly(_HEADER.size))[0]
                 number, answer = pickle.loads(await reader.readexactly(size))
                 if number == 0 and not ready.done():
-                    self.was_ready = True
-                    ready.set_result(None)
+                    ready.set_result(True)
                 future = self.pending.get(number)
                 if future is None or future.done():
                     continue  # its caller stopped waiting
@@ -215,7 +224,7 @@ class _Worker:
         finally:
             self.gone = True
             if not ready.done():
-                ready.set_result(None)
+                ready.set_result(False)
             for future in self.pending.values():
                 if not future.done():
                     future.set_exception(WorkerGone())
