@@ -89,7 +89,9 @@ class LimitsConfig:
     disconnect at which the caller is warned (``idle_warning``); output a
     caller may leave unread, in bytes (``max_output``), and for how many
     seconds before being disconnected (``stuck_timeout``); wrong SSH
-    passwords per connection (``ssh_password_attempts``); wrong passwords
+    passwords per connection (``ssh_password_attempts``); session channels
+    one SSH connection may have open at once (``ssh_sessions``; each past
+    the first counts as a connection of its address); wrong passwords
     counted over ``password_window`` seconds: an address gets
     ``password_per_address`` checks in it, and an account with
     ``password_per_account`` failures is no longer checked from the
@@ -104,6 +106,7 @@ class LimitsConfig:
     max_output: int = 262144
     stuck_timeout: float = 30.0
     ssh_password_attempts: int = 3
+    ssh_sessions: int = 1
     password_window: float = 600.0
     password_per_address: int = 10
     password_per_account: int = 20
@@ -186,7 +189,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "pegging_pause": (0, 10), "processes": (0, 64), "hand_pause": (0, 20),
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
-    "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100),
+    "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100), "ssh_sessions": (1, 16),
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
     "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
 }

@@ -134,7 +134,8 @@ class DoorServer:
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
                                     lambda peer, close: SshAuthenticator(self.ctx, peer, close),
-                                    login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse)
+                                    login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse,
+                                    channels=self.config.limits.ssh_sessions)
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole

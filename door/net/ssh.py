@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol, TypeVar
 
 import asyncssh
+from asyncssh.sftp import MIN_SFTP_VERSION
 
 from door.net.gate import ConnectionGate, address_of
 from door.net.private import check_private
@@ -127,16 +128,44 @@ class Authenticator(Protocol[Identity]):
         ...
 
 
+class _CountedProcess(asyncssh.SSHServerProcess):  # type: ignore[type-arg]
+    """asyncssh's server process (a shell or command on one session
+    channel) that tells ``closed()`` once when its channel closes."""
+
+    def __init__(self, handle: Callable[[Any], Awaitable[None]], closed: Callable[[], None]) -> None:
+        super().__init__(handle, None, MIN_SFTP_VERSION, False)
+        self._closed: Callable[[], None] | None = closed
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self._closed is not None:
+            closed, self._closed = self._closed, None
+            closed()
+
+
 class DoorSshServer(asyncssh.SSHServer):
     """asyncssh's server hooks, handed to an :class:`Authenticator` made for
     the connection by ``make_authenticator(peer, close)`` (``peer``:
     ``"host:port"``; ``close()`` ends the connection).  ``identity`` is set
-    only when asyncssh reports that authentication completed."""
+    only when asyncssh reports that authentication completed.
+
+    ``handle(process)`` runs each session channel's shell.  One connection
+    may open at most ``channels`` session channels at once (``[limits]
+    ssh_sessions``; issue 32.1: one connection opened 210 shells and filled
+    the door); each one past the first is counted by the ``gate`` as a
+    connection of its own, so that the per-address and total limits count
+    sessions, not TCP connections.  Any other is refused with a channel-open
+    failure the client shows ("Session refused: ...")."""
 
     def __init__(self, make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
-                 gate: ConnectionGate | None = None) -> None:
+                 gate: ConnectionGate | None = None,
+                 handle: Callable[[Any], Awaitable[None]] | None = None, channels: int = 1) -> None:
         self.make_authenticator = make_authenticator
         self.gate = gate
+        self.handle = handle
+        self.channels = channels
+        self.open_channels = 0
+        """Session channels of this connection open now."""
         self.auth: Authenticator[Any] | None = None
         self.identity: Any = None
         self.conn: asyncssh.SSHServerConnection | None = None
@@ -159,6 +188,33 @@ class DoorSshServer(asyncssh.SSHServer):
         if self.gate is not None and self._address is not None:
             self.gate.release(self._address)
             self._address = None
+
+    def session_requested(self) -> Any:
+        """A new session channel: a process that runs :attr:`handle`, or a
+        ``ChannelOpenError`` when this connection has :attr:`channels` open
+        already, or when the gate refuses one more from its address."""
+        if self.handle is None:
+            return False
+        if self.open_channels >= self.channels:
+            log.info("ssh session refused for %s: %d already open on the connection", self._address,
+                     self.open_channels)
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            f"this door takes {self.channels} session(s) per connection")
+        extra = self.open_channels > 0 and self.gate is not None and self._address is not None
+        if extra:
+            assert self.gate is not None and self._address is not None
+            why = self.gate.admit(self._address)
+            if why is not None:
+                raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, why)
+        self.open_channels += 1
+        address = self._address
+
+        def closed() -> None:
+            self.open_channels -= 1
+            if extra and self.gate is not None and address is not None:
+                self.gate.release(address)
+
+        return _CountedProcess(self.handle, closed)
 
     async def begin_auth(self, username: str) -> bool:
         assert self.auth is not None
@@ -227,14 +283,16 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awa
                     host_key: asyncssh.SSHKey,
                     make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
                     login_timeout: float = 60.0, gate: ConnectionGate | None = None,
-                    reuse_port: bool = False) -> Any:
+                    reuse_port: bool = False, channels: int = 1) -> Any:
     """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
     ``session(terminal, identity)`` for each shell, ``identity`` being what
     the connection's :class:`Authenticator` said at the end of
     authentication.  ``gate`` counts connections from the moment of accept
     (:class:`~door.net.gate.ConnectionGate`); ``reuse_port``: bind with
-    ``SO_REUSEPORT`` (several worker processes on one port).  Returns the
-    asyncssh acceptor (``close()``, ``wait_closed()``, ``get_port()``)."""
+    ``SO_REUSEPORT`` (several worker processes on one port); ``channels``:
+    the session channels one connection may have open at once
+    (:class:`DoorSshServer`).  Returns the asyncssh acceptor (``close()``,
+    ``wait_closed()``, ``get_port()``)."""
 
     async def handle(process: Any) -> None:
         terminal = SshTerminal(process)
@@ -243,7 +301,7 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awa
         await terminal.run_session(lambda t: session(t, identity))
 
     return await asyncssh.listen(
-        host, port, server_factory=lambda: DoorSshServer(make_authenticator, gate), server_host_keys=[host_key],
-        process_factory=handle, encoding=None, line_editor=False,
+        host, port, server_factory=lambda: DoorSshServer(make_authenticator, gate, handle, channels),
+        server_host_keys=[host_key], encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
         login_timeout=login_timeout, keepalive_interval=30, reuse_port=reuse_port or None)

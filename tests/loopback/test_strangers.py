@@ -1,0 +1,78 @@
+"""Issue 32: one stranger cannot fill, slow or split the door.
+
+- One SSH connection is one caller: a second session channel is refused
+  with a channel-open failure, and channels past the first (when the sysop
+  allows more) count against the address's and the door's limits.
+- A demonstration cannot be sped past its floor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from door.server import DoorServer
+from tests.support.clients import watch
+from tests.support.server import make_config, running
+
+
+async def until(check, timeout: float = 10.0) -> bool:
+    """Poll ``check()`` every 50 ms for up to ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        await asyncio.sleep(0.05)
+    return bool(check())
+
+
+def ssh_connect(door: DoorServer, user: str = "shells"):  # type: ignore[no-untyped-def]
+    return asyncssh.connect("127.0.0.1", door.ssh_port, username=user, known_hosts=None, client_keys=None,
+                            agent_path=None, config=None)
+
+
+async def test_one_ssh_connection_gets_one_session(door: DoorServer) -> None:
+    async with ssh_connect(door) as conn:
+        first = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+        screen, task = watch(first, 80, 24)
+        assert await until(lambda: "Your name" in screen.text())
+        refused = 0
+        for _ in range(20):  # (the attack opened 210)
+            with pytest.raises(asyncssh.ChannelOpenError) as failure:
+                await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            refused += 1
+        assert refused == 20
+        assert "session" in failure.value.reason
+        assert len(door.sessions) == 1
+        # the first session goes on as if nothing happened
+        first.stdin.write(b"Ann\r")
+        assert await until(lambda: "not registered" in screen.text())
+        task.cancel()
+    assert await until(lambda: not door.sessions and door.gate is not None and door.gate.total == 0)
+
+
+async def test_extra_ssh_sessions_count_against_the_address(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data")
+    config.limits.ssh_sessions = 8
+    config.limits.max_per_address = 3
+    async with running(config) as door:
+        async with ssh_connect(door) as conn:
+            processes = []
+            for _ in range(3):  # the connection and two more sessions: the address's three
+                processes.append(await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None))
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            assert door.gate is not None and door.gate.total == 3
+            # nor can a new connection from the address get in
+            with pytest.raises((asyncssh.Error, OSError)):
+                async with ssh_connect(door, "other") as other:
+                    await other.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            processes[1].close()
+            assert await until(lambda: door.gate is not None and door.gate.total == 2)
+            processes.append(await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None))
+            assert door.gate.total == 3
+        assert await until(lambda: door.gate is not None and door.gate.total == 0)
