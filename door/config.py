@@ -150,12 +150,21 @@ class StoreConfig:
     ``postgresql://user@host:port/database`` URL for a PostgreSQL server
     shared by several door processes (issue 16.4).  On a shared store each
     serve process listens for callers handed over by the others on
-    ``peer_host`` (empty: ``[server] host``; on several machines, an
-    address the others reach) and ``peer_port`` (0: any free port)."""
+    ``peer_host`` (empty: 127.0.0.1, loopback only; on several machines,
+    an address the others reach) and ``peer_port`` (0: any free port), and
+    the nodes prove to each other that they hold the secret in
+    ``peer_secret_file`` (empty: ``peer_secret`` in the data folder, made
+    on first start; on several machines, copy one file to all)."""
 
     url: str = ""
     peer_host: str = ""
     peer_port: int = 0
+    peer_secret_file: str = ""
+
+    def secret_path(self, data_dir: Path) -> Path:
+        """Where the peer secret is: ``peer_secret_file``, or
+        ``peer_secret`` in ``data_dir``."""
+        return Path(self.peer_secret_file) if self.peer_secret_file else data_dir / "peer_secret"
 
     def target(self, data_dir: Path) -> Path | str:
         """What :meth:`door.records.store.Store.open` opens: the URL, or

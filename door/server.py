@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import itertools
-import secrets
 import logging
 import signal
 from pathlib import Path
@@ -26,10 +25,10 @@ from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
 from door.context import DoorContext
 from door.net.gate import ConnectionGate, raise_descriptor_limit
-from door.net.logs import CONNECTION
+from door.net.logs import CONNECTION, SOURCE
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
-from door.net.peer_socket import PeerHello, start_peers
+from door.net.peer_socket import PeerHello, load_peer_secret, start_peers
 from door.net.private import check_private
 from door.net.ssh import load_host_key, start_ssh
 from door.net.steering import steer_by_address
@@ -153,14 +152,19 @@ class DoorServer:
         """On a shared store (PostgreSQL, or the workers' SQLite file):
         listen on the peer port and join the nodes (issue 16.2), so callers
         here reach a sysop at another node's console.  A worker listens on
-        ``peer_port`` + its number (any free port when ``peer_port`` is 0)."""
+        ``peer_port`` + its number (any free port when ``peer_port`` is 0),
+        on ``peer_host`` (by default loopback only: issue 32.3); the nodes
+        prove to each other that they hold the peer secret
+        (:mod:`door.net.peer_socket`).  Raises ``OSError`` and
+        ``ValueError`` when the peer secret cannot be had, and
+        :class:`~door.net.private.SecretFileError` when others can read it."""
         assert self.store is not None
-        host = self.config.store.peer_host or self.config.server.host
-        token = secrets.token_hex(32)  # known only to those who can read the store
+        host = self.config.store.peer_host or "127.0.0.1"  # (never the callers' address by default)
+        secret = load_peer_secret(self.config.store.secret_path(Path(self.config.server.data_dir)))
         port = self.config.store.peer_port + self.worker if self.config.store.peer_port else 0
-        self._peers = await start_peers(host, port, token, self._peer_session)
+        self._peers = await start_peers(host, port, secret, self._peer_session)
         port = self._peers.sockets[0].getsockname()[1]
-        self.link = NodeLink(self.store, self.ctx.lobby, host, port, token)
+        self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret)
         await self.link.start()
         self.ctx.link = self.link
 
@@ -192,8 +196,9 @@ class DoorServer:
 
     async def _peer_session(self, terminal: Terminal, hello: PeerHello) -> None:
         """A caller handed over by another node of the shared store (which
-        proved who they are; the token proves the node): the account the
-        hello names, under its name, or a guest under a name nobody reserved."""
+        proved who they are; the peer secret proves the node): the account
+        the hello names, under its name, or a guest under a name nobody
+        reserved."""
         assert self.store is not None
         name = clean_name(hello.name)[:NAME_LIMIT]
         account = None
@@ -214,6 +219,7 @@ class DoorServer:
                        time_left: float | None = None, challenge: str = "") -> None:
         conn = next(self._ids)
         CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
+        SOURCE.set(terminal.address)  # and counts against its address's share of the log
         clog = logging.LoggerAdapter(log, {"conn": conn})
         clog.info("connect %s from %s term=%r size=%dx%d charset=%s", terminal.kind, terminal.peer,
                   terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)

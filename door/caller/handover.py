@@ -40,7 +40,10 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
     one; unreachable, it is taken for dead, and this session goes on here)."""
     terminal = display.terminal
     ctx.lobby.update(presence, "going to the sysop's server" if purpose == "sysop" else "going to another server")
-    link = await connect_peer(node.address, node.port)
+    assert ctx.link is not None  # (a node is known only through the link)
+    hello = PeerHello.for_terminal(caller.name, caller.account.id if caller.account is not None else None,
+                                   terminal, challenge)
+    link = await connect_peer(node.address, node.port, ctx.link.secret, hello)
     if link is None:
         log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
         if purpose == "session":
@@ -50,13 +53,10 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
             f"{who} on another of this door's servers, which cannot be",
             "reached right now. Please try again in a minute.",
         ])
-    hello = PeerHello.for_terminal(node.token, caller.name,
-                                   caller.account.id if caller.account is not None else None, terminal,
-                                   challenge)
     presence.away = True
     ctx.lobby.update(presence, f"on node {node.id}")
     log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)
     terminal.idle_timeout = None  # the other node keeps the caller's idle time now
-    await relay(terminal, link[0], link[1], hello.encode())
+    await relay(terminal, link[0], link[1], b"")
     log.info("%r came back from node %d", caller.name, node.id)
     return False

@@ -19,7 +19,6 @@ from typing import Sequence
 from door.config import SysopConfig
 from door.context import DoorContext
 from door.ui.display import Display
-from door.net.gate import address_of
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
@@ -137,7 +136,7 @@ async def _password(display: Display, ctx: DoorContext, account: Account,
             return None
         if not password:
             return False
-        verdict = await ctx.throttle.check(account.name, address_of(display.terminal.peer), display.terminal.kind,
+        verdict = await ctx.throttle.check(account.name, display.terminal.address, display.terminal.kind,
                                            password, stored)
         if verdict.ok:
             log.info("caller %r logged in", account.name)
@@ -156,7 +155,7 @@ async def _register(display: Display, ctx: DoorContext, name: str,
     sentence saying why not, or ``None`` on hang-up.  A caller over the
     registration limit (``[limits] register_*``) is told so before being
     asked for a password, and offered to play as a guest."""
-    address = address_of(display.terminal.peer)
+    address = display.terminal.address
     limit = ctx.limits.registrations
     refused = await ctx.store.accounts.registration_refused(address, limit)
     if refused:

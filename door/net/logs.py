@@ -10,17 +10,39 @@ Callers choose much of what is logged (terminal types, user names, chat,
 names, reasons for a page); the same filter escapes every character of a
 message that is not printable (a newline in a TTYPE would forge a log
 line), so no call site can forget to (issue 13.10).
+
+Strangers also choose *how much* is logged: every connection, refused
+hello or wrong password is a line.  The server sets :data:`SOURCE` to the
+address a session or connection comes from, and :class:`SourceLimit`
+lets each source write at most :data:`SOURCE_BURST` lines in any
+:data:`SOURCE_PERIOD` seconds; what it holds back is counted, and said in
+one line per source and period (issue 32.7: refused peer hellos wrote
+451 KiB of log a second from one client).  Lines of the door's own
+(no source) and errors are never held back.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from contextvars import ContextVar
+from typing import Callable
 
-__all__ = ["CONNECTION", "ConnectionFilter", "FORMAT", "configure", "escape"]
+__all__ = ["CONNECTION", "SOURCE", "ConnectionFilter", "SourceLimit", "FORMAT", "configure", "escape",
+           "SOURCE_BURST", "SOURCE_PERIOD"]
 
 CONNECTION: ContextVar[str] = ContextVar("connection", default="-")
 """The id of the connection whose session is running ("-": none)."""
+
+SOURCE: ContextVar[str] = ContextVar("source", default="")
+"""The address (no port) of the stranger on whose behalf this task runs
+("": the door itself); :class:`SourceLimit` counts lines by it."""
+
+SOURCE_BURST = 40
+"""Lines one source may have logged in any :data:`SOURCE_PERIOD`."""
+
+SOURCE_PERIOD = 10.0
+"""Seconds over which :data:`SOURCE_BURST` counts."""
 
 FORMAT = "%(asctime)s %(levelname)s [conn=%(conn)s] %(name)s: %(message)s"
 """The door's log line: time, level, connection, module, message."""
@@ -52,6 +74,72 @@ class ConnectionFilter(logging.Filter):
         return True
 
 
+class SourceLimit(logging.Filter):
+    """Holds back a source's lines past ``burst`` in a ``period`` seconds
+    long (from its first line in that period); the next line of that
+    source, or of anybody, after the period says how many were held back,
+    in a line of its own.  The source is the record's ``source`` attribute
+    (``extra={"source": ...}``) or else :data:`SOURCE`; records at ERROR
+    and above, and those without a source, always pass.  ``clock``:
+    seconds, monotonic."""
+
+    def __init__(self, burst: int = SOURCE_BURST, period: float = SOURCE_PERIOD,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.burst = burst
+        self.period = period
+        self.clock = clock
+        self._counts: dict[str, list[float]] = {}
+        """source -> [period start, lines logged, lines held back]."""
+        self._next_sweep = 0.0
+        self._emitting = False
+        self.held_back = 0
+        """Lines held back so far, in all (for tests and benchmarks)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._emitting:
+            return True
+        now = self.clock()
+        if now >= self._next_sweep:
+            self._sweep(now)
+        source = getattr(record, "source", None) or SOURCE.get()
+        if not source or record.levelno >= logging.ERROR:
+            return True
+        count = self._counts.get(source)
+        if count is None:
+            self._counts[source] = [now, 1, 0]
+            return True
+        if now - count[0] >= self.period:
+            self._report(source, count)
+            count[:] = [now, 1, 0]
+            return True
+        count[1] += 1
+        if count[1] <= self.burst:
+            return True
+        count[2] += 1
+        self.held_back += 1
+        return False
+
+    def _sweep(self, now: float) -> None:
+        """Say what was held back in periods that are over, and forget the
+        sources that are quiet (at most once a period)."""
+        self._next_sweep = now + self.period
+        for source, count in list(self._counts.items()):
+            if now - count[0] >= self.period:
+                self._report(source, count)
+                del self._counts[source]
+
+    def _report(self, source: str, count: list[float]) -> None:
+        if not count[2]:
+            return
+        self._emitting = True
+        try:
+            logging.getLogger(__name__).warning("%d log line(s) from %s held back in %g s", int(count[2]),
+                                                escape(source), self.period)
+        finally:
+            self._emitting = False
+
+
 def configure(level: int, handler: logging.Handler | None = None, worker: int | None = None) -> None:
     """Log at ``level`` in :data:`FORMAT` to ``handler`` (standard error
     when ``None``), replacing any handler set before; the chatty
@@ -59,6 +147,7 @@ def configure(level: int, handler: logging.Handler | None = None, worker: int | 
     this worker process (``serve --workers``), written before the
     connection (``[worker=1 conn=7]``), since each worker counts its own."""
     handler = handler or logging.StreamHandler()
+    handler.addFilter(SourceLimit())
     handler.addFilter(ConnectionFilter())
     form = FORMAT if worker is None else FORMAT.replace("[conn=", f"[worker={worker} conn=")
     handler.setFormatter(logging.Formatter(form))

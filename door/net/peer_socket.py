@@ -1,61 +1,138 @@
 """Serve processes handing callers to one another (issue 16.2, across
-processes and machines sharing one PostgreSQL store).
+processes and machines sharing one store), and how they know each other
+(issue 32.3).
 
 Each serve process on a shared store listens on a *peer port* (TCP) and
-registers its address and a random token in the store
-(:mod:`door.records.nodes`).  When a caller wants the sysop and the sysop
-is at another process's console, their process connects to that one's
-peer port, sends one line, ``PEER {json}`` (:class:`PeerHello`: the token,
-the caller's name and account, window size, charset and terminal type,
-and whom they come to challenge, if anyone),
-and then relays the caller's bytes both ways
-(:func:`door.net.relay.relay`).  The caller is from then on a session
-of the other process, as a BBS node's caller is of the local server.
+registers its address in the store (:mod:`door.records.nodes`).  When a
+caller wants the sysop and the sysop is at another process's console,
+their process connects to that one's peer port and the two prove to each
+other that they hold the *peer secret*, a file the sysop gives every node
+(``[store] peer_secret_file``; by default ``peer_secret`` in the data
+folder, made on first start: the workers of one ``serve`` share it).  The
+secret is never sent and is not in the store, so reading the store's
+tables, or the wire, gives nobody a way in:
 
-Only a holder of the token (read from the store) is let in: a hello
-without the right one, a malformed or over-long one (over
-:data:`HELLO_LIMIT` bytes), or none within :data:`HELLO_TIMEOUT` seconds
-is refused and closed, and at most :data:`PENDING_LIMIT` connections may
-be waiting to say hello at once.
+1. the port says ``NONCE <64 hex digits>``: 32 random bytes, new for every
+   connection;
+2. the node that hands over answers ``PEER {json}``: the
+   :class:`PeerHello` (the caller's name and account, their own address,
+   window size, charset, terminal type and whom they come to challenge),
+   its own nonce, and ``mac``: HMAC-SHA256 under the secret of the port's
+   nonce and every other field;
+3. the port answers ``WELCOME <mac>`` (HMAC-SHA256 of both nonces), which
+   the other node checks before it relays a byte of the caller's: a node
+   that does not hold the secret gets no caller's keys either.
+
+A hello is single-use and bound to its connection (the port's nonce is in
+its MAC, so a hello sniffed on the wire does not open another connection),
+and short-lived (:data:`HELLO_TIMEOUT`).  After the welcome the caller's
+bytes are relayed both ways (:func:`door.net.relay.relay`) and the caller
+is a session of this process, as a BBS node's caller is of the local
+server.
+
+A connection that does not finish the handshake within
+:data:`HELLO_TIMEOUT` seconds is closed; one address may have at most
+:data:`PENDING_PER_ADDRESS` connections waiting, and all addresses
+:data:`PENDING_LIMIT`, past which the oldest waiting one is closed to make
+room: silent connections cannot fill the port, and an honest node, which
+answers within a round trip, is never the oldest for long.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
+import json
 import logging
+import os
+import secrets
+from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from door.net.charset import Charset
-from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, printable,
+from door.net.gate import address_of
+from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, hello_fields, printable,
                             profile_named)
+from door.net.logs import SOURCE
+from door.net.private import check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal
 
-__all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "HELLO_LIMIT", "HELLO_TIMEOUT",
-           "PENDING_LIMIT"]
+__all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
+           "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
 
 log = logging.getLogger(__name__)
 
-HELLO_TIMEOUT = 10.0
-"""Seconds a new connection has to send its hello."""
+HELLO_TIMEOUT = 5.0
+"""Seconds a new connection has to finish the handshake (either side)."""
 
 PENDING_LIMIT = 64
-"""Connections that may be waiting to say hello at once; more are closed at once."""
+"""Connections that may be waiting to finish the handshake at once; a new
+one past it closes the oldest."""
+
+PENDING_PER_ADDRESS = 4
+"""Connections from one address that may be waiting at once; more are closed at once."""
 
 TERM_LIMIT = 40
 """The longest terminal type a hello carries, in characters."""
 
+ADDRESS_LIMIT = 64
+"""The longest caller's address a hello carries, in characters."""
+
+PEER_SECRET = "peer_secret"
+"""The peer secret's file name in the data folder, when ``[store]
+peer_secret_file`` names none."""
+
+REFUSAL = b"\r\nThis port is only for the door's own servers.\r\n"
+"""What a connection that is not a node is told before it is closed."""
+
+_NONCE = 32  # bytes
+_HELLO_LABEL = b"cribbage-door peer hello v2"
+_WELCOME_LABEL = b"cribbage-door peer welcome v2"
+
+
+def load_peer_secret(path: Path) -> bytes:
+    """The peer secret in ``path``, made (64 random hex digits, mode 0600)
+    when there is no such file.  Raises ``OSError`` when it cannot be read
+    or made, :class:`~door.net.private.SecretFileError` when others can
+    read it, and ``ValueError`` when it holds fewer than 32 characters."""
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass  # another worker made it first
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_hex(32) + "\n")
+            log.info("made the peer secret %s (give the same file to every node of the store)", path)
+    check_private(path, "the peer secret")
+    secret = path.read_bytes().strip()
+    if len(secret) < 32:
+        raise ValueError(f"{path}: the peer secret must hold at least 32 characters")
+    return secret
+
+
+def _mac(secret: bytes, label: bytes, *parts: bytes) -> str:
+    return hmac.new(secret, b"\0".join((label, *parts)), hashlib.sha256).hexdigest()
+
+
+def _canonical(fields: dict[str, Any]) -> bytes:
+    """The fields as the MAC covers them: JSON, keys sorted, ASCII only."""
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
 
 @dataclass(frozen=True)
 class PeerHello:
-    """What a serve process says of the caller it hands over: the other
-    process's ``token``, the caller's ``name`` and ``account`` id (``None``
-    for a guest), the window size ``cols`` x ``rows`` in cells, the output
-    ``charset`` name and the terminal type ``term``."""
+    """What a serve process says of the caller it hands over: the caller's
+    ``name`` and ``account`` id (``None`` for a guest), the window size
+    ``cols`` x ``rows`` in cells, the output ``charset`` name, the terminal
+    type ``term``, whom they come to ``challenge`` and the ``address`` they
+    call from (for cool-downs, limits and the log at the other end)."""
 
-    token: str
     name: str
     account: int | None
     cols: int
@@ -65,30 +142,48 @@ class PeerHello:
     challenge: str = ""
     """A caller at this node's main menu whom the caller comes to challenge
     (issue 16.3 across nodes); empty: none."""
+    address: str = ""
+    """The caller's own address, as the node they called saw it (issue 32.4)."""
 
-    def encode(self) -> bytes:
-        """The hello line, ``PEER {json}\\n``."""
-        return encode_hello("PEER", asdict(self))
+    def encode(self, secret: bytes, nonce: bytes) -> tuple[bytes, bytes]:
+        """The hello line ``PEER {json}\\n`` for the port that sent
+        ``nonce``, signed with ``secret``, and this side's own nonce (which
+        the port's welcome must cover)."""
+        mine = secrets.token_bytes(_NONCE)
+        fields: dict[str, Any] = {**asdict(self), "nonce": mine.hex()}
+        mac = _mac(secret, _HELLO_LABEL, nonce, _canonical(fields))
+        return b"PEER " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n", mine
 
     @classmethod
-    def for_terminal(cls, token: str, name: str, account: int | None, terminal: Terminal,
+    def for_terminal(cls, name: str, account: int | None, terminal: Terminal,
                      challenge: str = "") -> "PeerHello":
-        """The hello for the caller at ``terminal``: its size, charset and
-        terminal type (what the client sent, made printable), and whom
-        they come to ``challenge``."""
-        return cls(token, name, account, terminal.cols, terminal.rows, terminal.charset.name,
-                   printable(terminal.term_type, TERM_LIMIT), challenge)
+        """The hello for the caller at ``terminal``: its size, charset,
+        terminal type (what the client sent, made printable) and address,
+        and whom they come to ``challenge``."""
+        return cls(name, account, terminal.cols, terminal.rows, terminal.charset.name,
+                   printable(terminal.term_type, TERM_LIMIT), challenge, printable(terminal.address, ADDRESS_LIMIT))
 
     @classmethod
-    def decode(cls, line: bytes) -> "PeerHello":
-        """Read a hello line.  Raises ``ValueError`` (saying what is wrong)
-        for anything but a well-formed one."""
-        fields = hello_fields(line, "PEER", cls.__dataclass_fields__)
-        token, name, account = fields["token"], fields["name"], fields["account"]
+    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> tuple["PeerHello", bytes]:
+        """Read a hello line sent to the port that sent ``nonce``: the
+        hello and the other side's nonce.  Raises ``ValueError`` (saying
+        what is wrong) for anything but a well-formed hello whose MAC under
+        ``secret`` is right."""
+        fields = hello_fields(line, "PEER", [*cls.__dataclass_fields__, "nonce", "mac"])
+        mac = fields.pop("mac")
+        if not isinstance(mac, str) or not hmac.compare_digest(
+                mac.encode("ascii", "replace"), _mac(secret, _HELLO_LABEL, nonce, _canonical(fields)).encode()):
+            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
+        theirs = fields.pop("nonce")
+        try:
+            their_nonce = bytes.fromhex(theirs) if isinstance(theirs, str) else b""
+        except ValueError:
+            their_nonce = b""
+        if len(their_nonce) != _NONCE:
+            raise ValueError(f"nonce: {_NONCE * 2} hex digits")
+        name, account = fields["name"], fields["account"]
         cols, rows, charset, term = fields["cols"], fields["rows"], fields["charset"], fields["term"]
-        challenge = fields["challenge"]
-        if not isinstance(token, str) or not 0 < len(token) <= 128:
-            raise ValueError("token: a string")
+        challenge, address = fields["challenge"], fields["address"]
         check_name(name)
         if account is not None and (not isinstance(account, int) or isinstance(account, bool) or account < 1):
             raise ValueError("account: a positive whole number or null")
@@ -99,7 +194,9 @@ class PeerHello:
             raise ValueError(f"term: up to {TERM_LIMIT} printable characters")
         if challenge != "":
             check_name(challenge)
-        return cls(token, name, account, cols, rows, charset, term, challenge)
+        if not isinstance(address, str) or address != printable(address, ADDRESS_LIMIT):
+            raise ValueError(f"address: up to {ADDRESS_LIMIT} printable characters")
+        return cls(name, account, cols, rows, charset, term, challenge, address), their_nonce
 
     @property
     def profile(self) -> Charset:
@@ -107,41 +204,69 @@ class PeerHello:
         return profile_named(self.charset)
 
 
+def welcome(secret: bytes, nonce: bytes, their_nonce: bytes) -> bytes:
+    """The port's answer to a right hello: ``WELCOME <mac>\\n`` over both
+    nonces (``nonce`` the port's own)."""
+    return b"WELCOME " + _mac(secret, _WELCOME_LABEL, their_nonce, nonce).encode() + b"\n"
+
+
 class PeerTerminal(RelayedTerminal):
     """A :class:`Terminal` over a peer connection: a caller relayed by the
     serve process they called."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hello: PeerHello) -> None:
-        peer = writer.get_extra_info("peername")
-        where = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else "peer"
-        super().__init__("peer", f"peer {where}", hello.term or "ansi", hello.cols, hello.rows, reader, writer)
+        node = address_of(writer.get_extra_info("peername"))
+        address = hello.address or node
+        super().__init__("peer", f"{address} via {node}", hello.term or "ansi", hello.cols, hello.rows, reader,
+                         writer, address=address)
         self.charset = hello.profile
 
 
-async def start_peers(host: str, port: int, token: str,
+async def start_peers(host: str, port: int, secret: bytes,
                       session: Callable[[PeerTerminal, PeerHello], Awaitable[None]]) -> Any:
     """Listen on ``host``:``port`` (0: any free port) and run
     ``session(terminal, hello)`` for each caller another node hands over
-    with the right ``token``.  Returns the asyncio server."""
-    pending = 0
+    with a hello signed with ``secret`` for that connection.  Returns the
+    asyncio server."""
+    waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
+    """Connections in the handshake, oldest first, with their addresses."""
+    by_address: Counter[str] = Counter()
+
+    async def handshake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                        address: str) -> PeerHello | None:
+        nonce = secrets.token_bytes(_NONCE)
+        writer.write(b"NONCE " + nonce.hex().encode() + b"\n")
+        try:
+            hello, theirs = PeerHello.decode(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT), secret, nonce)
+        except (asyncio.TimeoutError, ValueError, ConnectionError) as exc:  # (a line over the limit: ValueError)
+            SOURCE.set(address)  # one stranger's refusals are rate-limited in the log (door.net.logs)
+            log.warning("peer hello from %s refused: %s", address, exc or "no hello in time")
+            writer.write(REFUSAL)
+            writer.close()
+            return None
+        writer.write(welcome(secret, nonce, theirs))
+        return hello
 
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        nonlocal pending
-        if pending >= PENDING_LIMIT:
+        address = address_of(writer.get_extra_info("peername"))
+        if by_address[address] >= PENDING_PER_ADDRESS:
             writer.close()
             return
-        pending += 1
+        if len(waiting) >= PENDING_LIMIT:
+            oldest, where = waiting.popitem(last=False)
+            by_address[where] -= 1
+            oldest.close()  # (its handshake then fails and says so)
+        waiting[writer] = address
+        by_address[address] += 1
         try:
-            hello = PeerHello.decode(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT))
-            if not hmac.compare_digest(hello.token.encode(), token.encode()):
-                raise ValueError("wrong token")
-        except (asyncio.TimeoutError, ValueError, ConnectionError) as exc:
-            log.warning("peer hello from %s refused: %s", writer.get_extra_info("peername"), exc)
-            writer.write(b"\r\nThis port is only for the door's own servers.\r\n")
-            writer.close()
-            return
+            hello = await handshake(reader, writer, address)
         finally:
-            pending -= 1
+            if waiting.pop(writer, None) is not None:
+                by_address[address] -= 1
+            if by_address[address] <= 0:
+                del by_address[address]
+        if hello is None or writer.is_closing():
+            return
         terminal = PeerTerminal(reader, writer, hello)
         try:
             await terminal.run_session(lambda _: session(terminal, hello))
@@ -151,10 +276,32 @@ async def start_peers(host: str, port: int, token: str,
     return await asyncio.start_server(handle, host, port, limit=HELLO_LIMIT)
 
 
-async def connect_peer(address: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
-    """A connection to another node's peer port, or ``None`` when it
-    cannot be reached within 5 seconds."""
+async def connect_peer(address: str, port: int, secret: bytes,
+                       hello: PeerHello) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    """Hand ``hello``'s caller to the node at ``address``:``port``: the
+    connection once the handshake is done and the node proved it holds
+    ``secret``, ready to relay the caller's bytes; ``None`` when it cannot
+    be reached, or does not prove it, within :data:`HELLO_TIMEOUT` seconds
+    a step."""
     try:
-        return await asyncio.wait_for(asyncio.open_connection(address, port), 5)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port, limit=HELLO_LIMIT),
+                                                HELLO_TIMEOUT)
     except (OSError, asyncio.TimeoutError):
         return None
+    try:
+        line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+        if not line.startswith(b"NONCE "):
+            raise ValueError("no nonce")
+        nonce = bytes.fromhex(line[6:].strip().decode("ascii"))
+        if len(nonce) != _NONCE:
+            raise ValueError("a nonce of the wrong length")
+        sent, mine = hello.encode(secret, nonce)
+        writer.write(sent)
+        answer = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+        if not hmac.compare_digest(answer, welcome(secret, nonce, mine)):
+            raise ValueError("no welcome signed with this store's peer secret")
+    except (OSError, asyncio.TimeoutError, ValueError, UnicodeDecodeError) as exc:
+        log.warning("node at %s:%d did not prove itself: %s", address, port, exc or "no answer in time")
+        writer.close()
+        return None
+    return reader, writer

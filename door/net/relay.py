@@ -84,8 +84,8 @@ class RelayedTerminal(StreamTerminal):
     resize."""
 
     def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
-                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        super().__init__(kind, peer, term_type, cols, rows, reader, writer)
+                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str | None = None) -> None:
+        super().__init__(kind, peer, term_type, cols, rows, reader, writer, address)
         self._frames = FrameDecoder()
 
     def received(self, data: bytes) -> None:

@@ -16,6 +16,7 @@ from collections import deque
 from typing import Awaitable, Callable
 
 from door.net.ansi import farewell
+from door.net.gate import address_of
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
 
@@ -63,7 +64,7 @@ class Terminal:
     """A caller's terminal, whatever the transport.
 
     ``kind``: ``"telnet"`` or ``"ssh"``; ``peer``: the remote address as
-    text; ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
+    text (``address``: the caller's own address, without the port); ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
     ``rows``: the size in cells (80x24 until the client says otherwise);
     ``charset``: the output encoding, chosen from the terminal type and
     ``lang``.  Who is calling is not the terminal's business: a
@@ -74,9 +75,13 @@ class Terminal:
     """
 
     def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
-                 lang: str | None = None) -> None:
+                 lang: str | None = None, address: str | None = None) -> None:
         self.kind = kind
         self.peer = peer
+        self.address = address if address is not None else address_of(peer)
+        """The caller's own address (no port), what limits, cool-downs and
+        the log count by: the host part of ``peer``, or for a caller relayed
+        by another node, the address that node saw (issue 32.4)."""
         self.term_type = term_type or "unknown"
         self.cols, self.rows = clamp_size(cols, rows)
         self.charset: Charset = choose_charset(term_type, lang)
@@ -429,8 +434,8 @@ class StreamTerminal(Terminal):
     :meth:`received`."""
 
     def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
-                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        super().__init__(kind, peer, term_type, cols, rows)
+                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str | None = None) -> None:
+        super().__init__(kind, peer, term_type, cols, rows, address=address)
         self._reader = reader
         self._writer = writer
 

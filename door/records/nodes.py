@@ -1,6 +1,6 @@
 """The serve processes sharing one store, and who is on line on each
 (issue 16.2): each process (a *node*) registers the address of its peer
-port (:mod:`door.net.peer_socket`) with a random token, and every
+port (:mod:`door.net.peer_socket`), and every
 :data:`~door.sysop.node_link.BEAT` seconds counts a heartbeat and, when
 its people changed, rewrites its rows of ``presence`` and bumps its
 ``version``.  The others read a node's rows again only when its version
@@ -42,13 +42,13 @@ FORGET_AFTER = 60.0
 @dataclass(frozen=True)
 class Node:
     """Another serve process: its ``id``, where its peer port listens
-    (``address``, ``port``), the ``token`` a peer hello must carry, its
-    heartbeat count ``beats`` and presence ``version``."""
+    (``address``, ``port``), its heartbeat count ``beats`` and presence
+    ``version``.  (Nothing here lets anybody in: the nodes prove to each
+    other that they hold the peer secret, which is not in the store.)"""
 
     id: int
     address: str
     port: int
-    token: str
     beats: int
     version: int
 
@@ -70,12 +70,12 @@ class Nodes:
     def __init__(self, database: Database) -> None:
         self.database = database
 
-    async def register(self, address: str, port: int, token: str) -> int:
+    async def register(self, address: str, port: int) -> int:
         """Add this process as a node reachable at ``address``:``port``;
         returns its id."""
         return await self.database.tx(lambda db: int(db.execute(
             "INSERT INTO nodes (address, port, token, started) VALUES (?, ?, ?, ?) RETURNING id",
-            (address, port, token, time.time())).fetchone()[0]))
+            (address, port, "", time.time())).fetchone()[0]))  # (the token column: unused since issue 32.3)
 
     async def beat(self, node_id: int, people: Sequence[tuple[str, str, bool]] | None) -> bool:
         """Count a heartbeat of ``node_id`` and, when ``people`` is given
@@ -100,7 +100,7 @@ class Nodes:
         """Every node but ``node_id``, alive or not (the caller judges by
         whether ``beats`` moves)."""
         return await self.database.query(lambda db: [Node(*row) for row in db.execute(
-            "SELECT id, address, port, token, beats, version FROM nodes WHERE id <> ? ORDER BY id", (node_id,))])
+            "SELECT id, address, port, beats, version FROM nodes WHERE id <> ? ORDER BY id", (node_id,))])
 
     async def people(self, node_ids: Sequence[int]) -> list[Present]:
         """Who is on line on the nodes ``node_ids``, sysops first."""

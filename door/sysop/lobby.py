@@ -67,7 +67,7 @@ def challenger_key(presence: "Presence") -> str:
     :data:`CHALLENGE_COOLDOWN`."""
     if presence.identity is not None:
         return presence.identity
-    return "guest@" + presence.terminal.peer.rsplit(":", 1)[0]
+    return "guest@" + presence.terminal.address
 
 
 def sysop_identity(name: str) -> str:

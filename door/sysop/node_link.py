@@ -49,16 +49,16 @@ STALE = 3.0
 
 class NodeLink:
     """This process's place among the nodes of ``store``: reachable at
-    ``address``:``port`` with ``token`` (what a peer hello to this node
-    must carry); keeps ``lobby``'s view of the other nodes
+    ``address``:``port``; ``secret`` is the peer secret the nodes prove to
+    each other that they hold (:mod:`door.net.peer_socket`); keeps ``lobby``'s view of the other nodes
     (:meth:`Lobby.set_elsewhere`) up to date."""
 
-    def __init__(self, store: Store, lobby: Lobby, address: str, port: int, token: str) -> None:
+    def __init__(self, store: Store, lobby: Lobby, address: str, port: int, secret: bytes = b"") -> None:
         self.store = store
         self.lobby = lobby
         self.address = address
         self.port = port
-        self.token = token
+        self.secret = secret
         self.node_id: int | None = None
         self._published: list[tuple[str, str, bool]] | None = None
         self._seen: dict[int, tuple[int, float]] = {}
@@ -73,7 +73,7 @@ class NodeLink:
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`."""
-        self.node_id = await self.store.nodes.register(self.address, self.port, self.token)
+        self.node_id = await self.store.nodes.register(self.address, self.port)
         log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
         self.lobby.on_change = self._changed_here
         loop = asyncio.get_running_loop()
@@ -157,7 +157,7 @@ class NodeLink:
         changed = people != self._published
         if not await self.store.nodes.beat(self.node_id, people if changed else None):
             log.warning("node %d was forgotten by the store (a long stall): registering again", self.node_id)
-            self.node_id = await self.store.nodes.register(self.address, self.port, self.token)
+            self.node_id = await self.store.nodes.register(self.address, self.port)
             self._published = None
             return
         self._published = people

@@ -1,7 +1,8 @@
 """Serve processes on one PostgreSQL store find each other (issue 16.2):
 the node link's view of who is on line elsewhere, and the peer port that
-takes callers handed over by another node (only with the store's token,
-only for the account the hello names)."""
+takes callers handed over by another node (only from a node that holds
+the peer secret, on the connection it was signed for, and only for the
+account the hello names)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import AsyncIterator, Callable
 
 import pytest
 
-from door.net.peer_socket import HELLO_LIMIT, PeerHello
+from door.net.peer_socket import HELLO_LIMIT, PeerHello, connect_peer
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from door.sysop.lobby import Lobby
@@ -53,7 +54,7 @@ async def two_nodes(url: "str | Path") -> AsyncIterator[tuple[list[Lobby], list[
     store connection (as two serve processes have); stopped at the end."""
     stores = [await Store.open(url) for _ in range(2)]
     lobbies = [Lobby(PagingConfig()) for _ in range(2)]
-    links = [NodeLink(s, lobby, "127.0.0.1", 1000 + i, f"token{i}") for i, (s, lobby) in enumerate(zip(stores, lobbies))]
+    links = [NodeLink(s, lobby, "127.0.0.1", 1000 + i) for i, (s, lobby) in enumerate(zip(stores, lobbies))]
     try:
         for link in links:
             await link.start()
@@ -75,7 +76,7 @@ async def test_nodes_learn_of_each_other_s_sysop_within_a_beat_or_two(postgres: 
         await until(lambda: lobbies[1].sysop_elsewhere() is not None)
         assert loop.time() - started <= 4 * BEAT + 1.0  # agreement within about two beats
         node = lobbies[1].sysop_elsewhere()
-        assert node is not None and (node.port, node.token) == (1000, "token0")
+        assert node is not None and node.port == 1000
         assert lobbies[0].sysop_elsewhere() is None  # a sysop here is not elsewhere
         desk.busy = True  # playing someone: not offered
         await until(lambda: lobbies[1].sysop_elsewhere() is None)
@@ -103,23 +104,38 @@ async def shared(tmp_path: Path, postgres: PostgresServer) -> AsyncIterator[Door
         yield server
 
 
-async def peer(door: DoorServer, line: bytes) -> bytes:
-    """What the door's peer port answers ``line`` with, until it closes."""
+async def peer(door: DoorServer, line: bytes | Callable[[bytes], bytes]) -> bytes:
+    """What the door's peer port answers ``line`` with (or ``line(nonce)``,
+    given the nonce the port sent), until it closes."""
     assert door.link is not None
     reader, writer = await asyncio.open_connection("127.0.0.1", door.link.port)
-    writer.write(line)
+    nonce = await asyncio.wait_for(reader.readline(), 5)
+    assert nonce.startswith(b"NONCE ")
+    writer.write(line(bytes.fromhex(nonce[6:].decode().strip())) if callable(line) else line)
     try:
         return await asyncio.wait_for(reader.read(), 10)
     finally:
         writer.close()
 
 
-def hello(door: DoorServer, **changes: object) -> bytes:
+def hello(door: DoorServer, secret: bytes | None = None, mac: str | None = None, after: dict[str, object] | None = None,
+          **signed: object) -> Callable[[bytes], bytes]:
+    """A hello for the port's nonce with the fields ``signed`` changed,
+    signed with the door's peer secret (or ``secret``), and then the
+    fields ``after`` changed (not covered by the MAC) or a ``mac`` of one's own."""
     assert door.link is not None
-    fields = dict(token=door.link.token, name="Syd", account=None, cols=80, rows=24, charset="utf-8", term="xterm",
-                  challenge="")
-    fields.update(changes)
-    return b"PEER " + json.dumps(fields).encode() + b"\n"
+    good = PeerHello(**{**dict(name="Syd", account=None, cols=80, rows=24, charset="utf-8", term="xterm",  # type: ignore[arg-type]
+                               challenge="", address="127.0.0.9"), **signed})
+    changes = after or {}
+
+    def line(nonce: bytes) -> bytes:
+        signed, _ = good.encode(secret if secret is not None else door.link.secret, nonce)
+        fields = json.loads(signed[5:])
+        fields.update(changes)
+        if mac is not None:
+            fields["mac"] = mac
+        return b"PEER " + json.dumps(fields).encode() + b"\n"
+    return line
 
 
 @pytest.mark.parametrize("line", [
@@ -133,14 +149,24 @@ async def test_the_peer_port_refuses_what_is_not_a_node(shared: DoorServer, line
     assert not shared.sessions
 
 
-async def test_the_peer_port_refuses_a_wrong_token(shared: DoorServer) -> None:
-    assert b"only for the door's own servers" in await peer(shared, hello(shared, token="0" * 64))
+async def test_the_peer_port_refuses_a_hello_without_the_peer_secret(shared: DoorServer) -> None:
+    assert b"only for the door's own servers" in await peer(shared, hello(shared, secret=b"0" * 64))
+    assert b"only for the door's own servers" in await peer(shared, hello(shared, mac="0" * 64))
+    assert not shared.sessions
+
+
+@pytest.mark.parametrize("changes", [{"name": "Ann"}, {"account": 1}, {"address": "10.0.0.1"}, {"nonce": "00" * 32}])
+async def test_a_signed_hello_cannot_be_changed(shared: DoorServer, changes: dict[str, object]) -> None:
+    assert b"only for the door's own servers" in await peer(shared, hello(shared, after=changes))
     assert not shared.sessions
 
 
 @pytest.mark.parametrize("challenge", [123, None, "x" * 200])
 async def test_the_peer_port_refuses_a_bad_challenge(shared: DoorServer, challenge: object) -> None:
-    assert b"only for the door's own servers" in await peer(shared, hello(shared, challenge=challenge))
+    assert shared.link is not None
+    bad = PeerHello("Syd", None, 80, 24, "utf-8", "xterm", challenge, "")  # type: ignore[arg-type]
+    said = await peer(shared, lambda nonce: bad.encode(shared.link.secret, nonce)[0])  # type: ignore[union-attr]
+    assert b"only for the door's own servers" in said
     assert not shared.sessions
 
 
@@ -157,8 +183,10 @@ async def test_a_handed_over_caller_arrives_at_the_menu(shared: DoorServer) -> N
     assert shared.store is not None
     syd = await shared.store.accounts.create("Syd", hash_password("syd-pass"))
     assert shared.link is not None
-    reader, writer = await asyncio.open_connection("127.0.0.1", shared.link.port)
-    writer.write(PeerHello(shared.link.token, "Syd", syd.id, 80, 24, "utf-8", "xterm").encode())
+    link = await connect_peer("127.0.0.1", shared.link.port, shared.link.secret,
+                              PeerHello("Syd", syd.id, 80, 24, "utf-8", "xterm"))
+    assert link is not None
+    reader, writer = link
     seen = b""
     while b"Main menu" not in seen:
         seen += await asyncio.wait_for(reader.read(4096), 10)
@@ -196,7 +224,9 @@ async def test_a_client_s_odd_terminal_type_still_makes_a_hello_the_other_node_t
     from tests.support.memory_terminal import MemoryTerminal
 
     terminal = MemoryTerminal(term="xterm\x1b]0;title\x07" + "x" * 100)
-    hello = PeerHello.decode(PeerHello.for_terminal("token", "Syd", 7, terminal).encode())
+    nonce = b"n" * 32
+    hello, _ = PeerHello.decode(PeerHello.for_terminal("Syd", 7, terminal).encode(b"s" * 32, nonce)[0], b"s" * 32,
+                                nonce)
     assert hello.term.startswith("xterm]0;title") and len(hello.term) == 40 and hello.term.isprintable()
 
 
@@ -217,10 +247,122 @@ def test_news_after_the_loop_closed_is_dropped(tmp_path: Path) -> None:
             return listen(channel, wake)
 
         store.database.listen = keep  # type: ignore[method-assign]
-        link = NodeLink(store, Lobby(PagingConfig()), "127.0.0.1", 1000, "token")
+        link = NodeLink(store, Lobby(PagingConfig()), "127.0.0.1", 1000)
         await link.start()
         await link.stop()
         await store.close()
 
     asyncio.run(node())
     heard[0]()  # the loop is closed now
+
+
+# -- issue 32.3 and 32.4: nodes trust only each other -------------------------------------
+
+
+async def test_a_sniffed_hello_does_not_open_another_connection(shared: DoorServer) -> None:
+    """A hello is bound to the nonce of the connection it was signed for:
+    sent again on a new connection (from anywhere) it is refused."""
+    assert shared.link is not None and shared.store is not None
+    syd = await shared.store.accounts.create("Syd", hash_password("syd-pass"))
+    sniffed: list[bytes] = []
+
+    def sign(nonce: bytes) -> bytes:
+        line = PeerHello("Syd", syd.id, 80, 24, "utf-8", "xterm").encode(shared.link.secret, nonce)[0]  # type: ignore[union-attr]
+        sniffed.append(line)
+        return line
+    first = await asyncio.wait_for(peer_until(shared, sign, b"Main menu"), 15)
+    assert b"Welcome, Syd." in first
+    assert b"only for the door's own servers" in await peer(shared, sniffed[0])
+    assert not any(t.kind == "peer" and not t.closed for t in shared.sessions if "Syd" in t.peer)
+
+
+async def peer_until(door: DoorServer, line: Callable[[bytes], bytes], text: bytes) -> bytes:
+    """Send ``line(nonce)`` and read until ``text`` comes (then hang up)."""
+    assert door.link is not None
+    reader, writer = await asyncio.open_connection("127.0.0.1", door.link.port)
+    nonce = await reader.readline()
+    writer.write(line(bytes.fromhex(nonce[6:].decode().strip())))
+    seen = b""
+    try:
+        while text not in seen:
+            chunk = await reader.read(4096)
+            assert chunk, seen
+            seen += chunk
+        return seen
+    finally:
+        writer.close()
+
+
+async def test_the_store_s_tables_hold_no_way_in(shared: DoorServer) -> None:
+    """What anyone who reads the store's nodes table learns is the address
+    and port: no token there opens a session any more."""
+    assert shared.store is not None and shared.link is not None
+    rows = await shared.store.database.query(lambda db: db.execute("SELECT * FROM nodes").fetchall())
+    assert rows and not any(shared.link.secret.decode() in str(row) for row in rows)
+    assert all(row[3] == "" for row in rows)  # the old token column is empty
+
+
+async def test_silent_connections_cannot_keep_a_hand_over_out(shared: DoorServer) -> None:
+    """Silent connections from one address take at most a few waiting
+    places; from many addresses they take the oldest places, which an
+    honest node (answering within a round trip) never holds for long."""
+    from door.net.peer_socket import PENDING_LIMIT, PENDING_PER_ADDRESS
+
+    assert shared.link is not None and shared.store is not None
+    syd = await shared.store.accounts.create("Syd", hash_password("syd-pass"))
+    silent = []
+    for i in range(PENDING_LIMIT + 40):  # over forty addresses of 127/8, as many as they may
+        host = f"127.0.0.{2 + i // PENDING_PER_ADDRESS}"
+        reader, writer = await asyncio.open_connection("127.0.0.1", shared.link.port, local_addr=(host, 0))
+        silent.append((reader, writer))
+    for _ in range(3):
+        started = asyncio.get_running_loop().time()
+        link = await connect_peer("127.0.0.1", shared.link.port, shared.link.secret,
+                                  PeerHello("Syd", syd.id, 80, 24, "utf-8", "xterm"))
+        assert link is not None, "the hand-over was kept out"
+        assert asyncio.get_running_loop().time() - started < 2.0
+        reader, writer = link
+        seen = b""
+        while b"Main menu" not in seen:
+            seen += await asyncio.wait_for(reader.read(4096), 10)
+        writer.close()
+    # one address past its share is closed at once
+    extra = [await asyncio.open_connection("127.0.0.1", shared.link.port, local_addr=("127.0.0.200", 0))
+             for _ in range(PENDING_PER_ADDRESS + 2)]
+    closed = 0
+    for reader, _ in extra:
+        data = await asyncio.wait_for(reader.read(), 8)  # the nonce then, after HELLO_TIMEOUT, the refusal; or b""
+        closed += 0 if data.startswith(b"NONCE") else 1
+    assert closed == 2
+    for _, writer in silent + extra:
+        writer.close()
+
+
+async def test_the_peer_port_is_not_on_the_callers_address(tmp_path: Path, postgres: PostgresServer) -> None:
+    """With ``peer_host`` empty the peer port listens on loopback only,
+    even when the callers' listeners face every address."""
+    config = make_config(tmp_path / "data")
+    config.store.url = postgres.new_database()
+    config.server.host = "0.0.0.0"
+    async with running(config) as door:
+        assert door.link is not None and door.link.address == "127.0.0.1"
+        assert {s.getsockname()[0] for s in door._peers.sockets} == {"127.0.0.1"}
+
+
+async def test_a_relayed_caller_keeps_their_own_address(shared: DoorServer) -> None:
+    """Cool-downs, limits and the log count a handed-over caller by the
+    address they called from, not by the node that relayed them."""
+    from door.sysop.lobby import challenger_key
+
+    assert shared.link is not None
+    reader, writer = await asyncio.open_connection("127.0.0.1", shared.link.port)
+    nonce = await reader.readline()
+    writer.write(hello(shared, name="Ivy", address="127.0.0.79")(bytes.fromhex(nonce[6:].decode().strip())))
+    seen = b""
+    while b"Main menu" not in seen:
+        seen += await asyncio.wait_for(reader.read(4096), 10)
+    ivy = next(p for p in shared.ctx.lobby.presences.values() if p.name == "Ivy")
+    assert ivy.terminal.address == "127.0.0.79"
+    assert challenger_key(ivy) == "guest@127.0.0.79"
+    assert "127.0.0.79" in ivy.terminal.peer
+    writer.close()
