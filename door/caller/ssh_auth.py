@@ -91,7 +91,7 @@ class SshAuthenticator:
         self.wrong_passwords += 1
         if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts or verdict.refused:
             log.warning("closing %s after %d wrong password(s)%s", self.peer, self.wrong_passwords,
-                        f" ({verdict.refused})" if verdict.refused else "")
+                        f" ({verdict.refused})" if verdict.refused else "", extra={"source": address_of(self.peer)})
             self.close()
             return False
         await asyncio.sleep(verdict.delay)

@@ -197,7 +197,7 @@ class DoorSshServer(asyncssh.SSHServer):
             return False
         if self.open_channels >= self.channels:
             log.info("ssh session refused for %s: %d already open on the connection", self._address,
-                     self.open_channels)
+                     self.open_channels, extra={"source": self._address})
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             f"this door takes {self.channels} session(s) per connection")
         extra = self.open_channels > 0 and self.gate is not None and self._address is not None

@@ -133,7 +133,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
             self._door_deadline = None
             if not self.door_started and self._transport is not None:
                 log.info("telnet %s did not reach the name prompt in %g s: closing", self._door_address,
-                         login_timeout)
+                         login_timeout, extra={"source": self._door_address})
                 self._transport.abort()
 
         def begin_shell(self, future: "asyncio.Future[None]") -> None:

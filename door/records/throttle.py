@@ -129,7 +129,8 @@ class LoginThrottle:
         n = sum(1 for _, a in self._by_account[key] if a == address)
         delay = min(MAX_DELAY, BASE_DELAY * 2.0 ** (n - 1))
         log.warning("wrong password for %r from %s over %s (%d from there in %g s, %d for the name); waiting %.1f s",
-                    name, address, where, n, self.window, len(self._by_account[key]), delay)
+                    name, address, where, n, self.window, len(self._by_account[key]), delay,
+                    extra={"source": address})
         return delay
 
     def success(self, name: str, address: str) -> None:
@@ -152,7 +153,8 @@ class LoginThrottle:
         another request, or hung up) counts as a wrong password."""
         why = self.admit(name, address)
         if why is not None:
-            log.warning("not checking a password for %r from %s over %s: %s", name, address, where, why)
+            log.warning("not checking a password for %r from %s over %s: %s", name, address, where, why,
+                        extra={"source": address})
             return Verdict(False, refused=why)
         answered = False
         try:

@@ -76,3 +76,35 @@ async def test_extra_ssh_sessions_count_against_the_address(tmp_path: Path) -> N
             processes.append(await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None))
             assert door.gate.total == 3
         assert await until(lambda: door.gate is not None and door.gate.total == 0)
+
+
+async def test_refused_hellos_cannot_flood_the_log(tmp_path: Path) -> None:
+    """Issue 32.7: 400 bad hellos on a worker's peer port from one address
+    (451 KiB of log a second before) write at most a burst of lines."""
+    import re
+
+    from door.net.logs import SOURCE_BURST
+    from tests.support.server import start_workers_process
+
+    proc, _ = start_workers_process(tmp_path / "data", 2)
+    try:
+        port = None
+        deadline = time.monotonic() + 20
+        while port is None and time.monotonic() < deadline:
+            for line in list(proc.log_tail):  # type: ignore[attr-defined]
+                if m := re.search(r"peers reach it on 127\.0\.0\.1:(\d+)", line):
+                    port = int(m.group(1))
+            await asyncio.sleep(0.05)
+        assert port is not None
+        for _ in range(400):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            await reader.readline()
+            writer.write(b"PEER {}\n")
+            await reader.read()
+            writer.close()
+        await asyncio.sleep(0.5)
+        refused = [line for line in list(proc.log_tail) if "peer hello from" in line]  # type: ignore[attr-defined]
+        assert SOURCE_BURST // 2 <= len(refused) <= SOURCE_BURST + 1, len(refused)
+    finally:
+        proc.terminate()
+        proc.wait(10)
