@@ -157,6 +157,10 @@ async def _challenge(display: Display, ctx: DoorContext, caller: Caller, options
         return await show_page(display, "Play another caller", [
             f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
             "Try again in a moment."])
+    if not ctx.lobby.challenges_left(presence):
+        return await show_page(display, "Play another caller", [
+            "Too many challenges were sent from your address in the last minute.", "",
+            "Please wait a minute before the next one."])
     ctx.lobby.update(presence, f"challenging {target.name}")
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume))
 
@@ -255,8 +259,9 @@ async def answer_challenge(display: Display, ctx: DoorContext, caller: Caller, o
     display.show(paint)
     shown = challenge.seconds_left
     async for key in display.keys(tick=0.25):
-        if challenge.answer.done():  # withdrawn, lapsed, or the challenger left
-            return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
+        if challenge.answer.done():  # withdrawn, lapsed, or the challenger left: back to the menu, which says so
+            presence.messages.append(f"{name} is no longer waiting for an answer to the challenge.")
+            return True
         if key is None:
             if challenge.seconds_left != shown:
                 shown = challenge.seconds_left

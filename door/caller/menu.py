@@ -30,6 +30,8 @@ class MenuItem(enum.Enum):
     DEMONSTRATION = "7"
     PLAY_CALLER = "8"
     TERMINAL = "T"
+    CHALLENGES = "C"
+    """Turn challenges from other callers off, or on again (issue 32.5)."""
     RESUME = "R"
     QUIT = "Q"
     CHALLENGED = "challenged"
@@ -39,7 +41,8 @@ class MenuItem(enum.Enum):
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
                     messages: Sequence[str] = (), resume: str | None = None,
                     opponents: Callable[[], bool] = lambda: False,
-                    challenged: Callable[[], bool] = lambda: False) -> MenuItem | None:
+                    challenged: Callable[[], bool] = lambda: False,
+                    challenges_on: Callable[[], bool] | None = None) -> MenuItem | None:
     """The caller's menu; returns the :class:`MenuItem` chosen, or ``None``
     on hang-up.  "Play the sysop" is offered while
     ``sysop_available()`` says so, "Play another caller" while
@@ -47,7 +50,10 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     the sysop show as they arrive; ``resume`` describes a kept game
     ("game #N (hand 3, you 20, Computer 26)"), offered as R.  When
     ``challenged()`` turns True (checked at every wake-up of the
-    terminal) the menu returns :attr:`MenuItem.CHALLENGED`."""
+    terminal) the menu returns :attr:`MenuItem.CHALLENGED`, unless the
+    caller pressed a key of the menu: their own choice comes first (issue
+    32.5).  ``challenges_on()`` says whether other callers may challenge
+    this one (offered as C to change; not offered when ``None``)."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
 
@@ -63,6 +69,9 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         out.append("  7  Demonstration: watch the computer play itself")
         if opponents():
             out.append("  8  Play another caller")
+        if challenges_on is not None:
+            out.append("  C  Challenges from other callers: " + ("on (C turns them off)" if challenges_on()
+                                                                  else "off (C turns them on)"))
         out.append(f"  T  Terminal: {display.terminal.charset.label} (test or change it)")
         return out + ["  Q  Leave the door"]
 
@@ -87,18 +96,21 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     painted = news()
     display.show(paint)
     async for key in display.keys(tick=1.0):
-        if challenged():
-            return MenuItem.CHALLENGED  # the key, if any, was pressed before the challenge showed
         if key is None:
+            if challenged():
+                return MenuItem.CHALLENGED
             now = news()
             if now != painted:
                 painted = now
                 display.refresh_soon()
             continue
-        allowed = ("123457TQ" + ("6" if sysop_available() else "") + ("8" if opponents() else "")
+        allowed = ("123457T" + ("C" if challenges_on is not None else "") + "Q"
+                   + ("6" if sysop_available() else "") + ("8" if opponents() else "")
                    + ("R" if resume is not None else ""))
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
-            return MenuItem(key.char.upper())
+            return MenuItem(key.char.upper())  # (a challenge that came meanwhile is declined by the caller's choice)
+        if challenged():
+            return MenuItem.CHALLENGED
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh_soon()
     return None

@@ -177,6 +177,11 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         elif choice is MenuItem.TERMINAL:
             ctx.lobby.update(presence, "testing the terminal")
             ok = await charset_test(display)
+        elif choice is MenuItem.CHALLENGES:
+            presence.challengeable = not presence.challengeable
+            log.info("%r turned challenges %s", caller.name, "on" if presence.challengeable else "off")
+            ctx.lobby.changed()
+            ok = True
         elif choice is MenuItem.DEMONSTRATION:
             ctx.lobby.update(presence, "watching a demonstration")
             ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
@@ -205,12 +210,16 @@ async def _menu(display: Display, ctx: DoorContext, caller: Caller, presence: Pr
     presence.deliver = deliver
     ctx.lobby.at_menu(presence, True)
     try:
-        return await main_menu(display, caller,
-                               lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
-                               messages,
-                               resume=kept.line if kept is not None else None,
-                               opponents=lambda: ctx.lobby.has_opponents(presence),
-                               challenged=lambda: ctx.lobby.challenge_for(presence) is not None)
+        choice = await main_menu(display, caller,
+                                 lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
+                                 messages,
+                                 resume=kept.line if kept is not None else None,
+                                 opponents=lambda: ctx.lobby.has_opponents(presence),
+                                 challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
+                                 challenges_on=lambda: presence.challengeable)
+        if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
+            ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
+        return choice
     finally:
         ctx.lobby.at_menu(presence, False)
         presence.deliver = None

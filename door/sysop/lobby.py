@@ -11,8 +11,13 @@ sysop's seat back through it.
 A *challenge* (issue 16.3) asks a caller at the main menu to play the
 caller who sends it, for ``page_timeout`` seconds.  Accepting answers it
 with the challenged caller's seat; the challenger's session sets up the
-table.  A caller who declines is not challenged again by the same caller
-for :data:`CHALLENGE_COOLDOWN` seconds.
+table.  A caller who declines, or whom a challenger withdraws from, is not
+challenged again by the same caller, nor from the same address, for
+:data:`CHALLENGE_COOLDOWN` seconds; one address sends at most
+:data:`CHALLENGE_RATE` challenges in :data:`CHALLENGE_RATE_WINDOW`
+seconds; and a caller may turn challenges off (issue 32.5: two guests
+challenged and withdrew 102 times in 30 s, and their victim never reached
+a game).
 """
 
 from __future__ import annotations
@@ -43,8 +48,15 @@ __all__ = ["Lobby", "Presence", "Page", "Invitation", "Challenge", "Console", "a
 log = logging.getLogger(__name__)
 
 CHALLENGE_COOLDOWN = 120.0
-"""Seconds after a caller declines a challenge during which its sender
-cannot challenge them again (nobody is pestered off the menu)."""
+"""Seconds after a caller declines a challenge (or its sender withdraws it)
+during which its sender, and anybody at the sender's address, cannot
+challenge them again (nobody is pestered off the menu)."""
+
+CHALLENGE_RATE = 4
+"""Challenges one address may send in any :data:`CHALLENGE_RATE_WINDOW`."""
+
+CHALLENGE_RATE_WINDOW = 60.0
+"""Seconds over which :data:`CHALLENGE_RATE` counts."""
 
 
 def account_identity(account_id: int) -> str:
@@ -68,6 +80,12 @@ def challenger_key(presence: "Presence") -> str:
     if presence.identity is not None:
         return presence.identity
     return "guest@" + presence.terminal.address
+
+
+def _challenger_keys(presence: "Presence") -> tuple[str, ...]:
+    """Every key a declined or withdrawn challenge is remembered by: the
+    challenger's (:func:`challenger_key`) and their address's."""
+    return challenger_key(presence), "from@" + presence.terminal.address
 
 
 def sysop_identity(name: str) -> str:
@@ -112,6 +130,8 @@ class Presence:
     """Set when the connection's session is over."""
     away: bool = False
     """True once the caller is handed to another node (their session goes on there)."""
+    challengeable: bool = True
+    """False when the caller turned challenges off (the main menu's C)."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
@@ -190,7 +210,12 @@ class Lobby:
         self._at_menu: dict[int, Presence] = {}
         """The challengeable callers by connection (few, and looked at every second by every menu)."""
         self._declined: dict[tuple[str, int], float] = {}
-        """(who challenged, :func:`challenger_key`; challenged conn) -> when the challenged caller said no."""
+        """(who challenged, :func:`_challenger_keys`; challenged conn) -> when the challenged caller said no
+        or the challenger withdrew."""
+        self._sent: dict[str, list[float]] = {}
+        """A challenger's address -> when its challenges of the last :data:`CHALLENGE_RATE_WINDOW` were sent."""
+        self.clock: Callable[[], float] = time.time
+        """Seconds since the epoch (a test may set another)."""
         self.tables: set["Table"] = set()
         self.nodes: dict[int, Node] = {}
         """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
@@ -378,13 +403,28 @@ class Lobby:
         return list(self._menu_elsewhere)
 
     def _may_challenge(self, presence: Presence, other: Presence) -> bool:
-        if other is presence or not other.name:
+        if other is presence or not other.name or not other.challengeable:
             return False
         if any(other in (c.challenger, c.challenged) or presence in (c.challenger, c.challenged)
                for c in self.challenges):
             return False
-        said_no = self._declined.get((challenger_key(presence), other.conn))
-        return said_no is None or time.time() - said_no >= CHALLENGE_COOLDOWN
+        now = self.clock()
+        return all(now - self._declined.get((key, other.conn), -CHALLENGE_COOLDOWN) >= CHALLENGE_COOLDOWN
+                   for key in _challenger_keys(presence))
+
+    def challenges_left(self, presence: Presence) -> int:
+        """How many challenges ``presence``'s address may still send now
+        (:data:`CHALLENGE_RATE` in any :data:`CHALLENGE_RATE_WINDOW`)."""
+        now = self.clock()
+        sent = [t for t in self._sent.get(presence.terminal.address, []) if now - t < CHALLENGE_RATE_WINDOW]
+        return max(0, CHALLENGE_RATE - len(sent))
+
+    def _remember_no(self, challenge: "Challenge") -> None:
+        """The challenged caller said no, or the challenger withdrew: the
+        :data:`CHALLENGE_COOLDOWN` starts for the challenger's keys."""
+        now = self.clock()
+        for key in _challenger_keys(challenge.challenger):
+            self._declined[(key, challenge.challenged.conn)] = now
 
     def challenge_for(self, presence: Presence) -> Challenge | None:
         """The open challenge to ``presence``, if any."""
@@ -396,9 +436,17 @@ class Lobby:
         on with the kept game ``resume`` when given) and wait up to
         ``page_timeout`` seconds; returns the challenge, whose ``answer``
         holds the challenged caller's seat or ``None``.  Raises
-        ``ValueError`` when ``challenged`` is not among :meth:`opponents`."""
+        ``ValueError`` when ``challenged`` is not among :meth:`opponents`,
+        or the challenger's address has no :meth:`challenges_left`."""
         if challenged not in self.opponents(challenger):
             raise ValueError(f"{challenged.name} cannot be challenged now")
+        if not self.challenges_left(challenger):
+            raise ValueError("too many challenges from your address: wait a minute")
+        now = self.clock()
+        sent = self._sent.setdefault(challenger.terminal.address, [])
+        sent[:] = [t for t in sent if now - t < CHALLENGE_RATE_WINDOW] + [now]
+        if len(self._sent) > 4096:  # (addresses that sent nothing lately are forgotten)
+            self._sent = {a: s for a, s in self._sent.items() if s and now - s[-1] < CHALLENGE_RATE_WINDOW}
         loop = asyncio.get_running_loop()
         c = Challenge(challenger, challenged, rules, time.time() + self.paging.page_timeout, loop.create_future(),
                       resume)
@@ -427,6 +475,7 @@ class Lobby:
         for c in self.challenges:
             if c.challenger is challenger and not c.answer.done():
                 c.withdrawn = True
+                self._remember_no(c)
                 c.answer.set_result(None)
 
     def answer_challenge(self, challenge: Challenge, seat: "HumanSeat | None") -> bool:
@@ -436,7 +485,7 @@ class Lobby:
             return False
         if seat is None:
             challenge.declined = True
-            self._declined[(challenger_key(challenge.challenger), challenge.challenged.conn)] = time.time()
+            self._remember_no(challenge)
         challenge.answer.set_result(seat)
         log.info("%s %s the challenge of %s", challenge.challenged.name, "accepts" if seat else "declines",
                  challenge.challenger.name)

@@ -252,3 +252,115 @@ async def test_killed_server_keeps_a_game_between_callers_for_both(tmp_path: Pat
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
         await store.close()
+
+
+# -- issue 32.5: challenge spam -----------------------------------------------------------
+
+
+async def test_a_withdrawn_challenge_cools_down_and_leaves_the_victim_at_the_menu(door: DoorServer) -> None:
+    """Two guests from one address challenge a caller and withdraw at once
+    (the attack looped 102 times in 30 s): the victim is back at the menu
+    without a key, and neither guest, nor anybody from their address, may
+    challenge them again for the cool-down."""
+    victim = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(victim, "Vic")
+    spam = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(spam, "Spam")
+    await challenge(spam, "Vic")
+    await victim.screen.wait_for(lambda: "Spam challenges you" in victim.screen.text())
+    await spam.send(b"\x1b")  # withdrawn at once
+    await spam.screen.wait_for(lambda: "You withdrew the challenge" in spam.screen.text())
+    # the victim is back at the menu without pressing anything, and told why
+    await victim.screen.wait_for(lambda: "Main menu" in victim.screen.text())
+    await victim.screen.wait_for(lambda: "no longer waiting for an answer" in victim.screen.text())
+    await spam.send(b" ")
+    await spam.screen.wait_for(lambda: "Main menu" in spam.screen.text())
+    await asyncio.sleep(1.2)  # (the menu looks at who may be challenged every second)
+    assert "Play another caller" not in spam.screen.text() or "Vic" not in await _opponents(spam)
+    other = await telnet_caller(door.telnet_port)  # another guest from the same address
+    await log_in_as_guest(other, "Spam2")
+    await asyncio.sleep(1.2)
+    assert "Play another caller" not in other.screen.text() or "Vic" not in await _opponents(other)
+    for c in (victim, spam, other):
+        c.close()
+
+
+async def _opponents(caller: TelnetCaller) -> str:
+    """The list of callers that "Play another caller" offers (then back to the menu)."""
+    await caller.send(b"8")
+    await caller.screen.wait_for(lambda: "Play another caller" in caller.screen.lines()[0])
+    text = caller.screen.text()
+    await caller.send(b"\x1b")
+    await caller.screen.wait_for(lambda: "Main menu" in caller.screen.text())
+    return text
+
+
+async def test_a_caller_can_turn_challenges_off(door: DoorServer) -> None:
+    vic = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(vic, "Vic")
+    await vic.screen.wait_for(lambda: "C  Challenges from other callers: on" in vic.screen.text())
+    await vic.send(b"c")
+    await vic.screen.wait_for(lambda: "C  Challenges from other callers: off" in vic.screen.text())
+    ann = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(ann, "Ann")
+    await asyncio.sleep(1.2)
+    assert "Play another caller" not in ann.screen.text()
+    await vic.send(b"c")
+    await ann.screen.wait_for(lambda: "8  Play another caller" in ann.screen.text())
+    vic.close()
+    ann.close()
+
+
+async def test_a_challenge_does_not_take_the_victim_s_own_choice(door: DoorServer) -> None:
+    """A menu key pressed while a challenge arrives is the caller's choice
+    (the challenge is declined by it), not swallowed by the challenge."""
+    vic = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(vic, "Vic")
+    ann = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(ann, "Ann")
+    lobby = door.ctx.lobby
+    presences = {p.name: p for p in lobby.presences.values()}
+    await asyncio.sleep(0.3)
+    waiting = asyncio.create_task(lobby.challenge(presences["Ann"], presences["Vic"], Rules()))
+    presences["Vic"].terminal.feed(b"4")  # the key and the challenge arrive together (the challenge a hair first)
+    await vic.screen.wait_for(lambda: "Top players" in vic.screen.lines()[0])
+    got = await asyncio.wait_for(waiting, 5)
+    assert got.declined
+    vic.close()
+    ann.close()
+
+
+def test_one_address_sends_a_few_challenges_a_minute() -> None:
+    """The rate limit, by address, over accounts and guests alike (the lobby alone, on a clock)."""
+    from door.config import PagingConfig
+    from door.sysop.lobby import CHALLENGE_RATE, CHALLENGE_RATE_WINDOW, Lobby
+    from tests.support.memory_terminal import MemoryTerminal
+
+    async def run() -> None:
+        lobby = Lobby(PagingConfig(page_timeout=60))
+        now = [1000.0]
+        lobby.clock = lambda: now[0]
+        spammers = [lobby.join(i, MemoryTerminal()) for i in (1, 2)]
+        spammers[1].identity = "account:7"  # one guest and one account, one address
+        victims = [lobby.join(10 + i, MemoryTerminal()) for i in range(CHALLENGE_RATE + 2)]
+        for p, name in zip([*spammers, *victims], ["S1", "S2", *(f"V{i}" for i in range(len(victims)))]):
+            p.name = name
+            lobby.at_menu(p, True)
+        sent = 0
+        for i, victim in enumerate(victims):
+            spammer = spammers[i % 2]
+            if not lobby.challenges_left(spammer):
+                break
+            task = asyncio.create_task(lobby.challenge(spammer, victim, Rules()))
+            await asyncio.sleep(0)
+            lobby.withdraw(spammer)
+            await task
+            sent += 1
+        assert sent == CHALLENGE_RATE
+        assert lobby.opponents(spammers[0]) and not lobby.challenges_left(spammers[0])
+        now[0] += CHALLENGE_RATE_WINDOW
+        assert lobby.challenges_left(spammers[0]) == CHALLENGE_RATE
+        # and the victims already asked stay off limits for the cool-down, to both
+        assert all(v not in lobby.opponents(s) for s in spammers for v in victims[:CHALLENGE_RATE])
+
+    asyncio.run(run())
