@@ -228,7 +228,8 @@ async def run_postgresql(rounds: int) -> None:
     pg.start()
     tmp = Path(tempfile.mkdtemp(prefix="bench-nodes-"))
     config = tmp / "serve.toml"
-    config.write_text(SERVE_CONFIG + f'[store]\nurl = "{pg.new_database()}"\n')
+    config.write_text(SERVE_CONFIG + f'[store]\nurl = "{pg.new_database()}"\n'
+                      f'peer_secret_file = "{config.parent / "peer_secret"}"\n')
     procs = []
     try:
         ports = []

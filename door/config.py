@@ -97,7 +97,9 @@ class LimitsConfig:
     ``password_per_account`` failures is no longer checked from the
     addresses that failed on it (:mod:`door.records.throttle`); new names
     registered in any ``register_window`` seconds: ``register_per_address``
-    from one address, ``register_total`` from all
+    from one address, ``register_per_network`` from one network (an IPv4
+    /24, an IPv6 /56), ``register_total`` from the networks that registered
+    in the window and ``register_reserve`` more from those that did not
     (:class:`~door.records.accounts.RegistrationLimit`)."""
 
     max_sessions: int = 200
@@ -113,11 +115,14 @@ class LimitsConfig:
     register_window: float = 3600.0
     register_per_address: int = 5
     register_total: int = 50
+    register_per_network: int = 10
+    register_reserve: int = 50
 
     @property
     def registrations(self) -> RegistrationLimit:
         """The limit on new names these settings make."""
-        return RegistrationLimit(self.register_window, self.register_per_address, self.register_total)
+        return RegistrationLimit(self.register_window, self.register_per_address, self.register_total,
+                                 self.register_per_network, self.register_reserve)
 
 
 @dataclass
@@ -201,6 +206,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100), "ssh_sessions": (1, 16),
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
     "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
+    "register_per_network": (0, 100000), "register_reserve": (0, 1000000),
 }
 
 

@@ -5,6 +5,7 @@ ignored)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import time
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from door.records.connection import Connection
 from door.records.database import Conflict, Database
 from door.records.names import name_key
 
-__all__ = ["Account", "Accounts", "NameTaken", "RegistrationLimit", "TooManyRegistrations", "name_key"]
+__all__ = ["Account", "Accounts", "NameTaken", "RegistrationLimit", "TooManyRegistrations", "name_key", "network_of"]
 
 
 class NameTaken(ValueError):
@@ -27,15 +28,22 @@ class TooManyRegistrations(ValueError):
 
 @dataclass(frozen=True)
 class RegistrationLimit:
-    """At most ``per_address`` new accounts registered from one address,
-    and ``total`` from all, in any ``window`` seconds (``[limits]
-    register_window``, ``register_per_address``, ``register_total``): a
-    stranger with a script cannot fill the disk with accounts, nor the
-    password hasher's threads with their hashes."""
+    """New accounts registered in any ``window`` seconds: at most
+    ``per_address`` from one address and ``per_network`` from one network
+    (:func:`network_of`: an IPv4 /24, an IPv6 /56), and ``total`` from all
+    the networks that registered in the window, past which ``reserve``
+    more are kept for callers of networks that have not (``[limits]
+    register_window``, ``register_per_address``, ``register_per_network``,
+    ``register_total``, ``register_reserve``).  A stranger with a script
+    cannot fill the disk with accounts, nor the password hasher's threads
+    with their hashes, and a few addresses cannot switch registration off
+    for everybody else (issue 32.6: ten addresses filled ``total``)."""
 
     window: float = 3600.0
     per_address: int = 5
     total: int = 50
+    per_network: int = 10
+    reserve: int = 50
 
 
 @dataclass(frozen=True)
@@ -140,14 +148,37 @@ class Accounts:
         return await self.database.tx(tx)
 
 
+def network_of(address: str) -> str:
+    """The network ``address`` belongs to, as registrations are counted: an
+    IPv4 address's /24, an IPv6 address's /56 (an IPv4-mapped IPv6 address
+    counts as IPv4); anything else is its own network.
+
+    >>> network_of("192.0.2.77"), network_of("2001:db8:1:2ff::9"), network_of("::ffff:192.0.2.1")
+    ('192.0.2.0/24', '2001:db8:1:200::/56', '192.0.2.0/24')
+    >>> network_of("not an address")
+    'not an address'
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 56
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
 def _over(db: Connection, limit: RegistrationLimit, address: str) -> str:
     """Why ``limit`` refuses a registration from ``address`` now, or ``""``."""
     since = time.time() - limit.window
-    total, here = db.execute(
-        "SELECT COUNT(*), COALESCE(SUM(CASE WHEN created_from = ? THEN 1 ELSE 0 END), 0) FROM accounts "
-        "WHERE created > ?", (address, since)).fetchone()
-    if address and int(here) >= limit.per_address:
+    froms = [str(row[0] or "") for row in db.execute(
+        "SELECT created_from FROM accounts WHERE created > ?", (since,)).fetchall()]
+    if address and sum(1 for f in froms if f == address) >= limit.per_address:
         return "Too many names were registered from your address lately."
-    if int(total) >= limit.total:
+    network = network_of(address) if address else ""
+    in_network = sum(1 for f in froms if f and network_of(f) == network) if network else 0
+    if network and in_network >= limit.per_network:
+        return "Too many names were registered from your network lately."
+    if len(froms) >= limit.total + (0 if in_network else limit.reserve):
         return "Too many names were registered lately."
     return ""

@@ -82,6 +82,35 @@ async def test_registrations_in_all_are_limited_in_the_same_transaction(door: Do
     assert not await door.store.accounts.registration_refused("10.0.0.5", RegistrationLimit(total=4))
 
 
+async def test_a_few_addresses_cannot_switch_registration_off_for_everybody(door: DoorServer) -> None:
+    """Issue 32.6: ten addresses registering five names each filled
+    ``register_total`` and refused every newcomer for the hour.  Now one
+    network stops at ``per_network``; networks that fill ``total``
+    leave the ``reserve`` to networks that have not registered."""
+    from door.records.accounts import RegistrationLimit, TooManyRegistrations
+    limit = RegistrationLimit()  # the defaults: 5 an address, 10 a network, 50 in all, 50 kept in reserve
+    made = 0
+    for a in range(10):  # ten addresses of one /24
+        for i in range(5):
+            try:
+                await door.store.accounts.create(f"Net{a}x{i}", "-", f"198.51.100.{a + 1}", limit)
+                made += 1
+            except TooManyRegistrations as exc:
+                assert "your network" in str(exc) or "your address" in str(exc)
+    assert made == limit.per_network
+    for a in range(8):  # and eight addresses of eight networks, five each: fifty in all
+        for i in range(5):
+            await door.store.accounts.create(f"Far{a}x{i}", "-", f"203.0.{a}.9", limit)
+    # fifty in all from networks that registered: one more of theirs is refused ...
+    with pytest.raises(TooManyRegistrations, match="registered lately"):
+        await door.store.accounts.create("Late", "-", "203.0.1.200", limit)
+    assert await door.store.accounts.registration_refused("2001:db8::1", limit) == ""
+    # ... and a newcomer from anywhere else still registers (IPv6 networks are /56)
+    await door.store.accounts.create("Newcomer", "-", "192.0.2.10", limit)
+    await door.store.accounts.create("Sixer", "-", "2001:db8:0:1::1", limit)
+    assert await door.store.accounts.registration_refused("2001:db8:0:2::1", limit) == ""
+
+
 async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
     await door.store.accounts.create("Tess", hash_password("right-one"))
     _, writer, screen, _ = await telnet_client(door)

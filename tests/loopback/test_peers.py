@@ -366,3 +366,32 @@ async def test_a_relayed_caller_keeps_their_own_address(shared: DoorServer) -> N
     assert challenger_key(ivy) == "guest@127.0.0.79"
     assert "127.0.0.79" in ivy.terminal.peer
     writer.close()
+
+
+async def test_a_node_without_the_secret_is_given_no_caller(shared: DoorServer) -> None:
+    """The handing node checks the port's welcome before it relays a key:
+    a port that does not hold the secret (a node registered in the store
+    by whoever could write it) gets nothing past the hello."""
+    assert shared.link is not None
+    link = await connect_peer("127.0.0.1", shared.link.port, b"not-the-secret" * 4,
+                              PeerHello("Syd", None, 80, 24, "utf-8", "xterm"))
+    assert link is None
+    got: list[bytes] = []
+
+    async def impostor(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"NONCE " + b"ab" * 32 + b"\n")
+        got.append(await reader.readline())
+        writer.write(b"WELCOME " + b"0" * 64 + b"\n")
+        got.append(await reader.read(100))  # nothing more comes
+        writer.close()
+
+    server = await asyncio.start_server(impostor, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        link = await connect_peer("127.0.0.1", port, shared.link.secret,
+                                  PeerHello("Syd", None, 80, 24, "utf-8", "xterm"))
+        assert link is None
+        await until(lambda: len(got) == 2)
+        assert got[0].startswith(b"PEER ") and got[1] == b""
+    finally:
+        server.close()

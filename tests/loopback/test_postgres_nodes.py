@@ -27,8 +27,9 @@ pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e 
 
 
 def config_file(folder: Path, url: str) -> Path:
+    """A configuration on the store ``url`` whose nodes share one peer secret (made on first start)."""
     path = folder / "door.toml"
-    path.write_text(f'[store]\nurl = "{url}"\n')
+    path.write_text(f'[store]\nurl = "{url}"\npeer_secret_file = "{folder / "peer_secret"}"\n')
     path.chmod(0o600)
     return path
 

@@ -367,8 +367,8 @@ async def test_one_session_per_account_across_nodes(store: Store) -> None:
     one or when forced; a release by a session that was taken over leaves
     the claim; a forgotten node's claims go with it."""
     account = await store.accounts.create("Tia", hash_password("tia-secret"))
-    one = await store.nodes.register("127.0.0.1", 1, "a")
-    two = await store.nodes.register("127.0.0.1", 2, "b")
+    one = await store.nodes.register("127.0.0.1", 1)
+    two = await store.nodes.register("127.0.0.1", 2)
     assert await store.nodes.claim(account.id, one, 5, alive={two}) == one
     assert await store.nodes.claim(account.id, two, 7, alive={one}) == one  # on line at node one: go there
     assert await store.nodes.claim(account.id, one, 6, alive={two}) == one  # a second login at the holder
@@ -379,5 +379,5 @@ async def test_one_session_per_account_across_nodes(store: Store) -> None:
     await store.nodes.forget([one])
     assert await store.nodes.claim(account.id, two, 9, alive=set()) == two
     await store.nodes.release(account.id, two, 9)
-    three = await store.nodes.register("127.0.0.1", 3, "c")
+    three = await store.nodes.register("127.0.0.1", 3)
     assert await store.nodes.claim(account.id, three, 1, alive={two}) == three  # released: free
