@@ -107,8 +107,9 @@ async def test_a_few_addresses_cannot_switch_registration_off_for_everybody(door
     assert await door.store.accounts.registration_refused("2001:db8::1", limit) == ""
     # ... and a newcomer from anywhere else still registers (IPv6 networks are /56)
     await door.store.accounts.create("Newcomer", "-", "192.0.2.10", limit)
-    await door.store.accounts.create("Sixer", "-", "2001:db8:0:1::1", limit)
-    assert await door.store.accounts.registration_refused("2001:db8:0:2::1", limit) == ""
+    await door.store.accounts.create("Sixer", "-", "2001:db8:0:100::1", limit)
+    assert await door.store.accounts.registration_refused("2001:db8:0:1ff::1", limit) != ""  # the same /56
+    assert await door.store.accounts.registration_refused("2001:db8:0:200::1", limit) == ""
 
 
 async def test_login_with_backoff_and_a_logged_failure(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
