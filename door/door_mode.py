@@ -197,7 +197,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
             if sock.type != socket.SOCK_STREAM:
                 sock.detach()
                 raise OSError(f"handle {info.socket} is not a stream socket")
-        except OSError as exc:
+        except (OSError, ValueError, OverflowError) as exc:  # (the parser bounds the handle; this is the last word)
             if store is not None:
                 await store.close()
             if hub is not None:

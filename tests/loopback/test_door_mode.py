@@ -109,6 +109,16 @@ async def test_a_comm_handle_that_is_not_a_socket_is_one_line(tmp_path: Path, ha
     assert err.count(b"\n") == 1 and b"is not a telnet socket" in err
 
 
+@pytest.mark.parametrize("handle", ["-1", "1" + "0" * 20])
+async def test_an_impossible_comm_handle_is_one_line_and_status_2(tmp_path: Path, handle: str) -> None:
+    """Issue 32.8: these ended in a traceback."""
+    path = tmp_path / "door32.sys"
+    path.write_text("\r\n".join(["2", handle, "38400", "BBS", "7", "Door Man", "Doorman", "50", "30", "1", "2"]))
+    code, err = await run_door_command(tmp_path, path)
+    assert code == 2 and b"Traceback" not in err
+    assert err.count(b"\n") == 1 and b"line 2: expected the comm or socket handle" in err and str(path).encode() in err
+
+
 async def test_the_alias_computer_is_refused_in_one_line(tmp_path: Path) -> None:
     code, err = await run_door_command(tmp_path, door32(tmp_path, name="COMPUTER"))
     assert code == 2 and b"Traceback" not in err

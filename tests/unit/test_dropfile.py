@@ -84,6 +84,51 @@ def test_broken_files_say_where(tmp_path: Path, name: str, lines: list[str], mes
     assert str(err.value).startswith(str(path)) and message in str(err.value)
 
 
+ODD_FIELDS = [
+    ("door32.sys", ["2", "-1"] + DOOR32[2:], "line 2: expected the comm or socket handle (0 to 2147483647), got -1"),
+    ("door32.sys", ["2", "1" + "0" * 20] + DOOR32[2:], "line 2: expected the comm or socket handle"),
+    ("door32.sys", ["2", "0x7"] + DOOR32[2:], "line 2: expected the comm or socket handle, got '0x7'"),
+    ("door32.sys", ["2", "\u00bd"] + DOOR32[2:], "line 2: expected the comm or socket handle"),  # CP437's 1/2
+    ("door32.sys", ["2.5"] + DOOR32[1:], "line 1: expected the comm type"),
+    ("door32.sys", DOOR32[:9] + ["ansi"] + DOOR32[10:], "line 10: expected the emulation"),
+    ("door32.sys", DOOR32[:9] + ["77"] + DOOR32[10:], "line 10: expected the emulation (0 ASCII, 1 ANSI, ...) (0 to 9)"),
+    ("door32.sys", DOOR32[:10] + ["1" + "0" * 20], "line 11: expected the node number (0 to 65535)"),
+    ("door32.sys", DOOR32[:10] + ["-3"], "line 11: expected the node number"),
+    ("door32.sys", DOOR32[:8] + ["9" * 5000], "line 9: expected the minutes left, got"),
+    ("door.sys", door_sys(l21="1000000"), "line 21: expected the screen length in lines (0 to 255)"),
+    ("door.sys", door_sys(l21="tall"), "line 21: expected the screen length"),
+    ("door.sys", door_sys(l20="XX"), "line 20: expected the graphics mode GR, NG or 7E"),
+    ("door.sys", door_sys(l4="n1"), "line 4: expected the node number"),
+    ("dorinfo1.def", ["BBS", "SYS", "OP", "COM0", "x", "0", "CAROL", "KING", "", "yes", "", "60"],
+     "line 10: expected the graphics"),
+]
+
+
+@pytest.mark.parametrize("name,lines,message", ODD_FIELDS, ids=[m.split(":")[0] + f"-{i}" for i, (_, _, m) in
+                                                               enumerate(ODD_FIELDS)])
+def test_every_odd_field_is_one_line_naming_file_line_and_field(tmp_path: Path, name: str, lines: list[str],
+                                                                 message: str) -> None:
+    """Issue 32.8: a comm handle of -1 or 10^20 was a traceback."""
+    path = write(tmp_path, name, lines)
+    with pytest.raises(DropFileError) as err:
+        parse_dropfile(path)
+    assert str(err.value).startswith(f"{path}: line ") and message in str(err.value), str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_huge_file_is_not_read_whole(tmp_path: Path) -> None:
+    path = tmp_path / "door32.sys"
+    path.write_bytes(b"2\r\n" * 1_000_000)
+    with pytest.raises(DropFileError, match="over 64 KiB"):
+        parse_dropfile(path)
+
+
+def test_a_short_screen_is_the_door_s_own_default(tmp_path: Path) -> None:
+    assert parse_dropfile(write(tmp_path, "door.sys", door_sys(l21="0"))).rows is None
+    assert parse_dropfile(write(tmp_path, "door.sys", door_sys(l21="5"))).rows is None
+    assert parse_dropfile(write(tmp_path, "door.sys", door_sys(l21="50"))).rows == 50
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(DropFileError, match="cannot read"):
         parse_dropfile(tmp_path / "door32.sys")
