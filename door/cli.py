@@ -17,7 +17,7 @@ from pathlib import Path
 from door.net.logs import configure as configure_logs
 from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
 from door.records.cli import add_parser as add_records_parser
-from door.records.cli import run_records
+from door.records.cli import NAMED, run_records
 from door.server import serve
 from door.workers import MAX_WORKERS, run_workers
 from door.net.private import SecretFileError
@@ -77,7 +77,13 @@ def _passwd(from_stdin: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # a player's name may start with "-" (records show -Bob): it is the name, not an option
+        if args.command == "records" and args.action in NAMED and args.target is None and len(extra) == 1:
+            args.target = extra[0]
+        else:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "passwd":
         return _passwd(args.stdin)
     configure_logs(logging.DEBUG if getattr(args, "verbose", False) else logging.INFO)

@@ -21,8 +21,12 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from door.records.store import Store, StoreError
+from door.ui.screen import cell_width
 
-__all__ = ["add_parser", "run_records", "spreadsheet_safe"]
+__all__ = ["add_parser", "run_records", "spreadsheet_safe", "pad", "NAMED"]
+
+NAMED = ("show", "remove", "remove-saved")
+"""The actions whose target is a player's name (which may start with ``-``)."""
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -36,6 +40,17 @@ def spreadsheet_safe(text: str) -> str:
     ("'=HYPERLINK(1)", 'Ann')
     """
     return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells, measured as
+    the door measures them (a wide character is two cells, a combining mark
+    none); never cut.
+
+    >>> pad("Ann", 5) + "|", pad("Jose\u0301", 5) + "|", pad("\u732b", 3) + "|"
+    ('Ann  |', 'Jos\xe9 |', '\u732b |')
+    """
+    return text + " " * max(0, width - cell_width(text))
 
 
 def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -94,7 +109,7 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
         players = await store.statistics.top(10_000)
         print(f"{'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}", file=out)
         for p in players:
-            print(f"{p.name:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}", file=out)
+            print(f"{pad(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}", file=out)
         if not players:
             print("(no games recorded)", file=out)
         return 0

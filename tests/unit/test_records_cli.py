@@ -99,3 +99,41 @@ def test_command_line_errors(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path),
                            "--telnet-port", "0", "--ssh-port", "0"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "cannot start" in proc.stderr and "not a usable cribbage database" in proc.stderr
+
+
+def test_list_pads_names_by_cells(data_dir: Path) -> None:
+    """Issue 32.9: a name with combining marks or wide characters keeps
+    the columns (padding by code points shifted them)."""
+    async def add() -> None:
+        store = await Store.open(data_dir / DATABASE_NAME)
+        for name in ("Zoe\u0301e\u0301", "\u732b\u5b50"):
+            who = await store.accounts.create(name, hash_password("secret3"))
+            await store.games.record(None, 9, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                     GameResult(0, (121, 80), Skunk.SKUNK, 2), [], 0.0)
+        await store.close()
+    asyncio.run(add())
+    from door.ui.screen import cell_width
+    code, out = run(data_dir, "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 5 and len({cell_width(line) for line in lines}) == 1, out  # every column lines up
+
+
+def test_a_name_that_starts_with_a_dash(tmp_path: Path) -> None:
+    async def add() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        who = await store.accounts.create("-Bob", hash_password("secret4"))
+        await store.games.record(None, 1, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                 GameResult(0, (121, 80), Skunk.NONE, 1), [], 0.0)
+        await store.close()
+    asyncio.run(add())
+
+    def command(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "door.cli", "records", "--data-dir", str(tmp_path), *argv],
+                              capture_output=True, text=True, timeout=30)
+    shown = command("show", "-Bob")
+    assert shown.returncode == 0 and "Statistics of -Bob" in shown.stdout, shown.stderr
+    assert command("show", "--", "-Bob").returncode == 0
+    assert command("show", "-Bob", "-Cy").returncode == 2  # one name only
+    removed = command("remove", "-Bob", "--yes")
+    assert removed.returncode == 0 and "Removed -Bob" in removed.stdout, removed.stderr
