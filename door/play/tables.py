@@ -21,7 +21,17 @@ from door.play.table import Table
 from door.play.thinking import IN_THREAD, Thinking
 from door.ui.display import Display
 
-__all__ = ["computer_opponent", "demonstration"]
+__all__ = ["computer_opponent", "demonstration", "DEMO_FLOOR", "DEMO_CEILING"]
+
+DEMO_FLOOR = 0.25
+"""The fastest a demonstration goes, in seconds a move (+ stops there).
+Each move is a computer's decision and a frame: at the old floor of 0.05 s,
+150 demonstrations over one SSH connection took the door's whole core
+(issue 32.2); at this one, the ten connections an address may have cost a
+few per cent of it (``python3 -m bench.abuse --only demo-flood``)."""
+
+DEMO_CEILING = 5.0
+"""The slowest a demonstration goes, in seconds a move (- stops there)."""
 
 
 def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float, hand_pause: float,
@@ -48,8 +58,10 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
 async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
     """Cribbage Partner's demonstration (seed 003): the hard computer plays
     both hands, every card face up, ``delay`` seconds a move; + and - change
-    the pace, any other key stops.  False on hang-up."""
+    the pace, from :data:`DEMO_FLOOR` to :data:`DEMO_CEILING`; any other key
+    stops.  False on hang-up."""
     rng = random.Random(secrets.randbits(64))
+    delay = max(DEMO_FLOOR, min(DEMO_CEILING, delay))
     seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
     table = Table(rules, seats, auto_deal=True)
     view = Spectator(display, table, reveal=True,
@@ -65,8 +77,9 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
                 display.refresh_soon()
             elif key.name is KeyName.CHAR and key.char in "+-":
                 for seat in seats:
-                    seat.delay = max(0.05, min(5.0, seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
-                view.vs.say(f"One move every {seats[0].delay:.1f} s.")
+                    seat.delay = max(DEMO_FLOOR, min(DEMO_CEILING,
+                                                     seat.delay / 1.5 if key.char == "+" else seat.delay * 1.5))
+                view.vs.say(f"One move every {seats[0].delay:.2f} s.")
                 display.refresh_soon()
             else:
                 break

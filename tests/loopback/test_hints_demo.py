@@ -84,3 +84,21 @@ async def test_demonstration_shows_both_hands_and_stops_on_a_key(door: DoorServe
     await caller.send(b"x")
     await s.wait_for(lambda: "Main menu" in s.text())
     caller.close()
+
+
+async def test_a_demonstration_cannot_go_faster_than_its_floor(door: DoorServer) -> None:
+    """Issue 32.2: at 0.05 s a move, demonstrations over one connection
+    took the door's core; + now stops at the floor."""
+    from door.play.tables import DEMO_FLOOR
+
+    caller = await telnet_caller(door.telnet_port)
+    s = caller.screen
+    await log_in_as_guest(caller, "Demi")
+    await caller.send(b"7")
+    await s.wait_for(lambda: "Demonstration, North against South" in s.text())
+    for _ in range(40):
+        await caller.send(b"+")
+    await s.wait_for(lambda: f"One move every {DEMO_FLOOR:.2f} s." in s.text())
+    await caller.send(b"x")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    caller.close()
