@@ -32,6 +32,7 @@ loop is bounded in count and time.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import asyncio
 import json
 import os
@@ -45,12 +46,17 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from bench.load import _cpu_seconds, _status_kib, door_process
+from bench import abuse_strangers as strangers
+from bench.load import _cpu_seconds, _descendants, _status_kib, door_process
 
 ATTACKS = ["paste", "hint-flood", "resize-storm", "ssh-paste", "non-reader-hangs-up", "non-reader-stays",
-           "connection-flood", "key-query", "sysop-name", "login-twice", "password-guessing"]
+           "connection-flood", "key-query", "sysop-name", "login-twice", *strangers.ATTACKS, "password-guessing"]
 """In this order: password guessing spends 127.0.0.1's password checks for
-ten minutes, so it comes last."""
+ten minutes, so it comes last.  The attacks of issue 32 are in
+:mod:`bench.abuse_strangers`; those on peer ports
+(:data:`~bench.abuse_strangers.NODE_ATTACKS`) run against a second door of
+two workers, whose peer ports they attack while the benchmark, as an
+honest node holding the peer secret, hands callers over to them."""
 
 IAC, SB, SE, WILL = 255, 250, 240, 251
 NAWS = 31
@@ -118,9 +124,14 @@ async def guest_to_the_discard(reader: Any, writer: Any, name: str) -> None:
 # -- the attacks (in their own process) -----------------------------------------------
 
 
-async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sysop_public: str) -> dict[str, Any]:
+async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sysop_public: str,
+                 peer_ports: list[int] | None = None, data_dir: Path | None = None,
+                 sniffed: bytes = b"") -> dict[str, Any]:
     """Run one attack for about ``seconds``; returns what it achieved."""
     import asyncssh
+
+    if name in strangers.ATTACKS:
+        return await strangers.attack(name, telnet_port, ssh_port, seconds, peer_ports or [], data_dir, sniffed)
 
     result: dict[str, Any] = {"entries": 0, "notes": ""}
     end = time.monotonic() + seconds
@@ -332,6 +343,8 @@ class Honest:
         self.sent_at: float | None = None
         self.measuring = False
         self.answered = asyncio.Event()
+        self.lost = 0
+        """1 when the honest caller's connection (and game) ended before the benchmark said stop."""
 
     async def run(self, port: int, stop: asyncio.Event) -> None:
         reader, writer = await telnet(port)
@@ -344,6 +357,8 @@ class Honest:
                         self.latencies.append(time.monotonic() - self.sent_at)
                     self.sent_at = None
                     self.answered.set()
+            if not stop.is_set():
+                self.lost = 1
 
         pumping = asyncio.create_task(pump())
         while not stop.is_set():
@@ -362,15 +377,42 @@ class Honest:
 
 
 def sockets_of(pid: int) -> int:
-    """Open sockets of process ``pid``."""
+    """Open sockets of process ``pid`` and of the processes it started (workers)."""
     n = 0
-    for fd in os.listdir(f"/proc/{pid}/fd"):
+    for one in (pid, *_descendants(pid)):
         try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:"):
-                n += 1
+            fds = os.listdir(f"/proc/{one}/fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(f"/proc/{one}/fd/{fd}").startswith("socket:"):
+                    n += 1
+            except OSError:
+                pass
+    return n
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds of process ``pid`` and of the processes it started."""
+    total = 0.0
+    for one in (pid, *_descendants(pid)):
+        try:
+            total += _cpu_seconds(one)
         except OSError:
             pass
-    return n
+    return total
+
+
+def rss_mib_of(pid: int) -> float:
+    """Resident memory of ``pid`` and the processes it started, in MiB."""
+    total = 0
+    for one in (pid, *_descendants(pid)):
+        try:
+            total += _status_kib(one, "VmRSS")
+        except OSError:
+            pass
+    return total / 1024
 
 
 def pct(values: list[float], q: float) -> float:
@@ -378,6 +420,51 @@ def pct(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+class HonestNode:
+    """The benchmark as an honest node of a door of workers: it holds the
+    peer secret (from the door's data folder) and hands a guest over to
+    each peer port every half second; counts the hand-overs kept out and
+    how long the good ones took."""
+
+    def __init__(self, secret: bytes, ports: list[int]) -> None:
+        self.secret = secret
+        self.ports = ports
+        self.took: list[float] = []
+        self.failed = 0
+
+    async def hand_over(self, port: int, n: int) -> bytes | None:
+        """One hand-over: the hello line sent, or ``None`` when it failed."""
+        from door.net.peer_socket import PeerHello, welcome
+
+        started = time.monotonic()
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            return None
+        try:
+            nonce = bytes.fromhex((await asyncio.wait_for(reader.readline(), 5))[6:].decode().strip())
+            line, mine = PeerHello(f"Probe{n}", None, 80, 24, "utf-8", "xterm").encode(self.secret, nonce)
+            writer.write(line)
+            if await asyncio.wait_for(reader.readline(), 5) != welcome(self.secret, nonce, mine):
+                return None
+            await read_until(reader, b"Main menu", 10)
+            self.took.append(time.monotonic() - started)
+            return line
+        except (OSError, ValueError, TimeoutError, ConnectionError, asyncio.TimeoutError):
+            return None
+        finally:
+            writer.close()
+
+    async def run(self, stop: asyncio.Event) -> None:
+        n = 0
+        while not stop.is_set():
+            for port in self.ports:
+                n += 1
+                if await self.hand_over(port, n) is None:
+                    self.failed += 1
+            await asyncio.sleep(0.5)
 
 
 async def register(port: int) -> None:
@@ -402,53 +489,90 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
     public = key.export_public_key("openssh").decode().strip()
     config = f'[limits]\nstuck_timeout = 5\n\n[[sysop]]\nname = "Gandalf"\nssh_keys = ["{public}"]\n'
     rows = []
-    with door_process(config) as door:
-        ssh_port = int(re.search(r"ssh listening on 127\.0\.0\.1:(\d+)", door.log_text()).group(1))  # type: ignore[union-attr]
-        await register(door.telnet_port)
+    errors: list[str] = []
+    with contextlib.ExitStack() as doors:
+        main_door = doors.enter_context(door_process(config))
+        node_door = None
+        node_ports: list[int] = []
+        await register(main_door.telnet_port)
         for name in names:
+            door = main_door
+            if name in strangers.NODE_ATTACKS:
+                if node_door is None:  # a door of two workers, with peer ports
+                    node_door = doors.enter_context(door_process(config, args=["--workers", "2"]))
+                    deadline = time.monotonic() + 20
+                    while len(node_ports) < 2 and time.monotonic() < deadline:
+                        node_ports = [int(p) for p in re.findall(r"peers reach it on 127\.0\.0\.1:(\d+)",
+                                                                 node_door.log_text())]
+                        await asyncio.sleep(0.2)
+                    await register(node_door.telnet_port)
+                door = node_door
+            ssh_port = int(re.findall(r"ssh listening on 127\.0\.0\.1:(\d+)", door.log_text())[0])
+            node = None
+            if door is node_door:
+                node = HonestNode((door.tmp / "data" / "peer_secret").read_bytes().strip(), node_ports)
+            sniffed = b""
+            if node is not None and name == "peer-replay":
+                sniffed = await node.hand_over(node_ports[0], 0) or b""
             honest = Honest()
             stop = asyncio.Event()
             playing = asyncio.create_task(honest.run(door.telnet_port, stop))
             await asyncio.sleep(2.0)
             before = sockets_of(door.pid)
-            log_before = door.log_text().count("wrong password for")
-            cpu0, t0 = _cpu_seconds(door.pid), time.monotonic()
+            log_before = door.log_text()
+            cpu0, t0 = cpu_of(door.pid), time.monotonic()
             honest.measuring = True
+            handing = asyncio.create_task(node.run(stop)) if node is not None else None
+            sniff_file = door.tmp / "sniffed.bin"
+            sniff_file.write_bytes(sniffed)
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "bench.abuse", "--attack", name, "--telnet-port", str(door.telnet_port),
                 "--ssh-port", str(ssh_port), "--seconds", str(seconds), "--sysop-key", public,
+                "--peer-ports", ",".join(map(str, node_ports if node is not None else [])),
+                "--data-dir", str(door.tmp / "data"), "--sniffed", str(sniff_file),
                 stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parent.parent)
-            out, _ = await asyncio.wait_for(proc.communicate(), seconds + 120)
+            out, _ = await asyncio.wait_for(proc.communicate(), seconds + 300)
             wall = time.monotonic() - t0
-            cpu = _cpu_seconds(door.pid) - cpu0
+            cpu = cpu_of(door.pid) - cpu0
             honest.measuring = False
+            log_grew = len(door.log_text().encode()) - len(log_before.encode())
             try:
                 got = json.loads(out.decode().strip().splitlines()[-1])
             except (IndexError, ValueError):
                 got = {"entries": -1, "notes": "the attacker failed"}
             stop.set()
             await playing
+            if handing is not None:
+                await handing
             leaked = 0
             for _ in range(40):  # up to 10 s for the door to let go of everything
                 await asyncio.sleep(0.25)
                 leaked = sockets_of(door.pid) - (before - 1)  # the honest caller has gone too
                 if leaked <= 0:
                     break
-            checked = door.log_text().count("wrong password for") - log_before
+            checked = door.log_text().count("wrong password for") - log_before.count("wrong password for")
+            lost = honest.lost + (node.failed if node is not None else 0)
             row = {
                 "attack": name, "p50": pct(honest.latencies, 0.5), "p99": pct(honest.latencies, 0.99),
                 "keys": len(honest.latencies), "cpu": cpu / wall if wall else 0.0,
-                "rss_mib": _status_kib(door.pid, "VmRSS") / 1024, "leaked": max(0, leaked),
-                "entries": got.get("entries", 0), "notes": got.get("notes", ""),
+                "rss_mib": rss_mib_of(door.pid), "leaked": max(0, leaked),
+                "entries": got.get("entries", 0), "lost": lost, "notes": got.get("notes", ""),
+                "log_kib_s": log_grew / 1024 / max(1e-9, wall),
             }
             if name == "password-guessing":
                 row["checked_per_s"] = checked / max(1e-9, got.get("seconds", wall))
                 row["notes"] += f"; the door checked {checked} ({row['checked_per_s']:.2f}/s)"
+            if node is not None:
+                took = f"{pct(node.took, 0.5):.0f} / {pct(node.took, 0.99):.0f} ms" if node.took else "none"
+                row["notes"] += (f"; honest hand-overs: {len(node.took)} made (p50 / p99 {took}), "
+                                 f"{node.failed} kept out")
+            if name == "log-flood":
+                row["notes"] += f"; the log grew {row['log_kib_s']:.1f} KiB/s"
             rows.append(row)
             print(f"{name:<20} p50 {row['p50']:6.1f} ms  p99 {row['p99']:6.1f} ms  ({row['keys']} keys)  "
                   f"cpu {100 * row['cpu']:5.1f}%  rss {row['rss_mib']:6.1f} MiB  leaked {row['leaked']}  "
-                  f"entries {row['entries']}", flush=True)
-        errors = door.log_errors()
+                  f"entries {row['entries']}  lost {row['lost']}  log {row['log_kib_s']:.1f} KiB/s", flush=True)
+        errors = main_door.log_errors() + (node_door.log_errors() if node_door is not None else [])
     if errors:
         print("server log errors:", *errors, sep="\n  ")
     return rows
@@ -462,21 +586,29 @@ def main() -> None:
     p.add_argument("--telnet-port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--ssh-port", type=int, help=argparse.SUPPRESS)
     p.add_argument("--sysop-key", default="", help=argparse.SUPPRESS)
+    p.add_argument("--peer-ports", default="", help=argparse.SUPPRESS)
+    p.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--sniffed", type=Path, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.attack:
-        result = asyncio.run(attack(args.attack, args.telnet_port, args.ssh_port, args.seconds, args.sysop_key))
+        ports = [int(p) for p in args.peer_ports.split(",") if p]
+        sniffed = args.sniffed.read_bytes() if args.sniffed is not None and args.sniffed.exists() else b""
+        result = asyncio.run(attack(args.attack, args.telnet_port, args.ssh_port, args.seconds, args.sysop_key,
+                                    ports, args.data_dir, sniffed))
         print(json.dumps(result))
         return
     rows = asyncio.run(run_all(args.only or ATTACKS, args.seconds))
     print()
-    print("| attack | honest p50 / p99 (ms) | server CPU | RSS | slots leaked | entries gained | what |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    print("| attack | honest p50 / p99 (ms) | server CPU | RSS | slots leaked | entries gained | games or "
+          "hand-overs lost | what |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in rows:
         print(f"| {r['attack']} | {r['p50']:.1f} / {r['p99']:.1f} | {100 * r['cpu']:.0f}% | {r['rss_mib']:.0f} MiB | "
-              f"{r['leaked']} | {r['entries']} | {r['notes']} |")
+              f"{r['leaked']} | {r['entries']} | {r['lost']} | {r['notes']} |")
     worst = max((r["p99"] for r in rows), default=0.0)
     print(f"\nworst honest p99 {worst:.1f} ms (target <= 50); slots leaked {sum(r['leaked'] for r in rows)} "
           f"(target 0); entries gained {sum(max(0, r['entries']) for r in rows)} (target 0); "
+          f"games or hand-overs lost {sum(r['lost'] for r in rows)} (target 0); "
           f"median honest p50 {statistics.median([r['p50'] for r in rows]) if rows else 0:.1f} ms")
 
 

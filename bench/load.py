@@ -48,7 +48,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -349,14 +349,14 @@ class DoorProcess:
 
 @contextlib.contextmanager
 def door_process(config: str, profile: str | None = None, pin: bool = False,
-                 gc_probe: bool = False) -> Iterator[DoorProcess]:
+                 gc_probe: bool = False, args: Sequence[str] = ()) -> Iterator[DoorProcess]:
     """Run a server with ``config`` (TOML, added to the ports and data
     folder) until the block ends; ``profile``: a file for its cProfile
     statistics; ``pin``: the server on one core and the callers' process
     (:meth:`DoorProcess.start_callers`) on another, so that the server's
     figures are its own (ignored with fewer than two cores); ``gc_probe``:
     run it as :mod:`bench.gc_probe` (the collector's pauses in the log at
-    exit).  Raises ``RuntimeError`` when it does not start in 30 s."""
+    exit); ``args``: more arguments of ``serve`` (``--workers 2``).  Raises ``RuntimeError`` when it does not start in 30 s."""
     tmp = Path(tempfile.mkdtemp(prefix="door-bench-"))
     try:
         telnet_port, ssh_port = _free_port(), _free_port()
@@ -368,7 +368,8 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
         with log.open("w") as log_file:
             profiling = ["-m", "cProfile", "-o", profile] if profile else []
             module = "bench.gc_probe" if gc_probe else "door.cli"
-            server = subprocess.Popen([sys.executable, *profiling, "-m", module, "serve", "--config", str(path)],
+            server = subprocess.Popen([sys.executable, *profiling, "-m", module, "serve", "--config", str(path),
+                                       *args],
                                       stderr=log_file, stdout=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
