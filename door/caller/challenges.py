@@ -134,7 +134,8 @@ async def _choose_opponent(display: Display, ctx: DoorContext,
         return BACK if ok else None
     lines = ["Callers at the main menu:", ""]
     lines += [f"  {i}  {p.name}{_where(p)}" for i, p in enumerate(shown, 1)]
-    lines += ["", f"Press 1 to {len(shown)} to challenge a caller, ESC to go back."]
+    keys = "1" if len(shown) == 1 else f"1 to {len(shown)}"  # (not "Press 1 to 1": issue 33.3h)
+    lines += ["", f"Press {keys} to challenge a caller, ESC to go back."]
     answer = await ask_choice(display, "Play another caller", lines, "".join(str(i) for i in
                                                                              range(1, len(shown) + 1)), escape=True)
     if answer is None or answer == BACK:

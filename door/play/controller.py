@@ -147,12 +147,13 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
         vs.prompt = "Press a key to go on."
     elif not seating.dealt:
         vs.mode = Mode.CHAT
+        # every chat prompt says how to leave: Q and Y are chat here (issue 33.3e)
         if me == game.dealer or seating.computer:
-            vs.prompt = "Chat, then RETURN on a blank line deals."
+            vs.prompt = "Chat, then RETURN on a blank line deals. Ctrl-C leaves the table."
             if may_replay(game, seating):
-                vs.prompt = "Chat, then RETURN on a blank line deals; Ctrl-R replays the last hand."
+                vs.prompt = "Chat; RETURN on a blank line deals, Ctrl-R replays the hand, Ctrl-C leaves."
         else:
-            vs.prompt = f"Chat; {opponent} deals with RETURN on a blank line."
+            vs.prompt = f"Chat; {opponent} deals with RETURN on a blank line. Ctrl-C leaves."
     elif vs.chatting:
         vs.prompt = "Chat: RETURN sends, RETURN on a blank line or ESC goes back to your cards."
     elif me in game.to_act() and game.phase is Phase.DISCARD:
@@ -165,8 +166,12 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
                          f" to {crib} crib; DEL unselects.")
         vs.cursor = min(vs.cursor, len(game.hands[me]) - 1)
     elif me in game.to_act() and game.phase is Phase.PLAY:
+        first_turn = vs.mode is not Mode.PLAY and len(game.hands[me]) == 4
         vs.mode = Mode.PLAY
         vs.prompt = f"Your turn, count {game.count}: arrows choose a card, RETURN plays it."
+        if first_turn:  # the bar starts the play on the first card that may be played, not where the discard left it
+            playable = game.playable(me)
+            vs.cursor = next((i for i, c in enumerate(_shown(vs, game, me)) if c in playable), 0)
         _cursor_to_unplayed(vs, game, me, 0)
     elif me in game.to_act() and game.phase is Phase.SHOW:
         assert game.show_turn is not None
@@ -255,6 +260,8 @@ def _chat_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit:
     elif key.name is KeyName.CHAR:
         if len(vs.chat_input) < chat_limit:
             vs.chat_input += key.char
+        else:  # said, not cut without a word (issue 33.3f)
+            vs.tell(f"A chat line holds {chat_limit} characters: RETURN sends it.")
     elif key.name is KeyName.CTRL_C and not vs.chatting:
         return [Leave()]
     return []

@@ -105,8 +105,10 @@ class Display:
         the event loop's clock that passes with no key (all sessions tick
         together), for countdowns and clocks; a callable ``tick`` is asked
         before each wait (``None``: no clock now; a screen that starts one
-        calls :meth:`~door.net.terminal.Terminal.wake`).  The idle timeout
-        and its warning are the terminal's
+        calls :meth:`~door.net.terminal.Terminal.wake`).  While the window
+        is too small to show the screen (:meth:`too_small`), keys are
+        dropped: none acts on a screen the caller cannot see.  The idle
+        timeout and its warning are the terminal's
         (:meth:`~door.net.terminal.Terminal.get_key`)."""
         terminal = self.terminal
         while True:
@@ -133,6 +135,8 @@ class Display:
                 return
             if self.screen_key(key):
                 continue
+            if self.too_small():
+                continue  # the caller cannot see the screen the key would act on (issue 33.3a)
             yield key
 
     def screen_key(self, key: Key) -> bool:

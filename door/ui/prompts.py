@@ -138,10 +138,15 @@ async def charset_test(display: Display) -> bool:
 
     while True:
         label = display.terminal.charset.label
+        if display.terminal.charset.name == "ascii":  # no glyphs to see: the suits are letters here (issue 33.3h)
+            question = ["Plain ASCII shows suits as letters (H, D, C, S) and draws no lines or colours.",
+                        "Does this line read cleanly, with nothing garbled?"]
+        else:
+            question = ["Do you see a heart here?   \u2665   and a spade here?   \u2660"]
         got = await ask_choice(display, "Your terminal", [
             f"Your terminal is set to: {label}.",
             "",
-            "Do you see a heart here?   \u2665   and a spade here?   \u2660",
+            *question,
             "",
             "  Y  Yes: keep this setting.",
             "  N  No (or it looks garbled): try the next one.",

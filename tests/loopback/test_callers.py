@@ -285,6 +285,18 @@ async def test_a_withdrawn_challenge_cools_down_and_leaves_the_victim_at_the_men
         c.close()
 
 
+async def test_one_opponent_is_offered_in_words_that_read_right(door: DoorServer) -> None:
+    """Issue 33.3h: "Press 1 to 1 to challenge a caller"."""
+    ann = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(ann, "Ann")
+    bob = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(bob, "Bob")
+    text = await _opponents(ann)
+    assert "Press 1 to challenge a caller, ESC to go back." in text and "1 to 1" not in text
+    ann.close()
+    bob.close()
+
+
 async def _opponents(caller: TelnetCaller) -> str:
     """The list of callers that "Play another caller" offers (then back to the menu)."""
     await caller.send(b"8")

@@ -21,7 +21,7 @@ class ReplayingPlayer(Player):
 
     async def act(self, prompt: str, screen: str):  # type: ignore[no-untyped-def]
         if prompt.startswith("Chat") and "The show" in screen and not self.replayed:
-            assert "Ctrl-R replays the last hand" in prompt
+            assert "Ctrl-R replays the hand" in prompt
             self.review_screen = screen
             self.replayed = True
             await self.send(b"\x12")  # Ctrl-R

@@ -96,6 +96,24 @@ def test_play_mode_plays_the_card_under_the_bar_and_skips_played_cards() -> None
     assert handle_key(vs, game, seating, key(KeyName.ENTER)) == [Submit(Play(ME, card))]
 
 
+def test_the_play_starts_with_the_bar_on_the_first_playable_card() -> None:
+    """Issue 33.3g: the bar stayed in the slot the discard left it in, over
+    whichever card moved under it; the first RETURN of the play played it."""
+    for number in range(1, 40):
+        game = game_at(Phase.DISCARD, number)
+        seating = Seating(ME, NAMES)
+        vs = ready(game, seating)
+        for _ in range(5):  # the bar on the sixth card, where the last of a discard often leaves it
+            handle_key(vs, game, seating, key(KeyName.RIGHT))
+        player = GreedyPlayer()
+        while not (game.phase is Phase.PLAY and ME in game.to_act()):
+            game.apply(choose_action(game, game.to_act()[0], player))
+            prompt_for(vs, game, seating)
+        shown = my_cards(game, ME, vs.options.sort)
+        assert vs.mode is Mode.PLAY
+        assert vs.cursor == next(i for i, c in enumerate(shown) if c in game.playable(ME)), number
+
+
 def test_count_mode_takes_digits_and_claims() -> None:
     game = game_at(Phase.SHOW)
     seating = Seating(ME, NAMES)
@@ -126,11 +144,22 @@ def test_chat_mode_sends_lines_deals_and_replays() -> None:
     person = Seating(ME, ("Ann", "Sysop"), computer=False, dealt=False)
     vs2 = ready(game, person)
     if game.dealer != ME:
-        assert vs2.prompt == "Chat; Sysop deals with RETURN on a blank line."
+        assert vs2.prompt == "Chat; Sysop deals with RETURN on a blank line. Ctrl-C leaves."
     long = ViewState(mode=Mode.CHAT)
     for _ in range(80):
         handle_key(long, game, seating, key("x"), chat_limit=70)
     assert len(long.chat_input) == 70
+    assert "A chat line holds 70 characters: RETURN sends it." in long.note  # not cut without a word (33.3f)
+
+
+def test_every_chat_prompt_says_how_to_leave() -> None:
+    """Issue 33.3e: in chat mode Q and Y are typed as chat ("> qy" reached the sysop)."""
+    game = game_at(Phase.DISCARD)
+    for seating in (Seating(ME, NAMES, computer=True, dealt=False), Seating(ME, ("Ann", "Sysop"), dealt=False),
+                    Seating(1 - ME, ("Ann", "Sysop"), dealt=False)):
+        vs = ready(game, seating)
+        assert vs.mode is Mode.CHAT and "Ctrl-C leaves" in vs.prompt and len(vs.prompt) <= 78, vs.prompt
+        assert handle_key(vs, game, seating, key(KeyName.CTRL_C)) == [Leave()]
 
 
 def test_replay_is_offered_against_the_computer_after_a_hand() -> None:
@@ -141,7 +170,7 @@ def test_replay_is_offered_against_the_computer_after_a_hand() -> None:
         game.apply(choose_action(game, game.to_act()[0], player))
     seating = Seating(ME, NAMES, computer=True, dealt=False)
     vs = ready(game, seating)
-    assert "Ctrl-R replays the last hand" in vs.prompt
+    assert "Ctrl-R replays the hand" in vs.prompt
     assert handle_key(vs, game, seating, key(KeyName.CTRL_R)) == [Submit(ReplayHand(ME))]
 
 
