@@ -113,23 +113,38 @@ def _serve(sock: socket.socket, niceness: int) -> None:
     Each request is ``(number, kind, seed, decision)``, answered with
     ``(number, action)``, or ``(number, exception)`` when the strategy
     raised; both pickled, each after a :data:`_HEADER`.  ``(0, None)``
-    first says the process is ready."""
+    first says the process is ready.
+
+    It ends without a word however the door stops (issue 33.3i: a stopping
+    door left a worker's traceback in its log): when the door's end closes
+    while it reads or answers, and on SIGTERM (a service manager stopping
+    the door's whole group), which ends it at once, as it would a
+    process without Python's ``SystemExit``."""
     os.nice(niceness)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _quietly)
     _load_tables()
-    with sock, sock.makefile("rb") as requests:
-        sock.sendall(_framed((0, None)))
-        while True:
-            header = requests.read(_HEADER.size)
-            if len(header) < _HEADER.size:
-                return  # the door is gone, or closed its end
-            number, kind, seed, decision = pickle.loads(requests.read(_HEADER.unpack(header)[0]))
-            answer: Action | Exception
-            try:
-                answer = decision.take(kind(random.Random(seed)))
-            except Exception as exc:  # raised again in the door, for the move
-                answer = exc
-            sock.sendall(_framed((number, answer)))
+    try:
+        with sock, sock.makefile("rb") as requests:
+            sock.sendall(_framed((0, None)))
+            while True:
+                header = requests.read(_HEADER.size)
+                if len(header) < _HEADER.size:
+                    return  # the door is gone, or closed its end
+                number, kind, seed, decision = pickle.loads(requests.read(_HEADER.unpack(header)[0]))
+                answer: Action | Exception
+                try:
+                    answer = decision.take(kind(random.Random(seed)))
+                except Exception as exc:  # raised again in the door, for the move
+                    answer = exc
+                sock.sendall(_framed((number, answer)))
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return  # the door closed its end in the middle of a request or an answer: it is stopping
+
+
+def _quietly(signum: int, frame: object) -> None:
+    """A thinking process's SIGTERM: end now, saying nothing."""
+    os._exit(0)
 
 
 class WorkerGone(Exception):

@@ -251,3 +251,45 @@ async def test_a_thinking_process_that_cannot_start_is_not_started_again_for_eve
         thinking.close()
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert len(errors) == 1 and "before it was ready" in errors[0]
+
+
+class Lingering(HardPlayer):
+    """Hard's discard, after a second of thought in a worker process."""
+
+    deliberate = True
+
+    def choose_discard(self, hand: Sequence[Card], is_dealer: bool,
+                       situation: Situation | None = None) -> tuple[Card, Card]:
+        if multiprocessing.parent_process() is not None:
+            time.sleep(1.0)
+        return super().choose_discard(hand, is_dealer, situation)
+
+
+@pytest.mark.parametrize("ending", ["door closes mid-move", "SIGTERM"])
+def test_a_thinking_process_stops_quietly(ending: str) -> None:
+    """Issue 33.3i: a stopping door left a thinking process's traceback
+    header ("Process cribbage-door computer:") in its log.  A worker whose
+    door closes while it thinks, or that gets SIGTERM (a service manager
+    stops the whole group), ends without a word."""
+    door = subprocess.run([sys.executable, "-c", (
+        "import asyncio, os, signal, sys\n"
+        "from door.play.thinking import Thinking\n"
+        "from engine.strategy import decision_for\n"
+        "from tests.unit.test_thinking import Lingering, _dealt\n"
+        "thinking = Thinking(1)\n"
+        "async def main():\n"
+        "    [pid] = await thinking.worker_pids()\n"
+        "    move = asyncio.ensure_future(thinking.decide(Lingering(), decision_for(_dealt(), 0)))\n"
+        "    await asyncio.sleep(0.3)\n"
+        f"    if {ending == 'SIGTERM'}:\n"
+        "        os.kill(pid, signal.SIGTERM)\n"
+        "        await asyncio.sleep(0.5)\n"
+        "        print('alive' if os.path.exists(f'/proc/{pid}') and open(f'/proc/{pid}/stat').read()"
+        ".rsplit(')', 1)[1].split()[0] != 'Z' else 'killed', flush=True)\n"
+        "    thinking.close()\n"
+        "    await asyncio.sleep(1.5)  # the worker finishes the move and finds the door gone\n"
+        "asyncio.run(main())\n")], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert door.returncode == 0, door.stderr
+    assert "Traceback" not in door.stderr and "Process cribbage-door computer" not in door.stderr, door.stderr
+    if ending == "SIGTERM":
+        assert door.stdout.strip() == "killed"
