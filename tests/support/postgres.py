@@ -1,7 +1,9 @@
 """A throwaway PostgreSQL server for tests: Debian's ``initdb`` and
 ``pg_ctl`` in a temporary folder, on a free loopback port, as an
 unprivileged user (``postgres`` when the tests run as root, since the
-server refuses to run as root), stopped at the end.
+server refuses to run as root: Python starts its commands as that user,
+so no ``runuser`` need be on ``PATH``), stopped and removed at the end,
+and removed too when it cannot start.
 
 Without PostgreSQL installed the tests that need it skip with the reason;
 ``.ci/run`` sets ``CRIBBAGE_REQUIRE_POSTGRES=1`` so that there they fail
@@ -53,29 +55,31 @@ class PostgresServer:
         self.data = self.root / "data"
         self.port = _free_port()
         self.user = "cribbage"
-        self._run_as: str | None = "postgres" if os.geteuid() == 0 else None
-        if self._run_as is not None:
-            entry = pwd.getpwnam(self._run_as)
+        self._as: dict[str, object] = {}
+        """How its commands run: as ``postgres`` (uid, gid, no other groups) when the tests run as root."""
+        if os.geteuid() == 0:
+            entry = pwd.getpwnam("postgres")
             os.chown(self.root, entry.pw_uid, entry.pw_gid)
+            self._as = {"user": entry.pw_uid, "group": entry.pw_gid, "extra_groups": [], "cwd": str(self.root),
+                        "env": {**os.environ, "HOME": str(self.root), "USER": "postgres", "LOGNAME": "postgres"}}
 
-    def _command(self, *args: str) -> list[str]:
-        if self._run_as is None:
-            return list(args)
-        return ["runuser", "-u", self._run_as, "--", *args]
+    def _run(self, *args: str, timeout: float) -> subprocess.CompletedProcess[bytes]:
+        """Run a PostgreSQL command (as ``postgres`` when the tests run as root)."""
+        return subprocess.run(list(args), capture_output=True, timeout=timeout, **self._as)  # type: ignore[call-overload]
 
     def start(self) -> None:
         """initdb (trust authentication on loopback, superuser ``cribbage``)
         and start the server; returns once it accepts connections."""
-        subprocess.run(self._command(str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", self.user,
-                                     "--auth=trust", "-E", "UTF8", "--no-sync"),
-                       check=True, capture_output=True, timeout=120)
+        done = self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust",
+                         "-E", "UTF8", "--no-sync", timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"initdb failed: {done.stderr.decode(errors='replace')}")
         self._start()
 
     def _start(self) -> None:
         options = f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} -c fsync=off"
-        done = subprocess.run(self._command(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l",
-                                            str(self.root / "log"), "-o", options, "-w", "-t", "60", "start"),
-                              capture_output=True, timeout=90)
+        done = self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"), "-o",
+                         options, "-w", "-t", "60", "start", timeout=90)
         if done.returncode != 0:
             log = (self.root / "log").read_text(errors="replace") if (self.root / "log").exists() else ""
             raise RuntimeError(f"PostgreSQL did not start: {done.stderr.decode(errors='replace')}\n{log}")
@@ -95,8 +99,8 @@ class PostgresServer:
 
     def stop(self, mode: str = "immediate") -> None:
         """Stop the server (``pg_ctl stop -m mode``)."""
-        subprocess.run(self._command(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w",
-                                     "stop"), capture_output=True, timeout=60)
+        if self.data.exists():
+            self._run(str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop", timeout=60)
 
     def restart(self) -> None:
         """Stop the server at once (connections dropped) and start it again
