@@ -63,8 +63,10 @@ class ComputerConfig:
 class CallerConfig:
     """The ``[caller]`` section: which house rules callers may change
     (``may_change``), which computer levels they may choose (``skills``),
-    the options a new caller starts with, and the pauses of the "pause"
-    pace in seconds."""
+    the options a new caller starts with, the pauses of the "pause" pace
+    in seconds, and whether hints (``?`` and the best discard after each
+    hand) are given in games between people (``hints_between_people``;
+    off: they would be advice from the house in a game of skill)."""
 
     may_change: list[str] = field(default_factory=lambda: list(CHANGEABLE_RULES))
     skills: list[str] = field(default_factory=lambda: ["expert", "hard", "easy"])
@@ -75,6 +77,7 @@ class CallerConfig:
     box: bool = True
     pegging_pause: float = 1.0
     hand_pause: float = 2.0
+    hints_between_people: bool = False
 
     def defaults(self) -> CallerOptions:
         """The options of a caller who has chosen none."""

@@ -457,7 +457,7 @@ async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, option
         journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
                           (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
     table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                  chat_limit=ctx.paging.chat_limit)
+                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
     invitation.handoff.set_result(theirs)
     log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
              f" (game {resume.number} resumed)" if resume is not None else "")

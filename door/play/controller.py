@@ -44,7 +44,8 @@ class Seating:
     ``dealt`` (else chat mode, seed 004); whether the opponent is
     ``absent`` (line dropped) and the ``seconds_left`` for them to come
     back; whether the table is ``asking_again`` (play another game?);
-    whether this player is ``leaving`` (asked Q, not yet answered)."""
+    whether this player is ``leaving`` (asked Q, not yet answered);
+    whether ``hints`` are given."""
 
     me: int
     names: tuple[str, str]
@@ -54,6 +55,9 @@ class Seating:
     seconds_left: int = 0
     asking_again: bool = False
     leaving: bool = False
+    hints: bool = True
+    """Whether hints are given (? and the best discard after the hand):
+    always against the computer, between people as the house says."""
 
     @property
     def opponent(self) -> str:
@@ -218,6 +222,9 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
         return intents + _chat_key(vs, game, seating, key, chat_limit)
     if seating.absent and _char(key, "aA"):
         return intents + [Abandon()]
+    if _char(key, "?") and vs.mode in (Mode.DISCARD, Mode.PLAY) and not seating.hints:
+        vs.tell("No hints in a game between people (a house rule).")
+        return intents
     if _char(key, "?") and vs.mode in (Mode.DISCARD, Mode.PLAY):
         if vs.hint_for != len(game.actions):  # a second ? in the same state costs nothing (a flood of ?s)
             vs.hint, text = hint(game, seating.me)
@@ -308,7 +315,8 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
         card = hand[vs.cursor]
         if len(vs.selected) == 2:
             thrown = (vs.selected[0], vs.selected[1])
-            vs.discard_note = discard_analysis(game.hands[me], thrown, game.dealer == me)
+            if seating.hints:
+                vs.discard_note = discard_analysis(game.hands[me], thrown, game.dealer == me)
             vs.selected = []
             return [Submit(Discard(me, thrown))]
         if card in vs.selected:

@@ -83,10 +83,12 @@ class HumanSeat:
         assert table is not None
         names = self.names()
         absent = (1 - self.index) in table.absent
-        return Seating(self.index, (names[0], names[1]), computer=table.against_computer(self.index),
+        computer = table.against_computer(self.index)
+        return Seating(self.index, (names[0], names[1]), computer=computer,
                        dealt=table.dealt.is_set(), absent=absent,
                        seconds_left=max(0, int(table.absent_until - time.time())) if absent else 0,
-                       asking_again=self._again is not None and not self._again.done(), leaving=self._leaving)
+                       asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
+                       hints=computer or table.hints)
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs

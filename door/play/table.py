@@ -110,12 +110,13 @@ class Table:
     ``rejoin_timeout``: seconds a dropped player may take to come back
     (``None``: a drop ends the match); ``chat_limit``: the longest chat
     line in characters; ``auto_deal``: no chat mode before the hands (the
-    demonstration, where nobody chats).
+    demonstration, where nobody chats); ``hints``: whether players are
+    given hints in a game between people (against the computer always).
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int] = new_game_number,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
-                 chat_limit: int = 70, auto_deal: bool = False) -> None:
+                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -128,6 +129,7 @@ class Table:
         self.journal = journal
         self.rejoin_timeout = rejoin_timeout
         self.chat_limit = chat_limit
+        self.hints = hints
         self.chat_log: list[ChatLine] = []
         self.watchers: list[Watcher] = []
         self.left: int | None = None

@@ -114,6 +114,25 @@ def test_the_play_starts_with_the_bar_on_the_first_playable_card() -> None:
         assert vs.cursor == next(i for i, c in enumerate(shown) if c in game.playable(ME)), number
 
 
+def test_no_hints_between_people_unless_the_house_says_so() -> None:
+    """Issue 33.3d: ? and the best discard after the hand worked in games
+    against the sysop and other callers; now a house rule, off by default."""
+    game = game_at(Phase.DISCARD)
+    person = Seating(ME, ("Ann", "Sysop"), computer=False, hints=False)
+    vs = ready(game, person)
+    assert handle_key(vs, game, person, key("?")) == [] and vs.hint == []
+    assert "No hints in a game between people" in vs.note
+    handle_key(vs, game, person, key(KeyName.ENTER))
+    handle_key(vs, game, person, key(KeyName.RIGHT))
+    handle_key(vs, game, person, key(KeyName.ENTER))
+    assert handle_key(vs, game, person, key(KeyName.ENTER))[0].__class__ is Submit
+    assert vs.discard_note == ""  # no "the best was ..." after the hand
+    allowed = Seating(ME, ("Ann", "Sysop"), computer=False, hints=True)
+    vs = ready(game, allowed)
+    handle_key(vs, game, allowed, key("?"))
+    assert len(vs.hint) == 2
+
+
 def test_count_mode_takes_digits_and_claims() -> None:
     game = game_at(Phase.SHOW)
     seating = Seating(ME, NAMES)
