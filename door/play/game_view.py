@@ -117,8 +117,11 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
         canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer), Style(fg=CYAN))
     draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
     # before a deal the screen is the last show and the chat, whatever the
-    # keys do (a player who is waiting for an absent opponent included)
-    before_deal = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
+    # keys do (a player who is waiting for an absent opponent included);
+    # while the last count lingers, its messages: never the cards of the
+    # hand that is not dealt yet (issue 33.3c)
+    before_deal = vs.mode is Mode.CHAT or vs.before_deal
+    chat = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
     _info(canvas, rows["info"], game, you, names, vs.replayed_hand, before_deal=before_deal)
     if before_deal and vs.review:
         _review(canvas, rows["opponent"], vs.review, you, names, vs.options.sort)
@@ -128,7 +131,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
         _before_the_deal(canvas, rows["opponent"], game, you, names, vs)
     else:
         _hands(canvas, rows, game, me, opp, names, vs)
-    if before_deal or vs.chatting:
+    if chat or vs.chatting:
         _chat(canvas, rows["messages"], canvas.rows - 1, vs)
     else:
         _messages(canvas, rows["messages"], canvas.rows - 1, vs)

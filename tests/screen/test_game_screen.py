@@ -202,3 +202,25 @@ def test_names_of_twenty_characters_show_in_full_by_the_board(game_to: int) -> N
     pyte.ByteStream(screen).feed(Renderer(UTF8).render(canvas))
     board = "\n".join(screen.display[2:2 + (5 if game_to == 121 else 3)])
     assert "Jonathan Q Callender 0" in board and "Computer 0" in board
+
+
+def test_nothing_of_the_next_deal_shows_while_the_last_count_lingers() -> None:
+    """Issue 33.3c: after the show the next hand's six cards showed
+    (while the last count lingered) before the chat screen, and before the
+    dealer dealt them."""
+    from engine.game import Phase
+    from engine.players import GreedyPlayer
+    from engine.strategy import choose_action
+
+    g = stacked_game()
+    player = GreedyPlayer()
+    while g.hand_number == 1:
+        g.apply(choose_action(g, g.to_act()[0], player))
+    assert g.phase is Phase.DISCARD  # the next hand is on the table, not yet shown to anyone
+    vs = ViewState(mode=Mode.WAIT, before_deal=True, lingering=True, prompt="Press a key to go on.")
+    vs.say("Computer's crib: fifteen two.")
+    screen = show(g, vs)
+    text = "\n".join(screen.display)
+    row = card_row(g)
+    assert not screen.display[row].strip(), screen.display[row]  # no card of the new hand
+    assert "Hand 2 next" in text and "Computer's crib: fifteen two." in text
