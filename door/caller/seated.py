@@ -26,6 +26,9 @@ async def seated(display: Display, ctx: DoorContext, presence: Presence, seat: H
         await seat.play()
     finally:
         presence.deliver = None
+    played = seat.table or table
+    if played is not None and (parting := played.parting.get(seat.index)):
+        presence.messages.append(parting)  # the menu says why the game ended (the other player left)
     return not display.terminal.closed
 
 

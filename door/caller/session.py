@@ -100,7 +100,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         else:
             waiting[0].abandon(waiting[1])
             await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
-    saved, broken = await _load_saved(ctx, caller, log)
+    saved, broken = await _load_saved(ctx, caller, log, presence)
     if broken:
         answer = await ask_choice(display, "Unfinished game", [
             "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
@@ -122,7 +122,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
         if resume and not await _resume(display, ctx, caller, options, presence, log, saved):
             return
     while True:
-        kept, _ = await _load_saved(ctx, caller, log)  # a kept game is offered on the menu, never lost silently
+        kept, _ = await _load_saved(ctx, caller, log, presence)  # a kept game is offered on the menu
         named, challenge = challenge, ""  # (the first time round only)
         choice = MenuItem.PLAY_CALLER if named else await _menu(display, ctx, caller, presence, kept)
         if choice is None:
@@ -284,15 +284,27 @@ class KeptGame:
         return self.saved.opponent == Opponent.CALLER
 
 
-async def _load_saved(ctx: DoorContext, caller: Caller, log: Log) -> tuple[KeptGame | None, str]:
+async def _load_saved(ctx: DoorContext, caller: Caller, log: Log,
+                      presence: Presence | None = None) -> tuple[KeptGame | None, str]:
     """The caller's unfinished game, checked by replaying it once:
     ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
-    when its log cannot be read or does not replay (never a crash)."""
+    when its log cannot be read or does not replay (never a crash).  A
+    game against a guest cannot go on (a guest cannot come back): it is
+    given up, and the menu says so (``presence``'s messages), rather than
+    offered to resume (issue 33.3b)."""
     if caller.account is None:
         return None, ""
     try:
         saved = await ctx.store.saved.load(caller.account.id)
         if saved is None:
+            return None, ""
+        other = saved.other_account if saved.account_id == caller.account.id else saved.account_id
+        if saved.opponent == Opponent.CALLER and other is None:
+            await ctx.store.saved.drop(saved.id)
+            log.info("the kept game %d of %r against a guest was given up", saved.number, caller.name)
+            if presence is not None:
+                presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
+                                         "it is given up.")
             return None, ""
         game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
         if game.over:

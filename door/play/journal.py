@@ -137,18 +137,18 @@ class Journal:
         """Keep a game one player left on purpose as a win of ``winner`` at
         the scores it stood at (one game, no skunk; see :meth:`Table.quit
         <door.play.table.Table.quit>`), with its hands so far."""
-        await self._record(game, GameResult(winner, game.scores(), Skunk.NONE, 1), tally)
+        await self._record(game, GameResult(winner, game.scores(), Skunk.NONE, 1), tally, forfeit=True)
 
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""
         assert game.result is not None
         await self._record(game, game.result, tally)
 
-    async def _record(self, game: Game, result: GameResult, tally: GameTally) -> None:
+    async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:
         try:
             await self._retrying("record the game", lambda: self.store.games.record(
                 self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,
-                tally.hands, self.started))
+                tally.hands, self.started, forfeit))
         except JournalError as exc:
             self._failed("record the game", exc)
         self.saved_id = None

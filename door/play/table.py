@@ -148,7 +148,12 @@ class Table:
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, seed 004)."""
         self.forfeit: int | None = None
-        """The seat that left a game against a person on purpose (it loses it)."""
+        """The seat that left a game against a person on purpose, or a
+        guest whose line dropped there (it cannot come back): it loses it."""
+        self.parting: dict[int, str] = {}
+        """What the seat that stayed is told, by seat, when the other left
+        the match ("Sysop left the game: you win by forfeit."); its
+        session shows it on the menu (issue 33.3b: it landed there with no word)."""
         self.abandoned: int | None = None
         """The seat that ended the match by abandoning the game (:meth:`abandon`)."""
         self.ended = asyncio.Event()
@@ -334,6 +339,7 @@ class Table:
                     self.forfeit = seat
                     self.seats[1 - seat].notice(f"{self.seats[seat].name} left the game: it counts as a win for "
                                                 f"{self.seats[1 - seat].name}.")
+                    self.parting[1 - seat] = f"{self.seats[seat].name} left the game: you win by forfeit."
                 log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
                 return False
             if action is _ABANDON:
@@ -341,6 +347,13 @@ class Table:
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
             if action is _LEAVE:
+                if (self.rejoin_timeout is not None and not self.absent and self.seats[seat].identity is None
+                        and not self.against_computer(seat)):
+                    self.left = self.forfeit = seat  # a guest cannot come back to a game: the other wins it
+                    self.parting[1 - seat] = (f"{self.seats[seat].name}'s line dropped, and a guest cannot come "
+                                              "back: you win by forfeit.")
+                    log.info("game %d: %s (a guest) left: a forfeit", game.number, self.seats[seat].name)
+                    return False
                 if self.rejoin_timeout is None or self.absent or self.seats[seat].identity is None:
                     self.left = seat
                     log.info("game %d: %s left", game.number, self.seats[seat].name)

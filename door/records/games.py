@@ -47,18 +47,23 @@ class GameSummary:
     started: float
     ended: float
     rules: Rules
+    forfeit: bool = False
+    """True when the loser left the game (it was won by forfeit)."""
 
     def line(self) -> str:
-        """``"2026-11-21 11:58  #639040  Ann 121 - Computer 98  skunk"``."""
+        """``"2026-11-21 11:58  #639040  Ann 121 - Computer 98  skunk"``; a
+        forfeit says who won it: ``"... Ann 80 - Sysop 96  Ann by forfeit"``."""
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.ended))
         skunk = {Skunk.NONE: "", Skunk.SKUNK: "  skunk", Skunk.DOUBLE: "  double skunk"}[self.skunk]
         a, b = self.players
+        if self.forfeit:
+            skunk = f"  {self.players[self.winner]} by forfeit"
         return f"{when}  #{self.number:<6}  {a} {self.scores[0]} - {b} {self.scores[1]}{skunk}"
 
 
 def _summary(r: Sequence[Any]) -> GameSummary:
     return GameSummary(r[0], r[1], (r[2], r[3]), (r[4], r[5]), r[6], Skunk(r[7]), r[8], r[9], r[10], r[11],
-                       rules_from_dict(json.loads(r[12])))
+                       rules_from_dict(json.loads(r[12])), bool(r[13]))
 
 
 class Games:
@@ -69,17 +74,18 @@ class Games:
 
     async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
                      accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
-                     hands: Sequence[HandRecord], started: float) -> int:
+                     hands: Sequence[HandRecord], started: float, forfeit: bool = False) -> int:
         """Keep a finished game and its hands, and drop its action log
-        (``saved_id``), in one transaction; returns the game's id."""
+        (``saved_id``), in one transaction; returns the game's id.
+        ``forfeit``: the loser left the game before its end."""
         def tx(db: Connection) -> int:
             row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "winner, skunk, value, started, ended, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-                 started, time.time())).fetchone()
+                 started, time.time(), int(forfeit))).fetchone()
             game_id = int(row[0])
             rows = []
             for h in hands:
@@ -106,7 +112,7 @@ class Games:
         """Finished games, newest first (or oldest first), of the player
         ``name`` (ignoring case) or of everyone; at most ``limit``."""
         sql = ("SELECT g.id, g.number, g.player0, g.player1, g.score0, g.score1, g.winner, g.skunk, g.value, "
-               "g.opponent, g.started, g.ended, g.rules FROM games g")
+               "g.opponent, g.started, g.ended, g.rules, g.forfeit FROM games g")
         args: list[Any] = []
         if name is not None:
             sql += (" WHERE g.account0 IN (SELECT id FROM accounts WHERE name_key = ?)"

@@ -152,6 +152,10 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE accounts ADD COLUMN created_from TEXT NOT NULL DEFAULT '';
     CREATE INDEX accounts_created ON accounts(created);
     """,
+    # version 7: a game its loser left (Q, or a guest's dropped line) is a forfeit, recorded and shown as one
+    """
+    ALTER TABLE games ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -46,6 +46,8 @@ class Statistics:
     vs_sysop: int = 0
     vs_computer: int = 0
     vs_callers: int = 0
+    forfeits_won: int = 0
+    forfeits_lost: int = 0
 
     @property
     def losses(self) -> int:
@@ -69,6 +71,7 @@ class Statistics:
             ("Double skunks given / taken", f"{self.double_skunks_given} / {self.double_skunks_taken}"),
             ("Average margin per game", f"{self._avg(self.margin_total, self.games):+.1f}"),
             ("Longest winning streak", str(self.longest_streak)),
+            ("Won / lost by forfeit (a player left)", f"{self.forfeits_won} / {self.forfeits_lost}"),
             ("Games vs the sysop / computer / callers",
              f"{self.vs_sysop} / {self.vs_computer} / {self.vs_callers}"),
             ("Hands played", str(self.hands)),
@@ -92,14 +95,16 @@ def player_statistics(db: Connection, name: str) -> Statistics | None:
     account_id, display = row
     games = db.execute(
         "SELECT id, CASE WHEN account0 = ? THEN 0 ELSE 1 END AS seat, score0, score1, winner, skunk, value, "
-        "opponent FROM games WHERE account0 = ? OR account1 = ? ORDER BY ended, id",
+        "opponent, forfeit FROM games WHERE account0 = ? OR account1 = ? ORDER BY ended, id",
         (account_id, account_id, account_id)).fetchall()
     s: dict[str, int] = {f: 0 for f in Statistics.__dataclass_fields__ if f != "name"}
     streak = 0
     seats = {}
-    for gid, seat, score0, score1, winner, skunk, value, opponent in games:
+    for gid, seat, score0, score1, winner, skunk, value, opponent, forfeit in games:
         seats[gid] = seat
         s["games"] += 1
+        if forfeit:
+            s["forfeits_won" if winner == seat else "forfeits_lost"] += 1
         mine, theirs = (score0, score1) if seat == 0 else (score1, score0)
         s["margin_total"] += mine - theirs
         s[{"sysop": "vs_sysop", "caller": "vs_callers"}.get(opponent, "vs_computer")] += 1

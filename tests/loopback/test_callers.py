@@ -376,3 +376,41 @@ def test_one_address_sends_a_few_challenges_a_minute() -> None:
         assert all(v not in lobby.opponents(s) for s in spammers for v in victims[:CHALLENGE_RATE])
 
     asyncio.run(run())
+
+
+async def test_a_guest_opponent_who_drops_is_a_forfeit_said_and_recorded(door: DoorServer) -> None:
+    """Issue 33.3b: a guest who drops cannot come back; the registered
+    caller who stayed was back at the menu with no word, offered to
+    "resume" a game nobody could go on with."""
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    gus = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(gus, "Gus")
+    await challenge(ann, "Gus")
+    await gus.screen.wait_for(lambda: "Ann challenges you" in gus.screen.text())
+    await gus.send(b"y")
+    await both_in_chat(ann, gus)
+    gus.close()  # the guest's line drops
+    s = ann.screen
+    await s.wait_for(lambda: "Main menu" in s.text() and "you win by forfeit" in " ".join(s.text().split()),
+                     timeout=10)
+    assert "Resume" not in s.text()
+    games = await door.store.games.recent("Ann")
+    assert len(games) == 1 and games[0].winner == games[0].players.index("Ann") and games[0].forfeit
+    assert await door.store.saved.load((await door.store.accounts.find("Ann")).id) is None
+    ann.close()
+
+
+async def test_a_kept_game_against_a_guest_is_never_offered_to_resume(door: DoorServer) -> None:
+    """Issue 33.3b: "R Resume game #715088", then "A guest cannot come back
+    to a game" (a game kept from before, against a guest)."""
+    from door.records.passwords import hash_password as hashed
+
+    ann = await door.store.accounts.create("Ann", hashed(PASSWORD))
+    await door.store.saved.begin(ann.id, Opponent.CALLER.value, 715088, 0, Rules(game_to=61), (0, 0), seat=0,
+                                 other_account=None, players=("Ann", "Gus"))
+    caller = await registered(door.telnet_port, door.store, "Ann")
+    s = caller.screen
+    await s.wait_for(lambda: "Main menu" in s.text() and "cannot come back" in " ".join(s.text().split()))
+    assert "Resume" not in s.text() and "Unfinished game" not in s.text()
+    assert await door.store.saved.load(ann.id) is None
+    caller.close()

@@ -470,3 +470,31 @@ async def test_a_caller_who_gives_up_a_waiting_game_has_nothing_left_to_resume(d
     assert await door.store.saved.load(account.id) is None
     caller.close()
     sysop.conn.close()
+
+
+async def test_when_the_sysop_leaves_the_caller_is_told_and_wins_by_forfeit(door: DoorServer, sysop_key) -> None:
+    """Issue 33.3b: the caller landed on the bare menu with no word, and
+    the game was recorded as a plain win."""
+    sysop = await sysop_login(door, sysop_key)
+    caller = await registered(door, "Liv")
+    await to_the_chat(sysop, caller, "Liv")
+    await sysop.screen.wait_for(lambda: sysop.screen.prompt().startswith("Chat"))
+    await sysop.send(b"\x03")
+    await sysop.screen.wait_for(lambda: "Leave this game? (Y/N)" in sysop.screen.text())
+    await sysop.send(b"y")
+    s = caller.screen
+    await s.wait_for(lambda: "Main menu" in s.text() and "Sysop left the game: you win by forfeit." in s.text(),
+                     timeout=5)
+    games = await door.store.games.recent("Liv")
+    assert len(games) == 1 and games[0].winner == 0 and games[0].forfeit
+    assert "Liv by forfeit" in games[0].line()
+    await caller.send(b"5")
+    await s.wait_for(lambda: "Recent games of Liv" in s.text() and "Liv by forfeit" in s.text())
+    await caller.send(b" ")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"3")
+    await s.wait_for(lambda: "Won / lost by forfeit (a player left)" in s.text())
+    row = next(line for line in s.lines() if "by forfeit" in line)
+    assert row.split()[-3:] == ["1", "/", "0"], row
+    caller.close()
+    sysop.conn.close()
