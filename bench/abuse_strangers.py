@@ -82,9 +82,9 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, pee
     if name == "peer-slots":
         return await _peer_slots(peer_ports, end)
     if name == "peer-replay":
-        return await _peer_replay(peer_ports, sniffed)
+        return await _peer_replay(peer_ports, sniffed, end)
     if name == "peer-forged":
-        return await _peer_forged(peer_ports, data_dir)
+        return await _peer_forged(peer_ports, data_dir, end)
     raise SystemExit(f"unknown attack {name!r}")
 
 
@@ -313,10 +313,11 @@ async def _peer_slots(peer_ports: list[int], end: float) -> dict[str, Any]:
     return {"entries": 0, "notes": f"{opened} silent connections to the peer ports from 60 addresses, renewed"}
 
 
-async def _peer_replay(peer_ports: list[int], sniffed: bytes) -> dict[str, Any]:
-    got_in = 0
-    for _ in range(50):
+async def _peer_replay(peer_ports: list[int], sniffed: bytes, end: float) -> dict[str, Any]:
+    got_in = tried = 0
+    while time.monotonic() < end and tried < 20_000:
         for port in peer_ports:
+            tried += 1
             reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.7", 0))
             await reader.readline()
             writer.write(sniffed)
@@ -326,11 +327,10 @@ async def _peer_replay(peer_ports: list[int], sniffed: bytes) -> dict[str, Any]:
                 answer = b""
             got_in += 1 if answer.startswith(b"WELCOME") else 0
             writer.close()
-    return {"entries": got_in, "notes": f"a sniffed hand-over replayed {50 * len(peer_ports)} times from another "
-                                        f"address"}
+    return {"entries": got_in, "notes": f"a sniffed hand-over replayed {tried} times from another address"}
 
 
-async def _peer_forged(peer_ports: list[int], data_dir: Path | None) -> dict[str, Any]:
+async def _peer_forged(peer_ports: list[int], data_dir: Path | None, end: float) -> dict[str, Any]:
     from bench.abuse import ACCOUNT
     assert data_dir is not None
     db = sqlite3.connect(f"file:{data_dir / 'cribbage.sqlite3'}?mode=ro", uri=True)
@@ -340,6 +340,14 @@ async def _peer_forged(peer_ports: list[int], data_dir: Path | None) -> dict[str
     finally:
         db.close()
     got_in = tried = 0
+    while time.monotonic() < end and tried < 20_000:
+        got_in, tried = await _forge_once(nodes, account, got_in, tried)
+    return {"entries": got_in, "notes": f"{tried} hellos forged from the store's nodes table "
+                                        f"({len(nodes)} nodes) for account {account[1]!r}"}
+
+
+async def _forge_once(nodes: list[Any], account: Any, got_in: int, tried: int) -> tuple[int, int]:
+    """Every forged hello once to every node: (entries, hellos) so far."""
     for address, port, token in nodes:
         for mac in (token or "0" * 64, "0" * 64):
             fields = {"name": account[1], "account": account[0], "cols": 80, "rows": 24, "charset": "utf-8",
@@ -357,5 +365,4 @@ async def _peer_forged(peer_ports: list[int], data_dir: Path | None) -> dict[str
                     answer = b""
                 got_in += 1 if answer.startswith(b"WELCOME") or b"Main menu" in answer else 0
                 writer.close()
-    return {"entries": got_in, "notes": f"{tried} hellos forged from the store's nodes table "
-                                        f"({len(nodes)} nodes) for account {account[1]!r}"}
+    return got_in, tried

@@ -18,14 +18,11 @@ and may play the sysop at its console or callers on any node.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
 import os
-import signal
 import socket
 import sys
 import termios
-import threading
 import tty
 from pathlib import Path
 
@@ -41,143 +38,12 @@ from door.caller.bbs import bbs_account, time_limit
 from door.caller.login import Caller, reserved
 from door.caller.session import caller_session
 from door.records.store import Store
-from door.net.terminal import StreamTerminal, Terminal
+from door.net.bbs_terminals import SocketTerminal, StdioTerminal
+from door.net.terminal import Terminal
 
-__all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper", "run_door"]
+__all__ = ["run_door", "door_main"]
 
 log = logging.getLogger(__name__)
-
-IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
-
-
-class StdioTerminal(Terminal):
-    """A :class:`Terminal` over this process's standard input and output
-    (or the file descriptors ``stdin`` and ``stdout``)."""
-
-    def __init__(self, cols: int, rows: int, charset: Charset, stdin: int | None = None,
-                 stdout: int | None = None) -> None:
-        super().__init__("door", "stdio", "ansi", cols, rows)
-        self.charset = charset
-        self._in = sys.stdin.fileno() if stdin is None else stdin
-        self._out = sys.stdout.fileno() if stdout is None else stdout
-
-    async def pump(self) -> None:
-        """Read standard input until it ends.  A blocking read in a daemon
-        thread hands the bytes to the loop: never a step late on a
-        pseudo-terminal (the loop's own reader was), and it cannot hold up
-        the door's exit.  Before each read the thread waits for
-        :meth:`room` (a relay's far end that takes no more, or unread
-        keys past the limit), so a flood waits in the pipe or the
-        pseudo-terminal, not in this process.  On a terminal, SIGWINCH
-        reads the new window size (:meth:`resized`)."""
-        loop = asyncio.get_running_loop()
-        done = asyncio.Event()
-
-        def reader() -> None:
-            try:
-                while True:
-                    asyncio.run_coroutine_threadsafe(self.room(), loop).result()
-                    data = os.read(self._in, 4096)
-                    if not data:
-                        break
-                    loop.call_soon_threadsafe(self.feed, data)
-            except (OSError, RuntimeError, concurrent.futures.CancelledError):
-                pass  # (RuntimeError, cancelled: the loop is closing)
-            finally:
-                try:
-                    loop.call_soon_threadsafe(done.set)
-                except RuntimeError:
-                    pass
-
-        winch = os.isatty(self._in)
-        if winch:
-            def window_changed() -> None:
-                try:
-                    size = os.get_terminal_size(self._in)
-                except OSError:
-                    return
-                self.resized(size.columns, size.lines)
-            loop.add_signal_handler(signal.SIGWINCH, window_changed)
-        threading.Thread(target=reader, name="stdin", daemon=True).start()
-        try:
-            await done.wait()
-        finally:
-            if winch:
-                loop.remove_signal_handler(signal.SIGWINCH)
-            self.lost()
-
-    def _write(self, data: bytes) -> None:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self._out, view)
-            except BlockingIOError:
-                continue
-            view = view[written:]
-
-    async def _drain(self) -> None:
-        return None
-
-    def close(self) -> None:
-        self.closed = True
-
-
-class TelnetStripper:
-    """Removes telnet commands (IAC ...) from a byte stream; IAC IAC is a
-    data byte 0xFF.  Keeps a partial command across calls."""
-
-    def __init__(self) -> None:
-        self._state = "data"
-
-    def feed(self, data: bytes) -> bytes:
-        out = bytearray()
-        for b in data:
-            s = self._state
-            if s == "data":
-                if b == IAC:
-                    self._state = "iac"
-                else:
-                    out.append(b)
-            elif s == "iac":
-                if b == IAC:
-                    out.append(IAC)
-                    self._state = "data"
-                elif b in (WILL, WONT, DO, DONT):
-                    self._state = "option"
-                elif b == SB:
-                    self._state = "sb"
-                else:
-                    self._state = "data"
-            elif s == "option":
-                self._state = "data"
-            elif s == "sb":
-                if b == IAC:
-                    self._state = "sb-iac"
-            elif s == "sb-iac":
-                self._state = "data" if b == SE else "sb"
-        return bytes(out)
-
-
-class SocketTerminal(StreamTerminal):
-    """A :class:`Terminal` over the telnet socket a BBS passed (DOOR32.SYS
-    comm type 2): telnet commands are stripped from the input and 0xFF is
-    doubled on output."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
-                 charset: Charset) -> None:
-        super().__init__("door", "socket", "ansi", cols, rows, reader, writer)
-        self.charset = charset
-        self._strip = TelnetStripper()
-
-    def received(self, data: bytes) -> None:
-        """Telnet commands from the BBS are not keys."""
-        clean = self._strip.feed(data)
-        if clean:
-            self.feed(clean)
-
-    def _write(self, data: bytes) -> None:
-        super()._write(data.replace(b"\xff", b"\xff\xff"))
-
 
 async def run_door(config: Config, info: DropInfo, charset: Charset | None = None) -> int:
     """Run one door session for the caller of ``info``; returns the exit

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
+from typing import Sequence, Union
 
 from .cards import Card
 from .claims import ClaimOutcome
 from .scoring import PlayScore, ShowScore
 
 __all__ = ["CutForDeal", "HandDealt", "Discarded", "StarterTurned", "CardPlayed", "GoDeclared", "PlayPoint",
-           "SeriesReset", "ShowTurn", "HandCounted", "Skunk", "GameResult", "GameOver", "HandReplayed", "Event"]
+           "SeriesReset", "ShowTurn", "HandCounted", "Skunk", "GameResult", "GameOver", "HandReplayed", "Event", "scored"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +153,13 @@ class HandReplayed:
 
 Event = Union[CutForDeal, HandDealt, Discarded, StarterTurned, CardPlayed, GoDeclared,
               PlayPoint, SeriesReset, HandCounted, GameOver, HandReplayed]
+
+
+def scored(events: Sequence[Event]) -> tuple[bool, bool]:
+    """Whether ``events`` hold (a pegging score, a hand or crib that
+    scored): a pegging score is a card played for points, a go or last
+    card, or his heels on the starter."""
+    pegging = any((isinstance(e, CardPlayed) and e.points) or isinstance(e, PlayPoint)
+                  or (isinstance(e, StarterTurned) and e.heels) for e in events)
+    hand = any(isinstance(e, HandCounted) and e.show.total for e in events)
+    return pegging, hand

@@ -32,7 +32,7 @@ from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
-from door.net.terminal import Terminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["caller_session"]
 
@@ -71,7 +71,7 @@ async def _session(display: Display, ctx: DoorContext, presence: Presence, log: 
     presence.name = caller.name
     if caller.account is not None and ctx.link is not None:
         # one session per account across the nodes: where it is on line, it goes (that node closes the older)
-        node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind == "peer")
+        node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)
         if node is not None:
             if not await hand_over(display, ctx, caller, presence, node, log, purpose="session"):
                 return

@@ -17,7 +17,7 @@ from typing import Any, Awaitable, Callable
 
 from door.net.ansi import CONSOLE_RESIZE
 from door.net.local_socket import start_local
-from door.net.terminal import StreamTerminal, Terminal
+from door.net.terminal import StreamTerminal, Terminal, TerminalKind
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
 
@@ -35,7 +35,7 @@ class ConsoleTerminal(StreamTerminal):
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, cols: int, rows: int,
                  term: str) -> None:
-        super().__init__("console", "local", term, cols, rows, reader, writer)
+        super().__init__(TerminalKind.CONSOLE, "local", term, cols, rows, reader, writer)
 
     def received(self, data: bytes) -> None:
         """The client's window size reports are resizes; the rest is keys."""

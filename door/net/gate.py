@@ -12,11 +12,12 @@ are shut out with it.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import resource
 from collections import Counter
 
-__all__ = ["ConnectionGate", "raise_descriptor_limit", "address_of", "DESCRIPTOR_RESERVE"]
+__all__ = ["ConnectionGate", "raise_descriptor_limit", "address_of", "network_of", "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +38,27 @@ def address_of(peer: object) -> str:
     if isinstance(peer, str) and peer:
         return peer.rsplit(":", 1)[0]
     return "?"
+
+
+def network_of(address: str) -> str:
+    """The network ``address`` belongs to, as registrations and log lines
+    are counted (a stranger holds a block of addresses as easily as one): an
+    IPv4 address's /24, an IPv6 address's /56 (an IPv4-mapped IPv6 address
+    counts as IPv4); anything else is its own network.
+
+    >>> network_of("192.0.2.77"), network_of("2001:db8:1:2ff::9"), network_of("::ffff:192.0.2.1")
+    ('192.0.2.0/24', '2001:db8:1:200::/56', '192.0.2.0/24')
+    >>> network_of("not an address")
+    'not an address'
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    prefix = 24 if ip.version == 4 else 56
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def raise_descriptor_limit() -> int:

@@ -14,7 +14,8 @@ line), so no call site can forget to (issue 13.10).
 Strangers also choose *how much* is logged: every connection, refused
 hello or wrong password is a line.  The server sets :data:`SOURCE` to the
 address a session or connection comes from, and :class:`SourceLimit`
-lets each source write at most :data:`SOURCE_BURST` lines in any
+lets each source (the address's network: sixty addresses of one block are
+one source) write at most :data:`SOURCE_BURST` lines in any
 :data:`SOURCE_PERIOD` seconds; what it holds back is counted, and said in
 one line per source and period (issue 32.7: refused peer hellos wrote
 451 KiB of log a second from one client).  Lines of the door's own
@@ -27,6 +28,8 @@ import logging
 import time
 from contextvars import ContextVar
 from typing import Callable
+
+from door.net.gate import network_of
 
 __all__ = ["CONNECTION", "SOURCE", "ConnectionFilter", "SourceLimit", "FORMAT", "configure", "escape",
            "SOURCE_BURST", "SOURCE_PERIOD"]
@@ -78,9 +81,11 @@ class SourceLimit(logging.Filter):
     """Holds back a source's lines past ``burst`` in a ``period`` seconds
     long (from its first line in that period); the next line of that
     source, or of anybody, after the period says how many were held back,
-    in a line of its own.  The source is the record's ``source`` attribute
-    (``extra={"source": ...}``) or else :data:`SOURCE`; records at ERROR
-    and above, and those without a source, always pass.  ``clock``:
+    in a line of its own.  The source is the network
+    (:func:`~door.net.gate.network_of`: an IPv4 /24, an IPv6 /56) of the
+    record's ``source`` attribute (``extra={"source": ...}``) or else of
+    :data:`SOURCE`; records at ERROR and above, and those without a source,
+    always pass.  ``clock``:
     seconds, monotonic."""
 
     def __init__(self, burst: int = SOURCE_BURST, period: float = SOURCE_PERIOD,
@@ -102,9 +107,10 @@ class SourceLimit(logging.Filter):
         now = self.clock()
         if now >= self._next_sweep:
             self._sweep(now)
-        source = getattr(record, "source", None) or SOURCE.get()
-        if not source or record.levelno >= logging.ERROR:
+        address = getattr(record, "source", None) or SOURCE.get()
+        if not address or record.levelno >= logging.ERROR:
             return True
+        source = network_of(address)  # (a block of addresses is one source, as for registrations)
         count = self._counts.get(source)
         if count is None:
             self._counts[source] = [now, 1, 0]

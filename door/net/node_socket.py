@@ -27,6 +27,7 @@ from door.net.charset import Charset
 from door.net.hello import HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, profile_named
 from door.net.local_socket import start_local
 from door.net.relay import RelayedTerminal
+from door.net.terminal import TerminalKind
 
 __all__ = ["NODE_SOCKET", "NodeHello", "NodeTerminal", "start_nodes", "connect_hub", "HELLO_LIMIT"]
 
@@ -80,7 +81,7 @@ class NodeTerminal(RelayedTerminal):
     relayed by their door process."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hello: NodeHello) -> None:
-        super().__init__("node", f"node {hello.node}", "ansi", hello.cols, hello.rows, reader, writer)
+        super().__init__(TerminalKind.NODE, f"node {hello.node}", "ansi", hello.cols, hello.rows, reader, writer)
         self.charset = hello.profile
 
 

@@ -33,9 +33,11 @@ server.
 A connection that does not finish the handshake within
 :data:`HELLO_TIMEOUT` seconds is closed; one address may have at most
 :data:`PENDING_PER_ADDRESS` connections waiting, and all addresses
-:data:`PENDING_LIMIT`, past which the oldest waiting one is closed to make
-room: silent connections cannot fill the port, and an honest node, which
-answers within a round trip, is never the oldest for long.
+:data:`PENDING_LIMIT`, past which the oldest waiting connection of the
+address holding the most places is closed to make room: silent
+connections cannot fill the port, and an honest node, which answers
+within a round trip and holds one place at a time, is not the one closed
+while any address holds more.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole,
 from door.net.logs import SOURCE
 from door.net.private import check_private
 from door.net.relay import RelayedTerminal
-from door.net.terminal import Terminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
            "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
@@ -217,7 +219,7 @@ class PeerTerminal(RelayedTerminal):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hello: PeerHello) -> None:
         node = address_of(writer.get_extra_info("peername"))
         address = hello.address or node
-        super().__init__("peer", f"{address} via {node}", hello.term or "ansi", hello.cols, hello.rows, reader,
+        super().__init__(TerminalKind.PEER, f"{address} via {node}", hello.term or "ansi", hello.cols, hello.rows, reader,
                          writer, address=address)
         self.charset = hello.profile
 
@@ -237,8 +239,13 @@ async def start_peers(host: str, port: int, secret: bytes,
         nonce = secrets.token_bytes(_NONCE)
         writer.write(b"NONCE " + nonce.hex().encode() + b"\n")
         try:
-            hello, theirs = PeerHello.decode(await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT), secret, nonce)
-        except (asyncio.TimeoutError, ValueError, ConnectionError) as exc:  # (a line over the limit: ValueError)
+            async with asyncio.timeout(HELLO_TIMEOUT):
+                line = await reader.readline()
+            if not line:  # gone without a word (or closed to make room): nothing to refuse, nothing to log
+                writer.transport.abort()
+                return None
+            hello, theirs = PeerHello.decode(line, secret, nonce)
+        except (TimeoutError, ValueError, ConnectionError) as exc:  # (a line over the limit: ValueError)
             SOURCE.set(address)  # one stranger's refusals are rate-limited in the log (door.net.logs)
             log.warning("peer hello from %s refused: %s", address, exc or "no hello in time")
             writer.write(REFUSAL)
@@ -250,12 +257,13 @@ async def start_peers(host: str, port: int, secret: bytes,
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = address_of(writer.get_extra_info("peername"))
         if by_address[address] >= PENDING_PER_ADDRESS:
-            writer.close()
+            writer.transport.abort()
             return
-        if len(waiting) >= PENDING_LIMIT:
-            oldest, where = waiting.popitem(last=False)
-            by_address[where] -= 1
-            oldest.close()  # (its handshake then fails and says so)
+        if len(waiting) >= PENDING_LIMIT:  # room is made at the address that holds the most places
+            crowded = max(by_address.values())
+            oldest = next(w for w, a in waiting.items() if by_address[a] == crowded)
+            by_address[waiting.pop(oldest)] -= 1
+            oldest.transport.abort()  # (its handshake then ends, without a word)
         waiting[writer] = address
         by_address[address] += 1
         try:

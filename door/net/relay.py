@@ -22,7 +22,7 @@ import logging
 import struct
 
 from door.net.keys import KeyName
-from door.net.terminal import StreamTerminal, Terminal
+from door.net.terminal import StreamTerminal, Terminal, TerminalKind
 
 __all__ = ["ESCAPE", "RelayedTerminal", "FrameDecoder", "relay", "window_frame"]
 
@@ -83,7 +83,7 @@ class RelayedTerminal(StreamTerminal):
     (framed by :func:`relay`): their bytes become keys, a window frame a
     resize."""
 
-    def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
+    def __init__(self, kind: TerminalKind, peer: str, term_type: str, cols: int, rows: int,
                  reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str | None = None) -> None:
         super().__init__(kind, peer, term_type, cols, rows, reader, writer, address)
         self._frames = FrameDecoder()

@@ -22,7 +22,7 @@ from asyncssh.sftp import MIN_SFTP_VERSION
 
 from door.net.gate import ConnectionGate, address_of
 from door.net.private import check_private
-from door.net.terminal import Terminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["SshTerminal", "Authenticator", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
 
@@ -40,7 +40,7 @@ class SshTerminal(Terminal):
         term = process.get_terminal_type() or "unknown"
         cols, rows = process.get_terminal_size()[:2]
         env = process.env or {}
-        super().__init__("ssh", peer_text, term, cols or 80, rows or 24, lang=env.get("LANG"))
+        super().__init__(TerminalKind.SSH, peer_text, term, cols or 80, rows or 24, lang=env.get("LANG"))
         self._process = process
         self._conn = process.channel.get_connection()
 

@@ -18,7 +18,7 @@ import telnetlib3
 from telnetlib3 import telopt
 
 from door.net.gate import ConnectionGate, address_of
-from door.net.terminal import Terminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
 
@@ -38,7 +38,7 @@ class TelnetTerminal(Terminal):
         cols = int(writer.get_extra_info("cols") or 80)
         rows = int(writer.get_extra_info("rows") or 24)
         lang = writer.get_extra_info("LANG")
-        super().__init__("telnet", peer_text, term, cols, rows, lang=lang)
+        super().__init__(TerminalKind.TELNET, peer_text, term, cols, rows, lang=lang)
         self._reader = reader
         self._writer = writer
         try:
@@ -98,13 +98,62 @@ class TelnetTerminal(Terminal):
         self.closed = True
 
 
+READ_SIZE = 4096
+"""The most a telnet connection's socket is read at once, in bytes
+(asyncio reads up to 256 KiB).  telnetlib3 parses what one read brings in
+one go, and telnet commands it answers itself (a storm of window sizes)
+never reach the door's input limit: 256 KiB of NAWS kept the event loop
+for over a second, and every other caller waited (``python3 -m
+bench.abuse --only resize-storm``: honest p99 1,364 ms).  A typist's or a
+paste's bytes are the same, in more reads."""
+
+READ_RATE = 32 * 1024
+"""Bytes a second one telnet connection is read at, past a burst of
+:data:`READ_BURST`: its fair share of the event loop.  Beyond it the
+socket is not read until the share comes round again (the bytes wait in
+the sender's TCP window).  A typist sends a few bytes a second; the door
+holds a paste to 1 KiB of unread keys anyway; a storm of telnet commands
+is the one thing it slows (issue 32.2)."""
+
+READ_BURST = 16 * 1024
+"""Bytes a telnet connection may send at once before :data:`READ_RATE` holds it."""
+
+
+class ReadShare:
+    """A token bucket of bytes for one connection: :meth:`spent` says how
+    long to stop reading, in seconds, once more than ``burst`` bytes came
+    faster than ``rate`` bytes a second.  ``clock``: seconds, monotonic.
+
+    >>> now = [0.0]
+    >>> share = ReadShare(1000, 2000, lambda: now[0])
+    >>> share.spent(1500), share.spent(1500)
+    (0.0, 1.0)
+    >>> now[0] = 1.0; share.spent(0)
+    0.0
+    """
+
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._tokens = burst
+        self._at = clock()
+
+    def spent(self, size: int) -> float:
+        """``size`` bytes were read: seconds to wait before reading more (0: none)."""
+        now = self.clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate) - size
+        self._at = now
+        return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
+
+
 def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib3.TelnetServer]:
     """A telnetlib3 protocol class that asks ``gate`` at accept (refused:
     one line of text and the socket closes, before any negotiation), closes
     a connection whose shell has not started within ``login_timeout``
-    seconds, and wakes a writer waiting in ``drain()`` when the connection
-    is lost (telnetlib3 5.0's ``connection_lost`` does not, so a session
-    writing to a caller who hung up waited forever and kept its slot)."""
+    seconds, reads at most :data:`READ_SIZE` bytes at once and
+    :data:`READ_RATE` a second (:class:`ReadShare`), and wakes a
+    writer waiting in ``drain()`` when the connection is lost (telnetlib3
+    5.0's ``connection_lost`` does not, so a session writing to a caller who
+    hung up waited forever and kept its slot)."""
 
     class GatedTelnetServer(telnetlib3.TelnetServer):
         _door_address = "?"
@@ -112,6 +161,8 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
         _door_refused = False
         door_started = False
         _door_deadline: asyncio.TimerHandle | None = None
+        _door_waiting = False
+        _door_share: ReadShare
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             self._door_address = address_of(transport.get_extra_info("peername"))
@@ -127,7 +178,26 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
                 return
             self._door_counted = True
             self._door_deadline = asyncio.get_running_loop().call_later(login_timeout, self._door_too_slow)
+            if hasattr(transport, "max_size"):  # asyncio's socket transport: at most this much a read
+                transport.max_size = READ_SIZE
+            loop = asyncio.get_running_loop()
+            self._door_share = ReadShare(READ_RATE, READ_BURST, loop.time)
             super().connection_made(transport)
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            wait = self._door_share.spent(len(data))
+            transport = self._transport
+            if wait > 0 and transport is not None and not self._door_waiting:
+                self._door_waiting = True  # over its share: the socket is not read for a while
+                transport.pause_reading()
+                asyncio.get_running_loop().call_later(wait, self._door_read_again)
+
+        def _door_read_again(self) -> None:
+            self._door_waiting = False
+            transport = self._transport
+            if transport is not None and not transport.is_closing():
+                transport.resume_reading()
 
         def _door_too_slow(self) -> None:
             self._door_deadline = None

@@ -11,6 +11,7 @@ nothing above this module imports telnetlib3 or asyncssh.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 from collections import deque
 from typing import Awaitable, Callable
@@ -20,7 +21,7 @@ from door.net.gate import address_of
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
 
-__all__ = ["Terminal", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
+__all__ = ["Terminal", "TerminalKind", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
            "INPUT_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
@@ -60,10 +61,26 @@ is not read until the session catches up (a 200 KB paste costs the door a
 kilobyte of memory and waits in the client's TCP window)."""
 
 
+class TerminalKind(enum.StrEnum):
+    """The transport a :class:`Terminal` came by (its value is what the
+    log and the sysop's console show)."""
+
+    TELNET = "telnet"
+    SSH = "ssh"
+    CONSOLE = "console"
+    """The sysop's local console socket."""
+    NODE = "node"
+    """A BBS node's caller, relayed by its door process."""
+    PEER = "peer"
+    """A caller another node of the shared store handed over."""
+    DOOR = "door"
+    """Door mode: the one caller of a BBS node, on standard input and output or the BBS's socket."""
+
+
 class Terminal:
     """A caller's terminal, whatever the transport.
 
-    ``kind``: ``"telnet"`` or ``"ssh"``; ``peer``: the remote address as
+    ``kind``: a :class:`TerminalKind`; ``peer``: the remote address as
     text (``address``: the caller's own address, without the port); ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
     ``rows``: the size in cells (80x24 until the client says otherwise);
     ``charset``: the output encoding, chosen from the terminal type and
@@ -74,9 +91,9 @@ class Terminal:
     call :meth:`feed`, :meth:`resized` and :meth:`lost` as input arrives.
     """
 
-    def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
+    def __init__(self, kind: TerminalKind | str, peer: str, term_type: str, cols: int, rows: int,
                  lang: str | None = None, address: str | None = None) -> None:
-        self.kind = kind
+        self.kind = TerminalKind(kind)
         self.peer = peer
         self.address = address if address is not None else address_of(peer)
         """The caller's own address (no port), what limits, cool-downs and
@@ -433,7 +450,7 @@ class StreamTerminal(Terminal):
     a BBS's telnet socket); subclasses may look at what arrives first in
     :meth:`received`."""
 
-    def __init__(self, kind: str, peer: str, term_type: str, cols: int, rows: int,
+    def __init__(self, kind: TerminalKind | str, peer: str, term_type: str, cols: int, rows: int,
                  reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str | None = None) -> None:
         super().__init__(kind, peer, term_type, cols, rows, address=address)
         self._reader = reader

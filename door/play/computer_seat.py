@@ -8,7 +8,7 @@ import logging
 from typing import Sequence
 
 from engine.actions import Action
-from engine.events import CardPlayed, Event, HandCounted, PlayPoint, StarterTurned
+from engine.events import Event, scored
 from engine.game import Game
 from engine.hard import HardPlayer
 from engine.strategy import Strategy, decision_for
@@ -16,17 +16,9 @@ from engine.strategy import Strategy, decision_for
 from door.play.table import Table
 from door.play.thinking import IN_THREAD, Thinking
 
-__all__ = ["ComputerSeat", "scored"]
+__all__ = ["ComputerSeat"]
 
 log = logging.getLogger(__name__)
-
-
-def scored(events: Sequence[Event]) -> tuple[bool, bool]:
-    """Whether ``events`` hold (a pegging score, a hand or crib that scored)."""
-    pegging = any((isinstance(e, CardPlayed) and e.points) or isinstance(e, PlayPoint)
-                  or (isinstance(e, StarterTurned) and e.heels) for e in events)
-    hand = any(isinstance(e, HandCounted) and e.show.total for e in events)
-    return pegging, hand
 
 
 class ComputerSeat:

@@ -9,12 +9,11 @@ import asyncio
 import time
 from typing import Sequence
 
-from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed
+from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
 from engine.game import Game
 
 from door.net.keys import Key
 from door.play import controller
-from door.play.computer_seat import scored
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
 from door.play.game_view import paint_game
 from door.play.options import CallerOptions, Pace

@@ -22,6 +22,7 @@ abandoned; the player who stayed may abandon it sooner.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 import logging
 import secrets
 import time
@@ -38,13 +39,41 @@ from door.play.journal import Journal, JournalError
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
-__all__ = ["Table", "Seat", "new_game_number", "Watcher", "ChatLine"]
+__all__ = ["Table", "Seat", "new_game_number", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
 
 log = logging.getLogger(__name__)
 
-_LEAVE = object()
-_ABANDON = object()
-_QUIT = object()
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """``seat`` makes a move: ``action``."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``seat``'s player has gone (hung up, or the session ended)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """``seat``'s player leaves on purpose (Q, then Y)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """``seat``'s player gives the game up."""
+
+    seat: int
+
+
+Command = Submit | Leave | Quit | Abandon
+"""What the table's queue carries, in the order the seats sent them."""
 
 ChatLine = tuple[float, str, str]
 """A chat line: (time in seconds since the epoch, the speaker's name, the text)."""
@@ -164,7 +193,7 @@ class Table:
         self.auto_deal = auto_deal
         if auto_deal:
             self.dealt.set()
-        self._queue: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
+        self._queue: asyncio.Queue[Command] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
             seat.attach(self, i)
 
@@ -181,11 +210,11 @@ class Table:
 
     def submit(self, seat: int, action: Action) -> None:
         """Queue ``action`` from ``seat``; it is applied in turn."""
-        self._queue.put_nowait((seat, action))
+        self._queue.put_nowait(Submit(seat, action))
 
     def leave(self, seat: int) -> None:
         """``seat`` has gone (hung up or quit)."""
-        self._queue.put_nowait((seat, _LEAVE))
+        self._queue.put_nowait(Leave(seat))
 
     def quit(self, seat: int) -> None:
         """``seat`` leaves on purpose (Q, then Y).  Against a person the
@@ -193,14 +222,14 @@ class Table:
         loses it (ACC practice), worth one game and no skunk, recorded with
         the hands played so far.  Against the computer it is kept to
         resume, as when the line drops."""
-        self._queue.put_nowait((seat, _QUIT))
+        self._queue.put_nowait(Quit(seat))
 
     def abandon(self, seat: int) -> None:
         """``seat`` gives up the game: the match ends.  A caller giving it
         up (waiting no longer, or asked whether to go back) drops it from
         the store; the sysop giving up waiting for an absent caller leaves
         the caller's game kept (they may page the sysop to resume it)."""
-        self._queue.put_nowait((seat, _ABANDON))
+        self._queue.put_nowait(Abandon(seat))
 
     def deal(self, seat: int) -> str | None:
         """``seat`` deals the hand on the table (RETURN on a blank chat
@@ -312,9 +341,9 @@ class Table:
 
     async def _wait_leave(self) -> None:
         while True:
-            item = await self._queue.get()
-            if item[1] is _LEAVE or item[1] is _ABANDON or item[1] is _QUIT:
-                self.left = item[0]
+            command = await self._queue.get()
+            if not isinstance(command, Submit):
+                self.left = command.seat
                 return
 
     async def _play(self, game: Game, events: list[Event], underway: bool = False) -> bool:
@@ -328,12 +357,12 @@ class Table:
         while not game.over:
             wait = max(0.0, self.absent_until - time.time()) if self.absent else None
             try:
-                item = await asyncio.wait_for(self._queue.get(), wait)
+                command = await asyncio.wait_for(self._queue.get(), wait)
             except asyncio.TimeoutError:
                 log.info("game %d abandoned: nobody came back", game.number)
                 return False
-            seat, action = item[0], item[1]
-            if action is _QUIT:
+            seat = command.seat
+            if isinstance(command, Quit):
                 self.left = seat
                 if not self.against_computer(seat):
                     self.forfeit = seat
@@ -342,11 +371,11 @@ class Table:
                     self.parting[1 - seat] = f"{self.seats[seat].name} left the game: you win by forfeit."
                 log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
                 return False
-            if action is _ABANDON:
+            if isinstance(command, Abandon):
                 self.left = self.abandoned = seat
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
-            if action is _LEAVE:
+            if isinstance(command, Leave):
                 if (self.rejoin_timeout is not None and not self.absent and self.seats[seat].identity is None
                         and not self.against_computer(seat)):
                     self.left = self.forfeit = seat  # a guest cannot come back to a game: the other wins it
@@ -369,7 +398,7 @@ class Table:
             if seat in self.absent:
                 continue
             try:
-                events = game.apply(action)
+                events = game.apply(command.action)
             except IllegalAction as exc:
                 self.seats[seat].rejected(str(exc))
                 continue

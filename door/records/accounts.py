@@ -5,7 +5,6 @@ ignored)."""
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import time
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Any, Sequence
 
 from door.records.connection import Connection
 from door.records.database import Conflict, Database
+from door.net.gate import network_of
 from door.records.names import name_key
 
 __all__ = ["Account", "Accounts", "NameTaken", "RegistrationLimit", "TooManyRegistrations", "name_key", "network_of"]
@@ -146,26 +146,6 @@ class Accounts:
             db.execute("DELETE FROM accounts")
             return int(n)
         return await self.database.tx(tx)
-
-
-def network_of(address: str) -> str:
-    """The network ``address`` belongs to, as registrations are counted: an
-    IPv4 address's /24, an IPv6 address's /56 (an IPv4-mapped IPv6 address
-    counts as IPv4); anything else is its own network.
-
-    >>> network_of("192.0.2.77"), network_of("2001:db8:1:2ff::9"), network_of("::ffff:192.0.2.1")
-    ('192.0.2.0/24', '2001:db8:1:200::/56', '192.0.2.0/24')
-    >>> network_of("not an address")
-    'not an address'
-    """
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    prefix = 24 if ip.version == 4 else 56
-    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def _over(db: Connection, limit: RegistrationLimit, address: str) -> str:

@@ -139,7 +139,7 @@ async def test_door_mode_reads_no_standard_input_while_its_relay_is_full() -> No
     relay drains, every byte comes through in order."""
     import os
     import threading
-    from door.door_mode import StdioTerminal
+    from door.net.bbs_terminals import StdioTerminal
     from door.net.charset import UTF8
     read_end, write_end = os.pipe()
     terminal = StdioTerminal(80, 24, UTF8, stdin=read_end, stdout=os.open(os.devnull, os.O_WRONLY))

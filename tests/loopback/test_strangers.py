@@ -108,3 +108,31 @@ async def test_refused_hellos_cannot_flood_the_log(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+async def test_a_storm_of_telnet_commands_gets_a_share_of_the_loop(door: DoorServer) -> None:
+    """Found while measuring issue 32.2: a window-size storm (telnet
+    commands telnetlib3 answers itself, which never reach the door's input
+    limit) was parsed 256 KiB at a time, keeping every other caller waiting
+    for over a second (bench.abuse resize-storm: honest p99 1,364 ms).  Now a
+    connection is read at most READ_SIZE bytes at once and, past a burst, at
+    READ_RATE a second: the rest waits in the sender's TCP window."""
+    from door.net.telnet import READ_BURST, READ_SIZE
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", door.telnet_port)
+    await asyncio.sleep(1.2)  # past the negotiation the client never answers
+    writer.write(b"Storm\r" + bytes([255, 251, 31]))
+    storm = b"".join(bytes([255, 250, 31, 1, i % 200, 0, 24 + i % 200, 255, 240]) for i in range(60_000))
+    writer.write(storm)  # 540 KB of window sizes at once
+    assert await until(lambda: len(door.sessions) == 1)
+    [terminal] = list(door.sessions)
+    transport = terminal._writer.transport  # type: ignore[attr-defined]
+    assert transport.max_size == READ_SIZE
+    assert await until(lambda: not transport.is_reading(), 5), "a connection over its share is still read"
+    assert READ_BURST < len(storm)  # (paused after its burst: the rest waits in the kernel's buffers)
+    # a caller at another connection is answered meanwhile
+    from tests.support.player import log_in_as_guest, telnet_caller
+    calm = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(calm, "Calm")
+    calm.close()
+    writer.close()

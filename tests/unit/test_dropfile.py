@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from door.door_mode import TelnetStripper
+from door.net.bbs_terminals import TelnetStripper
 from door.net.dropfile import DropFileError, parse_dropfile
 
 DOOR32 = ["2", "7", "38400", "Synchronet 3.19", "12", "Ann Smith", "annie", "50", "45", "1", "3"]
