@@ -35,7 +35,8 @@ from door.net.node_socket import NodeHello, connect_hub
 from door.net.relay import relay
 from door.sysop.lobby import Lobby
 from door.caller.bbs import bbs_account, time_limit
-from door.caller.login import Caller, reserved
+from door.caller.identity import Caller
+from door.caller.login import reserved
 from door.caller.session import caller_session
 from door.records.store import Store
 from door.net.bbs_terminals import SocketTerminal, StdioTerminal

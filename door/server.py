@@ -19,7 +19,8 @@ from typing import Any, Callable
 from door.net.ansi import farewell
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Login
-from door.caller.login import Caller, reserved
+from door.caller.identity import Caller
+from door.caller.login import reserved
 from door.caller.session import caller_session
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
@@ -132,7 +133,9 @@ class DoorServer:
         self.telnet_port = self._telnet.sockets[0].getsockname()[1]
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
-                                    lambda peer, close: SshAuthenticator(self.ctx, peer, close),
+                                    lambda peer, close: SshAuthenticator(
+                                        self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
+                                        self.ctx.limits.ssh_password_attempts, peer, close),
                                     login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse,
                                     channels=self.config.limits.ssh_sessions)
         self.ssh_port = self._ssh.get_port()

@@ -16,33 +16,27 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
 from door.caller.handover import hand_over
-from door.caller.login import Caller
 from door.caller.seated import seated
-from door.context import DoorContext
+from door.caller.side import CallerSide
 from door.net.keys import KeyName
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
-from door.play.options import CallerOptions
 from door.play.table import Table
 from door.records.games import Opponent
 from door.records.names import name_key
 from door.records.nodes import Present
 from door.records.store import SavedGame, StoreError
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
-from door.ui.display import Display
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
 from door.ui.screen import Canvas
 
 __all__ = ["challenge_caller", "answer_challenge", "rules_words", "OPPONENTS_SHOWN"]
-
-Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 
 OPPONENTS_SHOWN = 9
 """Callers listed to challenge at once (keys 1 to 9)."""
@@ -59,8 +53,7 @@ def _resumed_line(saved: SavedGame, account_id: int) -> str:
     return saved.line(account_id, replay(saved.rules, saved.number, saved.actions, saved.first_dealer)[0])
 
 
-async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                           presence: Presence, log: Log, resume: SavedGame | None = None, named: str = "") -> bool:
+async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, named: str = "") -> bool:
     """Challenge another caller and play them if they accept; with
     ``resume`` (a kept game between the two), ask the other player of that
     game to go on with it; with ``named``, challenge the caller of that
@@ -68,6 +61,7 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
     another node's menu is challenged by going there
     (:func:`~door.caller.handover.hand_over`).  False when the connection
     is gone."""
+    display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     if resume is not None:
         assert caller.account is not None  # only a registered caller has kept games
         mine = resume.seat_of(caller.account.id)
@@ -90,7 +84,7 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
                 f"Your game #{resume.number} is kept: the main menu offers it."])
         rules = resume.rules
     else:
-        chosen = (await _choose_opponent(display, ctx, presence) if not named
+        chosen = (await _choose_opponent(side) if not named
                   else next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(named)), None))
         if chosen is None and named:
             return await show_page(display, "Play another caller", [
@@ -102,7 +96,7 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
             if node is None:
                 return await show_page(display, "Play another caller", [
                     f"{chosen.name} is no longer on line.", "", "Try again in a moment."])
-            return await hand_over(display, ctx, caller, presence, node, log, "challenge", chosen.name)
+            return await hand_over(side, node, "challenge", chosen.name)
         assert isinstance(chosen, Presence)
         target = chosen
         ctx.lobby.update(presence, "choosing the rules")
@@ -117,14 +111,14 @@ async def challenge_caller(display: Display, ctx: DoorContext, caller: Caller, o
         if answer is None or answer == BACK:
             return answer == BACK
         rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    return await _challenge(display, ctx, caller, options, presence, log, target, rules, resume)
+    return await _challenge(side, target, rules, resume)
 
 
-async def _choose_opponent(display: Display, ctx: DoorContext,
-                           presence: Presence) -> Presence | Present | str | None:
+async def _choose_opponent(side: CallerSide) -> Presence | Present | str | None:
     """The caller to challenge (here, or at another node's menu, listed
     after those here), :data:`BACK`, or ``None`` on hang-up."""
-    ctx.lobby.update(presence, "choosing an opponent")
+    display, ctx, presence = side.display, side.ctx, side.presence
+    side.doing("choosing an opponent")
     shown: list[Presence | Present] = [*ctx.lobby.opponents(presence), *ctx.lobby.opponents_elsewhere()]
     shown = shown[:OPPONENTS_SHOWN]
     if not shown:
@@ -150,10 +144,9 @@ def _where(person: Presence | Present) -> str:
     return "" if person.identity else " (guest)"
 
 
-async def _challenge(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                     presence: Presence, log: Log, target: Presence, rules: Rules,
-                     resume: SavedGame | None) -> bool:
+async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None) -> bool:
     """Send the challenge, wait for the answer, and play on a yes."""
+    display, ctx, presence = side.display, side.ctx, side.presence
     if target not in ctx.lobby.opponents(presence):
         return await show_page(display, "Play another caller", [
             f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
@@ -203,13 +196,14 @@ async def _challenge(display: Display, ctx: DoorContext, caller: Caller, options
         if resume is not None:
             lines += ["", f"Your game #{resume.number} is kept: the main menu offers it."]
         return await show_page(display, "Play another caller", lines)
-    return await _play_them(display, ctx, caller, options, presence, log, challenge, theirs)
+    return await _play_them(side, challenge, theirs)
 
 
-async def _play_them(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                     presence: Presence, log: Log, challenge: Challenge, theirs: HumanSeat) -> bool:
+async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) -> bool:
     """Seat both callers at a new table (no waiting from the answer to the
     table: the other caller's seat must not be left unseated) and play."""
+    display, ctx, caller, options, presence, log = (side.display, side.ctx, side.caller, side.options,
+                                                    side.presence, side.log)
     resume = challenge.resume
     mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
                      hand_pause=ctx.caller.hand_pause)
@@ -230,14 +224,14 @@ async def _play_them(display: Display, ctx: DoorContext, caller: Caller, options
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, f"vs {caller.name}", table)
     ctx.lobby.run_table(table, resume)
-    return await seated(display, ctx, presence, mine, table, f"vs {theirs.name}")
+    return await seated(side, mine, table, f"vs {theirs.name}")
 
 
-async def answer_challenge(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                           presence: Presence, log: Log, replaces: str | None = None) -> bool:
+async def answer_challenge(side: CallerSide, replaces: str | None = None) -> bool:
     """The challenge waiting for this caller: accept (and play) or decline.
     ``replaces``: the caller's own kept game, which a new game they would
     keep (against a guest) replaces.  False when the connection is gone."""
+    display, ctx, caller, options, presence = side.display, side.ctx, side.caller, side.options, side.presence
     challenge = ctx.lobby.challenge_for(presence)
     if challenge is None:
         return True
@@ -273,7 +267,7 @@ async def answer_challenge(display: Display, ctx: DoorContext, caller: Caller, o
                              hand_pause=ctx.caller.hand_pause)
             if not ctx.lobby.answer_challenge(challenge, seat):
                 return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
-            return await seated(display, ctx, presence, seat, None, f"vs {name}")
+            return await seated(side, seat, None, f"vs {name}")
         if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
             ctx.lobby.answer_challenge(challenge, None)
             return True

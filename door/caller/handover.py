@@ -9,16 +9,12 @@ until either side ends, and the caller's line ends with it."""
 
 from __future__ import annotations
 
-import logging
 from typing import Literal
 
-from door.caller.login import Caller
-from door.context import DoorContext
+from door.caller.side import CallerSide
 from door.net.relay import relay
 from door.net.peer_socket import PeerHello, connect_peer
 from door.records.nodes import Node
-from door.sysop.lobby import Presence
-from door.ui.display import Display
 from door.ui.prompts import show_page
 
 __all__ = ["hand_over", "Purpose"]
@@ -27,9 +23,7 @@ Purpose = Literal["sysop", "challenge", "session"]
 """Why a caller is handed over (see :func:`hand_over`)."""
 
 
-async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence: Presence, node: Node,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger], purpose: Purpose = "sysop",
-                    challenge: str = "") -> bool:
+async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", challenge: str = "") -> bool:
     """Relay ``caller`` to ``node`` until that session or the caller's line
     ends; returns False then (this session is over).  True when the node
     cannot be reached: after telling the caller (back to the menu), but for
@@ -38,6 +32,7 @@ async def hand_over(display: Display, ctx: DoorContext, caller: Caller, presence
     that node's main menu) or ``"session"`` (the caller's account is on
     line there: that node closes the older session and goes on with this
     one; unreachable, it is taken for dead, and this session goes on here)."""
+    display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     terminal = display.terminal
     ctx.lobby.update(presence, "going to the sysop's server" if purpose == "sysop" else "going to another server")
     assert ctx.link is not None  # (a node is known only through the link)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from door.config import SysopConfig
 from door.records.store import Account
 
-__all__ = ["Login"]
+__all__ = ["Login", "Caller"]
 
 
 @dataclass(frozen=True)
@@ -29,3 +29,17 @@ class Login:
     account: Account | None = None
     sysop: SysopConfig | None = None
     offered_key: str | None = None
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The person at the terminal once the door knows who it is: ``name``,
+    and ``account`` unless a guest."""
+
+    name: str
+    account: Account | None
+
+    @property
+    def guest(self) -> bool:
+        """True for a guest (no account: nothing is kept)."""
+        return self.account is None

@@ -12,19 +12,17 @@ guest's games leave no records.
 from __future__ import annotations
 
 import asyncio
-import logging
-from dataclasses import dataclass
 from typing import Sequence
 
+from door.caller.identity import Caller
+from door.caller.side import CallerSide
 from door.config import SysopConfig
-from door.context import DoorContext
-from door.ui.display import Display
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
 
-__all__ = ["Caller", "login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
+__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
 
 RESERVED_NAMES = {"computer", "sysop", "you"}
 """Names nobody may take: they would read wrongly on the screens.  Every
@@ -42,36 +40,24 @@ def reserved(name: str, sysops: Sequence[SysopConfig]) -> bool:
     return key in {name_key(n) for n in RESERVED_NAMES} or any(name_key(s.name) == key for s in sysops)
 
 
-def offered_name(ctx: DoorContext, user_name: str | None) -> str:
+def offered_name(sysops: Sequence[SysopConfig], user_name: str | None) -> str:
     """The SSH login name offered at the name prompt: only a name that
     could be typed there as it is (no trailing spaces, invisible or control
     characters, not reserved, at most :data:`NAME_LIMIT` characters)."""
     if not user_name or clean_name(user_name) != user_name or len(user_name) > NAME_LIMIT:
         return ""
-    return "" if reserved(user_name, ctx.sysops) else user_name
+    return "" if reserved(user_name, sysops) else user_name
 
 
-@dataclass(frozen=True)
-class Caller:
-    """The person at the terminal: ``name``, and ``account`` unless a guest."""
-
-    name: str
-    account: Account | None
-
-    @property
-    def guest(self) -> bool:
-        return self.account is None
-
-
-async def login(display: Display, ctx: DoorContext, default_name: str | None, preauth: Account | None,
-                log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> Caller | None:
+async def login(side: CallerSide, default_name: str | None, preauth: Account | None) -> Caller | None:
     """Find out who is calling.  ``preauth``: the account an SSH login
     already proved; ``default_name``: offered at the name prompt.  Returns
     ``None`` when the caller hangs up."""
     if preauth is not None:
         return Caller(preauth.name, preauth)
+    display, ctx, log = side.display, side.ctx, side.log
     note = ""
-    default = offered_name(ctx, default_name)
+    default = offered_name(ctx.sysops, default_name)
     while True:
         name = await ask_line(display, "Two-handed cribbage", [
             "Welcome to the cribbage door.",
@@ -90,7 +76,7 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
             continue
         account = await ctx.store.accounts.find(name)
         if account is not None:
-            got = await _password(display, ctx, account, log)
+            got = await _password(side, account)
             if got is None:
                 return None
             if got:
@@ -112,7 +98,7 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
             return Caller(name, None)
         if choice == "B":
             continue
-        registered = await _register(display, ctx, name, log)
+        registered = await _register(side, name)
         if registered is None:
             return None
         if isinstance(registered, str):
@@ -121,10 +107,10 @@ async def login(display: Display, ctx: DoorContext, default_name: str | None, pr
         return Caller(registered.name, registered)
 
 
-async def _password(display: Display, ctx: DoorContext, account: Account,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> bool | None:
+async def _password(side: CallerSide, account: Account) -> bool | None:
     """Ask the account's password, up to three times.  True when right,
     False when given up, ``None`` on hang-up."""
+    display, ctx, log = side.display, side.ctx, side.log
     stored = await ctx.store.accounts.password_hash(account.id)
     note = ""
     for _ in range(_TRIES):
@@ -149,12 +135,12 @@ async def _password(display: Display, ctx: DoorContext, account: Account,
     return False
 
 
-async def _register(display: Display, ctx: DoorContext, name: str,
-                    log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> Account | str | None:
+async def _register(side: CallerSide, name: str) -> Account | str | None:
     """Choose a password and register ``name``.  Returns the account, a
     sentence saying why not, or ``None`` on hang-up.  A caller over the
     registration limit (``[limits] register_*``) is told so before being
     asked for a password, and offered to play as a guest."""
+    display, ctx, log = side.display, side.ctx, side.log
     address = display.terminal.address
     limit = ctx.limits.registrations
     refused = await ctx.store.accounts.registration_refused(address, limit)

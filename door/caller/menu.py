@@ -8,7 +8,7 @@ import enum
 from typing import Callable, Sequence
 
 from door.ui.display import Display
-from door.caller.login import Caller
+from door.caller.identity import Caller
 from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, show_page
 from door.ui.screen import Canvas, fit

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 
 from engine.game import replay
 from engine.rules import Rules
@@ -16,12 +15,14 @@ from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
+from door.caller.side import CallerSide, Log
 from door.context import DoorContext
 from door.ui.display import Display
 from door.play.journal import Journal
 from door.net.keys import KeyName
 from door.sysop.lobby import Presence, account_identity, account_of, sysop_identity
-from door.caller.login import Caller, login
+from door.caller.identity import Caller
+from door.caller.login import login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
@@ -34,228 +35,14 @@ from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["caller_session"]
-
-Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
+__all__ = ["CallerSession", "caller_session", "KeptGame"]
 
 
 async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log,
                          proved: Login = Login(), caller: Caller | None = None, challenge: str = "") -> None:
-    """Run one caller from the welcome screen to goodbye.  ``proved``: what
-    the transport proved of who is calling; ``caller`` when someone else (a
-    BBS, in door mode, or another node) already said who is calling;
-    ``challenge``: the caller here whom they came from another node to
-    challenge (their first screen after logging in)."""
-    display = Display(terminal)
-    try:
-        await _session(display, ctx, presence, log, proved, caller, challenge)
-    finally:
-        display.close()
-        account = account_of(presence.identity)
-        # a game here that waits for them keeps their claim: calling any node takes them back to it
-        if ctx.link is not None and account is not None and not ctx.lobby.at_a_table(presence.identity or ""):
-            await ctx.link.release(account, presence.conn)
-
-
-async def _session(display: Display, ctx: DoorContext, presence: Presence, log: Log, proved: Login,
-                   caller: Caller | None, challenge: str) -> None:
-    terminal = display.terminal
-    if caller is None:
-        idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
-        if idle is not None:
-            terminal.idle_timeout = min(idle, ctx.login_timeout)
-        caller = await login(display, ctx, proved.user_name, proved.account, log)
-        terminal.idle_timeout = idle
-    if caller is None:
-        return
-    presence.name = caller.name
-    if caller.account is not None and ctx.link is not None:
-        # one session per account across the nodes: where it is on line, it goes (that node closes the older)
-        node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)
-        if node is not None:
-            if not await hand_over(display, ctx, caller, presence, node, log, purpose="session"):
-                return
-            await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
-    if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
-        await show_page(display, "Already on line", [
-            f"{caller.name} is on line on another connection that does not answer.",
-            "", "Please call again in a minute."])
-        return
-    ctx.lobby.update(presence, "logged in")
-    log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
-    options = CallerOptions.from_dict(caller.account.options if caller.account else {}, ctx.caller.defaults())
-    if not await _offer_key_link(display, ctx, caller, proved.offered_key):
-        return
-    waiting = ctx.lobby.waiting_table(presence.identity)
-    if waiting is not None:
-        ctx.lobby.update(presence, "asked to rejoin a game")
-        answer = await ask_choice(display, "Your game", [
-            f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
-            "", "Go back to it? (Y/N; N abandons it)"], "YN")
-        if answer is None:
-            return
-        if answer == "Y":
-            if not await rejoin(display, ctx, options, presence, waiting[0], waiting[1]):
-                return
-        else:
-            waiting[0].abandon(waiting[1])
-            await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
-    saved, broken = await _load_saved(ctx, caller, log, presence)
-    if broken:
-        answer = await ask_choice(display, "Unfinished game", [
-            "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
-            f"({broken})",
-            "",
-            "  A  Abandon it (it is removed; your records are not touched).",
-            "  K  Keep it for now (the sysop can look at it; a new game replaces it).",
-        ], "AK")
-        if answer is None:
-            return
-        if answer == "A":
-            await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
-            log.info("%r abandoned a saved game that did not replay", caller.name)
-    if saved is not None:
-        ctx.lobby.update(presence, "resume prompt")
-        resume = await _offer_resume(display, saved)
-        if resume is None:
-            return
-        if resume and not await _resume(display, ctx, caller, options, presence, log, saved):
-            return
-    while True:
-        kept, _ = await _load_saved(ctx, caller, log, presence)  # a kept game is offered on the menu
-        named, challenge = challenge, ""  # (the first time round only)
-        choice = MenuItem.PLAY_CALLER if named else await _menu(display, ctx, caller, presence, kept)
-        if choice is None:
-            return
-        if choice is MenuItem.QUIT:
-            break
-        owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
-        if owned is not None and choice in _REPLACING:
-            ctx.lobby.update(presence, "asked about a kept game")
-            against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
-                choice, "the computer")
-            answer = await ask_choice(display, "Your kept game", [
-                f"You have a kept {owned.line}.",
-                f"A new game against {against} replaces it.",
-                "",
-                "Start a new game all the same? (Y/N; N goes back to the menu)",
-            ], "YN")
-            if answer is None:
-                return
-            if answer == "N":
-                continue
-        if choice is MenuItem.CHALLENGED:
-            ok = await answer_challenge(display, ctx, caller, options, presence, log,
-                                        replaces=owned.line if owned is not None else None)
-        elif choice is MenuItem.PLAY_CALLER:
-            ok = await challenge_caller(display, ctx, caller, options, presence, log, named=named)
-        elif choice is MenuItem.RESUME and kept is not None:
-            ok = await _resume(display, ctx, caller, options, presence, log, kept)
-        elif choice is MenuItem.PLAY_COMPUTER:
-            ok = await _play(display, ctx, caller, options, presence, log)
-        elif choice is MenuItem.NUMBERED_GAME:
-            ctx.lobby.update(presence, "choosing a game number")
-            text = await ask_line(display, "Numbered game", [
-                "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
-                "The same number always gives the same cards.",
-            ], "Game number: ", "", 6)
-            if text is None:
-                return
-            ok = True
-            if text.isdigit() and int(text) >= 1:
-                fixed = await ctx.store.games.recorded_rules(int(text))
-                ok = await _play(display, ctx, caller, options, presence, log, number=int(text), fixed=fixed)
-        elif choice is MenuItem.STATISTICS:
-            ctx.lobby.update(presence, "reading statistics")
-            ok = await show_statistics(display, ctx.store, caller)
-        elif choice is MenuItem.TOP_PLAYERS:
-            ctx.lobby.update(presence, "reading the top players")
-            ok = await show_top_players(display, ctx.store)
-        elif choice is MenuItem.RECENT_GAMES:
-            ctx.lobby.update(presence, "reading recent games")
-            ok = await show_recent_games(display, ctx.store, caller)
-        elif choice is MenuItem.TERMINAL:
-            ctx.lobby.update(presence, "testing the terminal")
-            ok = await charset_test(display)
-        elif choice is MenuItem.CHALLENGES:
-            presence.challengeable = not presence.challengeable
-            log.info("%r turned challenges %s", caller.name, "on" if presence.challengeable else "off")
-            ctx.lobby.changed()
-            ok = True
-        elif choice is MenuItem.DEMONSTRATION:
-            ctx.lobby.update(presence, "watching a demonstration")
-            ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
-        elif (node := ctx.lobby.sysop_elsewhere()) is not None:
-            ok = await hand_over(display, ctx, caller, presence, node, log)
-        else:
-            ok = await _page_sysop(display, ctx, caller, options, presence, log)
-        if not ok or terminal.closed:
-            return
-    goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
-    await terminal.drain()
-
-
-async def _menu(display: Display, ctx: DoorContext, caller: Caller, presence: Presence,
-                kept: KeptGame | None) -> MenuItem | None:
-    """The main menu, where other callers may challenge this one and the
-    sysop's messages show at once; the choice, or ``None`` on hang-up."""
-    ctx.lobby.update(presence, "main menu")
-    messages = list(presence.messages)
-    presence.messages.clear()
-
-    def deliver(text: str) -> None:
-        messages.append(text)
-        display.refresh_soon()
-
-    presence.deliver = deliver
-    ctx.lobby.at_menu(presence, True)
-    try:
-        choice = await main_menu(display, caller,
-                                 lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
-                                 messages,
-                                 resume=kept.line if kept is not None else None,
-                                 opponents=lambda: ctx.lobby.has_opponents(presence),
-                                 challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
-                                 challenges_on=lambda: presence.challengeable)
-        if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
-            ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
-        return choice
-    finally:
-        ctx.lobby.at_menu(presence, False)
-        presence.deliver = None
-
-
-async def _offer_key_link(display: Display, ctx: DoorContext, caller: Caller, key: str | None) -> bool:
-    """After a password login over SSH, offer to link the public key ``key``
-    the client showed.  False on hang-up."""
-    if caller.account is None or key is None:
-        return True
-    if await ctx.store.accounts.key_matches(caller.account.id, key):
-        return True
-    tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
-    answer = await ask_choice(display, "SSH key", [
-        "Your SSH client offered a public key:",
-        f"  {key.split()[0]} ...{tail}",
-        "",
-        f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password?",
-        "",
-        "Press Y to link it, N to leave it.",
-    ], "YN")
-    if answer is None:
-        return False
-    if answer == "Y":
-        try:
-            await ctx.store.accounts.add_ssh_key(caller.account.id, key)
-        except StoreError:
-            return await show_page(display, "SSH key", [
-                "The door cannot write its records right now: the key is not linked.",
-                "", "It will be offered again at your next password login."])
-        return await show_page(display, "SSH key", [
-            "The key is linked.",
-            "",
-            f"From now on `ssh {caller.name}@...` with this key logs you in without a password.",
-        ])
-    return True
+    """Run one caller from the welcome screen to goodbye (a
+    :class:`CallerSession` on ``terminal``; see its :meth:`~CallerSession.run`)."""
+    await CallerSession(Display(terminal), ctx, presence, log).run(proved, caller, challenge)
 
 
 _REPLACING = (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP, MenuItem.PLAY_CALLER)
@@ -284,194 +71,422 @@ class KeptGame:
         return self.saved.opponent == Opponent.CALLER
 
 
-async def _load_saved(ctx: DoorContext, caller: Caller, log: Log,
-                      presence: Presence | None = None) -> tuple[KeptGame | None, str]:
-    """The caller's unfinished game, checked by replaying it once:
-    ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
-    when its log cannot be read or does not replay (never a crash).  A
-    game against a guest cannot go on (a guest cannot come back): it is
-    given up, and the menu says so (``presence``'s messages), rather than
-    offered to resume (issue 33.3b)."""
-    if caller.account is None:
-        return None, ""
-    try:
-        saved = await ctx.store.saved.load(caller.account.id)
-        if saved is None:
-            return None, ""
-        other = saved.other_account if saved.account_id == caller.account.id else saved.account_id
-        if saved.opponent == Opponent.CALLER and other is None:
-            await ctx.store.saved.drop(saved.id)
-            log.info("the kept game %d of %r against a guest was given up", saved.number, caller.name)
-            if presence is not None:
-                presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
-                                         "it is given up.")
-            return None, ""
-        game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
-        if game.over:
-            raise ValueError("the game in it is already over")
-        line = saved.line(caller.account.id, game)
-    except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
-        log.error("the saved game of %r does not replay: %s", caller.name, exc)
-        return None, str(exc)[:70]
-    return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
+class CallerSession(CallerSide):
+    """One caller's session (seed 004's flow, with accounts, records and
+    the sysop), from the welcome screen to goodbye: who is calling, a game
+    to resume, then the main menu and what the caller chooses there, until
+    they leave or hang up.  Its screens are its methods, or functions of
+    ``door/caller`` that take it (:class:`~door.caller.side.CallerSide`)."""
+
+    async def run(self, proved: Login = Login(), caller: Caller | None = None, challenge: str = "") -> None:
+        """``proved``: what the transport proved of who is calling;
+        ``caller`` when someone else (a BBS, in door mode, or another
+        node) already said who is calling; ``challenge``: the caller here
+        whom they came from another node to challenge (their first screen
+        after logging in)."""
+        ctx, presence = self.ctx, self.presence
+        try:
+            await self._flow(proved, caller, challenge)
+        finally:
+            self.display.close()
+            account = account_of(presence.identity)
+            # a game here that waits for them keeps their claim: calling any node takes them back to it
+            if ctx.link is not None and account is not None and not ctx.lobby.at_a_table(presence.identity or ""):
+                await ctx.link.release(account, presence.conn)
+
+    async def _flow(self, proved: Login, caller: Caller | None, challenge: str) -> None:
+        display, ctx, presence, log = self.display, self.ctx, self.presence, self.log
+        terminal = display.terminal
+        if caller is None:
+            idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
+            if idle is not None:
+                terminal.idle_timeout = min(idle, ctx.login_timeout)
+            caller = await login(self, proved.user_name, proved.account)
+            terminal.idle_timeout = idle
+        if caller is None:
+            return
+        self.caller = caller
+        presence.name = caller.name
+        if caller.account is not None and ctx.link is not None:
+            # one session per account across the nodes: where it is on line, it goes (that node closes the older)
+            node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)
+            if node is not None:
+                if not await hand_over(self, node, purpose="session"):
+                    return
+                await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
+        if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
+            await show_page(display, "Already on line", [
+                f"{caller.name} is on line on another connection that does not answer.",
+                "", "Please call again in a minute."])
+            return
+        ctx.lobby.update(presence, "logged in")
+        log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+        self.options = CallerOptions.from_dict(caller.account.options if caller.account else {},
+                                              ctx.caller.defaults())
+        if not await self._offer_key_link(proved.offered_key):
+            return
+        waiting = ctx.lobby.waiting_table(presence.identity)
+        if waiting is not None:
+            ctx.lobby.update(presence, "asked to rejoin a game")
+            answer = await ask_choice(display, "Your game", [
+                f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
+                "", "Go back to it? (Y/N; N abandons it)"], "YN")
+            if answer is None:
+                return
+            if answer == "Y":
+                if not await rejoin(self, waiting[0], waiting[1]):
+                    return
+            else:
+                waiting[0].abandon(waiting[1])
+                await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
+        saved, broken = await self._load_saved()
+        if broken:
+            answer = await ask_choice(display, "Unfinished game", [
+                "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
+                f"({broken})",
+                "",
+                "  A  Abandon it (it is removed; your records are not touched).",
+                "  K  Keep it for now (the sysop can look at it; a new game replaces it).",
+            ], "AK")
+            if answer is None:
+                return
+            if answer == "A":
+                await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
+                log.info("%r abandoned a saved game that did not replay", caller.name)
+        if saved is not None:
+            ctx.lobby.update(presence, "resume prompt")
+            resume = await self._offer_resume(saved)
+            if resume is None:
+                return
+            if resume and not await self._resume(saved):
+                return
+        while True:
+            kept, _ = await self._load_saved()  # a kept game is offered on the menu
+            named, challenge = challenge, ""  # (the first time round only)
+            choice = MenuItem.PLAY_CALLER if named else await self._menu(kept)
+            if choice is None:
+                return
+            if choice is MenuItem.QUIT:
+                break
+            owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
+            if owned is not None and choice in _REPLACING:
+                ctx.lobby.update(presence, "asked about a kept game")
+                against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
+                    choice, "the computer")
+                answer = await ask_choice(display, "Your kept game", [
+                    f"You have a kept {owned.line}.",
+                    f"A new game against {against} replaces it.",
+                    "",
+                    "Start a new game all the same? (Y/N; N goes back to the menu)",
+                ], "YN")
+                if answer is None:
+                    return
+                if answer == "N":
+                    continue
+            if choice is MenuItem.CHALLENGED:
+                ok = await answer_challenge(self, replaces=owned.line if owned is not None else None)
+            elif choice is MenuItem.PLAY_CALLER:
+                ok = await challenge_caller(self, named=named)
+            elif choice is MenuItem.RESUME and kept is not None:
+                ok = await self._resume(kept)
+            elif choice is MenuItem.PLAY_COMPUTER:
+                ok = await self._play()
+            elif choice is MenuItem.NUMBERED_GAME:
+                ctx.lobby.update(presence, "choosing a game number")
+                text = await ask_line(display, "Numbered game", [
+                    "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
+                    "The same number always gives the same cards.",
+                ], "Game number: ", "", 6)
+                if text is None:
+                    return
+                ok = True
+                if text.isdigit() and int(text) >= 1:
+                    fixed = await ctx.store.games.recorded_rules(int(text))
+                    ok = await self._play(number=int(text), fixed=fixed)
+            elif choice is MenuItem.STATISTICS:
+                ctx.lobby.update(presence, "reading statistics")
+                ok = await show_statistics(display, ctx.store, caller)
+            elif choice is MenuItem.TOP_PLAYERS:
+                ctx.lobby.update(presence, "reading the top players")
+                ok = await show_top_players(display, ctx.store)
+            elif choice is MenuItem.RECENT_GAMES:
+                ctx.lobby.update(presence, "reading recent games")
+                ok = await show_recent_games(display, ctx.store, caller)
+            elif choice is MenuItem.TERMINAL:
+                ctx.lobby.update(presence, "testing the terminal")
+                ok = await charset_test(display)
+            elif choice is MenuItem.CHALLENGES:
+                presence.challengeable = not presence.challengeable
+                log.info("%r turned challenges %s", caller.name, "on" if presence.challengeable else "off")
+                ctx.lobby.changed()
+                ok = True
+            elif choice is MenuItem.DEMONSTRATION:
+                ctx.lobby.update(presence, "watching a demonstration")
+                ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
+            elif (node := ctx.lobby.sysop_elsewhere()) is not None:
+                ok = await hand_over(self, node)
+            else:
+                ok = await self._page_sysop()
+            if not ok or terminal.closed:
+                return
+        goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
+        await terminal.drain()
 
 
-async def _offer_resume(display: Display, kept: KeptGame) -> bool | None:
-    if kept.against_sysop:
-        lines = [f"You have an unfinished {kept.line}.", "",
-                 "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
-    elif kept.against_caller:
-        lines = [f"You have an unfinished {kept.line}.", "",
-                 "Ask them to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
-    else:
-        lines = [f"You have an unfinished {kept.line} against the computer.", "",
-                 "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
-    answer = await ask_choice(display, "Unfinished game", lines, "YN")
-    return None if answer is None else answer == "Y"
+    async def _menu(self, kept: KeptGame | None) -> MenuItem | None:
+        """The main menu, where other callers may challenge this one and the
+        sysop's messages show at once; the choice, or ``None`` on hang-up."""
+        display, ctx, caller, presence = self.display, self.ctx, self.caller, self.presence
+        ctx.lobby.update(presence, "main menu")
+        messages = list(presence.messages)
+        presence.messages.clear()
+
+        def deliver(text: str) -> None:
+            messages.append(text)
+            display.refresh_soon()
+
+        presence.deliver = deliver
+        ctx.lobby.at_menu(presence, True)
+        try:
+            choice = await main_menu(display, caller,
+                                     lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
+                                     messages,
+                                     resume=kept.line if kept is not None else None,
+                                     opponents=lambda: ctx.lobby.has_opponents(presence),
+                                     challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
+                                     challenges_on=lambda: presence.challengeable)
+            if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
+                ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
+            return choice
+        finally:
+            ctx.lobby.at_menu(presence, False)
+            presence.deliver = None
 
 
-async def _resume(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
-                  log: Log, kept: KeptGame) -> bool:
-    """Go on with a kept game: against the computer at once, against the
-    sysop by paging them, against another caller by challenging them.
-    False when the connection is gone."""
-    if kept.against_sysop:
-        return await _page_sysop(display, ctx, caller, options, presence, log, resume=kept.saved)
-    if kept.against_caller:
-        return await challenge_caller(display, ctx, caller, options, presence, log, resume=kept.saved)
-    return await _play(display, ctx, caller, options, presence, log, resume=kept.saved)
-
-
-async def _play(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions, presence: Presence,
-                log: Log, number: int | None = None, resume: SavedGame | None = None,
-                fixed: Rules | None = None) -> bool:
-    """Games against the computer until the caller stops; False when the
-    connection is gone.  ``options`` are set on the options screen first
-    (and remembered for a registered caller); a resumed game keeps the rules
-    it was played with, and so does a numbered game on record (``fixed``)."""
-    if resume is not None:
-        rules = resume.rules
-    else:
-        ctx.lobby.update(presence, "choosing options")
-        chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
-        if chosen is None:
-            return False
-        if chosen == BACK:
-            return True  # back to the menu
-        if caller.account is not None:
-            try:
-                await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
-            except StoreError as exc:  # the options hold for this call all the same
-                log.warning("could not remember the options of %r: %s", caller.name, exc)
-        rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
-    human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
-    computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause,
-                                 ctx.thinking)
-    journal = None
-    if caller.account is not None:
-        journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
-                          Opponent.COMPUTER, warn=human.notice)
-    numbers = iter([number]) if number is not None else iter(())
-    table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
-                  chat_limit=ctx.paging.chat_limit)
-    ctx.lobby.update(presence, "vs computer", table)
-    presence.deliver = human.notice
-    keys = asyncio.create_task(human.play())
-    try:
-        await table.run(resume)
-    finally:
-        keys.cancel()
-        computer.stop()
-        presence.deliver = None
-        # the seats and the table refer to each other: unlinked, the game and its events go by reference
-        # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
-        human.table = computer.table = None
-    if table.held is not None and not display.terminal.closed:
-        return await show_page(display, "Your game is kept", [HELD_MESSAGE])
-    return not display.terminal.closed
-
-
-async def _page_sysop(display: Display, ctx: DoorContext, caller: Caller, options: CallerOptions,
-                      presence: Presence, log: Log, resume: SavedGame | None = None) -> bool:
-    """Page the sysop (with a reason, as BBS pages had); play the sysop
-    when the page is accepted, else offer the computer.  With ``resume``
-    (a kept game against the sysop) the page says so, and the game goes on
-    as it was saved; unanswered, it stays kept.  False on hang-up."""
-    if resume is not None:
-        reason: str | None = f"to go on with game #{resume.number}"
-    else:
-        reason = await ask_line(display, "Page the sysop", [
-            "Page the sysop for a game.",
-            "Say why if you like, then press RETURN to page.",
-        ], "Reason: ", "", 60)
-    if reason is None:
-        return False
-    ctx.lobby.update(presence, "paging the sysop")
-    page = asyncio.create_task(ctx.lobby.page(presence, reason))
-
-    def seconds_left() -> int:
-        return next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
-
-    def paint(canvas: Canvas) -> None:
-        row = frame(canvas, "Paging", [f"Paging the sysop... {seconds_left()} s", "",
-                                       "The sysop's console is ringing. ESC stops paging."])
-        canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
-
-    display.show(paint)
-    shown = seconds_left()
-    async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
-        if page.done():
-            break
-        if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-            ctx.lobby.cancel_page(presence)
-        elif key is None and seconds_left() == shown:
-            continue  # nothing new to show
-        shown = seconds_left()
-        display.refresh_soon()
-    else:  # hung up
-        ctx.lobby.cancel_page(presence)
-        await page
-        return False
-    invitation = page.result()
-    if invitation is None and resume is not None:
-        return await show_page(display, "Paging", [
-            "The sysop is not available right now.", "",
-            f"Your game #{resume.number} is kept: the main menu offers it."])
-    if invitation is None:
-        answer = await ask_choice(display, "Paging", [
-            "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
+    async def _offer_key_link(self, key: str | None) -> bool:
+        """After a password login over SSH, offer to link the public key ``key``
+        the client showed.  False on hang-up."""
+        display, ctx, caller = self.display, self.ctx, self.caller
+        if caller.account is None or key is None:
+            return True
+        if await ctx.store.accounts.key_matches(caller.account.id, key):
+            return True
+        tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
+        answer = await ask_choice(display, "SSH key", [
+            "Your SSH client offered a public key:",
+            f"  {key.split()[0]} ...{tail}",
+            "",
+            f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password?",
+            "",
+            "Press Y to link it, N to leave it.",
+        ], "YN")
         if answer is None:
             return False
         if answer == "Y":
-            return await _play(display, ctx, caller, options, presence, log)
+            try:
+                await ctx.store.accounts.add_ssh_key(caller.account.id, key)
+            except StoreError:
+                return await show_page(display, "SSH key", [
+                    "The door cannot write its records right now: the key is not linked.",
+                    "", "It will be offered again at your next password login."])
+            return await show_page(display, "SSH key", [
+                "The key is linked.",
+                "",
+                f"From now on `ssh {caller.name}@...` with this key logs you in without a password.",
+            ])
         return True
-    if resume is not None:
-        rules = resume.rules  # the game goes on under the rules it began with
-    else:
-        answer = await ask_choice(display, "Playing the sysop", [
-            f"{invitation.console.name} accepted your page! You are player 1.",
-            "",
-            "How do runs count during the play?",
-            "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-            "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-            "Press 1 or 2. (The other rules are the house rules.)",
-        ], "12")
-        if answer is None:
-            invitation.handoff.set_result(None)
+
+
+    async def _load_saved(self) -> tuple[KeptGame | None, str]:
+        """The caller's unfinished game, checked by replaying it once:
+        ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
+        when its log cannot be read or does not replay (never a crash).  A
+        game against a guest cannot go on (a guest cannot come back): it is
+        given up, and the menu says so (``presence``'s messages), rather than
+        offered to resume (issue 33.3b)."""
+        ctx, caller, log, presence = self.ctx, self.caller, self.log, self.presence
+        if caller.account is None:
+            return None, ""
+        try:
+            saved = await ctx.store.saved.load(caller.account.id)
+            if saved is None:
+                return None, ""
+            other = saved.other_account if saved.account_id == caller.account.id else saved.account_id
+            if saved.opponent == Opponent.CALLER and other is None:
+                await ctx.store.saved.drop(saved.id)
+                log.info("the kept game %d of %r against a guest was given up", saved.number, caller.name)
+                if presence is not None:
+                    presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
+                                             "it is given up.")
+                return None, ""
+            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
+            if game.over:
+                raise ValueError("the game in it is already over")
+            line = saved.line(caller.account.id, game)
+        except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
+            log.error("the saved game of %r does not replay: %s", caller.name, exc)
+            return None, str(exc)[:70]
+        return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
+
+
+    async def _offer_resume(self, kept: KeptGame) -> bool | None:
+        display = self.display
+        if kept.against_sysop:
+            lines = [f"You have an unfinished {kept.line}.", "",
+                     "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
+        elif kept.against_caller:
+            lines = [f"You have an unfinished {kept.line}.", "",
+                     "Ask them to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
+        else:
+            lines = [f"You have an unfinished {kept.line} against the computer.", "",
+                     "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
+        answer = await ask_choice(display, "Unfinished game", lines, "YN")
+        return None if answer is None else answer == "Y"
+
+
+    async def _resume(self, kept: KeptGame) -> bool:
+        """Go on with a kept game: against the computer at once, against the
+        sysop by paging them, against another caller by challenging them.
+        False when the connection is gone."""
+        if kept.against_sysop:
+            return await self._page_sysop(resume=kept.saved)
+        if kept.against_caller:
+            return await challenge_caller(self, resume=kept.saved)
+        return await self._play(resume=kept.saved)
+
+
+    async def _play(self, number: int | None = None, resume: SavedGame | None = None,
+                    fixed: Rules | None = None) -> bool:
+        """Games against the computer until the caller stops; False when the
+        connection is gone.  ``options`` are set on the options screen first
+        (and remembered for a registered caller); a resumed game keeps the rules
+        it was played with, and so does a numbered game on record (``fixed``)."""
+        display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
+                                                        self.presence, self.log)
+        if resume is not None:
+            rules = resume.rules
+        else:
+            ctx.lobby.update(presence, "choosing options")
+            chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
+            if chosen is None:
+                return False
+            if chosen == BACK:
+                return True  # back to the menu
+            if caller.account is not None:
+                try:
+                    await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
+                except StoreError as exc:  # the options hold for this call all the same
+                    log.warning("could not remember the options of %r: %s", caller.name, exc)
+            rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
+        human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
+        computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause,
+                                     ctx.thinking)
+        journal = None
+        if caller.account is not None:
+            journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
+                              Opponent.COMPUTER, warn=human.notice)
+        numbers = iter([number]) if number is not None else iter(())
+        table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
+                      chat_limit=ctx.paging.chat_limit)
+        ctx.lobby.update(presence, "vs computer", table)
+        presence.deliver = human.notice
+        keys = asyncio.create_task(human.play())
+        try:
+            await table.run(resume)
+        finally:
+            keys.cancel()
+            computer.stop()
+            presence.deliver = None
+            # the seats and the table refer to each other: unlinked, the game and its events go by reference
+            # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
+            human.table = computer.table = None
+        if table.held is not None and not display.terminal.closed:
+            return await show_page(display, "Your game is kept", [HELD_MESSAGE])
+        return not display.terminal.closed
+
+
+    async def _page_sysop(self, resume: SavedGame | None = None) -> bool:
+        """Page the sysop (with a reason, as BBS pages had); play the sysop
+        when the page is accepted, else offer the computer.  With ``resume``
+        (a kept game against the sysop) the page says so, and the game goes on
+        as it was saved; unanswered, it stays kept.  False on hang-up."""
+        display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
+                                                        self.presence, self.log)
+        if resume is not None:
+            reason: str | None = f"to go on with game #{resume.number}"
+        else:
+            reason = await ask_line(display, "Page the sysop", [
+                "Page the sysop for a game.",
+                "Say why if you like, then press RETURN to page.",
+            ], "Reason: ", "", 60)
+        if reason is None:
             return False
-        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
-                     hand_pause=ctx.caller.hand_pause)
-    theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
-                       identity=sysop_identity(invitation.console.name))
-    journal = None
-    if caller.account is not None:
-        journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
-                          (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
-    table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
-    invitation.handoff.set_result(theirs)
-    log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
-             f" (game {resume.number} resumed)" if resume is not None else "")
-    ctx.lobby.run_table(table, resume)
-    return await seated(display, ctx, presence, mine, table, "vs sysop")
+        ctx.lobby.update(presence, "paging the sysop")
+        page = asyncio.create_task(ctx.lobby.page(presence, reason))
+
+        def seconds_left() -> int:
+            return next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
+
+        def paint(canvas: Canvas) -> None:
+            row = frame(canvas, "Paging", [f"Paging the sysop... {seconds_left()} s", "",
+                                           "The sysop's console is ringing. ESC stops paging."])
+            canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
+
+        display.show(paint)
+        shown = seconds_left()
+        async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
+            if page.done():
+                break
+            if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+                ctx.lobby.cancel_page(presence)
+            elif key is None and seconds_left() == shown:
+                continue  # nothing new to show
+            shown = seconds_left()
+            display.refresh_soon()
+        else:  # hung up
+            ctx.lobby.cancel_page(presence)
+            await page
+            return False
+        invitation = page.result()
+        if invitation is None and resume is not None:
+            return await show_page(display, "Paging", [
+                "The sysop is not available right now.", "",
+                f"Your game #{resume.number} is kept: the main menu offers it."])
+        if invitation is None:
+            answer = await ask_choice(display, "Paging", [
+                "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
+            if answer is None:
+                return False
+            if answer == "Y":
+                return await self._play()
+            return True
+        if resume is not None:
+            rules = resume.rules  # the game goes on under the rules it began with
+        else:
+            answer = await ask_choice(display, "Playing the sysop", [
+                f"{invitation.console.name} accepted your page! You are player 1.",
+                "",
+                "How do runs count during the play?",
+                "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+                "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+                "Press 1 or 2. (The other rules are the house rules.)",
+            ], "12")
+            if answer is None:
+                invitation.handoff.set_result(None)
+                return False
+            rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+        mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
+                         hand_pause=ctx.caller.hand_pause)
+        theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
+                           identity=sysop_identity(invitation.console.name))
+        journal = None
+        if caller.account is not None:
+            journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
+                              (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
+        table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
+                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
+        invitation.handoff.set_result(theirs)
+        log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
+                 f" (game {resume.number} resumed)" if resume is not None else "")
+        ctx.lobby.run_table(table, resume)
+        return await seated(self, mine, table, "vs sysop")

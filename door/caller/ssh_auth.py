@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable
+from typing import Callable, Sequence
 
 from door.caller.identity import Login
 from door.config import SysopConfig
-from door.context import DoorContext
 from door.net.gate import address_of
+from door.records.accounts import Accounts
+from door.records.names import name_key
 from door.records.store import Account
+from door.records.throttle import LoginThrottle
 
 __all__ = ["SshAuthenticator"]
 
@@ -32,11 +34,18 @@ log = logging.getLogger(__name__)
 
 
 class SshAuthenticator:
-    """Authentication of one SSH connection from ``peer`` ("host:port");
-    ``close()`` ends the connection (after too many wrong passwords)."""
+    """Authentication of one SSH connection from ``peer`` ("host:port")
+    against the ``accounts`` of the store and the ``sysops``, its wrong
+    passwords counted by ``throttle`` and at most ``attempts`` of them
+    (``[limits] ssh_password_attempts``) on the connection; ``close()``
+    ends the connection."""
 
-    def __init__(self, ctx: DoorContext, peer: str, close: Callable[[], None]) -> None:
-        self.ctx = ctx
+    def __init__(self, accounts: Accounts, sysops: Sequence[SysopConfig], throttle: LoginThrottle, attempts: int,
+                 peer: str, close: Callable[[], None]) -> None:
+        self.accounts = accounts
+        self.sysops = sysops
+        self.throttle = throttle
+        self.attempts = attempts
         self.peer = peer
         self.close = close
         self.wrong_passwords = 0
@@ -48,10 +57,10 @@ class SshAuthenticator:
     async def begin_auth(self, username: str) -> bool:
         """A new user name: forget everything about the last one."""
         self._sysop, self._account, self._offered_key, self._proved = None, None, None, None
-        self._sysop = self.ctx.sysop(username)
+        self._sysop = next((s for s in self.sysops if name_key(s.name) == name_key(username)), None)
         if self._sysop is not None:
             return True
-        self._account = await self.ctx.store.accounts.find(username)
+        self._account = await self.accounts.find(username)
         return self._account is not None
 
     async def validate_public_key(self, username: str, key: str) -> bool:
@@ -63,7 +72,7 @@ class SshAuthenticator:
             return False
         if self._account is None:
             return False
-        if await self.ctx.store.accounts.key_matches(self._account.id, key):
+        if await self.accounts.key_matches(self._account.id, key):
             self._proved = Login(username, account=self._account)
             return True
         self._offered_key = key
@@ -78,18 +87,18 @@ class SshAuthenticator:
             stored = self._sysop.password
         else:
             assert self._account is not None
-            stored = await self.ctx.store.accounts.password_hash(self._account.id)
-        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts:
+            stored = await self.accounts.password_hash(self._account.id)
+        if self.wrong_passwords >= self.attempts:
             return False  # this connection is being closed
         where = "ssh (sysop)" if self._sysop is not None else "ssh"
-        verdict = await self.ctx.throttle.check(who.name, address_of(self.peer), where, password, stored)
+        verdict = await self.throttle.check(who.name, address_of(self.peer), where, password, stored)
         if verdict.ok:
             self._proved = Login(username, account=self._account, sysop=self._sysop, offered_key=self._offered_key)
             return True
         # counted, and the connection closed if need be, before any wait: a
         # new request cancels this one's wait but not what was counted
         self.wrong_passwords += 1
-        if self.wrong_passwords >= self.ctx.limits.ssh_password_attempts or verdict.refused:
+        if self.wrong_passwords >= self.attempts or verdict.refused:
             log.warning("closing %s after %d wrong password(s)%s", self.peer, self.wrong_passwords,
                         f" ({verdict.refused})" if verdict.refused else "", extra={"source": address_of(self.peer)})
             self.close()

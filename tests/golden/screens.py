@@ -26,7 +26,9 @@ from engine.rules import Rules
 from engine.strategy import choose_action
 from engine.tally import GameTally
 
-from door.caller.login import Caller, login
+from door.caller.identity import Caller
+from door.caller.login import login
+from door.caller.side import CallerSide
 from door.caller.menu import main_menu, show_statistics
 from door.caller.options_screen import ask_game_options
 from door.config import CallerConfig
@@ -156,7 +158,8 @@ async def _door_screens() -> dict[str, str]:
             lobby = Lobby(PagingConfig())
             ctx = DoorContext(Rules(), 0.0, store, lobby=lobby)
             screens: dict[str, Callable[[Display], Awaitable[Any]]] = {
-                "name": lambda d: login(d, ctx, None, None, logging.getLogger(__name__)),
+                "name": lambda d: login(CallerSide(d, ctx, Lobby(PagingConfig()).join(99, d.terminal),
+                                                   logging.getLogger(__name__)), None, None),
                 "menu": lambda d: main_menu(d, ann, lambda: True),
                 "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
                 "statistics": lambda d: show_statistics(d, store, ann),

@@ -5,7 +5,7 @@ door's CPU)."""
 
 import asyncio
 
-from door.caller.login import Caller
+from door.caller.identity import Caller
 from door.caller.menu import main_menu
 from door.ui.display import Display
 from tests.support.memory_terminal import MemoryTerminal
