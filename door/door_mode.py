@@ -37,7 +37,8 @@ from door.sysop.lobby import Lobby
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Caller
 from door.caller.login import reserved
-from door.caller.session import caller_session
+from door.caller.session import CallerSession
+from door.ui.display import Display
 from door.records.store import Store
 from door.net.bbs_terminals import SocketTerminal, StdioTerminal
 from door.net.terminal import Terminal
@@ -103,7 +104,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
               chosen.label)
     limit = asyncio.create_task(time_limit(terminal, info.minutes_left * 60, presence))
     try:
-        await terminal.run_session(lambda t: caller_session(t, ctx, presence, clog, caller=caller))
+        await terminal.run_session(lambda t: CallerSession(Display(t), ctx, presence, clog).run(caller=caller))
     finally:
         limit.cancel()
         await store.close()

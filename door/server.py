@@ -21,7 +21,7 @@ from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Login
 from door.caller.identity import Caller
 from door.caller.login import reserved
-from door.caller.session import caller_session
+from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig
 from door.context import DoorContext
@@ -42,6 +42,7 @@ from door.sysop.console import sysop_session
 from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
+from door.ui.display import Display
 from door.ui.prompts import NAME_LIMIT
 
 __all__ = ["DoorServer", "serve"]
@@ -256,7 +257,7 @@ class DoorServer:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             else:
-                await caller_session(terminal, self.ctx, presence, clog, login, caller, challenge)
+                await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge)
         except asyncio.CancelledError:
             raise
         except StoreError as exc:  # the records cannot be read or written: say so, never just hang up

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Awaitable, Callable
 
 from engine.game import replay
 from engine.rules import Rules
@@ -15,12 +16,10 @@ from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
-from door.caller.side import CallerSide, Log
-from door.context import DoorContext
-from door.ui.display import Display
+from door.caller.side import CallerSide
 from door.play.journal import Journal
 from door.net.keys import KeyName
-from door.sysop.lobby import Presence, account_identity, account_of, sysop_identity
+from door.sysop.lobby import account_identity, account_of, sysop_identity
 from door.caller.identity import Caller
 from door.caller.login import login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
@@ -33,16 +32,9 @@ from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
-from door.net.terminal import Terminal, TerminalKind
+from door.net.terminal import TerminalKind
 
-__all__ = ["CallerSession", "caller_session", "KeptGame"]
-
-
-async def caller_session(terminal: Terminal, ctx: DoorContext, presence: Presence, log: Log,
-                         proved: Login = Login(), caller: Caller | None = None, challenge: str = "") -> None:
-    """Run one caller from the welcome screen to goodbye (a
-    :class:`CallerSession` on ``terminal``; see its :meth:`~CallerSession.run`)."""
-    await CallerSession(Display(terminal), ctx, presence, log).run(proved, caller, challenge)
+__all__ = ["CallerSession", "KeptGame"]
 
 
 _REPLACING = (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP, MenuItem.PLAY_CALLER)
@@ -183,55 +175,75 @@ class CallerSession(CallerSide):
                     return
                 if answer == "N":
                     continue
-            if choice is MenuItem.CHALLENGED:
-                ok = await answer_challenge(self, replaces=owned.line if owned is not None else None)
-            elif choice is MenuItem.PLAY_CALLER:
-                ok = await challenge_caller(self, named=named)
-            elif choice is MenuItem.RESUME and kept is not None:
-                ok = await self._resume(kept)
-            elif choice is MenuItem.PLAY_COMPUTER:
-                ok = await self._play()
-            elif choice is MenuItem.NUMBERED_GAME:
-                ctx.lobby.update(presence, "choosing a game number")
-                text = await ask_line(display, "Numbered game", [
-                    "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
-                    "The same number always gives the same cards.",
-                ], "Game number: ", "", 6)
-                if text is None:
-                    return
-                ok = True
-                if text.isdigit() and int(text) >= 1:
-                    fixed = await ctx.store.games.recorded_rules(int(text))
-                    ok = await self._play(number=int(text), fixed=fixed)
-            elif choice is MenuItem.STATISTICS:
-                ctx.lobby.update(presence, "reading statistics")
-                ok = await show_statistics(display, ctx.store, caller)
-            elif choice is MenuItem.TOP_PLAYERS:
-                ctx.lobby.update(presence, "reading the top players")
-                ok = await show_top_players(display, ctx.store)
-            elif choice is MenuItem.RECENT_GAMES:
-                ctx.lobby.update(presence, "reading recent games")
-                ok = await show_recent_games(display, ctx.store, caller)
-            elif choice is MenuItem.TERMINAL:
-                ctx.lobby.update(presence, "testing the terminal")
-                ok = await charset_test(display)
-            elif choice is MenuItem.CHALLENGES:
-                presence.challengeable = not presence.challengeable
-                log.info("%r turned challenges %s", caller.name, "on" if presence.challengeable else "off")
-                ctx.lobby.changed()
-                ok = True
-            elif choice is MenuItem.DEMONSTRATION:
-                ctx.lobby.update(presence, "watching a demonstration")
-                ok = await demonstration(display, ctx.rules, ctx.computer_delay or 1.0)
-            elif (node := ctx.lobby.sysop_elsewhere()) is not None:
-                ok = await hand_over(self, node)
-            else:
-                ok = await self._page_sysop()
-            if not ok or terminal.closed:
+            replaces = owned.line if owned is not None else None
+            if not await self._chosen(choice, kept, replaces, named) or terminal.closed:
                 return
         goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
         await terminal.drain()
 
+    async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> bool:
+        """Carry out the menu's ``choice`` (``kept``: the caller's kept
+        game; ``replaces``: the one a new game would replace; ``named``: a
+        caller to challenge at once).  False when the connection is gone."""
+        handlers: dict[MenuItem, Callable[[], Awaitable[bool]]] = {
+            MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
+            MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
+            MenuItem.PLAY_COMPUTER: self._play,
+            MenuItem.NUMBERED_GAME: self._numbered_game,
+            MenuItem.STATISTICS: lambda: self._reading("reading statistics",
+                                                       show_statistics(self.display, self.ctx.store, self.caller)),
+            MenuItem.TOP_PLAYERS: lambda: self._reading("reading the top players",
+                                                        show_top_players(self.display, self.ctx.store)),
+            MenuItem.RECENT_GAMES: lambda: self._reading("reading recent games",
+                                                         show_recent_games(self.display, self.ctx.store, self.caller)),
+            MenuItem.TERMINAL: lambda: self._reading("testing the terminal", charset_test(self.display)),
+            MenuItem.CHALLENGES: self._toggle_challenges,
+            MenuItem.DEMONSTRATION: lambda: self._reading("watching a demonstration", demonstration(
+                self.display, self.ctx.rules, self.ctx.computer_delay or 1.0)),
+            MenuItem.PLAY_SYSOP: self._play_sysop,
+        }
+        if kept is not None:
+            handlers[MenuItem.RESUME] = lambda: self._resume(kept)
+        handler = handlers.get(choice)
+        if handler is None:  # (never a fall-through to some other screen)
+            self.log.error("no screen for the menu's %s", choice)
+            return True
+        return await handler()
+
+    async def _reading(self, doing: str, screen: Awaitable[bool]) -> bool:
+        """Tell the lobby what the caller is ``doing``, then show ``screen``."""
+        self.doing(doing)
+        return await screen
+
+    async def _numbered_game(self) -> bool:
+        """Play the deals of a game number the caller types (Black Dog
+        Cribbage's Game | Select); a number on record keeps its rules."""
+        self.doing("choosing a game number")
+        text = await ask_line(self.display, "Numbered game", [
+            "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
+            "The same number always gives the same cards.",
+        ], "Game number: ", "", 6)
+        if text is None:
+            return False
+        if text.isdigit() and int(text) >= 1:
+            fixed = await self.ctx.store.games.recorded_rules(int(text))
+            return await self._play(number=int(text), fixed=fixed)
+        return True
+
+    async def _toggle_challenges(self) -> bool:
+        """C at the menu: challenges from other callers off, or on again."""
+        presence = self.presence
+        presence.challengeable = not presence.challengeable
+        self.log.info("%r turned challenges %s", self.caller.name, "on" if presence.challengeable else "off")
+        self.ctx.lobby.changed()
+        return True
+
+    async def _play_sysop(self) -> bool:
+        """The sysop at another node's console (go there), or page the sysop here."""
+        node = self.ctx.lobby.sysop_elsewhere()
+        if node is not None:
+            return await hand_over(self, node)
+        return await self._page_sysop()
 
     async def _menu(self, kept: KeptGame | None) -> MenuItem | None:
         """The main menu, where other callers may challenge this one and the
@@ -261,7 +273,6 @@ class CallerSession(CallerSide):
         finally:
             ctx.lobby.at_menu(presence, False)
             presence.deliver = None
-
 
     async def _offer_key_link(self, key: str | None) -> bool:
         """After a password login over SSH, offer to link the public key ``key``
@@ -296,7 +307,6 @@ class CallerSession(CallerSide):
             ])
         return True
 
-
     async def _load_saved(self) -> tuple[KeptGame | None, str]:
         """The caller's unfinished game, checked by replaying it once:
         ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
@@ -328,7 +338,6 @@ class CallerSession(CallerSide):
             return None, str(exc)[:70]
         return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
 
-
     async def _offer_resume(self, kept: KeptGame) -> bool | None:
         display = self.display
         if kept.against_sysop:
@@ -343,7 +352,6 @@ class CallerSession(CallerSide):
         answer = await ask_choice(display, "Unfinished game", lines, "YN")
         return None if answer is None else answer == "Y"
 
-
     async def _resume(self, kept: KeptGame) -> bool:
         """Go on with a kept game: against the computer at once, against the
         sysop by paging them, against another caller by challenging them.
@@ -353,7 +361,6 @@ class CallerSession(CallerSide):
         if kept.against_caller:
             return await challenge_caller(self, resume=kept.saved)
         return await self._play(resume=kept.saved)
-
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
                     fixed: Rules | None = None) -> bool:
@@ -403,7 +410,6 @@ class CallerSession(CallerSide):
         if table.held is not None and not display.terminal.closed:
             return await show_page(display, "Your game is kept", [HELD_MESSAGE])
         return not display.terminal.closed
-
 
     async def _page_sysop(self, resume: SavedGame | None = None) -> bool:
         """Page the sysop (with a reason, as BBS pages had); play the sysop

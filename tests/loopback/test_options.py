@@ -236,7 +236,7 @@ class CribMiscounter(Player):
             self.crib_claimed = True
 
     async def act(self, prompt: str, screen: str) -> bool | str:
-        if self.crib_claimed and prompt.startswith("Press a key to go on") and "The show" not in screen:
+        if self.crib_claimed and prompt.startswith("Press a key to go on"):
             self.after_crib.append(screen)
             self.crib_claimed = False
         return await super().act(prompt, screen)
