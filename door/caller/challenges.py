@@ -24,6 +24,7 @@ from engine.scoring import RunMode
 from door.caller.handover import hand_over
 from door.caller.seated import seated
 from door.caller.side import CallerSide
+from door.sysop.doing import Doing
 from door.net.keys import KeyName
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
@@ -99,7 +100,7 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
             return await hand_over(side, node, "challenge", chosen.name)
         assert isinstance(chosen, Presence)
         target = chosen
-        ctx.lobby.update(presence, "choosing the rules")
+        side.doing(Doing.CHOOSING_RULES)
         answer = await ask_choice(display, "Play another caller", [
             f"You challenge {target.name}.",
             "",
@@ -118,7 +119,7 @@ async def _choose_opponent(side: CallerSide) -> Presence | Present | str | None:
     """The caller to challenge (here, or at another node's menu, listed
     after those here), :data:`BACK`, or ``None`` on hang-up."""
     display, ctx, presence = side.display, side.ctx, side.presence
-    side.doing("choosing an opponent")
+    side.doing(Doing.CHOOSING_OPPONENT)
     shown: list[Presence | Present] = [*ctx.lobby.opponents(presence), *ctx.lobby.opponents_elsewhere()]
     shown = shown[:OPPONENTS_SHOWN]
     if not shown:
@@ -155,7 +156,7 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
         return await show_page(display, "Play another caller", [
             "Too many challenges were sent from your address in the last minute.", "",
             "Please wait a minute before the next one."])
-    ctx.lobby.update(presence, f"challenging {target.name}")
+    side.doing(Doing.CHALLENGING, whom=target.name)
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume))
 
     def seconds_left() -> int:
@@ -222,9 +223,9 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
                   chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
-    ctx.lobby.update(challenge.challenged, f"vs {caller.name}", table)
+    ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
     ctx.lobby.run_table(table, resume)
-    return await seated(side, mine, table, f"vs {theirs.name}")
+    return await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
 
 
 async def answer_challenge(side: CallerSide, replaces: str | None = None) -> bool:
@@ -235,7 +236,7 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> boo
     challenge = ctx.lobby.challenge_for(presence)
     if challenge is None:
         return True
-    ctx.lobby.update(presence, "answering a challenge")
+    side.doing(Doing.ANSWERING_CHALLENGE)
     name = challenge.challenger.name
     if challenge.resume is not None and caller.account is not None:
         offer = [f"{name} asks you to go on with your {_resumed_line(challenge.resume, caller.account.id)}."]
@@ -267,7 +268,7 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> boo
                              hand_pause=ctx.caller.hand_pause)
             if not ctx.lobby.answer_challenge(challenge, seat):
                 return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
-            return await seated(side, seat, None, f"vs {name}")
+            return await seated(side, seat, None, Doing.VS_CALLER, name)
         if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
             ctx.lobby.answer_challenge(challenge, None)
             return True

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from door.caller.side import CallerSide
+from door.sysop.doing import Doing
 from door.net.relay import relay
 from door.net.peer_socket import PeerHello, connect_peer
 from door.records.nodes import Node
@@ -34,7 +35,7 @@ async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", ch
     one; unreachable, it is taken for dead, and this session goes on here)."""
     display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     terminal = display.terminal
-    ctx.lobby.update(presence, "going to the sysop's server" if purpose == "sysop" else "going to another server")
+    side.doing(Doing.GOING_TO_SYSOP if purpose == "sysop" else Doing.GOING_ELSEWHERE)
     assert ctx.link is not None  # (a node is known only through the link)
     hello = PeerHello.for_terminal(caller.name, caller.account.id if caller.account is not None else None,
                                    terminal, challenge)
@@ -49,7 +50,7 @@ async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", ch
             "reached right now. Please try again in a minute.",
         ])
     presence.away = True
-    ctx.lobby.update(presence, f"on node {node.id}")
+    side.doing(Doing.ON_NODE, whom=str(node.id))
     log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)
     terminal.idle_timeout = None  # the other node keeps the caller's idle time now
     await relay(terminal, link[0], link[1], b"")

@@ -5,20 +5,21 @@ doing and the table's notices delivered on the game screen."""
 from __future__ import annotations
 
 from door.caller.side import CallerSide
+from door.sysop.doing import Doing
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 
 __all__ = ["seated", "rejoin", "opponent_of"]
 
 
-async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: str) -> bool:
+async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: Doing, whom: str = "") -> bool:
     """Play at ``seat`` until the table is done with it or the line drops;
-    ``doing`` (and ``table``, when known here) go to the lobby.  When the
+    ``doing`` and ``whom`` (and ``table``, when known here) go to the lobby.  When the
     other player left the match, the menu says so (the table's
     ``parting``).  False when the connection is gone."""
     presence = side.presence
     if table is not None:
-        side.doing(doing, table)
+        side.doing(doing, table, whom)
     presence.deliver = seat.notice
     try:
         await seat.play()
@@ -30,11 +31,13 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
     return not side.terminal.closed
 
 
-def opponent_of(table: Table, index: int) -> str:
-    """What the lobby says a player at ``table``'s seat ``index`` does:
-    ``"vs sysop"`` or ``"vs Ann"``."""
+def opponent_of(table: Table, index: int) -> tuple[Doing, str]:
+    """What a player at ``table``'s seat ``index`` does, and against whom:
+    :attr:`Doing.VS_SYSOP`, or :attr:`Doing.VS_CALLER` and the name."""
     other = table.seats[1 - index]
-    return "vs sysop" if (other.identity or "").startswith("sysop:") else f"vs {other.name}"
+    if other.identity is not None and other.identity.is_sysop:
+        return Doing.VS_SYSOP, ""
+    return Doing.VS_CALLER, other.name
 
 
 async def rejoin(side: CallerSide, table: Table, index: int) -> bool:
@@ -43,4 +46,4 @@ async def rejoin(side: CallerSide, table: Table, index: int) -> bool:
     seat = HumanSeat(side.display, table.seats[index].name, side.options, side.ctx.paging.chat_limit,
                      identity=side.presence.identity, hand_pause=side.ctx.caller.hand_pause)
     table.rejoin(index, seat)
-    return await seated(side, seat, table, opponent_of(table, index))
+    return await seated(side, seat, table, *opponent_of(table, index))

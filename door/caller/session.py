@@ -17,6 +17,7 @@ from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
 from door.caller.side import CallerSide
+from door.sysop.doing import Doing
 from door.play.journal import Journal
 from door.net.keys import KeyName
 from door.sysop.lobby import account_identity, account_of, sysop_identity
@@ -83,7 +84,8 @@ class CallerSession(CallerSide):
             self.display.close()
             account = account_of(presence.identity)
             # a game here that waits for them keeps their claim: calling any node takes them back to it
-            if ctx.link is not None and account is not None and not ctx.lobby.at_a_table(presence.identity or ""):
+            if (ctx.link is not None and account is not None and presence.identity is not None
+                    and not ctx.lobby.at_a_table(presence.identity)):
                 await ctx.link.release(account, presence.conn)
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str) -> None:
@@ -111,7 +113,7 @@ class CallerSession(CallerSide):
                 f"{caller.name} is on line on another connection that does not answer.",
                 "", "Please call again in a minute."])
             return
-        ctx.lobby.update(presence, "logged in")
+        self.doing(Doing.LOGGED_IN)
         log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
         self.options = CallerOptions.from_dict(caller.account.options if caller.account else {},
                                               ctx.caller.defaults())
@@ -119,7 +121,7 @@ class CallerSession(CallerSide):
             return
         waiting = ctx.lobby.waiting_table(presence.identity)
         if waiting is not None:
-            ctx.lobby.update(presence, "asked to rejoin a game")
+            self.doing(Doing.REJOIN_PROMPT)
             answer = await ask_choice(display, "Your game", [
                 f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
                 "", "Go back to it? (Y/N; N abandons it)"], "YN")
@@ -146,7 +148,7 @@ class CallerSession(CallerSide):
                 await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
                 log.info("%r abandoned a saved game that did not replay", caller.name)
         if saved is not None:
-            ctx.lobby.update(presence, "resume prompt")
+            self.doing(Doing.RESUME_PROMPT)
             resume = await self._offer_resume(saved)
             if resume is None:
                 return
@@ -162,7 +164,7 @@ class CallerSession(CallerSide):
                 break
             owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
             if owned is not None and choice in _REPLACING:
-                ctx.lobby.update(presence, "asked about a kept game")
+                self.doing(Doing.KEPT_GAME_PROMPT)
                 against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
                     choice, "the computer")
                 answer = await ask_choice(display, "Your kept game", [
@@ -190,15 +192,15 @@ class CallerSession(CallerSide):
             MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
-            MenuItem.STATISTICS: lambda: self._reading("reading statistics",
+            MenuItem.STATISTICS: lambda: self._reading(Doing.READING_STATISTICS,
                                                        show_statistics(self.display, self.ctx.store, self.caller)),
-            MenuItem.TOP_PLAYERS: lambda: self._reading("reading the top players",
+            MenuItem.TOP_PLAYERS: lambda: self._reading(Doing.READING_TOP,
                                                         show_top_players(self.display, self.ctx.store)),
-            MenuItem.RECENT_GAMES: lambda: self._reading("reading recent games",
+            MenuItem.RECENT_GAMES: lambda: self._reading(Doing.READING_RECENT,
                                                          show_recent_games(self.display, self.ctx.store, self.caller)),
-            MenuItem.TERMINAL: lambda: self._reading("testing the terminal", charset_test(self.display)),
+            MenuItem.TERMINAL: lambda: self._reading(Doing.TESTING_TERMINAL, charset_test(self.display)),
             MenuItem.CHALLENGES: self._toggle_challenges,
-            MenuItem.DEMONSTRATION: lambda: self._reading("watching a demonstration", demonstration(
+            MenuItem.DEMONSTRATION: lambda: self._reading(Doing.WATCHING_DEMONSTRATION, demonstration(
                 self.display, self.ctx.rules, self.ctx.computer_delay or 1.0)),
             MenuItem.PLAY_SYSOP: self._play_sysop,
         }
@@ -210,7 +212,7 @@ class CallerSession(CallerSide):
             return True
         return await handler()
 
-    async def _reading(self, doing: str, screen: Awaitable[bool]) -> bool:
+    async def _reading(self, doing: Doing, screen: Awaitable[bool]) -> bool:
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""
         self.doing(doing)
         return await screen
@@ -218,7 +220,7 @@ class CallerSession(CallerSide):
     async def _numbered_game(self) -> bool:
         """Play the deals of a game number the caller types (Black Dog
         Cribbage's Game | Select); a number on record keeps its rules."""
-        self.doing("choosing a game number")
+        self.doing(Doing.CHOOSING_NUMBER)
         text = await ask_line(self.display, "Numbered game", [
             "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
             "The same number always gives the same cards.",
@@ -249,7 +251,7 @@ class CallerSession(CallerSide):
         """The main menu, where other callers may challenge this one and the
         sysop's messages show at once; the choice, or ``None`` on hang-up."""
         display, ctx, caller, presence = self.display, self.ctx, self.caller, self.presence
-        ctx.lobby.update(presence, "main menu")
+        self.doing(Doing.MAIN_MENU)
         messages = list(presence.messages)
         presence.messages.clear()
 
@@ -373,7 +375,7 @@ class CallerSession(CallerSide):
         if resume is not None:
             rules = resume.rules
         else:
-            ctx.lobby.update(presence, "choosing options")
+            self.doing(Doing.CHOOSING_OPTIONS)
             chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
             if chosen is None:
                 return False
@@ -395,7 +397,7 @@ class CallerSession(CallerSide):
         numbers = iter([number]) if number is not None else iter(())
         table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
                       chat_limit=ctx.paging.chat_limit)
-        ctx.lobby.update(presence, "vs computer", table)
+        self.doing(Doing.VS_COMPUTER, table)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
         try:
@@ -427,7 +429,7 @@ class CallerSession(CallerSide):
             ], "Reason: ", "", 60)
         if reason is None:
             return False
-        ctx.lobby.update(presence, "paging the sysop")
+        self.doing(Doing.PAGING)
         page = asyncio.create_task(ctx.lobby.page(presence, reason))
 
         def seconds_left() -> int:
@@ -495,4 +497,4 @@ class CallerSession(CallerSide):
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")
         ctx.lobby.run_table(table, resume)
-        return await seated(self, mine, table, "vs sysop")
+        return await seated(self, mine, table, Doing.VS_SYSOP)

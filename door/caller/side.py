@@ -17,6 +17,7 @@ from door.caller.identity import Caller
 from door.context import DoorContext
 from door.net.terminal import Terminal
 from door.play.options import CallerOptions
+from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
 from door.ui.display import Display
 
@@ -52,6 +53,6 @@ class CallerSide:
         """The caller's terminal."""
         return self.display.terminal
 
-    def doing(self, what: str, table: "Table | None" = None) -> None:
-        """Tell the lobby what the caller is doing now (and at which ``table``)."""
-        self.ctx.lobby.update(self.presence, what, table)
+    def doing(self, what: Doing, table: "Table | None" = None, whom: str = "") -> None:
+        """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""
+        self.ctx.lobby.update(self.presence, what, table, whom)

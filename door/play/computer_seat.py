@@ -14,6 +14,7 @@ from engine.hard import HardPlayer
 from engine.strategy import Strategy, decision_for
 
 from door.play.table import Table
+from door.records.identity import Identity
 from door.play.thinking import IN_THREAD, Thinking
 
 __all__ = ["ComputerSeat"]
@@ -34,7 +35,7 @@ class ComputerSeat:
     and any other strategy's, is made at once on the loop."""
 
     computer = True
-    identity: str | None = None
+    identity: Identity | None = None
 
     def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
                  pegging_pause: float = 0.0, hand_pause: float = 0.0, thinking: Thinking = IN_THREAD) -> None:

@@ -13,6 +13,7 @@ from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, 
 from engine.game import Game
 
 from door.net.keys import Key
+from door.records.identity import Identity
 from door.play import controller
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
 from door.play.game_view import paint_game
@@ -40,7 +41,7 @@ class HumanSeat:
     computer = False
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
-                 chat_limit: int = 70, identity: str | None = None, hand_pause: float = 0.0) -> None:
+                 chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0) -> None:
         self.display = display
         self.name = name
         self.hand_pause = hand_pause
@@ -48,8 +49,8 @@ class HumanSeat:
         stays on screen before chat mode, with the "pause" pace; the
         "prompt" pace waits for a key instead."""
         self.identity = identity
-        """Who sits here as the transport proved it (``"account:12"``,
-        ``"sysop:gandalf"``); ``None`` for a guest, whose dropped seat
+        """Who sits here as the transport proved it (an account or a
+        sysop: :class:`~door.records.identity.Identity`); ``None`` for a guest, whose dropped seat
         nobody can take back (:meth:`door.sysop.lobby.Lobby.waiting_table`)."""
         self.chat_limit = chat_limit
         self.vs = ViewState(options=options or CallerOptions())

@@ -36,6 +36,7 @@ from engine.rules import Rules
 from engine.tally import GameTally
 
 from door.play.journal import Journal, JournalError
+from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
@@ -86,8 +87,8 @@ class Seat(Protocol):
     computer: bool
     """True for the computer (the table then lets its opponent deal and
     replay hands at will)."""
-    identity: str | None
-    """Who sits here as a login proved it (``"account:12"``); ``None`` for
+    identity: Identity | None
+    """Who sits here as a login proved it (an account or a sysop); ``None`` for
     the computer and guests: nobody can take such a seat back after a drop."""
 
     def attach(self, table: Table, index: int) -> None:

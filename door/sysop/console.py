@@ -19,7 +19,10 @@ import time
 
 from door.net.ansi import CLEAR, farewell
 from door.ui.display import Display
-from door.net.keys import Key, KeyName
+from door.net.keys import Key
+from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, Intent, LeaveConsole, Resume, SendMessage,
+                                     StopWatching, ToggleAvailable, Watch, handle_key)
+from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
 from door.ui.prompts import TITLE
 from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
@@ -54,11 +57,9 @@ class SysopConsole:
         self.presence = presence
         self.available = True
         self.busy = False
-        self.selected = 0
+        self.keys = ConsoleKeys()
+        """What the keys have set (the selected caller, a message being typed, a question)."""
         self.events: list[str] = []
-        self.input_label = ""
-        self.input = ""
-        self.confirm = ""
         self.spectator: Spectator | None = None
 
     # -- the lobby's side --------------------------------------------------------
@@ -109,14 +110,14 @@ class SysopConsole:
         row += 1
         canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
         row += 1
-        self.selected = min(self.selected, max(0, len(callers) - 1))
+        self.keys.selected = min(self.keys.selected, max(0, len(callers) - 1))
         first = row
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
             line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
                     f"{idle // 60:>2}:{idle % 60:02d}  {p.activity()}")
-            style = BAR if i == self.selected else TEXT
-            if i == self.selected:
+            style = BAR if i == self.keys.selected else TEXT
+            if i == self.keys.selected:
                 canvas.fill(first + i, 0, canvas.cols, BAR)
             canvas.put(first + i, 0, line[: canvas.cols], style)
         if not callers:
@@ -124,7 +125,8 @@ class SysopConsole:
         # who is on line on the other nodes of a shared store (issue 16.2): listed, not selectable
         row = first + max(1, min(len(callers), max(0, canvas.rows - first - 8)))
         for person in lobby.elsewhere[: max(0, canvas.rows - 8 - row)]:
-            doing = f"sysop, {person.doing}" if person.sysop else person.doing
+            words = Activity.decode(person.doing).words()
+            doing = f"sysop, {words}" if person.sysop else words
             canvas.put(row, 0, f"  {fit(person.name, 16)} {'node ' + str(person.node_id):<7} {'another server':<21} "
                                f"{'':>5}  {doing}"[: canvas.cols], TEXT)
             row += 1
@@ -136,13 +138,13 @@ class SysopConsole:
             canvas.put(events_top + i, 1, line, TEXT)
         bottom = canvas.rows - 1
         canvas.put(bottom - 1, 1, KEYS[0], HELP)
-        if self.input_label:
-            text = f"{self.input_label}{self.input}"
+        if self.keys.input_label:
+            text = f"{self.keys.input_label}{self.keys.input}"
             shown_text = text[-(canvas.cols - 3):]
             canvas.put(bottom, 1, shown_text, HELP)
             canvas.cursor = (bottom, 1 + cell_width(shown_text))
-        elif self.confirm:
-            canvas.put(bottom, 1, self.confirm, HELP)
+        elif self.keys.confirm:
+            canvas.put(bottom, 1, self.keys.confirm, HELP)
         else:
             canvas.put(bottom, 1, KEYS[1], HELP)
 
@@ -159,65 +161,58 @@ class SysopConsole:
                 return
 
     async def handle(self, key: Key) -> bool:
-        """React to one key; False when the sysop leaves the console."""
-        if self.spectator is not None:
-            if key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
-                self.spectator.table.watchers.remove(self.spectator)
-                self.spectator = None
-                self.display.show(self.paint)
-            return True
-        if self.input_label:
-            self._input_key(key)
-            self.display.refresh_soon()
-            return True
-        if self.confirm:
-            target = self._target()
-            if key.name is KeyName.CHAR and key.char in "yY" and target is not None:
-                # no waiting for a caller who does not read: close() gives the
-                # farewell a moment to go out, then aborts
-                target.terminal.write(farewell("The sysop has ended your call. Goodbye."))
-                target.terminal.close()
-                target.terminal.lost()
-                self.say(f"disconnected {target.name or target.terminal.peer}")
-            self.confirm = ""
-            self.display.refresh_soon()
-            return True
-        callers = self.callers()
-        if key.name in (KeyName.UP, KeyName.LEFT):
-            self.selected = max(0, self.selected - 1)
-        elif key.name in (KeyName.DOWN, KeyName.RIGHT):
-            self.selected = min(max(0, len(callers) - 1), self.selected + 1)
-        elif key.name is KeyName.CHAR:
-            ch = key.char.upper()
-            if ch == "Q":
+        """React to one key (:func:`~door.sysop.console_keys.handle_key`
+        says what to do; this carries it out); False when the sysop leaves
+        the console."""
+        target = self._target()
+        intents = handle_key(self.keys, key, len(self.callers()), target.name if target is not None else None,
+                             watching=self.spectator is not None, chat_limit=self.lobby.paging.chat_limit)
+        for intent in intents:
+            if isinstance(intent, LeaveConsole):
                 return False
-            if ch == "A":
-                self.available = not self.available
-                self.say("you are " + ("available" if self.available else "away"))
-                self.lobby.changed()
-            elif ch in "YN":
-                page = self._page()
-                if page is None:
-                    self.say("no page is waiting")
-                elif ch == "N":
-                    self.lobby.answer(page, None)
-                    self.say(f"declined the page of {page.presence.name}")
-                else:
-                    await self._accept(page)
-            elif ch == "W":
-                self._watch()
-            elif ch == "M" and self._target() is not None:
-                self.input_label, self.input = f"Message to {self._target().name}: ", ""  # type: ignore[union-attr]
-            elif ch == "K" and self._target() is not None:
-                self.confirm = f"Disconnect {self._target().name or 'this caller'}? (Y/N)"  # type: ignore[union-attr]
-            elif ch == "R":
-                await self._resume()
-        self.display.refresh_soon()
+            await self._carry_out(intent, target)
+        if self.spectator is None:
+            self.display.refresh_soon()
         return True
+
+    async def _carry_out(self, intent: Intent, target: Presence | None) -> None:
+        if isinstance(intent, StopWatching) and self.spectator is not None:
+            self.spectator.table.watchers.remove(self.spectator)
+            self.spectator = None
+            self.display.show(self.paint)
+        elif isinstance(intent, Disconnect) and target is not None:
+            # no waiting for a caller who does not read: close() gives the
+            # farewell a moment to go out, then aborts
+            target.terminal.write(farewell("The sysop has ended your call. Goodbye."))
+            target.terminal.close()
+            target.terminal.lost()
+            self.say(f"disconnected {target.name or target.terminal.peer}")
+        elif isinstance(intent, SendMessage):
+            text = strip_controls(intent.text, self.lobby.paging.chat_limit)
+            if target is not None and text:
+                self.lobby.message(target, text)
+                self.say(f"to {target.name}: {text}")
+        elif isinstance(intent, ToggleAvailable):
+            self.available = not self.available
+            self.say("you are " + ("available" if self.available else "away"))
+            self.lobby.changed()
+        elif isinstance(intent, AnswerPage):
+            page = self._page()
+            if page is None:
+                self.say("no page is waiting")
+            elif not intent.accept:
+                self.lobby.answer(page, None)
+                self.say(f"declined the page of {page.presence.name}")
+            else:
+                await self._accept(page)
+        elif isinstance(intent, Watch):
+            self._watch()
+        elif isinstance(intent, Resume):
+            await self._resume()
 
     def _target(self) -> Presence | None:
         callers = self.callers()
-        return callers[self.selected] if 0 <= self.selected < len(callers) else None
+        return callers[self.keys.selected] if 0 <= self.keys.selected < len(callers) else None
 
     def _page(self) -> Page | None:
         pages = self.lobby.pages
@@ -235,21 +230,6 @@ class SysopConsole:
         page = self.lobby.pages[0]
         return (f"PAGE from {page.presence.name} ({page.seconds_left} s): {page.reason or '(no reason)'}"
                 " - ESC, then Y accepts")
-
-    def _input_key(self, key: Key) -> None:
-        if key.name is KeyName.ENTER:
-            target = self._target()
-            text = strip_controls(self.input, self.lobby.paging.chat_limit)
-            if target is not None and text:
-                self.lobby.message(target, text)
-                self.say(f"to {target.name}: {text}")
-            self.input_label = ""
-        elif key.name is KeyName.ESCAPE:
-            self.input_label = ""
-        elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):
-            self.input = self.input[:-1]
-        elif key.name is KeyName.CHAR and len(self.input) < self.lobby.paging.chat_limit:
-            self.input += key.char
 
     def _watch(self) -> None:
         target = self._target()
@@ -284,10 +264,10 @@ class SysopConsole:
         except asyncio.TimeoutError:
             seat = None
         if seat is not None:
-            self.lobby.update(self.presence, f"vs {caller}", seat.table)
+            self.lobby.update(self.presence, Doing.VS_CALLER, seat.table, caller)
             await seat.play()
             self._after_game(seat)
-            self.lobby.update(self.presence, "console")
+            self.lobby.update(self.presence, Doing.CONSOLE)
         else:
             self.say(f"{caller} did not start the game")
         self.busy = False
@@ -310,10 +290,10 @@ class SysopConsole:
                          identity=sysop_identity(self.name))
         self.busy = True
         table.rejoin(index, seat)
-        self.lobby.update(self.presence, "playing", table)
+        self.lobby.update(self.presence, Doing.PLAYING, table)
         await seat.play()
         self._after_game(seat)
-        self.lobby.update(self.presence, "console")
+        self.lobby.update(self.presence, Doing.CONSOLE)
         self.busy = False
         self.display.show(self.paint)
 
@@ -323,7 +303,7 @@ async def sysop_session(terminal: Terminal, lobby: Lobby, name: str, presence: P
     """Run the console for the sysop ``name`` on ``terminal``."""
     presence.name, presence.is_sysop = name, True
     console = SysopConsole(Display(terminal), lobby, name, presence)
-    lobby.update(presence, "console")
+    lobby.update(presence, Doing.CONSOLE)
     lobby.add_console(console)
     log.info("sysop %r at the console", name)
     try:

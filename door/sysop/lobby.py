@@ -33,8 +33,9 @@ from engine.rules import Rules
 from door.config import PagingConfig
 from door.net.ansi import farewell
 from door.net.terminal import Terminal
-from door.records.names import name_key
+from door.records.identity import Identity
 from door.records.nodes import Node, Present
+from door.sysop.doing import Activity, Doing
 
 if TYPE_CHECKING:
     from door.ui.display import Display
@@ -59,17 +60,14 @@ CHALLENGE_RATE_WINDOW = 60.0
 """Seconds over which :data:`CHALLENGE_RATE` counts."""
 
 
-def account_identity(account_id: int) -> str:
+def account_identity(account_id: int) -> Identity:
     """The identity of a registered caller, as seats and presences carry it."""
-    return f"account:{account_id}"
+    return Identity.of_account(account_id)
 
 
-def account_of(identity: str | None) -> int | None:
-    """The account id in an :func:`account_identity`, else ``None``."""
-    if identity is None or not identity.startswith("account:"):
-        return None
-    tail = identity.removeprefix("account:")
-    return int(tail) if tail.isdigit() else None
+def account_of(identity: Identity | None) -> int | None:
+    """The account id of ``identity``, else ``None`` (a sysop, a guest)."""
+    return None if identity is None else identity.account
 
 
 def challenger_key(presence: "Presence") -> str:
@@ -78,7 +76,7 @@ def challenger_key(presence: "Presence") -> str:
     again (or under another name) does not lift the
     :data:`CHALLENGE_COOLDOWN`."""
     if presence.identity is not None:
-        return presence.identity
+        return str(presence.identity)
     return "guest@" + presence.terminal.address
 
 
@@ -88,9 +86,9 @@ def _challenger_keys(presence: "Presence") -> tuple[str, ...]:
     return challenger_key(presence), "from@" + presence.terminal.address
 
 
-def sysop_identity(name: str) -> str:
+def sysop_identity(name: str) -> Identity:
     """The identity of the ``[[sysop]]`` entry ``name``."""
-    return f"sysop:{name_key(name)}"
+    return Identity.of_sysop(name)
 
 
 class Console(Protocol):
@@ -117,13 +115,13 @@ class Presence:
     conn: int
     terminal: Terminal
     name: str = ""
-    doing: str = "logging in"
+    doing: Activity = Activity(Doing.LOGGING_IN)
     table: "Table | None" = None
     is_sysop: bool = False
     messages: list[str] = field(default_factory=list)
     deliver: Callable[[str], None] | None = None
     """Shows a sentence at once; set while a screen can (a game, the menu)."""
-    identity: str | None = None
+    identity: Identity | None = None
     """Who this is as the transport or a password proved it
     (:func:`account_identity`, :func:`sysop_identity`); ``None``: a guest."""
     ended: asyncio.Event = field(default_factory=asyncio.Event)
@@ -141,12 +139,12 @@ class Presence:
             self.messages.append(text)
 
     def activity(self) -> str:
-        """``doing``, with the hand and score while in a game."""
+        """``doing`` in words, with the hand and score while in a game."""
         game = self.table.game if self.table is not None else None
         if game is not None and not game.over:
             a, b = game.scores()
-            return f"{self.doing}, hand {game.hand_number} {a}-{b}"
-        return self.doing
+            return f"{self.doing.words()}, hand {game.hand_number} {a}-{b}"
+        return self.doing.words()
 
 
 @dataclass(eq=False)
@@ -252,11 +250,11 @@ class Lobby:
             del self._declined[pair]
         self.changed()
 
-    def holder(self, identity: str, besides: Presence) -> Presence | None:
+    def holder(self, identity: Identity, besides: Presence) -> Presence | None:
         """Another connection logged in as ``identity``, if any."""
         return next((p for p in self.presences.values() if p.identity == identity and p is not besides), None)
 
-    async def take_over(self, presence: Presence, identity: str, timeout: float = 15.0) -> bool:
+    async def take_over(self, presence: Presence, identity: Identity, timeout: float = 15.0) -> bool:
         """Make ``presence`` the one session of ``identity``: an older one
         is told, disconnected, and waited for (its game is saved first), so
         two sessions never write one account's game (issue 13.4).  False
@@ -273,9 +271,10 @@ class Lobby:
         presence.identity = identity
         return True
 
-    def update(self, presence: Presence, doing: str, table: "Table | None" = None) -> None:
-        """``presence`` now does ``doing`` (in ``table``'s game, if any)."""
-        presence.doing, presence.table = doing, table
+    def update(self, presence: Presence, doing: Doing, table: "Table | None" = None, whom: str = "") -> None:
+        """``presence`` now does ``doing`` (naming ``whom``: the opponent,
+        the node), in ``table``'s game if any: the one place it is set."""
+        presence.doing, presence.table = Activity(doing, whom), table
         self.changed()
 
     def changed(self) -> None:
@@ -315,17 +314,20 @@ class Lobby:
         self.nodes, self.elsewhere = nodes, people
         # what every menu asks each second, worked out once a change
         self._sysop_node = next((nodes[p.node_id] for p in people
-                                 if p.sysop and p.doing == "available" and p.node_id in nodes), None)
-        self._menu_elsewhere = [p for p in people if not p.sysop and p.doing == "main menu" and p.node_id in nodes]
+                                 if p.sysop and Activity.decode(p.doing).doing is Doing.AVAILABLE
+                                 and p.node_id in nodes), None)
+        self._menu_elsewhere = [p for p in people if not p.sysop and Activity.decode(p.doing).doing is Doing.MAIN_MENU
+                                and p.node_id in nodes]
         self._redraw_consoles()
 
     def local_people(self) -> list[tuple[str, str, bool]]:
         """Who is on line here, as the other nodes are told: ``(name,
-        doing, sysop)``; a sysop's ``doing`` is ``available``, ``busy`` or
-        ``away``.  Callers handed to another node are not counted here."""
-        people = [(c.name, "busy" if c.busy else "available" if c.available else "away", True)
-                  for c in self.consoles]
-        people += [(p.name, p.doing, False) for p in self.callers() if p.name and not p.away]
+        doing, sysop)``, ``doing`` an :meth:`Activity.encode`; a sysop's is
+        :attr:`Doing.AVAILABLE`, :attr:`~Doing.BUSY` or :attr:`~Doing.AWAY`.
+        Callers handed to another node are not counted here."""
+        people = [(c.name, Activity(Doing.BUSY if c.busy else Doing.AVAILABLE if c.available else Doing.AWAY).encode(),
+                   True) for c in self.consoles]
+        people += [(p.name, p.doing.encode(), False) for p in self.callers() if p.name and not p.away]
         return people
 
     def sysop_elsewhere(self) -> Node | None:
@@ -509,12 +511,12 @@ class Lobby:
         self.changed()
         return asyncio.create_task(run())
 
-    def at_a_table(self, identity: str) -> bool:
+    def at_a_table(self, identity: Identity) -> bool:
         """True while a game between people running here has a seat of
         ``identity`` (playing, or waiting for them to come back)."""
         return any(seat.identity == identity for table in self.tables for seat in table.seats)
 
-    def waiting_table(self, identity: str | None) -> "tuple[Table, int] | None":
+    def waiting_table(self, identity: Identity | None) -> "tuple[Table, int] | None":
         """A game that waits for ``identity`` (:func:`account_identity`,
         :func:`sysop_identity`) to come back: the table and the seat.  A
         seat is given back to the identity that left it, never by name; a

@@ -29,6 +29,7 @@ from engine.tally import GameTally
 from door.caller.identity import Caller
 from door.caller.login import login
 from door.caller.side import CallerSide
+from door.sysop.doing import Doing
 from door.caller.menu import main_menu, show_statistics
 from door.caller.options_screen import ask_game_options
 from door.config import CallerConfig
@@ -168,7 +169,7 @@ async def _door_screens() -> dict[str, str]:
                 terminal = MemoryTerminal()
                 out[name] = await _first_frame(terminal, lambda run=run, t=terminal: run(Display(t)))
             # the console: two callers on line, one in the menu, one choosing options
-            for conn, (who, doing) in enumerate((("Ann", "main menu"), ("Bob", "choosing options")), 1):
+            for conn, (who, doing) in enumerate((("Ann", Doing.MAIN_MENU), ("Bob", Doing.CHOOSING_OPTIONS)), 1):
                 presence = lobby.join(conn, MemoryTerminal())
                 presence.name = who
                 lobby.update(presence, doing)

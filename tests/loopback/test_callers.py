@@ -345,6 +345,7 @@ async def test_a_challenge_does_not_take_the_victim_s_own_choice(door: DoorServe
 def test_one_address_sends_a_few_challenges_a_minute() -> None:
     """The rate limit, by address, over accounts and guests alike (the lobby alone, on a clock)."""
     from door.config import PagingConfig
+    from door.records.identity import Identity
     from door.sysop.lobby import CHALLENGE_RATE, CHALLENGE_RATE_WINDOW, Lobby
     from tests.support.memory_terminal import MemoryTerminal
 
@@ -353,7 +354,7 @@ def test_one_address_sends_a_few_challenges_a_minute() -> None:
         now = [1000.0]
         lobby.clock = lambda: now[0]
         spammers = [lobby.join(i, MemoryTerminal()) for i in (1, 2)]
-        spammers[1].identity = "account:7"  # one guest and one account, one address
+        spammers[1].identity = Identity.of_account(7)  # one guest and one account, one address
         victims = [lobby.join(10 + i, MemoryTerminal()) for i in range(CHALLENGE_RATE + 2)]
         for p, name in zip([*spammers, *victims], ["S1", "S2", *(f"V{i}" for i in range(len(victims)))]):
             p.name = name

@@ -16,6 +16,9 @@ from engine.rules import Rules
 from engine.strategy import choose_action
 
 from door.play.table import Abandon, Leave, Quit, Submit, Table
+from door.records.identity import Identity
+
+ANN = Identity.of_account(1)
 
 
 class Scripted:
@@ -24,7 +27,7 @@ class Scripted:
 
     computer = False
 
-    def __init__(self, name: str, identity: str | None = None, again: bool = False) -> None:
+    def __init__(self, name: str, identity: Identity | None = None, again: bool = False) -> None:
         self.name, self.identity, self.again = name, identity, again
         self.table: Table | None = None
         self.index = 0
@@ -85,7 +88,7 @@ async def test_two_seats_play_a_whole_game() -> None:
 
 
 async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_other_is_told() -> None:
-    seats = [Scripted("Ann", "account:1"), Scripted("Sysop", "sysop:sysop")]
+    seats = [Scripted("Ann", ANN), Scripted("Sysop", Identity.of_sysop("Sysop"))]
     seats[0].acting = seats[1].acting = False  # nobody moves: the quit comes first
     table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
     running = asyncio.create_task(table.run())
@@ -98,7 +101,7 @@ async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_ot
 
 
 async def test_a_guest_whose_line_drops_between_people_forfeits_at_once() -> None:
-    seats = [Scripted("Ann", "account:1"), Scripted("Gus", None)]
+    seats = [Scripted("Ann", ANN), Scripted("Gus", None)]
     seats[0].acting = seats[1].acting = False
     table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
     running = asyncio.create_task(table.run())
@@ -109,7 +112,7 @@ async def test_a_guest_whose_line_drops_between_people_forfeits_at_once() -> Non
 
 
 async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
-    seats = [Scripted("Ann", "account:1"), Scripted("Bob", "account:2")]
+    seats = [Scripted("Ann", ANN), Scripted("Bob", Identity.of_account(2))]
     seats[0].acting = seats[1].acting = False
     table = Table(Rules(), seats, rejoin_timeout=0.3, auto_deal=True)
     running = asyncio.create_task(table.run())
@@ -123,7 +126,7 @@ async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
 
 
 async def test_abandoning_ends_the_match() -> None:
-    seats = [Scripted("Ann", "account:1"), Scripted("Bob", "account:2")]
+    seats = [Scripted("Ann", ANN), Scripted("Bob", Identity.of_account(2))]
     seats[0].acting = seats[1].acting = False
     table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
     running = asyncio.create_task(table.run())
