@@ -12,7 +12,7 @@ import pytest
 
 from door.records.store import DATABASE_NAME, Store
 
-from tests.support.player import Cp437Terminal, Player
+from tests.support.player import Cp437Screen, Player
 from tests.support.pty_door import CONFIG, PtyDoor, door32
 
 @pytest.mark.slow
@@ -66,7 +66,7 @@ async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
         "--data-dir", str(tmp_path / "data"), stdin=asyncio.subprocess.DEVNULL, pass_fds=[theirs.fileno()])
     theirs.close()
     reader, writer = await asyncio.open_connection(sock=ours)
-    screen = Cp437Terminal(80, 25)
+    screen = Cp437Screen(80, 25)
 
     async def pump() -> None:
         while data := await reader.read(4096):

@@ -11,10 +11,10 @@ import pytest
 
 from door.server import DoorServer
 
-from tests.support.player import Player, Terminal, telnet_caller
+from tests.support.player import Player, ClientScreen, telnet_caller
 
 
-async def pump(read, term: Terminal) -> None:
+async def pump(read, term: ClientScreen) -> None:
     while True:
         data = await read(4096)
         if not data:
@@ -58,7 +58,7 @@ async def test_full_game_over_ssh_in_exact_order_mode(door: DoorServer) -> None:
     async with asyncssh.connect("127.0.0.1", door.ssh_port, username="sshcaller", known_hosts=None,
                                 client_keys=None, agent_path=None, config=None) as conn:
         process = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
-        term = Terminal(80, 24)
+        term = ClientScreen(80, 24)
         task = asyncio.create_task(pump(process.stdout.read, term))
 
         async def send(data: bytes) -> None:

@@ -14,7 +14,7 @@ from door.server import DoorServer
 from door.records.store import DATABASE_NAME, Store
 
 from tests.support.server import start_server_process
-from tests.support.player import RIGHT, Terminal, telnet_caller
+from tests.support.player import RIGHT, ClientScreen, telnet_caller
 from tests.support.clients import console_client, telnet_client
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
@@ -25,14 +25,14 @@ async def connect(port: int):
     return caller.writer, caller.screen, caller.done
 
 
-async def log_in(writer, screen: Terminal, name: str, password: str) -> None:
+async def log_in(writer, screen: ClientScreen, name: str, password: str) -> None:
     await screen.wait_for(lambda: "Your name:" in screen.text())
     writer.write(name.encode() + b"\r")
     await screen.wait_for(lambda: "Password:" in screen.text())
     writer.write(password.encode() + b"\r")
 
 
-async def play_into_the_hand(writer, screen: Terminal) -> list[str]:
+async def play_into_the_hand(writer, screen: ClientScreen) -> list[str]:
     """From the main menu: start a game, discard, play until it is the
     caller's turn again after at least one card each; returns the game rows."""
     await screen.wait_for(lambda: "Main menu" in screen.text())
@@ -52,7 +52,7 @@ async def play_into_the_hand(writer, screen: Terminal) -> list[str]:
     return screen.lines()[GAME_ROWS]
 
 
-async def resume(writer, screen: Terminal) -> list[str]:
+async def resume(writer, screen: ClientScreen) -> list[str]:
     await screen.wait_for(lambda: "Resume it?" in screen.text())
     assert "unfinished game #" in screen.text()
     writer.write(b"y")
@@ -171,7 +171,7 @@ async def sysop_and_syd(data: Path):
     return proc, sysop, console, writer, screen, task
 
 
-async def page_and_play(writer, screen: Terminal, sysop, console: Terminal) -> tuple[list[str], list[str], Terminal]:
+async def page_and_play(writer, screen: ClientScreen, sysop, console: ClientScreen) -> tuple[list[str], list[str], ClientScreen]:
     """From the caller's main menu: page the sysop, who accepts; runs in
     exact order; deal, discard and lead, until the dealer is to play.
     Returns both screens' game rows and the dealer's screen."""

@@ -20,7 +20,7 @@ from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
 
 from tests.support.server import make_config, running, with_sysop
-from tests.support.player import Player, Terminal, log_in_as_guest, log_in_registered, telnet_caller
+from tests.support.player import Player, ClientScreen, log_in_as_guest, log_in_registered, telnet_caller
 from tests.support.clients import console_client, watch
 
 SYSOP_PASSWORD = "sysop-secret"
@@ -38,7 +38,7 @@ class SysopSide:
     """An asyncssh client logged in as the sysop, its screen through pyte."""
 
     def __init__(self, conn: asyncssh.SSHClientConnection, process: asyncssh.SSHClientProcess,
-                 screen: Terminal, task: asyncio.Task[None]) -> None:
+                 screen: ClientScreen, task: asyncio.Task[None]) -> None:
         self.conn, self.process, self.screen, self.task = conn, process, screen, task
         self.raw = screen.raw
 
@@ -146,7 +146,7 @@ async def test_local_console_socket_lists_messages_and_disconnects(door: DoorSer
     caller = await guest(door, "Eve")
     reader, writer = await asyncio.open_unix_connection(str(path))
     writer.write(b"CONSOLE 80 24 xterm\n")
-    console = Terminal(80, 24)
+    console = ClientScreen(80, 24)
 
     async def pump() -> None:
         while data := await reader.read(4096):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
-from tests.support.player import Terminal, telnet_caller
+from tests.support.player import ClientScreen, telnet_caller
 
 __all__ = ["telnet_client", "as_guest_to_the_game", "watch", "console_client"]
 
@@ -18,7 +18,7 @@ async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: 
     return None, caller.writer, caller.screen, caller.done
 
 
-async def as_guest_to_the_game(write, screen: Terminal) -> None:
+async def as_guest_to_the_game(write, screen: ClientScreen) -> None:
     """From the name typed to the discard: guest, menu item 1, run mode 1."""
     await screen.wait_for(lambda: "is not registered" in screen.text())
     write(b"g")
@@ -33,7 +33,7 @@ async def as_guest_to_the_game(write, screen: Terminal) -> None:
 
 def watch(process, cols: int, rows: int):
     """Feed an asyncssh process's output to a pyte screen in the background."""
-    screen = Terminal(cols, rows)
+    screen = ClientScreen(cols, rows)
 
     async def pump() -> None:
         while data := await process.stdout.read(4096):
@@ -42,13 +42,13 @@ def watch(process, cols: int, rows: int):
     return screen, asyncio.create_task(pump())
 
 
-async def console_client(data_dir: Path) -> tuple[asyncio.StreamWriter, Terminal, asyncio.Task[None]]:
+async def console_client(data_dir: Path) -> tuple[asyncio.StreamWriter, ClientScreen, asyncio.Task[None]]:
     """The local sysop console of the server whose data folder is
     ``data_dir``, over its Unix socket (80x24, xterm): the writer for its
     keys, its screen, and the task that feeds the screen."""
     reader, writer = await asyncio.open_unix_connection(str(data_dir / CONSOLE_SOCKET))
     writer.write(b"CONSOLE 80 24 xterm\n")
-    console = Terminal(80, 24)
+    console = ClientScreen(80, 24)
 
     async def pump() -> None:
         while data := await reader.read(4096):

@@ -31,8 +31,9 @@ def parse_card(token: str) -> Card:
     return Card.from_str(rank + SUITS[m.group(2)])
 
 
-class Terminal:
-    """A pyte screen fed with the door's output bytes (UTF-8)."""
+class ClientScreen:
+    """What a test client sees: a pyte screen fed with the door's output bytes (UTF-8).  (Not the
+    door's :class:`~door.net.terminal.Terminal`: this is the other end of the line.)"""
 
     def __init__(self, cols: int = 80, rows: int = 24) -> None:
         self.screen = pyte.Screen(cols, rows)
@@ -93,7 +94,7 @@ class Player:
     """Plays a whole game through ``send`` while ``term`` shows the screen;
     with ``game_number``, that numbered game (the same deals every time)."""
 
-    term: Terminal
+    term: ClientScreen
     send: Callable[[bytes], Awaitable[None]]
     name: str = "Tester"
     game_number: int | None = None
@@ -229,7 +230,7 @@ class TelnetCaller:
     ``done`` ends when the door hangs up."""
 
     writer: object
-    screen: Terminal
+    screen: ClientScreen
     done: "asyncio.Task[None]"
 
     async def send(self, data: bytes) -> None:
@@ -241,7 +242,7 @@ class TelnetCaller:
 
 
 async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "xterm",
-                        screen: Terminal | None = None, source: str | None = None) -> TelnetCaller:
+                        screen: ClientScreen | None = None, source: str | None = None) -> TelnetCaller:
     """Connect to the door's telnet port on loopback as a caller would;
     ``screen``: the terminal to show the output (a UTF-8 one of the size);
     ``source``: the loopback address to call from (127.0.0.1 unless given;
@@ -251,7 +252,7 @@ async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "
     reader, writer = await telnetlib3.open_connection(
         "127.0.0.1", port, encoding=False, term=term, cols=cols, rows=rows, connect_minwait=0.05,
         local_addr=(source, 0) if source else None)
-    screen = screen or Terminal(cols, rows)
+    screen = screen or ClientScreen(cols, rows)
 
     async def pump() -> None:
         while data := await reader.read(4096):
@@ -271,8 +272,8 @@ async def log_in_as_guest(caller: TelnetCaller, name: str, until: str = "Main me
     await s.wait_for(lambda: until in s.text())
 
 
-class Cp437Terminal(Terminal):
-    """A :class:`Terminal` for a CP437 session: bytes 3-6 are the suits."""
+class Cp437Screen(ClientScreen):
+    """A :class:`ClientScreen` for a CP437 session: bytes 3-6 are the suits."""
 
     SUITS = {3: "\u2665", 4: "\u2666", 5: "\u2663", 6: "\u2660"}
 

@@ -13,7 +13,7 @@ import sys
 import termios
 from pathlib import Path
 
-from tests.support.player import Cp437Terminal
+from tests.support.player import Cp437Screen
 
 __all__ = ["PtyDoor", "door32", "CONFIG"]
 
@@ -33,7 +33,7 @@ class PtyDoor:
     def __init__(self, tmp_path: Path, dropfile: Path, data_dir: Path | None = None) -> None:
         self.tmp_path, self.dropfile = tmp_path, dropfile
         self.data_dir = data_dir or tmp_path / "data"
-        self.screen = Cp437Terminal(80, 25)
+        self.screen = Cp437Screen(80, 25)
 
     async def start(self) -> None:
         config = self.tmp_path / "door.toml"
