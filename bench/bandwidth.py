@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
 from tests.support.server import make_config  # noqa: E402
-from tests.support.player import LEFT, RIGHT, Cp437Terminal, Player, telnet_caller  # noqa: E402
+from tests.support.player import LEFT, RIGHT, Cp437Screen, Player, telnet_caller  # noqa: E402
 
 
 GAP = 0.05
@@ -93,7 +93,7 @@ async def one_game(door: DoorServer, number: int, cp437: bool = False) -> dict[s
     """Play numbered game ``number`` (a UTF-8 xterm, or with ``cp437`` an
     ANSI-BBS terminal); returns the sizes measured (bytes), by kind."""
     if cp437:  # a BBS terminal type: the door picks CP437
-        caller = await telnet_caller(door.telnet_port, term="ansi", screen=Cp437Terminal(80, 24))
+        caller = await telnet_caller(door.telnet_port, term="ansi", screen=Cp437Screen(80, 24))
     else:
         caller = await telnet_caller(door.telnet_port)
     chunks: list[tuple[float, int]] = []

@@ -92,9 +92,9 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
                       name: str | None = None, password: str | None = None) -> None:
     import telnetlib3
 
-    from tests.support.player import Player, Terminal
+    from tests.support.player import ClientScreen, Player
 
-    class PacedTerminal(Terminal):
+    class PacedTerminal(ClientScreen):
         """The test screen without its byte log, with cached lines and the
         time of the first byte after each key."""
 

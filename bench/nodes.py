@@ -66,7 +66,7 @@ from typing import Any, Awaitable, Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tests.support.clients import console_client  # noqa: E402
-from tests.support.player import Terminal  # noqa: E402
+from tests.support.player import ClientScreen  # noqa: E402
 from tests.support.pty_door import PtyDoor, door32  # noqa: E402
 from tests.support.server import start_server_process  # noqa: E402
 
@@ -74,7 +74,7 @@ SERVE_CONFIG = ("[computer]\ndelay = 0\nprocesses = 0\n[caller]\npegging_pause =
                 "[paging]\npage_timeout = 30\n")
 
 
-async def timed(send: Callable[[], Awaitable[None]], screen: Terminal, seen: Callable[[], bool]) -> float:
+async def timed(send: Callable[[], Awaitable[None]], screen: ClientScreen, seen: Callable[[], bool]) -> float:
     """Milliseconds from ``send()`` to ``seen()`` on ``screen``."""
     start = time.perf_counter()
     await send()
@@ -89,7 +89,7 @@ def summary(label: str, values: list[float]) -> str:
             f"max {ordered[-1]:7.1f} ms")
 
 
-async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, console: Terminal,
+async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, console: ClientScreen,
                         reason: str) -> float:
     """From the main menu, ``caller`` (called ``name``) pages the sysop
     with ``reason``; milliseconds until the console rings; the sysop
@@ -103,7 +103,7 @@ async def declined_page(caller: Any, name: str, sysop: asyncio.StreamWriter, con
     return ms
 
 
-async def to_the_console(caller: Any, name: str, console: Terminal) -> None:
+async def to_the_console(caller: Any, name: str, console: ClientScreen) -> None:
     """``caller`` (called ``name``), at the menu of another process than
     the console's, chooses "Play the sysop" and is handed to the console's
     process, until its menu is on their screen."""
@@ -113,7 +113,7 @@ async def to_the_console(caller: Any, name: str, console: Terminal) -> None:
     await caller.screen.wait_for(lambda: "Main menu" in caller.screen.text())
 
 
-async def far_caller_round(cy: Any, name: str, sysop: asyncio.StreamWriter, console: Terminal, reason: str,
+async def far_caller_round(cy: Any, name: str, sysop: asyncio.StreamWriter, console: ClientScreen, reason: str,
                            online: list[float], handovers: list[float], pages: list[float]) -> None:
     """One round of ``cy`` (called ``name``, at the main menu of another
     process than the console's): statistics and back, timed to the
@@ -131,7 +131,7 @@ async def far_caller_round(cy: Any, name: str, sysop: asyncio.StreamWriter, cons
     pages.append(await declined_page(cy, name, sysop, console, reason))
 
 
-async def table_actions(ann: Any, sysop: asyncio.StreamWriter, console: Terminal, rounds: int) -> list[float]:
+async def table_actions(ann: Any, sysop: asyncio.StreamWriter, console: ClientScreen, rounds: int) -> list[float]:
     """Ann, at the console's process, pages the sysop, who accepts; then
     ``rounds`` chat lines each way at their table, each timed from the
     RETURN to the other screen (milliseconds)."""
