@@ -281,7 +281,21 @@ async def start_peers(host: str, port: int, secret: bytes,
         except asyncio.CancelledError:
             pass  # the server is stopping; this handler is the task's outermost frame
 
-    return await asyncio.start_server(handle, host, port, limit=HELLO_LIMIT)
+    class Gated(asyncio.StreamReaderProtocol):
+        """A connection from an address with all its waiting places taken
+        is aborted here, before a stream or a task is made for it (a
+        stranger renewing silent connections costs the door as little as
+        it can)."""
+
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            if by_address[address_of(transport.get_extra_info("peername"))] >= PENDING_PER_ADDRESS:
+                assert isinstance(transport, asyncio.Transport)
+                transport.abort()
+                return
+            super().connection_made(transport)
+
+    return await asyncio.get_running_loop().create_server(
+        lambda: Gated(asyncio.StreamReader(limit=HELLO_LIMIT), handle), host, port)
 
 
 async def connect_peer(address: str, port: int, secret: bytes,
