@@ -4,7 +4,7 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import enum
-
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from door.ui.display import Display
@@ -15,7 +15,7 @@ from door.ui.screen import Canvas, fit
 from door.ui.words import wrap
 from door.records.store import Store
 
-__all__ = ["MenuItem", "main_menu", "show_statistics", "show_top_players", "show_recent_games"]
+__all__ = ["MenuItem", "MenuEntry", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
 
 
 class MenuItem(enum.Enum):
@@ -38,6 +38,61 @@ class MenuItem(enum.Enum):
     """No key: another caller challenged this one (the menu gives way)."""
 
 
+def _always() -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One line of a menu, as data (issue 33.1): the ``item`` it chooses
+    (its key is the item's value), its ``label`` (asked at each paint: it
+    may change while the menu waits), and whether it is offered now
+    (``enabled``, asked at each paint and each key)."""
+
+    item: MenuItem
+    label: Callable[[], str]
+    enabled: Callable[[], bool] = _always
+
+    @property
+    def key(self) -> str:
+        """The key that chooses it."""
+        return self.item.value
+
+    def line(self) -> str:
+        """``"  1  Play the computer"``."""
+        return f"  {self.key}  {self.label()}"
+
+
+def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[], bool],
+                      opponents: Callable[[], bool], resume: str | None,
+                      challenges_on: Callable[[], bool] | None) -> list[MenuEntry]:
+    """The main menu's entries, in order (see :func:`main_menu` for what
+    each argument offers; ``terminal()``: the terminal profile's name)."""
+    def fixed(text: str) -> Callable[[], str]:
+        return lambda: text
+
+    entries = []
+    if resume is not None:
+        entries.append(MenuEntry(MenuItem.RESUME, fixed(f"Resume {resume}")))
+    entries += [
+        MenuEntry(MenuItem.PLAY_COMPUTER, fixed("Play the computer")),
+        MenuEntry(MenuItem.NUMBERED_GAME, fixed("Play a numbered game (the same deals as game N, 1 to 999999)")),
+        MenuEntry(MenuItem.STATISTICS, fixed("Your statistics")),
+        MenuEntry(MenuItem.TOP_PLAYERS, fixed("Top players")),
+        MenuEntry(MenuItem.RECENT_GAMES, fixed("Recent games")),
+        MenuEntry(MenuItem.PLAY_SYSOP, fixed("Play the sysop (page the sysop)"), sysop_available),
+        MenuEntry(MenuItem.DEMONSTRATION, fixed("Demonstration: watch the computer play itself")),
+        MenuEntry(MenuItem.PLAY_CALLER, fixed("Play another caller"), opponents),
+    ]
+    if challenges_on is not None:
+        on = challenges_on
+        entries.append(MenuEntry(MenuItem.CHALLENGES, lambda: "Challenges from other callers: " + (
+            "on (C turns them off)" if on() else "off (C turns them on)")))
+    entries += [MenuEntry(MenuItem.TERMINAL, lambda: f"Terminal: {terminal()} (test or change it)"),
+                MenuEntry(MenuItem.QUIT, fixed("Leave the door"))]
+    return entries
+
+
 async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
                     messages: Sequence[str] = (), resume: str | None = None,
                     opponents: Callable[[], bool] = lambda: False,
@@ -56,24 +111,11 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     this one (offered as C to change; not offered when ``None``)."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
+    entries = main_menu_entries(lambda: display.terminal.charset.label, sysop_available, opponents, resume,
+                                challenges_on)
 
     def lines() -> list[str]:
-        out = [who, ""]
-        if resume is not None:
-            out.append(f"  R  Resume {resume}")
-        out += ["  1  Play the computer",
-               "  2  Play a numbered game (the same deals as game N, 1 to 999999)",
-               "  3  Your statistics", "  4  Top players", "  5  Recent games"]
-        if sysop_available():
-            out.append("  6  Play the sysop (page the sysop)")
-        out.append("  7  Demonstration: watch the computer play itself")
-        if opponents():
-            out.append("  8  Play another caller")
-        if challenges_on is not None:
-            out.append("  C  Challenges from other callers: " + ("on (C turns them off)" if challenges_on()
-                                                                  else "off (C turns them on)"))
-        out.append(f"  T  Terminal: {display.terminal.charset.label} (test or change it)")
-        return out + ["  Q  Leave the door"]
+        return [who, "", *(e.line() for e in entries if e.enabled())]
 
     def paint(canvas: Canvas) -> None:
         shown = lines()
@@ -104,9 +146,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
                 painted = now
                 display.refresh_soon()
             continue
-        allowed = ("123457T" + ("C" if challenges_on is not None else "") + "Q"
-                   + ("6" if sysop_available() else "") + ("8" if opponents() else "")
-                   + ("R" if resume is not None else ""))
+        allowed = [e.key for e in entries if e.enabled()]
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return MenuItem(key.char.upper())  # (a challenge that came meanwhile is declined by the caller's choice)
         if challenged():
