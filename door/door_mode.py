@@ -95,7 +95,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
         return 0
     assert store is not None
-    lobby = Lobby(config.paging)
+    lobby = Lobby(config.paging, store.clock)
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby)
     presence = lobby.join(1, terminal)
     caller = Caller(info.name, await bbs_account(store, info.name))

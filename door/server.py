@@ -108,7 +108,7 @@ class DoorServer:
         self.store = await Store.open(self.config.store.target(data_dir))
         log.info("database %s", self.store.where)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
-                               self.config.sysops, self.config.paging, Lobby(self.config.paging),
+                               self.config.sysops, self.config.paging, Lobby(self.config.paging, self.store.clock),
                                self.config.limits,
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),

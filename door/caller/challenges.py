@@ -220,7 +220,7 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
 
         journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn)
     table = Table(challenge.rules, seats, journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
+                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock)
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)

@@ -396,7 +396,7 @@ class CallerSession(CallerSide):
                               Opponent.COMPUTER, warn=human.notice)
         numbers = iter([number]) if number is not None else iter(())
         table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
-                      chat_limit=ctx.paging.chat_limit)
+                      chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock)
         self.doing(Doing.VS_COMPUTER, table)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
@@ -492,7 +492,7 @@ class CallerSession(CallerSide):
             journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
                               (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
         table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people)
+                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock)
         invitation.handoff.set_result(theirs)
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")

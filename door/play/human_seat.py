@@ -6,13 +6,13 @@ at the table."""
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Sequence
 
 from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
 from engine.game import Game
 
 from door.net.keys import Key
+from door.records.clock import WALL
 from door.records.identity import Identity
 from door.play import controller
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
@@ -62,6 +62,10 @@ class HumanSeat:
 
     # -- the table's side -----------------------------------------------------
 
+    def _now(self) -> float:
+        """The table's clock (seconds since the epoch)."""
+        return self.table.clock() if self.table is not None else WALL()
+
     def attach(self, table: Table, index: int) -> None:
         self.table, self.index = table, index
         self.vs.computer = table.against_computer(index)
@@ -86,7 +90,7 @@ class HumanSeat:
         computer = table.against_computer(self.index)
         return Seating(self.index, (names[0], names[1]), computer=computer,
                        dealt=table.dealt.is_set(), absent=absent,
-                       seconds_left=max(0, int(table.absent_until - time.time())) if absent else 0,
+                       seconds_left=max(0, int(table.absent_until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
                        hints=computer or table.hints)
 
@@ -114,7 +118,7 @@ class HumanSeat:
                 vs.cursor = 0
                 vs.replayed_hand = bool(hands) and hands[-1].replayed
                 if vs.discard_note:
-                    vs.chat.append((time.time(), "***", vs.discard_note))
+                    vs.chat.append((self._now(), "***", vs.discard_note))
                     vs.say(vs.discard_note)
                     vs.discard_note = ""
             elif isinstance(event, HandCounted):
@@ -141,7 +145,7 @@ class HumanSeat:
         """Show ``text`` in the message area and the chat window (from the
         door, not the game)."""
         self.vs.say(text)
-        self.vs.chat.append((time.time(), "***", text))
+        self.vs.chat.append((self._now(), "***", text))
         if self.table is not None and self.table.game is not None:
             self._update()
         if self._clock() is not None:
@@ -261,7 +265,7 @@ class HumanSeat:
         elif isinstance(intent, Deal):
             why = table.deal(self.index)
             if why:  # in the chat window, where the player is: not left in the messages after the deal
-                self.vs.chat.append((time.time(), "***", why))
+                self.vs.chat.append((self._now(), "***", why))
         elif isinstance(intent, Say):
             table.chat(self.index, intent.text)
         elif isinstance(intent, Leave):

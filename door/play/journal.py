@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import Awaitable, Callable, TypeVar
 
 from engine.events import GameResult, Skunk
@@ -66,7 +65,7 @@ class Journal:
         """The owner's seat (0 or 1)."""
         self.warn = warn
         self.saved_id: int | None = None
-        self.started = time.time()
+        self.started = self.store.clock()
 
     def _failed(self, what: str, exc: Exception) -> None:
         log.error("store failed to %s for account %d: %s", what, self.account_id, exc)
@@ -96,7 +95,7 @@ class Journal:
     async def start(self, game: Game, match_points: tuple[int, int]) -> None:
         """A new game began: open its action log.  Raises
         :class:`JournalError` when the store cannot keep it."""
-        self.started = time.time()
+        self.started = self.store.clock()
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
             self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
             self.seat, self.accounts[1 - self.seat], self.players))

@@ -25,7 +25,6 @@ import asyncio
 from dataclasses import dataclass
 import logging
 import secrets
-import time
 from typing import Any, Callable, Protocol, Sequence
 
 from engine.actions import Action, IllegalAction
@@ -36,6 +35,7 @@ from engine.rules import Rules
 from engine.tally import GameTally
 
 from door.play.journal import Journal, JournalError
+from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
@@ -141,12 +141,13 @@ class Table:
     (``None``: a drop ends the match); ``chat_limit``: the longest chat
     line in characters; ``auto_deal``: no chat mode before the hands (the
     demonstration, where nobody chats); ``hints``: whether players are
-    given hints in a game between people (against the computer always).
+    given hints in a game between people (against the computer always);
+    ``clock``: where the chat's and the absent player's times come from.
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int] = new_game_number,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
-                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False) -> None:
+                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -160,6 +161,7 @@ class Table:
         self.rejoin_timeout = rejoin_timeout
         self.chat_limit = chat_limit
         self.hints = hints
+        self.clock = clock
         self.chat_log: list[ChatLine] = []
         self.watchers: list[Watcher] = []
         self.left: int | None = None
@@ -250,7 +252,7 @@ class Table:
         clean = strip_controls(text, self.chat_limit)
         if not clean:
             return
-        line = (time.time(), self.seats[seat].name, clean)
+        line = (self.clock(), self.seats[seat].name, clean)
         self.chat_log.append(line)
         del self.chat_log[:-100]
         for s in self.seats:
@@ -356,7 +358,7 @@ class Table:
             self.dealt.set()
             self._broadcast(game, [])
         while not game.over:
-            wait = max(0.0, self.absent_until - time.time()) if self.absent else None
+            wait = max(0.0, self.absent_until - self.clock()) if self.absent else None
             try:
                 command = await asyncio.wait_for(self._queue.get(), wait)
             except asyncio.TimeoutError:
@@ -389,7 +391,7 @@ class Table:
                     log.info("game %d: %s left", game.number, self.seats[seat].name)
                     return False
                 self.absent.add(seat)
-                self.absent_until = time.time() + self.rejoin_timeout
+                self.absent_until = self.clock() + self.rejoin_timeout
                 other = self.seats[1 - seat]
                 other.notice(f"{self.seats[seat].name}'s line dropped. The game waits up to "
                              f"{self.rejoin_timeout / 60:g} minutes for them to come back.")

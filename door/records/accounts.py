@@ -6,11 +6,11 @@ ignored)."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 from door.records.connection import Connection
+from door.records.clock import WALL, Clock
 from door.records.database import Conflict, Database
 from door.net.gate import network_of
 from door.records.names import name_key
@@ -62,8 +62,9 @@ def _account(row: Sequence[Any] | None) -> Account | None:
 class Accounts:
     """The accounts in ``database``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
+        self.clock = clock
 
     async def find(self, name: str) -> Account | None:
         """The account named ``name`` (ignoring case), or ``None``."""
@@ -85,12 +86,12 @@ class Accounts:
         same transaction: on SQLite no two registrations pass it together)."""
         def tx(db: Connection) -> Account:
             if limit is not None:
-                refusal = _over(db, limit, address)
+                refusal = _over(db, limit, address, self.clock())
                 if refusal:
                     raise TooManyRegistrations(refusal)
             row = db.execute("INSERT INTO accounts (name, name_key, password_hash, created, created_from) "
                              "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                             (name, name_key(name), password_hash, time.time(), address)).fetchone()
+                             (name, name_key(name), password_hash, self.clock(), address)).fetchone()
             return Account(int(row[0]), name, {})
         try:
             return await self.database.tx(tx)
@@ -100,7 +101,7 @@ class Accounts:
     async def registration_refused(self, address: str, limit: RegistrationLimit) -> str:
         """Why a caller from ``address`` may not register now (``limit``
         reached), or ``""`` when they may."""
-        return await self.database.query(lambda db: _over(db, limit, address))
+        return await self.database.query(lambda db: _over(db, limit, address, self.clock()))
 
     async def add_ssh_key(self, account_id: int, key: str) -> None:
         """Let the OpenSSH public key ``key`` (``"ssh-ed25519 AAAA..."``) log
@@ -108,7 +109,7 @@ class Accounts:
         account never changes another)."""
         await self.database.tx(lambda db: db.execute(
             "INSERT INTO ssh_keys (account_id, key, added) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-            (account_id, key, time.time())))
+            (account_id, key, self.clock())))
 
     async def has_ssh_keys(self, account_id: int) -> bool:
         """True when at least one SSH key is linked to the account."""
@@ -148,9 +149,9 @@ class Accounts:
         return await self.database.tx(tx)
 
 
-def _over(db: Connection, limit: RegistrationLimit, address: str) -> str:
-    """Why ``limit`` refuses a registration from ``address`` now, or ``""``."""
-    since = time.time() - limit.window
+def _over(db: Connection, limit: RegistrationLimit, address: str, now: float) -> str:
+    """Why ``limit`` refuses a registration from ``address`` at ``now`` (seconds since the epoch), or ``""``."""
+    since = now - limit.window
     froms = [str(row[0] or "") for row in db.execute(
         "SELECT created_from FROM accounts WHERE created > ?", (since,)).fetchall()]
     if address and sum(1 for f in froms if f == address) >= limit.per_address:

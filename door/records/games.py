@@ -16,6 +16,7 @@ from engine.tally import HandRecord
 
 from door.records.names import name_key
 from door.records.connection import Connection
+from door.records.clock import WALL, Clock
 from door.records.database import Database
 
 __all__ = ["GameSummary", "Games", "Opponent"]
@@ -69,8 +70,9 @@ def _summary(r: Sequence[Any]) -> GameSummary:
 class Games:
     """The finished games in ``database``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
+        self.clock = clock
 
     async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
                      accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
@@ -85,7 +87,7 @@ class Games:
                 "RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-                 started, time.time(), int(forfeit))).fetchone()
+                 started, self.clock(), int(forfeit))).fetchone()
             game_id = int(row[0])
             rows = []
             for h in hands:

@@ -23,11 +23,11 @@ rows go with it).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Collection, Sequence
 
 from door.records.connection import Connection
+from door.records.clock import WALL, Clock
 from door.records.database import Database, StoreError
 
 __all__ = ["Node", "Present", "Nodes", "FORGET_AFTER", "CHANNEL"]
@@ -67,15 +67,16 @@ class Present:
 class Nodes:
     """The ``nodes``, ``presence`` and ``sessions`` tables in ``database``."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
+        self.clock = clock
 
     async def register(self, address: str, port: int) -> int:
         """Add this process as a node reachable at ``address``:``port``;
         returns its id."""
         return await self.database.tx(lambda db: int(db.execute(
             "INSERT INTO nodes (address, port, token, started) VALUES (?, ?, ?, ?) RETURNING id",
-            (address, port, "", time.time())).fetchone()[0]))  # (the token column: unused since issue 32.3)
+            (address, port, "", self.clock())).fetchone()[0]))  # (the token column: unused since issue 32.3)
 
     async def beat(self, node_id: int, people: Sequence[tuple[str, str, bool]] | None) -> bool:
         """Count a heartbeat of ``node_id`` and, when ``people`` is given

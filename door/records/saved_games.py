@@ -5,7 +5,6 @@ game number, first dealer and actions)."""
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass
 
 from engine.actions import Action
@@ -14,6 +13,7 @@ from engine.notation import NotationError, action_from_text, action_to_text, rul
 from engine.rules import Rules
 
 from door.records.connection import Connection
+from door.records.clock import WALL, Clock
 from door.records.database import Database
 from door.records.games import Opponent
 
@@ -73,8 +73,9 @@ class SavedGames:
     unfinished game; a game between two callers belongs to one of them
     (the owner) and is found by both."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
+        self.clock = clock
 
     async def begin(self, account_id: int, opponent: str, number: int, first_dealer: int | None,
                     rules: Rules, match_points: tuple[int, int], seat: int = 0,
@@ -89,7 +90,7 @@ class SavedGames:
                              "match_points, started, seat, other_account, players) "
                              "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                              (account_id, opponent, number, first_dealer, json.dumps(rules_to_dict(rules)),
-                              json.dumps(list(match_points)), time.time(), seat, other_account,
+                              json.dumps(list(match_points)), self.clock(), seat, other_account,
                               json.dumps(list(players or ())))).fetchone()
             return int(row[0])
         return await self.database.tx(tx)

@@ -22,6 +22,7 @@ from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
 from door.records.games import Games, GameSummary
 from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
+from door.records.clock import WALL, Clock
 from door.records.statistics import StatisticsQueries
 
 __all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
@@ -31,24 +32,26 @@ __all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations
 class Store:
     """The records in one database; open with :meth:`Store.open`."""
 
-    def __init__(self, database: Database) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
         self.where = database.where
         """The database in messages: the SQLite file's path, or the URL without its password."""
-        self.accounts = Accounts(database)
-        self.saved = SavedGames(database)
-        self.games = Games(database)
+        self.clock = clock
+        """What the records' times are read from (seconds since the epoch)."""
+        self.accounts = Accounts(database, clock)
+        self.saved = SavedGames(database, clock)
+        self.games = Games(database, clock)
         self.statistics = StatisticsQueries(database)
-        self.nodes = Nodes(database)
+        self.nodes = Nodes(database, clock)
 
     @classmethod
-    async def open(cls, where: Path | str) -> "Store":
+    async def open(cls, where: Path | str, clock: Clock = WALL) -> "Store":
         """Open the database ``where``: a ``postgresql://`` URL, else the
         path of an SQLite file (created on first use); migrated and
-        checked.  Raises :class:`StoreError`."""
+        checked; its times read from ``clock``.  Raises :class:`StoreError`."""
         if isinstance(where, str) and is_postgres_url(where):
-            return cls(await PostgresDatabase.open(where))
-        return cls(await SqliteDatabase.open(Path(where)))
+            return cls(await PostgresDatabase.open(where), clock)
+        return cls(await SqliteDatabase.open(Path(where)), clock)
 
     async def close(self) -> None:
         """Close the database and stop its worker thread."""

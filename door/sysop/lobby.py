@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol
 
@@ -33,6 +32,7 @@ from engine.rules import Rules
 from door.config import PagingConfig
 from door.net.ansi import farewell
 from door.net.terminal import Terminal
+from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.sysop.doing import Activity, Doing
@@ -165,11 +165,12 @@ class Page:
     reason: str
     deadline: float
     answer: "asyncio.Future[Invitation | None]"
+    clock: Clock = WALL
 
     @property
     def seconds_left(self) -> int:
         """Whole seconds before the page stops ringing."""
-        return max(0, int(self.deadline - time.time() + 0.999))
+        return max(0, int(self.deadline - self.clock() + 0.999))
 
 
 @dataclass(eq=False)
@@ -189,17 +190,18 @@ class Challenge:
     resume: "SavedGame | None" = None
     declined: bool = False
     withdrawn: bool = False
+    clock: Clock = WALL
 
     @property
     def seconds_left(self) -> int:
         """Whole seconds before the challenge lapses."""
-        return max(0, int(self.deadline - time.time() + 0.999))
+        return max(0, int(self.deadline - self.clock() + 0.999))
 
 
 class Lobby:
     """The server-wide registry; ``paging`` holds the timeouts."""
 
-    def __init__(self, paging: PagingConfig) -> None:
+    def __init__(self, paging: PagingConfig, clock: Clock = WALL) -> None:
         self.paging = paging
         self.presences: dict[int, Presence] = {}
         self.consoles: list[Console] = []
@@ -212,8 +214,8 @@ class Lobby:
         or the challenger withdrew."""
         self._sent: dict[str, list[float]] = {}
         """A challenger's address -> when its challenges of the last :data:`CHALLENGE_RATE_WINDOW` were sent."""
-        self.clock: Callable[[], float] = time.time
-        """Seconds since the epoch (a test may set another)."""
+        self.clock = clock
+        """Seconds since the epoch: the records' clock (a test may set another)."""
         self.tables: set["Table"] = set()
         self.nodes: dict[int, Node] = {}
         """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
@@ -343,7 +345,7 @@ class Lobby:
         """Ring the sysops for ``presence``; the invitation when a sysop
         accepts, ``None`` when declined, unanswered or cancelled."""
         loop = asyncio.get_running_loop()
-        page = Page(presence, reason, time.time() + self.paging.page_timeout, loop.create_future())
+        page = Page(presence, reason, self.clock() + self.paging.page_timeout, loop.create_future(), self.clock)
         self.pages.append(page)
         log.info("%s pages the sysop: %r", presence.name, reason)
         for console in list(self.consoles):
@@ -450,8 +452,8 @@ class Lobby:
         if len(self._sent) > 4096:  # (addresses that sent nothing lately are forgotten)
             self._sent = {a: s for a, s in self._sent.items() if s and now - s[-1] < CHALLENGE_RATE_WINDOW}
         loop = asyncio.get_running_loop()
-        c = Challenge(challenger, challenged, rules, time.time() + self.paging.page_timeout, loop.create_future(),
-                      resume)
+        c = Challenge(challenger, challenged, rules, self.clock() + self.paging.page_timeout, loop.create_future(),
+                      resume, clock=self.clock)
         self.challenges.append(c)
         log.info("%s challenges %s", challenger.name, challenged.name)
         challenged.terminal.wake()  # the menu notices at once
