@@ -49,7 +49,7 @@ from .opponent_model import blended, inferred_holdings, model_share
 from .pegging_search import BoardSearch, PeggingSearch
 from .rules import RunMode
 from .scoring import play_points, rank_show_points, show_points
-from .strategy import Situation, expected_hand, legal_cards
+from .strategy import ExactCounter, Situation, expected_hand, legal_cards, tie_break
 from .win_tables import dealer_value, match_value
 
 __all__ = ["ExpertPlayer", "DiscardValue", "HOLDINGS", "rank_discards", "their_holdings"]
@@ -154,7 +154,7 @@ def their_holdings(unseen: Sequence[Card], k: int, weights: Sequence[float], rng
     return [(h, n / draws) for h, n in drawn.items()]  # in the order first drawn
 
 
-class ExpertPlayer:
+class ExpertPlayer(ExactCounter):
     """The expert computer (see the module text).  ``rng`` draws the
     opponent's holdings and breaks exact ties, so a seeded player is
     reproducible.  ``holdings``: see :data:`HOLDINGS`."""
@@ -177,11 +177,7 @@ class ExpertPlayer:
         if len({c.rank for c in legal}) == 1:  # one rank: nothing to weigh
             return self.rng.choice(legal)
         ranked = self.rank_plays(hand, series, seen, run_mode, situation)
-        top = ranked[0].value
-        return self.rng.choice([p.card for p in ranked if p.value >= top - 1e-9])
-
-    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
-        return show_points(hand, starter, is_crib)
+        return tie_break(self.rng, [(p.value, p.card) for p in ranked])
 
     def rank_plays(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                    run_mode: RunMode, situation: Situation | None = None) -> list[PlayChoice]:

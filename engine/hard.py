@@ -33,8 +33,8 @@ from typing import Sequence
 from .cards import FULL_DECK, Card
 from .crib_values import crib_value
 from .rules import RunMode
-from .scoring import play_points, show_points
-from .strategy import Situation, expected_hand, legal_cards
+from .scoring import play_points
+from .strategy import ExactCounter, Situation, expected_hand, legal_cards, tie_break
 
 __all__ = ["HardPlayer", "DiscardChoice", "rank_discards", "NEAR_TIE", "PlayChoice"]
 
@@ -94,7 +94,7 @@ class PlayChoice:
     value: float
 
 
-class HardPlayer:
+class HardPlayer(ExactCounter):
     """The strong computer (see the module text).  ``rng`` breaks exact
     ties, so a seeded player is reproducible."""
 
@@ -108,11 +108,7 @@ class HardPlayer:
     def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                     run_mode: RunMode, situation: Situation | None = None) -> Card:
         ranked = self.rank_plays(hand, series, seen, run_mode, situation)
-        top = ranked[0].value
-        return self.rng.choice([p.card for p in ranked if p.value >= top - 1e-9])
-
-    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
-        return show_points(hand, starter, is_crib)
+        return tie_break(self.rng, [(p.value, p.card) for p in ranked])
 
     def rank_plays(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                    run_mode: RunMode, situation: Situation | None = None) -> list[PlayChoice]:

@@ -9,13 +9,13 @@ from typing import Sequence
 
 from .cards import FULL_DECK, Card
 from .rules import RunMode
-from .scoring import score_play, show_points
-from .strategy import Situation, expected_hand, legal_cards
+from .scoring import score_play
+from .strategy import ExactCounter, Situation, expected_hand, legal_cards, tie_break
 
 __all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer"]
 
 
-class EasyPlayer:
+class EasyPlayer(ExactCounter):
     """A weaker computer for beginners (Cribbage Partner's Easy, seed 003):
     it keeps the four cards worth most on their own, with no starter and no
     thought for the crib; in the play it plays the first card that scores,
@@ -34,8 +34,7 @@ class EasyPlayer:
         for thrown in combinations(hand, 2):
             kept = [c for c in hand if c not in thrown]
             best.append((_own_points(kept), (thrown[0], thrown[1])))
-        top = max(v for v, _ in best)
-        return self.rng.choice([t for v, t in best if v == top])
+        return tie_break(self.rng, best, tolerance=0)
 
     def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                     run_mode: RunMode, situation: Situation | None = None) -> Card:
@@ -44,9 +43,6 @@ class EasyPlayer:
             if score_play(list(series) + [card], run_mode):
                 return card
         return min(legal, key=lambda c: (c.pip, c.rank, c.suit))
-
-    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
-        return show_points(hand, starter, is_crib)
 
 
 def _own_points(cards: Sequence[Card]) -> int:
@@ -61,7 +57,7 @@ def _own_points(cards: Sequence[Card]) -> int:
     return pts
 
 
-class GreedyPlayer:
+class GreedyPlayer(ExactCounter):
     """Keeps the four cards with the best mean hand over the 46 starters
     (no thought for the crib) and plays the card that scores most now;
     ``rng`` breaks ties."""
@@ -74,21 +70,16 @@ class GreedyPlayer:
         unseen = [c for c in FULL_DECK if c not in hand]
         scored = [(expected_hand([c for c in hand if c not in t], unseen), (t[0], t[1]))
                   for t in combinations(hand, 2)]
-        top = max(v for v, _ in scored)
-        return self.rng.choice([t for v, t in scored if v >= top - 1e-9])
+        return tie_break(self.rng, scored)
 
     def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                     run_mode: RunMode, situation: Situation | None = None) -> Card:
         legal = legal_cards(hand, series)
         pts = {c: sum(s.points for s in score_play(list(series) + [c], run_mode)) for c in legal}
-        top = max(pts.values())
-        return self.rng.choice([c for c in legal if pts[c] == top])
-
-    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
-        return show_points(hand, starter, is_crib)
+        return tie_break(self.rng, [(pts[c], c) for c in legal], tolerance=0)
 
 
-class RandomPlayer:
+class RandomPlayer(ExactCounter):
     """Any legal discard and card, at random (``rng``); counts exactly."""
 
     def __init__(self, rng: random.Random | None = None) -> None:
@@ -102,6 +93,3 @@ class RandomPlayer:
     def choose_play(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
                     run_mode: RunMode, situation: Situation | None = None) -> Card:
         return self.rng.choice(legal_cards(hand, series))
-
-    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
-        return show_points(hand, starter, is_crib)

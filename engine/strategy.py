@@ -10,17 +10,19 @@ strategy's decision into an action for the game.
 
 from __future__ import annotations
 
+import random
+
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Protocol, Sequence
+from typing import Callable, Iterable, Protocol, Sequence, TypeVar
 
 from .cards import Card
 from .actions import Claim, Discard, Play
 from .game import Game, Phase
 from .rules import RunMode
-from .scoring import mean_show_points
+from .scoring import mean_show_points, show_points
 
-__all__ = ["Strategy", "Situation", "Decision", "expected_hand", "choose_action", "prepare_action", "decision_for",
+__all__ = ["tie_break", "ExactCounter", "TIE", "Strategy", "Situation", "Decision", "expected_hand", "choose_action", "prepare_action", "decision_for",
            "situation", "legal_cards", "DISCARDS_KEPT"]
 
 
@@ -244,3 +246,35 @@ def decision_for(game: Game, seat: int) -> Decision:
     show = game.current_show()
     assert show is not None and game.starter is not None
     return Decision(seat, game.phase, tuple(show.hand), where, starter=game.starter, is_crib=show.is_crib)
+
+
+T = TypeVar("T")
+
+TIE = 1e-9
+"""Values this close to the best count as equal (sums of floats)."""
+
+
+def tie_break(rng: random.Random, scored: Iterable[tuple[float, T]], tolerance: float = TIE) -> T:
+    """One of the best of ``scored`` (``(value, choice)`` pairs): chosen by
+    ``rng`` among those within ``tolerance`` of the best value, in the
+    order given, so that a seeded player is reproducible.  Raises
+    ``ValueError`` when ``scored`` is empty.
+
+    >>> tie_break(random.Random(1), [(1.0, "a"), (3.0, "b"), (3.0, "c")])
+    'b'
+    """
+    pairs = list(scored)
+    if not pairs:
+        raise ValueError("nothing to choose from")
+    top = max(v for v, _ in pairs)
+    return rng.choice([t for v, t in pairs if v >= top - tolerance])
+
+
+class ExactCounter:
+    """A player who counts its hand and crib exactly, as every computer
+    player here does (the standard rules' show: fifteens, pairs, runs,
+    flush, nobs)."""
+
+    def count(self, hand: Sequence[Card], starter: Card, is_crib: bool) -> int:
+        """The true points of ``hand`` with ``starter`` (``is_crib``: a crib's flush needs five)."""
+        return show_points(hand, starter, is_crib)
