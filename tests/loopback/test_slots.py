@@ -27,21 +27,12 @@ import pytest
 from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.server import DoorServer
 from door.ui.screen import Renderer
+from tests.support.clients import until
 from tests.support.player import log_in_as_guest, telnet_caller
 from tests.support.server import make_config, running
 
 IAC, SB, SE, WILL = 255, 250, 240, 251
 NAWS = 31
-
-
-async def until(check, timeout: float = 10.0) -> bool:
-    """Poll ``check()`` every 50 ms for up to ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        await asyncio.sleep(0.05)
-    return bool(check())
 
 
 async def non_reader(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

@@ -16,18 +16,8 @@ import asyncssh
 import pytest
 
 from door.server import DoorServer
-from tests.support.clients import watch
+from tests.support.clients import until, watch
 from tests.support.server import make_config, running
-
-
-async def until(check, timeout: float = 10.0) -> bool:
-    """Poll ``check()`` every 50 ms for up to ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        await asyncio.sleep(0.05)
-    return bool(check())
 
 
 def ssh_connect(door: DoorServer, user: str = "shells"):  # type: ignore[no-untyped-def]

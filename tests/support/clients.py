@@ -4,13 +4,15 @@ process, their screens through pyte."""
 from __future__ import annotations
 
 import asyncio
+import time
+from typing import Callable
 from pathlib import Path
 
 from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
 from tests.support.player import ClientScreen, telnet_caller
 
-__all__ = ["telnet_client", "as_guest_to_the_game", "watch", "console_client"]
+__all__ = ["telnet_client", "as_guest_to_the_game", "watch", "console_client", "until"]
 
 
 async def telnet_client(door: DoorServer, cols: int = 80, rows: int = 24, term: str = "xterm"):
@@ -55,3 +57,13 @@ async def console_client(data_dir: Path) -> tuple[asyncio.StreamWriter, ClientSc
             console.feed(data)
 
     return writer, console, asyncio.create_task(pump())
+
+
+async def until(check: Callable[[], object], timeout: float = 10.0) -> bool:
+    """Poll ``check()`` every 50 ms for up to ``timeout`` seconds; whether it came true."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        await asyncio.sleep(0.05)
+    return bool(check())
