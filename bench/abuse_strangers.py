@@ -313,20 +313,28 @@ async def _peer_slots(peer_ports: list[int], end: float) -> dict[str, Any]:
     return {"entries": 0, "notes": f"{opened} silent connections to the peer ports from 60 addresses, renewed"}
 
 
+async def _got_in(host: str, port: int, line: bytes, local: str) -> bool:
+    """Send ``line`` after the port's nonce, from ``local``: whether the
+    port let it in (a welcome, or a menu)."""
+    reader, writer = await asyncio.open_connection(host, port, local_addr=(local, 0))
+    try:
+        await reader.readline()
+        writer.write(line)
+        try:
+            answer = await asyncio.wait_for(reader.read(4096), 10)
+        except asyncio.TimeoutError:
+            answer = b""
+        return answer.startswith(b"WELCOME") or b"Main menu" in answer
+    finally:
+        writer.close()
+
+
 async def _peer_replay(peer_ports: list[int], sniffed: bytes, end: float) -> dict[str, Any]:
     got_in = tried = 0
     while time.monotonic() < end and tried < 20_000:
         for port in peer_ports:
             tried += 1
-            reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.7", 0))
-            await reader.readline()
-            writer.write(sniffed)
-            try:
-                answer = await asyncio.wait_for(reader.read(4096), 10)
-            except asyncio.TimeoutError:
-                answer = b""
-            got_in += 1 if answer.startswith(b"WELCOME") else 0
-            writer.close()
+            got_in += await _got_in("127.0.0.1", port, sniffed, "127.0.0.7")
     return {"entries": got_in, "notes": f"a sniffed hand-over replayed {tried} times from another address"}
 
 
@@ -356,13 +364,5 @@ async def _forge_once(nodes: list[Any], account: Any, got_in: int, tried: int) -
             for line in (b"PEER " + json.dumps(fields).encode() + b"\n",
                          b"PEER " + json.dumps({k: v for k, v in fields.items() if k != "token"}).encode() + b"\n"):
                 tried += 1
-                reader, writer = await asyncio.open_connection(address, port, local_addr=("127.0.0.8", 0))
-                await reader.readline()
-                writer.write(line)
-                try:
-                    answer = await asyncio.wait_for(reader.read(4096), 10)
-                except asyncio.TimeoutError:
-                    answer = b""
-                got_in += 1 if answer.startswith(b"WELCOME") or b"Main menu" in answer else 0
-                writer.close()
+                got_in += await _got_in(address, port, line, "127.0.0.8")
     return got_in, tried

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from engine.rules import Rules, RulesError
 
+from door.net.peer_socket import PEER_SECRET
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
 from door.records.names import name_key
@@ -172,7 +173,7 @@ class StoreConfig:
     def secret_path(self, data_dir: Path) -> Path:
         """Where the peer secret is: ``peer_secret_file``, or
         ``peer_secret`` in ``data_dir``."""
-        return Path(self.peer_secret_file) if self.peer_secret_file else data_dir / "peer_secret"
+        return Path(self.peer_secret_file) if self.peer_secret_file else data_dir / PEER_SECRET
 
     def target(self, data_dir: Path) -> Path | str:
         """What :meth:`door.records.store.Store.open` opens: the URL, or

@@ -20,7 +20,7 @@ from door.caller.side import CallerSide
 from door.sysop.doing import Doing
 from door.play.journal import Journal
 from door.net.keys import KeyName
-from door.sysop.lobby import account_identity, account_of, sysop_identity
+from door.sysop.lobby import account_identity, sysop_identity
 from door.caller.identity import Caller
 from door.caller.login import login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
@@ -82,11 +82,11 @@ class CallerSession(CallerSide):
             await self._flow(proved, caller, challenge)
         finally:
             self.display.close()
-            account = account_of(presence.identity)
+            identity = presence.identity
             # a game here that waits for them keeps their claim: calling any node takes them back to it
-            if (ctx.link is not None and account is not None and presence.identity is not None
-                    and not ctx.lobby.at_a_table(presence.identity)):
-                await ctx.link.release(account, presence.conn)
+            if (ctx.link is not None and identity is not None and identity.account is not None
+                    and not ctx.lobby.at_a_table(identity)):
+                await ctx.link.release(identity.account, presence.conn)
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str) -> None:
         display, ctx, presence, log = self.display, self.ctx, self.presence, self.log

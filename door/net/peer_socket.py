@@ -49,6 +49,7 @@ import json
 import logging
 import os
 import secrets
+import tempfile
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -59,7 +60,7 @@ from door.net.gate import address_of
 from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, hello_fields, printable,
                             profile_named)
 from door.net.logs import SOURCE
-from door.net.private import check_private
+from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal, TerminalKind
 
@@ -98,23 +99,29 @@ _WELCOME_LABEL = b"cribbage-door peer welcome v2"
 
 def load_peer_secret(path: Path) -> bytes:
     """The peer secret in ``path``, made (64 random hex digits, mode 0600)
-    when there is no such file.  Raises ``OSError`` when it cannot be read
-    or made, :class:`~door.net.private.SecretFileError` when others can
-    read it, and ``ValueError`` when it holds fewer than 32 characters."""
+    when there is no such file.  It appears whole or not at all (written
+    to a file of its own, then linked into place), so a worker starting
+    beside the one that makes it never reads it half written.  Raises
+    ``OSError`` when it cannot be read or made, and
+    :class:`~door.net.private.SecretFileError` when others can read it or
+    it holds fewer than 32 characters."""
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
+        fd, made = tempfile.mkstemp(prefix=".peer_secret-", dir=path.parent)  # (mode 0600)
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass  # another worker made it first
-        else:
             with os.fdopen(fd, "w") as f:
                 f.write(secrets.token_hex(32) + "\n")
+            os.link(made, path)
             log.info("made the peer secret %s (give the same file to every node of the store)", path)
+        except FileExistsError:
+            pass  # another worker made it first: theirs is the one
+        finally:
+            os.unlink(made)
     check_private(path, "the peer secret")
     secret = path.read_bytes().strip()
     if len(secret) < 32:
-        raise ValueError(f"{path}: the peer secret must hold at least 32 characters")
+        raise SecretFileError(f"{path}: the peer secret must hold at least 32 characters (remove the file to have "
+                              "one made, and copy it to every node)")
     return secret
 
 

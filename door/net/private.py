@@ -13,8 +13,8 @@ __all__ = ["SecretFileError", "check_private"]
 
 
 class SecretFileError(RuntimeError):
-    """A secret file that others can read (or write); the message names it
-    and gives the command that fixes it."""
+    """A secret file that cannot be used: others can read (or write) it, or
+    it holds too little; the message names it and says what fixes it."""
 
 
 def check_private(path: Path, what: str) -> None:

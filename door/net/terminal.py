@@ -81,7 +81,8 @@ class Terminal:
     """A caller's terminal, whatever the transport.
 
     ``kind``: a :class:`TerminalKind`; ``peer``: the remote address as
-    text (``address``: the caller's own address, without the port); ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
+    text (``address``: the caller's own address, without the port);
+    ``term_type``: TTYPE or the SSH PTY's terminal type; ``cols`` and
     ``rows``: the size in cells (80x24 until the client says otherwise);
     ``charset``: the output encoding, chosen from the terminal type and
     ``lang``.  Who is calling is not the terminal's business: a
