@@ -26,6 +26,7 @@ from door.caller.seated import seated
 from door.caller.side import CallerSide
 from door.sysop.doing import Doing
 from door.net.keys import KeyName
+from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
 from door.play.table import Table
@@ -54,14 +55,13 @@ def _resumed_line(saved: SavedGame, account_id: int) -> str:
     return saved.line(account_id, replay(saved.rules, saved.number, saved.actions, saved.first_dealer)[0])
 
 
-async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, named: str = "") -> bool:
+async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, named: str = "") -> None:
     """Challenge another caller and play them if they accept; with
     ``resume`` (a kept game between the two), ask the other player of that
     game to go on with it; with ``named``, challenge the caller of that
     name (one who came from another node to challenge them).  A caller at
     another node's menu is challenged by going there
-    (:func:`~door.caller.handover.hand_over`).  False when the connection
-    is gone."""
+    (:func:`~door.caller.handover.hand_over`)."""
     display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     if resume is not None:
         assert caller.account is not None  # only a registered caller has kept games
@@ -73,31 +73,36 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
                 await ctx.store.saved.drop(resume.id)
             except StoreError as exc:
                 log.warning("could not drop game %d against a guest: %s", resume.number, exc)
-            return await show_page(display, "Your kept game", [
+            await show_page(display, "Your kept game", [
                 f"Your game #{resume.number} was against {other_name}, a guest.",
                 "A guest cannot come back to a game, so it cannot go on: it is given up.",
                 "", "Your records are not touched."])
+            return
         target = next((p for p in ctx.lobby.opponents(presence) if p.identity == account_identity(other_account)),
                       None)
         if target is None:
-            return await show_page(display, "Your kept game", [
+            await show_page(display, "Your kept game", [
                 f"{other_name} is not at the main menu right now.", "",
                 f"Your game #{resume.number} is kept: the main menu offers it."])
+            return
         rules = resume.rules
     else:
         chosen = (await _choose_opponent(side) if not named
                   else next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(named)), None))
-        if chosen is None and named:
-            return await show_page(display, "Play another caller", [
+        if chosen is None:
+            await show_page(display, "Play another caller", [
                 f"{named} is not at the main menu any more.", "", "Try again in a moment."])
-        if chosen is None or chosen is BACK:
-            return chosen is BACK
+            return
+        if chosen is BACK:
+            return
         if isinstance(chosen, Present):  # at another node's menu: go there to challenge them
             node = ctx.lobby.nodes.get(chosen.node_id)
             if node is None:
-                return await show_page(display, "Play another caller", [
+                await show_page(display, "Play another caller", [
                     f"{chosen.name} is no longer on line.", "", "Try again in a moment."])
-            return await hand_over(side, node, "challenge", chosen.name)
+                return
+            await hand_over(side, node, "challenge", chosen.name)
+            return
         assert isinstance(chosen, Presence)
         target = chosen
         side.doing(Doing.CHOOSING_RULES)
@@ -109,31 +114,31 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
             "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
             "Press 1 or 2 (the other rules are the house rules), ESC to go back.",
         ], "12", escape=True)
-        if answer is None or answer == BACK:
-            return answer == BACK
+        if answer == BACK:
+            return
         rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    return await _challenge(side, target, rules, resume)
+    await _challenge(side, target, rules, resume)
 
 
-async def _choose_opponent(side: CallerSide) -> Presence | Present | str | None:
+async def _choose_opponent(side: CallerSide) -> Presence | Present | str:
     """The caller to challenge (here, or at another node's menu, listed
-    after those here), :data:`BACK`, or ``None`` on hang-up."""
+    after those here), or :data:`BACK`."""
     display, ctx, presence = side.display, side.ctx, side.presence
     side.doing(Doing.CHOOSING_OPPONENT)
     shown: list[Presence | Present] = [*ctx.lobby.opponents(presence), *ctx.lobby.opponents_elsewhere()]
     shown = shown[:OPPONENTS_SHOWN]
     if not shown:
-        ok = await show_page(display, "Play another caller", [
+        await show_page(display, "Play another caller", [
             "Nobody else is at the main menu right now.", "",
             "Callers in a game, or reading a screen, cannot be challenged."])
-        return BACK if ok else None
+        return BACK
     lines = ["Callers at the main menu:", ""]
     lines += [f"  {i}  {p.name}{_where(p)}" for i, p in enumerate(shown, 1)]
     keys = "1" if len(shown) == 1 else f"1 to {len(shown)}"  # (not "Press 1 to 1": issue 33.3h)
     lines += ["", f"Press {keys} to challenge a caller, ESC to go back."]
     answer = await ask_choice(display, "Play another caller", lines, "".join(str(i) for i in
                                                                              range(1, len(shown) + 1)), escape=True)
-    if answer is None or answer == BACK:
+    if answer == BACK:
         return answer
     return shown[int(answer) - 1]
 
@@ -145,17 +150,19 @@ def _where(person: Presence | Present) -> str:
     return "" if person.identity else " (guest)"
 
 
-async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None) -> bool:
+async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None) -> None:
     """Send the challenge, wait for the answer, and play on a yes."""
     display, ctx, presence = side.display, side.ctx, side.presence
     if target not in ctx.lobby.opponents(presence):
-        return await show_page(display, "Play another caller", [
+        await show_page(display, "Play another caller", [
             f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
             "Try again in a moment."])
+        return
     if not ctx.lobby.challenges_left(presence):
-        return await show_page(display, "Play another caller", [
+        await show_page(display, "Play another caller", [
             "Too many challenges were sent from your address in the last minute.", "",
             "Please wait a minute before the next one."])
+        return
     side.doing(Doing.CHALLENGING, whom=target.name)
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume))
 
@@ -172,21 +179,22 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
 
     display.show(paint)
     shown = seconds_left()
-    async for key in display.keys(tick=0.25):
-        if waiting.done():
-            break
-        if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-            ctx.lobby.withdraw(presence)
-        elif key is None and seconds_left() == shown:
-            continue
-        shown = seconds_left()
-        display.refresh_soon()
-    else:  # hung up
+    try:
+        async for key in display.keys(tick=0.25):
+            if waiting.done():
+                break
+            if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+                ctx.lobby.withdraw(presence)
+            elif key is None and seconds_left() == shown:
+                continue
+            shown = seconds_left()
+            display.refresh_soon()
+    except HungUp:
         ctx.lobby.withdraw(presence)
         challenge = await waiting
         if (seat := challenge.answer.result()) is not None:
             seat.finish()  # accepted as the line dropped: the other caller goes back to the menu
-        return False
+        raise
     challenge = waiting.result()
     theirs = challenge.answer.result()
     if theirs is None:
@@ -196,11 +204,12 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
         lines = [why]
         if resume is not None:
             lines += ["", f"Your game #{resume.number} is kept: the main menu offers it."]
-        return await show_page(display, "Play another caller", lines)
-    return await _play_them(side, challenge, theirs)
+        await show_page(display, "Play another caller", lines)
+        return
+    await _play_them(side, challenge, theirs)
 
 
-async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) -> bool:
+async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) -> None:
     """Seat both callers at a new table (no waiting from the answer to the
     table: the other caller's seat must not be left unseated) and play."""
     display, ctx, caller, options, presence, log = (side.display, side.ctx, side.caller, side.options,
@@ -225,17 +234,17 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
     ctx.lobby.run_table(table, resume)
-    return await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
+    await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
 
 
-async def answer_challenge(side: CallerSide, replaces: str | None = None) -> bool:
+async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
     """The challenge waiting for this caller: accept (and play) or decline.
     ``replaces``: the caller's own kept game, which a new game they would
-    keep (against a guest) replaces.  False when the connection is gone."""
+    keep (against a guest) replaces."""
     display, ctx, caller, options, presence = side.display, side.ctx, side.caller, side.options, side.presence
     challenge = ctx.lobby.challenge_for(presence)
     if challenge is None:
-        return True
+        return
     side.doing(Doing.ANSWERING_CHALLENGE)
     name = challenge.challenger.name
     if challenge.resume is not None and caller.account is not None:
@@ -254,25 +263,32 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> boo
 
     display.show(paint)
     shown = challenge.seconds_left
-    async for key in display.keys(tick=0.25):
-        if challenge.answer.done():  # withdrawn, lapsed, or the challenger left: back to the menu, which says so
-            presence.messages.append(f"{name} is no longer waiting for an answer to the challenge.")
-            return True
-        if key is None:
-            if challenge.seconds_left != shown:
-                shown = challenge.seconds_left
-                display.refresh_soon()
-            continue
-        if key.name is KeyName.CHAR and key.char in "yY":
-            seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
-                             hand_pause=ctx.caller.hand_pause)
-            if not ctx.lobby.answer_challenge(challenge, seat):
-                return await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
-            return await seated(side, seat, None, Doing.VS_CALLER, name)
-        if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
-            ctx.lobby.answer_challenge(challenge, None)
-            return True
-        note = "Please press Y or N."
-        display.refresh_soon()
-    ctx.lobby.answer_challenge(challenge, None)  # hung up
-    return False
+    accepted = False
+    try:
+        async for key in display.keys(tick=0.25):
+            if challenge.answer.done():  # withdrawn, lapsed, or the challenger left: back to the menu, which says so
+                presence.messages.append(f"{name} is no longer waiting for an answer to the challenge.")
+                return
+            if key is None:
+                if challenge.seconds_left != shown:
+                    shown = challenge.seconds_left
+                    display.refresh_soon()
+                continue
+            if key.name is KeyName.CHAR and key.char in "yY":
+                accepted = True
+                break
+            if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
+                break
+            note = "Please press Y or N."
+            display.refresh_soon()
+    finally:
+        if not accepted:
+            ctx.lobby.answer_challenge(challenge, None)  # declined, or the line dropped
+    if not accepted:
+        return
+    seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
+                     hand_pause=ctx.caller.hand_pause)
+    if not ctx.lobby.answer_challenge(challenge, seat):
+        await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
+        return
+    await seated(side, seat, None, Doing.VS_CALLER, name)

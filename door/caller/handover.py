@@ -16,6 +16,7 @@ from door.sysop.doing import Doing
 from door.net.relay import relay
 from door.net.peer_socket import PeerHello, connect_peer
 from door.records.nodes import Node
+from door.net.terminal import HungUp
 from door.ui.prompts import show_page
 
 __all__ = ["hand_over", "Purpose"]
@@ -24,11 +25,12 @@ Purpose = Literal["sysop", "challenge", "session"]
 """Why a caller is handed over (see :func:`hand_over`)."""
 
 
-async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", challenge: str = "") -> bool:
+async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", challenge: str = "") -> None:
     """Relay ``caller`` to ``node`` until that session or the caller's line
-    ends; returns False then (this session is over).  True when the node
-    cannot be reached: after telling the caller (back to the menu), but for
-    ``"session"``.  ``purpose``: ``"sysop"`` (the sysop is at that node's
+    ends, then raise :class:`~door.net.terminal.HungUp` (this session is
+    over: the caller's line ends with the one there).  Returns when the
+    node cannot be reached: after telling the caller (back to the menu),
+    but for ``"session"``.  ``purpose``: ``"sysop"`` (the sysop is at that node's
     console), ``"challenge"`` (to challenge the caller ``challenge``, at
     that node's main menu) or ``"session"`` (the caller's account is on
     line there: that node closes the older session and goes on with this
@@ -43,16 +45,17 @@ async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", ch
     if link is None:
         log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
         if purpose == "session":
-            return True
+            return
         who = "The sysop is" if purpose == "sysop" else f"{challenge} is"
-        return await show_page(display, "Play the sysop" if purpose == "sysop" else "Play another caller", [
+        await show_page(display, "Play the sysop" if purpose == "sysop" else "Play another caller", [
             f"{who} on another of this door's servers, which cannot be",
             "reached right now. Please try again in a minute.",
         ])
+        return
     presence.away = True
     side.doing(Doing.ON_NODE, whom=str(node.id))
     log.info("%r handed to node %d at %s:%d (%s)", caller.name, node.id, node.address, node.port, purpose)
     terminal.idle_timeout = None  # the other node keeps the caller's idle time now
     await relay(terminal, link[0], link[1], b"")
     log.info("%r came back from node %d", caller.name, node.id)
-    return False
+    raise HungUp(f"the session went on at node {node.id}")

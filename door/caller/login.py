@@ -49,10 +49,9 @@ def offered_name(sysops: Sequence[SysopConfig], user_name: str | None) -> str:
     return "" if reserved(user_name, sysops) else user_name
 
 
-async def login(side: CallerSide, default_name: str | None, preauth: Account | None) -> Caller | None:
+async def login(side: CallerSide, default_name: str | None, preauth: Account | None) -> Caller:
     """Find out who is calling.  ``preauth``: the account an SSH login
-    already proved; ``default_name``: offered at the name prompt.  Returns
-    ``None`` when the caller hangs up."""
+    already proved; ``default_name``: offered at the name prompt."""
     if preauth is not None:
         return Caller(preauth.name, preauth)
     display, ctx, log = side.display, side.ctx, side.log
@@ -63,8 +62,6 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
             "Welcome to the cribbage door.",
             "You are player 1. Type your name; a registered name asks for its password.",
         ], "Your name: ", default, NAME_LIMIT, note=note)
-        if name is None:
-            return None
         default = ""
         name = clean_name(name)
         if not name:
@@ -76,10 +73,7 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
             continue
         account = await ctx.store.accounts.find(name)
         if account is not None:
-            got = await _password(side, account)
-            if got is None:
-                return None
-            if got:
+            if await _password(side, account):
                 return Caller(account.name, account)
             note = "Not logged in. Type your name again, or another name."
             continue
@@ -91,25 +85,21 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
             "  G  Play as a guest: nothing is kept.",
             "  B  Back: type another name.",
         ], "RGB")
-        if choice is None:
-            return None
         if choice == "G":
             log.info("guest %r", name)
             return Caller(name, None)
         if choice == "B":
             continue
         registered = await _register(side, name)
-        if registered is None:
-            return None
         if isinstance(registered, str):
             note = registered
             continue
         return Caller(registered.name, registered)
 
 
-async def _password(side: CallerSide, account: Account) -> bool | None:
+async def _password(side: CallerSide, account: Account) -> bool:
     """Ask the account's password, up to three times.  True when right,
-    False when given up, ``None`` on hang-up."""
+    False when given up."""
     display, ctx, log = side.display, side.ctx, side.log
     stored = await ctx.store.accounts.password_hash(account.id)
     note = ""
@@ -118,8 +108,6 @@ async def _password(side: CallerSide, account: Account) -> bool | None:
             f"Welcome back, {account.name}.",
             "Type your password (RETURN on an empty line to use another name).",
         ], "Password: ", "", 64, mask=True, note=note)
-        if password is None:
-            return None
         if not password:
             return False
         verdict = await ctx.throttle.check(account.name, display.terminal.address, display.terminal.kind,
@@ -135,9 +123,9 @@ async def _password(side: CallerSide, account: Account) -> bool | None:
     return False
 
 
-async def _register(side: CallerSide, name: str) -> Account | str | None:
-    """Choose a password and register ``name``.  Returns the account, a
-    sentence saying why not, or ``None`` on hang-up.  A caller over the
+async def _register(side: CallerSide, name: str) -> Account | str:
+    """Choose a password and register ``name``.  Returns the account, or a
+    sentence saying why not.  A caller over the
     registration limit (``[limits] register_*``) is told so before being
     asked for a password, and offered to play as a guest."""
     display, ctx, log = side.display, side.ctx, side.log
@@ -153,8 +141,6 @@ async def _register(side: CallerSide, name: str) -> Account | str | None:
             f"Choose a password for {name} ({MIN_PASSWORD} or more characters).",
             "RETURN on an empty line goes back.",
         ], "Password: ", "", 64, mask=True, note=note)
-        if first is None:
-            return None
         if not first:
             return "Not registered."
         if len(first) < MIN_PASSWORD:
@@ -162,8 +148,6 @@ async def _register(side: CallerSide, name: str) -> Account | str | None:
             continue
         again = await ask_line(display, "Register", [f"Type the password for {name} again."],
                                "Password: ", "", 64, mask=True)
-        if again is None:
-            return None
         if again != first:
             note = "The two passwords differ: please choose again."
             continue

@@ -97,9 +97,9 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
                     messages: Sequence[str] = (), resume: str | None = None,
                     opponents: Callable[[], bool] = lambda: False,
                     challenged: Callable[[], bool] = lambda: False,
-                    challenges_on: Callable[[], bool] | None = None) -> MenuItem | None:
-    """The caller's menu; returns the :class:`MenuItem` chosen, or ``None``
-    on hang-up.  "Play the sysop" is offered while
+                    challenges_on: Callable[[], bool] | None = None) -> MenuItem:
+    """The caller's menu; returns the :class:`MenuItem` chosen (raises
+    :class:`~door.net.terminal.HungUp` on hang-up).  "Play the sysop" is offered while
     ``sysop_available()`` says so, "Play another caller" while
     ``opponents()`` does (both checked every second); ``messages`` from
     the sysop show as they arrive; ``resume`` describes a kept game
@@ -153,37 +153,38 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             return MenuItem.CHALLENGED
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh_soon()
-    return None
+    raise AssertionError("the key loop ends only by raising HungUp")
 
 
-async def show_statistics(display: Display, store: Store, caller: Caller) -> bool:
-    """The caller's statistics page; False on hang-up."""
+async def show_statistics(display: Display, store: Store, caller: Caller) -> None:
+    """The caller's statistics page."""
     if caller.guest:
-        return await show_page(display, "Statistics", [
+        await show_page(display, "Statistics", [
             "Guests have no statistics.", "", "Register your name at the next call to keep your games."])
+        return
     stats = await store.statistics.player(caller.name)
     assert stats is not None
     lines = [f"Statistics of {stats.name}", ""]
     lines += [f"{label:<40} {value}" for label, value in stats.rows()]
-    return await show_page(display, "Statistics", lines)
+    await show_page(display, "Statistics", lines)
 
 
-async def show_top_players(display: Display, store: Store) -> bool:
-    """The top players by games credited; False on hang-up."""
+async def show_top_players(display: Display, store: Store) -> None:
+    """The top players by games credited."""
     top = await store.statistics.top(12)
     lines = ["Top players", "", f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
     for i, p in enumerate(top, 1):
         lines.append(f"{i:>3} {fit(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}")
     if not top:
         lines.append("    No games recorded yet.")
-    return await show_page(display, "Top players", lines)
+    await show_page(display, "Top players", lines)
 
 
-async def show_recent_games(display: Display, store: Store, caller: Caller) -> bool:
-    """The latest games (the caller's own when registered); False on hang-up."""
+async def show_recent_games(display: Display, store: Store, caller: Caller) -> None:
+    """The latest games (the caller's own when registered)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"
     lines = [title, ""] + [g.line() for g in games]
     if not games:
         lines.append("No games recorded yet.")
-    return await show_page(display, "Recent games", lines)
+    await show_page(display, "Recent games", lines)

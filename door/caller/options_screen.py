@@ -58,10 +58,10 @@ OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
                            opponent: str = "the computer",
-                           fixed: Rules | None = None) -> CallerOptions | str | None:
+                           fixed: Rules | None = None) -> CallerOptions | str:
     """Let the caller set ``options`` (changed in place) and pick the run
     mode; returns them when the caller presses 1 or 2, :data:`BACK` when
-    the caller goes back to the menu (Q or ESC), ``None`` on hang-up.
+    the caller goes back to the menu (Q or ESC).
     Rules the sysop does not let callers change are shown as house rules;
     ``fixed`` rules (a numbered game on record) are shown and kept as played."""
     while True:
@@ -91,8 +91,6 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
                       "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
         lines.append("Q or ESC goes back to the main menu.")
         got = await ask_choice(display, "Game options", lines, keys + "12Q", banner=False, escape=True)
-        if got is None:
-            return None
         if got in ("Q", BACK):
             return BACK
         if got in "12":

@@ -12,11 +12,12 @@ from door.play.table import Table
 __all__ = ["seated", "rejoin", "opponent_of"]
 
 
-async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: Doing, whom: str = "") -> bool:
-    """Play at ``seat`` until the table is done with it or the line drops;
+async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: Doing, whom: str = "") -> None:
+    """Play at ``seat`` until the table is done with it (a dropped line
+    raises :class:`~door.net.terminal.HungUp` from the game's key loop);
     ``doing`` and ``whom`` (and ``table``, when known here) go to the lobby.  When the
     other player left the match, the menu says so (the table's
-    ``parting``).  False when the connection is gone."""
+    ``parting``)."""
     presence = side.presence
     if table is not None:
         side.doing(doing, table, whom)
@@ -28,7 +29,6 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
     played = seat.table or table
     if played is not None and (parting := played.parting.get(seat.index)):
         presence.messages.append(parting)  # the menu says why the game ended (the other player left)
-    return not side.terminal.closed
 
 
 def opponent_of(table: Table, index: int) -> tuple[Doing, str]:
@@ -40,10 +40,10 @@ def opponent_of(table: Table, index: int) -> tuple[Doing, str]:
     return Doing.VS_CALLER, other.name
 
 
-async def rejoin(side: CallerSide, table: Table, index: int) -> bool:
+async def rejoin(side: CallerSide, table: Table, index: int) -> None:
     """Go back to a game that waited while the caller's line was down (under
-    the name the game was played with).  False when the connection is gone."""
+    the name the game was played with)."""
     seat = HumanSeat(side.display, table.seats[index].name, side.options, side.ctx.paging.chat_limit,
                      identity=side.presence.identity, hand_pause=side.ctx.caller.hand_pause)
     table.rejoin(index, seat)
-    return await seated(side, seat, table, *opponent_of(table, index))
+    await seated(side, seat, table, *opponent_of(table, index))

@@ -33,7 +33,7 @@ from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.tables import computer_opponent, demonstration
 from door.records.games import Opponent
-from door.net.terminal import TerminalKind
+from door.net.terminal import HungUp, TerminalKind
 
 __all__ = ["CallerSession", "KeptGame"]
 
@@ -76,10 +76,13 @@ class CallerSession(CallerSide):
         ``caller`` when someone else (a BBS, in door mode, or another
         node) already said who is calling; ``challenge``: the caller here
         whom they came from another node to challenge (their first screen
-        after logging in)."""
+        after logging in).  A hang-up anywhere in the session ends it here,
+        the one place that handles :class:`~door.net.terminal.HungUp`."""
         ctx, presence = self.ctx, self.presence
         try:
             await self._flow(proved, caller, challenge)
+        except HungUp:
+            pass  # the line ended (or the session went on at another node): nothing more to say to it
         finally:
             self.display.close()
             identity = presence.identity
@@ -97,16 +100,13 @@ class CallerSession(CallerSide):
                 terminal.idle_timeout = min(idle, ctx.login_timeout)
             caller = await login(self, proved.user_name, proved.account)
             terminal.idle_timeout = idle
-        if caller is None:
-            return
         self.caller = caller
         presence.name = caller.name
         if caller.account is not None and ctx.link is not None:
             # one session per account across the nodes: where it is on line, it goes (that node closes the older)
             node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)
             if node is not None:
-                if not await hand_over(self, node, purpose="session"):
-                    return
+                await hand_over(self, node, purpose="session")  # (back here only when that node cannot be reached)
                 await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
         if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
             await show_page(display, "Already on line", [
@@ -117,19 +117,15 @@ class CallerSession(CallerSide):
         log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
         self.options = CallerOptions.from_dict(caller.account.options if caller.account else {},
                                               ctx.caller.defaults())
-        if not await self._offer_key_link(proved.offered_key):
-            return
+        await self._offer_key_link(proved.offered_key)
         waiting = ctx.lobby.waiting_table(presence.identity)
         if waiting is not None:
             self.doing(Doing.REJOIN_PROMPT)
             answer = await ask_choice(display, "Your game", [
                 f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
                 "", "Go back to it? (Y/N; N abandons it)"], "YN")
-            if answer is None:
-                return
             if answer == "Y":
-                if not await rejoin(self, waiting[0], waiting[1]):
-                    return
+                await rejoin(self, waiting[0], waiting[1])
             else:
                 waiting[0].abandon(waiting[1])
                 await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
@@ -142,24 +138,17 @@ class CallerSession(CallerSide):
                 "  A  Abandon it (it is removed; your records are not touched).",
                 "  K  Keep it for now (the sysop can look at it; a new game replaces it).",
             ], "AK")
-            if answer is None:
-                return
             if answer == "A":
                 await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
                 log.info("%r abandoned a saved game that did not replay", caller.name)
         if saved is not None:
             self.doing(Doing.RESUME_PROMPT)
-            resume = await self._offer_resume(saved)
-            if resume is None:
-                return
-            if resume and not await self._resume(saved):
-                return
+            if await self._offer_resume(saved):
+                await self._resume(saved)
         while True:
             kept, _ = await self._load_saved()  # a kept game is offered on the menu
             named, challenge = challenge, ""  # (the first time round only)
             choice = MenuItem.PLAY_CALLER if named else await self._menu(kept)
-            if choice is None:
-                return
             if choice is MenuItem.QUIT:
                 break
             owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
@@ -173,21 +162,18 @@ class CallerSession(CallerSide):
                     "",
                     "Start a new game all the same? (Y/N; N goes back to the menu)",
                 ], "YN")
-                if answer is None:
-                    return
                 if answer == "N":
                     continue
             replaces = owned.line if owned is not None else None
-            if not await self._chosen(choice, kept, replaces, named) or terminal.closed:
-                return
+            await self._chosen(choice, kept, replaces, named)
         goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
         await terminal.drain()
 
-    async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> bool:
+    async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> None:
         """Carry out the menu's ``choice`` (``kept``: the caller's kept
         game; ``replaces``: the one a new game would replace; ``named``: a
-        caller to challenge at once).  False when the connection is gone."""
-        handlers: dict[MenuItem, Callable[[], Awaitable[bool]]] = {
+        caller to challenge at once)."""
+        handlers: dict[MenuItem, Callable[[], Awaitable[None]]] = {
             MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
             MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
             MenuItem.PLAY_COMPUTER: self._play,
@@ -209,15 +195,15 @@ class CallerSession(CallerSide):
         handler = handlers.get(choice)
         if handler is None:  # (never a fall-through to some other screen)
             self.log.error("no screen for the menu's %s", choice)
-            return True
-        return await handler()
+            return
+        await handler()
 
-    async def _reading(self, doing: Doing, screen: Awaitable[bool]) -> bool:
+    async def _reading(self, doing: Doing, screen: Awaitable[None]) -> None:
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""
         self.doing(doing)
-        return await screen
+        await screen
 
-    async def _numbered_game(self) -> bool:
+    async def _numbered_game(self) -> None:
         """Play the deals of a game number the caller types (Black Dog
         Cribbage's Game | Select); a number on record keeps its rules."""
         self.doing(Doing.CHOOSING_NUMBER)
@@ -225,31 +211,28 @@ class CallerSession(CallerSide):
             "Play the deals of a numbered game (Black Dog Cribbage's Game | Select).",
             "The same number always gives the same cards.",
         ], "Game number: ", "", 6)
-        if text is None:
-            return False
         if text.isdigit() and int(text) >= 1:
             fixed = await self.ctx.store.games.recorded_rules(int(text))
-            return await self._play(number=int(text), fixed=fixed)
-        return True
+            await self._play(number=int(text), fixed=fixed)
 
-    async def _toggle_challenges(self) -> bool:
+    async def _toggle_challenges(self) -> None:
         """C at the menu: challenges from other callers off, or on again."""
         presence = self.presence
         presence.challengeable = not presence.challengeable
         self.log.info("%r turned challenges %s", self.caller.name, "on" if presence.challengeable else "off")
         self.ctx.lobby.changed()
-        return True
 
-    async def _play_sysop(self) -> bool:
+    async def _play_sysop(self) -> None:
         """The sysop at another node's console (go there), or page the sysop here."""
         node = self.ctx.lobby.sysop_elsewhere()
         if node is not None:
-            return await hand_over(self, node)
-        return await self._page_sysop()
+            await hand_over(self, node)
+            return
+        await self._page_sysop()
 
-    async def _menu(self, kept: KeptGame | None) -> MenuItem | None:
+    async def _menu(self, kept: KeptGame | None) -> MenuItem:
         """The main menu, where other callers may challenge this one and the
-        sysop's messages show at once; the choice, or ``None`` on hang-up."""
+        sysop's messages show at once; the choice."""
         display, ctx, caller, presence = self.display, self.ctx, self.caller, self.presence
         self.doing(Doing.MAIN_MENU)
         messages = list(presence.messages)
@@ -276,14 +259,14 @@ class CallerSession(CallerSide):
             ctx.lobby.at_menu(presence, False)
             presence.deliver = None
 
-    async def _offer_key_link(self, key: str | None) -> bool:
+    async def _offer_key_link(self, key: str | None) -> None:
         """After a password login over SSH, offer to link the public key ``key``
-        the client showed.  False on hang-up."""
+        the client showed."""
         display, ctx, caller = self.display, self.ctx, self.caller
         if caller.account is None or key is None:
-            return True
+            return
         if await ctx.store.accounts.key_matches(caller.account.id, key):
-            return True
+            return
         tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
         answer = await ask_choice(display, "SSH key", [
             "Your SSH client offered a public key:",
@@ -293,21 +276,19 @@ class CallerSession(CallerSide):
             "",
             "Press Y to link it, N to leave it.",
         ], "YN")
-        if answer is None:
-            return False
         if answer == "Y":
             try:
                 await ctx.store.accounts.add_ssh_key(caller.account.id, key)
             except StoreError:
-                return await show_page(display, "SSH key", [
+                await show_page(display, "SSH key", [
                     "The door cannot write its records right now: the key is not linked.",
                     "", "It will be offered again at your next password login."])
-            return await show_page(display, "SSH key", [
+                return
+            await show_page(display, "SSH key", [
                 "The key is linked.",
                 "",
                 f"From now on `ssh {caller.name}@...` with this key logs you in without a password.",
             ])
-        return True
 
     async def _load_saved(self) -> tuple[KeptGame | None, str]:
         """The caller's unfinished game, checked by replaying it once:
@@ -340,7 +321,8 @@ class CallerSession(CallerSide):
             return None, str(exc)[:70]
         return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
 
-    async def _offer_resume(self, kept: KeptGame) -> bool | None:
+    async def _offer_resume(self, kept: KeptGame) -> bool:
+        """Ask whether to go on with ``kept`` now: True for yes."""
         display = self.display
         if kept.against_sysop:
             lines = [f"You have an unfinished {kept.line}.", "",
@@ -352,22 +334,21 @@ class CallerSession(CallerSide):
             lines = [f"You have an unfinished {kept.line} against the computer.", "",
                      "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
         answer = await ask_choice(display, "Unfinished game", lines, "YN")
-        return None if answer is None else answer == "Y"
+        return answer == "Y"
 
-    async def _resume(self, kept: KeptGame) -> bool:
+    async def _resume(self, kept: KeptGame) -> None:
         """Go on with a kept game: against the computer at once, against the
-        sysop by paging them, against another caller by challenging them.
-        False when the connection is gone."""
+        sysop by paging them, against another caller by challenging them."""
         if kept.against_sysop:
-            return await self._page_sysop(resume=kept.saved)
-        if kept.against_caller:
-            return await challenge_caller(self, resume=kept.saved)
-        return await self._play(resume=kept.saved)
+            await self._page_sysop(resume=kept.saved)
+        elif kept.against_caller:
+            await challenge_caller(self, resume=kept.saved)
+        else:
+            await self._play(resume=kept.saved)
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
-                    fixed: Rules | None = None) -> bool:
-        """Games against the computer until the caller stops; False when the
-        connection is gone.  ``options`` are set on the options screen first
+                    fixed: Rules | None = None) -> None:
+        """Games against the computer until the caller stops.  ``options`` are set on the options screen first
         (and remembered for a registered caller); a resumed game keeps the rules
         it was played with, and so does a numbered game on record (``fixed``)."""
         display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
@@ -377,10 +358,8 @@ class CallerSession(CallerSide):
         else:
             self.doing(Doing.CHOOSING_OPTIONS)
             chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
-            if chosen is None:
-                return False
             if chosen == BACK:
-                return True  # back to the menu
+                return  # back to the menu
             if caller.account is not None:
                 try:
                     await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
@@ -409,26 +388,25 @@ class CallerSession(CallerSide):
             # the seats and the table refer to each other: unlinked, the game and its events go by reference
             # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
             human.table = computer.table = None
-        if table.held is not None and not display.terminal.closed:
-            return await show_page(display, "Your game is kept", [HELD_MESSAGE])
-        return not display.terminal.closed
+        if keys.done() and not keys.cancelled():
+            keys.result()  # the game's key loop met the end of the line: HungUp
+        if table.held is not None:
+            await show_page(display, "Your game is kept", [HELD_MESSAGE])
 
-    async def _page_sysop(self, resume: SavedGame | None = None) -> bool:
+    async def _page_sysop(self, resume: SavedGame | None = None) -> None:
         """Page the sysop (with a reason, as BBS pages had); play the sysop
         when the page is accepted, else offer the computer.  With ``resume``
         (a kept game against the sysop) the page says so, and the game goes on
-        as it was saved; unanswered, it stays kept.  False on hang-up."""
+        as it was saved; unanswered, it stays kept."""
         display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
                                                         self.presence, self.log)
         if resume is not None:
-            reason: str | None = f"to go on with game #{resume.number}"
+            reason = f"to go on with game #{resume.number}"
         else:
             reason = await ask_line(display, "Page the sysop", [
                 "Page the sysop for a game.",
                 "Say why if you like, then press RETURN to page.",
             ], "Reason: ", "", 60)
-        if reason is None:
-            return False
         self.doing(Doing.PAGING)
         page = asyncio.create_task(ctx.lobby.page(presence, reason))
 
@@ -442,46 +420,47 @@ class CallerSession(CallerSide):
 
         display.show(paint)
         shown = seconds_left()
-        async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
-            if page.done():
-                break
-            if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-                ctx.lobby.cancel_page(presence)
-            elif key is None and seconds_left() == shown:
-                continue  # nothing new to show
-            shown = seconds_left()
-            display.refresh_soon()
-        else:  # hung up
+        try:
+            async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
+                if page.done():
+                    break
+                if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+                    ctx.lobby.cancel_page(presence)
+                elif key is None and seconds_left() == shown:
+                    continue  # nothing new to show
+                shown = seconds_left()
+                display.refresh_soon()
+        except HungUp:
             ctx.lobby.cancel_page(presence)
             await page
-            return False
+            raise
         invitation = page.result()
         if invitation is None and resume is not None:
-            return await show_page(display, "Paging", [
+            await show_page(display, "Paging", [
                 "The sysop is not available right now.", "",
                 f"Your game #{resume.number} is kept: the main menu offers it."])
+            return
         if invitation is None:
             answer = await ask_choice(display, "Paging", [
                 "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
-            if answer is None:
-                return False
             if answer == "Y":
-                return await self._play()
-            return True
+                await self._play()
+            return
         if resume is not None:
             rules = resume.rules  # the game goes on under the rules it began with
         else:
-            answer = await ask_choice(display, "Playing the sysop", [
-                f"{invitation.console.name} accepted your page! You are player 1.",
-                "",
-                "How do runs count during the play?",
-                "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-                "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-                "Press 1 or 2. (The other rules are the house rules.)",
-            ], "12")
-            if answer is None:
-                invitation.handoff.set_result(None)
-                return False
+            try:
+                answer = await ask_choice(display, "Playing the sysop", [
+                    f"{invitation.console.name} accepted your page! You are player 1.",
+                    "",
+                    "How do runs count during the play?",
+                    "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+                    "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+                    "Press 1 or 2. (The other rules are the house rules.)",
+                ], "12")
+            except HungUp:
+                invitation.handoff.set_result(None)  # the sysop's console stops waiting for the game
+                raise
             rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
         mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
                          hand_pause=ctx.caller.hand_pause)
@@ -497,4 +476,4 @@ class CallerSession(CallerSide):
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")
         ctx.lobby.run_table(table, resume)
-        return await seated(self, mine, table, Doing.VS_SYSOP)
+        await seated(self, mine, table, Doing.VS_SYSOP)

@@ -21,7 +21,7 @@ from door.net.gate import address_of
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName
 
-__all__ = ["Terminal", "TerminalKind", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
+__all__ = ["Terminal", "TerminalKind", "HungUp", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
            "INPUT_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
@@ -59,6 +59,14 @@ INPUT_LIMIT = 1024
 """Bytes of a caller's input the door holds unread; past it the transport
 is not read until the session catches up (a 200 KB paste costs the door a
 kilobyte of memory and waits in the client's TCP window)."""
+
+
+class HungUp(Exception):
+    """The caller's line ended: they hung up, the connection dropped, the
+    idle timeout or the time limit closed it, or the sysop disconnected
+    them.  Raised once, by the key loop that meets the end of the input
+    (:meth:`door.ui.display.Display.keys`), as asyncssh raises
+    ``ConnectionLost``; a session handles it in one place (issue 33.1)."""
 
 
 class TerminalKind(enum.StrEnum):

@@ -12,6 +12,7 @@ from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, 
 from engine.game import Game
 
 from door.net.keys import Key
+from door.net.terminal import HungUp
 from door.records.clock import WALL
 from door.records.identity import Identity
 from door.play import controller
@@ -216,31 +217,39 @@ class HumanSeat:
     # -- keys -------------------------------------------------------------------
 
     async def play(self) -> None:
-        """Handle this player's keys until the seat is done."""
+        """Handle this player's keys until the seat is done.  Raises
+        :class:`~door.net.terminal.HungUp` when the line ends (the seat
+        has left the table then: see :meth:`run`)."""
         keys = asyncio.ensure_future(self.run())
         try:
             await asyncio.wait({keys, self.done}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             keys.cancel()
+        if keys.done() and not keys.cancelled():
+            keys.result()  # the key loop's HungUp, if the line ended
 
     async def run(self) -> None:
-        """Read and handle keys until the connection ends (then leave the
-        table) or the seat is done; the countdown of an absent opponent
-        ticks once a second."""
-        async for key in self.display.keys(tick=self._clock):
-            if self.done.done():
-                return
-            if key is None:
-                if self.table is not None and self.table.absent:
-                    self._update()
-                continue
-            self.handle(key)
-        if self._again is not None and not self._again.done():
-            self._again.set_result(False)
-        if self.table is not None:
-            self.table.leave(self.index)
-        if not self.done.done():
-            self.done.set_result(None)
+        """Read and handle keys until the seat is done; the countdown of an
+        absent opponent ticks once a second.  When the line ends the seat
+        leaves the table (which waits for the player to come back, where it
+        can) and :class:`~door.net.terminal.HungUp` goes on up."""
+        try:
+            async for key in self.display.keys(tick=self._clock):
+                if self.done.done():
+                    return
+                if key is None:
+                    if self.table is not None and self.table.absent:
+                        self._update()
+                    continue
+                self.handle(key)
+        except HungUp:
+            if self._again is not None and not self._again.done():
+                self._again.set_result(False)
+            if self.table is not None:
+                self.table.leave(self.index)
+            if not self.done.done():
+                self.done.set_result(None)
+            raise
 
     def _clock(self) -> float | None:
         """Seconds between ticks of the key loop: one while an absent

@@ -55,11 +55,11 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
                         hand_pause=hand_pause if pace else 0.0, thinking=thinking)
 
 
-async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
+async def demonstration(display: Display, rules: Rules, delay: float) -> None:
     """Cribbage Partner's demonstration (seed 003): the hard computer plays
     both hands, every card face up, ``delay`` seconds a move; + and - change
     the pace, from :data:`DEMO_FLOOR` to :data:`DEMO_CEILING`; any other key
-    stops.  False on hang-up."""
+    stops.  Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     rng = random.Random(secrets.randbits(64))
     delay = max(DEMO_FLOOR, min(DEMO_CEILING, delay))
     seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
@@ -83,10 +83,7 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> bool:
                 display.refresh_soon()
             else:
                 break
-        else:
-            return False  # hung up
     finally:
         run.cancel()
         for seat in seats:
             seat.stop()
-    return True

@@ -28,7 +28,7 @@ from door.ui.prompts import TITLE
 from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
-from door.net.terminal import Terminal
+from door.net.terminal import HungUp, Terminal
 from door.ui.words import strip_controls, wrap
 
 __all__ = ["SysopConsole", "sysop_session"]
@@ -308,6 +308,9 @@ async def sysop_session(terminal: Terminal, lobby: Lobby, name: str, presence: P
     log.info("sysop %r at the console", name)
     try:
         await console.run()
+    except HungUp:  # (the one place the console learns of it)
+        log.info("sysop %r hung up", name)
+        return
     finally:
         lobby.remove_console(console)
     if not terminal.closed:

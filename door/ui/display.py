@@ -16,9 +16,9 @@ from typing import AsyncIterator, Callable
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
 from door.ui.screen import Canvas, Renderer, Style, YELLOW
-from door.net.terminal import MIN_COLS, MIN_ROWS, Terminal
+from door.net.terminal import MIN_COLS, MIN_ROWS, HungUp, Terminal
 
-__all__ = ["Display", "Painter"]
+__all__ = ["Display", "Painter", "HungUp"]
 
 Painter = Callable[[Canvas], None]
 
@@ -96,7 +96,8 @@ class Display:
 
     async def keys(self, tick: float | Callable[[], float | None] | None = None) -> AsyncIterator[Key | None]:
         """The one key loop of every screen: the caller's keys, one at a
-        time, until the connection ends (then the iteration stops).
+        time.  When the connection ends it raises :class:`HungUp` (the one
+        place a hang-up is found; a screen never checks for one).
 
         Before each wait it sends what is pending (and waits while the
         caller's side is full); Ctrl-L redraws and a window change repaints
@@ -132,7 +133,7 @@ class Display:
                     yield None  # a tick, or a wake-up
                 continue
             if key.name is KeyName.EOF:
-                return
+                raise HungUp()
             if self.screen_key(key):
                 continue
             if self.too_small():

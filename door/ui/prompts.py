@@ -1,7 +1,7 @@
 """The door's simple screens: a line of input (names, passwords, numbers),
 a choice of keys (menus, yes/no, the options screen), a page of text, and
-the goodbye.  All of them redraw on Ctrl-L and on a
-resize, and return ``None`` when the caller hangs up."""
+the goodbye.  All of them redraw on Ctrl-L and on a resize; a hang-up
+is :class:`~door.net.terminal.HungUp`, raised by the key loop."""
 
 from __future__ import annotations
 
@@ -55,11 +55,11 @@ def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = Tr
 
 
 async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label: str, default: str = "",
-                   limit: int = NAME_LIMIT, mask: bool = False, note: str = "") -> str | None:
+                   limit: int = NAME_LIMIT, mask: bool = False, note: str = "") -> str:
     """Ask for one line of text after ``label``.  ``default`` is offered
     ready to accept; ``mask`` draws ``*`` for each character (passwords).
-    Returns the text with control characters removed (possibly empty), or
-    ``None`` on hang-up."""
+    Returns the text with control characters removed (possibly empty).
+    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     typed = strip_controls(default, limit)
 
     def paint(canvas: Canvas) -> None:
@@ -86,7 +86,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
             else:
                 note = f"At most {limit} characters."
         display.refresh_soon()
-    return None  # hung up
+    raise AssertionError("the key loop ends only by raising HungUp")
 
 
 BACK = "\x1b"
@@ -94,10 +94,11 @@ BACK = "\x1b"
 
 
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
-                     banner: bool = True, note: str = "", escape: bool = False) -> str | None:
+                     banner: bool = True, note: str = "", escape: bool = False) -> str:
     """Show ``lines`` and wait for one of the keys in ``choices``
     (letters compared ignoring case).  Returns the key pressed, upper-cased,
-    :data:`BACK` for ESC when ``escape``, or ``None`` on hang-up."""
+    or :data:`BACK` for ESC when ``escape``.  Raises
+    :class:`~door.net.terminal.HungUp` on hang-up."""
     allowed = choices.upper()
 
     def paint(canvas: Canvas) -> None:
@@ -113,12 +114,12 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
             return BACK
         note = "Please press " + " or ".join(allowed) + "."
         display.refresh_soon()
-    return None  # hung up
+    raise AssertionError("the key loop ends only by raising HungUp")
 
 
-async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bool:
+async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> None:
     """A page of text (statistics, records) until a key is pressed.
-    Returns False on hang-up."""
+    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     def paint(canvas: Canvas) -> None:
         frame(canvas, subtitle, lines, banner=False)
         canvas.put(canvas.rows - 1, 4, "Press any key.", INPUT)
@@ -126,14 +127,13 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> bo
 
     display.show(paint)
     async for _ in display.keys():
-        return True
-    return False  # hung up
+        return
 
 
-async def charset_test(display: Display) -> bool:
+async def charset_test(display: Display) -> None:
     """The BBS-style charset test: "Do you see a heart here?" in the current
     profile; N tries the next one (UTF-8, CP437, plain ASCII), Y keeps it.
-    False on hang-up."""
+    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     from door.net.charset import PROFILES
 
     while True:
@@ -151,10 +151,8 @@ async def charset_test(display: Display) -> bool:
             "  Y  Yes: keep this setting.",
             "  N  No (or it looks garbled): try the next one.",
         ], "YN", banner=False)
-        if got is None:
-            return False
         if got == "Y":
-            return True
+            return
         current = display.terminal.charset
         display.set_charset(PROFILES[(PROFILES.index(current) + 1) % len(PROFILES)]
                             if current in PROFILES else PROFILES[0])

@@ -14,7 +14,7 @@ from door.server import DoorServer
 from door.records.store import DATABASE_NAME, Store
 
 from tests.support.server import start_server_process
-from tests.support.player import RIGHT, ClientScreen, telnet_caller
+from tests.support.player import RIGHT, ClientScreen, telnet_caller, type_guest_login
 from tests.support.clients import console_client, telnet_client
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
@@ -78,10 +78,7 @@ async def test_dropped_connection_resumes_the_same_game(door: DoorServer) -> Non
 
 async def test_guest_games_leave_no_records(door: DoorServer) -> None:
     _, writer, screen, task = await telnet_client(door)
-    await screen.wait_for(lambda: "Your name:" in screen.text())
-    writer.write(b"Visitor\r")
-    await screen.wait_for(lambda: "is not registered" in screen.text())
-    writer.write(b"g")
+    await type_guest_login(writer.write, screen, "Visitor")
     await play_into_the_hand(writer, screen)
     writer.close()
     await asyncio.sleep(0.2)

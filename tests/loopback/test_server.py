@@ -13,6 +13,7 @@ from door.server import DoorServer
 
 
 from tests.support.clients import as_guest_to_the_game, telnet_client, watch
+from tests.support.player import type_guest_login
 
 
 async def test_shutdown_tells_connected_callers(door: DoorServer) -> None:
@@ -118,11 +119,7 @@ async def test_idle_caller_is_told_and_disconnected(door: DoorServer) -> None:
 
 async def test_numbered_game_deals_the_same_cards(door: DoorServer) -> None:
     _, writer, screen, task = await telnet_client(door)
-    await screen.wait_for(lambda: "Your name:" in screen.text())
-    writer.write(b"Numa\r")
-    await screen.wait_for(lambda: "is not registered" in screen.text())
-    writer.write(b"g")
-    await screen.wait_for(lambda: "Main menu" in screen.text())
+    await type_guest_login(writer.write, screen, "Numa")
     writer.write(b"2")
     await screen.wait_for(lambda: "Game number:" in screen.text())
     writer.write(b"32767\r")

@@ -21,7 +21,7 @@ from door.records.passwords import hash_password
 from door.records.saved_games import SavedGames
 from door.records.store import DATABASE_NAME
 from door.server import DoorServer
-from tests.support.player import RIGHT
+from tests.support.player import RIGHT, type_guest_login
 from tests.loopback.test_resume import GAME_ROWS, connect, log_in, play_into_the_hand, resume
 
 LOCKER = """
@@ -181,10 +181,7 @@ async def test_registering_while_the_records_cannot_be_written(door: DoorServer)
             writer.write(b"newt-secret\r")
             await asyncio.sleep(0.3)
         await screen.wait_for(lambda: "cannot write its records right now" in screen.text(), timeout=15)
-        writer.write(b"Newt\r")  # on as a guest: the line was never dropped
-        await screen.wait_for(lambda: "is not registered" in screen.text())
-        writer.write(b"g")
-        await screen.wait_for(lambda: "Main menu" in screen.text())
+        await type_guest_login(writer.write, screen, "Newt")  # on as a guest: the line was never dropped
         writer.close()
     finally:
         proc.kill()

@@ -94,12 +94,7 @@ async def test_plain_ascii_profile_sends_nothing_above_7e(door: DoorServer) -> N
 async def test_cp437_profile_has_suit_bytes_and_no_utf8(door: DoorServer) -> None:
     caller = await telnet_caller(door.telnet_port, 80, 25, term="ansi")
     raw = caller.screen.raw
-    s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(b"Bbs\r")
-    await s.wait_for(lambda: "is not registered" in s.text())
-    await caller.send(b"g")
-    await s.wait_for(lambda: "ANSI-BBS (CP437)" in s.text())
+    await log_in_as_guest(caller, "Bbs", until="ANSI-BBS (CP437)")
     await caller.send(b"11")
     await settled(raw)
     await caller.send(b"\r")  # deal

@@ -20,7 +20,7 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_resume import GAME_ROWS, connect, log_in, page_and_play, play_into_the_hand
 from tests.support.clients import console_client
-from tests.support.player import telnet_caller
+from tests.support.player import telnet_caller, type_guest_login
 from tests.support.server import make_config, start_workers_process, worker_of
 
 
@@ -235,11 +235,7 @@ async def test_a_relayed_caller_who_resizes_the_window_is_redrawn_at_the_new_siz
                                     agent_path=None, config=None) as conn:
             process = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
             screen, task = watch(process, 80, 24)
-            await screen.wait_for(lambda: "Your name:" in screen.text())
-            process.stdin.write(b"\r")
-            await screen.wait_for(lambda: "is not registered" in screen.text())
-            process.stdin.write(b"g")
-            await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
+            await type_guest_login(process.stdin.write, screen, "", until="Play the sysop")  # (as Bob, the SSH name)
             process.stdin.write(b"6")  # handed to worker 0
             await console.wait_for(lambda: any("Bob" in line and " peer " in line for line in console.lines()),
                                    timeout=5)

@@ -264,12 +264,20 @@ async def telnet_caller(port: int, cols: int = 80, rows: int = 24, term: str = "
 async def log_in_as_guest(caller: TelnetCaller, name: str, until: str = "Main menu") -> None:
     """Type ``name`` at the prompt, choose to play as a guest, and wait
     until the screen shows ``until``."""
-    s = caller.screen
-    await s.wait_for(lambda: "Your name:" in s.text())
-    await caller.send(name.encode() + b"\r")
-    await s.wait_for(lambda: "is not registered" in s.text())
-    await caller.send(b"g")
-    await s.wait_for(lambda: until in s.text())
+    await type_guest_login(caller.writer.write, caller.screen, name, until)  # type: ignore[attr-defined]
+
+
+async def type_guest_login(write: Callable[[bytes], object], screen: ClientScreen, name: str,
+                           until: str = "Main menu") -> None:
+    """The guest login over any client (``write``: a telnet writer's or an
+    SSH process's stdin's): wait for the name prompt, type ``name``
+    (empty: accept the name offered), choose to play as a guest, and wait
+    until ``screen`` shows ``until``."""
+    await screen.wait_for(lambda: "Your name:" in screen.text())
+    write(name.encode() + b"\r")
+    await screen.wait_for(lambda: "is not registered" in screen.text())
+    write(b"g")
+    await screen.wait_for(lambda: until in screen.text())
 
 
 class Cp437Screen(ClientScreen):
