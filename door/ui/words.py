@@ -17,6 +17,7 @@ from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, G
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from door.net.charset import SUIT_GLYPHS
+from door.ui.speech import cadence
 
 __all__ = ["wrap", "wrap_text", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
            "Names", "strip_controls"]
@@ -190,7 +191,7 @@ def _counted(event: HandCounted, me: int, who: list[str], sort: bool) -> list[st
     cards = sorted(show.hand) if sort else show.hand
     head = (f"{owner} {what} {cards_text(cards)} + {card_text(show.starter)}: "
             f"{show.total} ({show_summary(show)}).")
-    lines = [head] + ["  " + d for d in show_detail(show)]
+    lines = [head] + ["  " + d for d in show_detail(show)] + [f"  \"{cadence(show).capitalize()}.\""]
     out = event.outcome
     opp = who[1 - event.seat]
     if event.claim is None or out.verdict is Verdict.EXACT:
