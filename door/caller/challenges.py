@@ -177,7 +177,9 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
             f"You challenged {target.name} {'' if resume is not None else 'to '}{what}.",
             "ESC withdraws the challenge."])
 
-    display.show(paint)
+    display.show(paint, text=lambda: [
+        f"You challenged {target.name} {'' if resume is not None else 'to '}{what}.",
+        f"Waiting up to {seconds_left()} seconds for an answer. Press ESC to withdraw the challenge."])
     shown = seconds_left()
     try:
         async for key in display.keys(tick=0.25):
@@ -212,11 +214,9 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
 async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) -> None:
     """Seat both callers at a new table (no waiting from the answer to the
     table: the other caller's seat must not be left unseated) and play."""
-    display, ctx, caller, options, presence, log = (side.display, side.ctx, side.caller, side.options,
-                                                    side.presence, side.log)
+    ctx, caller, log = side.ctx, side.caller, side.log
     resume = challenge.resume
-    mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
-                     hand_pause=ctx.caller.hand_pause)
+    mine = side.new_seat()
     index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
     seats = [mine, theirs] if index == 0 else [theirs, mine]
     accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
@@ -241,7 +241,7 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
     """The challenge waiting for this caller: accept (and play) or decline.
     ``replaces``: the caller's own kept game, which a new game they would
     keep (against a guest) replaces."""
-    display, ctx, caller, options, presence = side.display, side.ctx, side.caller, side.options, side.presence
+    display, ctx, caller, presence = side.display, side.ctx, side.caller, side.presence
     challenge = ctx.lobby.challenge_for(presence)
     if challenge is None:
         return
@@ -261,7 +261,8 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
         canvas.put(row, 4, note, NOTE)
         canvas.cursor = None
 
-    display.show(paint)
+    display.show(paint, text=lambda: [*offer, f"{challenge.seconds_left} seconds to answer. Press Y to accept "
+                                                "or N to decline."])
     shown = challenge.seconds_left
     accepted = False
     try:
@@ -280,14 +281,14 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
             if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
                 break
             note = "Please press Y or N."
+            display.say(note)
             display.refresh_soon()
     finally:
         if not accepted:
             ctx.lobby.answer_challenge(challenge, None)  # declined, or the line dropped
     if not accepted:
         return
-    seat = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
-                     hand_pause=ctx.caller.hand_pause)
+    seat = side.new_seat()
     if not ctx.lobby.answer_challenge(challenge, seat):
         await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
         return

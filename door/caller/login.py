@@ -19,12 +19,21 @@ from door.caller.side import CallerSide
 from door.config import SysopConfig
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
+from door.ui.display import Presentation
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
 
-__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD"]
+__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD", "READER_OFFER", "READER_KEY"]
 
-RESERVED_NAMES = {"computer", "sysop", "you"}
+READER_OFFER = "Cribbage door. Type S and press RETURN for screen-reader mode."
+"""The first line the door sends a caller, in plain text (issue 35.1): a
+screen reader reads it before the full screen's name prompt, where S and
+RETURN turn screen-reader mode on."""
+
+READER_KEY = "s"
+"""The name that asks for screen-reader mode at the name prompt (reserved)."""
+
+RESERVED_NAMES = {"computer", "sysop", "you", READER_KEY}
 """Names nobody may take: they would read wrongly on the screens.  Every
 ``[[sysop]]`` name is reserved too (:func:`reserved`), and names are
 compared by :func:`~door.records.names.name_key`, so lookalikes are too."""
@@ -54,16 +63,22 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
     already proved; ``default_name``: offered at the name prompt."""
     if preauth is not None:
         return Caller(preauth.name, preauth)
-    display, ctx, log = side.display, side.ctx, side.log
+    ctx, log = side.ctx, side.log
     note = ""
     default = offered_name(ctx.sysops, default_name)
     while True:
+        display = side.display
         name = await ask_line(display, "Two-handed cribbage", [
             "Welcome to the cribbage door.",
             "You are player 1. Type your name; a registered name asks for its password.",
+            "" if display.lines else "(Type S and press RETURN for screen-reader mode.)",
         ], "Your name: ", default, NAME_LIMIT, note=note)
         default = ""
         name = clean_name(name)
+        if name.lower() == READER_KEY and not display.lines:
+            side.present(Presentation.LINES)  # (issue 35.1)
+            note = ""
+            continue
         if not name:
             note = "Please type a name of 1 to 20 characters."
             continue

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 from door.ui.display import Display
 from door.caller.identity import Caller
 from door.net.keys import KeyName
-from door.ui.prompts import INPUT, NOTE, frame, show_page
+from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.screen import Canvas, fit
 from door.ui.words import wrap
 from door.records.store import Store
@@ -133,10 +133,19 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         their messages (checked every second; painted only on a change)."""
         return sysop_available(), opponents(), tuple(list(messages)[-3:])
 
+    def offered() -> list[str]:
+        return [e.key for e in entries if e.enabled()]
+
+    def said() -> list[str]:
+        """The menu in the line presentation: its lines (the unread
+        messages first), then the keys it takes."""
+        return [*list(messages)[-3:], *lines(), keys_words(offered())]
+
     if challenged():
         return MenuItem.CHALLENGED
     painted = news()
-    display.show(paint)
+    keys = offered()
+    display.show(paint, text=said)
     async for key in display.keys(tick=1.0):
         if key is None:
             if challenged():
@@ -144,14 +153,18 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             now = news()
             if now != painted:
                 painted = now
+                if offered() != keys:  # (said: a line presentation paints nothing)
+                    keys = offered()
+                    display.say("The menu changed:", *(e.line() for e in entries if e.enabled()), keys_words(keys))
                 display.refresh_soon()
             continue
-        allowed = [e.key for e in entries if e.enabled()]
+        allowed = offered()
         if key.name is KeyName.CHAR and key.char.upper() in allowed:
             return MenuItem(key.char.upper())  # (a challenge that came meanwhile is declined by the caller's choice)
         if challenged():
             return MenuItem.CHALLENGED
         note = "Please press " + " or ".join(allowed) + "."
+        display.say(keys_words(allowed))
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 

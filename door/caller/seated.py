@@ -43,7 +43,6 @@ def opponent_of(table: Table, index: int) -> tuple[Doing, str]:
 async def rejoin(side: CallerSide, table: Table, index: int) -> None:
     """Go back to a game that waited while the caller's line was down (under
     the name the game was played with)."""
-    seat = HumanSeat(side.display, table.seats[index].name, side.options, side.ctx.paging.chat_limit,
-                     identity=side.presence.identity, hand_pause=side.ctx.caller.hand_pause)
+    seat = side.new_seat(table.seats[index].name)
     table.rejoin(index, seat)
     await seated(side, seat, table, *opponent_of(table, index))

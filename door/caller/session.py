@@ -26,6 +26,8 @@ from door.caller.login import login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.play.options import CallerOptions
 from door.caller.options_screen import ask_game_options
+from door.caller.login import READER_OFFER
+from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
@@ -92,8 +94,12 @@ class CallerSession(CallerSide):
                 await ctx.link.release(identity.account, presence.conn)
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str) -> None:
-        display, ctx, presence, log = self.display, self.ctx, self.presence, self.log
-        terminal = display.terminal
+        ctx, presence, log = self.ctx, self.presence, self.log
+        terminal = self.terminal  # (the display changes with the presentation: always self.display)
+        if terminal.wants_lines():  # MTTS's screen-reader bit, or TERM=dumb (issue 35.1)
+            self.present(Presentation.LINES)
+        elif caller is None:  # the first thing sent: one plain line that a screen reader reads
+            terminal.write_text(f"{READER_OFFER}\r\n")
         if caller is None:
             idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
             if idle is not None:
@@ -109,19 +115,25 @@ class CallerSession(CallerSide):
                 await hand_over(self, node, purpose="session")  # (back here only when that node cannot be reached)
                 await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
         if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
-            await show_page(display, "Already on line", [
+            await show_page(self.display, "Already on line", [
                 f"{caller.name} is on line on another connection that does not answer.",
                 "", "Please call again in a minute."])
             return
         self.doing(Doing.LOGGED_IN)
         log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+        reader = self.display.lines
         self.options = CallerOptions.from_dict(caller.account.options if caller.account else {},
                                               ctx.caller.defaults())
+        if reader and not self.options.reader:
+            self.present(Presentation.LINES)
+            await self.remember_options()  # the account remembers the mode (issue 35.1)
+        elif self.options.reader:
+            self.present(Presentation.LINES)
         await self._offer_key_link(proved.offered_key)
         waiting = ctx.lobby.waiting_table(presence.identity)
         if waiting is not None:
             self.doing(Doing.REJOIN_PROMPT)
-            answer = await ask_choice(display, "Your game", [
+            answer = await ask_choice(self.display, "Your game", [
                 f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
                 "", "Go back to it? (Y/N; N abandons it)"], "YN")
             if answer == "Y":
@@ -131,7 +143,7 @@ class CallerSession(CallerSide):
                 await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
         saved, broken = await self._load_saved()
         if broken:
-            answer = await ask_choice(display, "Unfinished game", [
+            answer = await ask_choice(self.display, "Unfinished game", [
                 "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
                 f"({broken})",
                 "",
@@ -156,7 +168,7 @@ class CallerSession(CallerSide):
                 self.doing(Doing.KEPT_GAME_PROMPT)
                 against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
                     choice, "the computer")
-                answer = await ask_choice(display, "Your kept game", [
+                answer = await ask_choice(self.display, "Your kept game", [
                     f"You have a kept {owned.line}.",
                     f"A new game against {against} replaces it.",
                     "",
@@ -166,7 +178,7 @@ class CallerSession(CallerSide):
                     continue
             replaces = owned.line if owned is not None else None
             await self._chosen(choice, kept, replaces, named)
-        goodbye(display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
+        goodbye(self.display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
         await terminal.drain()
 
     async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> None:
@@ -184,7 +196,7 @@ class CallerSession(CallerSide):
                                                         show_top_players(self.display, self.ctx.store)),
             MenuItem.RECENT_GAMES: lambda: self._reading(Doing.READING_RECENT,
                                                          show_recent_games(self.display, self.ctx.store, self.caller)),
-            MenuItem.TERMINAL: lambda: self._reading(Doing.TESTING_TERMINAL, charset_test(self.display)),
+            MenuItem.TERMINAL: self._terminal_test,
             MenuItem.CHALLENGES: self._toggle_challenges,
             MenuItem.DEMONSTRATION: lambda: self._reading(Doing.WATCHING_DEMONSTRATION, demonstration(
                 self.display, self.ctx.rules, self.ctx.computer_delay or 1.0)),
@@ -202,6 +214,14 @@ class CallerSession(CallerSide):
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""
         self.doing(doing)
         await screen
+
+    async def _terminal_test(self) -> None:
+        """The terminal test: the character set, or screen-reader mode on or off."""
+        self.doing(Doing.TESTING_TERMINAL)
+        presentation = await charset_test(self.display)
+        if presentation is not self.display.presentation:
+            self.present(presentation)
+            await self.remember_options()
 
     async def _numbered_game(self) -> None:
         """Play the deals of a game number the caller types (Black Dog
@@ -240,6 +260,7 @@ class CallerSession(CallerSide):
 
         def deliver(text: str) -> None:
             messages.append(text)
+            display.say(text)
             display.refresh_soon()
 
         presence.deliver = deliver
@@ -351,8 +372,7 @@ class CallerSession(CallerSide):
         """Games against the computer until the caller stops.  ``options`` are set on the options screen first
         (and remembered for a registered caller); a resumed game keeps the rules
         it was played with, and so does a numbered game on record (``fixed``)."""
-        display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
-                                                        self.presence, self.log)
+        display, ctx, caller, options, presence = self.display, self.ctx, self.caller, self.options, self.presence
         if resume is not None:
             rules = resume.rules
         else:
@@ -360,13 +380,9 @@ class CallerSession(CallerSide):
             chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
             if chosen == BACK:
                 return  # back to the menu
-            if caller.account is not None:
-                try:
-                    await ctx.store.accounts.save_options(caller.account.id, options.to_dict())
-                except StoreError as exc:  # the options hold for this call all the same
-                    log.warning("could not remember the options of %r: %s", caller.name, exc)
+            await self.remember_options()
             rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
-        human = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, hand_pause=ctx.caller.hand_pause)
+        human = self.new_seat(anonymous=True)
         computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause,
                                      ctx.thinking)
         journal = None
@@ -398,8 +414,7 @@ class CallerSession(CallerSide):
         when the page is accepted, else offer the computer.  With ``resume``
         (a kept game against the sysop) the page says so, and the game goes on
         as it was saved; unanswered, it stays kept."""
-        display, ctx, caller, options, presence, log = (self.display, self.ctx, self.caller, self.options,
-                                                        self.presence, self.log)
+        display, ctx, caller, presence, log = self.display, self.ctx, self.caller, self.presence, self.log
         if resume is not None:
             reason = f"to go on with game #{resume.number}"
         else:
@@ -418,7 +433,8 @@ class CallerSession(CallerSide):
                                            "The sysop's console is ringing. ESC stops paging."])
             canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
 
-        display.show(paint)
+        display.show(paint, text=lambda: [f"Paging the sysop for up to {seconds_left()} seconds. Your reason: "
+                                          f"{reason or 'none'}.", "Press ESC to stop paging."])
         shown = seconds_left()
         try:
             async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
@@ -462,8 +478,7 @@ class CallerSession(CallerSide):
                 invitation.handoff.set_result(None)  # the sysop's console stops waiting for the game
                 raise
             rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-        mine = HumanSeat(display, caller.name, options, ctx.paging.chat_limit, identity=presence.identity,
-                         hand_pause=ctx.caller.hand_pause)
+        mine = self.new_seat()
         theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                            identity=sysop_identity(invitation.console.name))
         journal = None

@@ -16,10 +16,14 @@ from typing import TYPE_CHECKING
 from door.caller.identity import Caller
 from door.context import DoorContext
 from door.net.terminal import Terminal
+from door.play.human_seat import HumanSeat
+from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
 from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
-from door.ui.display import Display
+from door.records.store import StoreError
+from door.ui.display import Display, Presentation
+from door.ui.line_display import LineDisplay
 
 if TYPE_CHECKING:
     from door.play.table import Table
@@ -56,3 +60,40 @@ class CallerSide:
     def doing(self, what: Doing, table: "Table | None" = None, whom: str = "") -> None:
         """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""
         self.ctx.lobby.update(self.presence, what, table, whom)
+
+    def present(self, presentation: Presentation) -> None:
+        """Show the door to this caller in ``presentation`` from the next
+        screen on: a new display on the same terminal (issue 35); the
+        sysop's console shows the caller's mode."""
+        self.options.reader = presentation is Presentation.LINES
+        self.presence.presentation = presentation
+        if presentation is self.display.presentation:
+            return
+        painted = self.display.renderer.frames > 0
+        self.display.close()
+        self.display = LineDisplay(self.terminal) if presentation is Presentation.LINES else Display(self.terminal)
+        if presentation is Presentation.LINES:
+            if painted:  # after a full screen: plain colours, the cursor shown, a line of its own
+                self.terminal.write(b"\x1b[0m\x1b[?25h\r\n")
+            self.display.say("Screen-reader mode is on: plain lines only. Ctrl-L says the screen again.")
+
+    def new_seat(self, name: str | None = None, anonymous: bool = False) -> HumanSeat:
+        """A seat for this caller at a table, in their presentation (a
+        :class:`~door.play.line_seat.LineSeat` in screen-reader mode),
+        under ``name`` (default: the caller's), as the presence's identity
+        (none when ``anonymous``: a game against the computer, which
+        nobody takes back from the lobby)."""
+        kind = LineSeat if self.display.lines else HumanSeat
+        return kind(self.display, self.caller.name if name is None else name, self.options,
+                    self.ctx.paging.chat_limit, identity=None if anonymous else self.presence.identity,
+                    hand_pause=self.ctx.caller.hand_pause)
+
+    async def remember_options(self) -> None:
+        """Keep a registered caller's options (and mode) in their account;
+        a store that cannot write keeps them for this call only."""
+        if self.caller.account is None:
+            return
+        try:
+            await self.ctx.store.accounts.save_options(self.caller.account.id, self.options.to_dict())
+        except StoreError as exc:
+            self.log.warning("could not remember the options of %r: %s", self.caller.name, exc)

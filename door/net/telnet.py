@@ -24,6 +24,11 @@ __all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
 
 log = logging.getLogger(__name__)
 
+MTTS_SCREEN_READER = 64
+"""MTTS's bit for a client used with a screen reader."""
+MTTS_ANSWERS = 8
+"""TTYPE answers looked at for an MTTS one (telnetlib3 stops the cycle at its own limit)."""
+
 SEND_BUFFER = 64 * 1024
 """Bytes of kernel send buffer per telnet connection."""
 
@@ -57,6 +62,19 @@ class TelnetTerminal(Terminal):
             except OSError:
                 pass
         writer.set_ext_callback(telopt.NAWS, self._on_naws)
+
+    def wants_lines(self) -> bool:
+        """As :meth:`Terminal.wants_lines`, and a client that answered the
+        TTYPE cycle with ``MTTS <n>`` where ``n`` has the screen-reader bit
+        (64: FIELD_NOTES.md; telnetlib3 keeps each answer as ``ttype1``,
+        ``ttype2`` ...)."""
+        if super().wants_lines():
+            return True
+        for i in range(1, MTTS_ANSWERS + 1):
+            answer = self._writer.get_extra_info(f"ttype{i}")
+            if isinstance(answer, str) and answer[:5].upper() == "MTTS " and answer[5:].strip().isdigit():
+                return bool(int(answer[5:].strip()[:10]) & MTTS_SCREEN_READER)
+        return False
 
     def _on_naws(self, rows: int, cols: int) -> None:
         # telnetlib3 passes (rows, cols); keep its own record current too.

@@ -133,6 +133,9 @@ class Terminal:
         self.dropped_output = False
         """True when output was held back: the next frame must be a full redraw."""
         self._stuck_timer: asyncio.TimerHandle | None = None
+        self.screen_reader = False
+        """The transport or the BBS said this caller wants plain lines (a
+        drop file with no ANSI); see :meth:`wants_lines`."""
         self._last_input = asyncio.get_event_loop().time()
         self._inbox: asyncio.Queue[object] = asyncio.Queue()
         self._unread = 0  # bytes fed but not yet decoded
@@ -202,6 +205,13 @@ class Terminal:
         """Make the waiting (or the next) :meth:`get_key` return ``None`` at
         once: a screen whose clock was stopped has something to show."""
         self._inbox.put_nowait(_WAKE)
+
+    def wants_lines(self) -> bool:
+        """True when the caller's terminal asks for the line presentation
+        without being asked (issue 35.1): ``TERM=dumb`` (no cursor
+        addressing), :attr:`screen_reader`, or (over telnet) MTTS's
+        screen-reader bit."""
+        return self.screen_reader or self.term_type.strip().lower() == "dumb"
 
     def has_input(self) -> bool:
         """True when keys (or bytes, or a resize) wait to be read: the key

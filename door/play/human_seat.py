@@ -102,7 +102,7 @@ class HumanSeat:
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
         for event in events:
-            lines = describe(event, self.index, self.names(), vs.options.sort)
+            lines = self.words(event)
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
             elif isinstance(event, HandDealt):
@@ -137,6 +137,10 @@ class HumanSeat:
                 self.table.seats[s].computer for s in game.to_act()):
             self._hold()
         self._update()
+
+    def words(self, event: Event) -> list[str]:
+        """``event`` in the message area's words (:func:`~door.ui.words.describe`)."""
+        return describe(event, self.index, self.names(), self.vs.options.sort)
 
     def rejected(self, message: str) -> None:
         self.vs.say(f"Not allowed: {message}")

@@ -44,7 +44,8 @@ class Skill(enum.Enum):
 class CallerOptions:
     """``pace``, ``beep`` (BEL on scores, go and wrong keys), ``sort``
     (hold the hand in rank order, else as dealt), ``skill`` of the computer,
-    ``box`` (show the rules in a corner of the game screen), and ``rules``:
+    ``box`` (show the rules in a corner of the game screen), ``reader``
+    (screen-reader mode), and ``rules``:
     the caller's choices among :data:`CHANGEABLE_RULES` (values as in the
     configuration file)."""
 
@@ -54,11 +55,14 @@ class CallerOptions:
     skill: Skill = Skill.EXPERT
     box: bool = True
     rules: dict[str, Any] = field(default_factory=dict)
+    reader: bool = False
+    """Screen-reader mode: the door in plain lines (issue 35), remembered
+    with the options of a registered caller."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, for the store."""
         return {"pace": self.pace.value, "beep": self.beep, "sort": self.sort, "skill": self.skill.value,
-                "box": self.box, "rules": dict(self.rules)}
+                "box": self.box, "rules": dict(self.rules), "reader": self.reader}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], defaults: "CallerOptions | None" = None) -> "CallerOptions":
@@ -73,7 +77,7 @@ class CallerOptions:
             out.skill = Skill(data.get("skill", out.skill.value))
         except ValueError:
             pass
-        for name in ("beep", "sort", "box"):
+        for name in ("beep", "sort", "box", "reader"):
             if isinstance(data.get(name), bool):
                 setattr(out, name, data[name])
         rules = data.get("rules")

@@ -36,6 +36,7 @@ from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.sysop.doing import Activity, Doing
+from door.ui.display import Presentation
 
 if TYPE_CHECKING:
     from door.ui.display import Display
@@ -130,6 +131,8 @@ class Presence:
     """True once the caller is handed to another node (their session goes on there)."""
     challengeable: bool = True
     """False when the caller turned challenges off (the main menu's C)."""
+    presentation: Presentation = Presentation.SCREEN
+    """How the caller sees the door: the console marks screen-reader mode (issue 35)."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""

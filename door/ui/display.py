@@ -11,25 +11,60 @@ a fresh canvas of the terminal's current size and sends the difference
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Callable
+import enum
+from typing import AsyncIterator, Callable, Sequence
 
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
 from door.ui.screen import Canvas, Renderer, Style, YELLOW
 from door.net.terminal import MIN_COLS, MIN_ROWS, HungUp, Terminal
 
-__all__ = ["Display", "Painter", "HungUp"]
+__all__ = ["Display", "Painter", "HungUp", "Presentation", "Text"]
 
 Painter = Callable[[Canvas], None]
+Text = Callable[[], Sequence[str]]
+"""A screen in words: its lines, asked when the screen is said (the line
+presentation, :class:`door.ui.line_display.LineDisplay`)."""
+
+
+class Presentation(enum.Enum):
+    """How a session shows the door (issue 35)."""
+
+    SCREEN = "screen"
+    """The full screen: cursor addressing, colour, the highlight bar."""
+    LINES = "lines"
+    """Plain lines only, for a screen reader or a teletype: each screen
+    said once, each event a short sentence, choices numbered."""
 
 
 class Display:
     """The screen of one ``terminal``."""
 
+    presentation = Presentation.SCREEN
+
+    @property
+    def lines(self) -> bool:
+        """True in the line presentation (a screen says its text, it paints nothing)."""
+        return self.presentation is Presentation.LINES
+
+    def say(self, *lines: str) -> None:
+        """Say ``lines`` (the line presentation); the full screen shows
+        everything through its painter, so here it does nothing."""
+
+    def prompt(self, text: str) -> None:
+        """Write ``text`` where the next keys are typed (the line
+        presentation; the painter shows prompts here)."""
+
+    def echo(self, text: str) -> None:
+        """Echo typed ``text`` (the line presentation; nothing here: the
+        painter shows what is typed)."""
+
     def __init__(self, terminal: Terminal) -> None:
         self.terminal = terminal
         self.renderer = Renderer(terminal.charset)
         self.painter: Painter | None = None
+        self.text: Text | None = None
+        """The current screen in words (the line presentation says it)."""
         self.hold: Callable[[], bool] | None = None
         """While this says True no frame is sent (the game screen holds while
         its table writes a move to the store); the next refresh paints."""
@@ -44,16 +79,17 @@ class Display:
         if self._soon is not None:
             self._soon.cancel()
             self._soon = None
-        self.painter = self.hold = None
+        self.painter = self.hold = self.text = None
 
     def too_small(self) -> bool:
         """True when the window is under 80x24 cells."""
         return self.terminal.cols < MIN_COLS or self.terminal.rows < MIN_ROWS
 
-    def show(self, painter: Painter, hold: Callable[[], bool] | None = None) -> None:
+    def show(self, painter: Painter, hold: Callable[[], bool] | None = None, text: Text | None = None) -> None:
         """Make ``painter`` the current screen and send it; ``hold``: see
-        :attr:`hold` (a screen of a table holds while the table writes)."""
-        self.painter, self.hold = painter, hold
+        :attr:`hold` (a screen of a table holds while the table writes);
+        ``text``: the screen in words, for the line presentation."""
+        self.painter, self.hold, self.text = painter, hold, text
         self.refresh()
 
     def refresh(self) -> None:

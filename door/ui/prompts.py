@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import Sequence
 
 from door.net.ansi import CLEAR
-from door.ui.display import Display
+from door.ui.display import Display, Presentation
 from door.net.keys import KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
 from door.ui.words import strip_controls, wrap
 
-__all__ = ["ask_line", "ask_choice", "BACK", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
@@ -71,22 +71,39 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
         canvas.put(row + 3, 4, note, NOTE)
         canvas.cursor = (row, col + cell_width(shown))
 
-    display.show(paint)
+    display.show(paint, text=lambda: [note, *lines, "Type, then press RETURN (BACKSPACE erases)."])
+    display.prompt(label)
+    display.echo("*" * len(typed) if mask else typed)
     async for key in display.keys():
         if key is None:
             continue
         if key.name is KeyName.ENTER:
+            display.echo("\n")
             return strip_controls(typed, limit)
         if key.name in (KeyName.BACKSPACE, KeyName.DELETE):
+            if typed:
+                display.echo("\b")
             typed = typed[:-1]
         elif key.name is KeyName.CHAR:
             if len(typed) < limit:
                 typed += key.char
+                display.echo("*" if mask else key.char)
                 note = ""
             else:
                 note = f"At most {limit} characters."
+                display.say(note)
+                display.prompt(label)
+                display.echo("*" * len(typed) if mask else typed)
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
+
+
+def keys_words(keys: Sequence[str], escape: bool = False) -> str:
+    """The keys a prompt takes, said last (the line presentation, issue
+    35.2): ``"Press Y or N."``, ``"Press 1, 2, 3 or Q; ESC goes back."``."""
+    keys = list(keys)
+    said = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " or " + keys[-1]
+    return f"Press {said}" + ("; ESC goes back." if escape else ".")
 
 
 BACK = "\x1b"
@@ -106,13 +123,14 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
         canvas.put(row, 4, note, NOTE)
         canvas.cursor = None
 
-    display.show(paint)
+    display.show(paint, text=lambda: [note, *lines, keys_words(allowed, escape)])
     async for key in display.keys():
         if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
         if escape and key is not None and key.name is KeyName.ESCAPE:
             return BACK
         note = "Please press " + " or ".join(allowed) + "."
+        display.say(keys_words(allowed, escape))
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 
@@ -125,17 +143,25 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> No
         canvas.put(canvas.rows - 1, 4, "Press any key.", INPUT)
         canvas.cursor = None
 
-    display.show(paint)
+    display.show(paint, text=lambda: [*lines, "Press any key."])
     async for _ in display.keys():
         return
 
 
-async def charset_test(display: Display) -> None:
+async def charset_test(display: Display) -> Presentation:
     """The BBS-style charset test: "Do you see a heart here?" in the current
-    profile; N tries the next one (UTF-8, CP437, plain ASCII), Y keeps it.
-    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
+    profile; N tries the next one (UTF-8, CP437, plain ASCII), Y keeps it,
+    S asks for screen-reader mode.  In screen-reader mode it offers the
+    full screen instead.  Returns the presentation chosen.  Raises
+    :class:`~door.net.terminal.HungUp` on hang-up."""
     from door.net.charset import PROFILES
 
+    if display.lines:
+        got = await ask_choice(display, "Your terminal", [
+            "Screen-reader mode is on: the door writes plain lines only.",
+            "F: the full screen, with colours, cards drawn and a highlight bar.",
+            "K: keep screen-reader mode."], "FK")
+        return Presentation.SCREEN if got == "F" else Presentation.LINES
     while True:
         label = display.terminal.charset.label
         if display.terminal.charset.name == "ascii":  # no glyphs to see: the suits are letters here (issue 33.3h)
@@ -150,9 +176,12 @@ async def charset_test(display: Display) -> None:
             "",
             "  Y  Yes: keep this setting.",
             "  N  No (or it looks garbled): try the next one.",
-        ], "YN", banner=False)
+            "  S  Screen-reader mode: plain lines only, for a screen reader or a teletype.",
+        ], "YNS", banner=False)
         if got == "Y":
-            return
+            return Presentation.SCREEN
+        if got == "S":
+            return Presentation.LINES
         current = display.terminal.charset
         display.set_charset(PROFILES[(PROFILES.index(current) + 1) % len(PROFILES)]
                             if current in PROFILES else PROFILES[0])

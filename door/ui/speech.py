@@ -9,6 +9,7 @@ no abbreviations a speech synthesizer would spell out ("5H", "15s").
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
 from engine.cards import Card
@@ -17,7 +18,7 @@ from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, G
                            HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
-__all__ = ["number_words", "card_name", "cards_names", "numbered_cards", "cadence", "spoken"]
+__all__ = ["speak_cards", "number_words", "card_name", "cards_names", "numbered_cards", "cadence", "spoken"]
 
 _RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -58,6 +59,22 @@ def numbered_cards(cards: Sequence[Card | None]) -> str:
     chooses among by number (``None``: a card played, skipped, its number
     kept for the cards after it)."""
     return "; ".join(f"{i}, {card_name(c)}" for i, c in enumerate(cards, 1) if c is not None)
+
+
+_GLYPH_SUITS = {"\u2663": "clubs", "\u2666": "diamonds", "\u2665": "hearts", "\u2660": "spades"}
+_CARD_TEXT = re.compile("(10|[A2-9JQK])([\u2663\u2666\u2665\u2660])")
+_RANK_TEXT = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def speak_cards(text: str) -> str:
+    """``text`` with every card written the screen's way (``"5♥"``,
+    ``"10♦"``) named in full (``"five of hearts"``): hints and notes
+    made for the full screen, said in the line presentation."""
+    def name(m: re.Match[str]) -> str:
+        rank = _RANK_TEXT.get(m.group(1)) or int(m.group(1))
+        return f"{_RANKS[rank - 1]} of {_GLYPH_SUITS[m.group(2)]}"
+
+    return _CARD_TEXT.sub(name, text)
 
 
 _RUN_LENGTH = {3: "three", 4: "four", 5: "five"}

@@ -1,0 +1,93 @@
+"""The line presentation (issue 35): the door for a screen reader or a
+teletype.  Nothing is painted: a screen is said once, as plain lines, when
+it is shown; what changes later is said as a new line; typed keys are
+echoed.  No cursor addressing, no erase, no colour, no box drawing, no
+redraw: Ctrl-L says the current screen again.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from door.net.keys import Key, KeyName
+from door.net.terminal import Terminal
+from door.ui.display import Display, Painter, Presentation, Text
+from door.ui.speech import speak_cards
+
+__all__ = ["LineDisplay"]
+
+class LineDisplay(Display):
+    """The screen of one ``terminal`` in the line presentation: the same
+    calls as :class:`Display`, said instead of painted."""
+
+    presentation = Presentation.LINES
+
+    def __init__(self, terminal: Terminal) -> None:
+        super().__init__(terminal)
+        self.lines_said = 0
+        """Lines written so far (the tests' budget: lines per game event)."""
+        self._open = False  # a prompt or an echo is on the current line
+
+    def show(self, painter: Painter, hold: Callable[[], bool] | None = None, text: Text | None = None) -> None:
+        """Make ``painter`` the current screen (for a later switch to the
+        full screen) and say ``text``."""
+        self.painter, self.hold, self.text = painter, hold, text
+        if text is not None:
+            self.say(*text())
+
+    def say(self, *lines: str) -> None:
+        """Write each of ``lines`` (blank ones skipped) on a line of its own,
+        cards named in full (:func:`~door.ui.speech.speak_cards`).  A long
+        line is not broken: a screen reader reads a line as one utterance,
+        and a teletype's own margin folds it."""
+        out = [speak_cards(line.strip()) for line in lines if line.strip()]
+        if not out:
+            return
+        if self._open:
+            self.terminal.write(b"\r\n")
+            self._open = False
+        self.lines_said += len(out)
+        self.terminal.write_text("".join(line + "\r\n" for line in out))
+
+    def prompt(self, text: str) -> None:
+        """Write ``text`` and leave the cursor after it (what is typed next
+        is echoed there)."""
+        if self._open:
+            self.terminal.write(b"\r\n")
+        self.terminal.write_text(text)
+        self._open = True
+
+    def echo(self, text: str) -> None:
+        """Echo typed ``text``; ``"\\b"`` erases the last character typed."""
+        if text == "\b":
+            self.terminal.write(b"\b \b")
+        elif text == "\n":
+            self.terminal.write(b"\r\n")
+            self.lines_said += 1
+            self._open = False
+            return
+        else:
+            self.terminal.write_text(text)
+        self._open = True
+
+    def refresh(self) -> None:
+        """Nothing to paint: what changes is said when it happens."""
+
+    def refresh_soon(self) -> None:
+        """Nothing to paint (see :meth:`refresh`)."""
+
+    def too_small(self) -> bool:
+        """Lines fit any window."""
+        return False
+
+    def redraw(self) -> None:
+        """Ctrl-L: say the current screen again."""
+        if self.text is not None:
+            self.say(*self.text())
+
+    def screen_key(self, key: Key) -> bool:
+        """Ctrl-L says the screen again; a window change changes nothing."""
+        if key.name is KeyName.CTRL_L:
+            self.redraw()
+            return True
+        return key.name is KeyName.RESIZE
