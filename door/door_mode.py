@@ -83,6 +83,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         else:
             cols = 80
         terminal = StdioTerminal(cols, rows, chosen)
+    # a caller whose BBS says they have no ANSI at all gets the line presentation (issue 35.5)
+    terminal.screen_reader = not info.ansi
     CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
     if hub is not None:  # a server runs on this data folder: the caller joins it (issue 16.2)
         log.info("handing %r (node %s) to the running server", info.name, info.node)

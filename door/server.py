@@ -16,7 +16,6 @@ import signal
 from pathlib import Path
 from typing import Any, Callable
 
-from door.net.ansi import farewell
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Login
 from door.caller.identity import Caller
@@ -53,7 +52,7 @@ SYSOP_ROOM = 4
 """Connections the gate lets in past ``max_sessions``, so that a full door
 still answers its sysops."""
 
-SHUTDOWN_MESSAGE = farewell("*** The cribbage door is shutting down. Please call again later. ***")
+SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
 
 
 class DoorServer:
@@ -262,7 +261,7 @@ class DoorServer:
             raise
         except StoreError as exc:  # the records cannot be read or written: say so, never just hang up
             clog.error("session ended: %s", exc)
-            terminal.write(farewell("The door cannot reach its records right now. Please call again later."))
+            terminal.say_farewell("The door cannot reach its records right now. Please call again later.")
         except Exception:
             clog.exception("session failed")
         finally:
@@ -279,7 +278,7 @@ class DoorServer:
     async def stop(self) -> None:
         """Tell every caller, close every connection and both listeners."""
         for terminal in list(self.sessions):
-            terminal.write(SHUTDOWN_MESSAGE)
+            terminal.say_farewell(SHUTDOWN_MESSAGE)
         await asyncio.gather(*(asyncio.wait_for(t.drain(), 2.0) for t in list(self.sessions)),
                              return_exceptions=True)
         for terminal in list(self.sessions):
@@ -311,7 +310,7 @@ class DoorServer:
 
 async def _refuse(terminal: Terminal, text: str) -> None:
     """Say ``text`` as a farewell and let it go out (the session ends)."""
-    terminal.write(farewell(text))
+    terminal.say_farewell(text)
     await terminal.drain()
 
 

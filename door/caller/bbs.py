@@ -41,7 +41,8 @@ async def time_limit(terminal: Terminal, seconds: float, presence: Presence) -> 
         seconds = WARN_BEFORE
     await asyncio.sleep(seconds)
     # on a clear screen, from its top: written below the game it scrolled it
-    terminal.write(CLEAR + b"Your time is up. Your game is saved: it waits for you next time.\r\n")
+    terminal.write((b"\r\n" if terminal.plain else CLEAR) + b"Your time is up. Your game is saved: it waits for you "
+                   b"next time.\r\n")
     await terminal.drain()
     log.info("time is up")
     terminal.lost()

@@ -65,7 +65,7 @@ class CallerSide:
         """Show the door to this caller in ``presentation`` from the next
         screen on: a new display on the same terminal (issue 35); the
         sysop's console shows the caller's mode."""
-        self.options.reader = presentation is Presentation.LINES
+        self.options.reader = self.terminal.plain = presentation is Presentation.LINES
         self.presence.presentation = presentation
         if presentation is self.display.presentation:
             return

@@ -133,6 +133,9 @@ class Terminal:
         self.dropped_output = False
         """True when output was held back: the next frame must be a full redraw."""
         self._stuck_timer: asyncio.TimerHandle | None = None
+        self.plain = False
+        """The session shows the door in plain lines (issue 35): the
+        terminal's own words (:meth:`say_farewell`) carry no escape sequence either."""
         self.screen_reader = False
         """The transport or the BBS said this caller wants plain lines (a
         drop file with no ANSI); see :meth:`wants_lines`."""
@@ -205,6 +208,12 @@ class Terminal:
         """Make the waiting (or the next) :meth:`get_key` return ``None`` at
         once: a screen whose clock was stopped has something to show."""
         self._inbox.put_nowait(_WAKE)
+
+    def say_farewell(self, text: str) -> None:
+        """``text`` on a line of its own below whatever is on screen, in the
+        default colours (:func:`~door.net.ansi.farewell`; plain, with no
+        colour reset, for a session in plain lines)."""
+        self.write(f"\r\n{text}\r\n".encode("ascii", "replace") if self.plain else farewell(text))
 
     def wants_lines(self) -> bool:
         """True when the caller's terminal asks for the line presentation
@@ -322,7 +331,7 @@ class Terminal:
 
     def _idle_out(self) -> None:
         minutes = (self.idle_timeout or 0) / 60
-        self.write(farewell(f"No key for {minutes:g} minutes: goodbye. Call again soon!"))
+        self.say_farewell(f"No key for {minutes:g} minutes: goodbye. Call again soon!")
         self.log.info("%s idle for %s s: disconnecting", self.peer, self.idle_timeout)
         self.close()
         self.lost()

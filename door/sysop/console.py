@@ -17,8 +17,8 @@ import asyncio
 import logging
 import time
 
-from door.net.ansi import CLEAR, farewell
-from door.ui.display import Display
+from door.net.ansi import CLEAR
+from door.ui.display import Display, Presentation
 from door.net.keys import Key
 from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, Intent, LeaveConsole, Resume, SendMessage,
                                      StopWatching, ToggleAvailable, Watch, handle_key)
@@ -115,7 +115,8 @@ class SysopConsole:
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
             line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
-                    f"{idle // 60:>2}:{idle % 60:02d}  {p.activity()}")
+                    f"{idle // 60:>2}:{idle % 60:02d}  {'reader: ' if p.presentation is Presentation.LINES else ''}"
+                    f"{p.activity()}")  # (screen-reader mode first: a long activity is cut at the edge)
             style = BAR if i == self.keys.selected else TEXT
             if i == self.keys.selected:
                 canvas.fill(first + i, 0, canvas.cols, BAR)
@@ -183,7 +184,7 @@ class SysopConsole:
         elif isinstance(intent, Disconnect) and target is not None:
             # no waiting for a caller who does not read: close() gives the
             # farewell a moment to go out, then aborts
-            target.terminal.write(farewell("The sysop has ended your call. Goodbye."))
+            target.terminal.say_farewell("The sysop has ended your call. Goodbye.")
             target.terminal.close()
             target.terminal.lost()
             self.say(f"disconnected {target.name or target.terminal.peer}")

@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Callable, Protocol
 from engine.rules import Rules
 
 from door.config import PagingConfig
-from door.net.ansi import farewell
 from door.net.terminal import Terminal
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
@@ -266,7 +265,8 @@ class Lobby:
         when the older session did not end within ``timeout`` seconds."""
         while (old := self.holder(identity, presence)) is not None:
             log.info("%s logs in again: closing the older session (conn %d)", identity, old.conn)
-            old.terminal.write(b"\x07" + farewell("*** You logged in again from somewhere else: this line is closed. ***"))
+            old.terminal.write(b"\x07")
+            old.terminal.say_farewell("*** You logged in again from somewhere else: this line is closed. ***")
             old.terminal.close()
             old.terminal.lost()
             try:

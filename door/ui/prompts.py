@@ -188,7 +188,8 @@ async def charset_test(display: Display) -> Presentation:
 
 
 def goodbye(display: Display, text: str) -> None:
-    """Clear the screen, say ``text`` and leave the cursor below it."""
+    """Clear the screen (not in plain lines), say ``text`` and leave the
+    cursor below it."""
     t = display.terminal
-    t.write(CLEAR)
+    t.write(b"\r\n" if display.lines else CLEAR)
     t.write_text(text + "\r\n")

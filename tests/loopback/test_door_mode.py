@@ -33,6 +33,20 @@ async def test_door_mode_plays_a_whole_game_and_records_it(tmp_path: Path) -> No
     assert len(games) == 1 and max(games[0].scores) == 121
 
 
+async def test_a_bbs_caller_without_ansi_gets_plain_lines(tmp_path: Path) -> None:
+    """Issue 35.5: the drop file says ASCII (no ANSI at all): the line
+    presentation, with not one escape sequence."""
+    door = PtyDoor(tmp_path, door32(tmp_path, "Teletype", emulation=0))
+    await door.start()
+    s = door.screen
+    await s.wait_for(lambda: "Press 1, 2, 3" in bytes(s.raw).decode("cp437"), timeout=20)
+    raw = bytes(s.raw)
+    assert b"Screen-reader mode is on" in raw and b"Welcome, Teletype." in raw
+    await door.send(b"q")
+    assert await door.finish() == 0
+    assert b"Thanks for playing" in bytes(s.raw) and b"\x1b" not in bytes(s.raw)  # the goodbye too
+
+
 async def test_door_mode_ends_when_the_time_is_up(tmp_path: Path) -> None:
     door = PtyDoor(tmp_path, door32(tmp_path, "Latecomer", minutes=0))
     await door.start()

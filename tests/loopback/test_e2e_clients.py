@@ -202,3 +202,34 @@ def test_local_console_command(served) -> None:
     finally:
         caller.child.terminate(force=True)
         console.child.terminate(force=True)
+
+
+@pytest.mark.skipif(shutil.which("telnet") is None, reason="the telnet client is not installed")
+def test_system_telnet_with_term_dumb_gets_plain_lines(served) -> None:
+    """Debian's telnet under a PTY with TERM=dumb (issue 35): screen-reader
+    mode without asking, through the name, the discard and the first card,
+    with no cursor addressing, erase or colour in what the door sends."""
+    from tests.support.reader_bot import NOISE
+
+    telnet_port, _, _, _ = served
+    env = dict(os.environ, TERM="dumb", LANG="C.UTF-8")
+    child = pexpect.spawn("telnet", ["-E", "127.0.0.1", str(telnet_port)], env=env, dimensions=(24, 80),
+                          encoding=None, timeout=15)
+    try:
+        child.expect(b"Escape character is 'off'.\r\n|Connected to [^\r\n]*\r\n")
+        child.expect(b"Screen-reader mode is on")
+        door_bytes = bytearray(child.after)
+        for expected, answer in [(b"Your name: ", b"Tele Type\r"), (b"Press R, G or B.", b"g"),
+                                 (b"or Q.", b"1"), (b"ESC goes back.", b"1"),
+                                 (b"RETURN on a blank line deals", b"\r"),
+                                 (rb"Type the numbers of two cards", b"12")]:
+            child.expect(expected)
+            door_bytes += child.before + child.after
+            child.send(answer)
+        child.expect(rb"Your turn, count [a-z\-]+\. Your cards: 1, |Computer plays the [a-z]+ of [a-z]+\. Count")
+        door_bytes += child.before + child.after
+        assert b"Tele Type" in door_bytes  # the name was echoed as typed
+        for name, pattern in NOISE.items():
+            assert not pattern.search(bytes(door_bytes)), name
+    finally:
+        child.terminate(force=True)

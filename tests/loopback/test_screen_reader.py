@@ -7,14 +7,22 @@ TERM=dumb, and remembered by the account."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
+from pathlib import Path
+from typing import AsyncIterator
 
+import asyncssh
+import pytest
 import telnetlib3
 
 from door.server import DoorServer
 from door.ui.display import Presentation
 
+from tests.loopback.test_sysop import sysop_login
+from tests.support.player import Player
 from tests.support.reader_bot import PROMPTS, ReaderBot, count_of, playable
+from tests.support.server import make_config, running, with_sysop
 
 EVENT = re.compile(r"^(Your|Computer's) (hand|crib):|^(You|Computer) (plays?|says? go|pegs?|cut|wins?)|"
                    r"^The starter|^Hand [a-z\-]+\.|^Computer has laid away|^The count goes back|^Right:|"
@@ -46,9 +54,20 @@ async def register(bot: ReaderBot, name: str, password: str) -> None:
     await bot.wait_for("Main menu" if False else re.compile(r"Press 1, 2, .* or Q\."))
 
 
-async def play_a_game(bot: ReaderBot) -> list[tuple[int, int]]:
+async def read_again(bot: ReaderBot) -> None:
+    """The reading keys, at the first discard: the hand, the scores, the
+    table, whose turn it is, the last ten events."""
+    for key, answer in [("h", r"Your hand: [a-z ,]+\."), ("s", r"Scores: you 0, Computer 0; game to 121\."),
+                        ("t", r"No starter yet\. Count zero\."), ("w", r"Your cards: 1, .* for [^\n]*crib\."),
+                        ("l", r"The last ten events:\r\n(.+\r\n)+")]:
+        bot.send(key)
+        await bot.wait_for(re.compile(answer))
+
+
+async def play_a_game(bot: ReaderBot, reread: bool = False) -> list[tuple[int, int]]:
     """Answer the game's prompts until "Play again?"; returns, for each
-    stretch of output between two of the bot's keys, (lines, events)."""
+    stretch of output between two of the bot's keys, (lines, events).
+    ``reread``: try the reading keys at the first discard."""
     bursts: list[tuple[int, int]] = []
     while True:
         start = bot.read_to
@@ -57,6 +76,9 @@ async def play_a_game(bot: ReaderBot) -> list[tuple[int, int]]:
         bursts.append((len([line for line in said if line.strip()]), sum(bool(EVENT.match(line)) for line in said)))
         prompt = m.group(0)
         if prompt.startswith("Type the numbers of two"):
+            if reread:
+                await read_again(bot)
+                reread = False
             bot.send("12")
         elif prompt.startswith("Your turn"):
             bot.send(playable(prompt))
@@ -64,6 +86,8 @@ async def play_a_game(bot: ReaderBot) -> list[tuple[int, int]]:
             bot.send(f"{count_of(prompt)}\r")
         elif prompt.startswith("RETURN on a blank line"):
             bot.send("\r")
+        elif prompt.startswith("deals with RETURN"):
+            pass  # the other player deals
         elif prompt.startswith("Press a key"):
             bot.send(" ")
         else:  # play again?
@@ -88,7 +112,7 @@ async def test_a_blind_caller_registers_and_plays_a_whole_game_with_manual_count
         await bot.wait_for(re.compile(r"Counting +manual"))
         await bot.wait_for(re.compile(r"Press [^\n]*Q; ESC goes back\."))
     bot.send("1")
-    bursts = await play_a_game(bot)
+    bursts = await play_a_game(bot, reread=True)
     await bot.wait_for(re.compile(r"Press 1, 2, .* or Q\."))
     text = bot.text()
     assert re.search(r"(You|Computer) wins?, 1[2-3][0-9] to \d+\.", text), text[-2000:]
@@ -122,3 +146,117 @@ async def test_term_dumb_turns_the_mode_on_and_the_account_remembers_it(door: Do
     assert presence.presentation is Presentation.LINES
     writer.close()  # type: ignore[attr-defined]
     pump.cancel()
+
+
+class MttsClient:
+    """A telnet client written out by hand, as a MUD client that speaks
+    MTTS: it answers the TTYPE cycle with its name, a terminal type and
+    ``MTTS <bits>``, refuses every other option, and gives the rest of the
+    bytes to a :class:`ReaderBot`."""
+
+    IAC, SB, SE, WILL, WONT, DO, DONT, TTYPE = 255, 250, 240, 251, 252, 253, 254, 24
+
+    def __init__(self, answers: list[str]) -> None:
+        self.answers = answers
+        self.asked = 0
+
+    async def connect(self, port: int) -> tuple[ReaderBot, asyncio.Task[None], asyncio.StreamWriter]:
+        reader_, writer = await asyncio.open_connection("127.0.0.1", port)
+        bot = ReaderBot(writer.write)
+        return bot, asyncio.create_task(self._pump(reader_, writer, bot)), writer
+
+    async def _pump(self, reader_: asyncio.StreamReader, writer: asyncio.StreamWriter, bot: ReaderBot) -> None:
+        data = b""
+        while chunk := await reader_.read(4096):
+            data += chunk
+            out = bytearray()
+            i = 0
+            while i < len(data):
+                if data[i] != self.IAC:
+                    out.append(data[i])
+                    i += 1
+                    continue
+                if i + 1 >= len(data):
+                    break
+                verb = data[i + 1]
+                if verb in (self.WILL, self.WONT, self.DO, self.DONT):
+                    if i + 2 >= len(data):
+                        break
+                    option = data[i + 2]
+                    if verb == self.DO:
+                        writer.write(bytes([self.IAC, self.WILL if option == self.TTYPE else self.WONT, option]))
+                    elif verb == self.WILL:
+                        writer.write(bytes([self.IAC, self.DO, option]))
+                    i += 3
+                elif verb == self.SB:
+                    end = data.find(bytes([self.IAC, self.SE]), i)
+                    if end < 0:
+                        break
+                    if data[i + 2] == self.TTYPE:
+                        answer = self.answers[min(self.asked, len(self.answers) - 1)]
+                        self.asked += 1
+                        writer.write(bytes([self.IAC, self.SB, self.TTYPE, 0]) + answer.encode()
+                                     + bytes([self.IAC, self.SE]))
+                    i = end + 2
+                elif verb == self.IAC:
+                    out.append(self.IAC)
+                    i += 2
+                else:
+                    i += 2
+            data = data[i:]
+            if out:
+                bot.feed(bytes(out))
+
+
+async def test_mtts_with_the_screen_reader_bit_turns_the_mode_on(door: DoorServer) -> None:
+    bot, pump, writer = await MttsClient(["MUDCLIENT", "XTERM-256COLOR", "MTTS 77"]).connect(door.telnet_port)
+    await bot.wait_for("Screen-reader mode is on")  # 77 = 64 (screen reader) + 8 + 4 + 1
+    await bot.wait_for("Your name: ")
+    assert bot.noise() == dict.fromkeys(bot.noise(), 0)
+    writer.close()
+    pump.cancel()
+
+
+async def test_mtts_without_it_keeps_the_full_screen(door: DoorServer) -> None:
+    bot, pump, writer = await MttsClient(["MUDCLIENT", "XTERM-256COLOR", "MTTS 13"]).connect(door.telnet_port)
+    await bot.wait_for("Your name: ")
+    assert "Screen-reader mode is on" not in bot.text() and bot.noise()["SGR"] > 0
+    writer.close()
+    pump.cancel()
+
+
+@pytest.fixture
+async def sysop_door(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> AsyncIterator[DoorServer]:
+    config = with_sysop(make_config(tmp_path / "data"), "Sysop", "sysop-secret", sysop_key)
+    config.rules = dataclasses.replace(config.rules, game_to=61, skunk_line=None, double_skunk_line=None)
+    async with running(config) as server:
+        yield server
+
+
+async def test_a_blind_caller_plays_the_sysop_who_keeps_the_full_screen(sysop_door: DoorServer, sysop_key) -> None:
+    door = sysop_door
+    sysop = await sysop_login(door, sysop_key)
+    bot, pump, writer = await reader(door.telnet_port, term="dumb")
+    await bot.wait_for("Your name: ")
+    bot.send("Lee\r")
+    await bot.wait_for("Press R, G or B.")
+    bot.send("g")
+    await bot.wait_for(re.compile(r"Press 1, 2, .* or Q\."))
+    # the console lists the caller's mode
+    await sysop.screen.wait_for(lambda: "Lee" in sysop.screen.text() and "reader: main menu" in sysop.screen.text())
+    bot.send("6")
+    await bot.wait_for("Reason: ")
+    bot.send("a game?\r")
+    await bot.wait_for("Press ESC to stop paging.")
+    await sysop.screen.wait_for(lambda: "PAGE from Lee" in sysop.screen.text())
+    await sysop.send(b"y")
+    await bot.wait_for("Press 1 or 2.")
+    bot.send("1")
+    mine = Player(sysop.screen, sysop.send, name="Sysop")
+    ends = await asyncio.gather(mine.play(timeout=200), play_a_game(bot))
+    assert re.search(r"(You win|Lee wins) \d+ to \d+!", ends[0]), ends[0]
+    assert re.search(r"(You|Sysop) wins?, \d+ to \d+\.", bot.text())
+    assert bot.noise() == dict.fromkeys(bot.noise(), 0)
+    writer.close()  # type: ignore[attr-defined]
+    pump.cancel()
+    sysop.conn.close()

@@ -20,10 +20,11 @@ __all__ = ["PtyDoor", "door32", "CONFIG"]
 CONFIG = "[computer]\ndelay = 0\n[caller]\npegging_pause = 0\nhand_pause = 0\n"
 
 
-def door32(tmp_path: Path, name: str = "Doorman", minutes: int = 30) -> Path:
+def door32(tmp_path: Path, name: str = "Doorman", minutes: int = 30, emulation: int = 1) -> Path:
+    """A DOOR32.SYS for stdio (``emulation``: 0 ASCII, 1 ANSI)."""
     path = tmp_path / "door32.sys"
     path.write_text("\r\n".join(["0", "0", "38400", "Synchronet", "7", "Door Man", name, "50", str(minutes),
-                                 "1", "2"]) + "\r\n")
+                                 str(emulation), "2"]) + "\r\n")
     return path
 
 

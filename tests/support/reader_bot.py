@@ -88,6 +88,7 @@ PROMPTS = re.compile(
     r"Your turn, count [a-z\-]+\. Your cards: [^\n]*\. Type the number of a card to play\.|"
     r"Count your (hand|crib): [^\n]*Type the points, then RETURN: |"
     r"RETURN on a blank line deals[^\n]*|"
+    r"deals with RETURN on a blank line[^\n]*|"
     r"Play again\? Press Y or N\.|"
     r"Press a key to go on\.")
 
