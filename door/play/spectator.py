@@ -14,6 +14,7 @@ from door.ui.screen import BLACK, Canvas, Style, YELLOW
 
 BANNER = Style(fg=BLACK, bg=YELLOW)
 from door.play.table import Table
+from door.ui.speech import spoken
 from door.ui.words import describe
 
 __all__ = ["Spectator"]
@@ -44,6 +45,8 @@ class Spectator:
         names = [s.name for s in self.table.seats]
         for e in events:
             self.vs.say(*describe(e, -1, names))
+            if self.display.lines:  # screen-reader mode: each event said as it happens (issue 35)
+                self.display.say(*spoken(e, -1, names))
         self.vs.chat = list(self.table.chat_log)
         a, b = names
         self.vs.prompt = self.prompt.format(a=a, b=b)

@@ -67,7 +67,7 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> None:
     view = Spectator(display, table, reveal=True,
                      prompt="Demonstration, {a} against {b}: + faster, - slower, any other key stops.")
     table.watchers.append(view)
-    display.show(view.paint)
+    display.show(view.paint, text=lambda: [view.prompt.format(a=seats[0].name, b=seats[1].name)])
     run = asyncio.create_task(table.run())
     try:
         async for key in display.keys(tick=0.5):

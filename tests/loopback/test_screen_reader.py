@@ -260,3 +260,56 @@ async def test_a_blind_caller_plays_the_sysop_who_keeps_the_full_screen(sysop_do
     writer.close()  # type: ignore[attr-defined]
     pump.cancel()
     sysop.conn.close()
+
+
+async def test_the_records_and_the_demonstration_are_said_too(door: DoorServer) -> None:
+    bot, pump, writer = await reader(door.telnet_port, term="dumb")
+    await bot.wait_for("Your name: ")
+    bot.send("Reed\r")
+    await bot.wait_for("Press R, G or B.")
+    bot.send("g")
+    menu = re.compile(r"Press 1, 2, .* or Q\.")
+    await bot.wait_for(menu)
+    for key, words in [("3", "Guests have no statistics."), ("4", "Top players"), ("5", "Recent games")]:
+        bot.send(key)
+        await bot.wait_for(words)
+        await bot.wait_for("Press any key.")
+        bot.send(" ")
+        await bot.wait_for(menu)
+    bot.send("7")  # the demonstration: the computer's moves, said as they come
+    await bot.wait_for("Demonstration, North against South")
+    await bot.wait_for(re.compile(r"(North|South) plays the [a-z]+ of [a-z]+\. Count"), timeout=30)
+    bot.send("x")
+    await bot.wait_for(menu)
+    assert bot.noise() == dict.fromkeys(bot.noise(), 0)
+    writer.close()  # type: ignore[attr-defined]
+    pump.cancel()
+
+
+async def test_a_dropped_blind_caller_resumes_where_the_game_was(door: DoorServer) -> None:
+    bot, pump, writer = await reader(door.telnet_port, term="dumb")
+    await register(bot, "Rory", "rory-secret")
+    bot.send("1")
+    await bot.wait_for(re.compile(r"Press [^\n]*Q; ESC goes back\."))
+    bot.send("1")
+    await bot.wait_for("RETURN on a blank line deals")
+    bot.send("\r")
+    dealt = await bot.wait_for(re.compile(r"Your cards: (.*)\. Type the numbers of two cards"))
+    writer.close()  # type: ignore[attr-defined]  # the line drops
+    pump.cancel()
+    await asyncio.sleep(0.3)
+    bot, pump, writer = await reader(door.telnet_port, term="dumb")
+    await bot.wait_for("Your name: ")
+    bot.send("Rory\r")
+    await bot.wait_for("Password: ")
+    bot.send("rory-secret\r")
+    await bot.wait_for(re.compile(r"You have an unfinished game #\d+ \(hand 1"))
+    await bot.wait_for("Press Y or N.")
+    bot.send("y")
+    await bot.wait_for("RETURN on a blank line deals")
+    bot.send("\r")
+    again = await bot.wait_for(re.compile(r"Your cards: (.*)\. Type the numbers of two cards"))
+    assert again.group(1) == dealt.group(1)  # the same six cards
+    assert bot.noise() == dict.fromkeys(bot.noise(), 0)
+    writer.close()  # type: ignore[attr-defined]
+    pump.cancel()

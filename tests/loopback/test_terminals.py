@@ -70,7 +70,7 @@ async def test_every_view_at_every_size(door: DoorServer, cols: int, rows: int) 
 
 
 async def test_plain_ascii_profile_sends_nothing_above_7e(door: DoorServer) -> None:
-    caller = await telnet_caller(door.telnet_port, term="dumb")
+    caller = await telnet_caller(door.telnet_port, term="vt52")
     raw = caller.screen.raw
     s = caller.screen
     await log_in_as_guest(caller, "Dumb")
