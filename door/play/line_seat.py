@@ -86,7 +86,7 @@ class LineSeat(HumanSeat):
             return
         super()._update()
         kind, words = self._prompt()
-        if (kind, words) == self._said or (kind in ("wait", "chat") and kind == self._said[0]):
+        if (kind, words) == self._said or (kind in ("wait", "chat", "absent") and kind == self._said[0]):
             return
         self._said = (kind, words)
         if kind == "count":

@@ -24,6 +24,9 @@ from tests.support.player import Player
 from tests.support.reader_bot import PROMPTS, ReaderBot, count_of, playable
 from tests.support.server import make_config, running, with_sysop
 
+MENU = re.compile(r"Press 1, 2, .* or Q\.")
+"""The main menu's last line: the keys it takes."""
+
 EVENT = re.compile(r"^(Your|Computer's) (hand|crib):|^(You|Computer) (plays?|says? go|pegs?|cut|wins?)|"
                    r"^The starter|^Hand [a-z\-]+\.|^Computer has laid away|^The count goes back|^Right:|"
                    r"^You claimed")
@@ -51,7 +54,7 @@ async def register(bot: ReaderBot, name: str, password: str) -> None:
     bot.send(password + "\r")
     await bot.wait_for("Password: ")
     bot.send(password + "\r")
-    await bot.wait_for("Main menu" if False else re.compile(r"Press 1, 2, .* or Q\."))
+    await bot.wait_for(MENU)
 
 
 async def read_again(bot: ReaderBot) -> None:
@@ -62,6 +65,15 @@ async def read_again(bot: ReaderBot) -> None:
                         ("l", r"The last ten events:\r\n(.+\r\n)+")]:
         bot.send(key)
         await bot.wait_for(re.compile(answer))
+
+
+async def as_guest(bot: ReaderBot, name: str) -> None:
+    """The guest login said line by line, to the main menu's keys."""
+    await bot.wait_for("Your name: ")
+    bot.send(name + "\r")
+    await bot.wait_for("Press R, G or B.")
+    bot.send("g")
+    await bot.wait_for(MENU)
 
 
 async def play_a_game(bot: ReaderBot, reread: bool = False) -> list[tuple[int, int]]:
@@ -113,7 +125,7 @@ async def test_a_blind_caller_registers_and_plays_a_whole_game_with_manual_count
         await bot.wait_for(re.compile(r"Press [^\n]*Q; ESC goes back\."))
     bot.send("1")
     bursts = await play_a_game(bot, reread=True)
-    await bot.wait_for(re.compile(r"Press 1, 2, .* or Q\."))
+    await bot.wait_for(MENU)
     text = bot.text()
     assert re.search(r"(You|Computer) wins?, 1[2-3][0-9] to \d+\.", text), text[-2000:]
     assert "Fifteen two" in text and "Right: you peg" in text
@@ -141,7 +153,7 @@ async def test_term_dumb_turns_the_mode_on_and_the_account_remembers_it(door: Do
     bot.send("Dumb Dan\r")
     await bot.wait_for("Password: ")
     bot.send("dan-secret\r")
-    await bot.wait_for(re.compile(r"Press 1, 2, .* or Q\."))
+    await bot.wait_for(MENU)
     presence = next(p for p in door.ctx.lobby.presences.values() if p.name == "Dumb Dan")
     assert presence.presentation is Presentation.LINES
     writer.close()  # type: ignore[attr-defined]
@@ -237,11 +249,7 @@ async def test_a_blind_caller_plays_the_sysop_who_keeps_the_full_screen(sysop_do
     door = sysop_door
     sysop = await sysop_login(door, sysop_key)
     bot, pump, writer = await reader(door.telnet_port, term="dumb")
-    await bot.wait_for("Your name: ")
-    bot.send("Lee\r")
-    await bot.wait_for("Press R, G or B.")
-    bot.send("g")
-    await bot.wait_for(re.compile(r"Press 1, 2, .* or Q\."))
+    await as_guest(bot, "Lee")
     # the console lists the caller's mode
     await sysop.screen.wait_for(lambda: "Lee" in sysop.screen.text() and "reader: main menu" in sysop.screen.text())
     bot.send("6")
@@ -264,23 +272,18 @@ async def test_a_blind_caller_plays_the_sysop_who_keeps_the_full_screen(sysop_do
 
 async def test_the_records_and_the_demonstration_are_said_too(door: DoorServer) -> None:
     bot, pump, writer = await reader(door.telnet_port, term="dumb")
-    await bot.wait_for("Your name: ")
-    bot.send("Reed\r")
-    await bot.wait_for("Press R, G or B.")
-    bot.send("g")
-    menu = re.compile(r"Press 1, 2, .* or Q\.")
-    await bot.wait_for(menu)
+    await as_guest(bot, "Reed")
     for key, words in [("3", "Guests have no statistics."), ("4", "Top players"), ("5", "Recent games")]:
         bot.send(key)
         await bot.wait_for(words)
         await bot.wait_for("Press any key.")
         bot.send(" ")
-        await bot.wait_for(menu)
+        await bot.wait_for(MENU)
     bot.send("7")  # the demonstration: the computer's moves, said as they come
     await bot.wait_for("Demonstration, North against South")
     await bot.wait_for(re.compile(r"(North|South) plays the [a-z]+ of [a-z]+\. Count"), timeout=30)
     bot.send("x")
-    await bot.wait_for(menu)
+    await bot.wait_for(MENU)
     assert bot.noise() == dict.fromkeys(bot.noise(), 0)
     writer.close()  # type: ignore[attr-defined]
     pump.cancel()
@@ -313,3 +316,35 @@ async def test_a_dropped_blind_caller_resumes_where_the_game_was(door: DoorServe
     assert bot.noise() == dict.fromkeys(bot.noise(), 0)
     writer.close()  # type: ignore[attr-defined]
     pump.cancel()
+
+
+async def test_a_blind_caller_challenges_a_full_screen_caller_and_they_chat_and_play(sysop_door: DoorServer) -> None:
+    from tests.support.player import log_in_as_guest, telnet_caller
+
+    door = sysop_door
+    bob = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(bob, "Bob")
+    bot, pump, writer = await reader(door.telnet_port, term="dumb")
+    await as_guest(bot, "Lin")
+    bot.send("8")
+    await bot.wait_for("1  Bob (guest)")
+    await bot.wait_for("ESC goes back.")
+    bot.send("1")
+    await bot.wait_for("Press 1 or 2; ESC goes back.")
+    bot.send("1")
+    await bot.wait_for("Press ESC to withdraw the challenge.")
+    await bob.screen.wait_for(lambda: "Lin challenges you" in bob.screen.text())
+    await bob.send(b"y")
+    await bot.wait_for(re.compile(r"Scores: you 0, Bob 0; game to 61\. Chat"))
+    bot.send("hello Bob\r")  # typed, echoed, sent
+    await bot.wait_for("hello Bob\r\n")
+    await bob.screen.wait_for(lambda: "Lin: hello Bob" in bob.screen.text())
+    await bob.screen.wait_for(lambda: bob.screen.prompt().startswith("Chat"))
+    await bob.send(b"hi Lin\r")
+    await bot.wait_for("Bob says: hi Lin")
+    ends = await asyncio.gather(Player(bob.screen, bob.send, name="Bob").play(timeout=200), play_a_game(bot))
+    assert re.search(r"(You win|Lin wins) \d+ to \d+!", ends[0]), ends[0]
+    assert bot.noise() == dict.fromkeys(bot.noise(), 0)
+    writer.close()  # type: ignore[attr-defined]
+    pump.cancel()
+    bob.close()
