@@ -89,7 +89,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     if hub is not None:  # a server runs on this data folder: the caller joins it (issue 16.2)
         log.info("handing %r (node %s) to the running server", info.name, info.node)
         hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
-                          info.minutes_left * 60)
+                          info.minutes_left * 60, not info.ansi)
         try:
             await terminal.run_session(lambda t: relay(t, hub[0], hub[1], hello.encode()))
         finally:

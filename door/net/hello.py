@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 from door.net.charset import PROFILES, Charset
 
-__all__ = ["HELLO_LIMIT", "NAME_LIMIT", "encode_hello", "hello_fields", "check_name", "check_whole",
+__all__ = ["HELLO_LIMIT", "NAME_LIMIT", "encode_hello", "hello_fields", "check_flag", "check_name", "check_whole",
            "check_charset", "profile_named", "printable"]
 
 HELLO_LIMIT = 1024
@@ -48,6 +48,13 @@ def hello_fields(line: bytes, word: str, names: Iterable[str]) -> dict[str, Any]
     if not isinstance(fields, dict) or sorted(fields) != expected:
         raise ValueError(f"expected the fields {expected}")
     return fields
+
+
+def check_flag(label: str, value: Any) -> bool:
+    """``value`` when it is a JSON true or false; else ``ValueError``."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{label}: true or false")
+    return value
 
 
 def check_name(value: Any) -> str:

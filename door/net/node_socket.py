@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 from door.net.charset import Charset
-from door.net.hello import HELLO_LIMIT, check_charset, check_name, check_whole, encode_hello, hello_fields, profile_named
+from door.net.hello import HELLO_LIMIT, check_charset, check_flag, check_name, check_whole, encode_hello, hello_fields, profile_named
 from door.net.local_socket import start_local
 from door.net.relay import RelayedTerminal
 from door.net.terminal import TerminalKind
@@ -42,7 +42,8 @@ class NodeHello:
     """What a door process says of its caller: the BBS user ``name``, the
     BBS ``node`` number, the window size ``cols`` x ``rows`` in cells, the
     output ``charset`` (``"cp437"``, ``"utf-8"`` or ``"ascii"``), and the
-    ``seconds`` the caller has left today."""
+    ``seconds`` the caller has left today; ``plain``: the caller gets the
+    line presentation (the BBS said they have no ANSI, issue 35)."""
 
     name: str
     node: int
@@ -50,6 +51,7 @@ class NodeHello:
     rows: int
     charset: str
     seconds: float
+    plain: bool = False
 
     def encode(self) -> bytes:
         """The hello line, ``NODE {json}\\n``."""
@@ -68,7 +70,7 @@ class NodeHello:
         check_charset(charset)
         if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or not 0 <= seconds <= 86_400:
             raise ValueError("seconds: 0 to 86400")
-        return cls(name, node, cols, rows, charset, float(seconds))
+        return cls(name, node, cols, rows, charset, float(seconds), check_flag("plain", fields["plain"]))
 
     @property
     def profile(self) -> Charset:
@@ -83,6 +85,7 @@ class NodeTerminal(RelayedTerminal):
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, hello: NodeHello) -> None:
         super().__init__(TerminalKind.NODE, f"node {hello.node}", "ansi", hello.cols, hello.rows, reader, writer)
         self.charset = hello.profile
+        self.screen_reader = hello.plain
 
 
 async def start_nodes(data_dir: Path, session: Callable[[NodeTerminal, NodeHello], Awaitable[None]]) -> Any:

@@ -57,7 +57,7 @@ from typing import Any, Awaitable, Callable
 
 from door.net.charset import Charset
 from door.net.gate import address_of
-from door.net.hello import (HELLO_LIMIT, check_charset, check_name, check_whole, hello_fields, printable,
+from door.net.hello import (HELLO_LIMIT, check_charset, check_flag, check_name, check_whole, hello_fields, printable,
                             profile_named)
 from door.net.logs import SOURCE
 from door.net.private import SecretFileError, check_private
@@ -153,6 +153,8 @@ class PeerHello:
     (issue 16.3 across nodes); empty: none."""
     address: str = ""
     """The caller's own address, as the node they called saw it (issue 32.4)."""
+    plain: bool = False
+    """The caller is in screen-reader mode (issue 35): so they stay."""
 
     def encode(self, secret: bytes, nonce: bytes) -> tuple[bytes, bytes]:
         """The hello line ``PEER {json}\\n`` for the port that sent
@@ -170,7 +172,8 @@ class PeerHello:
         terminal type (what the client sent, made printable) and address,
         and whom they come to ``challenge``."""
         return cls(name, account, terminal.cols, terminal.rows, terminal.charset.name,
-                   printable(terminal.term_type, TERM_LIMIT), challenge, printable(terminal.address, ADDRESS_LIMIT))
+                   printable(terminal.term_type, TERM_LIMIT), challenge, printable(terminal.address, ADDRESS_LIMIT),
+                   terminal.plain)
 
     @classmethod
     def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> tuple["PeerHello", bytes]:
@@ -205,7 +208,8 @@ class PeerHello:
             check_name(challenge)
         if not isinstance(address, str) or address != printable(address, ADDRESS_LIMIT):
             raise ValueError(f"address: up to {ADDRESS_LIMIT} printable characters")
-        return cls(name, account, cols, rows, charset, term, challenge, address), their_nonce
+        return cls(name, account, cols, rows, charset, term, challenge, address,
+                   check_flag("plain", fields["plain"])), their_nonce
 
     @property
     def profile(self) -> Charset:
@@ -229,6 +233,7 @@ class PeerTerminal(RelayedTerminal):
         super().__init__(TerminalKind.PEER, f"{address} via {node}", hello.term or "ansi", hello.cols, hello.rows, reader,
                          writer, address=address)
         self.charset = hello.profile
+        self.screen_reader = hello.plain
 
 
 async def start_peers(host: str, port: int, secret: bytes,

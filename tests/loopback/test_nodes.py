@@ -133,9 +133,9 @@ async def answer(reader: asyncio.StreamReader) -> bytes:
     (b"hello\n", b"expected: NODE {json}"),
     (b"NODE {\"name\": \"Ann\"}\n", b"expected the fields"),
     (b"NODE " + json.dumps({"name": "Ann", "node": 1, "cols": 80, "rows": 24, "charset": "koi8-r",
-                            "seconds": 60}).encode() + b"\n", b"charset: one of"),
+                            "seconds": 60, "plain": False}).encode() + b"\n", b"charset: one of"),
     (b"NODE " + json.dumps({"name": "A" * 41, "node": 1, "cols": 80, "rows": 24, "charset": "cp437",
-                            "seconds": 60}).encode() + b"\n", b"name: 1 to 40 characters"),
+                            "seconds": 60, "plain": False}).encode() + b"\n", b"name: 1 to 40 characters"),
     (b"NODE \xff\xfe\n", b"not JSON"),
     (b"NODE " + b"x" * (4 * HELLO_LIMIT) + b"\n", b"did not understand"),  # past the line limit
 ])
@@ -151,6 +151,17 @@ async def test_a_node_caller_with_a_reserved_name_is_refused(door: DoorServer) -
     reader, writer = await hand_over(door, NodeHello("Sysop", 3, 80, 24, "cp437", 600).encode())
     assert b"cannot take the BBS user name" in await answer(reader)
     assert await door.store.accounts.find("Sysop") is None
+    writer.close()
+
+
+async def test_a_node_caller_without_ansi_gets_plain_lines_on_the_server(door: DoorServer) -> None:
+    """Issue 35: the BBS said no ANSI; the door process hands the caller to
+    the running server, which says the door in plain lines."""
+    reader, writer = await hand_over(door, NodeHello("Plainly", 3, 80, 24, "ascii", 600, plain=True).encode())
+    said = b""
+    while b"or Q." not in said:
+        said += await asyncio.wait_for(reader.read(4096), 10)
+    assert b"Screen-reader mode is on" in said and b"Welcome, Plainly." in said and b"\x1b" not in said
     writer.close()
 
 

@@ -194,6 +194,21 @@ async def test_a_handed_over_caller_arrives_at_the_menu(shared: DoorServer) -> N
     writer.close()
 
 
+async def test_a_caller_in_screen_reader_mode_stays_in_it_when_handed_over(shared: DoorServer) -> None:
+    """Issue 35: a guest who chose plain lines is handed to another node
+    (to play its sysop, or a caller there): the hello says so."""
+    assert shared.link is not None
+    link = await connect_peer("127.0.0.1", shared.link.port, shared.link.secret,
+                              PeerHello("Gil", None, 80, 24, "utf-8", "xterm", plain=True))
+    assert link is not None
+    reader, writer = link
+    seen = b""
+    while b"or Q." not in seen:
+        seen += await asyncio.wait_for(reader.read(4096), 10)
+    assert b"Screen-reader mode is on" in seen and b"Welcome, Gil" in seen and b"\x1b" not in seen
+    writer.close()
+
+
 @pytest.mark.parametrize("database", ["postgresql", "sqlite"])
 async def test_a_change_is_heard_at_once_not_at_the_next_beat_and_news_costs_no_write(
         database: str, tmp_path: Path, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
