@@ -42,11 +42,11 @@ import socket
 import statistics
 import sys
 import time
-import weakref
 from pathlib import Path
 from typing import Any
 
 from bench import abuse_strangers as strangers
+from bench.reading import ACCOUNT, PASSWORD, read_until, telnet
 from bench.load import _cpu_seconds, _descendants, _status_kib, door_process
 
 ATTACKS = ["paste", "hint-flood", "resize-storm", "ssh-paste", "non-reader-hangs-up", "non-reader-stays",
@@ -61,49 +61,9 @@ honest node holding the peer secret, hands callers over to them."""
 IAC, SB, SE, WILL = 255, 250, 240, 251
 NAWS = 31
 RIGHT = b"\x1b[C"
-ACCOUNT, PASSWORD = "Honest", "honest-secret"
 
 
 # -- helpers for both sides ---------------------------------------------------------
-
-
-async def telnet(port: int, cols: int = 80, rows: int = 24) -> tuple[Any, Any]:
-    import telnetlib3
-    return await telnetlib3.open_connection("127.0.0.1", port, encoding=False, term="xterm", cols=cols, rows=rows,
-                                            connect_minwait=0.05)
-
-
-_SCREENS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
-
-
-def _screen(reader: Any) -> Any:
-    """A pyte screen fed with what ``reader`` gave (a diff renderer's text
-    is not contiguous in the bytes: read it off a screen)."""
-    import pyte
-
-    if reader not in _SCREENS:
-        screen = pyte.Screen(500, 300)
-        _SCREENS[reader] = (screen, pyte.ByteStream(screen))
-    return _SCREENS[reader]
-
-
-async def read_until(reader: Any, text: bytes, timeout: float = 10.0, seen: bytearray | None = None) -> bytearray:
-    """Read until ``text`` is on the screen (or in the raw bytes); returns
-    the bytes read (added to ``seen``)."""
-    got = seen if seen is not None else bytearray()
-    screen, stream = _screen(reader)
-    want = text.decode()
-    deadline = time.monotonic() + timeout
-    while text not in got and want not in "\n".join(line.rstrip() for line in screen.display):
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError(f"no {text!r} in {bytes(got[-300:])!r}")
-        chunk = await asyncio.wait_for(reader.read(65536), left)
-        if not chunk:
-            raise ConnectionError(f"closed before {text!r}")
-        got += chunk
-        stream.feed(bytes(chunk))
-    return got
 
 
 async def guest_to_the_discard(reader: Any, writer: Any, name: str) -> None:

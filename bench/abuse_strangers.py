@@ -35,6 +35,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.reading import ACCOUNT, read_until, screen_of
+
 NODE_ATTACKS = ("log-flood", "peer-slots", "peer-replay", "peer-forged")
 """The attacks on a door of two workers (they need peer ports)."""
 
@@ -55,7 +57,6 @@ async def _telnet_from(port: int, local: str) -> tuple[Any, Any]:
 
 
 async def _guest_at_menu(port: int, name: str, local: str) -> tuple[Any, Any]:
-    from bench.abuse import read_until
     reader, writer = await _telnet_from(port, local)
     await read_until(reader, b"Your name:")
     writer.write(name.encode() + b"\r")
@@ -90,8 +91,6 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, pee
 
 async def _channels(ssh_port: int, telnet_port: int, end: float) -> dict[str, Any]:
     import asyncssh
-
-    from bench.abuse import read_until
     opened, refused = 0, 0
     async with await _ssh(ssh_port, "channels") as conn:
         processes = []
@@ -117,8 +116,6 @@ async def _channels(ssh_port: int, telnet_port: int, end: float) -> dict[str, An
 
 async def _demo_flood(telnet_port: int, ssh_port: int, end: float) -> dict[str, Any]:
     import asyncssh
-
-    from bench.abuse import read_until
     demos, extra_shells = 0, 0
     conns: list[Any] = []
     writers: list[Any] = []
@@ -160,13 +157,11 @@ async def _demo_flood(telnet_port: int, ssh_port: int, end: float) -> dict[str, 
 
 
 def _shown(reader: Any) -> str:
-    """What the screen of ``reader`` (fed by :func:`bench.abuse.read_until`) shows now."""
-    from bench.abuse import _screen
-    return "\n".join(line.rstrip() for line in _screen(reader)[0].display)
+    """What the screen of ``reader`` (fed by :func:`bench.reading.read_until`) shows now."""
+    return "\n".join(line.rstrip() for line in screen_of(reader)[0].display)
 
 
 async def _challenge_spam(telnet_port: int, end: float) -> dict[str, Any]:
-    from bench.abuse import read_until
     victim_r, victim_w = await _guest_at_menu(telnet_port, "Victim", "127.0.0.4")
     spammers = [await _guest_at_menu(telnet_port, f"Spam{i}", "127.0.0.3") for i in range(2)]
     sent = 0
@@ -223,7 +218,6 @@ async def _challenge_spam(telnet_port: int, end: float) -> dict[str, Any]:
 
 
 async def _registration_lockout(telnet_port: int) -> dict[str, Any]:
-    from bench.abuse import read_until
 
     async def register(name: str, local: str) -> bool:
         reader, writer = await _telnet_from(telnet_port, local)
@@ -339,7 +333,6 @@ async def _peer_replay(peer_ports: list[int], sniffed: bytes, end: float) -> dic
 
 
 async def _peer_forged(peer_ports: list[int], data_dir: Path | None, end: float) -> dict[str, Any]:
-    from bench.abuse import ACCOUNT
     assert data_dir is not None
     db = sqlite3.connect(f"file:{data_dir / 'cribbage.sqlite3'}?mode=ro", uri=True)
     try:
