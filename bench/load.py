@@ -359,10 +359,10 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
     exit); ``args``: more arguments of ``serve`` (``--workers 2``).  Raises ``RuntimeError`` when it does not start in 30 s."""
     tmp = Path(tempfile.mkdtemp(prefix="door-bench-"))
     try:
-        telnet_port, ssh_port = _free_port(), _free_port()
+        telnet_port, ssh_port, web_port = _free_port(), _free_port(), _free_port()
         path = tmp / "door.toml"
         path.write_text(f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
-                        f'data_dir = "{tmp / "data"}"\n\n{config}')
+                        f'data_dir = "{tmp / "data"}"\n\n[web]\nport = {web_port}\n\n{config}')
         log = tmp / "server.log"
         door: DoorProcess | None = None
         with log.open("w") as log_file:

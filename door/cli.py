@@ -34,6 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--host", help="address to listen on (default from the config: 127.0.0.1)")
     s.add_argument("--telnet-port", type=int, help="telnet port, 0 for any free port (default 2323)")
     s.add_argument("--ssh-port", type=int, help="SSH port, 0 for any free port (default 2222)")
+    s.add_argument("--web-port", type=int, help="web page's port, 0 for any free port (default 8080)")
     s.add_argument("--data-dir", help="folder for the SSH host key and data (default: data)")
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
     s.add_argument("--workers", type=int, default=1,
@@ -120,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         value = getattr(args, flag)
         if value is not None:
             setattr(s, attr, value)
-    for port in (s.telnet_port, s.ssh_port):
+    if args.web_port is not None:
+        config.web.port = args.web_port
+    for port in (s.telnet_port, s.ssh_port, config.web.port):
         if not 0 <= port <= 65535:
             print(f"cribbage-door: port {port} is outside 0..65535", file=sys.stderr)
             return 2

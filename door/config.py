@@ -50,6 +50,29 @@ class ServerConfig:
 
 
 @dataclass
+class WebConfig:
+    """The ``[web]`` section (issue 34): the page and its WebSocket, on
+    ``[server] host`` at ``port`` (on unless ``enabled`` is false);
+    ``origins``: pages of other origins that may open the WebSocket (the
+    page's own always may); ``proxies``: addresses of reverse proxies whose
+    ``X-Forwarded-For`` is believed; ``certfile`` and ``keyfile``: serve
+    HTTPS directly (PEM files); ``max_message``: the largest message from
+    a browser, in bytes; ``message_rate``: messages a second read from one
+    browser; ``frame_ancestors``: who may show the page in a frame
+    (Content-Security-Policy words: ``'self'``, or the BBS site's origin)."""
+
+    enabled: bool = True
+    port: int = 8080
+    origins: list[str] = field(default_factory=list)
+    proxies: list[str] = field(default_factory=list)
+    certfile: str = ""
+    keyfile: str = ""
+    max_message: int = 4096
+    message_rate: int = 200
+    frame_ancestors: str = "'self'"
+
+
+@dataclass
 class ComputerConfig:
     """The ``[computer]`` section: ``delay`` in seconds before each move;
     ``processes``: how many worker processes the expert thinks in while
@@ -194,6 +217,7 @@ class Config:
     paging: PagingConfig = field(default_factory=PagingConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: Path | None = None
 
     def sysop(self, name: str) -> SysopConfig | None:
@@ -211,6 +235,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
     "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
     "register_per_network": (0, 100000), "register_reserve": (0, 1000000),
+    "port": (0, 65535), "max_message": (256, 1024 * 1024), "message_rate": (1, 100000),
 }
 
 
@@ -283,6 +308,25 @@ def _check_caller(path: Path, raw: Any) -> CallerConfig:
     return caller
 
 
+def _check_web(path: Path, raw: Any) -> WebConfig:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [web] must be a table of keys, got {raw!r}")
+    lists = {k: raw[k] for k in ("origins", "proxies") if k in raw}
+    web: WebConfig = _check_section(path, "web", {k: v for k, v in raw.items() if k not in lists}, WebConfig)
+    for key, value in lists.items():
+        if not isinstance(value, list) or not all(isinstance(v, str) and v and v.isprintable() for v in value):
+            raise ConfigError(f"{path}: web.{key}: expected a list of strings, got {value!r}")
+        setattr(web, key, list(value))
+    for origin in web.origins:
+        if not origin.startswith(("http://", "https://")) or origin.count("/") != 2:
+            raise ConfigError(f"{path}: web.origins: expected origins like \"https://bbs.example.org\", got {origin!r}")
+    if bool(web.certfile) != bool(web.keyfile):
+        raise ConfigError(f"{path}: web: give both certfile and keyfile (HTTPS), or neither")
+    if any(c in web.frame_ancestors for c in ";,\r\n"):
+        raise ConfigError(f"{path}: web.frame_ancestors: origins or 'self', separated by spaces")
+    return web
+
+
 def _check_sysops(path: Path, raw: Any) -> list[SysopConfig]:
     if not isinstance(raw, list):
         raise ConfigError(f"{path}: sysop: write each sysop as a [[sysop]] table, got {raw!r}")
@@ -327,9 +371,9 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store"):
+        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits, store)")
+                              f"sysop, paging, limits, store, web)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
@@ -343,5 +387,6 @@ def load_config(path: Path | None) -> Config:
         paging=_check_section(path, "paging", raw.get("paging", {}), PagingConfig),
         limits=_check_section(path, "limits", raw.get("limits", {}), LimitsConfig),
         store=store,
+        web=_check_web(path, raw.get("web", {})),
         source=path,
     )

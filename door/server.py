@@ -13,6 +13,7 @@ import gc
 import itertools
 import logging
 import signal
+import ssl
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,7 +23,7 @@ from door.caller.identity import Caller
 from door.caller.login import reserved
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
-from door.config import Config, SysopConfig
+from door.config import Config, SysopConfig, WebConfig
 from door.context import DoorContext
 from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.net.logs import CONNECTION, SOURCE
@@ -34,6 +35,7 @@ from door.net.ssh import load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
+from door.net.web import WebOptions, start_web
 from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
@@ -72,10 +74,12 @@ class DoorServer:
         self.workers = workers
         self.telnet_port = 0
         self.ssh_port = 0
+        self.web_port = 0
         self.sessions: set[Terminal] = set()
         self._sysop_sessions: set[Terminal] = set()
         self._telnet: Any = None
         self._ssh: Any = None
+        self._web: Any = None
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
@@ -140,8 +144,16 @@ class DoorServer:
                                     channels=self.config.limits.ssh_sessions)
         self.ssh_port = self._ssh.get_port()
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
+        if self.config.web.enabled:
+            assert self.gate is not None  # (made before the listeners)
+            self._web = await start_web(s.host, self.config.web.port, self._web_session, self.gate,
+                                        web_options(self.config.web), reuse_port=reuse)
+            self.web_port = self._web.sockets[0].getsockname()[1]
+            log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
+                     self.web_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
-            steer_by_address([*self._telnet.sockets, *self._ssh.sockets], self.workers)
+            steer_by_address([*self._telnet.sockets, *self._ssh.sockets,
+                              *(self._web.sockets if self._web is not None else ())], self.workers)
         if self.worker == 0:
             self._nodes = await start_nodes(data_dir, self._node_session)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
@@ -172,6 +184,9 @@ class DoorServer:
         self.ctx.link = self.link
 
     async def _telnet_session(self, terminal: Terminal) -> None:
+        await self._session(terminal, Login())
+
+    async def _web_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
 
     async def _console_session(self, terminal: Terminal) -> None:
@@ -289,6 +304,8 @@ class DoorServer:
             self._telnet.close()
         if self._ssh is not None:
             self._ssh.close()
+        if self._web is not None:
+            self._web.close()
         if self._console is not None:
             self._console.close()
         if self._nodes is not None:
@@ -301,11 +318,25 @@ class DoorServer:
             await self._telnet.wait_closed()
         if self._ssh is not None:
             await self._ssh.wait_closed()
+        if self._web is not None:
+            await self._web.wait_closed()
         if self.store is not None:
             await self.store.close()
             self.store = None
         self.thinking.close()
         log.info("door stopped")
+
+
+def web_options(web: WebConfig) -> WebOptions:
+    """The web listener's options from ``[web]`` (with an HTTPS context
+    when it names a certificate).  Raises ``OSError`` or ``ssl.SSLError``
+    when the certificate or key cannot be read."""
+    tls = None
+    if web.certfile:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(web.certfile, web.keyfile)
+    return WebOptions(origins=tuple(web.origins), proxies=tuple(web.proxies), max_message=web.max_message,
+                      message_rate=web.message_rate, frame_ancestors=web.frame_ancestors, tls=tls)
 
 
 async def _refuse(terminal: Terminal, text: str) -> None:

@@ -87,12 +87,12 @@ def _worker_main(config: Config, index: int, count: int, level: int, report: Con
     pipe whose other end only the supervisor holds) reads end of file: the
     supervisor died, and a worker never outlives it (a new supervisor
     would find its ports and console taken).  Tells the supervisor through
-    ``report`` ``("ready", telnet_port, ssh_port)`` once listening, or
+    ``report`` ``("ready", telnet_port, ssh_port, web_port)`` once listening, or
     ``("failed", why)``."""
     configure_logs(level, worker=index)
 
     def started(server: DoorServer) -> None:
-        report.send(("ready", server.telnet_port, server.ssh_port))
+        report.send(("ready", server.telnet_port, server.ssh_port, server.web_port))
 
     try:
         asyncio.run(serve(config, index, count, started, lifeline.fileno()))
@@ -121,7 +121,7 @@ class _Supervisor:
         self.stopping = False
         self._lifeline: tuple[Connection, Connection] | None = None
 
-    def start(self, index: int, timeout: float = START_TIMEOUT) -> tuple[int, int] | str:
+    def start(self, index: int, timeout: float = START_TIMEOUT) -> tuple[int, int, int] | str:
         """Start worker ``index`` and wait until it listens: its ports, or
         why it could not start."""
         ours, theirs = self.context.Pipe(duplex=False)
@@ -143,7 +143,7 @@ class _Supervisor:
                     ours.close()
                 if message[0] == "ready":
                     log.info("worker %d (pid %s) listening", index, process.pid)
-                    return int(message[1]), int(message[2])
+                    return int(message[1]), int(message[2]), int(message[3])
                 return str(message[1])
             if time.monotonic() >= deadline:
                 ours.close()
@@ -233,7 +233,8 @@ def run_workers(config: Config, count: int, level: int = logging.INFO) -> int:
                 log.error("%s", first)
             supervisor.stop()
             return 0 if first == "stopping" else 1
-        config.server.telnet_port, config.server.ssh_port = first  # the others bind what worker 0 bound
+        # the others bind what worker 0 bound
+        config.server.telnet_port, config.server.ssh_port, config.web.port = first
         for index in range(1, count):
             outcome = supervisor.start(index)
             if isinstance(outcome, str):
@@ -241,7 +242,8 @@ def run_workers(config: Config, count: int, level: int = logging.INFO) -> int:
                     log.error("%s", outcome)
                 supervisor.stop()
                 return 0 if outcome == "stopping" else 1
-        log.info("%d workers on telnet port %d and ssh port %d", count, *first)
+        log.info("%d workers on telnet port %d and ssh port %d%s", count, first[0], first[1],
+                 f" and web port {first[2]}" if config.web.enabled else "")
         supervisor.watch(wake_read)
         log.info("stopping %d workers", count)
         supervisor.stop()

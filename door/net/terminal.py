@@ -81,6 +81,8 @@ class TerminalKind(enum.StrEnum):
     """A BBS node's caller, relayed by its door process."""
     PEER = "peer"
     """A caller another node of the shared store handed over."""
+    WEB = "web"
+    """A browser, through the web page's WebSocket (issue 34)."""
     DOOR = "door"
     """Door mode: the one caller of a BBS node, on standard input and output or the BBS's socket."""
 

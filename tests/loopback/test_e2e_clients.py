@@ -157,7 +157,7 @@ def test_ctrl_c_stops_the_server_and_tells_callers(tmp_path: Path) -> None:
     import socket
 
     proc = subprocess.Popen(
-        [sys.executable, "-m", "door.cli", "serve", "--telnet-port", "0", "--ssh-port", "0",
+        [sys.executable, "-m", "door.cli", "serve", "--telnet-port", "0", "--ssh-port", "0", "--web-port", "0",
          "--data-dir", str(tmp_path / "data")], stderr=subprocess.PIPE, text=True)
     assert proc.stderr is not None
     port = 0

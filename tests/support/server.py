@@ -29,6 +29,7 @@ def make_config(data_dir: Path, delay: float = 0.0) -> Config:
     config.server.ssh_port = 0
     config.server.data_dir = str(data_dir)
     config.server.connect_maxwait = 1.0
+    config.web.port = 0
     config.computer.delay = delay
     # the computer thinks on a thread: a worker process for each of a hundred in-process servers would
     # cost the suite a second's start-up each (tests/unit/test_thinking.py and the servers run as
@@ -64,7 +65,7 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     its telnet and SSH ports (read from its log)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
-         "--ssh-port", "0", "--data-dir", str(data_dir), *extra],
+         "--ssh-port", "0", "--web-port", "0", "--data-dir", str(data_dir), *extra],
         stderr=subprocess.PIPE, text=True)
     ports: dict[str, int] = {}
     console = False
@@ -92,7 +93,8 @@ def start_workers_process(data: Path, workers: int, *extra: str) -> tuple[subpro
     last 5,000 lines are kept in ``proc.log_tail`` (see :func:`worker_of`)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
-         "--data-dir", str(data), "--workers", str(workers), *extra], stderr=subprocess.PIPE, text=True)
+         "--web-port", "0", "--data-dir", str(data), "--workers", str(workers), *extra], stderr=subprocess.PIPE,
+        text=True)
     assert proc.stderr is not None
     deadline = time.monotonic() + 30
     port = None

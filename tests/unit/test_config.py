@@ -18,7 +18,7 @@ def test_shipped_file_is_the_defaults() -> None:
     default = load_config(None)
     assert shipped.server == default.server and shipped.rules == default.rules
     assert shipped.computer == default.computer and shipped.caller == default.caller
-    assert shipped.limits == default.limits
+    assert shipped.limits == default.limits and shipped.web == default.web
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -51,6 +51,12 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[store]\nurl = 'mysql://door:pw@db/crib'\n", "store.url: expected a postgresql:// URL"),
     ("[store]\nurl = 5\n", "store.url: expected a string"),
     ("[store]\npath = 'x'\n", "store.path: unknown key"),
+    ("[web]\nport = 99999\n", "web.port: expected a value from 0 to 65535"),
+    ("[web]\norigins = 'https://bbs.example.org'\n", "web.origins: expected a list of strings"),
+    ("[web]\norigins = ['bbs.example.org']\n", "web.origins: expected origins like"),
+    ("[web]\ncertfile = 'cert.pem'\n", "web: give both certfile and keyfile"),
+    ("[web]\nframe_ancestors = \"'self'; script-src *\"\n", "web.frame_ancestors: origins or 'self'"),
+    ("[web]\nmax_message = 10\n", "web.max_message: expected a value from 256"),
 ])
 def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "door.toml"
@@ -94,7 +100,7 @@ def test_secret_files_readable_by_others_stop_the_server(tmp_path: Path) -> None
 
     def serve(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path / "data"),
-                               "--telnet-port", "0", "--ssh-port", "0", *extra],
+                               "--telnet-port", "0", "--ssh-port", "0", "--web-port", "0", *extra],
                               capture_output=True, text=True, timeout=30)
 
     (tmp_path / "data").mkdir()

@@ -97,7 +97,7 @@ def test_command_line_errors(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "not a usable cribbage database" in proc.stderr
     proc = subprocess.run([sys.executable, "-m", "door.cli", "serve", "--data-dir", str(tmp_path),
-                           "--telnet-port", "0", "--ssh-port", "0"], capture_output=True, text=True, timeout=30)
+                           "--telnet-port", "0", "--ssh-port", "0", "--web-port", "0"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "cannot start" in proc.stderr and "not a usable cribbage database" in proc.stderr
 
 

@@ -1,0 +1,335 @@
+"""The web transport (issue 34): the door in a browser page.
+
+One listener in the server's own event loop serves the page (xterm.js and
+its fit add-on, vendored in ``webpage/vendor`` with their licence and
+checksums; nothing from a CDN) and, at ``/ws``, a WebSocket that carries
+the door's bytes: binary messages both ways, and a text message
+``{"cols": c, "rows": r}`` from the page when its window changes size.
+
+The library is ``websockets`` (asyncio, pure Python, no other dependency:
+an HTTP answer per request for the few static files and the WebSocket
+protocol with its pings, frame size limit and origin header are all it
+needs).  The door's own rules on top of it:
+
+- every TCP connection is counted by the :class:`ConnectionGate` as it is
+  accepted (per address and in all); one from a configured proxy is
+  counted once its request names the caller (``X-Forwarded-For``, believed
+  from those addresses only);
+- the WebSocket's ``Origin`` must be the page's own (scheme, host and port
+  of the request) or one of ``[web] origins``;
+- a message is at most ``max_message`` bytes; past ``message_rate``
+  messages a second the socket is read no faster (the rest waits in the
+  sender's TCP window);
+- a ping every 30 s; a peer that does not answer within 30 s is dropped;
+- the page is sent with a Content-Security-Policy that allows no inline
+  script and no other origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import ipaddress
+import json
+import logging
+import ssl
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Sequence, cast
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from door.net.charset import UTF8
+from door.net.gate import ConnectionGate, address_of
+from door.net.terminal import CLOSE_GRACE, Terminal, TerminalKind
+
+__all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "same_origin"]
+
+log = logging.getLogger(__name__)
+
+PAGE = Path(__file__).resolve().parent / "webpage"
+"""The page's files (``index.html``, ``door.js``, ``door.css``, ``vendor/``)."""
+
+WS_PATH = "/ws"
+"""Where the page opens its WebSocket."""
+
+_FILES = {
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/door.js": ("door.js", "text/javascript; charset=utf-8"),
+    "/door.css": ("door.css", "text/css; charset=utf-8"),
+    "/vendor/xterm.js": ("vendor/xterm.js", "text/javascript; charset=utf-8"),
+    "/vendor/xterm.css": ("vendor/xterm.css", "text/css; charset=utf-8"),
+    "/vendor/addon-fit.js": ("vendor/addon-fit.js", "text/javascript; charset=utf-8"),
+}
+"""The only paths served, and their types (nothing else of the disk is reachable)."""
+
+PING_INTERVAL = 30.0
+"""Seconds between pings; a peer that does not answer within as long is dropped."""
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """How the web listener behaves (from ``[web]``): ``origins`` allowed
+    besides the page's own; ``proxies``: addresses whose
+    ``X-Forwarded-For`` is believed; ``max_message`` in bytes;
+    ``message_rate``: messages a second read from one caller;
+    ``frame_ancestors``: who may show the page in a frame (CSP words);
+    ``tls``: a server context for HTTPS (``None``: plain HTTP)."""
+
+    origins: Sequence[str] = ()
+    proxies: Sequence[str] = ()
+    max_message: int = 4096
+    message_rate: int = 200
+    frame_ancestors: str = "'self'"
+    tls: ssl.SSLContext | None = None
+    files: dict[str, tuple[bytes, str]] = field(default_factory=dict)
+
+    def csp(self) -> str:
+        """The page's Content-Security-Policy: its own scripts only, no inline script."""
+        return ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+                f"img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'none'; "
+                f"frame-ancestors {self.frame_ancestors}")
+
+
+def forwarded_address(peer: str, header: str | None, proxies: Sequence[str]) -> str:
+    """The caller's address: ``peer`` itself unless ``peer`` is one of the
+    ``proxies``; then the last address of ``X-Forwarded-For`` that is not
+    one of them (a client may write anything before the proxies' own
+    entries, so only the entries the proxies added are believed).
+
+    >>> forwarded_address("10.0.0.2", "6.6.6.6, 203.0.113.7", ["10.0.0.2"])
+    '203.0.113.7'
+    >>> forwarded_address("198.51.100.1", "6.6.6.6", ["10.0.0.2"])
+    '198.51.100.1'
+    """
+    if peer not in proxies or not header:
+        return peer
+    for hop in reversed([h.strip() for h in header.split(",")]):
+        if hop in proxies:
+            continue
+        try:
+            return str(ipaddress.ip_address(hop))
+        except ValueError:
+            return peer  # not an address: the proxy's own word is all there is
+    return peer
+
+
+def same_origin(origin: str, host: str | None, tls: bool) -> bool:
+    """True when ``origin`` (the ``Origin`` header) is the scheme, host and
+    port the request was made to (``host``: its ``Host`` header)."""
+    if not host:
+        return False
+    scheme = "https" if tls else "http"
+    default = ":443" if tls else ":80"
+    own = f"{scheme}://{host.lower()}"
+    origin = origin.lower()
+    return origin == own or origin + default == own or origin == own.removesuffix(default)
+
+
+class WebTerminal(Terminal):
+    """A :class:`Terminal` over a WebSocket: UTF-8, 80x25 until the page
+    says its size."""
+
+    counts_output = True
+
+    def __init__(self, connection: ServerConnection, address: str, message_rate: int) -> None:
+        peer = connection.remote_address
+        peer_text = f"{address}:{peer[1]}" if peer else address
+        super().__init__(TerminalKind.WEB, peer_text, "xterm-256color", 80, 25, lang="C.UTF-8", address=address)
+        self.charset = UTF8
+        self._ws = connection
+        self._out = bytearray()
+        self._sender: asyncio.Task[None] | None = None
+        self._rate = max(1, message_rate)
+        self._tokens = float(self._rate)
+        self._last = asyncio.get_running_loop().time()
+
+    async def pump(self) -> None:
+        """Read messages until the socket closes: binary ones are keys, a
+        text one a window size; at most ``message_rate`` a second."""
+        try:
+            while True:
+                await self.room()
+                message = await self._ws.recv()
+                await self._share()
+                if isinstance(message, str):
+                    self._control(message)
+                else:
+                    self.feed(message)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.lost()
+
+    async def _share(self) -> None:
+        """A token bucket of ``message_rate`` messages a second (a burst of
+        as many): past it, wait (and read no more meanwhile)."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._tokens = min(float(self._rate), self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / self._rate)
+            self._tokens = 1.0
+            self._last = loop.time()
+        self._tokens -= 1
+
+    def _control(self, text: str) -> None:
+        """``{"cols": c, "rows": r}``: the page's window changed size;
+        anything else is ignored."""
+        try:
+            size = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(size, dict):
+            cols, rows = size.get("cols"), size.get("rows")
+            if isinstance(cols, int) and isinstance(rows, int) and not isinstance(cols, bool) \
+                    and not isinstance(rows, bool):
+                self.resized(cols, rows)
+
+    def _write(self, data: bytes) -> None:
+        self._out += data
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        """Send what was written, one message per burst."""
+        while self._out:
+            data = bytes(self._out)
+            self._out.clear()
+            try:
+                await self._ws.send(data)
+            except ConnectionClosed:
+                self.lost()
+                return
+
+    def buffered(self) -> int:
+        transport = self._ws.transport
+        waiting = transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else 0
+        return len(self._out) + int(waiting)
+
+    async def _drain(self) -> None:
+        if self._sender is not None and not self._sender.done():
+            await asyncio.shield(self._sender)
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        asyncio.get_running_loop().create_task(self._close())
+
+    async def _close(self) -> None:
+        """Let what was written go out (for :data:`CLOSE_GRACE` seconds at
+        most), then close the WebSocket."""
+        try:
+            if self._sender is not None and not self._sender.done():
+                await asyncio.wait_for(asyncio.shield(self._sender), CLOSE_GRACE)
+            await self._ws.close()
+        except (asyncio.TimeoutError, ConnectionClosed, OSError):
+            self.abort()
+
+    def abort(self) -> None:
+        self.closed = True
+        if self._ws.transport is not None:
+            self._ws.transport.abort()
+
+
+class _GatedConnection(ServerConnection):
+    """A WebSocket server connection counted by the gate from its TCP
+    accept (or, from a proxy, from its request) to its end."""
+
+    gate: ConnectionGate
+    proxies: Sequence[str] = ()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self.door_address = address_of(transport.get_extra_info("peername"))
+        self.counted: str | None = None
+        self.refused: str | None = None
+        if self.door_address not in self.proxies:
+            self.admit(self.door_address)
+            if self.refused is not None:  # refused at accept: a word for a browser, and the socket goes at once
+                body = f"Sorry, {self.refused}. Please call again later.\n".encode()
+                cast(asyncio.Transport, transport).write(
+                    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                    b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+                transport.close()
+
+    def admit(self, address: str) -> None:
+        """Count the connection as one from ``address`` (or note why not)."""
+        self.refused = self.gate.admit(address)
+        if self.refused is None:
+            self.counted = self.door_address = address
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.counted is not None:
+            self.gate.release(self.counted)
+            self.counted = None
+
+
+def _response(status: http.HTTPStatus, body: bytes, content_type: str, extra: dict[str, str]) -> Response:
+    headers = Headers({"Content-Type": content_type, "Content-Length": str(len(body)),
+                       "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
+                       "Cache-Control": "no-cache", "Connection": "close", **extra})
+    return Response(status.value, status.phrase, headers, body)
+
+
+def _load_files() -> dict[str, tuple[bytes, str]]:
+    """The page's files, read once (a few hundred KiB)."""
+    return {path: ((PAGE / name).read_bytes(), kind) for path, (name, kind) in _FILES.items()}
+
+
+async def start_web(host: str, port: int, session: Callable[[WebTerminal], Awaitable[None]],
+                    gate: ConnectionGate, options: WebOptions, reuse_port: bool = False) -> Server:
+    """Listen on ``host``:``port`` for the page and its WebSocket; each
+    caller's session is ``session(terminal)``.  Raises ``OSError`` when
+    the port is taken."""
+    files = options.files or _load_files()
+    tls = options.tls is not None
+
+    class Gated(_GatedConnection):
+        pass
+
+    Gated.gate, Gated.proxies = gate, tuple(options.proxies)
+
+    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+        assert isinstance(connection, _GatedConnection)
+        if connection.counted is None and connection.refused is None:  # from a proxy: count the caller now
+            connection.admit(forwarded_address(connection.door_address, request.headers.get("X-Forwarded-For"),
+                                               options.proxies))
+        if connection.refused is not None:
+            return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, f"Sorry, {connection.refused}.\n".encode(),
+                             "text/plain; charset=utf-8", {})
+        path = request.path.split("?", 1)[0]
+        if path == WS_PATH:
+            origin = request.headers.get("Origin")
+            if origin is not None and origin not in options.origins and not same_origin(
+                    origin, request.headers.get("Host"), tls):
+                log.warning("web socket from %s refused: origin %r", connection.door_address, origin[:100])
+                return _response(http.HTTPStatus.FORBIDDEN, b"This page's origin may not call the door.\n",
+                                 "text/plain; charset=utf-8", {})
+            return None  # the WebSocket handshake goes on
+        found = files.get(path)
+        if found is None or request.headers.get("Upgrade"):
+            return _response(http.HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain; charset=utf-8", {})
+        body, kind = found
+        return _response(http.HTTPStatus.OK, body, kind, {"Content-Security-Policy": options.csp()})
+
+    async def handler(connection: ServerConnection) -> None:
+        assert isinstance(connection, _GatedConnection)
+        terminal = WebTerminal(connection, connection.door_address, options.message_rate)
+        await terminal.run_session(lambda t: session(terminal))
+
+    quiet = logging.getLogger("door.net.web.protocol")  # scanners' broken handshakes are not the door's news
+    quiet.setLevel(logging.CRITICAL)
+    kwargs: dict[str, Any] = {"reuse_port": True} if reuse_port else {}
+    return await serve(handler, host, port, process_request=process_request, create_connection=Gated,
+                       max_size=options.max_message, max_queue=4, ping_interval=PING_INTERVAL,
+                       ping_timeout=PING_INTERVAL, open_timeout=10, close_timeout=CLOSE_GRACE, compression=None,
+                       ssl=options.tls,
+                       server_header=None, logger=quiet, **kwargs)
