@@ -70,6 +70,7 @@ class NodeLink:
         """Set when this node's people changed, or the store did: read (and publish, if :attr:`_dirty`) now."""
         self._dirty = False
         """True when this node's people changed since they were last published."""
+        self._stopping = False
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`."""
@@ -95,9 +96,14 @@ class NodeLink:
         self.lobby.on_change = None
         if self._stop_listening is not None:
             self._stop_listening()
+        self._stopping = True
+        self._soon.set()
         if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
+            # a cancel can be lost (Python 3.11's wait_for swallows one that comes as its wait ends, and the
+            # beat then waited its next 30 s for ever after): cancel until it is over
+            while not self._task.done():
+                self._task.cancel()
+                await asyncio.wait({self._task}, timeout=1.0)
         if self.node_id is not None:
             try:
                 await self.store.nodes.forget([self.node_id])
@@ -107,7 +113,7 @@ class NodeLink:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         next_beat = loop.time()
-        while True:
+        while not self._stopping:
             try:
                 if self._dirty or loop.time() >= next_beat:
                     self._dirty = False

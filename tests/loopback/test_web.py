@@ -190,3 +190,46 @@ async def test_a_peer_that_answers_no_ping_is_dropped(tmp_path: Path, monkeypatc
         await asyncio.sleep(2.5)  # (the close handshake's grace: CLOSE_GRACE)
         assert door.gate.total == 0 and not door.sessions
         writer.close()
+
+
+def _self_signed(where: Path) -> tuple[Path, Path]:
+    """A certificate for 127.0.0.1 and its key, PEM files in ``where``."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now)
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = where / "cert.pem", where / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_file, key_file
+
+
+async def test_https_directly_from_a_certificate(tmp_path: Path) -> None:
+    import ssl
+
+    cert_file, key_file = _self_signed(tmp_path)
+    config = make_config(tmp_path / "data")
+    config.web.certfile, config.web.keyfile = str(cert_file), str(key_file)
+    async with running(config) as door:
+        client = ssl.create_default_context(cafile=str(cert_file))
+        async with connect(f"wss://127.0.0.1:{door.web_port}/ws", ssl=client,
+                           origin=f"https://127.0.0.1:{door.web_port}") as ws:
+            await WebScreen(ws).until("Your name:")
+        with pytest.raises(InvalidStatus):  # the origin is the https page's, not the http one's
+            async with connect(f"wss://127.0.0.1:{door.web_port}/ws", ssl=client,
+                               origin=f"http://127.0.0.1:{door.web_port}"):
+                pass
