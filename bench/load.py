@@ -3,6 +3,7 @@ computer at human pace, and the door's latency, CPU and memory are measured.
 
     python3 -m bench.load                     # 100, 500 and 1,000 callers
     python3 -m bench.load --sessions 200 --game-to 61
+    python3 -m bench.load --sessions 100 500 --via telnet web   # telnet, then the web page's WebSocket
 
 Each run starts a real ``cribbage-door serve`` process (house rules from the
 flags, the computer at its default pace) and a second process that opens N
@@ -89,8 +90,9 @@ class Stats:
 
 
 async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random,
-                      name: str | None = None, password: str | None = None) -> None:
+                      name: str | None = None, password: str | None = None, via: str = "telnet") -> None:
     import telnetlib3
+    from websockets.asyncio.client import connect
 
     from tests.support.player import ClientScreen, Player
 
@@ -126,13 +128,24 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
 
     term = PacedTerminal()
     try:
-        reader, writer = await telnetlib3.open_connection(
-            "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
+        if via == "web":  # the page's WebSocket (issue 34): the door's bytes, and the window's size
+            ws = await connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}", compression=None)
+            await ws.send('{"cols": 80, "rows": 24}')
+            writer: Any = _WebWriter(ws)
+        else:
+            reader, writer = await telnetlib3.open_connection(
+                "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
     except (OSError, asyncio.TimeoutError) as exc:
         stats.errors.append(f"caller {index}: cannot connect: {exc}")
         return
 
     async def pump() -> None:
+        if via == "web":
+            with contextlib.suppress(Exception):
+                async for message in ws:
+                    if isinstance(message, bytes):
+                        term.feed(message)
+            return
         while data := await reader.read(65536):
             term.feed(data)
 
@@ -178,6 +191,22 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
         pumping.cancel()
 
 
+class _WebWriter:
+    """A WebSocket written to as a telnet writer is (``write``, ``close``)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def write(self, data: bytes) -> None:
+        task = asyncio.ensure_future(self.ws.send(data))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    def close(self) -> None:
+        asyncio.ensure_future(self.ws.close())
+
+
 async def _play(player: Any, term: Any) -> None:
     """``Player.play`` for a paced caller: decide only once the screen has
     been quiet for :data:`QUIET` seconds."""
@@ -211,8 +240,9 @@ async def _watch_lag(stats: Stats, stop: asyncio.Event) -> None:
         stats.lag.append(time.monotonic() - t - 0.1)
 
 
-async def run_callers(n: int, port: int, ramp: float, time_limit: float, seed: int) -> Stats:
-    """Run ``n`` callers against the door on ``port``; returns their figures."""
+async def run_callers(n: int, port: int, ramp: float, time_limit: float, seed: int, via: str = "telnet") -> Stats:
+    """Run ``n`` callers against the door on ``port`` (``via`` telnet, or
+    web: the page's WebSocket); returns their figures."""
     stats = Stats()
     stop = asyncio.Event()
     lag = asyncio.create_task(_watch_lag(stats, stop))
@@ -220,7 +250,7 @@ async def run_callers(n: int, port: int, ramp: float, time_limit: float, seed: i
 
     async def start(i: int) -> None:
         await asyncio.sleep(ramp * i / n)
-        await _one_caller(i + 1, port, stats, deadline, random.Random(seed * 100003 + i))
+        await _one_caller(i + 1, port, stats, deadline, random.Random(seed * 100003 + i), via=via)
 
     await asyncio.gather(*(start(i) for i in range(n)))
     stop.set()
@@ -236,7 +266,7 @@ def callers_main(args: argparse.Namespace) -> None:
     # which would show up as the door's latency
     gc.freeze()
     gc.set_threshold(200_000, 50, 1000)
-    stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed))
+    stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed, args.caller_via))
     with open(args.out, "w") as out:
         json.dump({"latencies": stats.latencies, "screens": stats.screens, "times": stats.times,
                    "errors": stats.errors, "unanswered": stats.unanswered,
@@ -303,11 +333,14 @@ class DoorProcess:
     """A ``cribbage-door serve`` process on free loopback ports, in a
     temporary folder, with its log in a file (see :func:`door_process`)."""
 
-    def __init__(self, tmp: Path, server: subprocess.Popen[bytes], telnet_port: int) -> None:
+    def __init__(self, tmp: Path, server: subprocess.Popen[bytes], telnet_port: int, web_port: int = 0) -> None:
         self.tmp = tmp
         self.server = server
         self.pid = server.pid
         self.telnet_port = telnet_port
+        self.web_port = web_port
+        self.callers_port = telnet_port
+        """The port :meth:`start_callers` gives the callers (the web port for web callers)."""
         self.log = tmp / "server.log"
         self._t0 = time.monotonic()
         self._callers: subprocess.Popen[bytes] | None = None
@@ -331,7 +364,7 @@ class DoorProcess:
         process) and the clock of :meth:`seconds`."""
         self._t0 = time.monotonic()
         self._callers = subprocess.Popen(
-            [sys.executable, "-m", module, *args, "--port", str(self.telnet_port), "--out", str(self.tmp / "callers.json")],
+            [sys.executable, "-m", module, *args, "--port", str(self.callers_port), "--out", str(self.tmp / "callers.json")],
             cwd=Path(__file__).resolve().parent.parent)
         if self.cores is not None:
             os.sched_setaffinity(self._callers.pid, {self.cores[1]})
@@ -377,7 +410,7 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError(f"the server did not start:\n{log.read_text()}")
                 time.sleep(0.1)
-            door = DoorProcess(tmp, server, telnet_port)
+            door = DoorProcess(tmp, server, telnet_port, web_port)
             until = time.monotonic() + 5  # its thinking process starts with it ([computer] processes = 0: none)
             while not _descendants(server.pid) and time.monotonic() < until:
                 time.sleep(0.1)
@@ -402,9 +435,10 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
 
 
 def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
-            profile: str | None = None, pin: bool = True, gc_probe: bool = False) -> dict[str, Any]:
+            profile: str | None = None, pin: bool = True, gc_probe: bool = False, via: str = "telnet") -> dict[str, Any]:
     """Start a server and ``sessions`` callers; returns the figures of the run.
-    ``profile``: a file for the server's cProfile statistics."""
+    ``profile``: a file for the server's cProfile statistics; ``via``:
+    telnet, or web (the page's WebSocket)."""
     config = (f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
     with door_process(config, profile, pin, gc_probe) as door:
@@ -412,8 +446,9 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         user0, system0 = _cpu_times(door.pid)
         loop0 = sum(_cpu_times(door.pid, door.pid))
         workers0 = _workers_cpu(door.workers)
+        door.callers_port = door.web_port if via == "web" else door.telnet_port
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
-                                     "--time-limit", str(time_limit), "--seed", str(seed))
+                                     "--time-limit", str(time_limit), "--seed", str(seed), "--caller-via", via)
         samples: list[tuple[float, float]] = []
         while callers.poll() is None:
             time.sleep(1.0)
@@ -431,7 +466,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         log_errors = door.log_errors()
     collector = [line for line in door.final_log.splitlines() if line.startswith("gc")]
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
-    return {"sessions": sessions, "games": result["games"], "keys": result["keys"],
+    return {"sessions": sessions, "via": via, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "screens": result.get("screens", []), "times": result.get("times", []),
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
@@ -445,7 +480,7 @@ def report(r: dict[str, Any]) -> None:
     ms = [x * 1000 for x in r["latencies"]]
     lag = [x * 1000 for x in r["lag"]]
     pinned = f"server on core {r['pinned'][0]}, callers on core {r['pinned'][1]}" if r["pinned"] else "not pinned"
-    print(f"{r['sessions']} callers: {r['games']} games finished in {r['wall']:.0f} s, {r['keys']} keys, "
+    print(f"{r['sessions']} {r.get('via', 'telnet')} callers: {r['games']} games finished in {r['wall']:.0f} s, {r['keys']} keys, "
           f"{r['bytes'] / r['sessions'] / 1024:.1f} KiB per caller ({pinned})")
     if ms:
         print(f"  key to screen: p50 {_quantile(ms, .5):.1f} ms, p90 {_quantile(ms, .9):.1f} ms, "
@@ -493,6 +528,7 @@ def add_common_arguments(parser: argparse.ArgumentParser, time_limit: float) -> 
     parser.add_argument("--callers", type=int, help=argparse.SUPPRESS)  # the callers' process
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--caller-via", default="telnet", help=argparse.SUPPRESS)
 
 
 def main() -> None:
@@ -506,6 +542,9 @@ def main() -> None:
                         help="report the server's collector pauses (runs it as bench.gc_probe)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="leave the server and the callers to the scheduler (default: one core each)")
+    parser.add_argument("--via", nargs="+", choices=["telnet", "web"], default=["telnet"],
+                        help="how the callers call: telnet, the web page's WebSocket, or both, one after the "
+                             "other for each number of callers (default: telnet)")
     add_common_arguments(parser, time_limit=900.0)
     args = parser.parse_args()
     if args.callers:
@@ -513,8 +552,10 @@ def main() -> None:
         return
     for n in args.sessions:
         ramp = args.ramp if args.ramp is not None else n / 50
-        report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin, args.gc_probe))
-        sys.stdout.flush()
+        for via in args.via:
+            report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin, args.gc_probe,
+                           via))
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

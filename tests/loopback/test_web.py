@@ -233,3 +233,27 @@ async def test_https_directly_from_a_certificate(tmp_path: Path) -> None:
             async with connect(f"wss://127.0.0.1:{door.web_port}/ws", ssl=client,
                                origin=f"http://127.0.0.1:{door.web_port}"):
                 pass
+
+
+async def test_a_flood_from_a_browser_does_not_slow_a_telnet_caller(web: DoorServer) -> None:
+    """Thousands of messages from one WebSocket: past its rate the door
+    stops reading it (the rest waits in the sender's TCP window, not in the
+    door), and a telnet caller is answered meanwhile."""
+    from tests.support.clients import until
+    from tests.support.player import log_in_as_guest, telnet_caller
+
+    async with connect(f"ws://127.0.0.1:{web.web_port}/ws", origin=origin(web), write_limit=2 ** 20) as ws:
+        await WebScreen(ws).until("Your name:")
+        [terminal] = list(web.sessions)
+
+        async def flood() -> None:
+            for _ in range(5000):
+                await ws.send(b"\x0c" * 1000)  # Ctrl-L a thousand times a message
+
+        flooding = asyncio.create_task(flood())
+        transport = terminal._ws.transport  # type: ignore[attr-defined]
+        assert await until(lambda: not transport.is_reading(), 5), "a browser over its share is still read"
+        calm = await telnet_caller(web.telnet_port)
+        await log_in_as_guest(calm, "Calm")  # (its waits time out in seconds)
+        calm.close()
+        flooding.cancel()

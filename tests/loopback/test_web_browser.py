@@ -6,17 +6,26 @@ on a phone the row of on-screen keys does what the keyboard would."""
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any, AsyncIterator
 
 import pytest
 
+from engine.rules import Rules
+
 from door.net.terminal import TerminalKind
 from door.server import DoorServer
 
+from tests.support.player import RIGHT, Player
 from tests.support.server import make_config, running
+from tests.support.xterm_page import XtermScreen
+
+ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "web"
+"""Where the screenshots go (a test artifact; .gitignored)."""
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -141,3 +150,127 @@ async def test_the_page_breaks_no_rule_of_its_own_policy(door: DoorServer, brows
     assert not [e for e in errors if "Content Security Policy" in e or "Refused" in e], errors
     assert not errors, errors
     await page.close()
+
+
+async def keys(page: Any, data: bytes) -> None:
+    """Type ``data`` (a :class:`Player`'s keys) on the page's keyboard."""
+    special = {RIGHT: "ArrowRight", b"\r": "Enter", b"\x7f": "Backspace", b"\x1b": "Escape"}
+    while data:
+        for seq, key in special.items():
+            if data.startswith(seq):
+                await page.keyboard.press(key)
+                data = data[len(seq):]
+                break
+        else:
+            await page.keyboard.type(data[:1].decode())
+            data = data[1:]
+
+
+class PagePlayer(Player):
+    """A :class:`Player` in the page, who also checks the bar with the
+    arrow keys and the on-screen keys at the first discard, and takes a
+    screenshot at the discard, the play and the show."""
+
+    page: Any = None
+    shots: dict[str, Path] | None = None
+
+    async def act(self, prompt: str, screen: str) -> bool | str:
+        assert self.shots is not None
+        if prompt.startswith("Choose 2 cards") and "discard" not in self.shots:
+            await self._bar_moves()
+            self.shots["discard"] = await shot(self.page, "discard")
+        elif prompt.startswith("Your turn") and "play" not in self.shots:
+            self.shots["play"] = await shot(self.page, "play")
+        elif prompt.startswith("Chat") and "The show" in screen and "show" not in self.shots:
+            self.shots["show"] = await shot(self.page, "show")
+        return await super().act(prompt, screen)
+
+    async def _bar_moves(self) -> None:
+        t = self.term
+        row = t.row_of("Your cards") + 2
+        first = t.bar_column(row)
+        assert first is not None, "no highlight bar on the cards"
+        await self.page.keyboard.press("ArrowRight")
+        await t.wait_for(lambda: t.bar_column(row) not in (None, first))
+        second = t.bar_column(row)
+        await self.page.get_by_role("button", name="Right").click()  # the row of keys under the screen
+        await t.wait_for(lambda: t.bar_column(row) not in (None, second))
+        await self.page.get_by_role("button", name="Left").click()
+        await self.page.get_by_role("button", name="Left").click()
+        await t.wait_for(lambda: t.bar_column(row) == first)
+
+
+async def shot(page: Any, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    await page.screenshot(path=str(path))
+    return path
+
+
+@pytest.fixture
+async def door61(tmp_path: Path) -> AsyncIterator[DoorServer]:
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as server:
+        yield server
+
+
+@pytest.mark.slow
+async def test_a_whole_game_to_61_in_the_page(door61: DoorServer, browser: Any) -> None:
+    door = door61
+    page = await browser.new_page(viewport={"width": 860, "height": 760})  # narrow: the keys row shows
+    await page.goto(f"http://127.0.0.1:{door.web_port}/")
+    screen = XtermScreen(page)
+    screen.start()
+    replaced: list[str] = []
+    try:
+        await screen.wait_for(lambda: "Your name:" in screen.text())
+        shots = {"name": await shot(page, "name")}
+        player = PagePlayer(screen, lambda data: keys(page, data), name="Pager")
+        player.page, player.shots = page, shots
+        watch = asyncio.create_task(_no_replacement(screen, replaced))
+        end = await player.play(timeout=300)
+        watch.cancel()
+        assert re.search(r"(You win|Computer wins) \d+ to \d+!", end), end
+        assert set(shots) == {"name", "discard", "play", "show"} and all(p.stat().st_size > 5000 for p in shots.values())
+        # the board, the cards and the pegs were on the page
+        assert "Your cards" in end and "\u25a0" in end  # pegs on the board
+        assert not replaced, replaced  # 0 U+FFFD
+        # a resize to 100x30 redraws at that size
+        await screen.wait_for(lambda: "Main menu" in screen.text())
+        await page.evaluate("() => window.doorTerminal.resize(100, 30)")
+        presence = web_presence(door, "Pager")
+        await screen.wait_for(lambda: screen.size == (100, 30) and len(screen.lines()[0].rstrip()) > 90)
+        assert (presence.terminal.cols, presence.terminal.rows) == (100, 30)
+        assert "Main menu" in screen.lines()[0]
+    finally:
+        screen.stop()
+        await page.close()
+
+
+async def _no_replacement(screen: XtermScreen, found: list[str]) -> None:
+    while True:
+        await screen.changed.wait()
+        found.extend(line for line in screen.lines() if "\ufffd" in line)
+        await asyncio.sleep(0.05)
+
+
+async def test_a_second_tab_of_the_same_account_takes_over(door: DoorServer, browser: Any) -> None:
+    from door.records.passwords import hash_password
+
+    await door.store.accounts.create("Tabby", hash_password("tabby-pass"))
+    pages = [await browser.new_page(), await browser.new_page()]
+    for page in pages:
+        await page.goto(f"http://127.0.0.1:{door.web_port}/")
+        await until(page, "Your name:")
+        await page.keyboard.type("Tabby")
+        await page.keyboard.press("Enter")
+        await until(page, "Password:")
+        await page.keyboard.type("tabby-pass")
+        await page.keyboard.press("Enter")
+        await until(page, "Main menu")
+    await until(pages[0], "You logged in again from somewhere else")
+    assert "closed" in await pages[0].locator("#status").inner_text()
+    assert "Main menu" in await screen_text(pages[1])
+    for page in pages:
+        await page.close()
