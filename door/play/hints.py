@@ -9,11 +9,12 @@ from typing import Sequence
 from engine.cards import Card
 from engine.game import Game, Phase
 from engine.hard import HardPlayer, rank_discards
+from engine.pegging_review import left_on_the_table, review_plays
 from engine.strategy import situation
 
 from door.ui.words import card_text, cards_text
 
-__all__ = ["discard_analysis", "hint"]
+__all__ = ["discard_analysis", "hint", "pegging_note"]
 
 
 def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
@@ -45,3 +46,25 @@ def hint(game: Game, me: int) -> tuple[list[Card], str]:
     ranked = HardPlayer().rank_plays(game.hands[me], game.series, seen, game.rules.run_mode, situation(game, me))
     return [ranked[0].card], (f"Hint: play {card_text(ranked[0].card)} "
                               f"(worth {ranked[0].value:+.1f} points after the reply).")
+
+
+def pegging_note(game: Game, hand: int, me: int, opponent: str) -> str:
+    """The play of ``hand`` looked back on with both hands known (issue
+    38.2; exact, :mod:`engine.pegging_review`): the points each side left,
+    and the player's costliest card: "Pegging, hand 3: you left 2 points
+    (7♣ on 8; 5♥ was best); Computer left none."  Empty when the hand had
+    no play."""
+    choices = review_plays(game.rules, game.number, game.actions, game.first_dealer, game.stacked, hand=hand)
+    if not choices:
+        return ""
+    left = left_on_the_table(choices, hand)
+    mine, theirs = left[me], left[1 - me]
+
+    def points(n: int) -> str:
+        return "none" if n == 0 else f"{n} point{'s' if n != 1 else ''}"
+
+    line = f"Pegging, hand {hand} (both hands known): you left {points(mine)}"
+    worst = max((c for c in choices if c.seat == me), key=lambda c: c.lost, default=None)
+    if worst is not None and worst.lost > 0:
+        line += f" ({card_text(worst.card)} on {worst.count}; {card_text(worst.best)} was best)"
+    return line + f"; {opponent} left {points(theirs)}."

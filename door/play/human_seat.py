@@ -18,6 +18,7 @@ from door.records.identity import Identity
 from door.play import controller
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
 from door.play.game_view import paint_game
+from door.play.hints import pegging_note
 from door.play.options import CallerOptions, Pace
 from door.play.table import ChatLine, Table
 from door.play.view_state import Mode, ViewState
@@ -122,6 +123,7 @@ class HumanSeat:
                     vs.chat.append((self._now(), "***", vs.discard_note))
                     vs.say(vs.discard_note)
                     vs.discard_note = ""
+                self._pegging_note(game, event.number - 1)
             elif isinstance(event, HandCounted):
                 vs.counted.append(event)
             elif isinstance(event, CutForDeal):
@@ -129,6 +131,7 @@ class HumanSeat:
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
+                self._pegging_note(game, game.hand_number)
             vs.say(*lines)
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
@@ -137,6 +140,16 @@ class HumanSeat:
                 self.table.seats[s].computer for s in game.to_act()):
             self._hold()
         self._update()
+
+    def _pegging_note(self, game: Game, hand: int) -> None:
+        """After hand ``hand``: what each side left in its play, with both
+        hands known (issue 38.2), where hints are given."""
+        if hand < 1 or not self.seating().hints:
+            return
+        note = pegging_note(game, hand, self.index, self.names()[1 - self.index])
+        if note:
+            self.vs.chat.append((self._now(), "***", note))
+            self.vs.say(note)
 
     def words(self, event: Event) -> list[str]:
         """``event`` in the message area's words (:func:`~door.ui.words.describe`)."""

@@ -129,6 +129,9 @@ async def test_a_blind_caller_registers_and_plays_a_whole_game_with_manual_count
     text = bot.text()
     assert re.search(r"(You|Computer) wins?, 1[2-3][0-9] to \d+\.", text), text[-2000:]
     assert "Fifteen two" in text and "Right: you peg" in text
+    # the play looked back on with both hands known (issue 38.2), cards named in full
+    assert re.search(r"Pegging, hand \d+ \(both hands known\): you left [^\n]*(of (clubs|diamonds|hearts|spades)"
+                     r"[^\n]* was best|none)", text)
     plain = ReaderBot(lambda _: None)
     plain.feed(bytes(bot.raw[start:]))
     assert plain.noise() == dict.fromkeys(plain.noise(), 0), plain.noise()
