@@ -13,6 +13,7 @@ import asyncio
 import logging
 import sys
 from pathlib import Path
+from typing import Any
 
 from door.net.logs import configure as configure_logs
 from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
@@ -49,6 +50,10 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     d.add_argument("--charset", choices=["cp437", "utf-8", "ascii"],
                    help="override the drop file's emulation (ANSI means CP437, else plain ASCII)")
+    b = sub.add_parser("bulletins", help="write the bulletins (top players, recent games, today) for the BBS")
+    b.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    b.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
+    b.add_argument("--folder", type=Path, help="where to write them (default from the config: [bulletins] folder)")
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
@@ -73,6 +78,32 @@ def _passwd(from_stdin: bool) -> int:
         print("cribbage-door: a sysop password needs at least 8 characters", file=sys.stderr)
         return 1
     print(hash_password(first))
+    return 0
+
+
+def _bulletins(folder: Path | None, target: Any) -> int:
+    """``cribbage-door bulletins`` (for a board's nightly event): write them once and say where."""
+    from door.records.bulletins import write_bulletins
+    from door.records.store import Store
+
+    if folder is None:
+        print("cribbage-door: say where the bulletins go: --folder, or [bulletins] folder in the config",
+              file=sys.stderr)
+        return 2
+
+    async def run() -> list[Path]:
+        store = await Store.open(target)
+        try:
+            return await write_bulletins(store, folder)
+        finally:
+            await store.close()
+
+    try:
+        written = asyncio.run(run())
+    except (OSError, StoreError) as exc:
+        print(f"cribbage-door: cannot write the bulletins: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} files into {folder}")
     return 0
 
 
@@ -112,6 +143,9 @@ def main(argv: list[str] | None = None) -> int:
         except (DropFileError, StoreError) as exc:
             print(f"cribbage-door: {exc}", file=sys.stderr)
             return 2
+    if args.command == "bulletins":
+        return _bulletins(args.folder or (Path(config.bulletins.folder) if config.bulletins.folder else None),
+                          config.store.target(Path(args.data_dir or config.server.data_dir)))
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))

@@ -73,6 +73,16 @@ class WebConfig:
 
 
 @dataclass
+class BulletinsConfig:
+    """The ``[bulletins]`` section (issue 37.2): the ``folder`` the
+    bulletins (top players, recent games, the day's news, as ``.ans``,
+    ``.txt`` and ``.html``) are written into after each finished game and
+    by ``cribbage-door bulletins``; empty: none are written."""
+
+    folder: str = ""
+
+
+@dataclass
 class ComputerConfig:
     """The ``[computer]`` section: ``delay`` in seconds before each move;
     ``processes``: how many worker processes the expert thinks in while
@@ -218,6 +228,7 @@ class Config:
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     store: StoreConfig = field(default_factory=StoreConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    bulletins: BulletinsConfig = field(default_factory=BulletinsConfig)
     source: Path | None = None
 
     def sysop(self, name: str) -> SysopConfig | None:
@@ -371,9 +382,10 @@ def load_config(path: Path | None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
-        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web"):
+        if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web",
+                           "bulletins"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits, store, web)")
+                              f"sysop, paging, limits, store, web, bulletins)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
@@ -388,5 +400,6 @@ def load_config(path: Path | None) -> Config:
         limits=_check_section(path, "limits", raw.get("limits", {}), LimitsConfig),
         store=store,
         web=_check_web(path, raw.get("web", {})),
+        bulletins=_check_section(path, "bulletins", raw.get("bulletins", {}), BulletinsConfig),
         source=path,
     )

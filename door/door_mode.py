@@ -39,6 +39,7 @@ from door.caller.identity import Caller
 from door.caller.login import reserved
 from door.caller.session import CallerSession
 from door.ui.display import Display
+from door.records.bulletins import BulletinWriter
 from door.records.store import Store
 from door.net.bbs_terminals import SocketTerminal, StdioTerminal
 from door.net.terminal import Terminal
@@ -97,6 +98,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
         return 0
     assert store is not None
+    if config.bulletins.folder:  # written after each finished game (issue 37.2)
+        store.games.recorded.append(BulletinWriter(store, Path(config.bulletins.folder)).game_recorded)
     lobby = Lobby(config.paging, store.clock)
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby)
     presence = lobby.join(1, terminal)

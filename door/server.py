@@ -37,6 +37,7 @@ from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
 from door.net.web import WebOptions, start_web
 from door.records.names import clean_name
+from door.records.bulletins import BulletinWriter
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.console import sysop_session
@@ -110,6 +111,10 @@ class DoorServer:
                  self.gate.max_per_address, descriptors)
         self.store = await Store.open(self.config.store.target(data_dir))
         log.info("database %s", self.store.where)
+        if self.config.bulletins.folder:  # written after each finished game (issue 37.2)
+            writer = BulletinWriter(self.store, Path(self.config.bulletins.folder))
+            self.store.games.recorded.append(writer.game_recorded)
+            log.info("bulletins written into %s", writer.folder)
         self.ctx = DoorContext(self.config.rules, self.config.computer.delay, self.store, self.config.caller,
                                self.config.sysops, self.config.paging, Lobby(self.config.paging, self.store.clock),
                                self.config.limits,

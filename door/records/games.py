@@ -7,7 +7,7 @@ import enum
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from engine.events import GameResult, Skunk
 from engine.notation import rules_from_dict, rules_to_dict
@@ -73,6 +73,8 @@ class Games:
     def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
         self.clock = clock
+        self.recorded: list[Callable[[], None]] = []
+        """Called after each game is recorded (the bulletins are written then)."""
 
     async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
                      accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
@@ -99,7 +101,10 @@ class Games:
             if saved_id is not None:
                 db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
             return game_id
-        return await self.database.tx(tx)
+        game_id = await self.database.tx(tx)
+        for hook in self.recorded:
+            hook()
+        return game_id
 
     async def recorded_rules(self, number: int) -> Rules | None:
         """The rules game ``number`` was last played with, if it is on record."""

@@ -19,6 +19,7 @@ def test_shipped_file_is_the_defaults() -> None:
     assert shipped.server == default.server and shipped.rules == default.rules
     assert shipped.computer == default.computer and shipped.caller == default.caller
     assert shipped.limits == default.limits and shipped.web == default.web
+    assert shipped.bulletins == default.bulletins
 
 
 def test_values_are_read(tmp_path: Path) -> None:
