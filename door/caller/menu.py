@@ -23,6 +23,8 @@ class MenuItem(enum.Enum):
 
     PLAY_COMPUTER = "1"
     NUMBERED_GAME = "2"
+    DAILY_DEAL = "D"
+    """Today's deal: the same cards for everyone, once a day, ranked (issue 37.3)."""
     STATISTICS = "3"
     TOP_PLAYERS = "4"
     RECENT_GAMES = "5"
@@ -77,6 +79,7 @@ def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[],
     entries += [
         MenuEntry(MenuItem.PLAY_COMPUTER, fixed("Play the computer")),
         MenuEntry(MenuItem.NUMBERED_GAME, fixed("Play a numbered game (the same deals as game N, 1 to 999999)")),
+        MenuEntry(MenuItem.DAILY_DEAL, fixed("Today's deal: the same cards for everyone, once a day, ranked")),
         MenuEntry(MenuItem.STATISTICS, fixed("Your statistics")),
         MenuEntry(MenuItem.TOP_PLAYERS, fixed("Top players")),
         MenuEntry(MenuItem.RECENT_GAMES, fixed("Recent games")),

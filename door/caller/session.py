@@ -24,16 +24,18 @@ from door.sysop.lobby import account_identity, sysop_identity
 from door.caller.identity import Caller
 from door.caller.login import login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
-from door.play.options import CallerOptions
+from door.play.options import CallerOptions, Pace
 from door.caller.options_screen import ask_game_options
 from door.caller.login import READER_OFFER
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
-from door.ui.screen import Canvas
+from door.ui.screen import Canvas, fit
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
+from door.play.daily_deal import daily_opponent, par_result
 from door.play.tables import computer_opponent, demonstration
+from door.records.daily import deal_number
 from door.records.games import Opponent
 from door.net.terminal import HungUp, TerminalKind
 
@@ -190,6 +192,7 @@ class CallerSession(CallerSide):
             MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
+            MenuItem.DAILY_DEAL: self._daily_deal,
             MenuItem.STATISTICS: lambda: self._reading(Doing.READING_STATISTICS,
                                                        show_statistics(self.display, self.ctx.store, self.caller)),
             MenuItem.TOP_PLAYERS: lambda: self._reading(Doing.READING_TOP,
@@ -214,6 +217,57 @@ class CallerSession(CallerSide):
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""
         self.doing(doing)
         await screen
+
+    async def _daily_deal(self) -> None:
+        """Today's deal (issue 37.3): once a day for a registered caller,
+        then the day's ranking against the expert's own result."""
+        display, ctx, caller = self.display, self.ctx, self.caller
+        daily = ctx.store.daily
+        day = daily.today()
+        number = deal_number(day)
+        self.doing(Doing.DAILY_DEAL)
+        if caller.account is None:
+            await show_page(display, "Today's deal", [
+                "Today's deal is ranked, and each caller plays it once: it is for registered callers.", "",
+                "Register your name at your next call to play it."])
+            return
+        if not await daily.played(caller.account.id, day):
+            kept, _ = await self._load_saved()
+            replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
+            answer = await ask_choice(display, "Today's deal", [
+                f"Today's deal ({day}) is game #{number}: everyone plays the same cards against the expert "
+                "computer, once.",
+                "Your margin over the computer is ranked against the other callers' and against the "
+                "expert's own game on the same cards (the par).",
+                *replaces, "", "Play it now? (Y/N)"], "YN")
+            if answer == "N":
+                return
+            if await daily.claim(caller.account.id, day):
+                self.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, number)
+                await self._play(number=number, fixed=ctx.rules, daily=day)
+        await self._daily_ranking(day, number)
+
+    async def _daily_ranking(self, day: str, number: int) -> None:
+        """The day's ranking, with the par (worked out by the first caller to ask) and the caller's streak."""
+        ctx, caller = self.ctx, self.caller
+        daily = ctx.store.daily
+        self.doing(Doing.DAILY_DEAL)
+        par = await daily.par(day)
+        if par is None:
+            par = await par_result(ctx.rules, number, ctx.thinking)
+            await daily.set_par(day, *par)
+        lines = [f"Today's deal, {day} (game #{number}): the same cards for everyone.",
+                 f"The expert's own game on these cards: {par[0]} to {par[1]} ({par[0] - par[1]:+d}).", ""]
+        ranking = await daily.ranking(day)
+        for i, r in enumerate(ranking[:12], 1):
+            versus = "" if r.against_par is None else f"  {r.against_par:+d} against the par"
+            lines.append(f"{i:>3}  {fit(r.name, 20)}  {r.score:>3} - {r.computer:<3}  {r.margin:+4d}{versus}")
+        if not ranking:
+            lines.append("Nobody has finished today's deal yet.")
+        if caller.account is not None:
+            streak = await daily.streak(caller.account.id, day)
+            lines += ["", f"Your streak: {streak} day{'s' if streak != 1 else ''} in a row."]
+        await show_page(self.display, "Today's deal", lines)
 
     async def _terminal_test(self) -> None:
         """The terminal test: the character set, or screen-reader mode on or off."""
@@ -342,6 +396,14 @@ class CallerSession(CallerSide):
             return None, str(exc)[:70]
         return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
 
+    async def _daily_of(self, number: int) -> str | None:
+        """Today, when game ``number`` is today's deal and this caller's play of it has no result yet."""
+        daily, account = self.ctx.store.daily, self.caller.account
+        day = daily.today()
+        if account is None or number != deal_number(day) or not await daily.pending(account.id, day):
+            return None
+        return day
+
     async def _offer_resume(self, kept: KeptGame) -> bool:
         """Ask whether to go on with ``kept`` now: True for yes."""
         display = self.display
@@ -368,13 +430,19 @@ class CallerSession(CallerSide):
             await self._play(resume=kept.saved)
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
-                    fixed: Rules | None = None) -> None:
+                    fixed: Rules | None = None, daily: str | None = None) -> None:
         """Games against the computer until the caller stops.  ``options`` are set on the options screen first
         (and remembered for a registered caller); a resumed game keeps the rules
-        it was played with, and so does a numbered game on record (``fixed``)."""
+        it was played with, and so does a numbered game on record (``fixed``);
+        ``daily``: the day whose deal this is (the house rules, the day's
+        computer, the result kept for the day's ranking; a kept daily game
+        resumed the same day is one too)."""
         display, ctx, caller, options, presence = self.display, self.ctx, self.caller, self.options, self.presence
         if resume is not None:
             rules = resume.rules
+            daily = await self._daily_of(resume.number)
+        elif daily is not None:
+            rules = ctx.rules
         else:
             self.doing(Doing.CHOOSING_OPTIONS)
             chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
@@ -383,8 +451,14 @@ class CallerSession(CallerSide):
             await self.remember_options()
             rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
         human = self.new_seat(anonymous=True)
-        computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause, ctx.caller.hand_pause,
-                                     ctx.thinking)
+        if daily is not None:
+            pace = options.pace is Pace.PAUSE
+            computer = daily_opponent(deal_number(daily), ctx.computer_delay,
+                                      ctx.caller.pegging_pause if pace else 0.0,
+                                      ctx.caller.hand_pause if pace else 0.0, ctx.thinking)
+        else:
+            computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause,
+                                         ctx.caller.hand_pause, ctx.thinking)
         journal = None
         if caller.account is not None:
             journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
@@ -404,6 +478,11 @@ class CallerSession(CallerSide):
             # the seats and the table refer to each other: unlinked, the game and its events go by reference
             # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
             human.table = computer.table = None
+        if daily is not None and caller.account is not None:
+            done = next((g for g in table.match.games if g.number == deal_number(daily) and g.result is not None),
+                        None)
+            if done is not None and done.result is not None:
+                await ctx.store.daily.finish(caller.account.id, daily, *done.result.scores)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
         if table.held is not None:

@@ -1,5 +1,5 @@
-"""Bulletins for the BBS (issue 37.2): the top players, the recent games
-and the day's news, each written as ``.ans`` (CP437 with colour, 80
+"""Bulletins for the BBS (issue 37.2): the top players, the recent games,
+the day's news and today's deal's ranking (issue 37.3), each written as ``.ans`` (CP437 with colour, 80
 columns), ``.txt`` (plain ASCII) and ``.html``, into a folder the board
 shows them from.
 
@@ -24,6 +24,7 @@ from typing import Sequence
 
 from door.net.ansi import CONTROL
 from door.net.charset import CP437
+from door.records.daily import DailyResult, deal_number
 from door.records.games import GameSummary
 from door.records.statistics import TopPlayer
 from door.records.store import Store
@@ -32,7 +33,7 @@ __all__ = ["Bulletin", "BULLETINS", "write_bulletins", "render_bulletins", "Bull
 
 log = logging.getLogger(__name__)
 
-BULLETINS = ("top", "recent", "news")
+BULLETINS = ("top", "recent", "news", "daily")
 """The bulletins written, by file name (``top.ans``, ``top.txt``, ``top.html`` ...)."""
 
 WIDTH = 80
@@ -51,9 +52,11 @@ class Bulletin:
     heading: bool = True
 
 
-def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], now: float) -> list[Bulletin]:
-    """The three bulletins from the records (``now``: seconds since the
-    epoch, for the day's news, in local time)."""
+def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], now: float,
+                     daily: Sequence[DailyResult] = (), par: tuple[int, int] | None = None) -> list[Bulletin]:
+    """The bulletins from the records (``now``: seconds since the epoch,
+    for the day's news, in local time; ``daily`` and ``par``: today's
+    deal's ranking and the expert's own result on it)."""
     rows = [f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
     rows += [f"{i:>3} {p.name[:20]:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}"
              for i, p in enumerate(top[:SHOWN], 1)]
@@ -68,9 +71,19 @@ def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], no
                     f"{best.scores[best.winner]} to {best.scores[1 - best.winner]}.")
     if skunks:
         news.append(f"Skunks today: {len(skunks)}.")
+    deal = [f"Game #{deal_number(today)}: the same cards for everyone today."]
+    if par is not None:
+        deal.append(f"The expert's own game on them: {par[0]} to {par[1]} ({par[0] - par[1]:+d}).")
+    deal.append("")
+    deal += [f"{i:>3}  {r.name[:20]:<20}  {r.score:>3} - {r.computer:<3}  {r.margin:+4d}"
+             + ("" if r.against_par is None else f"  {r.against_par:+d} against the par")
+             for i, r in enumerate(daily[:SHOWN], 1)]
+    if not daily:
+        deal.append("Nobody has finished today's deal yet.")
     return [Bulletin("top", "Cribbage door: top players", rows if top else ["No games recorded yet."], bool(top)),
             Bulletin("recent", "Cribbage door: recent games", games or ["No games recorded yet."], False),
-            Bulletin("news", "Cribbage door: today", news, False)]
+            Bulletin("news", "Cribbage door: today", news, False),
+            Bulletin("daily", f"Cribbage door: today's deal, {today}", deal, False)]
 
 
 def _own(folder: Path, name: str) -> str:
@@ -147,7 +160,9 @@ async def write_bulletins(store: Store, folder: Path) -> list[Path]:
     :class:`~door.records.store.StoreError`."""
     top = await store.statistics.top(SHOWN)
     recent = await store.games.recent(limit=200)
-    bulletins = render_bulletins(top, recent, store.clock())
+    today = store.daily.today()
+    bulletins = render_bulletins(top, recent, store.clock(), await store.daily.ranking(today),
+                                 await store.daily.par(today))
     return await asyncio.to_thread(write_files, bulletins, folder)
 
 

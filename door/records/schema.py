@@ -156,6 +156,23 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     """
     ALTER TABLE games ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;
     """,
+    # version 8: the daily deal (issue 37.3): who played each day's deal (once a day), and the expert's own result
+    """
+    CREATE TABLE daily_plays (
+        day TEXT NOT NULL,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        started $time NOT NULL,
+        score INTEGER,
+        computer INTEGER,
+        PRIMARY KEY (day, account_id)
+    );
+    CREATE INDEX daily_plays_account ON daily_plays(account_id, day);
+    CREATE TABLE daily_par (
+        day TEXT PRIMARY KEY,
+        score INTEGER NOT NULL,
+        computer INTEGER NOT NULL
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

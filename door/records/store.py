@@ -19,6 +19,7 @@ from door.records.database import Conflict, Database, StoreError
 from door.records.postgres_database import PostgresDatabase, is_postgres_url
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
+from door.records.daily import Daily
 from door.records.games import Games, GameSummary
 from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
@@ -43,6 +44,7 @@ class Store:
         self.games = Games(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
+        self.daily = Daily(database, clock)
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL) -> "Store":

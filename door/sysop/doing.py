@@ -24,6 +24,7 @@ class Doing(enum.Enum):
     READING_STATISTICS = "reading statistics"
     READING_TOP = "reading the top players"
     READING_RECENT = "reading recent games"
+    DAILY_DEAL = "at today's deal"
     TESTING_TERMINAL = "testing the terminal"
     WATCHING_DEMONSTRATION = "watching a demonstration"
     REJOIN_PROMPT = "asked to rejoin a game"

@@ -16,7 +16,7 @@ from engine.rules import Rules
 from tests.support.player import Player, log_in_registered
 from tests.support.server import make_config, running
 
-NAMES = [f"{b}.{s}" for b in ("top", "recent", "news") for s in ("ans", "txt", "html")]
+NAMES = [f"{b}.{s}" for b in ("top", "recent", "news", "daily") for s in ("ans", "txt", "html")]
 
 
 async def test_a_finished_game_writes_three_formats_at_once(tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ def test_the_bulletins_command_writes_them_for_a_nightly_event(tmp_path: Path) -
     proc = subprocess.run([sys.executable, "-m", "door.cli", "bulletins", "--data-dir", str(tmp_path / "data"),
                            "--folder", str(tmp_path / "out")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert "wrote 9 files" in proc.stdout
+    assert "wrote 12 files" in proc.stdout
     assert "No games recorded yet." in (tmp_path / "out" / "top.txt").read_text()
     proc = subprocess.run([sys.executable, "-m", "door.cli", "bulletins", "--data-dir", str(tmp_path / "data")],
                           capture_output=True, text=True, timeout=60)

@@ -10,7 +10,7 @@ def test_the_entries_offer_what_is_available_in_order() -> None:
     sysop = [False]
     entries = main_menu_entries(lambda: "UTF-8 ANSI", lambda: sysop[0], lambda: True, "game #7 (hand 2)", lambda: True)
     offered = [e.key for e in entries if e.enabled()]
-    assert offered == ["R", "1", "2", "3", "4", "5", "7", "8", "C", "T", "Q"]
+    assert offered == ["R", "1", "2", "D", "3", "4", "5", "7", "8", "C", "T", "Q"]
     sysop[0] = True  # asked again at each paint and key
     assert "6" in [e.key for e in entries if e.enabled()]
     lines = {e.item: e.line() for e in entries}
@@ -22,4 +22,4 @@ def test_the_entries_offer_what_is_available_in_order() -> None:
 
 def test_no_resume_and_no_challenge_switch_when_there_is_none() -> None:
     entries = main_menu_entries(lambda: "plain ASCII", lambda: False, lambda: False, None, None)
-    assert [e.key for e in entries if e.enabled()] == ["1", "2", "3", "4", "5", "7", "T", "Q"]
+    assert [e.key for e in entries if e.enabled()] == ["1", "2", "D", "3", "4", "5", "7", "T", "Q"]

@@ -1,0 +1,43 @@
+"""The daily deal's games (issue 37.3): the computer every caller meets on
+the day's cards, and the expert's own result on them (the par).
+
+The computer is the expert with its choices seeded from the day's game
+number, so two callers who play alike meet the same answers; the par is
+the same expert in the caller's seat (seeded apart) against it, thinking
+where every computer thinks (:class:`~door.play.thinking.Thinking`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.expert import ExpertPlayer
+from engine.game import Game
+from engine.rules import Rules
+from engine.strategy import decision_for
+
+from door.play.computer_seat import ComputerSeat
+from door.play.thinking import IN_THREAD, Thinking
+
+__all__ = ["daily_opponent", "par_result"]
+
+
+def daily_opponent(number: int, delay: float, pegging_pause: float, hand_pause: float,
+                   thinking: Thinking = IN_THREAD) -> ComputerSeat:
+    """The computer of the deal numbered ``number`` (see the module)."""
+    return ComputerSeat(strategy=ExpertPlayer(random.Random(number)), delay=delay, pegging_pause=pegging_pause,
+                        hand_pause=hand_pause, thinking=thinking)
+
+
+async def par_result(rules: Rules, number: int, thinking: Thinking = IN_THREAD) -> tuple[int, int]:
+    """The expert's own game on the deal numbered ``number`` under
+    ``rules``: its points in the caller's seat (0) and the computer's (1).
+    About a hundred decisions, each where the computer thinks."""
+    game = Game(rules, number)
+    game.start()
+    players = [ExpertPlayer(random.Random(number * 2 + 1)), ExpertPlayer(random.Random(number))]
+    while not game.over:
+        seat = game.to_act()[0]
+        game.apply(await thinking.decide(players[seat], decision_for(game, seat)))
+    assert game.result is not None
+    return game.result.scores[0], game.result.scores[1]
