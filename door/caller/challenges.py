@@ -281,7 +281,7 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
             if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
                 break
             note = "Please press Y or N."
-            display.say(note)
+            display.answer(note)
             display.refresh_soon()
     finally:
         if not accepted:

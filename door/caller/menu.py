@@ -167,7 +167,7 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
         if challenged():
             return MenuItem.CHALLENGED
         note = "Please press " + " or ".join(allowed) + "."
-        display.say(keys_words(allowed))
+        display.answer(keys_words(allowed))
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 

@@ -29,13 +29,13 @@ from door.caller.options_screen import ask_game_options
 from door.caller.login import READER_OFFER
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
-from door.ui.screen import Canvas, fit
+from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table, new_game_number
 from door.play.daily_deal import daily_opponent, par_result
 from door.play.tables import computer_opponent, demonstration
-from door.records.daily import deal_number
+from door.records.daily import deal_number, par_line
 from door.records.games import Opponent
 from door.net.terminal import HungUp, TerminalKind
 
@@ -245,23 +245,21 @@ class CallerSession(CallerSide):
             if await daily.claim(caller.account.id, day):
                 self.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, number)
                 await self._play(number=number, fixed=ctx.rules, daily=day)
-        await self._daily_ranking(day, number)
+        await self._daily_ranking(day)
 
-    async def _daily_ranking(self, day: str, number: int) -> None:
+    async def _daily_ranking(self, day: str) -> None:
         """The day's ranking, with the par (worked out by the first caller to ask) and the caller's streak."""
         ctx, caller = self.ctx, self.caller
+        number = deal_number(day)
         daily = ctx.store.daily
         self.doing(Doing.DAILY_DEAL)
         par = await daily.par(day)
         if par is None:
             par = await par_result(ctx.rules, number, ctx.thinking)
             await daily.set_par(day, *par)
-        lines = [f"Today's deal, {day} (game #{number}): the same cards for everyone.",
-                 f"The expert's own game on these cards: {par[0]} to {par[1]} ({par[0] - par[1]:+d}).", ""]
+        lines = [f"Today's deal, {day} (game #{number}): the same cards for everyone.", par_line(par), ""]
         ranking = await daily.ranking(day)
-        for i, r in enumerate(ranking[:12], 1):
-            versus = "" if r.against_par is None else f"  {r.against_par:+d} against the par"
-            lines.append(f"{i:>3}  {fit(r.name, 20)}  {r.score:>3} - {r.computer:<3}  {r.margin:+4d}{versus}")
+        lines += [r.line(i) for i, r in enumerate(ranking[:12], 1)]
         if not ranking:
             lines.append("Nobody has finished today's deal yet.")
         if caller.account is not None:
@@ -482,7 +480,10 @@ class CallerSession(CallerSide):
             done = next((g for g in table.match.games if g.number == deal_number(daily) and g.result is not None),
                         None)
             if done is not None and done.result is not None:
-                await ctx.store.daily.finish(caller.account.id, daily, *done.result.scores)
+                try:
+                    await ctx.store.daily.finish(caller.account.id, daily, *done.result.scores)
+                except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
+                    self.log.warning("could not keep %r's result on the deal of %s: %s", caller.name, daily, exc)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
         if table.held is not None:

@@ -33,7 +33,7 @@ import ipaddress
 import json
 import logging
 import ssl
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Sequence, cast
 
@@ -86,7 +86,6 @@ class WebOptions:
     message_rate: int = 200
     frame_ancestors: str = "'self'"
     tls: ssl.SSLContext | None = None
-    files: dict[str, tuple[bytes, str]] = field(default_factory=dict)
 
     def csp(self) -> str:
         """The page's Content-Security-Policy: its own scripts only, no inline script."""
@@ -289,7 +288,7 @@ async def start_web(host: str, port: int, session: Callable[[WebTerminal], Await
     """Listen on ``host``:``port`` for the page and its WebSocket; each
     caller's session is ``session(terminal)``.  Raises ``OSError`` when
     the port is taken."""
-    files = options.files or _load_files()
+    files = _load_files()
     tls = options.tls is not None
 
     class Gated(_GatedConnection):

@@ -9,6 +9,7 @@ where every computer thinks (:class:`~door.play.thinking.Thinking`).
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from engine.expert import ExpertPlayer
@@ -29,10 +30,24 @@ def daily_opponent(number: int, delay: float, pegging_pause: float, hand_pause: 
                         hand_pause=hand_pause, thinking=thinking)
 
 
+_working: dict[tuple[Rules, int], asyncio.Future[tuple[int, int]]] = {}
+"""The par games being played now, so that callers who ask at once wait for one game."""
+
+
 async def par_result(rules: Rules, number: int, thinking: Thinking = IN_THREAD) -> tuple[int, int]:
     """The expert's own game on the deal numbered ``number`` under
     ``rules``: its points in the caller's seat (0) and the computer's (1).
-    About a hundred decisions, each where the computer thinks."""
+    About a hundred decisions, each where the computer thinks; callers who
+    ask while it is played wait for the same game."""
+    key = (rules, number)
+    running = _working.get(key)
+    if running is None or running.get_loop() is not asyncio.get_running_loop():
+        running = _working[key] = asyncio.ensure_future(_par_game(rules, number, thinking))
+        running.add_done_callback(lambda done: _working.pop(key) if _working.get(key) is done else None)
+    return await asyncio.shield(running)
+
+
+async def _par_game(rules: Rules, number: int, thinking: Thinking) -> tuple[int, int]:
     game = Game(rules, number)
     game.start()
     players = [ExpertPlayer(random.Random(number * 2 + 1)), ExpertPlayer(random.Random(number))]

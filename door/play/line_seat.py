@@ -147,20 +147,19 @@ class LineSeat(HumanSeat):
         game, me, vs = self.game, self.index, self.vs
         if char == "h":
             held = game.hands[me] if game.phase in (Phase.DISCARD, Phase.PLAY) else game.kept[me]
-            self.display.say(f"Your hand: {cards_names(sorted(held))}.")
+            self.display.answer(f"Your hand: {cards_names(sorted(held))}.")
         elif char == "t":
             starter = f"The starter is the {card_name(game.starter)}. " if game.starter else "No starter yet. "
             series = f"Played since the count began: {cards_names(game.series)}. " if game.series else ""
-            self.display.say(f"{starter}{series}Count {number_words(game.count)}.")
+            self.display.answer(f"{starter}{series}Count {number_words(game.count)}.")
         elif char == "s":
-            self.display.say(self._scores())
+            self.display.answer(self._scores())
         elif char == "w":
-            self._said = ("", "")
-            kind, words = self._prompt()
-            self.display.say(words or (f"{self.names()[1 - me]}'s turn." if game.to_act() and me not in game.to_act()
-                                       else "Nobody's turn: the hand is not dealt."))
+            words = self._prompt()[1]
+            self.display.answer(words or (f"{self.names()[1 - me]}'s turn." if game.to_act() and me not in game.to_act()
+                                          else "Nobody's turn: the hand is not dealt."))
         elif char == "l":
-            self.display.say("The last ten events:", *vs.log[-10:])
+            self.display.answer("The last ten events:", *vs.log[-10:])
         else:
             return False
         return True
@@ -190,7 +189,8 @@ class LineSeat(HumanSeat):
             return
         if vs.mode in (Mode.DISCARD, Mode.PLAY) and not vs.chatting and not seating.leaving and (
                 key.name in (KeyName.LEFT, KeyName.RIGHT, KeyName.UP, KeyName.DOWN, KeyName.ENTER)):
-            self._said = ("", "")  # RETURN or an arrow: say the choice again
+            if not self.display.terminal.has_input():  # (once for a burst of them)
+                self._said = ("", "")  # RETURN or an arrow: say the choice again
             self._update()
             return
         before = vs.chat_input if vs.mode is Mode.CHAT or vs.chatting else vs.typed
@@ -218,12 +218,12 @@ class LineSeat(HumanSeat):
         vs, game, me = self.vs, self.game, self.index
         shown = my_cards(game, me, vs.options.sort)
         if not 1 <= number <= len(shown):
-            self.display.say(f"There is no card {number}: type 1 to {len(shown)}.")
+            self.display.answer(f"There is no card {number}: type 1 to {len(shown)}.")
             return [Beep()]
         card = shown[number - 1]
         if vs.mode is Mode.DISCARD:
             if card in vs.selected:
-                self.display.say(f"You chose the {card_name(card)} already.")
+                self.display.answer(f"You chose the {card_name(card)} already.")
                 return [Beep()]
             vs.selected.append(card)
             if len(vs.selected) < 2:
@@ -239,10 +239,10 @@ class LineSeat(HumanSeat):
     def _play(self, card: Card) -> list[Intent]:
         game, me = self.game, self.index
         if card not in game.hands[me]:
-            self.display.say(f"You played the {card_name(card)} already.")
+            self.display.answer(f"You played the {card_name(card)} already.")
             return [Beep()]
         if game.count + card.pip > 31:
-            self.display.say(f"The {card_name(card)} would take the count past thirty-one: choose another.")
+            self.display.answer(f"The {card_name(card)} would take the count past thirty-one: choose another.")
             return [Beep()]
         return [Submit(Play(me, card))]
 

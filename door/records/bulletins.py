@@ -17,14 +17,13 @@ import html
 import logging
 import os
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from door.net.ansi import CONTROL
 from door.net.charset import CP437
-from door.records.daily import DailyResult, deal_number
+from door.records.daily import DailyResult, day_of, deal_number, par_line
 from door.records.games import GameSummary
 from door.records.statistics import TopPlayer
 from door.records.store import Store
@@ -61,8 +60,8 @@ def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], no
     rows += [f"{i:>3} {p.name[:20]:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}"
              for i, p in enumerate(top[:SHOWN], 1)]
     games = [g.line() for g in recent[:SHOWN]]
-    today = time.strftime("%Y-%m-%d", time.localtime(now))
-    todays = [g for g in recent if time.strftime("%Y-%m-%d", time.localtime(g.ended)) == today]
+    today = day_of(now)
+    todays = [g for g in recent if day_of(g.ended) == today]
     skunks = [g for g in todays if g.skunk.value]
     news = [f"{len(todays)} game{'s' if len(todays) != 1 else ''} finished today ({today})."]
     if todays:
@@ -73,11 +72,9 @@ def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], no
         news.append(f"Skunks today: {len(skunks)}.")
     deal = [f"Game #{deal_number(today)}: the same cards for everyone today."]
     if par is not None:
-        deal.append(f"The expert's own game on them: {par[0]} to {par[1]} ({par[0] - par[1]:+d}).")
+        deal.append(par_line(par))
     deal.append("")
-    deal += [f"{i:>3}  {r.name[:20]:<20}  {r.score:>3} - {r.computer:<3}  {r.margin:+4d}"
-             + ("" if r.against_par is None else f"  {r.against_par:+d} against the par")
-             for i, r in enumerate(daily[:SHOWN], 1)]
+    deal += [r.line(i) for i, r in enumerate(daily[:SHOWN], 1)]
     if not daily:
         deal.append("Nobody has finished today's deal yet.")
     return [Bulletin("top", "Cribbage door: top players", rows if top else ["No games recorded yet."], bool(top)),
@@ -86,22 +83,30 @@ def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], no
             Bulletin("daily", f"Cribbage door: today's deal, {today}", deal, False)]
 
 
-def _own(folder: Path, name: str) -> str:
-    """The sysop's file ``name`` in ``folder`` ("" when there is none)."""
-    try:
-        return (folder / name).read_bytes().decode("utf-8", "replace")  # (as written: CR LF stays CR LF)
-    except OSError:
-        return ""
+OWN = ("header.ans", "header.txt", "header.html", "footer.ans", "footer.txt", "footer.html", "bulletins.css")
+"""The sysop's files in the folder: used, never written."""
 
 
-def _txt(b: Bulletin, folder: Path) -> bytes:
+def _own_files(folder: Path) -> dict[str, bytes]:
+    """The sysop's files (:data:`OWN`) found in ``folder``, as written (CR LF stays CR LF)."""
+    found = {}
+    for name in OWN:
+        try:
+            found[name] = (folder / name).read_bytes()
+        except OSError:
+            pass
+    return found
+
+
+def _txt(b: Bulletin, own: dict[str, bytes]) -> bytes:
     lines = [b.title, "=" * len(b.title), "", *b.rows]
-    text = _own(folder, "header.txt") + "\r\n".join(line[:WIDTH - 1] for line in lines) + "\r\n" \
-        + _own(folder, "footer.txt")
-    return text.encode("ascii", "replace")
+    text = "\r\n".join(line[:WIDTH - 1] for line in lines) + "\r\n"
+    text = own.get("header.txt", b"").decode("utf-8", "replace") + text + own.get("footer.txt", b"").decode(
+        "utf-8", "replace")
+    return text.encode("ascii", "replace")  # (plain ASCII, the sysop's lines too)
 
 
-def _ans(b: Bulletin, folder: Path) -> bytes:
+def _ans(b: Bulletin, own: dict[str, bytes]) -> bytes:
     def sgr(params: str) -> str:
         return CONTROL["sgr"].format(params=params)
 
@@ -110,21 +115,21 @@ def _ans(b: Bulletin, folder: Path) -> bytes:
         colour = "1;36" if i == 0 and b.heading else "0;37"
         out.append(sgr(colour) + line[:WIDTH - 1] + sgr("0"))
     body = "\r\n".join(out) + "\r\n"
-    header = (folder / "header.ans").read_bytes() if (folder / "header.ans").is_file() else b""
-    footer = (folder / "footer.ans").read_bytes() if (folder / "footer.ans").is_file() else b""
-    return header + CP437.encode(body) + footer
+    return own.get("header.ans", b"") + CP437.encode(body) + own.get("footer.ans", b"")
 
 
-def _html(b: Bulletin, folder: Path) -> bytes:
-    css = '<link rel="stylesheet" href="bulletins.css">\n' if (folder / "bulletins.css").is_file() else ""
+def _html(b: Bulletin, own: dict[str, bytes]) -> bytes:
+    css = '<link rel="stylesheet" href="bulletins.css">\n' if "bulletins.css" in own else ""
+    header = own.get("header.html", b"").decode("utf-8", "replace")
+    footer = own.get("footer.html", b"").decode("utf-8", "replace")
     if b.heading:
         head, *rest = b.rows
         body = f"<pre><b>{html.escape(head)}</b>\n" + "\n".join(html.escape(r) for r in rest) + "</pre>"
     else:
         body = "<pre>" + "\n".join(html.escape(r) for r in b.rows) + "</pre>"
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>{html.escape(b.title)}'
-            f"</title>\n{css}</head>\n<body>\n{_own(folder, 'header.html')}<h1>{html.escape(b.title)}</h1>\n"
-            f"{body}\n{_own(folder, 'footer.html')}</body>\n</html>\n")
+            f"</title>\n{css}</head>\n<body>\n{header}<h1>{html.escape(b.title)}</h1>\n"
+            f"{body}\n{footer}</body>\n</html>\n")
     return page.encode("utf-8")
 
 
@@ -145,11 +150,12 @@ def write_files(bulletins: Sequence[Bulletin], folder: Path) -> list[Path]:
     """Write each bulletin in the three formats into ``folder`` (made if
     need be); returns the files written.  Raises ``OSError``."""
     folder.mkdir(parents=True, exist_ok=True)
+    own = _own_files(folder)
     written = []
     for b in bulletins:
         for suffix, render in ((".ans", _ans), (".txt", _txt), (".html", _html)):
             path = folder / f"{b.name}{suffix}"
-            _write_whole(path, render(b, folder))
+            _write_whole(path, render(b, own))
             written.append(path)
     return written
 

@@ -19,8 +19,9 @@ from typing import Any, Sequence
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
+from door.ui.screen import fit
 
-__all__ = ["Daily", "DailyResult", "deal_number", "day_of", "NUMBERS"]
+__all__ = ["Daily", "DailyResult", "deal_number", "day_of", "par_line", "NUMBERS"]
 
 NUMBERS = 999_999
 """Game numbers run 1 to this (as the numbered games do)."""
@@ -56,6 +57,16 @@ class DailyResult:
     @property
     def margin(self) -> int:
         return self.score - self.computer
+
+    def line(self, place: int) -> str:
+        """``"  1  Ann                    121 - 104    +17  +6 against the par"``."""
+        versus = "" if self.against_par is None else f"  {self.against_par:+d} against the par"
+        return f"{place:>3}  {fit(self.name, 20)}  {self.score:>3} - {self.computer:<3}  {self.margin:+4d}{versus}"
+
+
+def par_line(par: tuple[int, int]) -> str:
+    """``"The expert's own game on these cards: 121 to 98 (+23)."``"""
+    return f"The expert's own game on these cards: {par[0]} to {par[1]} ({par[0] - par[1]:+d})."
 
 
 class Daily:

@@ -51,6 +51,13 @@ class Display:
         """Say ``lines`` (the line presentation); the full screen shows
         everything through its painter, so here it does nothing."""
 
+    def answer(self, *lines: str) -> bool:
+        """Say ``lines`` in answer to the key just read (a wrong key's help,
+        a re-read), unless more keys wait: a burst (a paste) is answered
+        once, for its last key, as the full screen paints one frame for it.
+        True when said; nothing is said here (the painter shows it)."""
+        return False
+
     def prompt(self, text: str) -> None:
         """Write ``text`` where the next keys are typed (the line
         presentation; the painter shows prompts here)."""

@@ -24,8 +24,6 @@ class LineDisplay(Display):
 
     def __init__(self, terminal: Terminal) -> None:
         super().__init__(terminal)
-        self.lines_said = 0
-        """Lines written so far (the tests' budget: lines per game event)."""
         self._open = False  # a prompt or an echo is on the current line
 
     def show(self, painter: Painter, hold: Callable[[], bool] | None = None, text: Text | None = None) -> None:
@@ -46,8 +44,15 @@ class LineDisplay(Display):
         if self._open:
             self.terminal.write(b"\r\n")
             self._open = False
-        self.lines_said += len(out)
         self.terminal.write_text("".join(line + "\r\n" for line in out))
+
+    def answer(self, *lines: str) -> bool:
+        """Say ``lines`` unless more keys wait (see :meth:`Display.answer`):
+        200 KB of wrong keys pasted cost one line, not a line each."""
+        if self.terminal.has_input():
+            return False
+        self.say(*lines)
+        return True
 
     def prompt(self, text: str) -> None:
         """Write ``text`` and leave the cursor after it (what is typed next
@@ -63,7 +68,6 @@ class LineDisplay(Display):
             self.terminal.write(b"\b \b")
         elif text == "\n":
             self.terminal.write(b"\r\n")
-            self.lines_said += 1
             self._open = False
             return
         else:
@@ -81,9 +85,9 @@ class LineDisplay(Display):
         return False
 
     def redraw(self) -> None:
-        """Ctrl-L: say the current screen again."""
+        """Ctrl-L: say the current screen again (once for a burst of them)."""
         if self.text is not None:
-            self.say(*self.text())
+            self.answer(*self.text())
 
     def screen_key(self, key: Key) -> bool:
         """Ctrl-L says the screen again; a window change changes nothing."""

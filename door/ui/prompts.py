@@ -91,9 +91,9 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
                 note = ""
             else:
                 note = f"At most {limit} characters."
-                display.say(note)
-                display.prompt(label)
-                display.echo("*" * len(typed) if mask else typed)
+                if display.answer(note):
+                    display.prompt(label)
+                    display.echo("*" * len(typed) if mask else typed)
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 
@@ -130,7 +130,7 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
         if escape and key is not None and key.name is KeyName.ESCAPE:
             return BACK
         note = "Please press " + " or ".join(allowed) + "."
-        display.say(keys_words(allowed, escape))
+        display.answer(keys_words(allowed, escape))
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 

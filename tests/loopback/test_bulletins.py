@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-from engine.rules import Rules
-
 from tests.support.player import Player, log_in_registered
 from tests.support.server import make_config, running
 
@@ -28,8 +26,7 @@ async def test_a_finished_game_writes_three_formats_at_once(tmp_path: Path) -> N
         (folder / name).write_text(text)
     (folder / "header.ans").write_bytes(b"\x1b[1;33m\xcd\xcd BOARD \xcd\xcd\x1b[0m\r\n")  # CP437 double lines
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    config = make_config(tmp_path / "data")
-    config.rules = Rules(game_to=61)
+    config = make_config(tmp_path / "data", game_to=61)
     config.bulletins.folder = str(folder)
     async with running(config) as door:
         caller = await log_in_registered(door.telnet_port, door.store, "Zoë", "zoe-secret")

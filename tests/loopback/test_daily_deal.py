@@ -9,8 +9,6 @@ from typing import AsyncIterator
 
 import pytest
 
-from engine.rules import Rules
-
 from door.records.daily import deal_number
 from door.server import DoorServer
 
@@ -20,9 +18,7 @@ from tests.support.server import make_config, running
 
 @pytest.fixture
 async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
-    config = make_config(tmp_path / "data")
-    config.rules = Rules(game_to=61)
-    async with running(config) as server:
+    async with running(make_config(tmp_path / "data", game_to=61)) as server:
         yield server
 
 

@@ -7,7 +7,6 @@ TERM=dumb, and remembered by the account."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import re
 from pathlib import Path
 from typing import AsyncIterator
@@ -242,8 +241,7 @@ async def test_mtts_without_it_keeps_the_full_screen(door: DoorServer) -> None:
 
 @pytest.fixture
 async def sysop_door(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> AsyncIterator[DoorServer]:
-    config = with_sysop(make_config(tmp_path / "data"), "Sysop", "sysop-secret", sysop_key)
-    config.rules = dataclasses.replace(config.rules, game_to=61, skunk_line=None, double_skunk_line=None)
+    config = with_sysop(make_config(tmp_path / "data", game_to=61), "Sysop", "sysop-secret", sysop_key)
     async with running(config) as server:
         yield server
 

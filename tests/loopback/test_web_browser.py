@@ -15,8 +15,6 @@ from typing import Any, AsyncIterator
 
 import pytest
 
-from engine.rules import Rules
-
 from door.net.terminal import TerminalKind
 from door.server import DoorServer
 
@@ -209,9 +207,7 @@ async def shot(page: Any, name: str) -> Path:
 
 @pytest.fixture
 async def door61(tmp_path: Path) -> AsyncIterator[DoorServer]:
-    config = make_config(tmp_path / "data")
-    config.rules = Rules(game_to=61)
-    async with running(config) as server:
+    async with running(make_config(tmp_path / "data", game_to=61)) as server:
         yield server
 
 

@@ -57,3 +57,20 @@ def test_resize_and_ctrl_l_are_the_display_s_own_keys() -> None:
     display.text = None
     assert display.screen_key(Key(KeyName.RESIZE)) and display.screen_key(Key(KeyName.CTRL_L))
     assert not display.screen_key(Key(KeyName.CHAR, "a"))
+
+
+async def test_a_pasted_flood_of_wrong_keys_or_ctrl_l_is_answered_once() -> None:
+    """A paste (or a flood) is one burst of keys: the line presentation
+    answers its last key, as the full screen paints one frame for it; one
+    line a key would turn 5,000 bytes in into 75,000 out."""
+    terminal = Recorder()
+    display = LineDisplay(terminal)
+    choice = asyncio.create_task(ask_choice(display, "Yes or no", ["Keep it?"], "YN"))
+    await asyncio.sleep(0.05)
+    said = len(terminal.raw)
+    terminal.feed(b"x" * 5000 + b"\x0c" * 5000)
+    await asyncio.sleep(0.5)
+    assert len(terminal.raw) - said < 200, bytes(terminal.raw[said:said + 200])
+    assert bytes(terminal.raw).endswith(b"Keep it?\r\nPress Y or N.\r\n")  # the last key: Ctrl-L, answered
+    terminal.feed(b"n")
+    assert await asyncio.wait_for(choice, 2) == "N"

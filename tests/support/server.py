@@ -15,6 +15,8 @@ from typing import IO, AsyncIterator
 
 import asyncssh
 
+from engine.rules import Rules
+
 from door.config import Config, SysopConfig
 from door.records.passwords import hash_password
 from door.server import DoorServer
@@ -22,7 +24,9 @@ from door.server import DoorServer
 __all__ = ["make_config", "with_sysop", "running", "start_server_process", "start_workers_process", "worker_of"]
 
 
-def make_config(data_dir: Path, delay: float = 0.0) -> Config:
+def make_config(data_dir: Path, delay: float = 0.0, game_to: int = 121) -> Config:
+    """A server's config for the tests: loopback, free ports, the computer
+    at once; ``game_to`` 61 for a short game."""
     config = Config()
     config.server.host = "127.0.0.1"
     config.server.telnet_port = 0
@@ -36,6 +40,8 @@ def make_config(data_dir: Path, delay: float = 0.0) -> Config:
     # subprocesses cover the worker processes)
     config.computer.processes = 0
     config.caller.pegging_pause = config.caller.hand_pause = 0.0
+    if game_to != 121:
+        config.rules = Rules(game_to=game_to)
     return config
 
 
