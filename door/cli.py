@@ -3,7 +3,8 @@
 ``cribbage-door serve`` starts the telnet and SSH listeners from
 ``conf/door.toml`` (when it exists in the current folder) or the file given
 with ``--config``; the flags override the file.  ``cribbage-door records``
-lists, shows, removes and exports the game records.
+lists, shows, removes and exports the game records; ``cribbage-door
+verify`` deals every recorded game again from its seeds.
 """
 
 from __future__ import annotations
@@ -54,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     b.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     b.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     b.add_argument("--folder", type=Path, help="where to write them (default from the config: [bulletins] folder)")
+    v = sub.add_parser("verify", help="deal every recorded game again from its seeds and check the commitments")
+    v.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    v.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
+    v.add_argument("-q", "--quiet", action="store_true", help="print only the failures and the total")
+    v.add_argument("games", nargs="*", type=int, metavar="GAME_ID", help="the games to check (default: all)")
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
@@ -107,6 +113,43 @@ def _bulletins(folder: Path | None, target: Any) -> int:
     return 0
 
 
+def _verify(target: Path | str, games: list[int], quiet: bool) -> int:
+    """``cribbage-door verify``: one line a game (or only the failures), then
+    the total; exit status 1 when a game fails, or none was found."""
+    from door.records.store import Store
+    from door.records.verify import verify_games
+
+    if isinstance(target, Path) and not target.exists():
+        print(f"cribbage-door: no database at {target} (start the server once, or give --data-dir)", file=sys.stderr)
+        return 1
+
+    async def run() -> list[Any]:
+        store = await Store.open(target)
+        try:
+            return await verify_games(store, games or None)
+        finally:
+            await store.close()
+
+    try:
+        verdicts = asyncio.run(run())
+    except StoreError as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 1
+    for v in verdicts:
+        if not quiet or v.problems:
+            print(v.line())
+    failed = sum(1 for v in verdicts if v.problems)
+    ok = sum(1 for v in verdicts if v.ok)
+    seeded = sum(1 for v in verdicts if v.ok and v.seeded)
+    unchecked = len(verdicts) - ok - failed
+    print(f"verified {ok} of {len(verdicts)} games ({seeded} from their seeds, {ok - seeded} numbered); "
+          f"{failed} failed; {unchecked} recorded before the door kept its deals")
+    missing = sorted(set(games) - {v.game_id for v in verdicts})
+    if missing:
+        print(f"cribbage-door: no recorded game {', '.join(map(str, missing))}", file=sys.stderr)
+    return 1 if failed or missing or not verdicts else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status."""
     parser = _parser()
@@ -146,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bulletins":
         return _bulletins(args.folder or (Path(config.bulletins.folder) if config.bulletins.folder else None),
                           config.store.target(Path(args.data_dir or config.server.data_dir)))
+    if args.command == "verify":
+        return _verify(config.store.target(Path(args.data_dir or config.server.data_dir)), args.games, args.quiet)
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))

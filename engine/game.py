@@ -26,6 +26,7 @@ from typing import Iterable, Sequence
 
 from .actions import Action, Claim, Discard, IllegalAction, Play, ReplayHand
 from .cards import Card, shuffled_deck
+from .shuffle import SeededShuffle
 from .claims import adjudicate
 from .events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GameResult, GoDeclared, HandCounted,
                      HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
@@ -92,7 +93,9 @@ class Game:
     ``rules.first_deal``; ``stacked``: for tests and worked examples only, the
     deck of each hand in order (at least 13 cards each: the pone's six cards
     at even places 0..10, the dealer's at odd places 1..11, the starter 13th),
-    used instead of the numbered shuffle while it lasts.
+    used instead of the numbered shuffle while it lasts; ``shuffle``: the
+    seeds every shuffle comes from instead of the number (a verifiable
+    shuffle, :mod:`engine.shuffle`; its game number is ``number``).
 
     Public state (read it, never write it): ``phase``, ``dealer``,
     ``hand_number``, ``hands`` (cards still held, per seat), ``kept`` (the
@@ -108,6 +111,7 @@ class Game:
     number: int
     first_dealer: int | None = None
     stacked: Sequence[Sequence[Card]] | None = None
+    shuffle: SeededShuffle | None = None
     phase: Phase = field(init=False, default=Phase.DISCARD)
     dealer: int = field(init=False, default=0)
     hand_number: int = field(init=False, default=0)
@@ -133,12 +137,19 @@ class Game:
     _thrown: list[tuple[Card, ...]] = field(init=False, default_factory=lambda: [(), ()])
     replays: int = field(init=False, default=0)
     """How many times a hand of this game was played over (seed 003)."""
+    dealt: dict[int, tuple[Card, ...]] = field(init=False, default_factory=dict)
+    """The cards each shuffle gave, by shuffle (0 the cut for first deal:
+    the cards cut, in pairs; *k* hand *k*: the 13 cards dealt, the pone's at
+    even places, the dealer's at odd places, then the starter), for the
+    record a verifiable shuffle is checked against."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.number, int) or self.number < 1:
             raise ValueError(f"game number must be an integer >= 1, got {self.number!r}")
         if self.first_dealer not in (None, 0, 1):
             raise ValueError(f"first_dealer must be 0, 1 or None, got {self.first_dealer!r}")
+        if self.shuffle is not None and self.shuffle.game != self.number:
+            raise ValueError(f"the shuffle is game {self.shuffle.game}'s, not game {self.number}'s")
 
     # -- queries ---------------------------------------------------------------
 
@@ -207,6 +218,12 @@ class Game:
 
     # -- driving ---------------------------------------------------------------
 
+    def _shuffled(self, stream: int) -> list[Card]:
+        """The deck of shuffle ``stream`` (0 the cut, *k* hand *k*)."""
+        if self.shuffle is not None:
+            return self.shuffle.deck(stream)
+        return shuffled_deck(self.number, stream)
+
     def start(self) -> list[Event]:
         """Cut for first deal (or take the fixed dealer) and deal hand 1.
         Raises ``RuntimeError`` when called twice."""
@@ -218,7 +235,7 @@ class Game:
             dealer = self.first_dealer
             events.append(CutForDeal((), dealer))
         elif self.rules.first_deal is FirstDeal.CUT:
-            deck = shuffled_deck(self.number, 0)
+            deck = self._shuffled(0)
             cuts: list[tuple[Card, Card]] = []
             for i in range(0, 52, 2):
                 a, b = deck[i], deck[i + 1]
@@ -226,6 +243,7 @@ class Game:
                 if a.rank != b.rank:
                     break
             a, b = cuts[-1]
+            self.dealt[0] = tuple(deck[:2 * len(cuts)])
             dealer = 0 if a.rank < b.rank else 1
             events.append(CutForDeal(tuple(cuts), dealer))
         else:
@@ -318,7 +336,8 @@ class Game:
         if self.stacked is not None and self.hand_number <= len(self.stacked):
             deck = list(self.stacked[self.hand_number - 1])
         else:
-            deck = shuffled_deck(self.number, self.hand_number)
+            deck = self._shuffled(self.hand_number)
+        self.dealt[self.hand_number] = tuple(deck[:13])
         pone = self.pone
         hands: list[list[Card]] = [[], []]
         for i in range(12):
@@ -477,13 +496,13 @@ class Game:
 
 
 def replay(rules: Rules, number: int, actions: Iterable[Action],
-           first_dealer: int | None = None) -> tuple[Game, list[Event]]:
+           first_dealer: int | None = None, shuffle: SeededShuffle | None = None) -> tuple[Game, list[Event]]:
     """Rebuild a game from its rules, number, first dealer and actions, and
     return it with every event it produced, in order (what a screen needs
     to show the game as it stood).  The one way a game is rebuilt: resuming
     a saved game, checking a log, the tests.  Raises :class:`IllegalAction`
     when an action does not fit the game."""
-    game = Game(rules, number, first_dealer)
+    game = Game(rules, number, first_dealer, shuffle=shuffle)
     events = game.start()
     for action in actions:
         events.extend(game.apply(action))
@@ -509,8 +528,9 @@ class Match:
                 pts[g.result.winner] += g.result.value
         return (pts[0], pts[1])
 
-    def new_game(self, number: int) -> Game:
-        """Add the next game, with game ``number``, and return it unstarted.
+    def new_game(self, number: int, shuffle: SeededShuffle | None = None) -> Game:
+        """Add the next game, with game ``number`` (and its seeds,
+        ``shuffle``, when it has them), and return it unstarted.
         Raises ``RuntimeError`` while the current game is not over."""
         if self.games and not self.games[-1].over:
             raise RuntimeError("the current game is not over")
@@ -519,6 +539,6 @@ class Match:
             result = self.games[-1].result
             assert result is not None
             first = other(result.winner)
-        game = Game(self.rules, number, first)
+        game = Game(self.rules, number, first, shuffle=shuffle)
         self.games.append(game)
         return game

@@ -17,6 +17,7 @@ from typing import Iterable
 from .actions import Action, Play
 from .cards import Card
 from .game import Game
+from .shuffle import SeededShuffle
 from .pegging_search import PeggingSearch
 from .rules import Rules
 
@@ -39,14 +40,16 @@ class PlayChoice:
 
 
 def review_plays(rules: Rules, number: int, actions: Iterable[Action], first_dealer: int | None = None,
-                 stacked: object = None, hand: int | None = None) -> list[PlayChoice]:
+                 stacked: object = None, hand: int | None = None,
+                 shuffle: SeededShuffle | None = None) -> list[PlayChoice]:
     """Every card played in the game of ``rules``, ``number``,
     ``actions`` and ``first_dealer`` (as :func:`engine.game.replay` takes
-    them; ``stacked``: the game's fixed deals, if any), or in its hand
+    them; ``stacked``: the game's fixed deals, if any; ``shuffle``: its
+    seeds, for a game dealt by a verifiable shuffle), or in its hand
     number ``hand`` only, against the best card with both hands known
     (about 0.3 ms a card).  Raises :class:`~engine.actions.IllegalAction`
     when an action does not fit the game."""
-    game = Game(rules, number, first_dealer, stacked)  # type: ignore[arg-type]
+    game = Game(rules, number, first_dealer, stacked, shuffle)  # type: ignore[arg-type]
     game.start()
     search = PeggingSearch(rules.run_mode)
     out: list[PlayChoice] = []

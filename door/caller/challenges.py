@@ -52,7 +52,7 @@ def rules_words(rules: Rules) -> str:
 
 def _resumed_line(saved: SavedGame, account_id: int) -> str:
     """The kept game ``saved`` as ``account_id`` sees it (see :meth:`SavedGame.line`)."""
-    return saved.line(account_id, replay(saved.rules, saved.number, saved.actions, saved.first_dealer)[0])
+    return saved.line(account_id, replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)[0])
 
 
 async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, named: str = "") -> None:

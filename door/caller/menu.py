@@ -197,10 +197,20 @@ async def show_top_players(display: Display, store: Store) -> None:
 
 
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> None:
-    """The latest games (the caller's own when registered)."""
+    """The latest games (the caller's own when registered), and the seeds
+    of the latest one dealt by a verifiable shuffle (issue 36.5)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"
+    seeded = next((g for g in games if g.shuffle is not None), None)
+    if seeded is not None:  # room for its seeds under the list
+        games = games[:10]
     lines = [title, ""] + [g.line() for g in games]
     if not games:
         lines.append("No games recorded yet.")
+    if seeded is not None and seeded.shuffle is not None:
+        s = seeded.shuffle
+        lines += ["", f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the README):",
+                  f"  {'door':<6} {s.server_seed}", f"  {'sha256':<6} {s.commitment}",
+                  f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
+                  f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
     await show_page(display, "Recent games", lines)

@@ -10,8 +10,8 @@ from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
 from door.config import CallerConfig
 from door.ui.display import Display
-from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace
-from door.ui.prompts import BACK, ask_choice
+from door.play.options import CHANGEABLE_RULES, SEED_LIMIT, CallerOptions, Pace
+from door.ui.prompts import BACK, ask_choice, ask_line
 
 __all__ = ["ask_game_options", "Option", "OPTIONS", "OPTION_KEYS"]
 
@@ -49,6 +49,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("S", "sort", "Your hand", lambda r, o, opp: "in rank order" if o.sort else "as dealt"),
     Option("K", "skill", "Computer", lambda r, o, opp: o.skill.value),
     Option("X", "box", "Rules box", lambda r, o, opp: "shown on the game screen" if o.box else "hidden"),
+    Option("Y", "shuffle_seed", "Your seed",
+           lambda r, o, opp: (f"{o.shuffle_seed!r}: your part of every shuffle" if o.shuffle_seed
+                              else "drawn for this call (Y to type your own)")),
 )
 """The options screen, line by line (seed 003's options, the door's own)."""
 
@@ -97,5 +100,15 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
             if fixed is None:
                 options.rules["run_mode"] = "unordered" if got == "1" else "ordered"
             return options
+        if got == "Y":
+            options.shuffle_seed = await ask_line(
+                display, "Your shuffle seed",
+                ["Every deal comes from the door's seed and yours. Before the cut the door",
+                 "shows the SHA-256 of its seed; when the game ends, the seed itself, so you",
+                 "can deal every hand again and see that nothing was changed.", "",
+                 "Type any words (they are hashed), or RETURN alone for a seed drawn for",
+                 "this call."],
+                "Your seed: ", options.shuffle_seed, limit=SEED_LIMIT)
+            continue
         options.toggle(OPTION_KEYS[got], house, caller.skills)
 

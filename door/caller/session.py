@@ -32,7 +32,7 @@ from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, fram
 from door.ui.screen import Canvas
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame, StoreError
-from door.play.table import HELD_MESSAGE, Table, new_game_number
+from door.play.table import HELD_MESSAGE, Table
 from door.play.daily_deal import daily_opponent, par_result
 from door.play.tables import computer_opponent, demonstration
 from door.records.daily import deal_number, par_line
@@ -385,7 +385,7 @@ class CallerSession(CallerSide):
                     presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
                                              "it is given up.")
                 return None, ""
-            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer)
+            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
             if game.over:
                 raise ValueError("the game in it is already over")
             line = saved.line(caller.account.id, game)
@@ -462,7 +462,7 @@ class CallerSession(CallerSide):
             journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
                               Opponent.COMPUTER, warn=human.notice)
         numbers = iter([number]) if number is not None else iter(())
-        table = Table(rules, [human, computer], lambda: next(numbers, None) or new_game_number(), journal,
+        table = Table(rules, [human, computer], lambda: next(numbers, None), journal,
                       chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock)
         self.doing(Doing.VS_COMPUTER, table)
         presence.deliver = human.notice

@@ -19,6 +19,7 @@ from door.net.terminal import Terminal
 from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
+from door.play.table import new_seed
 from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
 from door.records.store import StoreError
@@ -51,6 +52,9 @@ class CallerSide:
     log: Log
     caller: Caller = NOBODY
     options: CallerOptions = field(default_factory=CallerOptions)
+    session_seed: str = field(default_factory=new_seed)
+    """The caller's player seed for this session's verifiable shuffles
+    (64 hex digits from :mod:`secrets`) while they have typed none."""
 
     @property
     def terminal(self) -> Terminal:
@@ -86,7 +90,7 @@ class CallerSide:
         kind = LineSeat if self.display.lines else HumanSeat
         return kind(self.display, self.caller.name if name is None else name, self.options,
                     self.ctx.paging.chat_limit, identity=None if anonymous else self.presence.identity,
-                    hand_pause=self.ctx.caller.hand_pause)
+                    hand_pause=self.ctx.caller.hand_pause, session_seed=self.session_seed)
 
     async def remember_options(self) -> None:
         """Keep a registered caller's options (and mode) in their account;

@@ -12,6 +12,7 @@ from engine.events import Event, scored
 from engine.game import Game
 from engine.hard import HardPlayer
 from engine.strategy import Strategy, decision_for
+from engine.shuffle import COMPUTER_SEED
 
 from door.play.table import Table
 from door.records.identity import Identity
@@ -36,6 +37,9 @@ class ComputerSeat:
 
     computer = True
     identity: Identity | None = None
+    shuffle_seed = COMPUTER_SEED
+    """The computer's player seed: a constant (the door's own part of a
+    shuffle is its server seed)."""
 
     def __init__(self, name: str = "Computer", strategy: Strategy | None = None, delay: float = 0.6,
                  pegging_pause: float = 0.0, hand_pause: float = 0.0, thinking: Thinking = IN_THREAD) -> None:

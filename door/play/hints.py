@@ -54,7 +54,8 @@ def pegging_note(game: Game, hand: int, me: int, opponent: str) -> str:
     and the player's costliest card: "Pegging, hand 3: you left 2 points
     (7♣ on 8; 5♥ was best); Computer left none."  Empty when the hand had
     no play."""
-    choices = review_plays(game.rules, game.number, game.actions, game.first_dealer, game.stacked, hand=hand)
+    choices = review_plays(game.rules, game.number, game.actions, game.first_dealer, game.stacked, hand=hand,
+                           shuffle=game.shuffle)
     if not choices:
         return ""
     left = left_on_the_table(choices, hand)

@@ -9,6 +9,7 @@ import asyncio
 from typing import Sequence
 
 from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
+from engine.shuffle import player_seed
 from engine.game import Game
 
 from door.net.keys import Key
@@ -20,7 +21,7 @@ from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Rele
 from door.play.game_view import paint_game
 from door.play.hints import pegging_note
 from door.play.options import CallerOptions, Pace
-from door.play.table import ChatLine, Table
+from door.play.table import ChatLine, Table, new_seed, reveal_notice
 from door.play.view_state import Mode, ViewState
 from door.ui.display import Display
 from door.ui.screen import Canvas
@@ -43,8 +44,12 @@ class HumanSeat:
     computer = False
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
-                 chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0) -> None:
+                 chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
+                 session_seed: str | None = None) -> None:
         self.display = display
+        self.session_seed = session_seed or new_seed()
+        """The player seed drawn for this caller's session (64 hex digits),
+        used while the caller has typed none (:attr:`shuffle_seed`)."""
         self.name = name
         self.hand_pause = hand_pause
         """Seconds the end of a hand (the crib's count and its verdict)
@@ -61,6 +66,14 @@ class HumanSeat:
         self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._again: asyncio.Future[bool] | None = None
         self._leaving = False
+
+    @property
+    def shuffle_seed(self) -> str:
+        """This player's part of a verifiable shuffle (64 hex digits): the
+        seed typed in the options (:func:`~engine.shuffle.player_seed`), else
+        the session's."""
+        typed = self.vs.options.shuffle_seed
+        return player_seed(typed) if typed else self.session_seed
 
     # -- the table's side -----------------------------------------------------
 
@@ -132,6 +145,8 @@ class HumanSeat:
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
                 self._pegging_note(game, game.hand_number)
+                if game.shuffle is not None:  # the seed, under the result (issue 36.5)
+                    lines = [*lines, self.shuffle_words(reveal_notice(game.shuffle))]
             vs.say(*lines)
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
@@ -140,6 +155,10 @@ class HumanSeat:
                 self.table.seats[s].computer for s in game.to_act()):
             self._hold()
         self._update()
+
+    def shuffle_words(self, text: str) -> str:
+        """A shuffle's seeds as this presentation says them (in full here)."""
+        return text
 
     def _pegging_note(self, game: Game, hand: int) -> None:
         """After hand ``hand``: what each side left in its play, with both

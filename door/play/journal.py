@@ -98,7 +98,7 @@ class Journal:
         self.started = self.store.clock()
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
             self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
-            self.seat, self.accounts[1 - self.seat], self.players))
+            self.seat, self.accounts[1 - self.seat], self.players, game.shuffle))
 
     def keeps_for(self, seat: int) -> bool:
         """True when ``seat``'s player has this game kept in the store (a
@@ -147,7 +147,7 @@ class Journal:
         try:
             await self._retrying("record the game", lambda: self.store.games.record(
                 self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,
-                tally.hands, self.started, forfeit))
+                tally.hands, self.started, forfeit, game.shuffle, game.dealt))
         except JournalError as exc:
             self._failed("record the game", exc)
         self.saved_id = None

@@ -27,7 +27,7 @@ from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
 from door.records.identity import Identity
 from door.ui.display import Display
-from door.ui.speech import card_name, cards_names, number_words, numbered_cards, spoken
+from door.ui.speech import card_name, cards_names, number_words, numbered_cards, short_digests, spoken
 
 __all__ = ["LineSeat", "SpokenView", "REREAD_KEYS"]
 
@@ -61,14 +61,22 @@ class LineSeat(HumanSeat):
     """A caller in screen-reader mode at a table (see the module)."""
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
-                 chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0) -> None:
-        super().__init__(display, name, options, chat_limit, identity, hand_pause)
+                 chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
+                 session_seed: str | None = None) -> None:
+        super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed)
         self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
         self._said = ("", "")  # the last prompt said: (its kind, its words)
         self._told_keys = False
         self._sent = -1  # the game's length when this player last sent a move (no prompt until it is made)
 
     # -- words ------------------------------------------------------------------
+
+    def notice(self, text: str) -> None:
+        """Said, with a seed's 64 digits cut to 8 (:func:`~door.ui.speech.short_digests`)."""
+        super().notice(short_digests(text))
+
+    def shuffle_words(self, text: str) -> str:
+        return short_digests(text)
 
     def words(self, event: Event) -> list[str]:
         return spoken(event, self.index, self.names())

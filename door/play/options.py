@@ -16,7 +16,7 @@ from typing import Any, Sequence
 
 from engine.rules import Counting, FirstDeal, Overclaim, Rules, RulesError, RunMode
 
-__all__ = ["Pace", "Skill", "CallerOptions", "CHANGEABLE_RULES"]
+__all__ = ["Pace", "Skill", "CallerOptions", "CHANGEABLE_RULES", "SEED_LIMIT"]
 
 CHANGEABLE_RULES = ("game_to", "run_mode", "counting", "muggins", "overclaim", "first_deal")
 """House rules a sysop may let callers change for games against the computer."""
@@ -40,6 +40,10 @@ class Skill(enum.Enum):
     EASY = "easy"
 
 
+SEED_LIMIT = 64
+"""The longest shuffle seed a caller may type, in characters."""
+
+
 @dataclass
 class CallerOptions:
     """``pace``, ``beep`` (BEL on scores, go and wrong keys), ``sort``
@@ -58,11 +62,16 @@ class CallerOptions:
     reader: bool = False
     """Screen-reader mode: the door in plain lines (issue 35), remembered
     with the options of a registered caller."""
+    shuffle_seed: str = ""
+    """What the caller typed as their part of the shuffle (issue 36.5; at
+    most :data:`SEED_LIMIT` characters), or ``""`` for a seed drawn for each
+    session."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, for the store."""
         return {"pace": self.pace.value, "beep": self.beep, "sort": self.sort, "skill": self.skill.value,
-                "box": self.box, "rules": dict(self.rules), "reader": self.reader}
+                "box": self.box, "rules": dict(self.rules), "reader": self.reader,
+                "shuffle_seed": self.shuffle_seed}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], defaults: "CallerOptions | None" = None) -> "CallerOptions":
@@ -80,6 +89,9 @@ class CallerOptions:
         for name in ("beep", "sort", "box", "reader"):
             if isinstance(data.get(name), bool):
                 setattr(out, name, data[name])
+        seed = data.get("shuffle_seed")
+        if isinstance(seed, str) and len(seed) <= SEED_LIMIT and seed.isprintable():
+            out.shuffle_seed = seed
         rules = data.get("rules")
         if isinstance(rules, dict):
             out.rules.update({k: v for k, v in rules.items() if k in CHANGEABLE_RULES})

@@ -31,6 +31,7 @@ from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
 from engine.game import Game, Match, Phase, replay
 from engine.rules import Rules
+from engine.shuffle import SeededShuffle
 
 from engine.tally import GameTally
 
@@ -40,7 +41,7 @@ from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
-__all__ = ["Table", "Seat", "new_game_number", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
+__all__ = ["Table", "Seat", "new_game_number", "new_seed", "commitment_notice", "reveal_notice", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,12 @@ class Seat(Protocol):
     computer: bool
     """True for the computer (the table then lets its opponent deal and
     replay hands at will)."""
+    @property
+    def shuffle_seed(self) -> str:
+        """This player's part of a verifiable shuffle: 64 hex digits
+        (:func:`engine.shuffle.player_seed`)."""
+        ...
+
     identity: Identity | None
     """Who sits here as a login proved it (an account or a sysop); ``None`` for
     the computer and guests: nobody can take such a seat back after a drop."""
@@ -126,16 +133,39 @@ HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was 
 """What the players are told when the store could not keep a move."""
 
 
+def new_seed() -> str:
+    """A fresh seed for a verifiable shuffle (issue 36.5): 256 bits from
+    :mod:`secrets`, as 64 hex digits."""
+    return secrets.token_hex(32)
+
+
 def new_game_number() -> int:
     """A fresh game number, 1 .. 999,999, drawn from :mod:`secrets`."""
     return secrets.randbelow(999_999) + 1
 
 
+def commitment_notice(shuffle: SeededShuffle, mine: str) -> str:
+    """What a player is told before the cut of a game with a verifiable
+    shuffle: the commitment and their own seed (64 hex digits each)."""
+    return (f"Shuffle: the door's seed commits to {shuffle.commitment} (SHA-256); "
+            f"your seed is {mine}. The seed is shown when the game ends.")
+
+
+def reveal_notice(shuffle: SeededShuffle) -> str:
+    """What a player is told under the result of a game with a verifiable
+    shuffle: the server seed, to check every deal against the commitment
+    (77 columns: one line of the message area)."""
+    return f"Door's seed: {shuffle.server_seed}"
+
+
 class Table:
     """A match between ``seats`` (two) under ``rules``.
 
-    ``numbers``: where game numbers come from (:func:`new_game_number`
-    unless a test or a replay fixes them); ``journal``: keeps the games of a
+    ``numbers``: the number of each new game, or ``None`` for the door to
+    choose one (:func:`new_game_number`) and deal it by a verifiable
+    shuffle (:class:`~engine.shuffle.SeededShuffle` of a fresh server seed
+    and the seats' ``shuffle_seed``; issue 36.5); a number given (a
+    numbered game, a daily deal, a test) deals that number's shuffle; ``journal``: keeps the games of a
     registered caller (``None`` for guests, whose games leave no records);
     ``rejoin_timeout``: seconds a dropped player may take to come back
     (``None``: a drop ends the match); ``chat_limit``: the longest chat
@@ -145,7 +175,7 @@ class Table:
     ``clock``: where the chat's and the absent player's times come from.
     """
 
-    def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int] = new_game_number,
+    def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int | None] = lambda: None,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
                  chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL) -> None:
         if len(seats) != 2:
@@ -277,6 +307,16 @@ class Table:
 
     # -- the match ----------------------------------------------------------------
 
+    def _new_game(self) -> Game:
+        """The next game of the match, unstarted: the number ``numbers``
+        gives, or a fresh one dealt by a verifiable shuffle."""
+        number = self.numbers()
+        if number is not None:
+            return self.match.new_game(number)
+        number = new_game_number()
+        seeds = (self.seats[0].shuffle_seed, self.seats[1].shuffle_seed)
+        return self.match.new_game(number, SeededShuffle(number, new_seed(), seeds))
+
     async def run(self, resume: SavedGame | None = None) -> None:
         """Play games until a seat declines another, leaves, or the game is
         abandoned; the first is ``resume`` (a saved game) when given."""
@@ -290,7 +330,8 @@ class Table:
     async def _run(self, resume: SavedGame | None) -> None:
         while True:
             if resume is not None:
-                game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer)
+                game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer,
+                                      resume.shuffle)
                 self.match.games.append(game)
                 self.points_offset = resume.match_points
                 if self.journal is not None:
@@ -299,7 +340,7 @@ class Table:
                 underway = game.phase is not Phase.DISCARD or any(len(h) < 6 for h in game.hands)
                 log.info("game %d resumed after %d actions", game.number, len(game.actions))
             else:
-                game = self.match.new_game(self.numbers())
+                game = self._new_game()
                 events = game.start()
                 if self.journal is not None:
                     try:
@@ -311,6 +352,9 @@ class Table:
                         return
                 log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
                 underway = False
+                if game.shuffle is not None:
+                    for seat in self.seats:
+                        seat.notice(commitment_notice(game.shuffle, seat.shuffle_seed))
             self.game = game
             self.tally = GameTally()
             self.history = []

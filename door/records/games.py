@@ -7,11 +7,13 @@ import enum
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from engine.cards import Card, format_cards
 from engine.events import GameResult, Skunk
 from engine.notation import rules_from_dict, rules_to_dict
 from engine.rules import Rules
+from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
 
 from door.records.names import name_key
@@ -50,6 +52,9 @@ class GameSummary:
     rules: Rules
     forfeit: bool = False
     """True when the loser left the game (it was won by forfeit)."""
+    shuffle: SeededShuffle | None = None
+    """The seeds its shuffles came from (issue 36.5), or ``None`` for a
+    numbered game (or a record whose seeds cannot be read)."""
 
     def line(self) -> str:
         """``"2026-11-21 11:58  #639040  Ann 121 - Computer 98  skunk"``; a
@@ -63,8 +68,14 @@ class GameSummary:
 
 
 def _summary(r: Sequence[Any]) -> GameSummary:
+    shuffle = None
+    if r[14] is not None:
+        try:
+            shuffle = SeededShuffle.from_dict(r[1], json.loads(r[14]))
+        except (ShuffleError, ValueError):
+            shuffle = None  # cribbage-door verify says what is wrong with it
     return GameSummary(r[0], r[1], (r[2], r[3]), (r[4], r[5]), r[6], Skunk(r[7]), r[8], r[9], r[10], r[11],
-                       rules_from_dict(json.loads(r[12])), bool(r[13]))
+                       rules_from_dict(json.loads(r[12])), bool(r[13]), shuffle)
 
 
 class Games:
@@ -78,19 +89,26 @@ class Games:
 
     async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
                      accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
-                     hands: Sequence[HandRecord], started: float, forfeit: bool = False) -> int:
+                     hands: Sequence[HandRecord], started: float, forfeit: bool = False,
+                     shuffle: SeededShuffle | None = None, dealt: Mapping[int, Sequence[Card]] | None = None) -> int:
         """Keep a finished game and its hands, and drop its action log
         (``saved_id``), in one transaction; returns the game's id.
-        ``forfeit``: the loser left the game before its end."""
+        ``forfeit``: the loser left the game before its end; ``shuffle``: its
+        seeds (a verifiable shuffle; ``None`` for a numbered game);
+        ``dealt``: the cards each shuffle gave (:attr:`engine.game.Game.dealt`),
+        which ``cribbage-door verify`` deals again."""
         def tx(db: Connection) -> int:
             row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended, forfeit) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING id",
+                "winner, skunk, value, started, ended, forfeit, shuffle) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-                 started, self.clock(), int(forfeit))).fetchone()
+                 started, self.clock(), int(forfeit),
+                 None if shuffle is None else json.dumps(shuffle.to_dict()))).fetchone()
             game_id = int(row[0])
+            db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
+                           [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
             rows = []
             for h in hands:
                 for seat, s in enumerate(h.seats):
@@ -119,7 +137,7 @@ class Games:
         """Finished games, newest first (or oldest first), of the player
         ``name`` (ignoring case) or of everyone; at most ``limit``."""
         sql = ("SELECT g.id, g.number, g.player0, g.player1, g.score0, g.score1, g.winner, g.skunk, g.value, "
-               "g.opponent, g.started, g.ended, g.rules, g.forfeit FROM games g")
+               "g.opponent, g.started, g.ended, g.rules, g.forfeit, g.shuffle FROM games g")
         args: list[Any] = []
         if name is not None:
             sql += (" WHERE g.account0 IN (SELECT id FROM accounts WHERE name_key = ?)"

@@ -11,6 +11,7 @@ from engine.actions import Action
 from engine.game import Game
 from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
+from engine.shuffle import SeededShuffle, ShuffleError
 
 from door.records.connection import Connection
 from door.records.clock import WALL, Clock
@@ -42,6 +43,8 @@ class SavedGame:
     seat: int = 0
     other_account: int | None = None
     players: tuple[str, ...] = ()
+    shuffle: SeededShuffle | None = None
+    """The seeds of its shuffles (issue 36.5), or ``None`` for a numbered game."""
 
     def seat_of(self, account_id: int) -> int:
         """The seat ``account_id`` plays in this game (0 or 1).  Raises
@@ -79,19 +82,21 @@ class SavedGames:
 
     async def begin(self, account_id: int, opponent: str, number: int, first_dealer: int | None,
                     rules: Rules, match_points: tuple[int, int], seat: int = 0,
-                    other_account: int | None = None, players: tuple[str, str] | None = None) -> int:
+                    other_account: int | None = None, players: tuple[str, str] | None = None,
+                    shuffle: SeededShuffle | None = None) -> int:
         """Start the action log of a new game owned by ``account_id``,
         sitting in ``seat`` (replacing any older unfinished game it owns;
         a game it is only the other caller of stays); ``other_account``
-        and ``players``: see :class:`SavedGame`.  Returns its id."""
+        ``players`` and ``shuffle``: see :class:`SavedGame`.  Returns its id."""
         def tx(db: Connection) -> int:
             db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,))
             row = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "
-                             "match_points, started, seat, other_account, players) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                             "match_points, started, seat, other_account, players, shuffle) "
+                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                              (account_id, opponent, number, first_dealer, json.dumps(rules_to_dict(rules)),
                               json.dumps(list(match_points)), self.clock(), seat, other_account,
-                              json.dumps(list(players or ())))).fetchone()
+                              json.dumps(list(players or ())),
+                              None if shuffle is None else json.dumps(shuffle.to_dict()))).fetchone()
             return int(row[0])
         return await self.database.tx(tx)
 
@@ -110,7 +115,7 @@ class SavedGames:
         cannot be read."""
         def q(db: Connection) -> SavedGame | None:
             row = db.execute("SELECT id, account_id, opponent, number, first_dealer, rules, match_points, started, "
-                             "seat, other_account, players FROM saved_games "
+                             "seat, other_account, players, shuffle FROM saved_games "
                              "WHERE account_id = ? OR other_account = ? "
                              "ORDER BY account_id = ? DESC, started DESC, id DESC LIMIT 1",
                              (account_id, account_id, account_id)).fetchone()
@@ -121,8 +126,12 @@ class SavedGames:
             mp, players = json.loads(row[6]), json.loads(row[10])
             if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
                 raise NotationError(f"saved game {row[0]}: players {row[10]!r} are not names")
+            try:
+                shuffle = None if row[11] is None else SeededShuffle.from_dict(row[3], json.loads(row[11]))
+            except (ShuffleError, ValueError) as exc:
+                raise NotationError(f"saved game {row[0]}: {exc}") from exc
             return SavedGame(row[0], row[1], row[2], row[3], row[4], rules_from_dict(json.loads(row[5])),
-                             actions, (mp[0], mp[1]), row[7], row[8], row[9], tuple(players))
+                             actions, (mp[0], mp[1]), row[7], row[8], row[9], tuple(players), shuffle)
         return await self.database.query(q)
 
     async def drop(self, saved_id: int) -> None:

@@ -173,6 +173,18 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         computer INTEGER NOT NULL
     );
     """,
+    # version 9: a shuffle anyone can verify (issue 36.5): each game's seeds (JSON; NULL for a numbered game),
+    # while it runs and once recorded, and the cards each shuffle of a recorded game gave
+    """
+    ALTER TABLE saved_games ADD COLUMN shuffle TEXT;
+    ALTER TABLE games ADD COLUMN shuffle TEXT;
+    CREATE TABLE game_deals (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        shuffle INTEGER NOT NULL,
+        cards TEXT NOT NULL,
+        PRIMARY KEY (game_id, shuffle)
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

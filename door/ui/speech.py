@@ -18,7 +18,7 @@ from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, G
                            HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
-__all__ = ["speak_cards", "number_words", "card_name", "cards_names", "numbered_cards", "cadence", "spoken"]
+__all__ = ["short_digests", "speak_cards", "number_words", "card_name", "cards_names", "numbered_cards", "cadence", "spoken"]
 
 _RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -75,6 +75,16 @@ def speak_cards(text: str) -> str:
         return f"{_RANKS[rank - 1]} of {_GLYPH_SUITS[m.group(2)]}"
 
     return _CARD_TEXT.sub(name, text)
+
+
+_DIGEST = re.compile(r"\b([0-9a-f]{8})[0-9a-f]{56}\b")
+
+
+def short_digests(text: str) -> str:
+    """``text`` with each 64-hex-digit seed or digest cut to its first 8
+    digits and "and so on": 64 digits read out one by one help nobody
+    (the whole of each is on the Recent games page)."""
+    return _DIGEST.sub(r"\1 and so on", text)
 
 
 _RUN_LENGTH = {3: "three", 4: "four", 5: "five"}

@@ -36,6 +36,7 @@ class Caller:
     name = "Caller"
     computer = False
     identity = None
+    shuffle_seed = "1" * 64
 
     def __init__(self) -> None:
         self.table: Table | None = None

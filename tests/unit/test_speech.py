@@ -13,7 +13,7 @@ from engine.claims import adjudicate
 from engine.rules import Rules
 from engine.scoring import PlayKind, PlayScore, ShowKind, score_show
 
-from door.ui.speech import cadence, card_name, number_words, numbered_cards, spoken
+from door.ui.speech import cadence, card_name, number_words, numbered_cards, short_digests, spoken
 
 WORDS = {number_words(n): n for n in range(0, 30)}
 
@@ -96,3 +96,10 @@ def test_events_in_sentences_with_full_card_names() -> None:
     assert lines[1].startswith("You claimed nine, one short.")
     for line in lines:
         assert line.isascii()
+
+
+def test_a_seed_is_said_by_its_first_eight_digits() -> None:
+    seed = "7ab35da5310e76767f713c4764c9f5adf019abc8e6426d23ea93a58db01cddd2"
+    said = short_digests(f"Shuffle: the door's seed commits to {seed} (SHA-256); your seed is {'0' * 64}.")
+    assert said == "Shuffle: the door's seed commits to 7ab35da5 and so on (SHA-256); your seed is 00000000 and so on."
+    assert short_digests("game #123456, 12 points") == "game #123456, 12 points"  # short numbers stay whole

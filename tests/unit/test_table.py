@@ -8,6 +8,7 @@ import asyncio
 import random
 from typing import Sequence
 
+from engine.shuffle import player_seed
 from engine.actions import Action
 from engine.events import Event, GameOver
 from engine.game import Game
@@ -29,6 +30,7 @@ class Scripted:
 
     def __init__(self, name: str, identity: Identity | None = None, again: bool = False) -> None:
         self.name, self.identity, self.again = name, identity, again
+        self.shuffle_seed = player_seed(name)
         self.table: Table | None = None
         self.index = 0
         self.player = GreedyPlayer(random.Random(len(name)))
@@ -85,6 +87,24 @@ async def test_two_seats_play_a_whole_game() -> None:
     assert any(isinstance(e, GameOver) for e in seats[0].events)
     assert all(s.finished for s in seats) and table.ended.is_set()
     assert table.forfeit is None and not table.parting
+
+
+async def test_a_game_the_door_numbers_is_dealt_from_seeds_and_each_player_is_told_the_commitment() -> None:
+    seats = [Scripted("Ann"), Scripted("Bob")]
+    table = Table(Rules(game_to=61), seats, auto_deal=True)
+    await asyncio.wait_for(table.run(), 30)
+    game = table.game
+    assert game is not None and game.shuffle is not None and game.shuffle.game == game.number
+    assert game.shuffle.player_seeds == (player_seed("Ann"), player_seed("Bob"))
+    assert game.dealt[1] == tuple(game.shuffle.deck(1)[:13])
+    for seat in seats:
+        said = [n for n in seat.notices if "commits to" in n]
+        assert said == [f"Shuffle: the door's seed commits to {game.shuffle.commitment} (SHA-256); your seed is "
+                        f"{seat.shuffle_seed}. The seed is shown when the game ends."]
+    # a number given (a numbered game, a daily deal) deals that number's shuffle: no seeds
+    numbered = Table(Rules(game_to=61), [Scripted("Ann"), Scripted("Bob")], numbers=lambda: 7, auto_deal=True)
+    await asyncio.wait_for(numbered.run(), 30)
+    assert numbered.game is not None and numbered.game.shuffle is None
 
 
 async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_other_is_told() -> None:
