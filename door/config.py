@@ -167,11 +167,13 @@ class PagingConfig:
     """The ``[paging]`` section: how long a page rings (``page_timeout``),
     how long a caller-vs-sysop game waits for a dropped player
     (``rejoin_timeout``), both in seconds, and the longest chat line in
-    characters (``chat_limit``)."""
+    characters (``chat_limit``); ``ranked_grace``: seconds a player of a
+    rated match may stay dropped before they forfeit it (issue 36.3)."""
 
     page_timeout: float = 60.0
     rejoin_timeout: float = 600.0
     chat_limit: int = 70
+    ranked_grace: float = 120.0
 
 
 @dataclass
@@ -240,7 +242,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "telnet_port": (0, 65535), "ssh_port": (0, 65535), "idle_timeout": (1, 86400),
     "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
     "pegging_pause": (0, 10), "processes": (0, 64), "hand_pause": (0, 20),
-    "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200),
+    "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200), "ranked_grace": (1, 86400),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100), "ssh_sessions": (1, 16),
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),

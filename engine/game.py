@@ -528,14 +528,16 @@ class Match:
                 pts[g.result.winner] += g.result.value
         return (pts[0], pts[1])
 
-    def new_game(self, number: int, shuffle: SeededShuffle | None = None) -> Game:
+    def new_game(self, number: int, shuffle: SeededShuffle | None = None, first_dealer: int | None = None) -> Game:
         """Add the next game, with game ``number`` (and its seeds,
-        ``shuffle``, when it has them), and return it unstarted.
+        ``shuffle``, when it has them), and return it unstarted; its first
+        dealer is ``first_dealer`` when given (a rematch swaps the first
+        deal), else the loser of the last game.
         Raises ``RuntimeError`` while the current game is not over."""
         if self.games and not self.games[-1].over:
             raise RuntimeError("the current game is not over")
-        first = None
-        if self.games:
+        first = first_dealer
+        if self.games and first is None:
             result = self.games[-1].result
             assert result is not None
             first = other(result.winner)

@@ -29,11 +29,14 @@ from door.net.keys import KeyName
 from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
+from door.play.match import MatchResult, MatchTerms, ranked_rules
 from door.play.table import Table
+from door.records.glicko2 import Rating
+from door.records.ratings import MatchRecord
 from door.records.games import Opponent
 from door.records.names import name_key
 from door.records.nodes import Present
-from door.records.store import SavedGame, StoreError
+from door.records.store import SavedGame, Store, StoreError
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
 from door.ui.screen import Canvas
@@ -44,10 +47,15 @@ OPPONENTS_SHOWN = 9
 """Callers listed to challenge at once (keys 1 to 9)."""
 
 
-def rules_words(rules: Rules) -> str:
-    """``"a 121-point game, runs in any order"``: what a challenge offers."""
+def rules_words(rules: Rules, terms: MatchTerms | None = None) -> str:
+    """``"a 121-point game, runs in any order"``, or with ``terms``
+    ``"a rated best-of-3 match of 121-point games, runs in any order"``:
+    what a challenge offers."""
     runs = "in any order" if rules.run_mode is RunMode.UNORDERED else "in exact order"
-    return f"a {rules.game_to}-point game, runs {runs}"
+    if terms is None or terms.best_of == 1:
+        rated = "rated " if terms is not None and terms.rated else ""
+        return f"a {rated}{rules.game_to}-point game, runs {runs}"
+    return f"{terms.words()} of {rules.game_to}-point games, runs {runs}"
 
 
 def _resumed_line(saved: SavedGame, account_id: int) -> str:
@@ -117,7 +125,34 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
         if answer == BACK:
             return
         rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-    await _challenge(side, target, rules, resume)
+        terms = await _choose_terms(side, target)
+        if terms is None:
+            return
+        if terms.rated:
+            rules = ranked_rules(rules)
+    await _challenge(side, target, rules, resume, None if resume is not None else terms)
+
+
+async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:
+    """How long a match, and whether it is rated (only between two
+    registered callers); ``None`` to go back."""
+    may_rate = side.caller.account is not None and account_of(target.identity) is not None
+    lines = [f"You challenge {target.name}.", "", "How long a match?",
+             "  1  One game.",
+             "  3  Best of three games (the usual match).",
+             "  5  Best of five games."]
+    keys = "135"
+    if may_rate:
+        lines += ["  R  A rated best of three: the door counts every hand, no hints,",
+                  "     and leaving (or staying dropped) forfeits the match."]
+        keys += "R"
+    lines += ["The loser of each game deals first in the next.", "ESC goes back."]
+    answer = await ask_choice(side.display, "Play another caller", lines, keys, escape=True)
+    if answer == BACK:
+        return None
+    if answer == "R":
+        return MatchTerms(3, rated=True)
+    return MatchTerms(int(answer))
 
 
 async def _choose_opponent(side: CallerSide) -> Presence | Present | str:
@@ -150,7 +185,8 @@ def _where(person: Presence | Present) -> str:
     return "" if person.identity else " (guest)"
 
 
-async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None) -> None:
+async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None,
+                     terms: MatchTerms | None = None) -> None:
     """Send the challenge, wait for the answer, and play on a yes."""
     display, ctx, presence = side.display, side.ctx, side.presence
     if target not in ctx.lobby.opponents(presence):
@@ -164,12 +200,12 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
             "Please wait a minute before the next one."])
         return
     side.doing(Doing.CHALLENGING, whom=target.name)
-    waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume))
+    waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume, terms))
 
     def seconds_left() -> int:
         return next((c.seconds_left for c in ctx.lobby.challenges if c.challenger is presence), 0)
 
-    what = f"to go on with game #{resume.number}" if resume is not None else rules_words(rules)
+    what = f"to go on with game #{resume.number}" if resume is not None else rules_words(rules, terms)
 
     def paint(canvas: Canvas) -> None:
         frame(canvas, "Play another caller", [
@@ -228,13 +264,36 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
                 seat.notice(text)
 
         journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn)
-    table = Table(challenge.rules, seats, journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock)
+    terms = challenge.terms
+    rated = terms is not None and terms.rated
+    table = Table(challenge.rules, seats, journal=journal,
+                  rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
+                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
+                  clock=ctx.store.clock, terms=terms,
+                  on_match=lambda result: record_match(ctx.store, (seats[0].name, seats[1].name), accounts, result))
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
     ctx.lobby.run_table(table, resume)
     await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
+
+
+async def record_match(store: Store, players: tuple[str, str], accounts: tuple[int | None, int | None],
+                       result: MatchResult) -> list[str]:
+    """Keep a match that ended (a rated one moves both ratings); returns
+    what both players are told: the ratings before and after, in points."""
+    rated = result.terms.rated and None not in accounts
+    before = [await store.ratings.of(a) if a is not None and rated else None for a in accounts]
+    after = await store.ratings.record(MatchRecord(players, accounts, result.terms.best_of, rated, result.wins,
+                                                   result.winner, result.forfeit))
+    if after is None:
+        return []
+    lines = []
+    for seat in (0, 1):
+        old = before[seat].rating.rating if before[seat] is not None else Rating().rating  # type: ignore[union-attr]
+        lines.append(f"{players[seat]}'s rating: {old:.0f} -> {after[seat].rating:.0f} "
+                     f"(RD {after[seat].rd:.0f}).")
+    return lines
 
 
 async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
@@ -250,7 +309,7 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
     if challenge.resume is not None and caller.account is not None:
         offer = [f"{name} asks you to go on with your {_resumed_line(challenge.resume, caller.account.id)}."]
     else:
-        offer = [f"{name} challenges you to {rules_words(challenge.rules)}."]
+        offer = [f"{name} challenges you to {rules_words(challenge.rules, challenge.terms)}."]
         if replaces is not None and account_of(challenge.challenger.identity) is None:
             offer += [f"(Accepting replaces your kept {replaces}.)"]
     note = ""

@@ -11,7 +11,7 @@ from door.ui.display import Display
 from door.caller.identity import Caller
 from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
-from door.ui.screen import Canvas, fit
+from door.ui.screen import Canvas, cell_width, fit
 from door.ui.words import wrap
 from door.records.store import Store
 
@@ -185,12 +185,35 @@ async def show_statistics(display: Display, store: Store, caller: Caller) -> Non
     await show_page(display, "Statistics", lines)
 
 
+TOP_LINES = 20
+"""Lines of the Top players page (a 24-row screen, less the title and key lines)."""
+
+
 async def show_top_players(display: Display, store: Store) -> None:
-    """The top players by games credited."""
+    """The top players: by Glicko-2 rating when anyone has played a rated
+    match (established players ranked, provisional ones listed apart,
+    issue 36.3), then by games credited."""
+    rated = await store.ratings.top(200)
+    established = [p for p in rated if not p.provisional]
+    provisional = [p for p in rated if p.provisional]
+    lines: list[str] = []
+    if rated:
+        lines += ["Top players by rating", "", f"{'':>3} {'Name':<20} {'Rating':>6} {'RD':>4} {'Matches':>8}"]
+        for i, p in enumerate(established[:8], 1):
+            lines.append(f"{i:>3} {fit(p.name, 20)} {p.rating.rating:>6.0f} {p.rating.rd:>4.0f} {p.matches:>8}")
+        if not established:
+            lines.append("    Nobody yet: a rating counts after 5 rated matches with an RD under 100.")
+        if provisional:
+            names = ", ".join(f"{p.name} {p.rating.rating:.0f}" for p in provisional)
+            lines += [fit(f"Provisional: {names}", 150)]
+        lines.append("")
     top = await store.statistics.top(12)
-    lines = ["Top players", "", f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
-    for i, p in enumerate(top, 1):
-        lines.append(f"{i:>3} {fit(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}")
+    used = sum(max(1, -(-cell_width(line) // 75)) for line in lines)  # (a long line wraps at 75 columns)
+    room = max(3, TOP_LINES - used - 3)
+    lines += ["Top players by games credited" if rated else "Top players", "",
+              f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
+    for i, q in enumerate(top[:room], 1):
+        lines.append(f"{i:>3} {fit(q.name, 20)} {q.games:>6} {q.wins:>5} {q.win_rate:>5.0f}% {q.credited:>9}")
     if not top:
         lines.append("    No games recorded yet.")
     await show_page(display, "Top players", lines)

@@ -58,6 +58,8 @@ class Seating:
     hints: bool = True
     """Whether hints are given (? and the best discard after the hand):
     always against the computer, between people as the house says."""
+    again_question: str = "Play again?"
+    """What the table asks after a game ("Rematch?" after a match)."""
 
     @property
     def opponent(self) -> str:
@@ -145,7 +147,7 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
         vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); A abandons the game."
     elif game.over:
         vs.mode = Mode.OVER
-        vs.prompt = "Play again? (Y/N)" if seating.asking_again else "Game over."
+        vs.prompt = f"{seating.again_question} (Y/N)" if seating.asking_again else "Game over."
     elif not seating.dealt and vs.lingering:
         vs.mode = Mode.WAIT
         vs.prompt = "Press a key to go on."

@@ -142,7 +142,7 @@ def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
     canvas.fill(0, 0, canvas.cols, TITLE)
     runs = "runs in order" if game.rules.run_mode is RunMode.ORDERED else "runs any order"
     left = f" CRIBBAGE  Game #{game.number}  to {game.rules.game_to}  {runs}"
-    right = f"Games {vs.match_points[0]}-{vs.match_points[1]}  ^L redraw "
+    right = f"{vs.series or f'Games {vs.match_points[0]}-{vs.match_points[1]}'}  ^L redraw "
     canvas.put(0, 0, left, TITLE)
     canvas.put(0, canvas.cols - len(right), right, TITLE)
 

@@ -84,6 +84,8 @@ class HumanSeat:
     def attach(self, table: Table, index: int) -> None:
         self.table, self.index = table, index
         self.vs.computer = table.against_computer(index)
+        if table.terms is not None:
+            self.vs.series = table.score_words()
         self.display.painter = self._paint
         self.display.hold = lambda: table.writing
 
@@ -107,7 +109,7 @@ class HumanSeat:
                        dealt=table.dealt.is_set(), absent=absent,
                        seconds_left=max(0, int(table.absent_until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
-                       hints=computer or table.hints)
+                       hints=computer or table.hints, again_question=table.again_question())
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
@@ -144,6 +146,7 @@ class HumanSeat:
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
+                vs.series = self.table.score_words()
                 self._pegging_note(game, game.hand_number)
                 if game.shuffle is not None:  # the seed, under the result (issue 36.5)
                     lines = [*lines, self.shuffle_words(reveal_notice(game.shuffle))]

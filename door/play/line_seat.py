@@ -134,7 +134,7 @@ class LineSeat(HumanSeat):
                              f"{card_name(game.starter) if game.starter else 'not turned'}. "
                              "Type the points, then RETURN: ")
         if vs.mode is Mode.OVER:
-            return "over", "Play again? Press Y or N." if seating.asking_again else ""
+            return "over", f"{seating.again_question} Press Y or N." if seating.asking_again else ""
         if vs.mode is Mode.CHAT:
             return "chat", f"{self._scores()} {vs.prompt}"
         if vs.holding or vs.lingering:

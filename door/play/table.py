@@ -25,7 +25,7 @@ import asyncio
 from dataclasses import dataclass
 import logging
 import secrets
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Awaitable, Callable, Protocol, Sequence
 
 from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
@@ -36,6 +36,7 @@ from engine.shuffle import SeededShuffle
 from engine.tally import GameTally
 
 from door.play.journal import Journal, JournalError
+from door.play.match import MatchResult, MatchTerms
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.store import SavedGame
@@ -158,6 +159,12 @@ def reveal_notice(shuffle: SeededShuffle) -> str:
     return f"Door's seed: {shuffle.server_seed}"
 
 
+def _opening_dealer(game: Game) -> int:
+    """Who dealt hand 1 of ``game`` (the dealer alternates; a hand played
+    over is dealt by its own dealer)."""
+    return game.dealer if game.hand_number % 2 == 1 else 1 - game.dealer
+
+
 class Table:
     """A match between ``seats`` (two) under ``rules``.
 
@@ -172,12 +179,17 @@ class Table:
     line in characters; ``auto_deal``: no chat mode before the hands (the
     demonstration, where nobody chats); ``hints``: whether players are
     given hints in a game between people (against the computer always);
-    ``clock``: where the chat's and the absent player's times come from.
+    ``clock``: where the chat's and the absent player's times come from;
+    ``terms``: a match of best of N games (:mod:`door.play.match`; ``None``:
+    games until a player declines another), whose end is reported to
+    ``on_match`` (it returns lines to tell both players: the ratings).
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int | None] = lambda: None,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
-                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL) -> None:
+                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL,
+                 terms: MatchTerms | None = None,
+                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -223,6 +235,14 @@ class Table:
         self.held: str | None = None
         """Why the match stopped with its game kept as the store has it
         (the store could not keep a move), or ``None``."""
+        self.terms = terms
+        self.on_match = on_match
+        self.match_start = 0
+        """Where the current match begins in ``match.games`` (a rematch
+        starts a new one)."""
+        self.match_result: MatchResult | None = None
+        """The last match that ended (with terms)."""
+        self._first_dealer: int | None = None
         self.auto_deal = auto_deal
         if auto_deal:
             self.dealt.set()
@@ -236,6 +256,26 @@ class Table:
         """Games credited to each seat so far (skunks count double)."""
         p = self.match.points
         return (p[0] + self.points_offset[0], p[1] + self.points_offset[1])
+
+    def series_wins(self) -> tuple[int, int]:
+        """Games each seat won in the current match (a skunk is one game)."""
+        wins = [0, 0]
+        for g in self.match.games[self.match_start:]:
+            if g.result is not None:
+                wins[g.result.winner] += 1
+        return (wins[0], wins[1])
+
+    def score_words(self) -> str:
+        """The series score for the title bar: ``"Best of 3: 1-0"`` in a
+        match, ``"Games 0-2"`` (games credited, skunks double) otherwise."""
+        if self.terms is not None:
+            return self.terms.score_words(self.series_wins())
+        points = self.match_points()
+        return f"Games {points[0]}-{points[1]}"
+
+    def again_question(self) -> str:
+        """What the players are asked after a game (a match: a rematch)."""
+        return "Rematch?" if self.terms is not None else "Play again?"
 
     def against_computer(self, seat: int) -> bool:
         """True when ``seat``'s opponent is the computer."""
@@ -311,11 +351,12 @@ class Table:
         """The next game of the match, unstarted: the number ``numbers``
         gives, or a fresh one dealt by a verifiable shuffle."""
         number = self.numbers()
+        first, self._first_dealer = self._first_dealer, None
         if number is not None:
-            return self.match.new_game(number)
+            return self.match.new_game(number, first_dealer=first)
         number = new_game_number()
         seeds = (self.seats[0].shuffle_seed, self.seats[1].shuffle_seed)
-        return self.match.new_game(number, SeededShuffle(number, new_seed(), seeds))
+        return self.match.new_game(number, SeededShuffle(number, new_seed(), seeds), first)
 
     async def run(self, resume: SavedGame | None = None) -> None:
         """Play games until a seat declines another, leaves, or the game is
@@ -364,14 +405,56 @@ class Table:
                 elif self.abandoned is not None and self.journal is not None and \
                         self.journal.keeps_for(self.abandoned):
                     await self.journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
+                if self.terms is not None and self.forfeit is not None:
+                    await self._match_over(1 - self.forfeit, forfeit=True)
                 return
             assert game.result is not None
             if self.journal is not None:
                 await self.journal.finish(game, self.tally)
             log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
                      game.result.scores)
+            if self.terms is not None:
+                wins = self.series_wins()
+                played = len(self.match.games) - self.match_start
+                a, b = self.seats[0].name, self.seats[1].name
+                for seat in self.seats if self.terms.best_of > 1 else ():
+                    seat.notice(f"Game {played} to {self.seats[game.result.winner].name}, "
+                                f"{game.result.scores[0]}-{game.result.scores[1]}: {a} {wins[0]}, {b} {wins[1]} "
+                                f"(best of {self.terms.best_of}).")
+                if max(wins) < self.terms.needed:
+                    continue  # the match goes on: the loser deals first (engine.game.Match)
+                await self._match_over(0 if wins[0] > wins[1] else 1)
+                if not all(await self._ask_again()):
+                    return
+                first = self.match.games[self.match_start]
+                self._first_dealer = 1 - _opening_dealer(first)  # a rematch swaps the first deal
+                self.match_start = len(self.match.games)
+                continue
             if not all(await self._ask_again()):
                 return
+
+    async def _match_over(self, winner: int, forfeit: bool = False) -> None:
+        """The match ended: report it (``on_match``) and tell both players."""
+        assert self.terms is not None
+        result = MatchResult(self.terms, self.series_wins(), winner, forfeit)
+        self.match_result = result
+        name = self.seats[winner].name
+        lines = [f"{name} wins the match {max(result.wins)}-{min(result.wins)}"
+                 f"{' by forfeit' if forfeit else ''} ({self.terms.words()})."]
+        if self.terms.best_of == 1 and not self.terms.rated:
+            lines = []  # one game: its result says it all
+        if self.on_match is not None:
+            try:
+                lines += await self.on_match(result)
+            except Exception:  # a store that fails must not end the table unreported
+                log.exception("the end of the match could not be recorded")
+                lines.append("The door could not record the match.")
+        log.info("match over: %s wins %s%s", name, result.wins, " by forfeit" if forfeit else "")
+        for seat in self.seats:
+            for line in lines:
+                seat.notice(line)
+            if forfeit and seat is self.seats[winner] and lines:
+                self.parting[winner] = " ".join(lines)
 
     async def _ask_again(self) -> list[bool]:
         ask = [asyncio.ensure_future(s.play_again()) for s in self.seats]
@@ -406,6 +489,11 @@ class Table:
             try:
                 command = await asyncio.wait_for(self._queue.get(), wait)
             except asyncio.TimeoutError:
+                if self.terms is not None and self.terms.rated and len(self.absent) == 1:
+                    gone = next(iter(self.absent))  # a rated match: staying away past the grace forfeits it
+                    self.left = self.forfeit = gone
+                    log.info("game %d: %s did not come back: a forfeit", game.number, self.seats[gone].name)
+                    return False
                 log.info("game %d abandoned: nobody came back", game.number)
                 return False
             seat = command.seat

@@ -63,6 +63,9 @@ class ViewState:
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""
     match_points: tuple[int, int] = (0, 0)
+    series: str = ""
+    """The series score for the title bar ("Best of 3: 1-0"); empty: the
+    games credited (``match_points``)."""
     options: CallerOptions = field(default_factory=CallerOptions)
     holding: bool = False
     chat: list[tuple[float, str, str]] = field(default_factory=list)

@@ -23,6 +23,7 @@ from door.records.daily import Daily
 from door.records.games import Games, GameSummary
 from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
+from door.records.ratings import Ratings
 from door.records.clock import WALL, Clock
 from door.records.statistics import StatisticsQueries
 
@@ -42,6 +43,7 @@ class Store:
         self.accounts = Accounts(database, clock)
         self.saved = SavedGames(database, clock)
         self.games = Games(database, clock)
+        self.ratings = Ratings(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
         self.daily = Daily(database, clock)

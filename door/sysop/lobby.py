@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 from engine.rules import Rules
 
+from door.play.match import MatchTerms
 from door.config import PagingConfig
 from door.net.terminal import Terminal
 from door.records.clock import WALL, Clock
@@ -190,6 +191,9 @@ class Challenge:
     deadline: float
     answer: "asyncio.Future[HumanSeat | None]"
     resume: "SavedGame | None" = None
+    terms: MatchTerms | None = None
+    """The match offered (best of N, rated), or ``None`` for games until
+    one declines another (a kept game goes on that way)."""
     declined: bool = False
     withdrawn: bool = False
     clock: Clock = WALL
@@ -438,7 +442,7 @@ class Lobby:
         return next((c for c in self.challenges if c.challenged is presence and not c.answer.done()), None)
 
     async def challenge(self, challenger: Presence, challenged: Presence, rules: Rules,
-                        resume: "SavedGame | None" = None) -> Challenge:
+                        resume: "SavedGame | None" = None, terms: MatchTerms | None = None) -> Challenge:
         """Ask ``challenged`` to play ``challenger`` under ``rules`` (to go
         on with the kept game ``resume`` when given) and wait up to
         ``page_timeout`` seconds; returns the challenge, whose ``answer``
@@ -456,7 +460,7 @@ class Lobby:
             self._sent = {a: s for a, s in self._sent.items() if s and now - s[-1] < CHALLENGE_RATE_WINDOW}
         loop = asyncio.get_running_loop()
         c = Challenge(challenger, challenged, rules, self.clock() + self.paging.page_timeout, loop.create_future(),
-                      resume, clock=self.clock)
+                      resume, terms, clock=self.clock)
         self.challenges.append(c)
         log.info("%s challenges %s", challenger.name, challenged.name)
         challenged.terminal.wake()  # the menu notices at once

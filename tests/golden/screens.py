@@ -30,7 +30,7 @@ from door.caller.identity import Caller
 from door.caller.login import login
 from door.caller.side import CallerSide
 from door.sysop.doing import Doing
-from door.caller.menu import main_menu, show_statistics
+from door.caller.menu import main_menu, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
 from door.config import CallerConfig
 from door.context import DoorContext
@@ -38,6 +38,8 @@ from door.net.charset import UTF8
 from door.play.controller import Seating, prompt_for
 from door.play.game_view import paint_game
 from door.play.options import CallerOptions
+from door.play.match import MatchTerms
+from door.records.ratings import MatchRecord
 from door.play.view_state import Mode, ViewState
 from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
@@ -53,7 +55,7 @@ __all__ = ["SCREENS", "render_all", "GOLDEN_DIR"]
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 SCREENS = ("name", "menu", "options", "chat", "discard", "play", "show", "review", "statistics", "console",
-           "watch")
+           "watch", "match", "top_rated")
 NAMES = ["Ann", "Computer"]
 NUMBER = 7
 
@@ -106,6 +108,9 @@ def _game_screens() -> dict[str, str]:
     greedy = GreedyPlayer()
     prompt_for(vs, game, Seating(0, ("Ann", "Computer"), dealt=False))
     out["chat"] = _painted(game, vs)
+    vs.series = MatchTerms(3, rated=True).score_words((1, 0))  # a rated match's header (issue 36.1)
+    out["match"] = _painted(game, vs)
+    vs.series = ""
     prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
     vs.cursor = 2
     vs.selected = [sorted(game.hands[0])[1]]
@@ -148,6 +153,19 @@ async def _first_frame(terminal: MemoryTerminal, run: Callable[[], Awaitable[Any
     return terminal.text()
 
 
+async def _rated_matches(store: Store, ann: int) -> None:
+    """Ann and Bob play 21 rated matches, Ann winning two in three
+    (both established: RD under 100), then Bob beats Cy and Cy beats Dee
+    (provisional): the ratings page has both kinds."""
+    ids = {"Ann": ann}
+    for name in ("Bob", "Cy", "Dee"):
+        ids[name] = (await store.accounts.create(name, hash_password(f"{name}-secret"))).id
+    played = [("Ann", "Bob", i % 3 != 2) for i in range(21)] + [("Bob", "Cy", True), ("Cy", "Dee", True)]
+    for a, b, first_won in played:
+        await store.ratings.record(MatchRecord((a, b), (ids[a], ids[b]), 3, True, (2, 1) if first_won else (1, 2),
+                                               0 if first_won else 1))
+
+
 async def _door_screens() -> dict[str, str]:
     """name, menu, options, statistics and console, on in-memory terminals."""
     out: dict[str, str] = {}
@@ -156,6 +174,7 @@ async def _door_screens() -> dict[str, str]:
         try:
             account = await store.accounts.create("Ann", hash_password("ann-secret"))
             ann = Caller("Ann", account)
+            await _rated_matches(store, account.id)
             lobby = Lobby(PagingConfig())
             ctx = DoorContext(Rules(), 0.0, store, lobby=lobby)
             screens: dict[str, Callable[[Display], Awaitable[Any]]] = {
@@ -164,6 +183,7 @@ async def _door_screens() -> dict[str, str]:
                 "menu": lambda d: main_menu(d, ann, lambda: True),
                 "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
                 "statistics": lambda d: show_statistics(d, store, ann),
+                "top_rated": lambda d: show_top_players(d, store),
             }
             for name, run in screens.items():
                 terminal = MemoryTerminal()

@@ -42,8 +42,9 @@ async def registered(port: int, store: Store, name: str, until: str = "Main menu
     return await log_in_registered(port, store, name, PASSWORD, until)
 
 
-async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1") -> None:
-    """From the main menu: 8, pick ``name`` from the list, choose the run mode."""
+async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1", length: bytes = b"1") -> None:
+    """From the main menu: 8, pick ``name`` from the list, choose the run
+    mode and how long a match (``length``: 1, 3, 5, or R a rated best of 3)."""
     s = challenger.screen
     await s.wait_for(lambda: "8  Play another caller" in s.text())
     await challenger.send(b"8")
@@ -53,6 +54,8 @@ async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1")
     await challenger.send(number.group(1).encode())
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await challenger.send(run_mode)
+    await s.wait_for(lambda: "How long a match?" in s.text())
+    await challenger.send(length)
     await s.wait_for(lambda: f"Waiting for {name} to answer" in s.text())
 
 

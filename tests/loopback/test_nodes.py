@@ -97,6 +97,8 @@ async def test_two_door_mode_callers_play_each_other_through_the_running_server(
     await ann.send(b"1")
     await ann.screen.wait_for(lambda: "Press 1 or 2" in ann.screen.text())
     await ann.send(b"2")
+    await ann.screen.wait_for(lambda: "How long a match?" in ann.screen.text())
+    await ann.send(b"1")
     await bob.screen.wait_for(lambda: "Ann challenges you to a 61-point game" in bob.screen.text())
     await bob.send(b"y")
     mine, theirs = Player(ann.screen, ann.send, name="Ann"), Player(bob.screen, bob.send, name="Bob")

@@ -57,11 +57,17 @@ async def test_automatic_counting_asks_nothing_and_shows_the_breakdown(door: Doo
     assert any(re.search(r"(fifteens|pairs|runs) \d", r) for r in player.reviews)
 
 
-async def start_game(door: DoorServer, option_keys: bytes, name: str = "Opal"):
+async def start_game(door: DoorServer, option_keys: bytes, name: str = "Opal", number: int | None = None):
+    """A guest's game against the computer (numbered game ``number``, when given)."""
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen
     await log_in_as_guest(caller, name)
-    await caller.send(b"1")
+    if number is None:
+        await caller.send(b"1")
+    else:
+        await caller.send(b"2")
+        await s.wait_for(lambda: "Game number:" in s.text())
+        await caller.send(f"{number}\r".encode())
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await caller.send(option_keys + b"1")
     await s.wait_for(lambda: "blank line deals" in s.text())
@@ -82,14 +88,14 @@ async def test_first_deal_by_option(door: DoorServer, keys: bytes, dealer: str) 
 
 
 async def test_hand_as_dealt_and_the_rules_box_toggles(door: DoorServer) -> None:
-    caller = await start_game(door, b"S")  # hand as dealt
+    caller = await start_game(door, b"S", number=4242)  # hand as dealt; a numbered game, to know the deal
     s = caller.screen
     await s.wait_for(lambda: s.prompt().startswith("Choose 2 cards"))
     assert "muggins" in s.lines()[1]  # the rules box
     row = s.row_of("Your cards") + 2
     shown = [c for _, c in s.cards_in_row(row)]
-    number = int(re.search(r"Game #(\d+)", s.lines()[0]).group(1))
-    dealt = Game(Rules(), number).start()[1]  # the house rules: the cut decides the dealer
+    assert "Game #4242" in s.lines()[0]
+    dealt = Game(Rules(), 4242).start()[1]  # the house rules: the cut decides the dealer
     assert shown == list(dealt.hands[0])
     await caller.send(b"o")
     await s.wait_for(lambda: s.lines()[1].strip() == "")

@@ -333,6 +333,8 @@ async def test_a_blind_caller_challenges_a_full_screen_caller_and_they_chat_and_
     bot.send("1")
     await bot.wait_for("Press 1 or 2; ESC goes back.")
     bot.send("1")
+    await bot.wait_for("How long a match?")
+    bot.send("1")
     await bot.wait_for("Press ESC to withdraw the challenge.")
     await bob.screen.wait_for(lambda: "Lin challenges you" in bob.screen.text())
     await bob.send(b"y")

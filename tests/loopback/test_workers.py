@@ -166,6 +166,8 @@ async def test_a_caller_at_one_worker_challenges_a_caller_at_another(tmp_path: P
         await bob.send(b"1")
         await s.wait_for(lambda: "You challenge Ann." in s.text() and "Press 1 or 2" in s.text(), timeout=5)
         await bob.send(b"2")
+        await s.wait_for(lambda: "How long a match?" in s.text())
+        await bob.send(b"1")
         await ann.screen.wait_for(lambda: "Bob challenges you to a 121-point game, runs in exact order"
                                   in ann.screen.text())
         await ann.send(b"y")

@@ -181,7 +181,7 @@ class Player:
                 self.reviews.append(screen)
             await self.send(b"\r")
             return True
-        if prompt.startswith("Play again?"):
+        if prompt.startswith(("Play again?", "Rematch?")):
             self.final_screen = screen
             await self.send(b"y" if self.play_again else b"n")
             return "over"

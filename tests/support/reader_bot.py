@@ -89,7 +89,7 @@ PROMPTS = re.compile(
     r"Count your (hand|crib): [^\n]*Type the points, then RETURN: |"
     r"RETURN on a blank line deals[^\n]*|"
     r"deals with RETURN on a blank line[^\n]*|"
-    r"Play again\? Press Y or N\.|"
+    r"(Play again|Rematch)\? Press Y or N\.|"
     r"Press a key to go on\.")
 
 
