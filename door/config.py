@@ -8,6 +8,8 @@ message names the file, the key and what was expected.
 
 from __future__ import annotations
 
+import enum
+import re
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -80,6 +82,41 @@ class BulletinsConfig:
     by ``cribbage-door bulletins``; empty: none are written."""
 
     folder: str = ""
+
+
+class Handshake(enum.StrEnum):
+    """How a member board of the cribbage hub says who it sends (issue 37.1)."""
+
+    SYNCHRONET = "synchronet"
+    """Synchronet's game servers: client user = the board's secret, server user = the alias."""
+    DOORPARTY = "doorparty"
+    """DoorParty: server user = ``[TAG]alias``, client user = the board's secret."""
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """One ``[[rlogin.board]]`` entry: the board's ``tag`` (1 to 8 letters
+    or digits, shown after its callers' names: ``alias@TAG``), its
+    ``secret`` (the shared password it sends; at least 12 characters) and
+    the ``handshake`` it uses."""
+
+    tag: str
+    secret: str
+    handshake: Handshake
+
+
+@dataclass
+class RloginConfig:
+    """The ``[rlogin]`` section (issue 37.1): the cribbage hub's rlogin
+    listener, off unless ``enabled``, on ``[server] host`` at ``port``;
+    ``max_sessions``: its connections at once (one board's callers all come
+    from the board's address, so they are counted here, not per address);
+    ``boards``: the member boards (``[[rlogin.board]]``)."""
+
+    enabled: bool = False
+    port: int = 5513
+    max_sessions: int = 100
+    boards: list[BoardConfig] = field(default_factory=list)
 
 
 @dataclass
@@ -231,6 +268,7 @@ class Config:
     store: StoreConfig = field(default_factory=StoreConfig)
     web: WebConfig = field(default_factory=WebConfig)
     bulletins: BulletinsConfig = field(default_factory=BulletinsConfig)
+    rlogin: RloginConfig = field(default_factory=RloginConfig)
     source: Path | None = None
 
     def sysop(self, name: str) -> SysopConfig | None:
@@ -369,6 +407,46 @@ def _check_sysops(path: Path, raw: Any) -> list[SysopConfig]:
     return sysops
 
 
+_TAG = re.compile(r"[A-Za-z0-9]{1,8}")
+
+
+def _check_rlogin(path: Path, raw: Any) -> RloginConfig:
+    """The ``[rlogin]`` section and its ``[[rlogin.board]]`` entries."""
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [rlogin] must be a table of keys, got {raw!r}")
+    entries = raw.get("board", [])
+    flat = {k: v for k, v in raw.items() if k != "board"}
+    if "boards" in flat:
+        raise ConfigError(f"{path}: rlogin.boards: unknown key (each board is a [[rlogin.board]] entry)")
+    section: RloginConfig = _check_section(path, "rlogin", flat, RloginConfig)
+    if not isinstance(entries, list):
+        raise ConfigError(f"{path}: rlogin.board: expected [[rlogin.board]] entries")
+    boards: list[BoardConfig] = []
+    for i, entry in enumerate(entries):
+        where = f"{path}: rlogin.board[{i}]"
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: expected a table with tag, secret and handshake")
+        unknown = set(entry) - {"tag", "secret", "handshake"}
+        if unknown:
+            raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected tag, secret, handshake)")
+        tag, secret, style = entry.get("tag"), entry.get("secret"), entry.get("handshake", "synchronet")
+        if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+            raise ConfigError(f"{where}.tag: expected 1 to 8 letters or digits, got {tag!r}")
+        if any(b.tag.upper() == tag.upper() for b in boards):
+            raise ConfigError(f"{where}.tag: {tag!r} is listed twice")
+        if not isinstance(secret, str) or len(secret) < 12 or not secret.isprintable():
+            raise ConfigError(f"{where}.secret: expected a shared secret of at least 12 printable characters")
+        if any(b.secret == secret for b in boards):
+            raise ConfigError(f"{where}.secret: each board needs its own secret")
+        try:
+            handshake = Handshake(style)
+        except ValueError:
+            raise ConfigError(f"{where}.handshake: expected \"synchronet\" or \"doorparty\", got {style!r}") from None
+        boards.append(BoardConfig(tag.upper(), secret, handshake))
+    section.boards = boards
+    return section
+
+
 def load_config(path: Path | None) -> Config:
     """Read ``path`` (TOML); ``None`` gives the defaults.  Raises
     :class:`ConfigError` for a missing, unreadable or invalid file."""
@@ -385,9 +463,9 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
         if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web",
-                           "bulletins"):
+                           "bulletins", "rlogin"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits, store, web, bulletins)")
+                              f"sysop, paging, limits, store, web, bulletins, rlogin)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
@@ -403,5 +481,6 @@ def load_config(path: Path | None) -> Config:
         store=store,
         web=_check_web(path, raw.get("web", {})),
         bulletins=_check_section(path, "bulletins", raw.get("bulletins", {}), BulletinsConfig),
+        rlogin=_check_rlogin(path, raw.get("rlogin", {})),
         source=path,
     )

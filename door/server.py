@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from door.caller.bbs import bbs_account, time_limit
+from door.caller.hub import hub_account, hub_login
 from door.caller.identity import Login
 from door.caller.identity import Caller
 from door.caller.login import reserved
@@ -31,6 +32,7 @@ from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.peer_socket import PeerHello, load_peer_secret, start_peers
 from door.net.private import check_private
+from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
 from door.net.ssh import load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
@@ -76,11 +78,13 @@ class DoorServer:
         self.telnet_port = 0
         self.ssh_port = 0
         self.web_port = 0
+        self.rlogin_port = 0
         self.sessions: set[Terminal] = set()
         self._sysop_sessions: set[Terminal] = set()
         self._telnet: Any = None
         self._ssh: Any = None
         self._web: Any = None
+        self._rlogin: Any = None
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
@@ -159,6 +163,14 @@ class DoorServer:
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
             steer_by_address([*self._telnet.sockets, *self._ssh.sockets,
                               *(self._web.sockets if self._web is not None else ())], self.workers)
+        if self.config.rlogin.enabled and self.worker == 0:
+            hub = self.config.rlogin  # its own count: one board's callers all come from the board's address
+            self._rlogin = await start_rlogin(s.host, hub.port, self._rlogin_session,
+                                              ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None),
+                                              login_timeout=s.login_timeout)
+            self.rlogin_port = self._rlogin.sockets[0].getsockname()[1]
+            log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,
+                     self.rlogin_port)
         if self.worker == 0:
             self._nodes = await start_nodes(data_dir, self._node_session)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
@@ -193,6 +205,20 @@ class DoorServer:
 
     async def _web_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
+
+    async def _rlogin_session(self, terminal: RloginTerminal, handshake: Handshake) -> None:
+        """A caller from a member board of the cribbage hub (issue 37.1):
+        the board proves itself, and the caller plays as ``alias@TAG``."""
+        got = await hub_login(handshake, self.config.rlogin.boards, self.ctx.throttle, terminal.address)
+        if isinstance(got, str):
+            log.warning("rlogin from %s refused: %s", terminal.peer, got)
+            return await _refuse(terminal, got)
+        try:
+            account = await hub_account(self.ctx.store, got)
+        except StoreError as exc:
+            log.error("rlogin caller %r: %s", got.name, exc)
+            return await _refuse(terminal, "The door cannot reach its records right now. Please call again later.")
+        await self._session(terminal, Login(), Caller(account.name, account))
 
     async def _console_session(self, terminal: Terminal) -> None:
         """The local console socket: only the server's own user reaches it,
@@ -311,6 +337,8 @@ class DoorServer:
             self._ssh.close()
         if self._web is not None:
             self._web.close()
+        if self._rlogin is not None:
+            self._rlogin.close()
         if self._console is not None:
             self._console.close()
         if self._nodes is not None:

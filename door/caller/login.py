@@ -82,6 +82,9 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
         if not name:
             note = "Please type a name of 1 to 20 characters."
             continue
+        if "@" in name:  # (alias@BOARD: a caller from another board of the cribbage hub, issue 37.1)
+            note = "A name with @ belongs to a caller from another board: please choose one without."
+            continue
         if reserved(name, ctx.sysops):
             log.warning("reserved name %r typed from %s", name, display.terminal.peer)
             note = f"The name {name} is reserved: please choose another."

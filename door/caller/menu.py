@@ -31,6 +31,10 @@ class MenuItem(enum.Enum):
     PLAY_SYSOP = "6"
     DEMONSTRATION = "7"
     PLAY_CALLER = "8"
+    WATCH = "W"
+    """Watch a game between callers (issue 36.2)."""
+    WATCHERS = "V"
+    """Allow or refuse watchers in one's own games against people (issue 36.2)."""
     TERMINAL = "T"
     CHALLENGES = "C"
     """Turn challenges from other callers off, or on again (issue 32.5)."""
@@ -42,6 +46,10 @@ class MenuItem(enum.Enum):
 
 def _always() -> bool:
     return True
+
+
+def _always_not() -> bool:
+    return False
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,9 @@ class MenuEntry:
 
 def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[], bool],
                       opponents: Callable[[], bool], resume: str | None,
-                      challenges_on: Callable[[], bool] | None) -> list[MenuEntry]:
+                      challenges_on: Callable[[], bool] | None,
+                      watchable: Callable[[], bool] = _always_not,
+                      watchers_on: Callable[[], bool] | None = None) -> list[MenuEntry]:
     """The main menu's entries, in order (see :func:`main_menu` for what
     each argument offers; ``terminal()``: the terminal profile's name)."""
     def fixed(text: str) -> Callable[[], str]:
@@ -86,11 +96,16 @@ def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[],
         MenuEntry(MenuItem.PLAY_SYSOP, fixed("Play the sysop (page the sysop)"), sysop_available),
         MenuEntry(MenuItem.DEMONSTRATION, fixed("Demonstration: watch the computer play itself")),
         MenuEntry(MenuItem.PLAY_CALLER, fixed("Play another caller"), opponents),
+        MenuEntry(MenuItem.WATCH, fixed("Watch a game between callers"), watchable),
     ]
     if challenges_on is not None:
         on = challenges_on
         entries.append(MenuEntry(MenuItem.CHALLENGES, lambda: "Challenges from other callers: " + (
             "on (C turns them off)" if on() else "off (C turns them on)")))
+    if watchers_on is not None:
+        allowed = watchers_on
+        entries.append(MenuEntry(MenuItem.WATCHERS, lambda: "Watchers in your games against callers: " + (
+            "allowed (V refuses them)" if allowed() else "refused (V allows them)")))
     entries += [MenuEntry(MenuItem.TERMINAL, lambda: f"Terminal: {terminal()} (test or change it)"),
                 MenuEntry(MenuItem.QUIT, fixed("Leave the door"))]
     return entries
@@ -100,7 +115,9 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
                     messages: Sequence[str] = (), resume: str | None = None,
                     opponents: Callable[[], bool] = lambda: False,
                     challenged: Callable[[], bool] = lambda: False,
-                    challenges_on: Callable[[], bool] | None = None) -> MenuItem:
+                    challenges_on: Callable[[], bool] | None = None,
+                    watchable: Callable[[], bool] = _always_not,
+                    watchers_on: Callable[[], bool] | None = None) -> MenuItem:
     """The caller's menu; returns the :class:`MenuItem` chosen (raises
     :class:`~door.net.terminal.HungUp` on hang-up).  "Play the sysop" is offered while
     ``sysop_available()`` says so, "Play another caller" while
@@ -111,11 +128,14 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     terminal) the menu returns :attr:`MenuItem.CHALLENGED`, unless the
     caller pressed a key of the menu: their own choice comes first (issue
     32.5).  ``challenges_on()`` says whether other callers may challenge
-    this one (offered as C to change; not offered when ``None``)."""
+    this one (offered as C to change; not offered when ``None``);
+    "Watch a game" is offered while ``watchable()`` says a game between
+    callers may be watched, and ``watchers_on()`` whether this caller's own
+    games may be (offered as V to change; not offered when ``None``)."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
     entries = main_menu_entries(lambda: display.terminal.charset.label, sysop_available, opponents, resume,
-                                challenges_on)
+                                challenges_on, watchable, watchers_on)
 
     def lines() -> list[str]:
         return [who, "", *(e.line() for e in entries if e.enabled())]

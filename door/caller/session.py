@@ -17,6 +17,7 @@ from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
 from door.caller.side import CallerSide
+from door.caller.watching import watch_game, watchable_tables
 from door.sysop.doing import Doing
 from door.play.journal import Journal
 from door.net.keys import KeyName
@@ -204,6 +205,8 @@ class CallerSession(CallerSide):
             MenuItem.DEMONSTRATION: lambda: self._reading(Doing.WATCHING_DEMONSTRATION, demonstration(
                 self.display, self.ctx.rules, self.ctx.computer_delay or 1.0)),
             MenuItem.PLAY_SYSOP: self._play_sysop,
+            MenuItem.WATCH: lambda: watch_game(self),
+            MenuItem.WATCHERS: self._toggle_watchers,
         }
         if kept is not None:
             handlers[MenuItem.RESUME] = lambda: self._resume(kept)
@@ -294,6 +297,13 @@ class CallerSession(CallerSide):
         self.log.info("%r turned challenges %s", self.caller.name, "on" if presence.challengeable else "off")
         self.ctx.lobby.changed()
 
+    async def _toggle_watchers(self) -> None:
+        """V at the menu: other callers may watch this caller's games against
+        people, or not (remembered with a registered caller's options)."""
+        self.options.watchers = not self.options.watchers
+        self.log.info("%r %s watchers", self.caller.name, "allows" if self.options.watchers else "refuses")
+        await self.remember_options()
+
     async def _play_sysop(self) -> None:
         """The sysop at another node's console (go there), or page the sysop here."""
         node = self.ctx.lobby.sysop_elsewhere()
@@ -324,7 +334,9 @@ class CallerSession(CallerSide):
                                      resume=kept.line if kept is not None else None,
                                      opponents=lambda: ctx.lobby.has_opponents(presence),
                                      challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
-                                     challenges_on=lambda: presence.challengeable)
+                                     challenges_on=lambda: presence.challengeable,
+                                     watchable=lambda: bool(watchable_tables(ctx.lobby.tables, presence)),
+                                     watchers_on=lambda: self.options.watchers)
             if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
                 ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
             return choice

@@ -83,6 +83,8 @@ class TerminalKind(enum.StrEnum):
     """A caller another node of the shared store handed over."""
     WEB = "web"
     """A browser, through the web page's WebSocket (issue 34)."""
+    RLOGIN = "rlogin"
+    """A caller from another board, by rlogin (issue 37.1: the cribbage hub)."""
     DOOR = "door"
     """Door mode: the one caller of a BBS node, on standard input and output or the BBS's socket."""
 

@@ -84,7 +84,7 @@ class HumanSeat:
     def attach(self, table: Table, index: int) -> None:
         self.table, self.index = table, index
         self.vs.computer = table.against_computer(index)
-        if table.terms is not None:
+        if table.terms is not None and (table.terms.best_of > 1 or table.terms.rated):
             self.vs.series = table.score_words()
         self.display.painter = self._paint
         self.display.hold = lambda: table.writing

@@ -62,6 +62,9 @@ class CallerOptions:
     reader: bool = False
     """Screen-reader mode: the door in plain lines (issue 35), remembered
     with the options of a registered caller."""
+    watchers: bool = True
+    """Whether other callers may watch this caller's games against people
+    (issue 36.2); remembered with the options."""
     shuffle_seed: str = ""
     """What the caller typed as their part of the shuffle (issue 36.5; at
     most :data:`SEED_LIMIT` characters), or ``""`` for a seed drawn for each
@@ -71,7 +74,7 @@ class CallerOptions:
         """JSON-ready form, for the store."""
         return {"pace": self.pace.value, "beep": self.beep, "sort": self.sort, "skill": self.skill.value,
                 "box": self.box, "rules": dict(self.rules), "reader": self.reader,
-                "shuffle_seed": self.shuffle_seed}
+                "shuffle_seed": self.shuffle_seed, "watchers": self.watchers}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], defaults: "CallerOptions | None" = None) -> "CallerOptions":
@@ -86,7 +89,7 @@ class CallerOptions:
             out.skill = Skill(data.get("skill", out.skill.value))
         except ValueError:
             pass
-        for name in ("beep", "sort", "box", "reader"):
+        for name in ("beep", "sort", "box", "reader", "watchers"):
             if isinstance(data.get(name), bool):
                 setattr(out, name, data[name])
         seed = data.get("shuffle_seed")
@@ -132,7 +135,7 @@ class CallerOptions:
             offered = [Skill(s) for s in skills] or [Skill.EXPERT]
             self.skill = offered[(offered.index(self.skill) + 1) % len(offered)] if self.skill in offered \
                 else offered[0]
-        elif name in ("beep", "sort", "box"):
+        elif name in ("beep", "sort", "box", "watchers"):
             setattr(self, name, not getattr(self, name))
         else:
             raise ValueError(f"no option {name!r}")

@@ -48,6 +48,9 @@ class Spectator:
             if self.display.lines:  # screen-reader mode: each event said as it happens (issue 35)
                 self.display.say(*spoken(e, -1, names))
         self.vs.chat = list(self.table.chat_log)
+        game = self.table.game
+        # before a hand is dealt (the players chatting) the chat window, as the players see it
+        self.vs.before_deal = game is not None and not game.over and not self.table.dealt.is_set()
         a, b = names
         self.vs.prompt = self.prompt.format(a=a, b=b)
         if self.display.painter == self.paint:

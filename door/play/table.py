@@ -268,7 +268,7 @@ class Table:
     def score_words(self) -> str:
         """The series score for the title bar: ``"Best of 3: 1-0"`` in a
         match, ``"Games 0-2"`` (games credited, skunks double) otherwise."""
-        if self.terms is not None:
+        if self.terms is not None and (self.terms.best_of > 1 or self.terms.rated):
             return self.terms.score_words(self.series_wins())
         points = self.match_points()
         return f"Games {points[0]}-{points[1]}"

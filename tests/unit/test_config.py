@@ -19,7 +19,8 @@ def test_shipped_file_is_the_defaults() -> None:
     assert shipped.server == default.server and shipped.rules == default.rules
     assert shipped.computer == default.computer and shipped.caller == default.caller
     assert shipped.limits == default.limits and shipped.web == default.web
-    assert shipped.bulletins == default.bulletins
+    assert shipped.bulletins == default.bulletins and shipped.rlogin == default.rlogin
+    assert shipped.paging == default.paging
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -58,6 +59,19 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[web]\ncertfile = 'cert.pem'\n", "web: give both certfile and keyfile"),
     ("[web]\nframe_ancestors = \"'self'; script-src *\"\n", "web.frame_ancestors: origins or 'self'"),
     ("[web]\nmax_message = 10\n", "web.max_message: expected a value from 256"),
+    ("[paging]\nranked_grace = 0\n", "paging.ranked_grace: expected a value from 1"),
+    ("[rlogin]\nport = -1\n", "rlogin.port: expected a value from 0 to 65535"),
+    ("[rlogin]\nboards = []\n", "rlogin.boards: unknown key"),
+    ("[[rlogin.board]]\ntag = 'TOO-LONG-TAG'\nsecret = 'a-long-shared-secret'\n", "rlogin.board[0].tag: expected 1 to 8"),
+    ("[[rlogin.board]]\ntag = 'A'\nsecret = 'short'\n", "rlogin.board[0].secret: expected a shared secret of at least 12"),
+    ("[[rlogin.board]]\ntag = 'A'\nsecret = 'a-long-shared-secret'\nhandshake = 'bbslink'\n",
+     "rlogin.board[0].handshake: expected \"synchronet\" or \"doorparty\""),
+    ("[[rlogin.board]]\ntag = 'A'\nsecret = 'a-long-shared-secret'\n[[rlogin.board]]\ntag = 'a'\n"
+     "secret = 'another-long-secret'\n", "rlogin.board[1].tag: 'a' is listed twice"),
+    ("[[rlogin.board]]\ntag = 'A'\nsecret = 'a-long-shared-secret'\n[[rlogin.board]]\ntag = 'B'\n"
+     "secret = 'a-long-shared-secret'\n", "rlogin.board[1].secret: each board needs its own secret"),
+    ("[[rlogin.board]]\ntag = 'A'\nsecret = 'a-long-shared-secret'\npassword = 'x'\n",
+     "rlogin.board[0].password: unknown key"),
 ])
 def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message: str) -> None:
     f = tmp_path / "door.toml"
@@ -65,6 +79,15 @@ def test_errors_name_file_key_and_expectation(tmp_path: Path, text: str, message
     with pytest.raises(ConfigError) as err:
         load_config(f)
     assert str(err.value).startswith(str(f)) and message in str(err.value)
+
+
+def test_member_boards_are_read(tmp_path: Path) -> None:
+    f = tmp_path / "door.toml"
+    f.write_text("[rlogin]\nenabled = true\n[[rlogin.board]]\ntag = 'sync'\nsecret = 'a-long-shared-secret'\n"
+                 "[[rlogin.board]]\ntag = 'DP'\nsecret = 'another-long-secret'\nhandshake = 'doorparty'\n")
+    c = load_config(f)
+    assert c.rlogin.enabled and [(b.tag, b.handshake.value) for b in c.rlogin.boards] == [
+        ("SYNC", "synchronet"), ("DP", "doorparty")]
 
 
 def test_a_wrong_store_url_is_not_echoed_with_its_password(tmp_path: Path) -> None:

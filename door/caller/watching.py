@@ -1,0 +1,105 @@
+"""Watching a game between callers (issue 36.2): the tables a caller may
+watch, and the read-only view of one.
+
+A watcher sees what the sysop's console shows: both hands hidden until
+the show, the chat as the players write it (a watcher cannot write to it),
+each move as it is made.  Games against the computer or the sysop are not
+listed, nor a game either player refuses watchers in (V on their menu); a
+player who turns watchers off while watched ends the watching.  Both
+players are told when someone starts and stops watching.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from door.caller.side import CallerSide
+from door.net.keys import KeyName
+from door.play.human_seat import HumanSeat
+from door.play.spectator import Spectator
+from door.play.table import Table
+from door.sysop.doing import Doing
+from door.sysop.lobby import Presence
+from door.ui.prompts import BACK, ask_choice, show_page
+
+__all__ = ["watch_game", "watchable_tables", "TABLES_SHOWN"]
+
+TABLES_SHOWN = 9
+"""Games listed to watch at once (keys 1 to 9)."""
+
+
+def _open(table: Table) -> bool:
+    """A game between two callers, under way, that both allow watchers in."""
+    return (table.game is not None and not table.ended.is_set()
+            and all(isinstance(seat, HumanSeat) and seat.vs.options.watchers for seat in table.seats))
+
+
+def watchable_tables(tables: Iterable[Table], viewer: Presence) -> list[Table]:
+    """The tables of ``tables`` that ``viewer`` may watch: games between
+    two callers who both allow watchers (not the viewer's own), in a
+    stable order (by the first player's name)."""
+    own = {viewer.identity} if viewer.identity is not None else set()
+    return sorted((t for t in tables if _open(t) and not own & {s.identity for s in t.seats}
+                   and viewer.table is not t), key=lambda t: (t.seats[0].name, t.seats[1].name))
+
+
+def _tell_players(table: Table, text: str) -> None:
+    for seat in table.seats:
+        seat.notice(text)
+
+
+async def watch_game(side: CallerSide) -> None:
+    """W at the menu: choose a game between callers and watch it until ESC
+    or Q, the game's end, or a player refusing watchers.  Raises
+    :class:`~door.net.terminal.HungUp` on hang-up."""
+    display, ctx, caller = side.display, side.ctx, side.caller
+    tables = watchable_tables(ctx.lobby.tables, side.presence)[:TABLES_SHOWN]
+    if not tables:
+        await show_page(display, "Watch a game", [
+            "Nobody is playing another caller right now (or the players refuse watchers).", "",
+            "Games against the computer or the sysop cannot be watched."])
+        return
+    if len(tables) == 1:
+        table = tables[0]
+    else:
+        lines = ["Games between callers:", ""]
+        lines += [f"  {i}  {t.seats[0].name} against {t.seats[1].name}" for i, t in enumerate(tables, 1)]
+        lines += ["", f"Press 1 to {len(tables)} to watch a game, ESC to go back."]
+        answer = await ask_choice(display, "Watch a game", lines, "".join(str(i) for i in range(1, len(tables) + 1)),
+                                  escape=True)
+        if answer == BACK:
+            return
+        table = tables[int(answer) - 1]
+    if not _open(table):
+        await show_page(display, "Watch a game", ["That game is over, or its players no longer take watchers."])
+        return
+    view = Spectator(display, table, prompt="Watching {a} against {b}; the chat is theirs. ESC or Q stops watching.")
+    table.watchers.append(view)
+    side.doing(Doing.WATCHING_GAME, whom=f"{table.seats[0].name} and {table.seats[1].name}")
+    _tell_players(table, f"{caller.name} is watching.")
+    display.show(view.paint, hold=lambda: table.writing,
+                 text=lambda: [view.prompt.format(a=table.seats[0].name, b=table.seats[1].name)])
+    why = ""
+    try:
+        async for key in display.keys(tick=1.0):
+            if table.ended.is_set():
+                why = "The game is over."
+                break
+            if not _open(table):
+                why = "The players no longer take watchers."
+                break
+            if key is None:
+                continue
+            if key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
+                break
+            told = "You are watching: the chat is the players'. ESC or Q stops watching."
+            view.vs.prompt = told  # (on the full screen, the bottom line until the next move)
+            display.answer(told)
+            display.refresh_soon()
+    finally:
+        if view in table.watchers:
+            table.watchers.remove(view)
+        if not table.ended.is_set():
+            _tell_players(table, f"{caller.name} stopped watching.")
+    if why:
+        await show_page(display, "Watch a game", [why])
