@@ -32,8 +32,12 @@ from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import Strategy, choose_action  # noqa: E402
 
-PLAYERS = {"expert": ExpertPlayer, "hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer}
-MATCHUPS = [("expert", "hard"), ("expert", "greedy"), ("expert", "random"),
+from bench.yale_greedy import YaleGreedy  # noqa: E402
+
+PLAYERS = {"expert": ExpertPlayer, "hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer,
+           "yale": YaleGreedy}
+"""``yale``: Yale CPSC 474's greedy benchmark opponent (:mod:`bench.yale_greedy`)."""
+MATCHUPS = [("expert", "yale"), ("expert", "hard"), ("expert", "greedy"), ("expert", "random"),
             ("hard", "easy"), ("hard", "random"), ("hard", "greedy"), ("easy", "random")]
 
 

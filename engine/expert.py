@@ -186,10 +186,23 @@ class ExpertPlayer(ExactCounter):
         Raises ``ValueError`` when no card can be played."""
         where = situation or Situation(their_cards=max(1, len(hand)))
         legal = legal_cards(hand, series)
-        count = sum(c.pip for c in series)
-        ranks = tuple(c.rank for c in series)
-        board = self._near_the_end(where)
-        draws = BOARD_HOLDINGS if board else self.holdings
+        if self._near_the_end(where):
+            holdings = self._holdings(hand, series, seen, run_mode, where, BOARD_HOLDINGS)
+            return self._rank_to_the_board(legal, tuple(sorted(c.rank for c in hand)), tuple(c.rank for c in series),
+                                           sum(c.pip for c in series), holdings, run_mode, where)
+        fixed, samples = self.holding_values(hand, series, seen, run_mode, where)
+        weight = sum(p for p, _ in samples)
+        values = dict(fixed)
+        for rank in {c.rank for c in legal} - set(fixed):
+            values[rank] = sum(p * v[rank] for p, v in samples) / weight
+        choices = [PlayChoice(c, values[c.rank]) for c in legal]
+        return sorted(choices, key=lambda p: -p.value)
+
+    def _holdings(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card], run_mode: RunMode,
+                  where: Situation, draws: int) -> list[tuple[tuple[int, ...], float]]:
+        """The opponent's likely holdings (ranks) with their weights: the
+        model's, blended with the rank shares where the opponent may not
+        play as the model does."""
         holdings, share = inferred_holdings(where, run_mode is RunMode.ORDERED, self.rng, draws)
         if share < _SURE:  # the opponent may not play as the model does: the rank shares too
             known = set(seen) | set(hand) | set(series) | set(where.thrown)
@@ -199,22 +212,36 @@ class ExpertPlayer(ExactCounter):
             shares = their_holdings(unseen, min(where.their_cards, len(unseen)), keep_share(not where.dealer),
                                     self.rng, max(1, round(draws * (1 - share)))) or [((), 1.0)]
             holdings = blended(holdings, share, shares)
+        return holdings
+
+    def holding_values(self, hand: Sequence[Card], series: Sequence[Card], seen: Sequence[Card],
+                       run_mode: RunMode, situation: Situation | None = None
+                       ) -> tuple[dict[int, float], list[tuple[float, dict[int, float]]]]:
+        """The search behind :meth:`rank_plays` (the board aside), holding
+        by holding: ``(fixed, samples)``, where ``fixed`` gives the ranks
+        that win the game at once (worth ``_GAME`` + their points) and
+        each sample is (the holding's weight, {rank: net points to the end
+        of the play}) for every other legal rank, for as many of the
+        opponent's likely holdings as :data:`POSITION_BUDGET` allows (the
+        game review's noise comes from their spread).  Raises
+        ``ValueError`` when no card can be played."""
+        where = situation or Situation(their_cards=max(1, len(hand)))
+        legal = legal_cards(hand, series)
+        count = sum(c.pip for c in series)
+        ranks = tuple(c.rank for c in series)
+        holdings = self._holdings(hand, series, seen, run_mode, where, self.holdings)
         mine = tuple(sorted(c.rank for c in hand))
-        if board:
-            return self._rank_to_the_board(legal, mine, ranks, count, holdings, run_mode, where)
         # each decision searches afresh and lets its positions go (about
         # 1 MiB at a hand's first card; a door holds an expert per caller);
         # the later decisions, with fewer cards, cost a fraction of the first
         search = PeggingSearch(run_mode)
-        values: dict[int, float] = {}
+        fixed: dict[int, float] = {}
         for card in legal:
-            if card.rank in values:
-                continue
             now = play_points(ranks + (card.rank,), run_mode)
             if where.mine + now >= where.game_to:
-                values[card.rank] = _GAME + now
-                continue
-            values[card.rank] = 0.0
+                fixed[card.rank] = _GAME + now
+        searched = sorted({c.rank for c in legal} - set(fixed))
+        samples: list[tuple[float, dict[int, float]]] = []
         # every holding's search in turn, until the position budget is spent
         budget = len(search) + POSITION_BUDGET
         weight = 0.0
@@ -222,14 +249,8 @@ class ExpertPlayer(ExactCounter):
             if len(search) > budget and weight >= 0.25:
                 break
             weight += p
-            for rank, v in values.items():
-                if v < _GAME:
-                    values[rank] = v + p * search.after(rank, mine, theirs, ranks, count)
-        for rank, v in values.items():
-            if v < _GAME:
-                values[rank] = v / weight
-        choices = [PlayChoice(c, values[c.rank]) for c in legal]
-        return sorted(choices, key=lambda p: -p.value)
+            samples.append((p, {rank: search.after(rank, mine, theirs, ranks, count) for rank in searched}))
+        return fixed, samples
 
     @staticmethod
     def _near_the_end(where: Situation) -> bool:

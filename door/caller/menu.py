@@ -13,6 +13,7 @@ from door.net.keys import KeyName
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.screen import Canvas, cell_width, fit
 from door.ui.words import wrap
+from door.records.games import GameSummary
 from door.records.store import Store
 
 __all__ = ["MenuItem", "MenuEntry", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
@@ -239,15 +240,18 @@ async def show_top_players(display: Display, store: Store) -> None:
     await show_page(display, "Top players", lines)
 
 
-async def show_recent_games(display: Display, store: Store, caller: Caller) -> None:
+async def show_recent_games(display: Display, store: Store, caller: Caller) -> GameSummary | None:
     """The latest games (the caller's own when registered), and the seeds
-    of the latest one dealt by a verifiable shuffle (issue 36.5)."""
+    of the latest one dealt by a verifiable shuffle (issue 36.5).  A
+    registered caller may press a game's number to review it (issue
+    38.1): returns that game, else ``None`` (any other key)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
+    numbered = [] if caller.guest else games[:9]
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"
     seeded = next((g for g in games if g.shuffle is not None), None)
     if seeded is not None:  # room for its seeds under the list
         games = games[:10]
-    lines = [title, ""] + [g.line() for g in games]
+    lines = [title, ""] + [f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
     if not games:
         lines.append("No games recorded yet.")
     if seeded is not None and seeded.shuffle is not None:
@@ -256,4 +260,21 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> N
                   f"  {'door':<6} {s.server_seed}", f"  {'sha256':<6} {s.commitment}",
                   f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
                   f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
-    await show_page(display, "Recent games", lines)
+    if not numbered:
+        await show_page(display, "Recent games", lines)
+        return None
+    keys = "1" if len(numbered) == 1 else f"1 to {len(numbered)}"
+    lines += ["", f"Press {keys} to review that game; any other key goes back."]
+
+    def paint(canvas: Canvas) -> None:
+        frame(canvas, "Recent games", lines, banner=False)
+        canvas.cursor = None
+
+    display.show(paint, text=lambda: lines)
+    async for key in display.keys():
+        if key is None:
+            continue
+        if key.name is KeyName.CHAR and key.char.isdigit() and 1 <= int(key.char) <= len(numbered):
+            return numbered[int(key.char) - 1]
+        return None
+    return None

@@ -16,6 +16,7 @@ from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
+from door.caller.review import review_recorded
 from door.caller.side import CallerSide
 from door.caller.watching import watch_game, watchable_tables
 from door.sysop.doing import Doing
@@ -198,8 +199,7 @@ class CallerSession(CallerSide):
                                                        show_statistics(self.display, self.ctx.store, self.caller)),
             MenuItem.TOP_PLAYERS: lambda: self._reading(Doing.READING_TOP,
                                                         show_top_players(self.display, self.ctx.store)),
-            MenuItem.RECENT_GAMES: lambda: self._reading(Doing.READING_RECENT,
-                                                         show_recent_games(self.display, self.ctx.store, self.caller)),
+            MenuItem.RECENT_GAMES: self._recent_games,
             MenuItem.TERMINAL: self._terminal_test,
             MenuItem.CHALLENGES: self._toggle_challenges,
             MenuItem.DEMONSTRATION: lambda: self._reading(Doing.WATCHING_DEMONSTRATION, demonstration(
@@ -215,6 +215,13 @@ class CallerSession(CallerSide):
             self.log.error("no screen for the menu's %s", choice)
             return
         await handler()
+
+    async def _recent_games(self) -> None:
+        """Recent games; a registered caller's number key reviews one (issue 38.1)."""
+        self.doing(Doing.READING_RECENT)
+        chosen = await show_recent_games(self.display, self.ctx.store, self.caller)
+        if chosen is not None:
+            await review_recorded(self, chosen)
 
     async def _reading(self, doing: Doing, screen: Awaitable[None]) -> None:
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""

@@ -147,7 +147,7 @@ class Journal:
         try:
             await self._retrying("record the game", lambda: self.store.games.record(
                 self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,
-                tally.hands, self.started, forfeit, game.shuffle, game.dealt))
+                tally.hands, self.started, forfeit, game.shuffle, game.dealt, game.first_dealer))
         except JournalError as exc:
             self._failed("record the game", exc)
         self.saved_id = None

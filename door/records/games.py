@@ -11,7 +11,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from engine.cards import Card, format_cards
 from engine.events import GameResult, Skunk
-from engine.notation import rules_from_dict, rules_to_dict
+from engine.actions import Action
+from engine.notation import NotationError, action_from_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
@@ -21,7 +22,7 @@ from door.records.connection import Connection
 from door.records.clock import WALL, Clock
 from door.records.database import Database
 
-__all__ = ["GameSummary", "Games", "Opponent"]
+__all__ = ["GameSummary", "Games", "Opponent", "RecordedMoves"]
 
 
 class Opponent(enum.StrEnum):
@@ -67,6 +68,22 @@ class GameSummary:
         return f"{when}  #{self.number:<6}  {a} {self.scores[0]} - {b} {self.scores[1]}{skunk}"
 
 
+@dataclass(frozen=True)
+class RecordedMoves:
+    """A recorded game as :func:`engine.game.replay` takes it: its
+    ``number``, ``rules``, ``first_dealer``, ``shuffle`` and ``actions``;
+    and the ``accounts`` in its seats (``None``: the computer, the sysop
+    or a guest)."""
+
+    game_id: int
+    number: int
+    rules: Rules
+    first_dealer: int | None
+    shuffle: SeededShuffle | None
+    actions: list[Action]
+    accounts: tuple[int | None, int | None]
+
+
 def _summary(r: Sequence[Any]) -> GameSummary:
     shuffle = None
     if r[14] is not None:
@@ -90,22 +107,26 @@ class Games:
     async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
                      accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
                      hands: Sequence[HandRecord], started: float, forfeit: bool = False,
-                     shuffle: SeededShuffle | None = None, dealt: Mapping[int, Sequence[Card]] | None = None) -> int:
+                     shuffle: SeededShuffle | None = None, dealt: Mapping[int, Sequence[Card]] | None = None,
+                     first_dealer: int | None = None) -> int:
         """Keep a finished game and its hands, and drop its action log
         (``saved_id``), in one transaction; returns the game's id.
         ``forfeit``: the loser left the game before its end; ``shuffle``: its
         seeds (a verifiable shuffle; ``None`` for a numbered game);
         ``dealt``: the cards each shuffle gave (:attr:`engine.game.Game.dealt`),
-        which ``cribbage-door verify`` deals again."""
+        which ``cribbage-door verify`` deals again; ``first_dealer``: the
+        game's fixed first dealer (``None``: the cut decided).  The action
+        log is kept with the record (``game_actions``), for the game's
+        review."""
         def tx(db: Connection) -> int:
             row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended, forfeit, shuffle) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "winner, skunk, value, started, ended, forfeit, shuffle, first_dealer) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
                  started, self.clock(), int(forfeit),
-                 None if shuffle is None else json.dumps(shuffle.to_dict()))).fetchone()
+                 None if shuffle is None else json.dumps(shuffle.to_dict()), first_dealer)).fetchone()
             game_id = int(row[0])
             db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
                            [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
@@ -117,12 +138,36 @@ class Games:
                                  s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
             db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
             if saved_id is not None:
+                db.execute("INSERT INTO game_actions (game_id, seq, action) "
+                           "SELECT ?, seq, action FROM saved_actions WHERE saved_id = ?", (game_id, saved_id))
                 db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
             return game_id
         game_id = await self.database.tx(tx)
         for hook in self.recorded:
             hook()
         return game_id
+
+    async def moves(self, game_id: int) -> RecordedMoves | None:
+        """What a recorded game's review replays: its setup and its moves
+        in order; ``None`` when it has no moves on record (recorded before
+        they were kept, or a guest's).  Raises
+        :class:`~engine.notation.NotationError` when they cannot be read."""
+        def q(db: Connection) -> RecordedMoves | None:
+            row = db.execute("SELECT number, rules, first_dealer, shuffle, account0, account1 FROM games WHERE id = ?",
+                             (game_id,)).fetchone()
+            if row is None:
+                return None
+            actions = [action_from_text(a) for (a,) in db.execute(
+                "SELECT action FROM game_actions WHERE game_id = ? ORDER BY seq", (game_id,))]
+            if not actions:
+                return None
+            try:
+                shuffle = None if row[3] is None else SeededShuffle.from_dict(row[0], json.loads(row[3]))
+            except (ShuffleError, ValueError) as exc:
+                raise NotationError(f"game {game_id}: {exc}") from exc
+            return RecordedMoves(game_id, row[0], rules_from_dict(json.loads(row[1])), row[2], shuffle, actions,
+                                 (row[4], row[5]))
+        return await self.database.query(q)
 
     async def recorded_rules(self, number: int) -> Rules | None:
         """The rules game ``number`` was last played with, if it is on record."""

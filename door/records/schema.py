@@ -218,6 +218,16 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     CREATE INDEX matches_account0 ON matches(account0);
     CREATE INDEX matches_account1 ON matches(account1);
     """,
+    # version 11: a recorded game keeps its moves and first dealer, for its review (issue 38.1)
+    """
+    ALTER TABLE games ADD COLUMN first_dealer INTEGER;
+    CREATE TABLE game_actions (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        action TEXT NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -13,7 +13,7 @@ from door.net.keys import KeyName
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
 from door.ui.words import strip_controls, wrap
 
-__all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "goodbye", "charset_test", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "show_pages", "goodbye", "charset_test", "NAME_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
@@ -146,6 +146,33 @@ async def show_page(display: Display, subtitle: str, lines: Sequence[str]) -> No
     display.show(paint, text=lambda: [*lines, "Press any key."])
     async for _ in display.keys():
         return
+
+
+async def show_pages(display: Display, subtitle: str, lines: Sequence[str]) -> None:
+    """A long text a screenful at a time: any key turns the page, ESC or
+    Q stops; in screen-reader mode it is said whole (the reader's own keys
+    go back over it).  Raises :class:`~door.net.terminal.HungUp` on hang-up."""
+    if display.lines:
+        return await show_page(display, subtitle, lines)
+    height = max(4, display.terminal.rows - 5)
+    pages = [list(lines[i:i + height]) for i in range(0, len(lines), height)] or [[]]
+    for n, page in enumerate(pages, 1):
+        last = n == len(pages)
+
+        def paint(canvas: Canvas, page: list[str] = page, n: int = n, last: bool = last) -> None:
+            frame(canvas, subtitle, page, banner=False)
+            more = "Press any key." if last else f"Page {n} of {len(pages)}: any key for more, ESC or Q stops."
+            canvas.put(canvas.rows - 1, 4, more, INPUT)
+            canvas.cursor = None
+
+        shown: list[str] = page
+        display.show(paint, text=lambda: shown)
+        async for key in display.keys():
+            if key is None:
+                continue
+            if last or key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
+                return
+            break
 
 
 async def charset_test(display: Display) -> Presentation:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import re
 import tempfile
 from pathlib import Path
@@ -21,8 +22,10 @@ import pyte
 
 from engine.events import CutForDeal, Event, HandCounted, HandDealt
 from engine.game import Game, Phase
-from engine.players import GreedyPlayer
-from engine.rules import Rules
+from engine.expert import ExpertPlayer
+from engine.game_review import review_game
+from engine.players import GreedyPlayer, RandomPlayer
+from engine.rules import Counting, Rules
 from engine.strategy import choose_action
 from engine.tally import GameTally
 
@@ -38,6 +41,7 @@ from door.net.charset import UTF8
 from door.play.controller import Seating, prompt_for
 from door.play.game_view import paint_game
 from door.play.options import CallerOptions
+from door.play.review_words import review_lines
 from door.play.match import MatchTerms
 from door.records.ratings import MatchRecord
 from door.play.view_state import Mode, ViewState
@@ -47,6 +51,7 @@ from door.sysop.console import SysopConsole
 from door.sysop.lobby import Lobby
 from door.config import PagingConfig
 from door.ui.display import Display
+from door.ui.prompts import show_pages
 from door.ui.screen import Canvas, Renderer
 from door.ui.words import describe
 from tests.support.memory_terminal import MemoryTerminal
@@ -55,7 +60,7 @@ __all__ = ["SCREENS", "render_all", "GOLDEN_DIR"]
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 SCREENS = ("name", "menu", "options", "chat", "discard", "play", "show", "review", "statistics", "console",
-           "watch", "match", "top_rated")
+           "watch", "match", "top_rated", "game_review")
 NAMES = ["Ann", "Computer"]
 NUMBER = 7
 
@@ -153,6 +158,18 @@ async def _first_frame(terminal: MemoryTerminal, run: Callable[[], Awaitable[Any
     return terminal.text()
 
 
+def _review() -> list[str]:
+    """The review of Ann's game 7 to 61 (Ann plays at random, the expert against her), first page."""
+    rules = Rules(game_to=61, counting=Counting.AUTOMATIC)
+    game = Game(rules, NUMBER)
+    game.start()
+    players = [RandomPlayer(random.Random(NUMBER)), ExpertPlayer(random.Random(-NUMBER))]
+    while not game.over:
+        seat = game.to_act()[0]
+        game.apply(choose_action(game, seat, players[seat]))
+    return review_lines(review_game(rules, NUMBER, game.actions, 0), NUMBER, "Computer")
+
+
 async def _rated_matches(store: Store, ann: int) -> None:
     """Ann and Bob play 21 rated matches, Ann winning two in three
     (both established: RD under 100), then Bob beats Cy and Cy beats Dee
@@ -184,6 +201,7 @@ async def _door_screens() -> dict[str, str]:
                 "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
                 "statistics": lambda d: show_statistics(d, store, ann),
                 "top_rated": lambda d: show_top_players(d, store),
+                "game_review": lambda d: show_pages(d, "Game review", _review()),
             }
             for name, run in screens.items():
                 terminal = MemoryTerminal()

@@ -1,0 +1,54 @@
+"""The game review in words (issue 38.1): the totals, then hand by hand
+the discard, each card played and each count, for any presentation (the
+full screen pages it; screen-reader mode says it, cards named in full).
+Pure: a :class:`~engine.game_review.GameReview` in, lines of at most 75
+columns out."""
+
+from __future__ import annotations
+
+from engine.game_review import GameReview
+
+from door.ui.words import card_text, cards_text
+
+__all__ = ["review_lines", "totals_line"]
+
+
+def totals_line(review: GameReview) -> str:
+    """``"Your discards cost 4.1 points, your pegging 2.3, your counting 2."``"""
+    return (f"Your discards cost {review.discard_cost:.1f} points, your pegging {review.pegging_cost:.1f}, "
+            f"your counting {review.counting_cost}.")
+
+
+def review_lines(review: GameReview, number: int, opponent: str) -> list[str]:
+    """The review of game ``number`` against ``opponent``, line by line."""
+    lines = [f"Review of game #{number} against {opponent}", "", totals_line(review),
+             "A loss counts only above the noise (one-sided 95 %); points are expected", "net points."]
+    hands = sorted({d.hand for d in review.discards} | {p.hand for p in review.plays} | {c.hand for c in review.counts})
+    for hand in hands:
+        lines.append("")
+        for d in (d for d in review.discards if d.hand == hand):
+            crib = "your crib" if d.dealer else "their crib"
+            m, b = d.mine, d.best
+            lines.append(f"Hand {hand} ({crib}): kept {cards_text(sorted(m.kept))}: {m.value:.1f} points")
+            lines.append(f"  (hand {m.hand:.1f}, crib {m.crib:+.1f}, play {m.pegging:+.1f})")
+            if d.cost == 0.0:
+                lines.append("  The best discard.")
+            else:
+                verdict = "a mistake" if d.mistake else "a near-tie, not a mistake"
+                lines.append(f"  Best: {cards_text(sorted(b.kept))}: {b.value:.1f}; cost {d.cost:.1f} ({verdict}).")
+        plays = [p for p in review.plays if p.hand == hand]
+        if not any(d.hand == hand for d in review.discards):
+            lines.append(f"Hand {hand}:")  # (a hand played over: its discard was reviewed the first time)
+        for p in plays:
+            if p.mistake:
+                lines.append(f"  {card_text(p.card)} on {p.count}: cost {p.cost:.1f} (\u00b1{p.se:.1f}); "
+                             f"{card_text(p.best)} was best.")
+        mistakes = sum(p.mistake for p in plays)
+        if plays and not mistakes:
+            lines.append(f"  Your {len(plays)} cards played: no mistake.")
+        for c in (c for c in review.counts if c.hand == hand):
+            if c.missed:
+                lines.append(f"  Your {c.what}: you counted {c.claimed} of {c.true}, {c.missed} missed.")
+            elif c.over:
+                lines.append(f"  Your {c.what}: you claimed {c.claimed}, it held {c.true}: {c.over} over.")
+    return lines

@@ -1,0 +1,65 @@
+"""The game review from the caller's side (issue 38.1): after a game, the
+door says it is reviewed; under Recent games its number opens the review,
+a screenful at a time, with the caller's own miscount in it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.support.player import Player, log_in_registered
+from tests.support.server import make_config, running
+
+
+class ShortCounter(Player):
+    """Counts its first hand two points short (the rest exactly)."""
+
+    short = True
+
+    async def count(self, prompt: str) -> None:
+        if not self.short:
+            return await super().count(prompt)
+        self.short = False
+        sent: list[bytes] = []
+        real_send = self.send
+        self.send = lambda data: sent.append(data) or _noop()  # type: ignore[method-assign,assignment]
+        await super().count(prompt)
+        self.send = real_send  # type: ignore[method-assign]
+        points = int(sent[0].strip())
+        self.short_by = min(2, points)
+        await self.send(f"{points - self.short_by}\r".encode())
+
+
+async def _noop() -> None:
+    return None
+
+
+async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> None:
+    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+        caller = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret")
+        screen = caller.screen
+        player = ShortCounter(screen, caller.send, name="Ann", password="ann-secret")
+        final = await player.play(timeout=200)
+        assert re.search(r"Game #\d+ is reviewed, decision by decision, under 5 Recent games\.",
+                         re.sub(r"\s+", " ", final)), final
+        await screen.wait_for(lambda: "Main menu" in screen.text())
+        await caller.send(b"5")
+        await screen.wait_for(lambda: "Press 1 to review that game" in screen.text())
+        assert re.search(r"^ +1  \d{4}-\d\d-\d\d \d\d:\d\d  #\d+ +Ann \d+ - Computer \d+", screen.text(), re.M)
+        await caller.send(b"1")
+        await screen.wait_for(lambda: "Review of game #" in screen.text(), timeout=30)
+        page = screen.text()
+        assert re.search(r"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting [1-9]\d*\.", page)
+        assert re.search(r"Hand 1 \((your|their) crib\): kept .+: -?\d+\.\d points", page)
+        text = page
+        while "any key for more" in screen.text():  # every page, to the miscount
+            before = screen.text()
+            await caller.send(b" ")
+            await screen.wait_for(lambda: screen.text() != before)
+            text += screen.text()
+        missed = player.short_by
+        if missed:
+            assert re.search(rf"Your hand: you counted \d+ of \d+, {missed} missed\.", re.sub(r"\s+", " ", text)), text
+        await caller.send(b" ")
+        await screen.wait_for(lambda: "Main menu" in screen.text())
+        caller.close()
