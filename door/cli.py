@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -46,7 +47,10 @@ def _parser() -> argparse.ArgumentParser:
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
     pw.add_argument("--stdin", action="store_true", help="read the password (twice, one a line) from standard input")
     d = sub.add_parser("door", help="run one caller over stdin/stdout (or a telnet socket) as a BBS door")
-    d.add_argument("--dropfile", type=Path, required=True, help="DOOR32.SYS, DOOR.SYS or DORINFO1.DEF")
+    d.add_argument("--dropfile", type=Path, help="DOOR32.SYS, DOOR.SYS, DORINFO1.DEF, CHAIN.TXT or BBSDEV.DRP "
+                                                 "(default: the BBSDEV.DRP named by BBSDEV_DRP)")
+    d.add_argument("--show-dropfile", action="store_true", help="print what the drop file says, field by field, "
+                                                                "and exit")
     d.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     d.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     d.add_argument("--charset", choices=["cp437", "utf-8", "ascii"],
@@ -173,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "records":
         data_dir = Path(args.data_dir or config.server.data_dir)
         return run_records(args, config.store.target(data_dir))
+    if args.command == "door" and args.show_dropfile:
+        from door.door_mode import show_dropfile
+        return show_dropfile(args.dropfile, os.environ)
     if args.command == "door":
         from door.door_mode import door_main
         from door.net.dropfile import DropFileError

@@ -25,6 +25,7 @@ import sys
 import termios
 import tty
 from pathlib import Path
+from typing import Mapping
 
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.config import Config
@@ -58,7 +59,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     hub = await connect_hub(data_dir)
     store = None if hub is not None else await Store.open(config.store.target(data_dir))
     rows = info.rows or 25
-    chosen = charset or (CP437 if info.ansi else ASCII)
+    named = {"cp437": CP437, "utf-8": UTF8, "ascii": ASCII}.get(info.charset or "")  # (BBSDEV.DRP names it)
+    chosen = charset or (named if named is not None and info.ansi else None) or (CP437 if info.ansi else ASCII)
     saved_tty = None
     if info.comm_type == 2 and info.socket is not None:
         try:
@@ -74,15 +76,15 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
             raise DropFileError(f"{info.kind}: the comm handle {info.socket} is not a telnet socket this "
                                 f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)
-        terminal: Terminal = SocketTerminal(reader, writer, 80, rows, chosen)
+        terminal: Terminal = SocketTerminal(reader, writer, info.cols or 80, rows, chosen)
     else:
         if os.isatty(sys.stdin.fileno()):
             saved_tty = termios.tcgetattr(sys.stdin.fileno())
             tty.setraw(sys.stdin.fileno())
             size = os.get_terminal_size(sys.stdin.fileno())
-            cols, rows = size.columns, info.rows or size.lines
+            cols, rows = info.cols or size.columns, info.rows or size.lines
         else:
-            cols = 80
+            cols = info.cols or 80
         terminal = StdioTerminal(cols, rows, chosen)
     # a caller whose BBS says they have no ANSI at all gets the line presentation (issue 35.5)
     terminal.screen_reader = not info.ansi
@@ -118,8 +120,35 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     return 0
 
 
-def door_main(config: Config, dropfile: Path, charset_name: str | None) -> int:
-    """The ``door`` command: parse the drop file and run the session."""
-    info = parse_dropfile(dropfile)
+def find_dropfile(given: Path | None, environ: Mapping[str, str]) -> Path:
+    """The drop file to read: ``given`` (``--dropfile``), else the
+    BBSDEV.DRP the BBS names in ``BBSDEV_DRP``.  Raises
+    :class:`DropFileError` when there is neither."""
+    if given is not None:
+        return given
+    named = environ.get("BBSDEV_DRP", "")
+    if not named:
+        raise DropFileError("no drop file: give --dropfile, or run under a BBS that sets BBSDEV_DRP")
+    return Path(named)
+
+
+def show_dropfile(dropfile: Path | None, environ: Mapping[str, str]) -> int:
+    """``cribbage-door door --show-dropfile``: what the drop file says,
+    field by field, without starting a session; 2 and its one-line error
+    when it cannot be used."""
+    try:
+        info = parse_dropfile(find_dropfile(dropfile, environ))
+    except DropFileError as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 2
+    for label, value in info.fields():
+        print(f"{label + ':':<15} {value}")
+    return 0
+
+
+def door_main(config: Config, dropfile: Path | None, charset_name: str | None) -> int:
+    """The ``door`` command: parse the drop file (``--dropfile``, else
+    ``BBSDEV_DRP``) and run the session."""
+    info = parse_dropfile(find_dropfile(dropfile, os.environ))
     charset = {"cp437": CP437, "utf-8": UTF8, "ascii": ASCII}.get(charset_name or "")
     return asyncio.run(run_door(config, info, charset))

@@ -9,6 +9,21 @@ talk to them (FIELD_NOTES.md "BBS door conventions").
   21 screen lines, 36 the alias.
 - ``DORINFO1.DEF`` (13 lines): line 4 the port, 7 and 8 first and last
   name, 10 graphics (0 ASCII), 12 minutes left.
+- ``CHAIN.TXT`` (WWIV, 32 lines): line 2 the alias, 9 and 10 the screen's
+  columns and lines (the real size: issue 37.4), 14 ANSI (1 or 0), 16 the
+  seconds left, 32 the node.
+- ``BBSDEV.DRP`` 1.x (RealDeuce/bbsdev.drp; written by DeuceGate and
+  ENiGMA½; found through the ``BBSDEV_DRP`` environment variable): UTF-8
+  with no byte-order mark, 19 lines: the version; the transport
+  (``local``, ``stdio`` or ``socket`` and its descriptor; ``serial``,
+  ``uart``, ``winserial`` and ``fossil`` are refused); the alias; the user
+  key; the screen's width and height; ANSI and RIP (``Y``/``N``); the
+  CTerm version; the exact logoff time (UTC, ``YYYY-MM-DDTHH:MM:SSZ``, or
+  empty); the IANA character set; the BCP 47 language; the BBS software,
+  the board and its sysop; the access level (a number, ``sysop`` or
+  ``cosysop``); the node; the local display (``Y``/``N``).
+- A DOOR32.SYS with comm type 2 and handle ``-1`` (as ENiGMA½ has written
+  for a door on standard input and output) is taken as stdio.
 
 File names are matched ignoring case (Linux BBSes write them in lower
 case); CR LF and LF line ends are both read; lines past the ones used may be
@@ -21,7 +36,10 @@ never a traceback (issue 32.8).
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 
 __all__ = ["DropInfo", "DropFileError", "parse_dropfile"]
@@ -47,6 +65,26 @@ class DropInfo:
     socket: int | None
     rows: int | None
     kind: str
+    cols: int | None = None
+    """The screen's columns when the file gives them (CHAIN.TXT, BBSDEV.DRP)."""
+    charset: str | None = None
+    """The character set the BBS names (BBSDEV.DRP): ``cp437``, ``utf-8`` or ``ascii``."""
+    language: str = ""
+    """The caller's language (BBSDEV.DRP, BCP 47); the door speaks English."""
+    board: str = ""
+    """The board's name and software (BBSDEV.DRP)."""
+
+    def fields(self) -> list[tuple[str, str]]:
+        """Each field as ``cribbage-door door --show-dropfile`` prints it."""
+        transport = {0: "local (standard input and output)", 1: "serial (the BBS's line on standard input "
+                     "and output)", 2: f"telnet socket, descriptor {self.socket}"}[self.comm_type]
+        return [("format", self.kind), ("caller", self.name), ("transport", transport),
+                ("screen", f"{self.cols or '(the terminal says)'} columns x {self.rows or '(the terminal says)'} lines"),
+                ("ANSI", "yes" if self.ansi else "no: plain lines (screen-reader mode)"),
+                ("character set", self.charset or ("CP437" if self.ansi else "ASCII") + " (from ANSI)"),
+                ("language", self.language or "(not said)"), ("time left", f"{self.minutes_left} minutes"),
+                ("node", str(self.node) if self.node is not None else "(not said)"),
+                ("board", self.board or "(not said)")]
 
 
 FILE_LIMIT = 64 * 1024
@@ -111,7 +149,9 @@ def _door32(path: Path, lines: list[str]) -> DropInfo:
     comm = _int(path, lines, 1, "the comm type (0 local, 1 serial, 2 telnet)")
     if comm not in (0, 1, 2):
         raise DropFileError(f"{path}: line 1: expected the comm type 0, 1 or 2, got {comm}")
-    handle = _int(path, lines, 2, "the comm or socket handle", 0, HANDLE_LIMIT) if comm == 2 else None
+    handle = _int(path, lines, 2, "the comm or socket handle", -1, HANDLE_LIMIT) if comm == 2 else None
+    if handle == -1:  # ENiGMA½'s "a socket door, on standard input and output": stdio
+        comm, handle = 0, None
     alias = lines[6] if len(lines) > 6 else ""
     name = alias or _field(path, lines, 6, "the user's real name (or line 7, the alias)")
     minutes = _int(path, lines, 9, "the minutes left")
@@ -146,16 +186,125 @@ def _dorinfo(path: Path, lines: list[str]) -> DropInfo:
     return DropInfo(name, minutes, graphics != 0, None, comm, None, None, "DORINFO1.DEF")
 
 
+def _chain(path: Path, lines: list[str]) -> DropInfo:
+    name = _field(path, lines, 2, "the user's alias")
+    cols = _optional_int(path, lines, 9, "the screen's columns", 0, 65535)
+    rows = _optional_int(path, lines, 10, "the screen's lines", 0, 65535)
+    ansi = _optional_int(path, lines, 14, "ANSI (1 or 0)", 0, 1)
+    seconds = _int(path, lines, 16, "the seconds left", 0)
+    node = _optional_int(path, lines, 32, "the node number", 0, NODE_LIMIT)
+    return DropInfo(name, seconds // 60, ansi != 0, node, 0, None, rows or None, "CHAIN.TXT", cols or None)
+
+
+BBSDEV_LINES = 19
+"""Lines of a BBSDEV.DRP 1.0 (a later 1.x may add lines; they are not read)."""
+
+CHARSETS = {"ibm437": "cp437", "cp437": "cp437", "437": "cp437", "cspc8codepage437": "cp437",
+            "utf-8": "utf-8", "utf8": "utf-8", "csutf8": "utf-8",
+            "us-ascii": "ascii", "ascii": "ascii", "iso646-us": "ascii", "csascii": "ascii"}
+"""IANA names (and aliases) of the character sets the door writes; any other is sent plain ASCII."""
+
+
+def _bbsdev_lines(path: Path, raw: bytes) -> list[str]:
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raise DropFileError(f"{path}: BBSDEV.DRP starts with a byte-order mark (the format forbids one)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DropFileError(f"{path}: BBSDEV.DRP is not UTF-8 (byte {exc.start})") from None
+    lines = text.removesuffix("\n").split("\n")
+    for n, line in enumerate(lines, 1):
+        line = line.removesuffix("\r")
+        if "\r" in line:
+            raise DropFileError(f"{path}: line {n}: a carriage return alone ends no line in a BBSDEV.DRP")
+        lines[n - 1] = line.strip()
+    return lines
+
+
+def _yes_no(path: Path, lines: list[str], number: int, what: str) -> bool:
+    value = lines[number - 1]
+    if value not in ("Y", "N"):
+        raise DropFileError(f"{path}: line {number}: expected {what} as Y or N, got {value[:40]!r}")
+    return value == "Y"
+
+
+def _bbsdev(path: Path, raw: bytes, now: float) -> DropInfo:
+    lines = _bbsdev_lines(path, raw)
+    version = lines[0]
+    major, _, minor = version.partition(".")
+    if not (major.isdigit() and minor.isdigit()):
+        raise DropFileError(f"{path}: line 1: expected the format version as major.minor, got {version[:40]!r}")
+    if major != "1":
+        raise DropFileError(f"{path}: line 1: version {version} is not supported (this door reads 1.x)")
+    if len(lines) < BBSDEV_LINES:
+        raise DropFileError(f"{path}: a BBSDEV.DRP has {BBSDEV_LINES} lines, this one {len(lines)}")
+    kind, param = lines[1], lines[2]
+    handle = None
+    if kind == "socket":
+        handle = _whole(path, 3, "the socket descriptor", param, 0, HANDLE_LIMIT)
+        comm = 2
+    elif kind in ("local", "stdio"):
+        if param:
+            raise DropFileError(f"{path}: line 3: expected nothing for {kind!r}, got {param[:40]!r}")
+        comm = 0
+    elif kind in ("serial", "winserial", "uart", "fossil"):
+        raise DropFileError(f"{path}: line 2: the transport {kind!r} is not one this door uses: set the BBS to "
+                            f"run it as a stdio or socket door")
+    else:
+        raise DropFileError(f"{path}: line 2: expected the transport (local, stdio or socket), got {kind[:40]!r}")
+    name = _field(path, lines, 4, "the user's alias")
+    _field(path, lines, 5, "the user key")
+    cols = _int(path, lines, 6, "the screen's width", 1, 65535)
+    rows = _int(path, lines, 7, "the screen's height", 1, 65535)
+    ansi = _yes_no(path, lines, 8, "ANSI")
+    _yes_no(path, lines, 9, "RIP")
+    logoff = lines[10]
+    minutes = MAX_MINUTES
+    if logoff:
+        try:
+            deadline = datetime.strptime(logoff, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+        except ValueError:
+            raise DropFileError(f"{path}: line 11: expected the logoff time as YYYY-MM-DDTHH:MM:SSZ (UTC), "
+                                f"got {logoff[:40]!r}") from None
+        if deadline <= now:
+            raise DropFileError(f"{path}: line 11: the logoff time {logoff} has passed")
+        minutes = int((deadline - now) // 60)
+    charset = _field(path, lines, 12, "the character set (an IANA name)")
+    language = _field(path, lines, 13, "the language (BCP 47)")
+    software = _field(path, lines, 14, "the BBS software")
+    board = _field(path, lines, 15, "the board's name")
+    _field(path, lines, 16, "the sysop's alias")
+    access = _field(path, lines, 17, "the access level")
+    if access not in ("sysop", "cosysop"):
+        _whole(path, 17, "the access level (a number, sysop or cosysop)", access, 0, None)
+    node = _int(path, lines, 18, "the node number", 0, NODE_LIMIT)
+    _yes_no(path, lines, 19, "the local display")
+    info = DropInfo(name, minutes, ansi, node, comm, handle, rows, "BBSDEV.DRP", cols,
+                    CHARSETS.get(charset.lower(), "ascii"), language[:35], f"{board} ({software})"[:80])
+    return info
+
+
 MAX_MINUTES = 24 * 60
 """The longest time limit a drop file may give, in minutes (larger values,
 some BBSes write 32767 or more for a sysop, are cut to it)."""
 
 
-def parse_dropfile(path: Path) -> DropInfo:
+def parse_dropfile(path: Path, now: float | None = None) -> DropInfo:
     """Read a drop file, telling the format by its name (any case):
-    ``door32.sys``, ``door.sys`` or ``dorinfo*.def``.  Raises
+    ``door32.sys``, ``door.sys``, ``dorinfo*.def``, ``chain.txt`` or
+    ``bbsdev.drp`` (``now``: the time, seconds since the epoch, that a
+    BBSDEV.DRP's logoff time is counted from).  Raises
     :class:`DropFileError`."""
     name = path.name.lower()
+    if name == "bbsdev.drp":
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(FILE_LIMIT + 1)
+        except OSError as exc:
+            raise DropFileError(f"{path}: cannot read the drop file: {exc.strerror}") from None
+        if len(raw) > FILE_LIMIT:
+            raise DropFileError(f"{path}: not a drop file: over {FILE_LIMIT // 1024} KiB")
+        return _cleaned(path, _bbsdev(path, raw, time.time() if now is None else now))
     lines = _lines(path)
     while lines and not lines[-1]:
         lines.pop()
@@ -167,12 +316,22 @@ def parse_dropfile(path: Path) -> DropInfo:
         info = _door_sys(path, lines)
     elif name.startswith("dorinfo") and name.endswith(".def"):
         info = _dorinfo(path, lines)
+    elif name == "chain.txt":
+        info = _chain(path, lines)
     else:
-        raise DropFileError(f"{path}: not a drop file this door reads (door32.sys, door.sys, dorinfo1.def)")
+        raise DropFileError(f"{path}: not a drop file this door reads (door32.sys, door.sys, dorinfo1.def, "
+                            f"chain.txt, bbsdev.drp)")
+    return _cleaned(path, info)
+
+
+def _cleaned(path: Path, info: DropInfo) -> DropInfo:
+    """``info`` with its time cut to a day and its name made safe (no
+    control characters, at most 20 characters).  Raises
+    :class:`DropFileError` for negative minutes or an empty name."""
     if info.minutes_left < 0:
         raise DropFileError(f"{path}: the minutes left are negative ({info.minutes_left})")
     minutes = min(info.minutes_left, MAX_MINUTES)  # a BBS that says "forever" means a day at most
     clean = "".join(ch for ch in info.name if ch >= " " and ch != "\x7f").strip()[:20]
     if not clean:
         raise DropFileError(f"{path}: the user's name is empty")
-    return DropInfo(clean, minutes, info.ansi, info.node, info.comm_type, info.socket, info.rows, info.kind)
+    return dataclasses.replace(info, name=clean, minutes_left=minutes)

@@ -5,14 +5,17 @@ recorded under the BBS name; the time limit; a broken drop file."""
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from door.records.store import DATABASE_NAME, Store
 
-from tests.support.player import Cp437Screen, Player
+from tests.support.player import ClientScreen, Cp437Screen, Player
 from tests.support.pty_door import CONFIG, PtyDoor, door32
 
 @pytest.mark.slow
@@ -123,7 +126,7 @@ async def test_a_comm_handle_that_is_not_a_socket_is_one_line(tmp_path: Path, ha
     assert err.count(b"\n") == 1 and b"is not a telnet socket" in err
 
 
-@pytest.mark.parametrize("handle", ["-1", "1" + "0" * 20])
+@pytest.mark.parametrize("handle", ["-2", "1" + "0" * 20])
 async def test_an_impossible_comm_handle_is_one_line_and_status_2(tmp_path: Path, handle: str) -> None:
     """Issue 32.8: these ended in a traceback."""
     path = tmp_path / "door32.sys"
@@ -191,3 +194,54 @@ async def test_door_mode_redraws_when_the_window_changes(tmp_path: Path) -> None
     await s.wait_for(lambda: s.lines()[0].rstrip().endswith("Main menu") and len(s.lines()[0].rstrip()) > 90)
     await door.send(b"q")
     assert await door.finish() == 0
+
+
+# -- issue 37.4: modern drop files ---------------------------------------------------------------------------------
+
+def bbsdev_drp(tmp_path: Path, lines: dict[int, str] | None = None) -> Path:
+    """A BBSDEV.DRP for a stdio door: 100 columns by 30 lines, UTF-8, an hour left."""
+    logoff = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
+    fields = ["1.0", "stdio", "", "Zoë", "u17", "100", "30", "Y", "N", "", logoff, "UTF-8", "en-GB", "DeuceGate 1.0",
+              "The Board", "Sysop", "50", "3", "N"]
+    for n, value in (lines or {}).items():
+        fields[n - 1] = value
+    path = tmp_path / "bbsdev.drp"
+    path.write_bytes(("\r\n".join(fields) + "\r\n").encode("utf-8"))
+    return path
+
+
+async def test_a_bbsdev_drp_named_by_the_environment_gives_the_real_size_and_charset(tmp_path: Path) -> None:
+    """No --dropfile: BBSDEV_DRP names it; the door uses its 100x30 and
+    UTF-8 (the pseudo-terminal says 80x25, as a BBS's often wrongly does)."""
+    door = PtyDoor(tmp_path, None, screen=ClientScreen(100, 30),
+                   env={"BBSDEV_DRP": str(bbsdev_drp(tmp_path))})
+    await door.start()
+    s = door.screen
+    await s.wait_for(lambda: "Main menu" in s.text() and "Welcome, Zoë." in s.text(), timeout=20)
+    title = s.lines()[0]
+    assert title.rstrip().endswith("Main menu") and len(title.rstrip()) > 90  # drawn to 100 columns
+    assert "Terminal: UTF-8" in s.text()
+    await door.send(b"q")
+    assert await door.finish() == 0
+
+
+def test_show_dropfile_prints_each_field_or_the_one_line_error(tmp_path: Path) -> None:
+    import subprocess
+
+    drop = bbsdev_drp(tmp_path)
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "door", "--show-dropfile"], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "BBSDEV_DRP": str(drop)})
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    for want in ("format:         BBSDEV.DRP", "caller:         Zoë", "transport:      local (standard input",
+                 "screen:         100 columns x 30 lines", "character set:  utf-8", "language:       en-GB",
+                 "node:           3", "board:          The Board (DeuceGate 1.0)"):
+        assert want in out, out
+    assert re.search(r"time left: +(59|60) minutes", out), out
+    bad = bbsdev_drp(tmp_path, {8: "maybe"})
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "door", "--show-dropfile", "--dropfile", str(bad)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "line 8: expected ANSI as Y or N" in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "door", "--show-dropfile"], capture_output=True,
+                          text=True, timeout=60, env={k: v for k, v in os.environ.items() if k != "BBSDEV_DRP"})
+    assert proc.returncode == 2 and "no drop file: give --dropfile" in proc.stderr

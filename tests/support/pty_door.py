@@ -13,7 +13,7 @@ import sys
 import termios
 from pathlib import Path
 
-from tests.support.player import Cp437Screen
+from tests.support.player import ClientScreen, Cp437Screen
 
 __all__ = ["PtyDoor", "door32", "CONFIG"]
 
@@ -31,10 +31,15 @@ def door32(tmp_path: Path, name: str = "Doorman", minutes: int = 30, emulation: 
 class PtyDoor:
     """The door command on a pseudo-terminal of 80x25, read through pyte."""
 
-    def __init__(self, tmp_path: Path, dropfile: Path, data_dir: Path | None = None) -> None:
+    def __init__(self, tmp_path: Path, dropfile: Path | None, data_dir: Path | None = None,
+                 screen: ClientScreen | None = None, env: dict[str, str] | None = None) -> None:
+        """``dropfile``: given as ``--dropfile`` (``None``: not given, the
+        BBS's environment ``env`` names it); ``screen``: the terminal the
+        output is read through (a CP437 one of 80x25 by default)."""
         self.tmp_path, self.dropfile = tmp_path, dropfile
         self.data_dir = data_dir or tmp_path / "data"
-        self.screen = Cp437Screen(80, 25)
+        self.screen = screen or Cp437Screen(80, 25)
+        self.env = env
 
     async def start(self) -> None:
         config = self.tmp_path / "door.toml"
@@ -42,9 +47,9 @@ class PtyDoor:
         self.master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 25, 80, 0, 0))
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "door.cli", "door", "--dropfile", str(self.dropfile), "--config", str(config),
-            "--data-dir", str(self.data_dir), stdin=slave, stdout=slave, stderr=slave,
-            start_new_session=True)
+            sys.executable, "-m", "door.cli", "door", *(["--dropfile", str(self.dropfile)] if self.dropfile else []),
+            "--config", str(config), "--data-dir", str(self.data_dir), stdin=slave, stdout=slave, stderr=slave,
+            start_new_session=True, env={**os.environ, **(self.env or {})})
         os.close(slave)
         loop = asyncio.get_running_loop()
         loop.add_reader(self.master, self._read)
