@@ -42,6 +42,7 @@ from door.records.names import clean_name
 from door.records.bulletins import BulletinWriter
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
+from door.sysop.club_night import ClubNight
 from door.sysop.console import sysop_session
 from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
@@ -125,6 +126,10 @@ class DoorServer:
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),
                                login_timeout=s.login_timeout, thinking=self.thinking)
+        lobby, store, config = self.ctx.lobby, self.store, self.config
+        lobby.club_maker = lambda games, minutes: ClubNight(
+            lobby, store, config.rules, games, store.clock() + minutes * 60, self.thinking, config.computer.delay,
+            config.paging.ranked_grace, store.clock)
         try:
             await self._listen(data_dir, host_key)
         except BaseException:  # a port taken, another server on the data folder: undo what is open

@@ -32,6 +32,8 @@ class MenuItem(enum.Enum):
     PLAY_SYSOP = "6"
     DEMONSTRATION = "7"
     PLAY_CALLER = "8"
+    CLUB = "J"
+    """Join tonight's club night (issue 36.4)."""
     WATCH = "W"
     """Watch a game between callers (issue 36.2)."""
     WATCHERS = "V"
@@ -78,7 +80,8 @@ def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[],
                       opponents: Callable[[], bool], resume: str | None,
                       challenges_on: Callable[[], bool] | None,
                       watchable: Callable[[], bool] = _always_not,
-                      watchers_on: Callable[[], bool] | None = None) -> list[MenuEntry]:
+                      watchers_on: Callable[[], bool] | None = None,
+                      club: Callable[[], str] = lambda: "") -> list[MenuEntry]:
     """The main menu's entries, in order (see :func:`main_menu` for what
     each argument offers; ``terminal()``: the terminal profile's name)."""
     def fixed(text: str) -> Callable[[], str]:
@@ -98,6 +101,7 @@ def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[],
         MenuEntry(MenuItem.DEMONSTRATION, fixed("Demonstration: watch the computer play itself")),
         MenuEntry(MenuItem.PLAY_CALLER, fixed("Play another caller"), opponents),
         MenuEntry(MenuItem.WATCH, fixed("Watch a game between callers"), watchable),
+        MenuEntry(MenuItem.CLUB, lambda: f"Join the club night: {club()}", lambda: bool(club())),
     ]
     if challenges_on is not None:
         on = challenges_on
@@ -118,7 +122,8 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
                     challenged: Callable[[], bool] = lambda: False,
                     challenges_on: Callable[[], bool] | None = None,
                     watchable: Callable[[], bool] = _always_not,
-                    watchers_on: Callable[[], bool] | None = None) -> MenuItem:
+                    watchers_on: Callable[[], bool] | None = None,
+                    club: Callable[[], str] = lambda: "") -> MenuItem:
     """The caller's menu; returns the :class:`MenuItem` chosen (raises
     :class:`~door.net.terminal.HungUp` on hang-up).  "Play the sysop" is offered while
     ``sysop_available()`` says so, "Play another caller" while
@@ -132,11 +137,13 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
     this one (offered as C to change; not offered when ``None``);
     "Watch a game" is offered while ``watchable()`` says a game between
     callers may be watched, and ``watchers_on()`` whether this caller's own
-    games may be (offered as V to change; not offered when ``None``)."""
+    games may be (offered as V to change; not offered when ``None``);
+    ``club()`` describes a club night taking players (J joins; not
+    offered while it says nothing)."""
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
     entries = main_menu_entries(lambda: display.terminal.charset.label, sysop_available, opponents, resume,
-                                challenges_on, watchable, watchers_on)
+                                challenges_on, watchable, watchers_on, club)
 
     def lines() -> list[str]:
         return [who, "", *(e.line() for e in entries if e.enabled())]
@@ -152,10 +159,10 @@ async def main_menu(display: Display, caller: Caller, sysop_available: Callable[
             canvas.put(row + 1 + i, 4, line, INPUT)
         canvas.cursor = None
 
-    def news() -> tuple[bool, bool, tuple[str, ...]]:
-        """What can change while the menu waits: the sysop's presence, other callers and
-        their messages (checked every second; painted only on a change)."""
-        return sysop_available(), opponents(), tuple(list(messages)[-3:])
+    def news() -> tuple[bool, bool, bool, str, tuple[str, ...]]:
+        """What can change while the menu waits: the sysop's presence, other callers, games
+        to watch, a club night and messages (checked every second; painted only on a change)."""
+        return sysop_available(), opponents(), watchable(), club(), tuple(list(messages)[-3:])
 
     def offered() -> list[str]:
         return [e.key for e in entries if e.enabled()]

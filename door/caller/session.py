@@ -16,7 +16,9 @@ from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.handover import hand_over
 from door.caller.identity import Login
 from door.caller.seated import rejoin, seated
+from door.caller.club import club_night
 from door.caller.review import review_recorded
+from door.sysop.club_night import ClubNight, Night
 from door.caller.side import CallerSide
 from door.caller.watching import watch_game, watchable_tables
 from door.sysop.doing import Doing
@@ -206,6 +208,7 @@ class CallerSession(CallerSide):
                 self.display, self.ctx.rules, self.ctx.computer_delay or 1.0)),
             MenuItem.PLAY_SYSOP: self._play_sysop,
             MenuItem.WATCH: lambda: watch_game(self),
+            MenuItem.CLUB: lambda: club_night(self),
             MenuItem.WATCHERS: self._toggle_watchers,
         }
         if kept is not None:
@@ -343,7 +346,9 @@ class CallerSession(CallerSide):
                                      challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
                                      challenges_on=lambda: presence.challengeable,
                                      watchable=lambda: bool(watchable_tables(ctx.lobby.tables, presence)),
-                                     watchers_on=lambda: self.options.watchers)
+                                     watchers_on=lambda: self.options.watchers,
+                                     club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
+                                     and club.state is Night.OPEN else "")
             if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
                 ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
             return choice

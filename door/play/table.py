@@ -182,14 +182,15 @@ class Table:
     ``clock``: where the chat's and the absent player's times come from;
     ``terms``: a match of best of N games (:mod:`door.play.match`; ``None``:
     games until a player declines another), whose end is reported to
-    ``on_match`` (it returns lines to tell both players: the ratings).
+    ``on_match`` (it returns lines to tell both players: the ratings);
+    ``rematch``: offer one when a match ends (not at a club night).
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int | None] = lambda: None,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
                  chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL,
                  terms: MatchTerms | None = None,
-                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None) -> None:
+                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None, rematch: bool = True) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
@@ -237,6 +238,7 @@ class Table:
         (the store could not keep a move), or ``None``."""
         self.terms = terms
         self.on_match = on_match
+        self.rematch = rematch
         self.match_start = 0
         """Where the current match begins in ``match.games`` (a rematch
         starts a new one)."""
@@ -427,7 +429,7 @@ class Table:
                 if max(wins) < self.terms.needed:
                     continue  # the match goes on: the loser deals first (engine.game.Match)
                 await self._match_over(0 if wins[0] > wins[1] else 1)
-                if not all(await self._ask_again()):
+                if not self.rematch or not all(await self._ask_again()):
                     return
                 first = self.match.games[self.match_start]
                 self._first_dealer = 1 - _opening_dealer(first)  # a rematch swaps the first deal

@@ -59,7 +59,8 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
-    p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup"])
+    p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
+                                      "club"])
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved) or the FILE "
                                              "(export, backup)")
 
@@ -105,6 +106,16 @@ def _no_player(name: str) -> int:
 
 
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    if args.action == "club":  # the last club night's standings (issue 36.4)
+        night = await store.clubs.latest()
+        if night is None:
+            print("(no club night recorded)", file=out)
+            return 0
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(night.started))
+        print(f"Club night of {when}, {night.games} games (points, won-lost, spread):", file=out)
+        for place, s in enumerate(night.standings, 1):
+            print(s.line(place), file=out)
+        return 0
     if args.action == "list":
         players = await store.statistics.top(10_000)
         print(f"{'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}", file=out)

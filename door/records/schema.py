@@ -228,6 +228,26 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         PRIMARY KEY (game_id, seq)
     );
     """,
+    # version 12: club nights and their final standings (issue 36.4)
+    """
+    CREATE TABLE club_nights (
+        id $id,
+        started $time NOT NULL,
+        ended $time NOT NULL,
+        games INTEGER NOT NULL
+    );
+    CREATE TABLE club_standings (
+        night_id INTEGER NOT NULL REFERENCES club_nights(id) ON DELETE CASCADE,
+        place INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+        points INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        played INTEGER NOT NULL,
+        spread INTEGER NOT NULL,
+        PRIMARY KEY (night_id, place)
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

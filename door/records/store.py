@@ -24,6 +24,7 @@ from door.records.games import Games, GameSummary
 from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
 from door.records.ratings import Ratings
+from door.records.clubs import Clubs
 from door.records.clock import WALL, Clock
 from door.records.statistics import StatisticsQueries
 
@@ -44,6 +45,7 @@ class Store:
         self.saved = SavedGames(database, clock)
         self.games = Games(database, clock)
         self.ratings = Ratings(database, clock)
+        self.clubs = Clubs(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
         self.daily = Daily(database, clock)

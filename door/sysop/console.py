@@ -20,8 +20,9 @@ import time
 from door.net.ansi import CLEAR
 from door.ui.display import Display, Presentation
 from door.net.keys import Key
-from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, Intent, LeaveConsole, Resume, SendMessage,
-                                     StopWatching, ToggleAvailable, Watch, handle_key)
+from door.sysop.club_night import ClubNight, Night
+from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, Intent, LeaveConsole, OpenClub, Resume,
+                                     SendMessage, StopWatching, ToggleAvailable, Watch, handle_key)
 from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
 from door.ui.prompts import TITLE
@@ -43,7 +44,7 @@ HELP = Style(fg=YELLOW, bold=True)
 
 
 KEYS = ("Up/Down select a caller   Y accept a page   N decline it   W watch their game",
-        "M message   K disconnect (asks first)   A available/away   R resume   Q quit")
+        "M message   K disconnect   A available/away   R resume   C club night   Q quit")
 """The console's two lines of keys: every key it takes."""
 
 
@@ -210,6 +211,29 @@ class SysopConsole:
             self._watch()
         elif isinstance(intent, Resume):
             await self._resume()
+        elif isinstance(intent, OpenClub):
+            self.say(self._open_club(intent.text))
+
+    def _open_club(self, text: str) -> str:
+        """Open a club night from what the sysop typed ("9 15": 9 games,
+        starting in 15 minutes); returns what the console says."""
+        lobby = self.lobby
+        if isinstance(lobby.club, ClubNight) and lobby.club.state is not Night.OVER:
+            return f"a club night is on already ({lobby.club.words()})"
+        parts = text.split()
+        try:
+            games, minutes = int(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0
+        except (IndexError, ValueError):
+            return "club night: type the games and the minutes to the start, e.g. 9 15"
+        if not 1 <= games <= 20 or not 0 <= minutes <= 24 * 60 or lobby.club_maker is None:
+            return "club night: 1 to 20 games, starting within a day"
+        night = lobby.club_maker(games, minutes)
+        assert isinstance(night, ClubNight)
+        lobby.club = night
+        night.on_end.append(lobby.changed)
+        night.start()
+        lobby.changed()
+        return f"club night opened: {night.words()}"
 
     def _target(self) -> Presence | None:
         callers = self.callers()

@@ -10,7 +10,8 @@ oldest); N declines it; W watches the selected caller's game (ESC or Q
 stops); M types a message to the selected caller (RETURN sends, ESC
 drops it); K disconnects the selected caller (asks first: Y does it, any
 other key does not); A switches available and away; R goes back to a game
-that waits for the sysop; Q leaves the console.
+that waits for the sysop; C opens a club night (type the games and the
+minutes to its start, RETURN); Q leaves the console.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from dataclasses import dataclass
 from door.net.keys import Key, KeyName
 
 __all__ = ["ConsoleKeys", "handle_key", "Intent", "StopWatching", "LeaveConsole", "ToggleAvailable",
-           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume"]
+           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL"]
+
+CLUB_LABEL = "Club night: games and minutes to the start (e.g. 9 15): "
+"""What the console asks after C (issue 36.4)."""
 
 
 @dataclass
@@ -75,11 +79,19 @@ class Disconnect:
 
 
 @dataclass(frozen=True)
+class OpenClub:
+    """Open a club night as typed: ``text`` (games, then minutes to the start)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Resume:
     """Go back to a game that waits for this sysop."""
 
 
-Intent = StopWatching | LeaveConsole | ToggleAvailable | AnswerPage | Watch | SendMessage | Disconnect | Resume
+Intent = (StopWatching | LeaveConsole | ToggleAvailable | AnswerPage | Watch | SendMessage | Disconnect | Resume
+          | OpenClub)
 """What a key asks the console to do."""
 
 
@@ -125,14 +137,16 @@ def handle_key(keys: ConsoleKeys, key: Key, callers: int, target: str | None, wa
             keys.confirm = f"Disconnect {target or 'this caller'}? (Y/N)"
         elif ch == "R":
             return [Resume()]
+        elif ch == "C":
+            keys.input_label, keys.input = CLUB_LABEL, ""
     return []
 
 
 def _typing(keys: ConsoleKeys, key: Key, chat_limit: int) -> list[Intent]:
     """A key while a message is being typed."""
     if key.name is KeyName.ENTER:
-        text, keys.input_label, keys.input = keys.input, "", ""
-        return [SendMessage(text)]
+        label, text, keys.input_label, keys.input = keys.input_label, keys.input, "", ""
+        return [OpenClub(text) if label == CLUB_LABEL else SendMessage(text)]
     if key.name is KeyName.ESCAPE:
         keys.input_label, keys.input = "", ""
     elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):

@@ -27,6 +27,8 @@ class Doing(enum.Enum):
     DAILY_DEAL = "at today's deal"
     TESTING_TERMINAL = "testing the terminal"
     WATCHING_DEMONSTRATION = "watching a demonstration"
+    CLUB_NIGHT = "at the club night"
+    """A caller between the rounds of a club night (issue 36.4)."""
     WATCHING_GAME = "watching {}"
     """A caller watching a game between callers (issue 36.2)."""
     REJOIN_PROMPT = "asked to rejoin a game"

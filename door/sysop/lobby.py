@@ -233,6 +233,12 @@ class Lobby:
         """The callers at another node's main menu (see :meth:`set_elsewhere`)."""
         self.on_change: Callable[[], None] | None = None
         """Called whenever :meth:`changed` is (the node link's early beat)."""
+        self.club: object | None = None
+        """Tonight's club night, once the sysop opened one (issue 36.4): a
+        :class:`door.sysop.club_night.ClubNight` (which knows the lobby: typed
+        apart so that the two modules do not import each other)."""
+        self.club_maker: Callable[[int, float], object] | None = None
+        """Makes a club night of so many games starting in so many minutes (set by the server)."""
 
     # -- presence ------------------------------------------------------------
 

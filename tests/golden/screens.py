@@ -51,7 +51,9 @@ from door.sysop.console import SysopConsole
 from door.sysop.lobby import Lobby
 from door.config import PagingConfig
 from door.ui.display import Display
-from door.ui.prompts import show_pages
+from door.ui.prompts import show_page, show_pages
+from door.caller.club import final_lines
+from door.records.club_scoring import ClubResult, standings
 from door.ui.screen import Canvas, Renderer
 from door.ui.words import describe
 from tests.support.memory_terminal import MemoryTerminal
@@ -60,7 +62,7 @@ __all__ = ["SCREENS", "render_all", "GOLDEN_DIR"]
 
 GOLDEN_DIR = Path(__file__).resolve().parent
 SCREENS = ("name", "menu", "options", "chat", "discard", "play", "show", "review", "statistics", "console",
-           "watch", "match", "top_rated", "game_review")
+           "watch", "match", "top_rated", "game_review", "club_standings")
 NAMES = ["Ann", "Computer"]
 NUMBER = 7
 
@@ -202,6 +204,11 @@ async def _door_screens() -> dict[str, str]:
                 "statistics": lambda d: show_statistics(d, store, ann),
                 "top_rated": lambda d: show_top_players(d, store),
                 "game_review": lambda d: show_pages(d, "Game review", _review()),
+                "club_standings": lambda d: show_page(d, "Club night", final_lines(standings(
+                    ["Ann", "Bob", "Cy", "Dee", "Eve"],
+                    [ClubResult(1, ("Ann", "Bob"), 0, (121, 85), skunk=True), ClubResult(1, ("Cy", "Dee"), 0, (121, 110)),
+                     ClubResult(1, ("Eve", None), 1, (97, 121)), ClubResult(2, ("Ann", "Cy"), 1, (119, 121)),
+                     ClubResult(2, ("Bob", "Eve"), 1, (100, 121)), ClubResult(2, ("Dee", None), 0, (121, 104))]))),
             }
             for name, run in screens.items():
                 terminal = MemoryTerminal()

@@ -1,0 +1,245 @@
+"""A club night (issue 36.4): the sysop opens it from the console (how
+many games, when it starts), callers join from the menu, and the night
+plays its rounds.
+
+Each round the night pairs the players (:func:`door.records.club_scoring.swiss_pairs`),
+each player's session sits down (:meth:`ClubNight.sit`), and the night runs
+the tables in the lobby, one game each (no rematch), under the house rules;
+the player left over in an odd round plays the expert computer.  A player
+who does not sit within :data:`SIT_TIMEOUT` seconds, or leaves the game,
+loses it by forfeit.  When every table of the round is over its results
+count (ACC: :func:`door.records.club_scoring.acc_points`), and after the last round the
+standings are kept in the store (:class:`door.records.clubs.Clubs`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import random
+import secrets
+from dataclasses import dataclass, field
+from typing import Callable
+
+from engine.events import Skunk
+from engine.rules import Rules
+
+from door.records.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
+from door.play.computer_seat import ComputerSeat
+from door.play.human_seat import HumanSeat
+from door.play.journal import Journal
+from door.play.match import MatchTerms
+from door.play.table import Seat, Table
+from door.play.tables import computer_opponent
+from door.play.options import CallerOptions
+from door.play.thinking import IN_THREAD, Thinking
+from door.records.clock import WALL, Clock
+from door.records.games import Opponent
+from door.records.identity import Identity
+from door.records.store import Store
+from door.sysop.lobby import Lobby
+
+__all__ = ["ClubNight", "Night", "Assignment", "SIT_TIMEOUT"]
+
+log = logging.getLogger(__name__)
+
+SIT_TIMEOUT = 60.0
+"""Seconds a paired player has to sit down before they lose the game by forfeit."""
+
+
+class Night(enum.Enum):
+    """Where a club night stands."""
+
+    OPEN = "open"
+    """Taking players until it starts."""
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass
+class Entrant:
+    """A player of the night: ``name`` and ``identity`` (``None``: a guest)."""
+
+    name: str
+    identity: Identity | None
+
+
+@dataclass
+class Assignment:
+    """A table of the current round: its ``round``, the two ``players``
+    (the second ``None`` for the computer), their seats as they sit, and
+    the ``table`` once both are seated."""
+
+    round: int
+    players: tuple[str, str | None]
+    seats: dict[str, "asyncio.Future[HumanSeat]"] = field(default_factory=dict)
+    table: "asyncio.Future[Table | None]" = field(default_factory=lambda: asyncio.get_event_loop().create_future())
+
+    def opponent(self, name: str) -> str:
+        """The other player's name as ``name`` sees it ("Computer" for the computer)."""
+        a, b = self.players
+        return (b or "Computer") if name == a else a
+
+
+class ClubNight:
+    """A night of ``games`` rounds starting at ``starts`` (seconds since
+    the epoch), played under ``rules`` in ``lobby``'s tables and kept in
+    ``store``; ``thinking`` and ``delay``: the computer's, for the odd
+    player out.  ``rng`` pairs the first round."""
+
+    def __init__(self, lobby: Lobby, store: Store, rules: Rules, games: int, starts: float,
+                 thinking: Thinking = IN_THREAD, delay: float = 0.6, grace: float = 120.0, clock: Clock = WALL,
+                 rng: random.Random | None = None) -> None:
+        if not 1 <= games <= 20:
+            raise ValueError(f"a club night is 1 to 20 games, got {games!r}")
+        self.lobby, self.store, self.rules, self.games, self.starts = lobby, store, rules, games, starts
+        self.thinking, self.delay, self.grace, self.clock = thinking, delay, grace, clock
+        self.rng = rng or random.Random(secrets.randbits(64))
+        self.state = Night.OPEN
+        self.entrants: list[Entrant] = []
+        self.results: list[ClubResult] = []
+        self.round = 0
+        self.assignments: dict[str, Assignment] = {}
+        self.changed = asyncio.Event()
+        """Set (then cleared) whenever the night moves on: sessions waiting look again."""
+        self.task: asyncio.Task[None] | None = None
+        self.on_end: list[Callable[[], None]] = []
+
+    # -- the players' side ---------------------------------------------------------
+
+    def join(self, name: str, identity: Identity | None) -> str | None:
+        """Add ``name`` to the night; returns why not (it started, or the
+        name is in already), else ``None``."""
+        if self.state is not Night.OPEN:
+            return "The club night has started: joining is closed."
+        if any(e.name == name for e in self.entrants):
+            return None  # (back after a dropped line: still in)
+        self.entrants.append(Entrant(name, identity))
+        self._pulse()
+        return None
+
+    def leave(self, name: str) -> None:
+        """``name`` leaves before the start (after it, their games are forfeits)."""
+        if self.state is Night.OPEN:
+            self.entrants = [e for e in self.entrants if e.name != name]
+            self._pulse()
+
+    def assignment(self, name: str) -> Assignment | None:
+        """``name``'s table in the current round, while it waits for them."""
+        a = self.assignments.get(name)
+        return a if a is not None and name in a.seats and not a.seats[name].done() else None
+
+    async def sit(self, name: str, seat: HumanSeat) -> Table | None:
+        """``name`` sits down at their table of the round; returns the table
+        once both are seated (``None``: the other never came, a forfeit)."""
+        a = self.assignments[name]
+        if not a.seats[name].done():
+            a.seats[name].set_result(seat)
+        return await asyncio.shield(a.table)
+
+    def standings(self) -> list[Standing]:
+        """The night's standings so far, best first."""
+        return standings([e.name for e in self.entrants], self.results)
+
+    def words(self) -> str:
+        """``"9 games, starts at 20:15, 3 joined"`` (for the menu)."""
+        import time
+        when = time.strftime("%H:%M", time.localtime(self.starts))
+        return f"{self.games} games, starts at {when}, {len(self.entrants)} joined"
+
+    # -- the night -----------------------------------------------------------------
+
+    def start(self) -> asyncio.Task[None]:
+        """Run the night in the background."""
+        self.task = asyncio.ensure_future(self._run())
+        return self.task
+
+    async def _run(self) -> None:
+        try:
+            await asyncio.sleep(max(0.0, self.starts - self.clock()))
+            if len(self.entrants) < 2:
+                log.info("club night called off: %d joined", len(self.entrants))
+                self.state = Night.OVER
+                return
+            self.state = Night.PLAYING
+            for self.round in range(1, self.games + 1):
+                pairs = swiss_pairs([e.name for e in self.entrants], self.results, self.rng)
+                loop = asyncio.get_running_loop()
+                tables = []
+                self.assignments = {}
+                for a_name, b_name in pairs:
+                    a = Assignment(self.round, (a_name, b_name))
+                    for n in (a_name, b_name):
+                        if n is not None:
+                            a.seats[n] = loop.create_future()
+                            self.assignments[n] = a
+                    tables.append(self._play(a))
+                log.info("club night round %d: %s", self.round, pairs)
+                self._pulse()
+                for result in await asyncio.gather(*tables):
+                    if result is not None:
+                        self.results.append(result)
+                self.assignments = {}
+                self._pulse()
+            self.state = Night.OVER
+            await self._keep()
+        finally:
+            self.state = Night.OVER
+            self._pulse()
+            for hook in self.on_end:
+                hook()
+
+    async def _play(self, a: Assignment) -> ClubResult | None:
+        """One table of the round, from the seating to its result."""
+        names = [n for n in a.players if n is not None]
+        try:
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*(a.seats[n] for n in names))), SIT_TIMEOUT)
+        except asyncio.TimeoutError:
+            came = [n for n in names if a.seats[n].done()]
+            a.table.set_result(None)
+            for n in names:
+                if not a.seats[n].done():
+                    a.seats[n].cancel()
+            if a.players[1] is None or not came:
+                return None  # nobody (or the one player against the computer) came: no game
+            winner = a.players.index(came[0])
+            return ClubResult(a.round, a.players, winner, (0, 0), forfeit=True)
+        seats: list[Seat] = [a.seats[n].result() for n in names]
+        if a.players[1] is COMPUTER:
+            seats.append(computer_opponent(CallerOptions(), self.delay, 0.0, 0.0, self.thinking))
+        accounts = tuple(s.identity.account if s.identity is not None else None for s in seats)
+        owner = next((x for x in accounts if x is not None), None)
+        journal = None
+        if owner is not None:
+            journal = Journal(self.store, owner, (seats[0].name, seats[1].name), (accounts[0], accounts[1]),
+                              Opponent.COMPUTER if a.players[1] is COMPUTER else Opponent.CALLER)
+        table = Table(self.rules, seats, journal=journal, rejoin_timeout=self.grace, hints=False, clock=self.store.clock,
+                      terms=MatchTerms(1), rematch=False)
+        a.table.set_result(table)
+        await self.lobby.run_table(table)
+        for seat in seats:
+            if isinstance(seat, ComputerSeat):
+                seat.stop()
+        game = table.game
+        if game is None:
+            return None
+        scores = game.scores()
+        if table.forfeit is not None:
+            return ClubResult(a.round, a.players, 1 - table.forfeit, (scores[0], scores[1]), forfeit=True)
+        if game.result is None:
+            return None  # (held by a store that failed: no result)
+        return ClubResult(a.round, a.players, game.result.winner, game.result.scores,
+                          skunk=game.result.skunk is not Skunk.NONE)
+
+    async def _keep(self) -> None:
+        """The final standings into the store (a store that fails is logged)."""
+        accounts = {e.name: e.identity.account if e.identity is not None else None for e in self.entrants}
+        try:
+            await self.store.clubs.record(self.starts, self.games, self.standings(), accounts)
+        except Exception:
+            log.exception("the club night's standings could not be kept")
+
+    def _pulse(self) -> None:
+        self.changed.set()
+        self.changed.clear()
