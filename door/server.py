@@ -22,6 +22,7 @@ from door.caller.hub import hub_account, hub_login
 from door.caller.identity import Login
 from door.caller.identity import Caller
 from door.caller.login import reserved
+from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, SysopConfig, WebConfig
@@ -223,7 +224,7 @@ class DoorServer:
         except StoreError as exc:
             log.error("rlogin caller %r: %s", got.name, exc)
             return await _refuse(terminal, "The door cannot reach its records right now. Please call again later.")
-        await self._session(terminal, Login(), Caller(account.name, account))
+        await self._session(terminal, Login(), Caller(account.name, account), start=HUB_STARTS.get(handshake.start))
 
     async def _console_session(self, terminal: Terminal) -> None:
         """The local console socket: only the server's own user reaches it,
@@ -270,7 +271,7 @@ class DoorServer:
         await self._session(terminal, Login(), Caller(name, account), challenge=hello.challenge)
 
     async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
-                       time_left: float | None = None, challenge: str = "") -> None:
+                       time_left: float | None = None, challenge: str = "", start: MenuItem | None = None) -> None:
         conn = next(self._ids)
         CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
         SOURCE.set(terminal.address)  # and counts against its address's share of the log
@@ -307,7 +308,7 @@ class DoorServer:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             else:
-                await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge)
+                await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge, start)
         except asyncio.CancelledError:
             raise
         except StoreError as exc:  # the records cannot be read or written: say so, never just hang up
@@ -363,6 +364,12 @@ class DoorServer:
             self.store = None
         self.thinking.close()
         log.info("door stopped")
+
+
+HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, "caller": MenuItem.PLAY_CALLER,
+              "watch": MenuItem.WATCH, "club": MenuItem.CLUB, "top": MenuItem.TOP_PLAYERS}
+"""The screens a hub's board may name after the terminal type (``ansi-bbs+computer``): a game against the
+computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
 
 
 def web_options(web: WebConfig) -> WebOptions:

@@ -79,16 +79,18 @@ class CallerSession(CallerSide):
     they leave or hang up.  Its screens are its methods, or functions of
     ``door/caller`` that take it (:class:`~door.caller.side.CallerSide`)."""
 
-    async def run(self, proved: Login = Login(), caller: Caller | None = None, challenge: str = "") -> None:
+    async def run(self, proved: Login = Login(), caller: Caller | None = None, challenge: str = "",
+                  start: MenuItem | None = None) -> None:
         """``proved``: what the transport proved of who is calling;
         ``caller`` when someone else (a BBS, in door mode, or another
         node) already said who is calling; ``challenge``: the caller here
         whom they came from another node to challenge (their first screen
-        after logging in).  A hang-up anywhere in the session ends it here,
+        after logging in); ``start``: the menu's choice to carry out first
+        (a hub's board asked for it).  A hang-up anywhere in the session ends it here,
         the one place that handles :class:`~door.net.terminal.HungUp`."""
         ctx, presence = self.ctx, self.presence
         try:
-            await self._flow(proved, caller, challenge)
+            await self._flow(proved, caller, challenge, start)
         except HungUp:
             pass  # the line ended (or the session went on at another node): nothing more to say to it
         finally:
@@ -99,7 +101,7 @@ class CallerSession(CallerSide):
                     and not ctx.lobby.at_a_table(identity)):
                 await ctx.link.release(identity.account, presence.conn)
 
-    async def _flow(self, proved: Login, caller: Caller | None, challenge: str) -> None:
+    async def _flow(self, proved: Login, caller: Caller | None, challenge: str, start: MenuItem | None) -> None:
         ctx, presence, log = self.ctx, self.presence, self.log
         terminal = self.terminal  # (the display changes with the presentation: always self.display)
         if terminal.wants_lines():  # MTTS's screen-reader bit, or TERM=dumb (issue 35.1)
@@ -166,7 +168,8 @@ class CallerSession(CallerSide):
         while True:
             kept, _ = await self._load_saved()  # a kept game is offered on the menu
             named, challenge = challenge, ""  # (the first time round only)
-            choice = MenuItem.PLAY_CALLER if named else await self._menu(kept)
+            first, start = start, None
+            choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
             if choice is MenuItem.QUIT:
                 break
             owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it

@@ -45,12 +45,15 @@ class HandshakeError(ValueError):
 class Handshake:
     """The three fields of an rlogin handshake, decoded from UTF-8 (bad
     bytes replaced): ``client_user``, ``server_user``, and the terminal
-    ``term`` and line ``speed`` (0 when not given)."""
+    ``term`` and line ``speed`` (0 when not given); ``start``: the screen
+    the board asks to start on, written after the terminal type with a
+    ``+`` (``ansi-bbs+computer/38400``; empty: the menu)."""
 
     client_user: str
     server_user: str
     term: str
     speed: int = 0
+    start: str = ""
 
 
 def parse_handshake(data: bytes) -> Handshake:
@@ -72,7 +75,9 @@ def parse_handshake(data: bytes) -> Handshake:
             raise HandshakeError("a handshake field holds control characters")
         fields.append(text)
     term, _, speed = fields[2].partition("/")
-    return Handshake(fields[0], fields[1], term, int(speed) if speed.isdigit() and len(speed) <= 9 else 0)
+    term, _, start = term.partition("+")
+    return Handshake(fields[0], fields[1], term, int(speed) if speed.isdigit() and len(speed) <= 9 else 0,
+                     start.lower()[:16])
 
 
 async def read_handshake(reader: asyncio.StreamReader) -> Handshake:

@@ -122,3 +122,13 @@ async def test_garbage_instead_of_a_handshake_is_hung_up_on(tmp_path: Path) -> N
         assert await asyncio.wait_for(reader.read(), 10) == b""  # closed, no answer
         writer.close()
         assert len(door.sessions) == 0
+
+
+async def test_the_terminal_type_may_name_the_screen_to_start_on(tmp_path: Path) -> None:
+    async with running(hub_config(tmp_path / "data")) as door:
+        caller, _ = await rlogin(door, SYNC_SECRET, "Ann", term="ansi-bbs+computer/38400")
+        await caller.screen.wait_for(lambda: "Press 1 or 2" in caller.screen.text())  # the game's options at once
+        assert "Game options" in caller.screen.text()
+        caller.close()
+        assert parse_handshake(b"\0s\0Ann\0ansi-bbs+Daily/9600\0").start == "daily"
+        assert parse_handshake(b"\0s\0Ann\0ansi-bbs+Daily/9600\0").term == "ansi-bbs"
