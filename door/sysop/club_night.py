@@ -105,6 +105,7 @@ class ClubNight:
         """Set (then cleared) whenever the night moves on: sessions waiting look again."""
         self.task: asyncio.Task[None] | None = None
         self.on_end: list[Callable[[], None]] = []
+        self._go = asyncio.Event()
 
     # -- the players' side ---------------------------------------------------------
 
@@ -150,6 +151,10 @@ class ClubNight:
 
     # -- the night -----------------------------------------------------------------
 
+    def start_now(self) -> None:
+        """Start at once (the sysop says so), not at :attr:`starts`."""
+        self._go.set()
+
     def start(self) -> asyncio.Task[None]:
         """Run the night in the background."""
         self.task = asyncio.ensure_future(self._run())
@@ -157,7 +162,10 @@ class ClubNight:
 
     async def _run(self) -> None:
         try:
-            await asyncio.sleep(max(0.0, self.starts - self.clock()))
+            try:
+                await asyncio.wait_for(self._go.wait(), max(0.0, self.starts - self.clock()))
+            except asyncio.TimeoutError:
+                pass  # the time came
             if len(self.entrants) < 2:
                 log.info("club night called off: %d joined", len(self.entrants))
                 self.state = Night.OVER

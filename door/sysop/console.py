@@ -216,10 +216,14 @@ class SysopConsole:
 
     def _open_club(self, text: str) -> str:
         """Open a club night from what the sysop typed ("9 15": 9 games,
-        starting in 15 minutes); returns what the console says."""
+        starting in 15 minutes), or start the open one now (nothing typed,
+        or "now"); returns what the console says."""
         lobby = self.lobby
+        if isinstance(lobby.club, ClubNight) and lobby.club.state is Night.OPEN and text.strip().lower() in ("", "now"):
+            lobby.club.start_now()
+            return f"club night starting now: {len(lobby.club.entrants)} players"
         if isinstance(lobby.club, ClubNight) and lobby.club.state is not Night.OVER:
-            return f"a club night is on already ({lobby.club.words()})"
+            return f"a club night is on already ({lobby.club.words()}; C and RETURN alone starts it now)"
         parts = text.split()
         try:
             games, minutes = int(parts[0]), float(parts[1]) if len(parts) > 1 else 0.0

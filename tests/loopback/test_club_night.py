@@ -48,7 +48,7 @@ async def test_four_callers_play_two_rounds_and_the_standings_are_right(tmp_path
         callers = [await registered(door.telnet_port, door.store, n) for n in NAMES]
         lobby = door.ctx.lobby
         assert lobby.club_maker is not None
-        night = lobby.club_maker(2, 0.1)  # 2 games, starting in 6 seconds (as the console's C does)
+        night = lobby.club_maker(2, 10)  # 2 games, starting in 10 minutes (as the console's C does) ...
         assert isinstance(night, ClubNight)
         lobby.club = night
         night.start()
@@ -57,6 +57,8 @@ async def test_four_callers_play_two_rounds_and_the_standings_are_right(tmp_path
             await c.send(b"J")
         for c in callers:
             await c.screen.wait_for(lambda c=c: "Club night: 2 games" in c.screen.text())
+        assert sorted(e.name for e in night.entrants) == NAMES
+        night.start_now()  # ... or at once when the sysop says (C, then RETURN alone)
         players = [ClubPlayer(c.screen, c.send, name=n) for c, n in zip(callers, NAMES)]
         ends = await asyncio.gather(*(p.play(timeout=300) for p in players))
         assert night.state is Night.OVER and night.round == 2
