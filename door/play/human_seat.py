@@ -148,8 +148,15 @@ class HumanSeat:
                 vs.match_points = self.table.match_points()
                 vs.series = self.table.score_words()
                 self._pegging_note(game, game.hand_number)
-                if game.shuffle is not None:  # the seed, under the result (issue 36.5)
-                    lines = [*lines, self.shuffle_words(reveal_notice(game.shuffle))]
+                # the seed (issue 36.5) and where the review is (issue 38.1) come before the result,
+                # which stays the last line of the message area however the area pages
+                before = []
+                if game.shuffle is not None:
+                    before.append(self.shuffle_words(reveal_notice(game.shuffle)))
+                journal = self.table.journal
+                if journal is not None and journal.keeps_for(self.index):
+                    before.append(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
+                lines = [*before, *lines]
             vs.say(*lines)
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):

@@ -413,9 +413,6 @@ class Table:
             assert game.result is not None
             if self.journal is not None:
                 await self.journal.finish(game, self.tally)
-                for i, seat in enumerate(self.seats):
-                    if self.journal.keeps_for(i):
-                        seat.notice(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
             log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
                      game.result.scores)
             if self.terms is not None:
