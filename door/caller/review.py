@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from engine.actions import IllegalAction
 from engine.game_review import review_game
 from engine.notation import NotationError
 
@@ -47,6 +48,12 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
         canvas.cursor = None
 
     display.show(paint, text=lambda: waiting)
-    review = await asyncio.to_thread(review_game, moves.rules, moves.number, moves.actions, seat,
-                                     moves.first_dealer, moves.shuffle)
+    try:
+        review = await asyncio.to_thread(review_game, moves.rules, moves.number, moves.actions, seat,
+                                         moves.first_dealer, moves.shuffle)
+    except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
+        side.log.error("game %d cannot be reviewed: %s", summary.id, exc)
+        await show_page(display, "Game review", [f"Game #{summary.number} cannot be reviewed: its moves do not "
+                                                 "replay."])
+        return
     await show_pages(display, "Game review", review_lines(review, moves.number, summary.players[1 - seat]))

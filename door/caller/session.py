@@ -20,7 +20,7 @@ from door.caller.club import club_night
 from door.caller.review import review_recorded
 from door.sysop.club_night import ClubNight, Night
 from door.caller.side import CallerSide
-from door.caller.watching import watch_game, watchable_tables
+from door.caller.watching import any_watchable, watch_game
 from door.sysop.doing import Doing
 from door.play.journal import Journal
 from door.net.keys import KeyName
@@ -348,7 +348,7 @@ class CallerSession(CallerSide):
                                      opponents=lambda: ctx.lobby.has_opponents(presence),
                                      challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
                                      challenges_on=lambda: presence.challengeable,
-                                     watchable=lambda: bool(watchable_tables(ctx.lobby.tables, presence)),
+                                     watchable=lambda: any_watchable(ctx.lobby.tables, presence),
                                      watchers_on=lambda: self.options.watchers,
                                      club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
                                      and club.state is Night.OPEN else "")

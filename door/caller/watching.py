@@ -22,7 +22,7 @@ from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["watch_game", "watchable_tables", "TABLES_SHOWN"]
+__all__ = ["watch_game", "watchable_tables", "any_watchable", "TABLES_SHOWN"]
 
 TABLES_SHOWN = 9
 """Games listed to watch at once (keys 1 to 9)."""
@@ -34,13 +34,24 @@ def _open(table: Table) -> bool:
             and all(isinstance(seat, HumanSeat) and seat.vs.options.watchers for seat in table.seats))
 
 
+def any_watchable(tables: Iterable[Table], viewer: Presence) -> bool:
+    """Whether ``viewer`` may watch any of ``tables`` (the menu asks every
+    second: no list, no sort)."""
+    return any(_open(t) and _watchable_by(t, viewer) for t in tables)
+
+
+def _watchable_by(table: Table, viewer: Presence) -> bool:
+    """Not the viewer's own game."""
+    own = {viewer.identity} if viewer.identity is not None else set()
+    return not own & {s.identity for s in table.seats} and viewer.table is not table
+
+
 def watchable_tables(tables: Iterable[Table], viewer: Presence) -> list[Table]:
     """The tables of ``tables`` that ``viewer`` may watch: games between
     two callers who both allow watchers (not the viewer's own), in a
     stable order (by the first player's name)."""
-    own = {viewer.identity} if viewer.identity is not None else set()
-    return sorted((t for t in tables if _open(t) and not own & {s.identity for s in t.seats}
-                   and viewer.table is not t), key=lambda t: (t.seats[0].name, t.seats[1].name))
+    return sorted((t for t in tables if _open(t) and _watchable_by(t, viewer)),
+                  key=lambda t: (t.seats[0].name, t.seats[1].name))
 
 
 def _tell_players(table: Table, text: str) -> None:

@@ -100,7 +100,8 @@ ROWS_RANGE = (10, 255)
 """Screen lengths a DOOR.SYS may give (0 means "not said")."""
 
 
-def _lines(path: Path) -> list[str]:
+def _read(path: Path) -> bytes:
+    """The drop file's bytes, at most :data:`FILE_LIMIT`.  Raises :class:`DropFileError`."""
     try:
         with open(path, "rb") as f:
             raw = f.read(FILE_LIMIT + 1)
@@ -108,6 +109,11 @@ def _lines(path: Path) -> list[str]:
         raise DropFileError(f"{path}: cannot read the drop file: {exc.strerror}") from None
     if len(raw) > FILE_LIMIT:
         raise DropFileError(f"{path}: not a drop file: over {FILE_LIMIT // 1024} KiB")
+    return raw
+
+
+def _lines(path: Path) -> list[str]:
+    raw = _read(path)
     return [line.strip() for line in raw.decode("cp437").replace("\r\n", "\n").replace("\r", "\n").split("\n")]
 
 
@@ -297,14 +303,7 @@ def parse_dropfile(path: Path, now: float | None = None) -> DropInfo:
     :class:`DropFileError`."""
     name = path.name.lower()
     if name == "bbsdev.drp":
-        try:
-            with open(path, "rb") as f:
-                raw = f.read(FILE_LIMIT + 1)
-        except OSError as exc:
-            raise DropFileError(f"{path}: cannot read the drop file: {exc.strerror}") from None
-        if len(raw) > FILE_LIMIT:
-            raise DropFileError(f"{path}: not a drop file: over {FILE_LIMIT // 1024} KiB")
-        return _cleaned(path, _bbsdev(path, raw, time.time() if now is None else now))
+        return _cleaned(path, _bbsdev(path, _read(path), time.time() if now is None else now))
     lines = _lines(path)
     while lines and not lines[-1]:
         lines.pop()

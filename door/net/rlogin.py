@@ -30,6 +30,11 @@ log = logging.getLogger(__name__)
 HANDSHAKE_LIMIT = 512
 """The longest handshake read, in bytes (the RFC allows far less)."""
 
+HANDSHAKE_TIMEOUT = 10.0
+"""Seconds a connection may take to send its handshake (a board's rlogin
+client sends it at once; a stranger holding connections open idle would
+take the hub's places for longer)."""
+
 FIELD_LIMIT = 128
 """The longest client user, server user or terminal field, in bytes."""
 
@@ -155,7 +160,7 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
             return
         try:
             try:
-                handshake = await asyncio.wait_for(read_handshake(reader), login_timeout)
+                handshake = await asyncio.wait_for(read_handshake(reader), min(login_timeout, HANDSHAKE_TIMEOUT))
             except (HandshakeError, asyncio.IncompleteReadError, asyncio.TimeoutError, ConnectionError) as exc:
                 log.warning("rlogin from %s: no handshake: %s", peer, exc or type(exc).__name__)
                 writer.close()

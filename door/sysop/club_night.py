@@ -19,6 +19,7 @@ import enum
 import logging
 import random
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -145,7 +146,6 @@ class ClubNight:
 
     def words(self) -> str:
         """``"9 games, starts at 20:15, 3 joined"`` (for the menu)."""
-        import time
         when = time.strftime("%H:%M", time.localtime(self.starts))
         return f"{self.games} games, starts at {when}, {len(self.entrants)} joined"
 
