@@ -28,11 +28,14 @@ async def test_hint_marks_the_discard_and_the_card_and_the_analysis_follows(door
     s = caller.screen
     row = s.row_of("Your cards") + 2
     await caller.send(b"?")
-    await s.wait_for(lambda: "Hint: lay away" in s.text())
+    hint_line = re.compile(r"Hint: lay away (\S+) (\S+): (-?\d+\.\d) expected points")
+    # the whole sentence and both marks, not the first bytes of them
+    await s.wait_for(lambda: hint_line.search(" ".join(s.text().split())) is not None
+                     and s.lines()[row - 1].count("\u25bc") == 2)
     marks = s.lines()[row - 1]
     assert marks.count("\u25bc") == 2  # two marks over the recommended cards
     hinted = [card for col, card in s.cards_in_row(row) if marks[col:col + 4].strip() == "\u25bc"]
-    m = re.search(r"Hint: lay away (\S+) (\S+): (\d+\.\d) expected points", " ".join(s.text().split()))
+    m = hint_line.search(" ".join(s.text().split()))
     assert m and len(hinted) == 2
     assert float(m.group(3)) > 0
     # take the hint: move the bar to each marked card and select it
@@ -47,7 +50,9 @@ async def test_hint_marks_the_discard_and_the_card_and_the_analysis_follows(door
     await s.wait_for(lambda: s.prompt().startswith("Your turn") or "turn..." in s.prompt(), timeout=10)
     await s.wait_for(lambda: s.prompt().startswith("Your turn"), timeout=10)
     await caller.send(b"?")
-    await s.wait_for(lambda: "Hint: play" in s.text())
+    await s.wait_for(lambda: "after the reply" in " ".join(s.text().split())
+                     and s.lines()[row - 1].count("\u25bc") >= 1)
+    assert re.search(r"Hint: play \S+ \(worth [+-]\d+\.\d points", " ".join(s.text().split()))
     assert s.lines()[row - 1].count("\u25bc") == 1
     caller.close()
 
