@@ -35,14 +35,31 @@ PIP = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _PAIRS = (0, 0, 2, 6, 12)
 
 
+_KNOWN: dict[tuple[tuple[int, ...], bool], int] = {}
+_KNOWN_AT_MOST = 1 << 15
+"""Series already scored, by (ranks played, ordered): the search and the
+opponent model meet the same few tens of thousands of series over and
+over, and a look-up costs less than half the scoring.  Emptied when full."""
+
+
 def series_points(series: tuple[int, ...], count: int, ordered: bool) -> int:
     """What the last card of ``series`` (ranks in the order played, its
-    count ``count``) pegs: 2 for fifteen or 31, 2/6/12 for a pair, pair
-    royal or double pair royal, else the longest run (>= 3) ending with it,
-    in order if ``ordered`` (:class:`RunMode`).  The same points as
-    :func:`engine.scoring.play_points`, without building the scores: one
-    pass back from the last card (the search calls this for every position
-    it meets)."""
+    count ``count``, the sum of their pips) pegs: 2 for fifteen or 31,
+    2/6/12 for a pair, pair royal or double pair royal, else the longest
+    run (>= 3) ending with it, in order if ``ordered`` (:class:`RunMode`).
+    The same points as :func:`engine.scoring.play_points`, remembered per
+    series (``_KNOWN``)."""
+    key = (series, ordered)
+    points = _KNOWN.get(key)
+    if points is None:
+        if len(_KNOWN) >= _KNOWN_AT_MOST:
+            _KNOWN.clear()
+        points = _KNOWN[key] = _scored(series, count, ordered)
+    return points
+
+
+def _scored(series: tuple[int, ...], count: int, ordered: bool) -> int:
+    """:func:`series_points` worked out: one pass back from the last card."""
     points = 2 if count == 15 or count == 31 else 0
     last = series[-1]
     n = len(series)
@@ -127,7 +144,7 @@ class PeggingSearch:
     def _step(self, mover: tuple[int, ...], other: tuple[int, ...], series: tuple[int, ...], count: int) -> int:
         """Net for the player who just made ``series`` (``mover``: what they
         hold now): the points of their card and what follows."""
-        points = series_points(series, count, self._ordered)  # not memoized: a search rarely meets a series twice
+        points = series_points(series, count, self._ordered)
         if not mover and not other:
             return points if count == 31 else points + 1
         if count == 31:

@@ -13,6 +13,8 @@ from engine.expert import ExpertPlayer, rank_discards, their_holdings
 from engine.expert_tables import crib_value, keep_share, load, pegging_value
 from engine.game import Game, Phase
 from engine.hard import HardPlayer
+from engine import pegging_search
+from engine.pegging_search import PIP
 from engine.rules import Rules, RunMode
 from engine.strategy import Situation, choose_action, situation
 
@@ -163,6 +165,30 @@ def test_whole_games_against_hard_are_legal_and_finish(number: int) -> None:
     assert game.result is not None and moves[Phase.PLAY.value] > 20
 
 
+def test_the_table_of_scored_series_stays_bounded() -> None:
+    """series_points remembers what it scored, for the whole process: the
+    table never grows past its limit, and a remembered answer is the one
+    worked out (every series of up to 4 cards, both run modes: more
+    series than the table holds)."""
+    from itertools import product
+
+    from engine.pegging_search import _KNOWN_AT_MOST, _scored, series_points
+
+    pegging_search._KNOWN.clear()
+    distinct: set[tuple[tuple[int, ...], bool]] = set()
+    for ordered in (True, False):
+        for ranks in product(range(1, 14), repeat=4):
+            for n in (1, 2, 3, 4):
+                series = ranks[:n]
+                count = sum(PIP[r] for r in series)
+                if count > 31:
+                    break
+                assert series_points(series, count, ordered) == _scored(series, count, ordered)
+                assert len(pegging_search._KNOWN) <= _KNOWN_AT_MOST
+                distinct.add((series, ordered))
+    assert len(distinct) > _KNOWN_AT_MOST  # the limit was reached and the table emptied on the way
+
+
 def test_the_expert_keeps_nothing_of_its_search_between_moves() -> None:
     """A door holds one expert per caller, most of them mid-play at any
     moment: the positions a move searched (about 1 MiB at the first card
@@ -183,6 +209,7 @@ def test_the_expert_keeps_nothing_of_its_search_between_moves() -> None:
     try:
         before = tracemalloc.get_traced_memory()[0]
         game.apply(choose_action(game, 0, expert))  # the hand's first card: the largest search
+        pegging_search._KNOWN.clear()  # the process's bounded table of series (tested apart), not the caller's
         gc.collect()
         kept = tracemalloc.get_traced_memory()[0] - before
     finally:
