@@ -5,7 +5,9 @@ standard input and output: the BBS already speaks telnet or SSH to the
 caller, so the door sends no telnet negotiation and reads raw keys.  With a
 DOOR32.SYS of comm type 2 the door talks telnet on the socket handle the BBS
 passed instead (it strips the telnet commands it receives and doubles 0xFF
-on output).
+on output), and so it does when standard input itself is a socket: WWIV's
+STDIO chains on Linux make the caller's telnet socket the door's standard
+input and output.
 
 The drop file names the caller (their games go to the same records as the
 server's, under the BBS name), the time left (a warning two minutes before,
@@ -21,6 +23,7 @@ import asyncio
 import logging
 import os
 import socket
+import stat
 import sys
 import termios
 import tty
@@ -62,18 +65,24 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     named = {"cp437": CP437, "utf-8": UTF8, "ascii": ASCII}.get(info.charset or "")  # (BBSDEV.DRP names it)
     chosen = charset or (named if named is not None and info.ansi else None) or (CP437 if info.ansi else ASCII)
     saved_tty = None
-    if info.comm_type == 2 and info.socket is not None:
+    handle = info.socket if info.comm_type == 2 else None
+    if handle is None and _is_socket(sys.stdin.fileno()):
+        # WWIV's STDIO chains (and any BBS that hands the door its telnet
+        # socket as standard input and output) send the client's telnet
+        # commands through: the socket is talked to as a telnet socket
+        handle = os.dup(sys.stdin.fileno())
+    if handle is not None:
         try:
-            sock = socket.socket(fileno=info.socket)
+            sock = socket.socket(fileno=handle)
             if sock.type != socket.SOCK_STREAM:
                 sock.detach()
-                raise OSError(f"handle {info.socket} is not a stream socket")
+                raise OSError(f"handle {handle} is not a stream socket")
         except (OSError, ValueError, OverflowError) as exc:  # (the parser bounds the handle; this is the last word)
             if store is not None:
                 await store.close()
             if hub is not None:
                 hub[1].close()
-            raise DropFileError(f"{info.kind}: the comm handle {info.socket} is not a telnet socket this "
+            raise DropFileError(f"{info.kind}: the comm handle {handle} is not a telnet socket this "
                                 f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)
         terminal: Terminal = SocketTerminal(reader, writer, info.cols or 80, rows, chosen)
@@ -118,6 +127,14 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         if saved_tty is not None:
             termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
     return 0
+
+
+def _is_socket(fd: int) -> bool:
+    """Whether descriptor ``fd`` is a socket (not a terminal, pipe or file)."""
+    try:
+        return stat.S_ISSOCK(os.fstat(fd).st_mode)
+    except OSError:
+        return False
 
 
 def find_dropfile(given: Path | None, environ: Mapping[str, str]) -> Path:

@@ -103,6 +103,45 @@ async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
     writer.close()
 
 
+@pytest.mark.slow
+async def test_door_mode_with_the_telnet_socket_as_standard_input(tmp_path: Path) -> None:
+    """WWIV's STDIO chains on Linux dup2 the caller's telnet socket onto the
+    door's standard input and output: the client's telnet commands arrive
+    among the keys and must not be taken for keys."""
+    import socket
+
+    ours, theirs = socket.socketpair()
+    config = tmp_path / "door.toml"
+    config.write_text(CONFIG)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "door.cli", "door", "--dropfile", str(door32(tmp_path, name="Wendy")),
+        "--config", str(config), "--data-dir", str(tmp_path / "data"), stdin=theirs.fileno(), stdout=theirs.fileno())
+    theirs.close()
+    reader, writer = await asyncio.open_connection(sock=ours)
+    screen = Cp437Screen(80, 25)
+
+    async def pump() -> None:
+        while data := await reader.read(4096):
+            screen.feed(data)
+
+    task = asyncio.create_task(pump())
+    await screen.wait_for(lambda: "Welcome, Wendy." in screen.text(), timeout=20)
+    writer.write(b"t")
+    await screen.wait_for(lambda: "Do you see a heart here?" in screen.text())
+    writer.write(b"y")
+    await screen.wait_for(lambda: "Main menu" in screen.text())
+    # the client's WILL NAWS and a new size of 113 x 25: 113 is "q", which
+    # read as a key would quit the door
+    writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00q\x00\x19\xff\xf0")
+    await asyncio.sleep(1.5)
+    assert proc.returncode is None and "Thanks for playing" not in screen.text()
+    writer.write(b"q")
+    await asyncio.wait_for(task, 20)
+    assert await asyncio.wait_for(proc.wait(), 20) == 0
+    assert "Thanks for playing cribbage, Wendy" in screen.text()
+    writer.close()
+
+
 async def run_door_command(tmp_path: Path, dropfile: Path, stdin: int | None = None) -> tuple[int, bytes]:
     config = tmp_path / "door.toml"
     config.write_text(CONFIG)
