@@ -50,7 +50,7 @@ from .pegging_search import BoardSearch, PeggingSearch
 from .rules import RunMode
 from .scoring import play_points, rank_show_points, show_points
 from .strategy import ExactCounter, Situation, expected_hand, legal_cards, tie_break
-from .win_tables import dealer_value, match_value
+from .win_tables import dealer_value
 
 __all__ = ["ExpertPlayer", "DiscardValue", "HOLDINGS", "rank_discards", "their_holdings"]
 
@@ -264,7 +264,8 @@ class ExpertPlayer(ExactCounter):
                            holdings: list[tuple[tuple[int, ...], float]], run_mode: RunMode,
                            where: Situation) -> list[PlayChoice]:
         """Each card's value in the unit of :mod:`engine.win_tables` (a
-        signed win chance, or match points when skunks count): the play
+        signed win chance, or wins weighted by the table's objective,
+        ``where.objective``): the play
         searched for each likely holding with the board in view, and at
         its end the shows in the standard order (the pone's hand, then the
         dealer's hand and crib), then the deals to come from the table.
@@ -273,13 +274,13 @@ class ExpertPlayer(ExactCounter):
         from :mod:`engine.expert_tables`."""
         starter = where.starter
         assert starter is not None
-        target, skunks = where.game_to, where.skunks
+        target, objective = where.game_to, where.objective
         mine_show = show_points(where.kept, starter)
         crib = round(crib_value(where.thrown[0], where.thrown[1], where.dealer)) if len(where.thrown) == 2 else 4
         played = tuple(c.rank for c in where.their_played)
 
         def win(loser: int) -> float:
-            return match_value(loser, target, skunks)
+            return objective.worth(loser, target)
 
         values = {card.rank: 0.0 for card in legal}
         spent = 0
@@ -297,14 +298,14 @@ class ExpertPlayer(ExactCounter):
                     me += mine_show + crib
                     if me >= target:
                         return win(them + their_show)
-                    return -dealer_value(them + their_show, me, target, skunks)
+                    return -dealer_value(them + their_show, me, target, objective)
                 me += mine_show
                 if me >= target:
                     return win(them)
                 them += their_show + crib
                 if them >= target:
                     return -win(me)
-                return dealer_value(me, them, target, skunks)
+                return dealer_value(me, them, target, objective)
 
             search = BoardSearch(run_mode, target, win, leaf)
             for rank in values:

@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Protocol, Sequence, TypeVar
 from .cards import Card
 from .actions import Claim, Discard, Play
 from .game import Game, Phase
+from .objectives import WIN_CHANCE, Objective, rules_objective
 from .rules import RunMode
 from .scoring import mean_show_points, show_points
 
@@ -39,7 +40,9 @@ class Situation:
     (``their_played``), and ``their_floor``: every card the opponent still
     holds has a pip value above it, because they said go (or could not
     play) on a count of ``31 - their_floor`` (0: nothing known).  And
-    ``skunks``: whether a skunk is worth more than a plain win.  In the
+    ``objective``: what a won game is worth by how the loser finished
+    (:mod:`engine.objectives`: the chance to win, match points, the ACC's
+    game points), which the expert plays for near the end.  In the
     play, this player's four ``kept`` cards and the ``starter``, and
     ``play_order``: every card played this hand so far, in order, as
     ``(series number, whether this player played it, card)``.  And
@@ -55,7 +58,7 @@ class Situation:
     thrown: tuple[Card, ...] = ()
     their_played: tuple[Card, ...] = ()
     their_floor: int = 0
-    skunks: bool = False
+    objective: Objective = WIN_CHANCE
     kept: tuple[Card, ...] = ()
     starter: Card | None = None
     play_order: tuple[tuple[int, bool, Card], ...] = ()
@@ -105,8 +108,10 @@ def expected_hand(kept: Sequence[Card], unseen: Sequence[Card]) -> float:
     return mean_show_points(kept, unseen)
 
 
-def situation(game: Game, seat: int) -> Situation:
-    """What ``seat`` knows of ``game`` now."""
+def situation(game: Game, seat: int, objective: Objective | None = None) -> Situation:
+    """What ``seat`` knows of ``game`` now; ``objective``: what the table
+    plays for (by default the games the rules credit a win:
+    :func:`~engine.objectives.rules_objective`)."""
     mine, theirs = game.pegs[seat].front, game.pegs[1 - seat].front
     their_cards = len(game.hands[1 - seat]) if game.phase is Phase.PLAY else 4
     thrown: tuple[Card, ...] = ()
@@ -118,7 +123,7 @@ def situation(game: Game, seat: int) -> Situation:
     rules = game.rules
     return Situation(mine, theirs, rules.game_to, their_cards, game.dealer == seat, thrown,
                      tuple(p.card for p in game.played[1 - seat]), _their_floor(game, seat),
-                     rules.skunk_value > rules.win_value, tuple(game.kept[seat]), game.starter,
+                     objective or rules_objective(rules), tuple(game.kept[seat]), game.starter,
                      _play_order(game, seat), _their_discards(game, seat))
 
 
@@ -165,11 +170,14 @@ def _their_floor(game: Game, seat: int) -> int:
     return floor
 
 
-def choose_action(game: Game, seat: int, player: Strategy) -> Discard | Play | Claim:
-    """The action ``player`` takes for ``seat`` in ``game`` now.
+def choose_action(game: Game, seat: int, player: Strategy, objective: Objective | None = None
+                  ) -> Discard | Play | Claim:
+    """The action ``player`` takes for ``seat`` in ``game`` now, playing for
+    ``objective`` (by default what the rules credit a win, as for
+    :func:`situation`).
 
     Raises ``ValueError`` when ``seat`` has nothing to do."""
-    return prepare_action(game, seat, player)()
+    return decision_for(game, seat, objective).take(player)
 
 
 def prepare_action(game: Game, seat: int, player: Strategy) -> Callable[[], Discard | Play | Claim]:
@@ -228,13 +236,14 @@ class Decision:
         return Claim(self.seat, player.count(self.hand, self.starter, self.is_crib))
 
 
-def decision_for(game: Game, seat: int) -> Decision:
-    """What ``seat`` must decide in ``game`` now, and what it knows.
+def decision_for(game: Game, seat: int, objective: Objective | None = None) -> Decision:
+    """What ``seat`` must decide in ``game`` now, and what it knows
+    (``objective``: what the table plays for, as for :func:`situation`).
 
     Raises ``ValueError`` when ``seat`` has nothing to do."""
     if seat not in game.to_act():
         raise ValueError(f"seat {seat} has nothing to do in phase {game.phase.value}")
-    where = situation(game, seat)
+    where = situation(game, seat, objective)
     hand = tuple(game.hands[seat])
     if game.phase is Phase.DISCARD:
         return Decision(seat, Phase.DISCARD, hand, where)

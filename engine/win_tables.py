@@ -11,9 +11,11 @@ Built by ``scripts/build_win_tables.py`` and shipped as package data
 - from them, by dynamic programming over the scores (:func:`solve`), the
   dealer's value ``D[a][b]`` when the dealer has ``a`` points and the pone
   ``b`` as a deal begins, signed: +1 for a certain win, -1 for a certain
-  loss (a win probability p is ``2p - 1``); and the same in match points,
-  a win counting 1, a skunk 2 and a double skunk 3 (the standard lines:
-  91 and 61 in a 121-point game, 31 and 16 in a 61-point game).
+  loss (a win probability p is ``2p - 1``); and the same for each
+  :class:`~engine.objectives.Objective`, a won game worth what it is to
+  the table (match points: 1 a win, 2 a skunk, 3 a double skunk; the
+  ACC's 2 and 3), in plain wins.  The three named objectives are shipped;
+  any other is solved when first asked for (about a second).
 
 Within a deal the order of the standard rules is kept: the play (where the
 pone is taken to peg out first when both could), then the pone's hand,
@@ -28,7 +30,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Sequence
 
-__all__ = ["TABLE_FILE", "DEALS", "solve", "dealer_value", "match_value", "skunk_lines"]
+from .objectives import ACC_POINTS, MATCH_POINTS, WIN_CHANCE, Objective
+
+__all__ = ["TABLE_FILE", "DEALS", "SHIPPED", "solve", "dealer_value"]
 
 TABLE_FILE = "win_tables.json"
 """The tables' file in ``engine/data``."""
@@ -40,22 +44,12 @@ Distribution = Sequence[tuple[int, float]]
 """Points and their probability."""
 
 
-def skunk_lines(game_to: int) -> tuple[int, int]:
-    """The standard skunk and double skunk lines (points) for ``game_to``."""
-    return (91, 61) if game_to == 121 else (31, 16)
-
-
-def match_value(loser: int, game_to: int, skunks: bool) -> float:
-    """What a win is worth against a loser with ``loser`` points: 1, or 2
-    and 3 below the skunk and double skunk lines when ``skunks`` count."""
-    if not skunks:
-        return 1.0
-    skunk, double = skunk_lines(game_to)
-    return 3.0 if loser < double else 2.0 if loser < skunk else 1.0
+SHIPPED = (WIN_CHANCE, MATCH_POINTS, ACC_POINTS)
+"""The objectives whose tables are in the package data."""
 
 
 def solve(game_to: int, pegging: Sequence[tuple[int, int, float]], pone_hand: Distribution,
-          dealer_show: Distribution, skunks: bool) -> list[list[float]]:
+          dealer_show: Distribution, objective: Objective) -> list[list[float]]:
     """The dealer's signed value ``D[a][b]`` (see the module text) for every
     ``a``, ``b`` in ``0 .. game_to - 1``.  ``pegging``: (dealer's points,
     pone's points, probability) of a deal's play, each with at least one
@@ -70,7 +64,7 @@ def solve(game_to: int, pegging: Sequence[tuple[int, int, float]], pone_hand: Di
     G = [[0.0] * t for _ in range(t)]  # after the pone's hand: the dealer to count
 
     def win(loser: int) -> float:
-        return match_value(loser, t, skunks)
+        return objective.worth(loser, t)
 
     for s in range(2 * t - 2, -1, -1):
         cells = [(a, s - a) for a in range(max(0, s - t + 1), min(t - 1, s) + 1)]
@@ -98,13 +92,24 @@ def _load() -> dict[str, Any]:
     return data
 
 
-def dealer_value(dealer: int, pone: int, game_to: int, skunks: bool) -> float:
+@lru_cache(maxsize=8)
+def _table(game_to: int, objective: Objective) -> list[list[float]]:
+    data = _load()
+    shipped: list[list[float]] | None = data["values"].get(f"{game_to} {objective.name}")
+    if shipped is not None:
+        return shipped
+    if game_to not in (61, 121):
+        raise KeyError(f"no table for a game to {game_to}")
+    return solve(game_to, [tuple(x) for x in data["pegging"]], [tuple(x) for x in data["pone_hand"]],
+                 [tuple(x) for x in data["dealer_show"]], objective)
+
+
+def dealer_value(dealer: int, pone: int, game_to: int, objective: Objective) -> float:
     """The dealer's signed value (see the module text) as a deal begins,
     the dealer with ``dealer`` points and the pone ``pone`` (both below
-    ``game_to``, 121 or 61); in match points when ``skunks`` count.  Raises
+    ``game_to``, 121 or 61), for ``objective``, in plain wins.  Raises
     ``KeyError`` for another target, ``IndexError`` for a score off the
     board, ``FileNotFoundError`` if the package data is missing (rebuild it
     with ``python3 scripts/build_win_tables.py``)."""
-    table = _load()["values"][f"{game_to} {'match' if skunks else 'win'}"]
-    row: list[float] = table[dealer]
+    row: list[float] = _table(game_to, objective)[dealer]
     return row[pone]

@@ -29,7 +29,7 @@ from engine.hard import HardPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import choose_action  # noqa: E402
 from engine.tally import GameTally  # noqa: E402
-from engine.win_tables import TABLE_FILE, solve  # noqa: E402
+from engine.win_tables import SHIPPED, TABLE_FILE, solve  # noqa: E402
 
 Deal = tuple[int, int, int, int]
 """Dealer's pegging (his heels included), pone's pegging, pone's hand, dealer's hand and crib."""
@@ -74,9 +74,9 @@ def main() -> None:
     dealer = [(x, n / len(deals)) for x, n in sorted(dealer_show.items())]
     values = {}
     for game_to in (121, 61):
-        for skunks in (False, True):
-            table = solve(game_to, peg, pone, dealer, skunks)
-            values[f"{game_to} {'match' if skunks else 'win'}"] = [[round(v, 4) for v in row] for row in table]
+        for objective in SHIPPED:
+            table = solve(game_to, peg, pone, dealer, objective)
+            values[f"{game_to} {objective.name}"] = [[round(v, 4) for v in row] for row in table]
     print(f"tables: {time.perf_counter() - t0:.0f} s", flush=True)
     out = ROOT / "engine" / "data" / TABLE_FILE
     out.write_text(json.dumps({

@@ -86,7 +86,7 @@ class ComputerSeat:
             await self.table.dealt.wait()
             if self.index not in game.to_act():
                 return  # the game moved on without us (it ended, or was abandoned)
-            decision = decision_for(game, self.index)
+            decision = decision_for(game, self.index, self.table.objective)
             if getattr(self.strategy, "deliberate", False) and decision.needs_thought:
                 action = await self.thinking.decide(self.strategy, decision)
             else:

@@ -30,6 +30,7 @@ from typing import Any, Awaitable, Callable, Protocol, Sequence
 from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
 from engine.game import Game, Match, Phase, replay
+from engine.objectives import WIN_CHANCE, Objective, rules_objective
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle
 
@@ -183,18 +184,22 @@ class Table:
     ``terms``: a match of best of N games (:mod:`door.play.match`; ``None``:
     games until a player declines another), whose end is reported to
     ``on_match`` (it returns lines to tell both players: the ratings);
-    ``rematch``: offer one when a match ends (not at a club night).
+    ``rematch``: offer one when a match ends (not at a club night);
+    ``objective``: what a computer at the table plays for
+    (:mod:`engine.objectives`; by default :attr:`objective`'s rule).
     """
 
     def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int | None] = lambda: None,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
                  chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL,
                  terms: MatchTerms | None = None,
-                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None, rematch: bool = True) -> None:
+                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None, rematch: bool = True,
+                 objective: Objective | None = None) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
         self.seats = list(seats)
+        self._objective = objective
         self.match = Match(rules)
         self.game: Game | None = None
         self.tally = GameTally()
@@ -253,6 +258,18 @@ class Table:
             seat.attach(self, i)
 
     # -- what seats call ---------------------------------------------------------
+
+    @property
+    def objective(self) -> Objective:
+        """What a computer at this table plays for: the objective given,
+        else the chance to win when the table plays a match (it counts
+        games won, skunks or not), else the games the rules credit a win
+        (1, 2, 3 by default: :func:`~engine.objectives.rules_objective`)."""
+        if self._objective is not None:
+            return self._objective
+        if self.terms is not None:
+            return WIN_CHANCE
+        return rules_objective(self.rules)
 
     def match_points(self) -> tuple[int, int]:
         """Games credited to each seat so far (skunks count double)."""

@@ -101,7 +101,8 @@ def _load_tables() -> None:
     from engine.crib_values import load_table
     expert_tables.load()
     load_table()
-    win_tables.dealer_value(0, 0, 121, True)
+    for objective in win_tables.SHIPPED:
+        win_tables.dealer_value(0, 0, 121, objective)
 
 
 def _serve(sock: socket.socket, niceness: int) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from engine.events import Skunk
+from engine.objectives import ACC_POINTS
 from engine.rules import Rules
 
 from door.records.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
@@ -223,7 +224,7 @@ class ClubNight:
             journal = Journal(self.store, owner, (seats[0].name, seats[1].name), (accounts[0], accounts[1]),
                               Opponent.COMPUTER if a.players[1] is COMPUTER else Opponent.CALLER)
         table = Table(self.rules, seats, journal=journal, rejoin_timeout=self.grace, hints=False, clock=self.store.clock,
-                      terms=MatchTerms(1), rematch=False)
+                      terms=MatchTerms(1), rematch=False, objective=ACC_POINTS)
         a.table.set_result(table)
         await self.lobby.run_table(table)
         for seat in seats:

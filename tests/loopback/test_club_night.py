@@ -14,6 +14,7 @@ import pytest
 
 from door.records.club_scoring import ClubResult, standings
 from engine.events import Skunk
+from engine.objectives import ACC_POINTS
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.console_keys import CLUB_LABEL, ConsoleKeys, OpenClub, handle_key
 from door.net.keys import Key, KeyName
@@ -60,7 +61,12 @@ async def test_four_callers_play_two_rounds_and_the_standings_are_right(tmp_path
         assert sorted(e.name for e in night.entrants) == NAMES
         night.start_now()  # ... or at once when the sysop says (C, then RETURN alone)
         players = [ClubPlayer(c.screen, c.send, name=n) for c, n in zip(callers, NAMES)]
-        ends = await asyncio.gather(*(p.play(timeout=300) for p in players))
+        games = asyncio.gather(*(p.play(timeout=300) for p in players))
+        while not lobby.tables:
+            await asyncio.sleep(0.05)
+        # a computer at a club night plays for the ACC's points (issue 38.4)
+        assert {t.objective for t in lobby.tables} == {ACC_POINTS}
+        ends = await games
         assert night.state is Night.OVER and night.round == 2
         # every game of the night is recorded: the standings again from the records
         games = await door.store.games.recent(oldest_first=True)
