@@ -24,7 +24,6 @@ two games differed at all.
 from __future__ import annotations
 
 import argparse
-import math
 import pickle
 import random
 import sys
@@ -40,6 +39,8 @@ from engine.game import Game, Phase  # noqa: E402
 from engine.objectives import ACC_POINTS, MATCH_POINTS, WIN_CHANCE, Objective  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import decision_for  # noqa: E402
+
+from bench.strength import mean_and_half_width  # noqa: E402
 
 OBJECTIVES = {o.name: o for o in (WIN_CHANCE, MATCH_POINTS, ACC_POINTS)}
 MATCHUPS = [("win", "match"), ("acc", "win"), ("acc", "match")]
@@ -100,13 +101,6 @@ def worth(game: Game, seat: int, scoring: Objective) -> float:
         return 0.5 if winner == seat else -0.5
     value = scoring.worth(loser_points, game.rules.game_to) * scoring.win
     return value if winner == seat else -value
-
-
-def mean_and_half_width(xs: list[float]) -> tuple[float, float]:
-    """The mean of ``xs`` and the half width of its 95 % confidence interval."""
-    mean = sum(xs) / len(xs)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in xs) / (len(xs) - 1))
-    return mean, 1.96 * sd / math.sqrt(len(xs))
 
 
 def main() -> None:

@@ -48,8 +48,9 @@ async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1",
     s = challenger.screen
     await s.wait_for(lambda: "8  Play another caller" in s.text())
     await challenger.send(b"8")
-    await s.wait_for(lambda: "Callers at the main menu" in s.text())
-    number = re.search(rf"(\d)  {re.escape(name)}", s.text())
+    listed = re.compile(rf"(\d)  {re.escape(name)}")
+    await s.wait_for(lambda: "Callers at the main menu" in s.text() and listed.search(s.text()) is not None)
+    number = listed.search(s.text())
     assert number, s.text()
     await challenger.send(number.group(1).encode())
     await s.wait_for(lambda: "Press 1 or 2" in s.text())

@@ -44,10 +44,13 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
                          re.sub(r"\s+", " ", final)), final
         await screen.wait_for(lambda: "Main menu" in screen.text())
         await caller.send(b"5")
-        await screen.wait_for(lambda: "Press 1 to review that game" in screen.text())
+        await screen.wait_for(lambda: "Press 1 to review that game" in screen.text()
+                              and "Ann" in screen.text())
         assert re.search(r"^ +1  \d{4}-\d\d-\d\d \d\d:\d\d  #\d+ +Ann \d+ - Computer \d+", screen.text(), re.M)
         await caller.send(b"1")
-        await screen.wait_for(lambda: "Review of game #" in screen.text(), timeout=30)
+        # the whole first page, not the first bytes of it: its last line is the pager's
+        await screen.wait_for(lambda: "Review of game #" in screen.text() and "any key" in screen.text().lower(),
+                              timeout=30)
         page = screen.text()
         assert re.search(r"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting [1-9]\d*\.", page)
         assert re.search(r"Hand 1 \((your|their) crib\): kept .+: -?\d+\.\d points", page)

@@ -40,7 +40,7 @@ async def test_a_game_shows_its_commitment_then_its_seed_and_verify_deals_it_aga
         await caller.send(b"my lucky words\r")
         await screen.wait_for(lambda: "'my lucky words': your part of every shuffle" in screen.text())
         await caller.send(b"1")
-        await screen.wait_for(lambda: "(SHA-256)" in screen.text(), timeout=20)
+        await screen.wait_for(lambda: "The seed is shown when the game ends" in joined(screen.text()), timeout=20)
         start = joined(screen.text())
         shown = re.search(r"commits to ([0-9a-f]{64}) \(SHA-256\); your seed is ([0-9a-f]{64})\.", start)
         assert shown, start
