@@ -38,7 +38,7 @@ from engine.expert import ExpertPlayer  # noqa: E402
 from engine.game import Game, Phase  # noqa: E402
 from engine.objectives import ACC_POINTS, MATCH_POINTS, WIN_CHANCE, Objective  # noqa: E402
 from engine.rules import Rules  # noqa: E402
-from engine.strategy import decision_for  # noqa: E402
+from engine.strategy import Decision, decision_for  # noqa: E402
 
 from bench.strength import mean_and_half_width  # noqa: E402
 
@@ -46,10 +46,9 @@ OBJECTIVES = {o.name: o for o in (WIN_CHANCE, MATCH_POINTS, ACC_POINTS)}
 MATCHUPS = [("win", "match"), ("acc", "win"), ("acc", "match")]
 SCORINGS = (WIN_CHANCE, MATCH_POINTS, ACC_POINTS)
 
-def _weighs_objective(game: Game, seat: int) -> bool:
-    """Whether the expert in ``seat`` weighs its objective in the decision
-    ``game`` waits for: a card in the play near the end."""
-    decision = decision_for(game, seat)
+def _weighs_objective(decision: Decision) -> bool:
+    """Whether the expert weighs its objective in ``decision``: a card in
+    the play near the end."""
     return decision.phase is Phase.PLAY and ExpertPlayer._near_the_end(decision.where)
 
 
@@ -76,9 +75,10 @@ def deal(number: int) -> dict[tuple[str, str], tuple[list[float], bool]]:
     game.start()
     while not game.over:
         seat = game.to_act()[0]
-        if _weighs_objective(game, seat):
+        decision = decision_for(game, seat)
+        if _weighs_objective(decision):
             break
-        game.apply(decision_for(game, seat).take(players[seat]))
+        game.apply(decision.take(players[seat]))
     fork = pickle.dumps((game, players))
     out = {}
     for a, b in MATCHUPS:

@@ -66,7 +66,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     chosen = charset or (named if named is not None and info.ansi else None) or (CP437 if info.ansi else ASCII)
     saved_tty = None
     handle = info.socket if info.comm_type == 2 else None
-    if handle is None and _is_socket(sys.stdin.fileno()):
+    from_stdin = handle is None and _is_socket(sys.stdin.fileno())
+    if from_stdin:
         # WWIV's STDIO chains (and any BBS that hands the door its telnet
         # socket as standard input and output) send the client's telnet
         # commands through: the socket is talked to as a telnet socket
@@ -82,6 +83,10 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 await store.close()
             if hub is not None:
                 hub[1].close()
+            if from_stdin:
+                os.close(handle)
+                raise DropFileError(f"standard input is a socket but not a telnet stream ({exc}); "
+                                    "check the BBS's I/O method") from None
             raise DropFileError(f"{info.kind}: the comm handle {handle} is not a telnet socket this "
                                 f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)

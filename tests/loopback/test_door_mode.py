@@ -10,6 +10,7 @@ import re
 import sys
 import time
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
@@ -69,38 +70,64 @@ async def test_door_mode_refuses_a_broken_drop_file(tmp_path: Path) -> None:
     assert proc.returncode == 2 and b"line 2: expected the comm or socket handle" in err
 
 
-async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
+class SocketDoor:
+    """The door command talking over one end of a socket pair, read through
+    a CP437 screen of 80x25 (``writer`` sends the client's bytes)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.proc, self.writer = proc, writer
+        self.screen = Cp437Screen(80, 25)
+        self._task = asyncio.create_task(self._pump(reader))
+
+    async def _pump(self, reader: asyncio.StreamReader) -> None:
+        while data := await reader.read(4096):
+            self.screen.feed(data)
+
+    async def ends(self) -> int:
+        """The door's exit status, once its output has ended."""
+        await asyncio.wait_for(self._task, 20)
+        code = await asyncio.wait_for(self.proc.wait(), 20)
+        self.writer.close()
+        return code
+
+
+async def socket_door(tmp_path: Path, dropfile: Callable[[int], Path], as_stdio: bool) -> SocketDoor:
+    """Start the door with the far end of a socket pair passed as an
+    inherited handle, or (``as_stdio``) as its standard input and output;
+    ``dropfile`` writes the drop file, given that end's descriptor."""
     import socket
 
     ours, theirs = socket.socketpair()
-    drop = tmp_path / "DOOR32.SYS"
-    drop.write_text("\n".join(["2", str(theirs.fileno()), "38400", "Mystic", "1", "Sock Et", "socket", "10", "30",
-                               "1", "4"]) + "\n")
     config = tmp_path / "door.toml"
     config.write_text(CONFIG)
+    io: dict[str, Any] = ({"stdin": theirs.fileno(), "stdout": theirs.fileno()} if as_stdio else
+                          {"stdin": asyncio.subprocess.DEVNULL, "pass_fds": [theirs.fileno()]})
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "door.cli", "door", "--dropfile", str(drop), "--config", str(config),
-        "--data-dir", str(tmp_path / "data"), stdin=asyncio.subprocess.DEVNULL, pass_fds=[theirs.fileno()])
+        sys.executable, "-m", "door.cli", "door", "--dropfile", str(dropfile(theirs.fileno())),
+        "--config", str(config), "--data-dir", str(tmp_path / "data"), **io)
     theirs.close()
-    reader, writer = await asyncio.open_connection(sock=ours)
-    screen = Cp437Screen(80, 25)
+    return SocketDoor(proc, *await asyncio.open_connection(sock=ours))
 
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            screen.feed(data)
 
-    task = asyncio.create_task(pump())
+async def test_door_mode_over_a_telnet_socket_handle(tmp_path: Path) -> None:
+    def drop(handle: int) -> Path:
+        path = tmp_path / "DOOR32.SYS"
+        path.write_text("\n".join(["2", str(handle), "38400", "Mystic", "1", "Sock Et", "socket", "10", "30",
+                                   "1", "4"]) + "\n")
+        return path
+
+    door = await socket_door(tmp_path, drop, as_stdio=False)
+    screen = door.screen
     await screen.wait_for(lambda: "Welcome, socket." in screen.text(), timeout=20)
     # telnet commands from the BBS's client are stripped; the key after them counts
-    writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x19\xff\xf0" + b"t")
+    door.writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00\x50\x00\x19\xff\xf0" + b"t")
     await screen.wait_for(lambda: "Do you see a heart here?" in screen.text())
-    writer.write(b"y")
+    door.writer.write(b"y")
     await screen.wait_for(lambda: "Main menu" in screen.text())
-    writer.write(b"q")
-    await asyncio.wait_for(task, 20)
-    assert await asyncio.wait_for(proc.wait(), 20) == 0
+    door.writer.write(b"q")
+    assert await door.ends() == 0
     assert "Thanks for playing cribbage, socket" in screen.text()
-    writer.close()
 
 
 @pytest.mark.slow
@@ -108,38 +135,21 @@ async def test_door_mode_with_the_telnet_socket_as_standard_input(tmp_path: Path
     """WWIV's STDIO chains on Linux dup2 the caller's telnet socket onto the
     door's standard input and output: the client's telnet commands arrive
     among the keys and must not be taken for keys."""
-    import socket
-
-    ours, theirs = socket.socketpair()
-    config = tmp_path / "door.toml"
-    config.write_text(CONFIG)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "door.cli", "door", "--dropfile", str(door32(tmp_path, name="Wendy")),
-        "--config", str(config), "--data-dir", str(tmp_path / "data"), stdin=theirs.fileno(), stdout=theirs.fileno())
-    theirs.close()
-    reader, writer = await asyncio.open_connection(sock=ours)
-    screen = Cp437Screen(80, 25)
-
-    async def pump() -> None:
-        while data := await reader.read(4096):
-            screen.feed(data)
-
-    task = asyncio.create_task(pump())
+    door = await socket_door(tmp_path, lambda _: door32(tmp_path, name="Wendy"), as_stdio=True)
+    screen = door.screen
     await screen.wait_for(lambda: "Welcome, Wendy." in screen.text(), timeout=20)
-    writer.write(b"t")
+    door.writer.write(b"t")
     await screen.wait_for(lambda: "Do you see a heart here?" in screen.text())
-    writer.write(b"y")
+    door.writer.write(b"y")
     await screen.wait_for(lambda: "Main menu" in screen.text())
     # the client's WILL NAWS and a new size of 113 x 25: 113 is "q", which
     # read as a key would quit the door
-    writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00q\x00\x19\xff\xf0")
+    door.writer.write(b"\xff\xfb\x1f\xff\xfa\x1f\x00q\x00\x19\xff\xf0")
     await asyncio.sleep(1.5)
-    assert proc.returncode is None and "Thanks for playing" not in screen.text()
-    writer.write(b"q")
-    await asyncio.wait_for(task, 20)
-    assert await asyncio.wait_for(proc.wait(), 20) == 0
+    assert door.proc.returncode is None and "Thanks for playing" not in screen.text()
+    door.writer.write(b"q")
+    assert await door.ends() == 0
     assert "Thanks for playing cribbage, Wendy" in screen.text()
-    writer.close()
 
 
 async def run_door_command(tmp_path: Path, dropfile: Path, stdin: int | None = None) -> tuple[int, bytes]:
