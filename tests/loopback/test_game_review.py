@@ -12,9 +12,11 @@ from tests.support.server import make_config, running
 
 
 class ShortCounter(Player):
-    """Counts its first hand two points short (the rest exactly)."""
+    """Counts the first hand worth a point or more short, by two points or
+    by all it is worth if less (``short_by``); every other count exactly."""
 
     short = True
+    short_by = 0
 
     async def count(self, prompt: str) -> None:
         if not self.short:
@@ -26,6 +28,8 @@ class ShortCounter(Player):
         await super().count(prompt)
         self.send = real_send  # type: ignore[method-assign]
         points = int(sent[0].strip())
+        if points == 0:  # nothing to miss: the next hand worth something
+            self.short = True
         self.short_by = min(2, points)
         await self.send(f"{points - self.short_by}\r".encode())
 
@@ -52,7 +56,10 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
         await screen.wait_for(lambda: "Review of game #" in screen.text() and "any key" in screen.text().lower(),
                               timeout=30)
         page = screen.text()
-        assert re.search(r"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting [1-9]\d*\.", page)
+        missed = player.short_by
+        assert missed, "the caller had no hand worth a point to count short"
+        assert re.search(rf"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting {missed}\.",
+                         re.sub(r"\s+", " ", page)), page
         assert re.search(r"Hand 1 \((your|their) crib\): kept .+: -?\d+\.\d points", page)
         text = page
         while "any key for more" in screen.text():  # every page, to the miscount
@@ -60,9 +67,7 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
             await caller.send(b" ")
             await screen.wait_for(lambda: screen.text() != before)
             text += screen.text()
-        missed = player.short_by
-        if missed:
-            assert re.search(rf"Your hand: you counted \d+ of \d+, {missed} missed\.", re.sub(r"\s+", " ", text)), text
+        assert re.search(rf"Your (hand|crib): you counted \d+ of \d+, {missed} missed\.", re.sub(r"\s+", " ", text)), text
         await caller.send(b" ")
         await screen.wait_for(lambda: "Main menu" in screen.text())
         caller.close()
