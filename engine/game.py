@@ -104,7 +104,9 @@ class Game:
     the current series), ``count``, ``turn``, ``pegs`` (a :class:`Peg` per
     seat), ``show_turn`` (who counts what next in the show), ``result``,
     ``shown`` (the deals that reached the show, :class:`ShownDeal`, oldest
-    first).
+    first), ``last_play`` (the hand before this one: its number, each
+    seat's kept cards and cards played, as ``kept`` and ``played`` held
+    them; ``None`` before the second deal).
     """
 
     rules: Rules
@@ -128,6 +130,7 @@ class Game:
     pegs: list[Peg] = field(init=False, default_factory=lambda: [Peg(), Peg()])
     show_turn: tuple[int, ShowTurn] | None = field(init=False, default=None)
     result: GameResult | None = field(init=False, default=None)
+    last_play: tuple[int, list[tuple[Card, ...]], list[list[PlayedCard]]] | None = field(init=False, default=None)
     actions: list[Action] = field(init=False, default_factory=list)
     _started: bool = field(init=False, default=False)
     _discarded: list[bool] = field(init=False, default_factory=lambda: [False, False])
@@ -330,6 +333,8 @@ class Game:
         return events
 
     def _deal(self) -> list[Event]:
+        if self.hand_number:
+            self.last_play = (self.hand_number, self.kept, self.played)  # (replaced below, not changed)
         self.dealer = other(self.dealer)
         self.hand_number += 1
         self._hand_starts.append(((self.pegs[0].front, self.pegs[1].front), (self.pegs[0].back, self.pegs[1].back)))

@@ -12,16 +12,16 @@ for a seat is the points that seat left on the table in the play.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .actions import Action, Play
 from .cards import Card
-from .game import Game
+from .game import Game, PlayedCard
 from .shuffle import SeededShuffle
 from .pegging_search import PeggingSearch
 from .rules import Rules
 
-__all__ = ["PlayChoice", "review_plays", "left_on_the_table"]
+__all__ = ["PlayChoice", "review_plays", "review_hand", "left_on_the_table"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,16 +56,50 @@ def review_plays(rules: Rules, number: int, actions: Iterable[Action], first_dea
     for action in actions:
         if isinstance(action, Play) and (hand is None or game.hand_number == hand):
             me = action.seat
-            mine = tuple(sorted(c.rank for c in game.hands[me]))
-            theirs = tuple(sorted(c.rank for c in game.hands[1 - me]))
-            series = tuple(c.rank for c in game.series)
-            legal = [c for c in game.hands[me] if game.count + c.pip <= 31]
-            by_rank = {c.rank: search.after(c.rank, mine, theirs, series, game.count) for c in legal}
-            best = max(legal, key=lambda c: (by_rank[c.rank], c == action.card))
-            out.append(PlayChoice(game.hand_number, me, action.card, game.count, best,
-                                  by_rank[best.rank] - by_rank[action.card.rank]))
+            out.append(_weighed(search, game.hand_number, me, action.card, game.hands[me], game.hands[1 - me],
+                                game.series, game.count))
         game.apply(action)
     return out
+
+
+def review_hand(rules: Rules, hand: int, kept: Sequence[Sequence[Card]],
+                played: Sequence[Sequence[PlayedCard]]) -> list[PlayChoice]:
+    """The cards of one hand's play against the best card, from that
+    hand's own cards (no replay of the game before it, so it costs the
+    search alone: about 0.3 ms a card): ``kept``, each seat's four kept
+    cards, and ``played``, each seat's :class:`~engine.game.PlayedCard`
+    list as :class:`~engine.game.Game` keeps it (``Game.kept`` and
+    ``Game.played`` before the next deal).  The same choices as
+    :func:`review_plays` with ``hand``.  Raises ``ValueError`` when a card
+    played is not among its seat's kept cards."""
+    search = PeggingSearch(rules.run_mode)
+    left = [list(kept[0]), list(kept[1])]
+    order = sorted((p.series, p.order, seat, p.card) for seat in (0, 1) for p in played[seat])
+    out: list[PlayChoice] = []
+    series: list[Card] = []
+    number = order[0][0] if order else 0
+    for series_number, _, seat, card in order:
+        if series_number != number:  # a go: the count starts again
+            series, number = [], series_number
+        count = sum(c.pip for c in series)
+        out.append(_weighed(search, hand, seat, card, left[seat], left[1 - seat], series, count))
+        left[seat].remove(card)
+        series.append(card)
+    return out
+
+
+def _weighed(search: PeggingSearch, hand: int, me: int, card: Card, mine: Sequence[Card],
+             theirs: Sequence[Card], series: Sequence[Card], count: int) -> PlayChoice:
+    """``card``, played by seat ``me`` holding ``mine`` (``card``
+    among them) against ``theirs`` on ``series`` (its pips ``count``),
+    against the best card it held."""
+    ranks = tuple(sorted(c.rank for c in mine))
+    other = tuple(sorted(c.rank for c in theirs))
+    run = tuple(c.rank for c in series)
+    legal = [c for c in mine if count + c.pip <= 31]
+    by_rank = {c.rank: search.after(c.rank, ranks, other, run, count) for c in legal}
+    best = max(legal, key=lambda c: (by_rank[c.rank], c == card))
+    return PlayChoice(hand, me, card, count, best, by_rank[best.rank] - by_rank[card.rank])
 
 
 def left_on_the_table(choices: Iterable[PlayChoice], hand: int) -> tuple[int, int]:

@@ -90,7 +90,8 @@ class CallerSide:
         kind = LineSeat if self.display.lines else HumanSeat
         return kind(self.display, self.caller.name if name is None else name, self.options,
                     self.ctx.paging.chat_limit, identity=None if anonymous else self.presence.identity,
-                    hand_pause=self.ctx.caller.hand_pause, session_seed=self.session_seed)
+                    hand_pause=self.ctx.caller.hand_pause, session_seed=self.session_seed,
+                    thinking=self.ctx.thinking)
 
     async def remember_options(self) -> None:
         """Keep a registered caller's options (and mode) in their account;

@@ -9,12 +9,14 @@ from typing import Sequence
 from engine.cards import Card
 from engine.game import Game, Phase
 from engine.hard import HardPlayer, rank_discards
-from engine.pegging_review import left_on_the_table, review_plays
+from engine.rules import Rules
+from engine.game import PlayedCard
+from engine.pegging_review import left_on_the_table, review_hand
 from engine.strategy import situation
 
 from door.ui.words import card_text, cards_text
 
-__all__ = ["discard_analysis", "hint", "pegging_note"]
+__all__ = ["discard_analysis", "hint", "hand_play", "pegging_note"]
 
 
 def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
@@ -48,14 +50,26 @@ def hint(game: Game, me: int) -> tuple[list[Card], str]:
                               f"(worth {ranked[0].value:+.1f} points after the reply).")
 
 
-def pegging_note(game: Game, hand: int, me: int, opponent: str) -> str:
-    """The play of ``hand`` looked back on with both hands known (issue
-    38.2; exact, :mod:`engine.pegging_review`): the points each side left,
-    and the player's costliest card: "Pegging, hand 3: you left 2 points
-    (7♣ on 8; 5♥ was best); Computer left none."  Empty when the hand had
-    no play."""
-    choices = review_plays(game.rules, game.number, game.actions, game.first_dealer, game.stacked, hand=hand,
-                           shuffle=game.shuffle)
+def hand_play(game: Game, hand: int) -> tuple[Sequence[Sequence[Card]], Sequence[Sequence[PlayedCard]]] | None:
+    """Each seat's kept cards and cards played in ``hand``, when it is the
+    current hand of ``game`` or the one before it (``None`` otherwise)."""
+    if hand == game.hand_number:
+        return game.kept, game.played
+    if game.last_play is not None and game.last_play[0] == hand:
+        return game.last_play[1], game.last_play[2]
+    return None
+
+
+def pegging_note(rules: Rules, hand: int, kept: Sequence[Sequence[Card]], played: Sequence[Sequence[PlayedCard]],
+                 me: int, opponent: str) -> str:
+    """The play of ``hand`` (its cards as :func:`hand_play` gives them)
+    looked back on with both hands known (issue 38.2; exact,
+    :mod:`engine.pegging_review`): the points each side left, and the
+    player's costliest card: "Pegging, hand 3: you left 2 points (7♣ on
+    8; 5♥ was best); Computer left none."  Empty when the hand had no
+    play.  Pure, and about 1.5 ms of search: the door works it out where
+    its computer thinks (:meth:`door.play.thinking.Thinking.run`)."""
+    choices = review_hand(rules, hand, kept, played)
     if not choices:
         return ""
     left = left_on_the_table(choices, hand)

@@ -6,7 +6,8 @@ at the table."""
 from __future__ import annotations
 
 import asyncio
-from typing import Sequence
+from functools import partial
+from typing import Callable, Sequence
 
 from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
 from engine.shuffle import player_seed
@@ -19,9 +20,10 @@ from door.records.identity import Identity
 from door.play import controller
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
 from door.play.game_view import paint_game
-from door.play.hints import pegging_note
+from door.play.hints import hand_play, pegging_note
 from door.play.options import CallerOptions, Pace
 from door.play.table import ChatLine, Table, new_seed, reveal_notice
+from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode, ViewState
 from door.ui.display import Display
 from door.ui.screen import Canvas
@@ -45,8 +47,12 @@ class HumanSeat:
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
-                 session_seed: str | None = None) -> None:
+                 session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         self.display = display
+        self.thinking = thinking
+        """Where the door's computer thinks: the pegging looked back on
+        after each hand is worked out there, off the event loop."""
+        self._notes: set[asyncio.Task[None]] = set()
         self.session_seed = session_seed or new_seed()
         """The player seed drawn for this caller's session (64 hex digits),
         used while the caller has typed none (:attr:`shuffle_seed`)."""
@@ -172,13 +178,25 @@ class HumanSeat:
 
     def _pegging_note(self, game: Game, hand: int) -> None:
         """After hand ``hand``: what each side left in its play, with both
-        hands known (issue 38.2), where hints are given."""
+        hands known (issue 38.2), where hints are given.  Worked out where
+        the computer thinks and said when it is ready (a few milliseconds
+        later), unless the seat has left the table by then."""
         if hand < 1 or not self.seating().hints:
             return
-        note = pegging_note(game, hand, self.index, self.names()[1 - self.index])
-        if note:
+        play = hand_play(game, hand)
+        if play is None:
+            return
+        call = partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index])
+        task = asyncio.create_task(self._say_pegging_note(call))
+        self._notes.add(task)
+        task.add_done_callback(self._notes.discard)
+
+    async def _say_pegging_note(self, call: Callable[[], str]) -> None:
+        note = await self.thinking.run(call)
+        if note and self.table is not None and not self.done.done():
             self.vs.chat.append((self._now(), "***", note))
             self.vs.say(note)
+            self._update()
 
     def words(self, event: Event) -> list[str]:
         """``event`` in the message area's words (:func:`~door.ui.words.describe`)."""

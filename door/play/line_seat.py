@@ -22,6 +22,7 @@ from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
 from door.play.game_view import my_cards
 from door.play.hints import discard_analysis
+from door.play.thinking import IN_THREAD, Thinking
 from door.play.human_seat import HumanSeat
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
@@ -62,8 +63,8 @@ class LineSeat(HumanSeat):
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
-                 session_seed: str | None = None) -> None:
-        super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed)
+                 session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
+        super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed, thinking)
         self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
         self._said = ("", "")  # the last prompt said: (its kind, its words)
         self._told_keys = False

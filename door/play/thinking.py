@@ -42,7 +42,7 @@ import struct
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 from engine.actions import Action
 from engine.strategy import Decision, Strategy
@@ -50,6 +50,8 @@ from engine.strategy import Decision, Strategy
 __all__ = ["Thinking", "WorkerGone", "NICENESS", "SWITCH_INTERVAL", "IN_THREAD"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 NICENESS = 10
 """How much lower the worker processes' priority is than the door's
@@ -76,12 +78,12 @@ up to a switch interval to get it back from each; with six threads at 500
 callers a key's p99 went from 81 ms to 220 ms."""
 
 
-def _on_thread(decide: Callable[[], Action]) -> "asyncio.Future[Action]":
-    """Run ``decide`` on the thinking thread (the interpreter's switch
+def _on_thread(call: Callable[[], T]) -> "asyncio.Future[T]":
+    """Run ``call`` on the thinking thread (the interpreter's switch
     interval lowered first, see :data:`SWITCH_INTERVAL`)."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
         sys.setswitchinterval(SWITCH_INTERVAL)
-    return asyncio.get_running_loop().run_in_executor(_thread, decide)
+    return asyncio.get_running_loop().run_in_executor(_thread, call)
 
 
 _HEADER = struct.Struct("!I")
@@ -111,9 +113,10 @@ def _serve(sock: socket.socket, niceness: int) -> None:
     door's decisions one at a time until the door's end of ``sock``
     closes, which it does however the door ends (``kill -9`` included).
 
-    Each request is ``(number, kind, seed, decision)``, answered with
-    ``(number, action)``, or ``(number, exception)`` when the strategy
-    raised; both pickled, each after a :data:`_HEADER`.  ``(0, None)``
+    Each request is ``(number, call)``, a picklable callable of no
+    arguments (a decision: :func:`_decided`), answered with ``(number,
+    result)``, or ``(number, exception)`` when it raised; both pickled,
+    each after a :data:`_HEADER`.  ``(0, None)``
     first says the process is ready.
 
     It ends without a word however the door stops (issue 33.3i: a stopping
@@ -132,15 +135,21 @@ def _serve(sock: socket.socket, niceness: int) -> None:
                 header = requests.read(_HEADER.size)
                 if len(header) < _HEADER.size:
                     return  # the door is gone, or closed its end
-                number, kind, seed, decision = pickle.loads(requests.read(_HEADER.unpack(header)[0]))
-                answer: Action | Exception
+                number, call = pickle.loads(requests.read(_HEADER.unpack(header)[0]))
+                answer: object
                 try:
-                    answer = decision.take(kind(random.Random(seed)))
+                    answer = call()
                 except Exception as exc:  # raised again in the door, for the move
                     answer = exc
                 sock.sendall(_framed((number, answer)))
     except (OSError, EOFError, pickle.UnpicklingError):
         return  # the door closed its end in the middle of a request or an answer: it is stopping
+
+
+def _decided(kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
+    """``kind(random.Random(seed))``'s action for ``decision`` (a
+    decision's call in a worker process)."""
+    return decision.take(kind(random.Random(seed)))
 
 
 def _quietly(signum: int, frame: object) -> None:
@@ -172,8 +181,8 @@ class _Worker:
         self._ready: asyncio.Future[bool] | None = None
         """Done once the process said it was ready (``True``) or ended
         first (``False``)."""
-        self.pending: dict[int, asyncio.Future[Action]] = {}
-        """The decisions under way, by request number."""
+        self.pending: dict[int, asyncio.Future[Any]] = {}
+        """The calls under way, by request number."""
         self._number = 0
         self.gone = False
         """Whether the process ended (or was closed)."""
@@ -184,20 +193,20 @@ class _Worker:
         could not start at all)."""
         return self._ready is not None and self._ready.done() and self._ready.result()
 
-    async def decide(self, kind: Callable[[random.Random], Strategy], seed: int, decision: Decision) -> Action:
-        """``kind(random.Random(seed))``'s action for ``decision``, decided in
-        this process.  Raises :class:`WorkerGone` when the process ends
-        first, and what the strategy raised."""
+    async def run(self, call: Callable[[], T]) -> T:
+        """``call()`` (picklable), run in this process.  Raises
+        :class:`WorkerGone` when the process ends first, and what ``call``
+        raised."""
         if self.gone:
             raise WorkerGone()
         writer = await self._connect()
         self._number += 1
         number = self._number
         future = self.pending[number] = asyncio.get_running_loop().create_future()
-        writer.write(_framed((number, kind, seed, decision)))
+        writer.write(_framed((number, call)))
         try:
-            action: Action = await future
-            return action
+            result: T = await future
+            return result
         finally:
             self.pending.pop(number, None)
 
@@ -316,14 +325,32 @@ class Thinking:
             return await _on_thread(partial(decision.take, strategy))
         rng = getattr(strategy, "rng", None)
         seed = rng.getrandbits(64) if isinstance(rng, random.Random) else secrets.randbits(64)
+        return await self._in_worker(partial(_decided, type(strategy), seed, decision),
+                                     partial(decision.take, strategy))
+
+    async def run(self, call: Callable[[], T]) -> T:
+        """``call()``, worked out where the computer thinks (a worker
+        process, or the thinking thread): work of the computer's kind too
+        long for the event loop (the pegging looked back on after a hand,
+        about 1.5 ms).  ``call`` must pickle (a module's function, or a
+        ``functools.partial`` of one with picklable arguments).  Raises
+        what ``call`` raises."""
+        self.start()
+        if not self._workers:
+            return await _on_thread(call)
+        return await self._in_worker(call, call)
+
+    async def _in_worker(self, call: Callable[[], T], fallback: Callable[[], T]) -> T:
+        """``call()`` in the worker with the fewest calls under way; if it
+        dies first, ``fallback()`` on the thread (and another is started)."""
         worker = min(self._workers, key=lambda w: (w.gone, len(w.pending)))
         try:
-            return await worker.decide(type(strategy), seed, decision)
+            return await worker.run(call)
         except WorkerGone:
             if not self._closed and worker.was_ready:
                 log.error("a thinking process died: starting another, and deciding this move on the thread")
             self.start()
-            return await _on_thread(partial(decision.take, strategy))
+            return await _on_thread(fallback)
 
     def close(self) -> None:
         """Stop the worker processes (moves under way are dropped); a move

@@ -7,10 +7,11 @@ import random
 
 from engine.actions import Discard, Play
 from engine.cards import Card
-from engine.game import Game
-from engine.pegging_review import left_on_the_table, review_plays
+from engine.game import Game, Phase
+from engine.pegging_review import left_on_the_table, review_hand, review_plays
 from engine.players import GreedyPlayer
 from engine.rules import Rules
+from engine.scoring import RunMode
 from engine.strategy import choose_action
 
 C = Card.from_str
@@ -57,3 +58,23 @@ def test_over_whole_games_every_cost_is_at_least_zero_and_a_best_card_costs_noth
             sum(c.lost for c in choices if c.hand == hand and c.seat == s) for s in (0, 1))
         only = review_plays(game.rules, game.number, game.actions, game.first_dealer, hand=hand)
         assert only == [c for c in choices if c.hand == hand]
+
+
+def test_a_hand_reviewed_from_its_own_cards_is_the_hand_reviewed_by_replay() -> None:
+    """review_hand (the door's, after each hand: no replay of the game) and
+    review_plays agree on every hand of whole games, in both run modes."""
+    rng = random.Random(39)
+    for number, mode in zip(range(1, 9), [RunMode.UNORDERED, RunMode.ORDERED] * 4):
+        game = Game(Rules(run_mode=mode), number)
+        game.start()
+        players = [GreedyPlayer(rng), GreedyPlayer(rng)]
+        reviewed = 0
+        while not game.over:
+            seat = game.to_act()[0]
+            game.apply(choose_action(game, seat, players[seat]))
+            if game.phase is Phase.SHOW and game.show_turn is not None and reviewed < game.hand_number or game.over:
+                hand = game.hand_number
+                by_replay = review_plays(game.rules, game.number, game.actions, game.first_dealer, hand=hand)
+                assert review_hand(game.rules, hand, game.kept, game.played) == by_replay
+                reviewed = hand
+        assert reviewed >= 3

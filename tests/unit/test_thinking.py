@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 from typing import Sequence
 
@@ -293,3 +294,19 @@ def test_a_thinking_process_stops_quietly(ending: str) -> None:
     assert "Traceback" not in door.stderr and "Process cribbage-door computer" not in door.stderr, door.stderr
     if ending == "SIGTERM":
         assert door.stdout.strip() == "killed"
+
+
+async def test_other_work_of_the_computers_kind_runs_in_a_worker_process_and_its_error_is_raised() -> None:
+    """Thinking.run (the pegging looked back on after a hand, issue 39):
+    the call runs in a worker process, not the door's, and what it raises
+    is raised in the door; with no processes it runs on the thread."""
+    thinking = Thinking(1)
+    try:
+        [pid] = await thinking.worker_pids()
+        assert await thinking.run(os.getpid) == pid != os.getpid()
+        with pytest.raises(ValueError, match="invalid literal"):
+            await thinking.run(partial(int, "not a number"))
+    finally:
+        thinking.close()
+    on_thread = Thinking(0)
+    assert await on_thread.run(threading.get_ident) != threading.get_ident()
