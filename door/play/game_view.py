@@ -112,17 +112,27 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     rows = layout_rows(game.rules)
     opp = 1 - me
     you = -1 if vs.spectator else me  # whom the words call "you": nobody, for a watcher
-    _title(canvas, game, names, vs)
+    # the parts that change seldom are bands, painted again only when what
+    # they show changed (issue 39): each key is all its painter reads
+    rules = game.rules
+    vs.band("title").draw(canvas, 0, 1, (game.number, rules.game_to, rules.run_mode, vs.series, vs.match_points),
+                          lambda band: _title(band, game, names, vs))
     if vs.options.box:
-        canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer), Style(fg=CYAN))
-    draw_board(canvas, rows["board"], game.rules, game.pegs, names, PEG_COLOURS)
+        canvas.put(1, 1, rules_summary(rules, vs.options, vs.computer), Style(fg=CYAN))
+    pegs = tuple((peg.front, peg.back) for peg in game.pegs)
+    vs.band("board").draw(canvas, rows["board"], board_height(rules.game_to),
+                          (rules.game_to, rules.skunk, rules.double_skunk, pegs, tuple(names)),
+                          lambda band: draw_board(band, 0, rules, game.pegs, names, PEG_COLOURS))
     # before a deal the screen is the last show and the chat, whatever the
     # keys do (a player who is waiting for an absent opponent included);
     # while the last count lingers, its messages: never the cards of the
     # hand that is not dealt yet (issue 33.3c)
     before_deal = vs.mode is Mode.CHAT or vs.before_deal
     chat = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
-    _info(canvas, rows["info"], game, you, names, vs.replayed_hand, before_deal=before_deal)
+    playing = game.phase is Phase.PLAY
+    vs.band("info").draw(canvas, rows["info"], 1, (game.dealer, you, tuple(names), vs.replayed_hand, before_deal,
+                                                    game.count if playing else -1, game.hand_number),
+                         lambda band: _info(band, 0, game, you, names, vs.replayed_hand, before_deal=before_deal))
     if before_deal and vs.review:
         _review(canvas, rows["opponent"], vs.review, you, names, vs.options.sort)
         if vs.recap is not None:
@@ -133,8 +143,11 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
         _hands(canvas, rows, game, me, opp, names, vs)
     if chat or vs.chatting:
         _chat(canvas, rows["messages"], canvas.rows - 1, vs)
-    else:
-        _messages(canvas, rows["messages"], canvas.rows - 1, vs)
+    else:  # the rule above the area to the row above the prompt
+        top, bottom = rows["messages"], canvas.rows - 1
+        vs.band("messages").draw(canvas, top - 1, bottom - top + 1,
+                                 (vs.log_version, len(vs.log), vs.msg_top, vs.msg_painted, vs.note),
+                                 lambda band: _messages(band, 1, bottom - top + 1, vs))
     _prompt(canvas, vs)
 
 

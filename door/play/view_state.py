@@ -14,6 +14,7 @@ from engine.events import HandCounted
 from engine.tally import HandRecord
 
 from door.play.options import CallerOptions
+from door.ui.screen import Band
 from door.ui.words import wrap_text
 
 __all__ = ["Mode", "ViewState"]
@@ -87,6 +88,11 @@ class ViewState:
     log_limit: int = 200
     wrapped: dict[tuple[str, int], tuple[str, ...]] = field(default_factory=dict, repr=False, compare=False)
     """The memo of :meth:`wrap`."""
+    log_version: int = 0
+    """Counts the lines :meth:`say` added (the message area is painted
+    again only when it changed)."""
+    bands: dict[str, Band] = field(default_factory=dict, repr=False, compare=False)
+    """The game screen's parts as last painted (:class:`~door.ui.screen.Band`), by name."""
 
     before_deal: bool = False
     """The hand on the table is not dealt yet (chat mode, seed 004)."""
@@ -102,6 +108,13 @@ class ViewState:
     def tell(self, text: str) -> None:
         """Show ``text`` as the :attr:`note` of the current mode."""
         self.note, self.note_mode = text, self.mode
+
+    def band(self, name: str) -> Band:
+        """The :class:`~door.ui.screen.Band` called ``name`` of this view's screen."""
+        band = self.bands.get(name)
+        if band is None:
+            band = self.bands[name] = Band()
+        return band
 
     def wrap(self, text: str, width: int) -> tuple[str, ...]:
         """:func:`~door.ui.words.wrap_text` of a message or chat line of
@@ -119,6 +132,7 @@ class ViewState:
     def say(self, *lines: str) -> None:
         """Add lines to the message log (the oldest fall off past the limit)."""
         self.log.extend(lines)
+        self.log_version += 1
         if len(self.log) > self.log_limit:
             cut = len(self.log) - self.log_limit
             del self.log[:cut]

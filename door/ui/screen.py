@@ -17,14 +17,14 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_left
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Callable, Hashable, NamedTuple
 
 from wcwidth import wcwidth
 
 from door.net.ansi import CONTROL
 from door.net.charset import WIDE_TAIL, Charset
 
-__all__ = ["Style", "Canvas", "Renderer", "cell_width", "cell_chars", "fit", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
+__all__ = ["Style", "Canvas", "Band", "Renderer", "cell_width", "cell_chars", "fit", "CONTROL", "monochrome", "sgr_transition", "BLACK", "RED", "GREEN", "YELLOW",
            "BLUE", "MAGENTA", "CYAN", "WHITE", "DEFAULT"]
 
 BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
@@ -248,6 +248,36 @@ class Canvas:
     def text(self, row: int) -> str:
         """The characters of ``row`` as a string (for tests and logs)."""
         return "".join(self.chars[row])
+
+
+class Band:
+    """Whole rows of a screen (the title bar, the pegboard, the message
+    area) painted once and copied into each frame while what they show is
+    the same: a frame then paints only the parts that changed (issue 39).
+
+    :meth:`draw` takes a ``key``, a hashable value of everything the
+    band's painter reads; the band is painted again when the key, the
+    width or the height differs from the last one."""
+
+    __slots__ = ("key", "canvas")
+
+    def __init__(self) -> None:
+        self.key: Hashable = None
+        self.canvas: Canvas | None = None
+
+    def draw(self, canvas: Canvas, top: int, height: int, key: Hashable, paint: Callable[[Canvas], None]) -> None:
+        """Copy the band into ``canvas``'s rows ``top`` .. ``top`` +
+        ``height`` - 1, painting it first (``paint`` draws it from its own
+        row 0) when ``key`` or the size changed.  Nothing for a height
+        under 1."""
+        if height < 1:
+            return
+        band = self.canvas
+        if band is None or band.cols != canvas.cols or band.rows != height or key != self.key:
+            band = Canvas(canvas.cols, height)
+            paint(band)
+            self.canvas, self.key = band, key
+        canvas.blit(top, 0, band)
 
 
 MAX_REORDERED = 3
