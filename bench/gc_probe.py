@@ -3,7 +3,7 @@ collector's pauses written to standard error at exit (count and total by
 generation, the longest), to tell the door's own latency from the
 collector's in ``bench.load`` (its ``--gc-probe`` flag runs the server so).
 ``GC_PROBE_THRESHOLDS=2000,20,50`` in the environment tries other
-thresholds than :data:`door.server.GC_THRESHOLDS`.  ``GC_PROBE_TYPES=N``
+thresholds than :data:`door.collector.GC_THRESHOLDS`.  ``GC_PROBE_TYPES=N``
 also writes, after the first full collection that traced N objects or
 more, how many objects of each type it traced (the 15 commonest; counting
 them stops the door for a moment)."""
@@ -17,7 +17,7 @@ import os
 import sys
 import time
 
-import door.server
+import door.collector
 from door.cli import main
 
 _started: dict[str, float] = {}
@@ -54,7 +54,7 @@ def _report() -> None:
 
 if __name__ == "__main__":
     if os.environ.get("GC_PROBE_THRESHOLDS"):
-        door.server.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
+        door.collector.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
     gc.callbacks.append(_callback)
     atexit.register(_report)
     sys.argv[0] = "cribbage-door"

@@ -9,7 +9,6 @@ disconnection.
 from __future__ import annotations
 
 import asyncio
-import gc
 import itertools
 import logging
 import signal
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from door.caller.bbs import bbs_account, time_limit
+from door.collector import Collector
 from door.caller.hub import hub_account, hub_login
 from door.caller.identity import Login
 from door.caller.identity import Caller
@@ -390,26 +390,6 @@ async def _refuse(terminal: Terminal, text: str) -> None:
     await terminal.drain()
 
 
-GC_THRESHOLDS = (2_000, 10, 10)
-"""The cyclic collector's thresholds while serving (Python's are 700, 10,
-10).  A session's garbage is nearly all freed by reference counting (a
-frame's canvas, a key), so the first threshold is raised a little; the
-older generations keep Python's pace, because the garbage that does form
-cycles (a finished session's tasks and frames) waits for them.  Measured
-with ``bench.soak`` and ``bench.load --gc-probe``: (20,000, 20, 50) let a
-1,000-game soak grow 16.9% (7.7% with these) and paused the door up to
-124 ms for a young collection at 1,000 callers."""
-
-
-def tune_collector() -> None:
-    """After start-up: freeze what start-up made (modules, the computer's
-    tables, the configuration) so that no collection traces it again, and
-    set :data:`GC_THRESHOLDS`."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 async def serve(config: Config, worker: int = 0, workers: int = 1,
                 started: Callable[[DoorServer], None] | None = None, lifeline: int | None = None) -> int:
     """Run the door (as worker ``worker`` of ``workers``, see
@@ -420,7 +400,8 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     Raises what :meth:`DoorServer.start` raises."""
     server = DoorServer(config, worker, workers)
     await server.start()
-    tune_collector()
+    collector = Collector(asyncio.get_running_loop())
+    collector.start()
     if started is not None:
         started(server)
     stop = asyncio.Event()
@@ -436,4 +417,5 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     await stop.wait()
     log.info("shutting down: telling %d caller(s)", len(server.sessions))
     await server.stop()
+    collector.stop()
     return 0

@@ -1,22 +1,111 @@
-"""The collector's tuning for a serving door (issue 17.1): start-up objects
-frozen, the first threshold raised, the older generations at Python's pace
-(issue 17.3: rarer ones let finished sessions' cycles pile up)."""
+"""The collector's policy for a serving door (issues 17.1 and 39): start-up
+objects frozen, the first threshold raised, the survivors of every older
+collection frozen (never traced again), and everything collected once the
+frozen objects have doubled, so that cycles frozen after they formed are
+given back."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import weakref
+from typing import Iterator
 
-from door.server import GC_THRESHOLDS, tune_collector
+import pytest
+
+from door import collector as collector_module
+from door.collector import FULL_GROWTH, GC_THRESHOLDS, Collector
 
 
-def test_start_up_objects_are_frozen_and_the_thresholds_raised() -> None:
+class Node:
+    """An object that can sit in a cycle and be watched by a weak reference."""
+
+    def __init__(self) -> None:
+        self.other: Node | None = None
+
+
+@pytest.fixture
+def restored() -> Iterator[None]:
+    """The interpreter's collector as it was, whatever the test did."""
     before = gc.get_threshold()
     try:
-        tune_collector()
-        assert gc.get_threshold() == GC_THRESHOLDS
-        assert gc.get_freeze_count() > 1000  # the modules, the computer's tables
-        assert GC_THRESHOLDS[0] > before[0]
-        assert GC_THRESHOLDS[1:] == (10, 10)
+        yield
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+def test_start_up_objects_are_frozen_and_the_thresholds_raised(restored: None) -> None:
+    loop = asyncio.new_event_loop()
+    policy = Collector(loop)
+    before = gc.get_threshold()
+    try:
+        policy.start()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 1000  # the modules, the computer's tables
+        assert policy.baseline == gc.get_freeze_count()
+        assert GC_THRESHOLDS[0] > before[0]
+        assert GC_THRESHOLDS[1:] == (10, 10)
+    finally:
+        policy.stop()
+        loop.close()
+
+
+def test_what_survives_an_older_collection_is_frozen_and_not_traced_again(restored: None) -> None:
+    """A live object that survives a collection of generation 1 leaves the
+    generations the collector traces (without the policy it stays in
+    them, and a full collection traces it)."""
+    loop = asyncio.new_event_loop()
+    policy = Collector(loop)
+    try:
+        policy.start()
+        survivor = [Node() for _ in range(100)]
+        frozen = gc.get_freeze_count()
+        gc.collect(1)
+        assert gc.get_freeze_count() >= frozen + 100
+        traced = {id(o) for o in gc.get_objects()}
+        assert not any(id(node) in traced for node in survivor)
+    finally:
+        policy.stop()
+        loop.close()
+
+
+def test_cycles_frozen_after_they_formed_are_given_back_once_the_frozen_objects_double(restored: None) -> None:
+    """A cycle that becomes garbage after it was frozen stays until the
+    frozen objects have grown by FULL_GROWTH; then one full collection, at
+    the event loop's next turn, frees it, and the baseline is reset."""
+    loop = asyncio.new_event_loop()
+    policy = Collector(loop)
+    try:
+        policy.start()
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        watch = weakref.ref(a)
+        gc.collect(1)  # the cycle is alive: frozen
+        del a, b
+        gc.collect(1)
+        assert watch() is not None  # frozen garbage: not traced
+        loop.run_until_complete(asyncio.sleep(0))
+        assert policy.full_collections == 0 and watch() is not None
+        kept = [Node() for _ in range(int(FULL_GROWTH * policy.baseline) + 1000)]  # the frozen objects double
+        gc.collect(1)
+        loop.run_until_complete(asyncio.sleep(0))
+        assert policy.full_collections == 1
+        assert watch() is None
+        assert policy.baseline >= len(kept)
+    finally:
+        policy.stop()
+        loop.close()
+
+
+def test_the_probe_can_try_other_thresholds(restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """bench.gc_probe sets door.collector.GC_THRESHOLDS before the door starts."""
+    monkeypatch.setattr(collector_module, "GC_THRESHOLDS", (3000, 20, 30))
+    loop = asyncio.new_event_loop()
+    policy = Collector(loop)
+    try:
+        policy.start()
+        assert gc.get_threshold() == (3000, 20, 30)
+    finally:
+        policy.stop()
+        loop.close()
