@@ -224,3 +224,43 @@ def test_nothing_of_the_next_deal_shows_while_the_last_count_lingers() -> None:
     row = card_row(g)
     assert not screen.display[row].strip(), screen.display[row]  # no card of the new hand
     assert "Hand 2 next" in text and "Computer's crib: fifteen two." in text
+
+
+def test_parts_kept_from_frame_to_frame_show_every_change() -> None:
+    """The title, the pegboard, the dealer line and the message area are
+    painted again only when what they show changed (issue 39): with one
+    view and one renderer over several frames, as a session has them, a
+    peg moved, a count, a new message and a match score each show, and a
+    frame where nothing changed sends nothing but the cursor."""
+    g = stacked_game()
+    vs = ViewState(mode=Mode.DISCARD)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+
+    def frame() -> bytes:
+        canvas = Canvas(80, 24)
+        paint_game(canvas, g, 0, NAMES, vs)
+        out = renderer.render(canvas)
+        stream.feed(out)
+        return out
+
+    frame()
+    top = layout_rows(g.rules)["board"]
+    assert "Dealer:" in screen.display[layout_rows(g.rules)["info"]]
+    assert frame() == b""  # nothing changed
+    g.pegs[0].back, g.pegs[0].front = 0, 7
+    frame()
+    r, c = hole_position(7, 121)
+    assert screen.buffer[top + r][c].data == "\u25a0" and screen.display[top + 1].startswith("    7")
+    g.apply(Discard(g.pone, tuple(g.hands[g.pone][:2])))
+    g.apply(Discard(g.dealer, tuple(g.hands[g.dealer][:2])))
+    g.apply(Play(g.pone, g.hands[g.pone][0]))
+    frame()
+    assert f"Count: {g.count:>2}" in screen.display[layout_rows(g.rules)["info"]]
+    vs.say("Ann plays a card for the test.")
+    frame()
+    assert any("Ann plays a card for the test." in line for line in screen.display[layout_rows(g.rules)["messages"]:])
+    vs.match_points = (1, 0)
+    frame()
+    assert "Games 1-0" in screen.display[0]
