@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import time
 
-__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "Collector"]
+__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "COUNT_EVERY", "Collector"]
 
 GC_THRESHOLDS = (2_000, 10, 10)
 """The cyclic collector's thresholds while serving (Python's are 700, 10,
@@ -46,6 +47,10 @@ FULL_GROWTH = 2.0
 """A full collection (everything unfrozen and traced) once the frozen
 objects number this many times what they numbered after the last one."""
 
+COUNT_EVERY = 30.0
+"""Seconds between two counts of the frozen objects (the count walks them
+all: about 10 ms a million, so it is not taken at every collection)."""
+
 
 class Collector:
     """The collector's policy for a door serving on ``loop`` (see the
@@ -58,6 +63,7 @@ class Collector:
         self.full_collections = 0
         """Full collections the policy made (start-up's not counted)."""
         self._full_pending = False
+        self._counted_at = float("-inf")
 
     def start(self) -> None:
         """Collect and freeze what start-up made (modules, tables, the
@@ -66,6 +72,7 @@ class Collector:
         gc.collect()
         gc.freeze()
         self.baseline = gc.get_freeze_count()
+        self._counted_at = time.monotonic()
         gc.set_threshold(*GC_THRESHOLDS)
         gc.callbacks.append(self._after)
 
@@ -81,7 +88,11 @@ class Collector:
         if phase != "stop" or info["generation"] == 0:
             return
         gc.freeze()
-        if not self._full_pending and gc.get_freeze_count() > FULL_GROWTH * self.baseline:
+        now = time.monotonic()
+        if self._full_pending or now - self._counted_at < COUNT_EVERY:
+            return
+        self._counted_at = now
+        if gc.get_freeze_count() > FULL_GROWTH * self.baseline:
             self._full_pending = True
             if not self.loop.is_closed():
                 self.loop.call_soon_threadsafe(self.collect_all)
@@ -93,5 +104,6 @@ class Collector:
         gc.collect()
         gc.freeze()
         self.baseline = gc.get_freeze_count()
+        self._counted_at = time.monotonic()
         self.full_collections += 1
         self._full_pending = False

@@ -70,10 +70,12 @@ def test_what_survives_an_older_collection_is_frozen_and_not_traced_again(restor
         loop.close()
 
 
-def test_cycles_frozen_after_they_formed_are_given_back_once_the_frozen_objects_double(restored: None) -> None:
+def test_cycles_frozen_after_they_formed_are_given_back_once_the_frozen_objects_double(
+        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cycle that becomes garbage after it was frozen stays until the
-    frozen objects have grown by FULL_GROWTH; then one full collection, at
-    the event loop's next turn, frees it, and the baseline is reset."""
+    frozen objects have grown by FULL_GROWTH (counted at most every
+    COUNT_EVERY seconds); then one full collection, at the event loop's
+    next turn, frees it, and the baseline is reset."""
     loop = asyncio.new_event_loop()
     policy = Collector(loop)
     try:
@@ -88,6 +90,10 @@ def test_cycles_frozen_after_they_formed_are_given_back_once_the_frozen_objects_
         loop.run_until_complete(asyncio.sleep(0))
         assert policy.full_collections == 0 and watch() is not None
         kept = [Node() for _ in range(int(FULL_GROWTH * policy.baseline) + 1000)]  # the frozen objects double
+        gc.collect(1)
+        loop.run_until_complete(asyncio.sleep(0))
+        assert policy.full_collections == 0  # not counted again within COUNT_EVERY
+        monkeypatch.setattr(collector_module, "COUNT_EVERY", 0.0)
         gc.collect(1)
         loop.run_until_complete(asyncio.sleep(0))
         assert policy.full_collections == 1
