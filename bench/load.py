@@ -434,18 +434,37 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _thinking(pids: list[int]) -> list[int]:
+    """Those of ``pids`` that are thinking processes (started by
+    ``multiprocessing``), not ``serve --workers`` processes."""
+    found = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
 def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: int,
-            profile: str | None = None, pin: bool = True, gc_probe: bool = False, via: str = "telnet") -> dict[str, Any]:
+            profile: str | None = None, pin: bool = True, gc_probe: bool = False, via: str = "telnet",
+            workers: int = 1) -> dict[str, Any]:
     """Start a server and ``sessions`` callers; returns the figures of the run.
     ``profile``: a file for the server's cProfile statistics; ``via``:
-    telnet, or web (the page's WebSocket)."""
+    telnet, or web (the page's WebSocket); ``workers``: ``serve
+    --workers`` (more than 1: nothing pinned; the event loop's figures
+    are the workers' main threads together, memory their peaks added)."""
     config = (f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
-    with door_process(config, profile, pin, gc_probe) as door:
+    args = ("--workers", str(workers)) if workers > 1 else ()
+    with door_process(config, profile, pin and workers == 1, gc_probe, args) as door:
+        if workers > 1:
+            door.workers = _descendants(door.pid)
+        thinking = _thinking(door.workers)
+        loops = [door.pid] if workers == 1 else [pid for pid in door.workers if pid not in thinking]
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
-        loop0 = sum(_cpu_times(door.pid, door.pid))
-        workers0 = _workers_cpu(door.workers)
+        loop0 = sum(sum(_cpu_times(pid, pid)) for pid in loops)
+        workers0, thinking0 = _workers_cpu(door.workers), _workers_cpu(thinking)
         door.callers_port = door.web_port if via == "web" else door.telnet_port
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed), "--caller-via", via)
@@ -455,12 +474,13 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             samples.append((time.monotonic(), _cpu_seconds(door.pid) + _workers_cpu(door.workers)))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
-        loop = sum(_cpu_times(door.pid, door.pid)) - loop0
-        workers = _workers_cpu(door.workers) - workers0
+        loop = sum(sum(_cpu_times(pid, pid)) for pid in loops) - loop0
+        thinking_cpu = _workers_cpu(thinking) - thinking0
+        all_cpu = _workers_cpu(door.workers) - workers0
         user, system = user - user0, system - system0
-        cpu = user + system + workers
-        peak_kib = _status_kib(door.pid, "VmHWM")
-        workers_kib = sum(_status_kib(pid, "VmHWM") for pid in door.workers if Path(f"/proc/{pid}").exists())
+        cpu = user + system + all_cpu
+        peak_kib = sum(_status_kib(pid, "VmHWM") for pid in loops if Path(f"/proc/{pid}").exists())
+        workers_kib = sum(_status_kib(pid, "VmHWM") for pid in thinking if Path(f"/proc/{pid}").exists())
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})
         log_errors = door.log_errors()
@@ -470,7 +490,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
             "latencies": result["latencies"], "lag": result["lag"],
             "screens": result.get("screens", []), "times": result.get("times", []),
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
-            "wall": wall, "cpu": cpu, "loop_cpu": loop, "workers_cpu": workers,
+            "wall": wall, "cpu": cpu, "loop_cpu": loop, "workers_cpu": thinking_cpu, "serve_workers": workers,
             "workers_mib": workers_kib / 1024, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
 
@@ -480,6 +500,8 @@ def report(r: dict[str, Any]) -> None:
     ms = [x * 1000 for x in r["latencies"]]
     lag = [x * 1000 for x in r["lag"]]
     pinned = f"server on core {r['pinned'][0]}, callers on core {r['pinned'][1]}" if r["pinned"] else "not pinned"
+    if r.get("serve_workers", 1) > 1:
+        pinned += f", serve --workers {r['serve_workers']}"
     print(f"{r['sessions']} {r.get('via', 'telnet')} callers: {r['games']} games finished in {r['wall']:.0f} s, {r['keys']} keys, "
           f"{r['bytes'] / r['sessions'] / 1024:.1f} KiB per caller ({pinned})")
     if ms:
@@ -542,6 +564,8 @@ def main() -> None:
                         help="report the server's collector pauses (runs it as bench.gc_probe)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="leave the server and the callers to the scheduler (default: one core each)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="serve --workers N (more than 1: nothing pinned, callers and door share the cores)")
     parser.add_argument("--via", nargs="+", choices=["telnet", "web"], default=["telnet"],
                         help="how the callers call: telnet, the web page's WebSocket, or both, one after the "
                              "other for each number of callers (default: telnet)")
@@ -554,7 +578,7 @@ def main() -> None:
         ramp = args.ramp if args.ramp is not None else n / 50
         for via in args.via:
             report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin, args.gc_probe,
-                           via))
+                           via, args.workers))
             sys.stdout.flush()
 
 

@@ -115,3 +115,33 @@ def test_the_probe_can_try_other_thresholds(restored: None, monkeypatch: pytest.
     finally:
         policy.stop()
         loop.close()
+
+
+def test_the_young_generation_is_collected_on_a_clock_and_the_middle_one_in_its_turn(restored: None) -> None:
+    """Every YOUNG_EVERY seconds the door collects the young generation
+    itself (Python's own count is allocations less deallocations, so old
+    objects dying let the young list grow unbounded between its
+    collections); the middle one when its threshold of young collections
+    has passed; and stop() ends the clock."""
+    loop = asyncio.new_event_loop()
+    policy = Collector(loop)
+    seen: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    try:
+        policy.start()
+        gc.callbacks.append(watch)
+        loop.run_until_complete(asyncio.sleep(collector_module.YOUNG_EVERY * (GC_THRESHOLDS[1] + 3)))
+        assert seen.count(0) >= GC_THRESHOLDS[1] and seen.count(1) >= 1
+        policy.stop()
+        seen.clear()
+        loop.run_until_complete(asyncio.sleep(collector_module.YOUNG_EVERY * 3))
+        assert seen == []
+    finally:
+        if watch in gc.callbacks:
+            gc.callbacks.remove(watch)
+        policy.stop()
+        loop.close()
