@@ -237,13 +237,45 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
             if self._door_deadline is not None:
                 self._door_deadline.cancel()
                 self._door_deadline = None
+            transport = self._transport
             try:
                 super().connection_lost(exc)
             finally:
                 # asyncio's flow control: wake anyone waiting in drain()
                 asyncio.streams.FlowControlMixin.connection_lost(self, exc)
+                untie(transport, self.writer)
 
     return GatedTelnetServer
+
+
+RECEIVED_CALLBACKS = ("_iac_callback", "_slc_callback", "_ext_callback", "_ext_send_callback", "_ext_offer_callback")
+"""telnetlib3 5.x's writer tables of what to call for a command received:
+each holds bound methods of the writer, a cycle."""
+
+OPTION_TABLES = ("pending_option", "local_option", "remote_option")
+"""telnetlib3 5.x's writer tables of options, each of which calls back the
+writer when it changes (``Option._on_change``, a bound method: a cycle)."""
+
+
+def untie(transport: object, writer: object) -> None:
+    """Break the reference cycles a lost telnet connection would leave to
+    the cyclic collector (issue 39: the door freezes what survives, so a
+    cycle formed before it became garbage waits for a full collection):
+    asyncio's socket transport refers to itself (``_read_ready_cb``, a
+    bound method), and telnetlib3's writer through its tables of
+    callbacks for commands received, which no byte reaches once the
+    connection is lost, and through its option tables' change callback.  Whatever still holds the writer (the session
+    ending) may write to it and close it as before."""
+    if transport is not None:
+        vars(transport).pop("_read_ready_cb", None)
+    for name in RECEIVED_CALLBACKS:
+        table = getattr(writer, name, None)
+        if isinstance(table, dict):
+            table.clear()
+    for name in OPTION_TABLES:
+        option = getattr(writer, name, None)
+        if hasattr(option, "_on_change"):
+            option._on_change = None  # (the options still read as they were)
 
 
 async def start_telnet(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
