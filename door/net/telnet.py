@@ -273,7 +273,7 @@ def untie(transport: object, writer: object) -> None:
         if isinstance(table, dict):
             table.clear()
     for name in OPTION_TABLES:
-        option = getattr(writer, name, None)
+        option: Any = getattr(writer, name, None)
         if hasattr(option, "_on_change"):
             option._on_change = None  # (the options still read as they were)
 
