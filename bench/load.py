@@ -434,14 +434,12 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _thinking(pids: list[int]) -> list[int]:
-    """Those of ``pids`` that are thinking processes (started by
-    ``multiprocessing``), not ``serve --workers`` processes."""
-    found = []
-    for pid in pids:
-        with contextlib.suppress(OSError):
-            if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                found.append(pid)
+def _children(pid: int) -> list[int]:
+    """The processes ``pid`` started itself (not theirs)."""
+    found: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
     return found
 
 
@@ -457,10 +455,14 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
               f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
     args = ("--workers", str(workers)) if workers > 1 else ()
     with door_process(config, profile, pin and workers == 1, gc_probe, args) as door:
-        if workers > 1:
+        if workers > 1:  # the supervisor's children serve; theirs think
+            until = time.monotonic() + 10
+            while len(_children(door.pid)) < workers and time.monotonic() < until:
+                time.sleep(0.1)
+            time.sleep(2.0)  # (each starts its thinking process as it starts)
             door.workers = _descendants(door.pid)
-        thinking = _thinking(door.workers)
-        loops = [door.pid] if workers == 1 else [pid for pid in door.workers if pid not in thinking]
+        loops = [door.pid] if workers == 1 else _children(door.pid)
+        thinking = [pid for pid in door.workers if pid not in loops]
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
         loop0 = sum(sum(_cpu_times(pid, pid)) for pid in loops)
