@@ -6,6 +6,7 @@ at the table."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from functools import partial
 from typing import Callable, Sequence
 
@@ -28,6 +29,8 @@ from door.play.view_state import Mode, ViewState
 from door.ui.display import Display
 from door.ui.screen import Canvas
 from door.ui.words import describe
+
+log = logging.getLogger(__name__)
 
 __all__ = ["HumanSeat"]
 
@@ -192,7 +195,11 @@ class HumanSeat:
         task.add_done_callback(self._notes.discard)
 
     async def _say_pegging_note(self, call: Callable[[], str]) -> None:
-        note = await self.thinking.run(call)
+        try:
+            note = await self.thinking.run(call)
+        except Exception:  # the note is advice: the game goes on without it
+            log.warning("the pegging note could not be worked out", exc_info=True)
+            return
         if note and self.table is not None and not self.done.done():
             self.vs.chat.append((self._now(), "***", note))
             self.vs.say(note)
