@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
 from engine.shuffle import player_seed
-from engine.game import Game
+from engine.game import Game, Phase
 
 from door.net.keys import Key
 from door.net.terminal import HungUp
@@ -55,7 +55,9 @@ class HumanSeat:
         self.thinking = thinking
         """Where the door's computer thinks: the pegging looked back on
         after each hand is worked out there, off the event loop."""
-        self._notes: set[asyncio.Task[None]] = set()
+        self._notes: set[asyncio.Task[str]] = set()
+        self._note: tuple[int, asyncio.Task[str]] | None = None
+        """The pegging note being worked out since its hand's play ended: (hand, task)."""
         self.session_seed = session_seed or new_seed()
         """The player seed drawn for this caller's session (64 hex digits),
         used while the caller has typed none (:attr:`shuffle_seed`)."""
@@ -123,6 +125,9 @@ class HumanSeat:
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
         assert self.table is not None
+        if game.phase is Phase.SHOW and (self._note is None or self._note[0] != game.hand_number):
+            task = self._work_out_note(game, game.hand_number)  # the play is over: its note, by the next deal
+            self._note = (game.hand_number, task) if task is not None else None
         if events:
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
@@ -156,7 +161,11 @@ class HumanSeat:
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
                 vs.series = self.table.score_words()
-                self._pegging_note(game, game.hand_number)
+                if game.hand_number >= 1 and self.seating().hints:  # at once: the result stays the last line
+                    played = hand_play(game, game.hand_number)
+                    if played is not None:
+                        self._say_note(pegging_note(game.rules, game.hand_number, *played, self.index,
+                                                    self.names()[1 - self.index]))
                 # the seed (issue 36.5) and where the review is (issue 38.1) come before the result,
                 # which stays the last line of the message area however the area pages
                 before = []
@@ -179,31 +188,50 @@ class HumanSeat:
         """A shuffle's seeds as this presentation says them (in full here)."""
         return text
 
-    def _pegging_note(self, game: Game, hand: int) -> None:
-        """After hand ``hand``: what each side left in its play, with both
-        hands known (issue 38.2), where hints are given.  Worked out where
-        the computer thinks and said when it is ready (a few milliseconds
-        later), unless the seat has left the table by then."""
+    def _work_out_note(self, game: Game, hand: int) -> "asyncio.Task[str] | None":
+        """Start working out the pegging note of ``hand`` (issue 38.2)
+        where the computer thinks (about 1.5 ms of search, off the event
+        loop); ``None`` where no hints are given or the hand is gone."""
         if hand < 1 or not self.seating().hints:
-            return
+            return None
         play = hand_play(game, hand)
         if play is None:
-            return
+            return None
         call = partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index])
-        task = asyncio.create_task(self._say_pegging_note(call))
+        task = asyncio.create_task(self._note_of(call))
         self._notes.add(task)
         task.add_done_callback(self._notes.discard)
+        return task
 
-    async def _say_pegging_note(self, call: Callable[[], str]) -> None:
+    async def _note_of(self, call: Callable[[], str]) -> str:
         try:
-            note = await self.thinking.run(call)
+            return await self.thinking.run(call)
         except Exception:  # the note is advice: the game goes on without it
             log.warning("the pegging note could not be worked out", exc_info=True)
+            return ""
+
+    def _pegging_note(self, game: Game, hand: int) -> None:
+        """After hand ``hand`` (at the next deal): what each side left in
+        its play, with both hands known (issue 38.2), where hints are
+        given.  Worked out since the play ended (:meth:`notify` starts it
+        with the show), so it is usually ready and said here, before the
+        new hand's lines; otherwise as soon as it is."""
+        started = self._note if self._note is not None and self._note[0] == hand else None
+        self._note = None
+        task = started[1] if started is not None else self._work_out_note(game, hand)
+        if task is None:
             return
+        if task.done():
+            self._say_note(task.result())
+        else:
+            task.add_done_callback(lambda done: self._say_note(done.result(), later=True))
+
+    def _say_note(self, note: str, later: bool = False) -> None:
         if note and self.table is not None and not self.done.done():
             self.vs.chat.append((self._now(), "***", note))
             self.vs.say(note)
-            self._update()
+            if later:
+                self._update()
 
     def words(self, event: Event) -> list[str]:
         """``event`` in the message area's words (:func:`~door.ui.words.describe`)."""
