@@ -161,11 +161,10 @@ class HumanSeat:
                 vs.review, vs.counted = [], []
                 vs.match_points = self.table.match_points()
                 vs.series = self.table.score_words()
-                if game.hand_number >= 1 and self.seating().hints:  # at once: the result stays the last line
-                    played = hand_play(game, game.hand_number)
-                    if played is not None:
-                        self._say_note(pegging_note(game.rules, game.hand_number, *played, self.index,
-                                                    self.names()[1 - self.index]))
+                self._note = None  # (one being worked out since the show is not waited for)
+                call = self._note_call(game, game.hand_number)
+                if call is not None:  # at once: the result stays the last line
+                    self._say_note(call())
                 # the seed (issue 36.5) and where the review is (issue 38.1) come before the result,
                 # which stays the last line of the message area however the area pages
                 before = []
@@ -192,16 +191,23 @@ class HumanSeat:
         """Start working out the pegging note of ``hand`` (issue 38.2)
         where the computer thinks (about 1.5 ms of search, off the event
         loop); ``None`` where no hints are given or the hand is gone."""
+        call = self._note_call(game, hand)
+        if call is None:
+            return None
+        task = asyncio.create_task(self._note_of(call))
+        self._notes.add(task)
+        task.add_done_callback(self._notes.discard)
+        return task
+
+    def _note_call(self, game: Game, hand: int) -> Callable[[], str] | None:
+        """The pure call that words the pegging note of ``hand``; ``None``
+        where no hints are given or the hand is gone."""
         if hand < 1 or not self.seating().hints:
             return None
         play = hand_play(game, hand)
         if play is None:
             return None
-        call = partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index])
-        task = asyncio.create_task(self._note_of(call))
-        self._notes.add(task)
-        task.add_done_callback(self._notes.discard)
-        return task
+        return partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index])
 
     async def _note_of(self, call: Callable[[], str]) -> str:
         try:
@@ -224,7 +230,11 @@ class HumanSeat:
         if task.done():
             self._say_note(task.result())
         else:
-            task.add_done_callback(lambda done: self._say_note(done.result(), later=True))
+            task.add_done_callback(self._say_when_done)
+
+    def _say_when_done(self, task: "asyncio.Task[str]") -> None:
+        if not task.cancelled():  # (cancelled: the door is stopping)
+            self._say_note(task.result(), later=True)
 
     def _say_note(self, note: str, later: bool = False) -> None:
         if note and self.table is not None and not self.done.done():
