@@ -2,6 +2,7 @@
 card rules against the real game's."""
 
 import copy
+import functools
 import random
 
 import pytest
@@ -72,6 +73,41 @@ def _minimax(game: Game, mover: int, start: tuple[int, int]) -> int:
     return best if seat == mover else -best
 
 
+@functools.cache
+def _brute(hands: tuple[tuple[int, ...], tuple[int, ...]], turn: int, series: tuple[int, ...], last: int,
+           mode: RunMode) -> int:
+    """Seat 0's pegging minus seat 1's to the end of the play, by trying
+    every card (ranks) each player may play, the standard rules written
+    out plainly: a player who cannot play says go and the other plays on;
+    when neither can, the last to play pegs 1 and the other leads; 31
+    ends the series too (its 2 from :func:`play_points`, no go); the last
+    card pegs 1 unless it made 31.  No memo and no shared code with the
+    solver but the scorer of a series (remembered, as any search may be)."""
+    count = sum(min(r, 10) for r in series)
+    hand = hands[turn]
+    fits = [i for i, r in enumerate(hand) if count + min(r, 10) <= 31 and r not in hand[:i]]  # (ranks alike alike)
+    if not fits:
+        if any(count + min(r, 10) <= 31 for r in hands[1 - turn]):
+            return _brute(hands, 1 - turn, series, last, mode)
+        leader = 1 - last if hands[1 - last] else last
+        return (1 if last == 0 else -1) + _brute(hands, leader, (), last, mode)
+    sign = 1 if turn == 0 else -1
+    values = []
+    for i in fits:
+        after = (hand[:i] + hand[i + 1:], hands[1]) if turn == 0 else (hands[0], hand[:i] + hand[i + 1:])
+        played = series + (hand[i],)
+        points = play_points(played, mode)
+        total = count + min(hand[i], 10)
+        if not after[0] and not after[1]:  # the last card
+            value = sign * (points + (0 if total == 31 else 1))
+        elif total == 31:  # a new series, led by the other if they still hold a card
+            value = sign * points + _brute(after, 1 - turn if after[1 - turn] else turn, (), turn, mode)
+        else:
+            value = sign * points + _brute(after, 1 - turn, played, turn, mode)
+        values.append(value)
+    return max(values) if turn == 0 else min(values)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_the_search_pegs_as_the_game_does(seed: int) -> None:
     rng = random.Random(seed)
@@ -88,6 +124,27 @@ def test_the_search_pegs_as_the_game_does(seed: int) -> None:
     assert search.value(pone, dealer, (), 0) == expected
     # each card of the pone's lead: the best of them is the position's value
     assert max(search.after(r, pone, dealer, (), 0) for r in set(pone)) == expected
+    # the plain brute force below pegs as the game does too (seat 0 of it is the pone)
+    assert _brute((pone, dealer), 0, (), 0, mode) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", list(RunMode))
+def test_the_search_agrees_with_brute_force_on_1000_deals(mode: RunMode) -> None:
+    """Issue 38's check of the double-dummy solver: 1,000 random deals in
+    each run mode (one in three of low cards, for long series, gos and
+    31s), the value of the position and of each card of the lead."""
+    rng = random.Random(3800 + list(RunMode).index(mode))
+    low = [r for r in RANKS if r <= 5]
+    for deal in range(1000):
+        ranks = rng.sample(low if deal % 3 == 0 else RANKS, 8)
+        pone, dealer = tuple(sorted(ranks[:4])), tuple(sorted(ranks[4:]))
+        search = PeggingSearch(mode)
+        assert search.value(pone, dealer, (), 0) == _brute((pone, dealer), 0, (), 0, mode), (pone, dealer)
+        for i, rank in enumerate(pone):
+            rest = pone[:i] + pone[i + 1:]
+            by_brute = play_points((rank,), mode) + _brute((rest, dealer), 1, (rank,), 0, mode)
+            assert search.after(rank, pone, dealer, (), 0) == by_brute, (pone, dealer, rank)
 
 
 def test_a_card_that_does_not_fit_is_refused() -> None:
