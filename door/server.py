@@ -45,6 +45,7 @@ from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.club_night import ClubNight
 from door.sysop.console import sysop_session
+from door.play.hints import load_tables
 from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
@@ -131,6 +132,7 @@ class DoorServer:
         lobby.club_maker = lambda games, minutes: ClubNight(
             lobby, store, config.rules, games, store.clock() + minutes * 60, self.thinking, config.computer.delay,
             config.paging.ranked_grace, store.clock)
+        load_tables()  # (before any caller: built at a caller's first discard, it stopped every screen)
         try:
             await self._listen(data_dir, host_key)
         except BaseException:  # a port taken, another server on the data folder: undo what is open

@@ -4,7 +4,7 @@ shown a screenful at a time (said whole in screen-reader mode)."""
 
 from __future__ import annotations
 
-import asyncio
+from functools import partial
 
 from engine.actions import IllegalAction
 from engine.game_review import review_game
@@ -24,8 +24,9 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
     """The review of the recorded game ``summary`` for the caller's seat in
     it; a page saying why not when its moves were not kept (a game
     recorded before reviews, or one the caller did not play).  The
-    searches run on a thread (about 20 ms a card played), so other
-    callers are not held up.  Raises :class:`~door.net.terminal.HungUp`
+    searches (about 20 ms a card played) run where the computer thinks
+    (:meth:`~door.play.thinking.Thinking.run`: a worker process under
+    ``serve``), so other callers' screens are not held up.  Raises :class:`~door.net.terminal.HungUp`
     on hang-up."""
     display, caller = side.display, side.caller
     side.doing(Doing.READING_RECENT)
@@ -49,8 +50,10 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
 
     display.show(paint, text=lambda: waiting)
     try:
-        review = await asyncio.to_thread(review_game, moves.rules, moves.number, moves.actions, seat,
-                                         moves.first_dealer, moves.shuffle)
+        # about 20 ms a card: where the computer thinks (a worker process), not on a thread
+        # of the door's, where it held the interpreter lock from every caller's screen
+        review = await side.ctx.thinking.run(partial(review_game, moves.rules, moves.number, list(moves.actions),
+                                                     seat, moves.first_dealer, moves.shuffle))
     except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
         side.log.error("game %d cannot be reviewed: %s", summary.id, exc)
         await show_page(display, "Game review", [f"Game #{summary.number} cannot be reviewed: its moves do not "

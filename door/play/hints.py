@@ -7,16 +7,30 @@ from __future__ import annotations
 from typing import Sequence
 
 from engine.cards import Card
+from engine.crib_values import load_table
 from engine.game import Game, Phase
 from engine.hard import HardPlayer, rank_discards
 from engine.rules import Rules
+from engine.scoring import rank_points_table
 from engine.game import PlayedCard
 from engine.pegging_review import left_on_the_table, review_hand
 from engine.strategy import situation
 
 from door.ui.words import card_text, cards_text
 
-__all__ = ["discard_analysis", "hint", "hand_play", "pegging_note"]
+__all__ = ["discard_analysis", "hint", "hand_play", "pegging_note", "load_tables"]
+
+
+def load_tables() -> None:
+    """Build or read now the tables the advice reads on the event loop:
+    the show's rank table (:func:`engine.scoring.rank_points_table`, built
+    in 0.2-0.5 s) and the crib values (:func:`engine.crib_values.load_table`,
+    about 0.08 s).  Left to their first use, they stopped every caller's
+    screen for that long at the first discard after the door started
+    (``bench.load``: the first hand's keys answered in up to 576 ms at 20
+    callers).  The server calls it before it listens."""
+    rank_points_table()
+    load_table()
 
 
 def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:

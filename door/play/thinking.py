@@ -102,11 +102,14 @@ def _framed(message: object) -> bytes:
 
 
 def _load_tables() -> None:
-    """Load the expert's tables now rather than at the first move."""
-    from engine import expert_tables, win_tables
+    """Load the expert's tables now rather than at the first move (the
+    show's rank table, built rather than read, took 0.2-0.5 s at the
+    first decision)."""
+    from engine import expert_tables, scoring, win_tables
     from engine.crib_values import load_table
     expert_tables.load()
     load_table()
+    scoring.rank_points_table()
     for objective in win_tables.SHIPPED:
         win_tables.dealer_value(0, 0, 121, objective)
 
@@ -290,6 +293,9 @@ class Thinking:
         self.processes = processes
         self._workers: list[_Worker] = []
         self._closed = False
+        self.answered = 0
+        """Calls the worker processes answered (decisions and other work):
+        for tests and benchmarks."""
         self.unable = False
         """Set when a thinking process ended before it was ready (a broken
         interpreter, no memory to start one): the computer then thinks on
@@ -350,7 +356,9 @@ class Thinking:
         dies first, ``fallback()`` on the thread (and another is started)."""
         worker = min(self._workers, key=lambda w: (w.gone, len(w.pending)))
         try:
-            return await worker.run(call)
+            result = await worker.run(call)
+            self.answered += 1
+            return result
         except WorkerGone:
             if not self._closed and worker.was_ready:
                 log.error("a thinking process died: starting another, and deciding this move on the thread")

@@ -39,7 +39,9 @@ async def _noop() -> None:
 
 
 async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> None:
-    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+    config = make_config(tmp_path / "data", game_to=61)
+    config.computer.processes = 1  # the review is worked out where the computer thinks: a worker process
+    async with running(config) as door:
         caller = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret")
         screen = caller.screen
         player = ShortCounter(screen, caller.send, name="Ann", password="ann-secret")
@@ -51,11 +53,14 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
         await screen.wait_for(lambda: "Press 1 to review that game" in screen.text()
                               and "Ann" in screen.text())
         assert re.search(r"^ +1  \d{4}-\d\d-\d\d \d\d:\d\d  #\d+ +Ann \d+ - Computer \d+", screen.text(), re.M)
+        answered = door.thinking.answered
         await caller.send(b"1")
         # the whole first page, not the first bytes of it: its last line is the pager's
         await screen.wait_for(lambda: "Review of game #" in screen.text() and "any key" in screen.text().lower(),
                               timeout=30)
         page = screen.text()
+        # the review was the worker's (about 20 ms a card), not a thread's holding the door's interpreter lock
+        assert door.thinking.answered == answered + 1
         missed = player.short_by
         assert missed, "the caller had no hand worth a point to count short"
         assert re.search(rf"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting {missed}\.",
