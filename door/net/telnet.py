@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable
 import telnetlib3
 from telnetlib3 import telopt
 
+from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, address_of
 from door.net.terminal import Terminal, TerminalKind
 
@@ -266,8 +267,7 @@ def untie(transport: object, writer: object) -> None:
     callbacks for commands received, which no byte reaches once the
     connection is lost, and through its option tables' change callback.  Whatever still holds the writer (the session
     ending) may write to it and close it as before."""
-    if transport is not None:
-        vars(transport).pop("_read_ready_cb", None)
+    untie_transport(transport)
     for name in RECEIVED_CALLBACKS:
         table = getattr(writer, name, None)
         if isinstance(table, dict):

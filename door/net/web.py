@@ -43,6 +43,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from door.net.charset import UTF8
+from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, address_of
 from door.net.terminal import CLOSE_GRACE, Terminal, TerminalKind
 
@@ -265,10 +266,13 @@ class _GatedConnection(ServerConnection):
             self.counted = self.door_address = address
 
     def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        if self.counted is not None:
-            self.gate.release(self.counted)
-            self.counted = None
+        try:
+            super().connection_lost(exc)
+        finally:
+            if self.counted is not None:
+                self.gate.release(self.counted)
+                self.counted = None
+            untie_transport(self.transport)  # (issue 39: freed by reference counting, not a full collection)
 
 
 def _response(status: http.HTTPStatus, body: bytes, content_type: str, extra: dict[str, str]) -> Response:

@@ -60,3 +60,28 @@ def _the_doors_end(o: object, port: int) -> bool:
         sockname = extra.get("sockname")
         return isinstance(sockname, tuple) and sockname[1] == port
     return False
+
+
+async def test_a_lost_web_connection_leaves_no_cycle_of_the_doors(tmp_path: Path) -> None:
+    """asyncio's transport of a WebSocket that ended referred to itself;
+    frozen by the door's collector, it waited for a full collection."""
+    from websockets.asyncio.client import connect
+
+    async with running(make_config(tmp_path / "data")) as door:
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            async with connect(f"ws://127.0.0.1:{door.web_port}/ws", origin=f"http://127.0.0.1:{door.web_port}") as ws:
+                seen = b""
+                while b"Your name" not in seen:
+                    seen += await asyncio.wait_for(ws.recv(), 10)  # type: ignore[operator]
+            async with asyncio.timeout(5):
+                while door.sessions:
+                    await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            gc.collect()
+            ends = collections.Counter(type(o).__qualname__ for o in gc.garbage if _the_doors_end(o, door.web_port))
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+    assert not ends, ends
