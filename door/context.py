@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from engine.rules import Rules
 
+from door.play.reviews import GameReviews
 from door.play.thinking import IN_THREAD, Thinking
 from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
 from door.sysop.lobby import Lobby
@@ -39,6 +40,11 @@ class DoorContext:
     """Where the expert computer thinks (``[computer] processes``)."""
     link: NodeLink | None = None
     """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
+    reviews: GameReviews = field(init=False)
+    """Game reviews, worked out by :attr:`thinking` one at a time and kept (:mod:`door.play.reviews`)."""
+
+    def __post_init__(self) -> None:
+        self.reviews = GameReviews(self.thinking)
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

@@ -25,9 +25,9 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
     it; a page saying why not when its moves were not kept (a game
     recorded before reviews, or one the caller did not play).  The
     searches (about 20 ms a card played) run where the computer thinks
-    (:meth:`~door.play.thinking.Thinking.run`: a worker process under
-    ``serve``), so other callers' screens are not held up.  Raises :class:`~door.net.terminal.HungUp`
-    on hang-up."""
+    (a worker process under ``serve``), one review at a time, and a game
+    reviewed again is not searched again (:mod:`door.play.reviews`).
+    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     display, caller = side.display, side.caller
     side.doing(Doing.READING_RECENT)
     try:
@@ -50,10 +50,8 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
 
     display.show(paint, text=lambda: waiting)
     try:
-        # about 20 ms a card: where the computer thinks (a worker process), not on a thread
-        # of the door's, where it held the interpreter lock from every caller's screen
-        review = await side.ctx.thinking.run(partial(review_game, moves.rules, moves.number, list(moves.actions),
-                                                     seat, moves.first_dealer, moves.shuffle))
+        review = await side.ctx.reviews.review(summary.id, seat, partial(
+            review_game, moves.rules, moves.number, moves.actions, seat, moves.first_dealer, moves.shuffle))
     except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
         side.log.error("game %d cannot be reviewed: %s", summary.id, exc)
         await show_page(display, "Game review", [f"Game #{summary.number} cannot be reviewed: its moves do not "

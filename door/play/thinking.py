@@ -102,14 +102,13 @@ def _framed(message: object) -> bytes:
 
 
 def _load_tables() -> None:
-    """Load the expert's tables now rather than at the first move (the
-    show's rank table, built rather than read, took 0.2-0.5 s at the
-    first decision)."""
-    from engine import expert_tables, scoring, win_tables
-    from engine.crib_values import load_table
+    """Load the expert's tables now rather than at the first move, and
+    those of the advice worked out here too (the show's rank table, built
+    rather than read, took 0.2-0.5 s at the first decision)."""
+    from engine import expert_tables, win_tables
+    from door.play.hints import load_tables
     expert_tables.load()
-    load_table()
-    scoring.rank_points_table()
+    load_tables()
     for objective in win_tables.SHIPPED:
         win_tables.dealer_value(0, 0, 121, objective)
 
