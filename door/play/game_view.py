@@ -145,8 +145,9 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
         _chat(canvas, rows["messages"], canvas.rows - 1, vs)
     else:  # the rule above the area to the row above the prompt
         top, bottom = rows["messages"], canvas.rows - 1
-        vs.band("messages").draw(canvas, top - 1, bottom - top + 1,
-                                 (vs.log_version, len(vs.log), vs.msg_top, vs.msg_painted, vs.note),
+        # (not msg_top nor msg_painted: the painter sets them, so a key
+        # taken before it painted would differ at every frame after)
+        vs.band("messages").draw(canvas, top - 1, bottom - top + 1, (vs.log_version, len(vs.log), vs.note),
                                  lambda band: _messages(band, 1, bottom - top + 1, vs))
     _prompt(canvas, vs)
 

@@ -264,3 +264,30 @@ def test_parts_kept_from_frame_to_frame_show_every_change() -> None:
     vs.match_points = (1, 0)
     frame()
     assert "Games 1-0" in screen.display[0]
+
+
+def test_the_message_area_is_painted_again_only_for_a_new_message() -> None:
+    """The message area's band is kept while its lines are the same (issue
+    39): a highlight-bar move after a message paints the hand, not the
+    messages again (its key once held what its own painting changed, so
+    it was painted afresh at every frame)."""
+    g = stacked_game()
+    vs = ViewState(mode=Mode.DISCARD)
+    vs.say("Hand 1: Ann deals.")
+    painted = []
+
+    def frame() -> None:
+        canvas = Canvas(80, 24)
+        paint_game(canvas, g, 0, NAMES, vs)
+        painted.append(vs.band("messages").canvas)
+
+    frame()
+    vs.cursor = 1
+    frame()
+    vs.cursor = 2
+    frame()
+    assert painted[0] is painted[1] is painted[2]
+    vs.say("Another line.")
+    frame()
+    assert painted[3] is not painted[2]
+    assert any("Another line." in painted[3].text(r) for r in range(painted[3].rows))
