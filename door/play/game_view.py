@@ -181,20 +181,14 @@ def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], repla
 def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, names: list[str],
            vs: ViewState) -> None:
     face_up = game.phase in (Phase.SHOW, Phase.OVER) or vs.reveal
-    # the opponent
-    top = rows["opponent"]
-    _covered_hand(canvas, top, game, opp, names, face_up)
-    # the crib and the starter
-    canvas.put(top, 44, "Crib", LABEL)
     crib_up = game.phase is Phase.OVER or (game.show_turn is not None and game.show_turn[1] is ShowTurn.CRIB)
-    crib_cards: list[Card | None] = list(game.crib) if crib_up else [None] * len(game.crib)
-    for i, card in enumerate(crib_cards):
-        draw_card(canvas, top + 2, 44 + i * CARD_STEP, card)
-    canvas.put(top, 68, "Starter", LABEL)
-    if game.starter:
-        draw_card(canvas, top + 2, 69, game.starter)
-    else:
-        canvas.put(top + 2, 69, " -- ", DIM)
+    # the opponent's cards, the crib and the starter: a band, the same
+    # while the caller moves the bar or types a count (issue 39)
+    held = tuple(game.hands[opp]) if game.phase is Phase.DISCARD else (tuple(game.played[opp]), tuple(game.kept[opp]))
+    vs.band("table").draw(canvas, rows["opponent"], 3,
+                          (face_up, crib_up, names[opp], game.phase, held, game.series_number, tuple(game.crib),
+                           game.starter),
+                          lambda band: _table(band, game, opp, names, face_up, crib_up))
     # mine
     top = rows["mine"]
     if vs.spectator:
@@ -221,6 +215,21 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
         seat, what = game.show_turn
         who = "your" if seat == me and not vs.spectator else f"{names[seat]}'s"
         canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
+
+
+def _table(canvas: Canvas, game: Game, opp: int, names: list[str], face_up: bool, crib_up: bool) -> None:
+    """The opponent's cards (``face_up`` or not), the crib (``crib_up``
+    or not) and the starter, from ``canvas``'s row 0."""
+    _covered_hand(canvas, 0, game, opp, names, face_up)
+    canvas.put(0, 44, "Crib", LABEL)
+    crib_cards: list[Card | None] = list(game.crib) if crib_up else [None] * len(game.crib)
+    for i, card in enumerate(crib_cards):
+        draw_card(canvas, 2, 44 + i * CARD_STEP, card)
+    canvas.put(0, 68, "Starter", LABEL)
+    if game.starter:
+        draw_card(canvas, 2, 69, game.starter)
+    else:
+        canvas.put(2, 69, " -- ", DIM)
 
 
 def _covered_hand(canvas: Canvas, top: int, game: Game, seat: int, names: list[str], face_up: bool) -> None:

@@ -236,10 +236,16 @@ class Canvas:
         if start >= stop:
             return
         self.wide = self.wide or source.wide
+        chars, styles = self.chars, self.styles
+        if start == col == 0 and stop == self.cols == source.cols:  # whole rows (a band): copied once each
+            for r in range(max(0, -row), min(source.rows, self.rows - row)):
+                chars[row + r] = source.chars[r][:]
+                styles[row + r] = source.styles[r][:]
+            return
         for r in range(source.rows):
             if 0 <= row + r < self.rows:
-                self.chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
-                self.styles[row + r][start:stop] = source.styles[r][start - col:stop - col]
+                chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
+                styles[row + r][start:stop] = source.styles[r][start - col:stop - col]
 
     def fill(self, row: int, col: int, width: int, style: Style = DEFAULT, ch: str = " ") -> None:
         """Fill ``width`` cells of ``row`` from ``col`` with ``ch`` in ``style``."""
@@ -332,7 +338,7 @@ class Renderer:
         if canvas.cursor is not None:
             r, c = canvas.cursor
             if self._pos != (r, c):
-                out.append(CONTROL["move"].format(row=r + 1, col=c + 1))
+                out.append(_cup(r, c))
                 self._pos = (r, c)
         self.frames += 1
         # characters are already bytes; the str parts are escape sequences (ASCII)
@@ -382,8 +388,11 @@ class Renderer:
         if changed:
             mono = self._mono
             first = changed[0]
-            # the gaps between runs of adjacent changed cells: (end of a run, start of the next)
-            for end, nxt in [(a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]:
+            # the gaps between runs of adjacent changed cells: (end of a run,
+            # start of the next); none when the changed cells are one run
+            gaps = [] if changed[-1] - first == len(changed) - 1 else [
+                (a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]
+            for end, nxt in gaps:
                 style = new_s[end - 1]
                 if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) \
                         >= len(_cuf(nxt - end)):
@@ -469,8 +478,7 @@ class Renderer:
         otherwise position (CUP)."""
         if self._pos == (row, col):
             return
-        cup = CONTROL["move"].format(row=row + 1, col=col + 1) if col else CONTROL["move_row"].format(row=row + 1)
-        moves = [cup]
+        moves = [_cup(row, col)]
         if self._pos is not None and self._pos[0] == row:
             here = self._pos[1]
             if here < col:
@@ -497,6 +505,14 @@ def _whole_wide(changed: list[int], chars: str, last: int) -> list[int]:
         if c + 1 < last and chars[c + 1] == WIDE_TAIL:
             cells.add(c + 1)
     return sorted(cells)
+
+
+@lru_cache(maxsize=4096)
+def _cup(row: int, col: int) -> str:
+    """Cursor position (CUP) to 0-based (``row``, ``col``); the column
+    left out at the first (memoized: ``str.format`` was a tenth of the
+    renderer's time)."""
+    return CONTROL["move"].format(row=row + 1, col=col + 1) if col else CONTROL["move_row"].format(row=row + 1)
 
 
 @lru_cache(maxsize=512)

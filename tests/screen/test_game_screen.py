@@ -9,6 +9,7 @@ from door.net.charset import CP437, UTF8
 from door.play.game_view import HAND_COL, CARD_STEP, layout_rows, paint_game
 from door.play.view_state import Mode, ViewState
 from door.ui.screen import Canvas, Renderer
+from door.ui.words import card_text
 from engine.cards import Card, FULL_DECK, parse_cards
 from engine.actions import Discard, Play
 from engine.game import Game
@@ -291,3 +292,42 @@ def test_the_message_area_is_painted_again_only_for_a_new_message() -> None:
     frame()
     assert painted[3] is not painted[2]
     assert any("Another line." in painted[3].text(r) for r in range(painted[3].rows))
+
+
+def test_the_opponents_cards_are_kept_while_the_caller_moves_the_bar_and_show_each_play() -> None:
+    """The opponent's cards, the crib and the starter are a band (issue
+    39): the same band through highlight-bar moves, and painted again
+    (and seen) when the opponent lays away, the starter is cut and the
+    opponent plays."""
+    g = stacked_game()
+    me, opp = 0, 1
+    vs = ViewState(mode=Mode.DISCARD)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+    top = layout_rows(g.rules)["opponent"]
+
+    def frame() -> object:
+        canvas = Canvas(80, 24)
+        paint_game(canvas, g, me, NAMES, vs)
+        stream.feed(renderer.render(canvas))
+        return vs.band("table").canvas
+
+    first = frame()
+    vs.cursor = 3
+    assert frame() is first
+    assert screen.display[top + 2].count("\u2592" * 4) == 6 and "--" in screen.display[top + 2]
+    g.apply(Discard(opp, tuple(g.hands[opp][:2])))
+    assert frame() is not first
+    assert screen.display[top + 2].count("\u2592" * 4) == 4 + 2  # four in hand, two in the crib
+    g.apply(Discard(me, tuple(g.hands[me][:2])))
+    frame()
+    starter = g.starter
+    assert starter is not None and str(starter.rank_char) in screen.display[top + 2][69:74]
+    if g.pone == me:
+        g.apply(Play(me, min(g.kept[me], key=lambda c: c.rank)))
+    card = min(g.kept[opp], key=lambda c: c.rank)
+    g.apply(Play(opp, card))
+    frame()
+    assert screen.display[top + 2][HAND_COL:HAND_COL + 4].strip() == card_text(card)
+    assert screen.display[top + 1][HAND_COL + 1:HAND_COL + 3].strip() == ("2" if g.pone == me else "1")
