@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from operator import attrgetter
 
 from engine.cards import Card
 from engine.events import HandCounted, ShowTurn
@@ -90,11 +91,12 @@ def draw_card(canvas: Canvas, row: int, col: int, card: Card | None, bg: int = W
     canvas.put(row, col, text, style)
 
 
-def _order_marks(game: Game, seat: int) -> dict[Card, str]:
-    marks = {}
-    for p in game.played[seat]:
-        marks[p.card] = str(p.order) if p.series == game.series_number else "x"
-    return marks
+def _order_marks(game: Game, seat: int) -> dict[int, str]:
+    """The mark above each card ``seat`` played, by the card's index (an
+    int hashes in C, a card in Python): its order in the current series,
+    or ``x`` from an earlier one."""
+    series = game.series_number
+    return {p.card.index: str(p.order) if p.series == series else "x" for p in game.played[seat]}
 
 
 def my_cards(game: Game, me: int, sort: bool = True) -> list[Card]:
@@ -102,7 +104,10 @@ def my_cards(game: Game, me: int, sort: bool = True) -> list[Card]:
     four kept (played ones stay in place, marked); in rank order when
     ``sort`` (Black Dog Cribbage's automatic sort), else as dealt."""
     cards = list(game.hands[me]) if game.phase is Phase.DISCARD else list(game.kept[me])
-    return sorted(cards) if sort else cards
+    return sorted(cards, key=_BY_INDEX) if sort else cards  # (the index's order is the cards' own, and fast)
+
+
+_BY_INDEX = attrgetter("index")
 
 
 def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewState) -> None:
@@ -115,10 +120,10 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     # the parts that change seldom are bands, painted again only when what
     # they show changed (issue 39): each key is all its painter reads
     rules = game.rules
-    vs.band("title").draw(canvas, 0, 1, (game.number, rules.game_to, rules.run_mode, vs.series, vs.match_points),
+    box = vs.options.box
+    vs.band("title").draw(canvas, 0, 2, (game.number, rules, vs.series, vs.match_points, box,
+                                         box and vs.options.skill, box and vs.computer),
                           lambda band: _title(band, game, names, vs))
-    if vs.options.box:
-        canvas.put(1, 1, rules_summary(rules, vs.options, vs.computer), Style(fg=CYAN))
     pegs = tuple((peg.front, peg.back) for peg in game.pegs)
     vs.band("board").draw(canvas, rows["board"], board_height(rules.game_to),
                           (rules.game_to, rules.skunk, rules.double_skunk, pegs, tuple(names)),
@@ -159,6 +164,8 @@ def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
     right = f"{vs.series or f'Games {vs.match_points[0]}-{vs.match_points[1]}'}  ^L redraw "
     canvas.put(0, 0, left, TITLE)
     canvas.put(0, canvas.cols - len(right), right, TITLE)
+    if vs.options.box:  # the rules box, under the title
+        canvas.put(1, 1, rules_summary(game.rules, vs.options, vs.computer), Style(fg=CYAN))
 
 
 def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], replayed: bool = False,
@@ -199,9 +206,10 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     cards = my_cards(game, me, vs.options.sort)
     for i, card in enumerate(cards):
         col = HAND_COL + i * CARD_STEP
-        if card in marks:
-            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
-        if card in vs.hint:
+        mark = marks.get(card.index)
+        if mark is not None:
+            canvas.put(top + 1, col + 1, mark.rjust(2), ORDER if mark != "x" else DIM)
+        if vs.hint and card in vs.hint:
             canvas.put(top + 1, col, " \u25bc ", Style(fg=YELLOW, bold=True))  # the hint's mark: ▼
         on_bar = vs.mode in (Mode.DISCARD, Mode.PLAY) and i == vs.cursor
         if card in vs.selected:
@@ -245,8 +253,9 @@ def _covered_hand(canvas: Canvas, top: int, game: Game, seat: int, names: list[s
         cards = played + [c if face_up else None for c in game.kept[seat] if c not in played]
     for i, card in enumerate(cards):
         col = HAND_COL + i * CARD_STEP
-        if card is not None and card in marks:
-            canvas.put(top + 1, col + 1, marks[card].rjust(2), ORDER if marks[card] != "x" else DIM)
+        mark = marks.get(card.index) if card is not None else None
+        if mark is not None:
+            canvas.put(top + 1, col + 1, mark.rjust(2), ORDER if mark != "x" else DIM)
         draw_card(canvas, top + 2, col, card)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 from bisect import bisect_left
 from functools import lru_cache
+from itertools import count
 from typing import Callable, Hashable, NamedTuple
 
 from wcwidth import wcwidth
@@ -175,6 +176,18 @@ class Canvas:
         self.wide = False
         """True once a double-width character was put (before that no cell
         can be the covered half of one, and :meth:`put` skips the checks)."""
+        self.kept: dict[int, tuple[int, int]] = {}
+        """Rows that are a :class:`Band`'s rows, shared rather than copied
+        (:meth:`share`), by row: (the band's painting, its row).  Writing
+        to such a row copies it first; the renderer skips a row whose
+        token it already shows."""
+
+    def own(self, row: int) -> None:
+        """Make ``row`` this canvas's own before it is written (a row shared
+        with a band is copied; nothing otherwise)."""
+        if self.kept.pop(row, None) is not None:
+            self.chars[row] = self.chars[row][:]
+            self.styles[row] = self.styles[row][:]
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -194,6 +207,8 @@ class Canvas:
                 piece = text[start - col:stop - col]
                 if not piece.isprintable():  # control characters (and a few unusual spaces: kept as they are)
                     piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
+                if row in self.kept:
+                    self.own(row)
                 chars = self.chars[row]
                 if self.wide:
                     if chars[start] == WIDE_TAIL and start > 0:
@@ -217,6 +232,8 @@ class Canvas:
             piece[0] = " "
         if piece[-1] != WIDE_TAIL and stop - col < len(cells) and cells[stop - col] == WIDE_TAIL:
             piece[-1] = " "  # its right half would fall off the edge
+        if row in self.kept:
+            self.own(row)
         chars = self.chars[row]
         if start > 0 and chars[start] == WIDE_TAIL:
             chars[start - 1] = " "  # a wide character on the canvas loses its right half
@@ -237,15 +254,26 @@ class Canvas:
             return
         self.wide = self.wide or source.wide
         chars, styles = self.chars, self.styles
-        if start == col == 0 and stop == self.cols == source.cols:  # whole rows (a band): copied once each
-            for r in range(max(0, -row), min(source.rows, self.rows - row)):
-                chars[row + r] = source.chars[r][:]
-                styles[row + r] = source.styles[r][:]
-            return
         for r in range(source.rows):
             if 0 <= row + r < self.rows:
+                if row + r in self.kept:
+                    self.own(row + r)
                 chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
                 styles[row + r][start:stop] = source.styles[r][start - col:stop - col]
+
+    def share(self, top: int, source: "Canvas", serial: int) -> None:
+        """Make rows ``top`` .. of this canvas ``source``'s rows (the same
+        width), shared rather than copied: a :class:`Band`'s, painted as
+        its painting number ``serial`` and never written again (this
+        canvas copies a row before it writes to it, :meth:`own`)."""
+        if source.cols != self.cols:
+            raise ValueError(f"a band {source.cols} cells wide on a canvas {self.cols} wide")
+        self.wide = self.wide or source.wide
+        chars, styles, kept = self.chars, self.styles, self.kept
+        for r in range(max(0, -top), min(source.rows, self.rows - top)):
+            chars[top + r] = source.chars[r]
+            styles[top + r] = source.styles[r]
+            kept[top + r] = (serial, r)
 
     def fill(self, row: int, col: int, width: int, style: Style = DEFAULT, ch: str = " ") -> None:
         """Fill ``width`` cells of ``row`` from ``col`` with ``ch`` in ``style``."""
@@ -265,11 +293,14 @@ class Band:
     band's painter reads; the band is painted again when the key, the
     width or the height differs from the last one."""
 
-    __slots__ = ("key", "canvas")
+    __slots__ = ("key", "canvas", "serial")
 
     def __init__(self) -> None:
         self.key: Hashable = None
         self.canvas: Canvas | None = None
+        self.serial = 0
+        """Which painting of any band this one's is (:data:`_PAINTINGS`):
+        with the row, what tells the renderer a row is the one it shows."""
 
     def draw(self, canvas: Canvas, top: int, height: int, key: Hashable, paint: Callable[[Canvas], None]) -> None:
         """Copy the band into ``canvas``'s rows ``top`` .. ``top`` +
@@ -282,8 +313,12 @@ class Band:
         if band is None or band.cols != canvas.cols or band.rows != height or key != self.key:
             band = Canvas(canvas.cols, height)
             paint(band)
-            self.canvas, self.key = band, key
-        canvas.blit(top, 0, band)
+            self.canvas, self.key, self.serial = band, key, next(_PAINTINGS)
+        canvas.share(top, band, self.serial)
+
+
+_PAINTINGS = count(1)
+"""Numbers every band's paintings, in this process, never twice."""
 
 
 MAX_REORDERED = 3
@@ -308,6 +343,7 @@ class Renderer:
         self._size: tuple[int, int] | None = None
         self._rows: list[str] = []
         self._styles: list[list[Style]] = []
+        self._kept: list[tuple[int, int] | None] = []  # the band row each screen row shows (Canvas.kept)
         self._style: Style | None = None
         self._pos: tuple[int, int] | None = None
         self.frames = 0
@@ -327,10 +363,16 @@ class Renderer:
             self._size = (canvas.cols, canvas.rows)
             self._rows = [" " * canvas.cols] * canvas.rows
             self._styles = [[DEFAULT] * canvas.cols for _ in range(canvas.rows)]
-        bottom = canvas.chars[-1]
-        if canvas.cols > 1 and bottom[-1] == WIDE_TAIL:
-            bottom[-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
+            self._kept = [None] * canvas.rows
+        if canvas.cols > 1 and canvas.chars[-1][-1] == WIDE_TAIL:
+            canvas.own(canvas.rows - 1)
+            canvas.chars[-1][-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
+        kept, shown = canvas.kept, self._kept
         for row, (chars, styles) in enumerate(zip(canvas.chars, canvas.styles)):
+            token = kept.get(row)
+            if token is not None and token == shown[row]:
+                continue  # a band's row, unchanged since this renderer sent it
+            shown[row] = token
             text = "".join(chars)
             # most rows of a frame are as they were: skipped here, at C speed
             if text != self._rows[row] or styles != self._styles[row]:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from door.net.charset import ASCII, CP437, UTF8, Charset
-from door.ui.screen import CYAN, RED, WHITE, YELLOW, Canvas, Renderer, Style
+from door.ui.screen import CYAN, RED, WHITE, YELLOW, Band, Canvas, Renderer, Style
 
 
 def emulate(cols: int, rows: int):
@@ -148,6 +148,42 @@ def test_frames_in_colour_show_what_a_full_repaint_shows(charset: Charset,
     fresh, feed_fresh = terminal()
     feed_fresh(Renderer(charset).render(canvas))
     assert _cells(live) == _cells(fresh)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(-1, 3),
+                          st.lists(st.tuples(st.integers(0, 3), st.integers(-2, 30),
+                                             st.text(alphabet="ab \u2665", max_size=12), COLOURS), max_size=3)),
+                min_size=1, max_size=10))
+def test_frames_of_bands_show_what_a_full_repaint_shows(frames: list[tuple[int, int, int, list]]) -> None:
+    """Frames built of two bands (rows shared with the frame, not copied,
+    and skipped by the renderer while they are the ones it shows; issue
+    39), sometimes repainted, sometimes moved, with text written over them:
+    the terminal shows what one full repaint of the last frame shows, and
+    writing over a band's row in a frame never changes the band."""
+    def painter(key: int) -> Callable[[Canvas], None]:
+        def paint(band: Canvas) -> None:
+            band.put(0, key, f"band {key} \u2665", Style(fg=CYAN if key else RED))
+            band.put(1, 2 * key, "x" * (key + 1), Style(bg=YELLOW))
+        return paint
+
+    screen = pyte.Screen(30, 4)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+    upper, lower = Band(), Band()
+    for key_upper, key_lower, lower_top, puts in frames:
+        canvas = Canvas(30, 4)
+        upper.draw(canvas, 0, 2, key_upper, painter(key_upper))
+        lower.draw(canvas, lower_top, 2, key_lower, painter(key_lower))
+        bands = [(b.canvas, [b.canvas.text(r) for r in range(2)]) for b in (upper, lower)]
+        for row, col, text, style in puts:
+            canvas.put(row, col, text, style)
+        for band, before in bands:
+            assert [band.text(r) for r in range(2)] == before
+        stream.feed(renderer.render(canvas))
+    fresh = pyte.Screen(30, 4)
+    pyte.ByteStream(fresh).feed(Renderer(UTF8).render(canvas))
+    assert _cells(screen) == _cells(fresh)
 
 
 def test_long_text_typed_or_drawn_is_not_kept_by_the_charset() -> None:
