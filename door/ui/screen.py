@@ -434,10 +434,15 @@ class Renderer:
             # start of the next); none when the changed cells are one run
             gaps = [] if changed[-1] - first == len(changed) - 1 else [
                 (a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]
+            narrow = WIDE_TAIL not in text  # (every cell then costs a byte or more to rewrite)
             for end, nxt in gaps:
+                step = len(_cuf(nxt - end))
+                if narrow and nxt - end >= step:  # rewriting the gap cannot cost less than stepping over it
+                    spans.append((first, end))
+                    first = nxt
+                    continue
                 style = new_s[end - 1]
-                if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) \
-                        >= len(_cuf(nxt - end)):
+                if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) >= step:
                     spans.append((first, end))
                     first = nxt
             spans.append((first, changed[-1] + 1))
@@ -525,7 +530,8 @@ class Renderer:
             here = self._pos[1]
             if here < col:
                 cuf = _cuf(col - here)
-                if self._style is not None and self._bridge_cost(text, styles, here, col, self._style) < len(cuf):
+                if self._style is not None and (col - here < len(cuf) or WIDE_TAIL in text) \
+                        and self._bridge_cost(text, styles, here, col, self._style) < len(cuf):
                     self._emit_span(text, styles, here, col, out)
                     self._pos = (row, col)
                     return

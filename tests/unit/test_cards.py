@@ -66,3 +66,16 @@ def test_decks_are_permutations_and_streams_differ() -> None:
 def test_bad_game_numbers(number: int, stream: int) -> None:
     with pytest.raises(ValueError):
         shuffled_deck(number, stream)
+
+
+def test_a_card_pickles_as_its_index_and_comes_back_as_the_same_card() -> None:
+    """A decision crosses to a thinking process as a pickle (issue 39): a
+    card goes as its index, a few bytes, and comes back as the one card
+    of that index, not a copy built field by field."""
+    import pickle
+
+    from engine.cards import FULL_DECK
+    for card in FULL_DECK:
+        assert pickle.loads(pickle.dumps(card)) is card
+    hand = tuple(FULL_DECK[:6])
+    assert len(pickle.dumps(hand)) < 100
