@@ -27,7 +27,7 @@ from engine.game import Game, Phase
 from engine.scoring import MAX_SHOW_POINTS
 
 from door.net.keys import Key, KeyName
-from door.play.hints import discard_analysis, hint
+from door.play.hints import hint
 from door.play.view_state import Mode, ViewState
 from door.play.game_view import my_cards
 from door.ui.screen import cell_width
@@ -317,9 +317,7 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
         card = hand[vs.cursor]
         if len(vs.selected) == 2:
             thrown = (vs.selected[0], vs.selected[1])
-            if seating.hints:
-                vs.discard_note = discard_analysis(game.hands[me], thrown, game.dealer == me)
-            vs.selected = []
+            vs.selected = []  # (the seat works out the discard's analysis, off the event loop)
             return [Submit(Discard(me, thrown))]
         if card in vs.selected:
             vs.tell(f"{card_text(card)} is already selected; DEL unselects it.")

@@ -21,7 +21,6 @@ from engine.game import Phase
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
 from door.play.game_view import my_cards
-from door.play.hints import discard_analysis
 from door.play.thinking import IN_THREAD, Thinking
 from door.play.human_seat import HumanSeat
 from door.play.options import CallerOptions
@@ -240,8 +239,6 @@ class LineSeat(HumanSeat):
             thrown = (vs.selected[0], vs.selected[1])
             vs.selected = []
             self.display.say(f"You lay away the {card_name(thrown[0])} and the {card_name(thrown[1])}.")
-            if self.seating().hints:
-                vs.discard_note = discard_analysis(game.hands[me], thrown, game.dealer == me)
             return [Submit(Discard(me, thrown))]
         return self._play(card)
 

@@ -1,0 +1,58 @@
+"""The advice a seat works out for its caller where the computer thinks,
+off the event loop (issue 39): the analysis of a discard."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Callable
+
+import pytest
+
+from engine.game import Phase
+from engine.rules import Rules
+
+from door.play.human_seat import HumanSeat
+from door.play.table import Table
+from door.play.view_state import Mode
+from door.records.identity import Identity
+from door.ui.display import Display
+from tests.support.memory_terminal import MemoryTerminal
+
+
+@pytest.mark.parametrize("hints", [True, False])
+async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_where_hints_are_given(
+        hints: bool) -> None:
+    """The analysis of a caller's discard (about half a millisecond of
+    search) is worked out where the computer thinks, off the event loop,
+    once the discard is laid away (issue 39), and kept for the end of the
+    hand; in a game between people without the house's hints, never."""
+    terminal = MemoryTerminal()
+    mine = HumanSeat(Display(terminal), "Ann", identity=Identity.of_account(1))
+    theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
+    table = Table(Rules(), [mine, theirs], auto_deal=True, hints=hints)
+    running = asyncio.create_task(table.run())
+    playing = asyncio.create_task(mine.play())
+
+    async def until(done: Callable[[], bool]) -> None:
+        for _ in range(200):
+            if done():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("timed out")
+
+    try:
+        await until(lambda: table.game is not None and table.game.phase is Phase.DISCARD
+                    and mine.vs.mode is Mode.DISCARD)
+        terminal.feed(b"\r\x1b[C\r\r")  # select, move on, select, lay the two away
+        await until(lambda: table.game is not None and len(table.game.hands[0]) == 4)
+        assert mine.vs.discard_note == ""  # not worked out in the key's own turn of the loop
+        if hints:
+            await until(lambda: mine.vs.discard_note.startswith("You kept"))
+        else:
+            await asyncio.sleep(0.3)
+            assert mine.vs.discard_note == ""
+    finally:
+        terminal.lost()
+        playing.cancel()
+        running.cancel()
+        await asyncio.gather(playing, running, return_exceptions=True)
