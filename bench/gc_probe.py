@@ -64,6 +64,10 @@ def _report() -> None:
 
 
 if __name__ == "__main__":
+    if os.environ.get("LOOP_PROBE"):  # bench.load --loop-probe
+        from bench import loop_probe
+        loop_probe.install()
+        atexit.register(loop_probe.report)
     if os.environ.get("GC_PROBE_THRESHOLDS"):
         door.collector.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
     gc.callbacks.append(_callback)

@@ -486,7 +486,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         result = door.callers_result({"latencies": [], "errors": ["the callers' process failed"], "unanswered": 0,
                                       "games": 0, "keys": 0, "bytes": 0, "lag": []})
         log_errors = door.log_errors()
-    collector = [line for line in door.final_log.splitlines() if line.startswith("gc")]
+    collector = [line for line in door.final_log.splitlines() if line.startswith(("gc", "loop"))]
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
     return {"sessions": sessions, "via": via, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
@@ -564,6 +564,9 @@ def main() -> None:
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, statistics to FILE")
     parser.add_argument("--gc-probe", action="store_true",
                         help="report the server's collector pauses (runs it as bench.gc_probe)")
+    parser.add_argument("--loop-probe", action="store_true",
+                        help="report where the event loop's CPU went, by callback and by screen "
+                             "(bench.loop_probe; runs the server as bench.gc_probe)")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="leave the server and the callers to the scheduler (default: one core each)")
     parser.add_argument("--workers", type=int, default=1,
@@ -576,11 +579,13 @@ def main() -> None:
     if args.callers:
         callers_main(args)
         return
+    if args.loop_probe:
+        os.environ["LOOP_PROBE"] = "1"  # (read by bench.gc_probe in the server's process)
     for n in args.sessions:
         ramp = args.ramp if args.ramp is not None else n / 50
         for via in args.via:
-            report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin, args.gc_probe,
-                           via, args.workers))
+            report(one_run(n, args.game_to, ramp, args.time_limit, args.seed, args.profile, args.pin,
+                           args.gc_probe or args.loop_probe, via, args.workers))
             sys.stdout.flush()
 
 
