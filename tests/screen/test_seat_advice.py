@@ -13,6 +13,7 @@ from engine.rules import Rules
 
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
+from door.play.thinking import Thinking
 from door.play.view_state import Mode
 from door.records.identity import Identity
 from door.ui.display import Display
@@ -27,14 +28,15 @@ async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_
     once the discard is laid away (issue 39), and kept for the end of the
     hand; in a game between people without the house's hints, never."""
     terminal = MemoryTerminal()
-    mine = HumanSeat(Display(terminal), "Ann", identity=Identity.of_account(1))
+    thinking = Thinking(1)  # one worker process: what it answered is counted
+    mine = HumanSeat(Display(terminal), "Ann", identity=Identity.of_account(1), thinking=thinking)
     theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
     table = Table(Rules(), [mine, theirs], auto_deal=True, hints=hints)
     running = asyncio.create_task(table.run())
     playing = asyncio.create_task(mine.play())
 
     async def until(done: Callable[[], bool]) -> None:
-        for _ in range(200):
+        for _ in range(500):
             if done():
                 return
             await asyncio.sleep(0.02)
@@ -45,13 +47,14 @@ async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_
                     and mine.vs.mode is Mode.DISCARD)
         terminal.feed(b"\r\x1b[C\r\r")  # select, move on, select, lay the two away
         await until(lambda: table.game is not None and len(table.game.hands[0]) == 4)
-        assert mine.vs.discard_note == ""  # not worked out in the key's own turn of the loop
         if hints:
             await until(lambda: mine.vs.discard_note.startswith("You kept"))
+            assert thinking.answered == 1  # worked out in the worker, not on the event loop
         else:
             await asyncio.sleep(0.3)
-            assert mine.vs.discard_note == ""
+            assert mine.vs.discard_note == "" and thinking.answered == 0
     finally:
+        thinking.close()
         terminal.lost()
         playing.cancel()
         running.cancel()

@@ -1,8 +1,10 @@
 """The words the door says for every kind of score (seed 004's terms)."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from door.ui.words import describe, play_score_text, strip_controls
+from door.ui.words import describe, play_score_text, strip_controls, wrap_text
 from engine.cards import Card, parse_cards
 from engine.claims import ClaimOutcome, Verdict
 from engine.events import CardPlayed, GameOver, GameResult, HandCounted, PlayPoint, ShowTurn, Skunk, StarterTurned
@@ -110,3 +112,16 @@ def test_a_game_s_messages_are_wrapped_by_its_own_view_not_kept_for_good() -> No
         assert vs.wrap(text, 78) == vs.wrap(text, 78)
     assert len(vs.wrapped) <= WRAP_MEMO
     assert wrap.cache_info().currsize == before
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=" ab\u2665\t\n\r\x0b\x0c\u00a05,", max_size=16), st.integers(1, 16))
+def test_wrapping_a_text_that_fits_gives_what_textwrap_gives(text: str, width: int) -> None:
+    """A text that fits its width is left whole without textwrap (issue
+    39: most messages fit, and wrapping them was a tenth of a frame's
+    painting), with exactly textwrap's lines in every case."""
+    import textwrap
+
+    indent = len(text) - len(text.lstrip(" "))
+    assert wrap_text(text, width) == (tuple(textwrap.wrap(text, width, subsequent_indent=" " * (indent + 2)))
+                                      or ("",))
