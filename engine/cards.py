@@ -124,8 +124,11 @@ _CARDS: tuple[Card, ...] = tuple(Card(r, Suit(s)) for r in RANKS for s in range(
 
 
 def _card(index: int) -> Card:
-    """The card with ``index`` (how a pickled card comes back)."""
+    """The card with ``index``: how a pickled card comes back (a module
+    function, pickled once by name; a reference to :meth:`Card.from_index`
+    would be pickled again, bound, for every card)."""
     return _CARDS[index]
+
 
 FULL_DECK: tuple[Card, ...] = _CARDS
 """All 52 cards in index order (AC, AD, AH, AS, 2C, ...)."""

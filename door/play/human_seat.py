@@ -59,6 +59,8 @@ class HumanSeat:
         self._notes: set[asyncio.Task[str]] = set()
         self._note: tuple[int, asyncio.Task[str]] | None = None
         """The pegging note being worked out since its hand's play ended: (hand, task)."""
+        self._analysed: tuple[Game, int] | None = None
+        """The game, and its number of actions, when a discard analysis was last asked for."""
         self.session_seed = session_seed or new_seed()
         """The player seed drawn for this caller's session (64 hex digits),
         used while the caller has typed none (:attr:`shuffle_seed`)."""
@@ -193,8 +195,12 @@ class HumanSeat:
         where the computer thinks (about 1.5 ms of search, off the event
         loop); ``None`` where no hints are given or the hand is gone."""
         call = self._note_call(game, hand)
-        if call is None:
-            return None
+        return None if call is None else self._advise(call)
+
+    def _advise(self, call: Callable[[], str]) -> "asyncio.Task[str]":
+        """Start working out a note of advice, ``call()`` (picklable), where
+        the computer thinks; the task is kept until it ends (a failure
+        gives an empty note, :meth:`_note_of`)."""
         task = asyncio.create_task(self._note_of(call))
         self._notes.add(task)
         task.add_done_callback(self._notes.discard)
@@ -207,10 +213,12 @@ class HumanSeat:
         loop: it is said when the hand is over (:meth:`notify`, at the
         next deal), or as soon as it is ready after that."""
         hand = game.hand_number
-        call = partial(discard_analysis, tuple(game.hands[self.index]), discard.cards, game.dealer == self.index)
-        task = asyncio.create_task(self._note_of(call))
-        self._notes.add(task)
-        task.add_done_callback(self._notes.discard)
+        asked = (game, len(game.actions))
+        if self._analysed is not None and self._analysed[0] is game and self._analysed[1] == asked[1]:
+            return  # one a discard, however many times a burst of keys submits it before it is applied
+        self._analysed = asked
+        task = self._advise(partial(discard_analysis, tuple(game.hands[self.index]), discard.cards,
+                                    game.dealer == self.index))
 
         def ready(task: "asyncio.Task[str]") -> None:
             if task.cancelled() or not task.result():

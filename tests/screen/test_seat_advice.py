@@ -59,3 +59,35 @@ async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_
         playing.cancel()
         running.cancel()
         await asyncio.gather(playing, running, return_exceptions=True)
+
+
+async def test_a_discard_submitted_again_before_it_is_applied_is_analysed_once() -> None:
+    """A burst of keys can submit the same discard again before the table
+    applies the first (a paste of RETURNs): its analysis is asked of the
+    worker where the computer thinks, which also makes every computer's
+    moves, once."""
+    from door.play.controller import Submit
+    from engine.actions import Discard
+
+    thinking = Thinking(1)
+    mine = HumanSeat(Display(MemoryTerminal()), "Ann", identity=Identity.of_account(1), thinking=thinking)
+    theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
+    table = Table(Rules(), [mine, theirs], auto_deal=True, hints=True)
+    running = asyncio.create_task(table.run())
+    try:
+        for _ in range(500):
+            if table.game is not None and table.game.phase is Phase.DISCARD:
+                break
+            await asyncio.sleep(0.02)
+        game = table.game
+        assert game is not None
+        discard = Submit(Discard(0, (game.hands[0][0], game.hands[0][1])))
+        for _ in range(5):
+            mine._carry_out(discard)
+        asked = list(mine._notes)
+        assert len(asked) == 1
+        assert (await asyncio.wait_for(asked[0], 30)).startswith("You kept")
+    finally:
+        thinking.close()
+        running.cancel()
+        await asyncio.gather(running, return_exceptions=True)
