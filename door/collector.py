@@ -15,23 +15,32 @@ collections that remain trace only the objects made since the last one.
 Frozen objects are still freed by reference counting; what freezing would
 keep forever is a cycle that became garbage after it was frozen (asyncio's
 socket transport refers to itself through a bound method, for one).  To
-give those back, when the frozen objects have grown to :data:`FULL_GROWTH`
-times their number after the last full collection, the door unfreezes
-everything and collects it all once, at the next turn of its event loop.
-A door whose number of callers holds steady grows its frozen objects only
-by such cycles, so that pause comes rarely (in ``bench.load`` at 1,000
-callers, during the callers' arrival only); a door whose callers keep
-arriving pays it at each doubling, as CPython's own rule (a full collection
-once a quarter more has survived) made it pay more often.
+give those back, the door unfreezes everything and collects it all once,
+at the next turn of its event loop, when its memory has grown to
+:data:`FULL_GROWTH` times what its callers account for: the memory after
+the last full collection, plus or minus :data:`PER_SESSION` (learned at a
+full collection with callers) for each caller more or fewer since.
+Callers arriving do not set it off (1,000 callers grow the door's memory
+fourfold, and a full collection among them pauses it 250 ms); memory that
+stays when its callers have gone does.
+
+Memory is counted as the blocks of Python's small-object allocator
+(``sys.getallocatedblocks``: a fraction of a millisecond), not as the
+frozen objects (``gc.get_freeze_count`` walks them all, 47 ms for 880,000
+scattered objects, and paused the door up to 99 ms every time it counted
+in ``bench.load`` at 1,000 callers).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import time
+from typing import Callable
 
-__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "YOUNG_EVERY", "COUNT_EVERY", "Collector"]
+__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "PER_SESSION", "LEARN_FROM", "YOUNG_EVERY", "CHECK_EVERY",
+           "Collector"]
 
 GC_THRESHOLDS = (2_000, 10, 10)
 """The cyclic collector's thresholds while serving (Python's are 700, 10,
@@ -44,8 +53,17 @@ with ``bench.soak`` and ``bench.load --gc-probe``: (20,000, 20, 50) let a
 124 ms for a young collection at 1,000 callers."""
 
 FULL_GROWTH = 2.0
-"""A full collection (everything unfrozen and traced) once the frozen
-objects number this many times what they numbered after the last one."""
+"""A full collection (everything unfrozen and traced) once the door's
+memory (blocks) is this many times what its callers account for."""
+
+PER_SESSION = 2_000
+"""Blocks a caller's session holds, until a full collection with
+:data:`LEARN_FROM` callers or more has measured it (``bench.gc_probe``
+prints the figures: about 1,200 blocks for a caller as a game starts, 1,600 as it ends, in ``bench.load``)."""
+
+LEARN_FROM = 20
+"""Callers a full collection needs for its memory per caller to be taken
+as :attr:`Collector.per_session`."""
 
 YOUNG_EVERY = 0.05
 """Seconds between two collections the door makes itself of the young
@@ -56,23 +74,35 @@ list grow to tens of thousands between its own collections, and one took
 up to 39 ms of CPU (181 ms for the middle generation); collected at least
 this often, it cannot grow far."""
 
-COUNT_EVERY = 30.0
-"""Seconds between two counts of the frozen objects (the count walks them
-all: about 10 ms a million, so it is not taken at every collection)."""
+CHECK_EVERY = 5.0
+"""Seconds between two checks whether a full collection is due."""
+
+
+def _no_sessions() -> int:
+    return 0
 
 
 class Collector:
     """The collector's policy for a door serving on ``loop`` (see the
-    module's text): :meth:`start` after start-up, :meth:`stop` at the end."""
+    module's text): :meth:`start` after start-up, :meth:`stop` at the end.
+    ``sessions()`` gives the callers connected now (0 when not given)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, sessions: Callable[[], int] = _no_sessions) -> None:
         self.loop = loop
-        self.baseline = 0
-        """Objects frozen after the last full collection."""
+        self.sessions = sessions
+        self.start_blocks = 0
+        """Blocks after start-up's collection (no callers): the least the
+        door's memory is ever taken to need."""
+        self.blocks = 0
+        """Blocks after the last full collection."""
+        self.callers = 0
+        """Callers connected at the last full collection."""
+        self.per_session = PER_SESSION
+        """Blocks a caller's session holds (see :data:`PER_SESSION`)."""
         self.full_collections = 0
         """Full collections the policy made (start-up's not counted)."""
         self._full_pending = False
-        self._counted_at = float("-inf")
+        self._checked_at = float("-inf")
         self._young: asyncio.TimerHandle | None = None
 
     def start(self) -> None:
@@ -81,8 +111,8 @@ class Collector:
         of every later collection of the older generations."""
         gc.collect()
         gc.freeze()
-        self.baseline = gc.get_freeze_count()
-        self._counted_at = time.monotonic()
+        self._settled()
+        self.start_blocks = self.blocks
         gc.set_threshold(*GC_THRESHOLDS)
         gc.callbacks.append(self._after)
         self._young = self.loop.call_later(YOUNG_EVERY, self._collect_young)
@@ -96,6 +126,17 @@ class Collector:
             self._young.cancel()
             self._young = None
 
+    def needed(self) -> int:
+        """Blocks the callers connected now account for: those after the
+        last full collection, plus or minus :attr:`per_session` for each
+        caller more or fewer; never fewer than :attr:`start_blocks`."""
+        return max(self.start_blocks, self.blocks + self.per_session * (self.sessions() - self.callers))
+
+    def due(self) -> bool:
+        """Whether the door's memory (blocks) has grown to
+        :data:`FULL_GROWTH` times :meth:`needed`."""
+        return sys.getallocatedblocks() > FULL_GROWTH * self.needed()
+
     def _collect_young(self) -> None:
         """Every :data:`YOUNG_EVERY` seconds: collect the young generation,
         or the middle one once as many young collections as its threshold
@@ -106,15 +147,16 @@ class Collector:
     def _after(self, phase: str, info: dict[str, int]) -> None:
         """A collection's callback (in whichever thread collected): at
         the end of one of the older generations, nothing younger is left
-        untraced, and what survived is frozen."""
+        untraced, and what survived is frozen; every :data:`CHECK_EVERY`
+        seconds, a full collection is asked for if it is :meth:`due`."""
         if phase != "stop" or info["generation"] == 0:
             return
         gc.freeze()
         now = time.monotonic()
-        if self._full_pending or now - self._counted_at < COUNT_EVERY:
+        if self._full_pending or now - self._checked_at < CHECK_EVERY:
             return
-        self._counted_at = now
-        if gc.get_freeze_count() > FULL_GROWTH * self.baseline:
+        self._checked_at = now
+        if self.due():
             self._full_pending = True
             if not self.loop.is_closed():
                 self.loop.call_soon_threadsafe(self.collect_all)
@@ -122,10 +164,20 @@ class Collector:
     def collect_all(self) -> None:
         """Unfreeze everything, collect it all, and freeze the survivors:
         the cycles that became garbage while frozen are given back."""
+        self._full_pending = True  # (its own collection's callback is not to ask for another)
         gc.unfreeze()
         gc.collect()
         gc.freeze()
-        self.baseline = gc.get_freeze_count()
-        self._counted_at = time.monotonic()
+        self._settled()
         self.full_collections += 1
         self._full_pending = False
+
+    def _settled(self) -> None:
+        """After a full collection: what the door holds now is what its
+        callers need (and, with :data:`LEARN_FROM` callers or more, the
+        blocks a caller holds)."""
+        self.blocks = sys.getallocatedblocks()
+        self.callers = self.sessions()
+        if self.callers >= LEARN_FROM:
+            self.per_session = max(1, (self.blocks - self.start_blocks) // self.callers)
+        self._checked_at = time.monotonic()

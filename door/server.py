@@ -402,7 +402,7 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     Raises what :meth:`DoorServer.start` raises."""
     server = DoorServer(config, worker, workers)
     await server.start()
-    collector = Collector(asyncio.get_running_loop())
+    collector = Collector(asyncio.get_running_loop(), lambda: len(server.sessions))
     collector.start()
     if started is not None:
         started(server)

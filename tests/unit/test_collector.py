@@ -2,12 +2,15 @@
 objects frozen, the first threshold raised, the survivors of every older
 collection frozen (never traced again), and everything collected once the
 frozen objects have doubled, so that cycles frozen after they formed are
-given back."""
+given back: once the door's memory is FULL_GROWTH times what its
+connected callers account for, so that callers arriving do not set it
+off."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 import weakref
 from typing import Iterator
 
@@ -43,7 +46,8 @@ def test_start_up_objects_are_frozen_and_the_thresholds_raised(restored: None) -
         policy.start()
         assert gc.get_threshold() == GC_THRESHOLDS
         assert gc.get_freeze_count() > 1000  # the modules, the computer's tables
-        assert policy.baseline == gc.get_freeze_count()
+        assert policy.start_blocks == policy.blocks > 0
+        assert policy.callers == 0
         assert GC_THRESHOLDS[0] > before[0]
         assert GC_THRESHOLDS[1:] == (10, 10)
     finally:
@@ -70,35 +74,79 @@ def test_what_survives_an_older_collection_is_frozen_and_not_traced_again(restor
         loop.close()
 
 
-def test_cycles_frozen_after_they_formed_are_given_back_once_the_frozen_objects_double(
-        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cycle that becomes garbage after it was frozen stays until the
-    frozen objects have grown by FULL_GROWTH (counted at most every
-    COUNT_EVERY seconds); then one full collection, at the event loop's
-    next turn, frees it, and the baseline is reset."""
+class Caller:
+    """What a connected caller's session holds: ``blocks`` small objects
+    in a reference cycle (as a session's tasks and frames are), watched
+    by a weak reference."""
+
+    def __init__(self, blocks: int) -> None:
+        self.held: list[object] = [[] for _ in range(blocks)]
+        self.held.append(self)
+
+
+def _no_counting(*_: object) -> int:
+    raise AssertionError("counting the frozen objects walks them all: it paused the door up to 99 ms")
+
+
+def test_callers_arriving_do_not_set_off_a_full_collection(restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The door's memory grows with its callers (1,000 callers fourfold):
+    a full collection then would trace them all (250 ms at 1,000) and
+    free nothing.  Nor is a check allowed to count the frozen objects."""
     loop = asyncio.new_event_loop()
-    policy = Collector(loop)
+    callers: list[Caller] = []
+    policy = Collector(loop, lambda: len(callers))
+    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
+    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
     try:
         policy.start()
-        a, b = Node(), Node()
-        a.other, b.other = b, a
-        watch = weakref.ref(a)
-        gc.collect(1)  # the cycle is alive: frozen
-        del a, b
-        gc.collect(1)
-        assert watch() is not None  # frozen garbage: not traced
+        size = policy.start_blocks // 40
+        monkeypatch.setattr(policy, "per_session", size)
+        monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
+        for _ in range(20):
+            callers.append(Caller(size))
+            gc.collect(1)  # frozen
+            loop.run_until_complete(asyncio.sleep(0))
+        assert sys.getallocatedblocks() > 1.4 * policy.start_blocks
+        assert not policy.due()
+        assert policy.full_collections == 0
+    finally:
+        policy.stop()
+        loop.close()
+
+
+def test_cycles_callers_left_are_given_back_when_the_memory_outgrows_the_callers(
+        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection with callers connected measures the blocks a
+    caller holds.  Callers who leave a cycle behind that was frozen while
+    they played leave memory no caller accounts for; once it is
+    FULL_GROWTH times what the callers still connected need, one full
+    collection, at the event loop's next turn, frees it."""
+    loop = asyncio.new_event_loop()
+    callers: list[Caller] = []
+    policy = Collector(loop, lambda: len(callers))
+    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
+    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
+    try:
+        policy.start()
+        size = policy.start_blocks // 40
+        policy.per_session = 2 * size  # what a full collection is to measure
+        for _ in range(collector_module.LEARN_FROM):
+            callers.append(Caller(size))
         loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 0 and watch() is not None
-        kept = [Node() for _ in range(int(FULL_GROWTH * policy.baseline) + 1000)]  # the frozen objects double
+        assert policy.full_collections == 0
+        policy.collect_all()
+        assert policy.callers == collector_module.LEARN_FROM
+        assert size <= policy.per_session <= 1.2 * size
+        monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
+        watch = weakref.ref(callers[0])
+        del callers[:15]  # frozen cycles: not freed by reference counting
         gc.collect(1)
+        assert watch() is not None and policy.full_collections == 1
+        assert policy.due()
         loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 0  # not counted again within COUNT_EVERY
-        monkeypatch.setattr(collector_module, "COUNT_EVERY", 0.0)
-        gc.collect(1)
-        loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 1
+        assert policy.full_collections == 2
         assert watch() is None
-        assert policy.baseline >= len(kept)
+        assert not policy.due() and policy.callers == 5
     finally:
         policy.stop()
         loop.close()
