@@ -27,6 +27,37 @@ _cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
 beyond it is the door's process waiting for the core (its thinking
 processes share it in ``bench.load``)."""
 _types_at = int(os.environ.get("GC_PROBE_TYPES", "0"))
+_t0 = time.monotonic()
+_long: list[tuple[float, int, float, float, int, int]] = []
+"""Collections that paused the door :data:`LONG` or more: (seconds since
+start, generation, pause ms, CPU ms, objects collected, blocks allocated)."""
+LONG = 0.020
+_checks: list[tuple[float, int, int, int]] = []
+"""The collector's checks whether a full collection is due, every 30 s:
+(seconds since start, blocks, callers, blocks needed)."""
+_due = door.collector.Collector.due
+_start = door.collector.Collector.start
+_lateness: list[tuple[float, float]] = []
+"""How late the door's event loop ran a timer set for 50 ms later:
+(seconds since start, seconds late)."""
+
+
+def _watched_start(self: door.collector.Collector) -> None:
+    _start(self)
+
+    def tick(set_at: float) -> None:
+        now = time.monotonic()
+        _lateness.append((now - _t0, now - set_at - 0.05))
+        self.loop.call_later(0.05, tick, now)
+
+    self.loop.call_later(0.05, tick, time.monotonic())
+
+
+def _recorded_due(self: door.collector.Collector) -> bool:
+    t = time.monotonic() - _t0
+    if not _checks or t - _checks[-1][0] >= 30:
+        _checks.append((t, sys.getallocatedblocks(), self.sessions(), self.needed()))
+    return _due(self)
 
 
 def _callback(phase: str, info: dict[str, int]) -> None:
@@ -37,8 +68,13 @@ def _callback(phase: str, info: dict[str, int]) -> None:
         _started["t"] = time.perf_counter()
         _started["cpu"] = time.thread_time()
     elif "t" in _started:
-        _pauses[info["generation"]].append(time.perf_counter() - _started.pop("t"))
-        _cpu[info["generation"]].append(time.thread_time() - _started.pop("cpu"))
+        pause = time.perf_counter() - _started.pop("t")
+        cpu = time.thread_time() - _started.pop("cpu")
+        _pauses[info["generation"]].append(pause)
+        _cpu[info["generation"]].append(cpu)
+        if pause >= LONG:
+            _long.append((time.monotonic() - _t0, info["generation"], 1000 * pause, 1000 * cpu,
+                          info["collected"], sys.getallocatedblocks()))
         if info["generation"] == 2 and _types_at:
             _count_types()
 
@@ -61,6 +97,21 @@ def _report() -> None:
             print(f"gc generation {generation}: {len(pauses)} collections, {1000 * sum(pauses):.0f} ms in all, "
                   f"longest {1000 * max(pauses):.1f} ms (CPU: {1000 * sum(cpu):.0f} ms in all, longest "
                   f"{1000 * max(cpu):.1f} ms)", file=sys.stderr)
+    if _lateness:
+        windows: dict[int, list[float]] = {}
+        first = _lateness[0][0]
+        for t, late in _lateness:
+            windows.setdefault(int((t - first) // 30), []).append(1000 * late)
+        print("loop lateness of a 50 ms timer, p99/max by 30 s: "
+              + ", ".join(f"{sorted(xs)[int(0.99 * len(xs))]:.0f}/{max(xs):.0f}" for _, xs in sorted(windows.items()))
+              + " ms", file=sys.stderr)
+    if _checks:
+        print("gc checks (s after start: blocks, callers, blocks needed): "
+              + "; ".join(f"{t:.0f} s: {b}, {n}, {need}" for t, b, n, need in _checks[:40]), file=sys.stderr)
+    if _long:
+        print(f"gc pauses of {1000 * LONG:.0f} ms or more (s after start: generation, pause/CPU ms, collected, "
+              "blocks): " + "; ".join(f"{t:.0f} s: {g}, {p:.0f}/{c:.0f}, {n}, {f}" for t, g, p, c, n, f in _long[:40]),
+              file=sys.stderr)
 
 
 if __name__ == "__main__":
@@ -70,6 +121,8 @@ if __name__ == "__main__":
         atexit.register(loop_probe.report)
     if os.environ.get("GC_PROBE_THRESHOLDS"):
         door.collector.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
+    door.collector.Collector.due = _recorded_due  # type: ignore[method-assign]
+    door.collector.Collector.start = _watched_start  # type: ignore[method-assign]
     gc.callbacks.append(_callback)
     atexit.register(_report)
     sys.argv[0] = "cribbage-door"

@@ -121,9 +121,16 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
             self.changed.set()
 
         def lines(self) -> list[str]:
-            if self._lines is None:
+            if self._lines is None:  # (only the cells written: a blank is not looked up 1,920 times)
                 buf = self.screen.buffer
-                self._lines = ["".join(buf[r][c].data for c in range(80)) for r in range(24)]
+                lines = []
+                for r in range(24):
+                    chars = [" "] * 80
+                    for c, cell in buf[r].items():
+                        if c < 80:
+                            chars[c] = cell.data
+                    lines.append("".join(chars))
+                self._lines = lines
             return self._lines
 
     term = PacedTerminal()
@@ -471,9 +478,11 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed), "--caller-via", via)
         samples: list[tuple[float, float]] = []
+        loop_samples: list[tuple[float, float]] = []
         while callers.poll() is None:
             time.sleep(1.0)
             samples.append((time.monotonic(), _cpu_seconds(door.pid) + _workers_cpu(door.workers)))
+            loop_samples.append((samples[-1][0], sum(sum(_cpu_times(pid, pid)) for pid in loops if Path(f"/proc/{pid}").exists())))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
         loop = sum(sum(_cpu_times(pid, pid)) for pid in loops) - loop0
@@ -488,12 +497,15 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         log_errors = door.log_errors()
     collector = [line for line in door.final_log.splitlines() if line.startswith(("gc", "loop"))]
     busiest = max(((c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[5:])), default=0.0)
+    by_window = [(round(100 * (c2 - c1) / (t2 - t1)), round(100 * (l2 - l1) / (t2 - t1)))
+                 for (t1, c1), (t2, c2), (_, l1), (_, l2)
+                 in zip(samples[::30], samples[30::30], loop_samples[::30], loop_samples[30::30])]
     return {"sessions": sessions, "via": via, "games": result["games"], "keys": result["keys"],
             "latencies": result["latencies"], "lag": result["lag"],
             "screens": result.get("screens", []), "times": result.get("times", []),
             "errors": result["errors"] + log_errors, "unanswered": result["unanswered"],
             "wall": wall, "cpu": cpu, "loop_cpu": loop, "workers_cpu": thinking_cpu, "serve_workers": workers,
-            "workers_mib": workers_kib / 1024, "system": system, "busiest": busiest, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
+            "workers_mib": workers_kib / 1024, "system": system, "busiest": busiest, "by_window": by_window, "peak_mib": peak_kib / 1024, "idle_mib": idle_kib / 1024,
             "bytes": result["bytes"], "pinned": door.cores, "collector": collector}
 
 
@@ -524,9 +536,19 @@ def report(r: dict[str, Any]) -> None:
     if lag:
         print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
               f"p99 {_quantile(lag, .99):.1f} ms")
+        lag_windows: dict[int, list[float]] = {}
+        at = 0.0
+        for x in lag:  # (one sample each 100 ms of sleep, and its lateness)
+            at += 0.1 + x / 1000
+            lag_windows.setdefault(int(at // 30), []).append(x)
+        print("  client lag p99 by 30 s of the run: "
+              + ", ".join(f"{_quantile(xs, .99):.0f}" for _, xs in sorted(lag_windows.items())) + " ms")
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
+    if r.get("by_window"):
+        print("  server CPU by 30 s of the run, all / the event loop's thread: "
+              + ", ".join(f"{a}/{b}%" for a, b in r["by_window"]))
     if "loop_cpu" in r:
         keys = max(1, r["keys"])
         workers = r.get("workers_cpu", 0.0)
