@@ -18,8 +18,8 @@ socket transport refers to itself through a bound method, for one).  To
 give those back, the door unfreezes everything and collects it all once,
 at the next turn of its event loop, when its memory has grown to
 :data:`FULL_GROWTH` times what its callers account for: the memory after
-the last full collection, plus or minus :data:`PER_SESSION` (learned at a
-full collection with callers) for each caller more or fewer since.
+the last full collection, plus or minus :data:`PER_SESSION` for each
+caller more or fewer since.
 Callers arriving do not set it off (1,000 callers grow the door's memory
 fourfold, and a full collection among them pauses it 250 ms); memory that
 stays when its callers have gone does.
@@ -39,8 +39,7 @@ import sys
 import time
 from typing import Callable
 
-__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "PER_SESSION", "LEARN_FROM", "YOUNG_EVERY", "CHECK_EVERY",
-           "Collector"]
+__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "PER_SESSION", "YOUNG_EVERY", "CHECK_EVERY", "Collector"]
 
 GC_THRESHOLDS = (2_000, 10, 10)
 """The cyclic collector's thresholds while serving (Python's are 700, 10,
@@ -57,13 +56,13 @@ FULL_GROWTH = 2.0
 memory (blocks) is this many times what its callers account for."""
 
 PER_SESSION = 2_000
-"""Blocks a caller's session holds, until a full collection with
-:data:`LEARN_FROM` callers or more has measured it (``bench.gc_probe``
-prints the figures: about 1,200 blocks for a caller as a game starts, 1,600 as it ends, in ``bench.load``)."""
-
-LEARN_FROM = 20
-"""Callers a full collection needs for its memory per caller to be taken
-as :attr:`Collector.per_session`."""
+"""Blocks a caller's session holds: in ``bench.load`` at 1,000 callers
+(``bench.gc_probe`` prints the figures), about 1,000 as a game starts and
+1,800 as it ends.  Not learned at a full collection: what the door keeps
+for no caller in particular (the recent games, its memos) would be
+counted as the callers' (at 40 callers, 9,000 blocks each), and then
+callers leaving would set off one full collection after another.  Callers
+who hold more than twice this would set one off as they arrive."""
 
 YOUNG_EVERY = 0.05
 """Seconds between two collections the door makes itself of the young
@@ -174,10 +173,7 @@ class Collector:
 
     def _settled(self) -> None:
         """After a full collection: what the door holds now is what its
-        callers need (and, with :data:`LEARN_FROM` callers or more, the
-        blocks a caller holds)."""
+        callers need."""
         self.blocks = sys.getallocatedblocks()
         self.callers = self.sessions()
-        if self.callers >= LEARN_FROM:
-            self.per_session = max(1, (self.blocks - self.start_blocks) // self.callers)
         self._checked_at = time.monotonic()

@@ -17,7 +17,7 @@ from typing import Iterator
 import pytest
 
 from door import collector as collector_module
-from door.collector import FULL_GROWTH, GC_THRESHOLDS, Collector
+from door.collector import GC_THRESHOLDS, Collector
 
 
 class Node:
@@ -116,9 +116,8 @@ def test_callers_arriving_do_not_set_off_a_full_collection(restored: None, monke
 
 def test_cycles_callers_left_are_given_back_when_the_memory_outgrows_the_callers(
         restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full collection with callers connected measures the blocks a
-    caller holds.  Callers who leave a cycle behind that was frozen while
-    they played leave memory no caller accounts for; once it is
+    """Callers who leave a cycle behind that was frozen while they played
+    leave memory no caller accounts for; once it is
     FULL_GROWTH times what the callers still connected need, one full
     collection, at the event loop's next turn, frees it."""
     loop = asyncio.new_event_loop()
@@ -129,14 +128,13 @@ def test_cycles_callers_left_are_given_back_when_the_memory_outgrows_the_callers
     try:
         policy.start()
         size = policy.start_blocks // 40
-        policy.per_session = 2 * size  # what a full collection is to measure
-        for _ in range(collector_module.LEARN_FROM):
+        policy.per_session = size
+        for _ in range(20):
             callers.append(Caller(size))
         loop.run_until_complete(asyncio.sleep(0))
         assert policy.full_collections == 0
-        policy.collect_all()
-        assert policy.callers == collector_module.LEARN_FROM
-        assert size <= policy.per_session <= 1.2 * size
+        policy.collect_all()  # with callers: what they hold is what they need
+        assert policy.callers == 20 and policy.blocks >= policy.start_blocks + 20 * size
         monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
         watch = weakref.ref(callers[0])
         del callers[:15]  # frozen cycles: not freed by reference counting
@@ -147,6 +145,41 @@ def test_cycles_callers_left_are_given_back_when_the_memory_outgrows_the_callers
         assert policy.full_collections == 2
         assert watch() is None
         assert not policy.due() and policy.callers == 5
+    finally:
+        policy.stop()
+        loop.close()
+
+
+def test_what_the_door_keeps_for_no_caller_is_not_counted_as_the_callers(
+        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full collection with callers connected does not take the blocks
+    a caller holds from it: the door's own memory (its recent games, its
+    memos) would be counted as theirs, and callers leaving cleanly would
+    then set off one full collection after another (bench.load at 1,000
+    callers: a second one 16 s after the first)."""
+    loop = asyncio.new_event_loop()
+    callers: list[Caller] = []
+    policy = Collector(loop, lambda: len(callers))
+    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
+    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
+    try:
+        policy.start()
+        size = policy.start_blocks // 40
+        policy.per_session = size
+        kept = [[] for _ in range(20 * size)]  # the door's own, for no caller: memory grown with none
+        gc.collect(1)
+        loop.run_until_complete(asyncio.sleep(0))
+        assert policy.full_collections == 1
+        for _ in range(20):
+            callers.append(Caller(size))
+        policy.collect_all()
+        assert policy.per_session == size
+        while callers:  # each leaves cleanly: its memory goes by reference counting
+            callers.pop().held.clear()
+            gc.collect(1)
+            loop.run_until_complete(asyncio.sleep(0))
+        assert policy.full_collections == 2 and not policy.due()
+        assert len(kept) == 20 * size
     finally:
         policy.stop()
         loop.close()
