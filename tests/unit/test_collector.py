@@ -84,105 +84,100 @@ class Caller:
         self.held.append(self)
 
 
+class Door:
+    """A collector policy serving ``callers`` on ``loop`` (checks at every
+    older collection, a full collection at 1.2 times the callers' need),
+    and ``size``: the blocks a caller holds (a fortieth of start-up's)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
+        monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
+        self.loop = asyncio.new_event_loop()
+        self.callers: list[Caller] = []
+        self.policy = Collector(self.loop, lambda: len(self.callers))
+        self.policy.start()
+        self.size = self.policy.start_blocks // 40
+        self.policy.per_session = self.size
+
+    def turn(self) -> None:
+        """One turn of the event loop (a full collection asked for runs)."""
+        self.loop.run_until_complete(asyncio.sleep(0))
+
+
+@pytest.fixture
+def serving(restored: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[Door]:
+    door = Door(monkeypatch)
+    try:
+        yield door
+    finally:
+        door.policy.stop()
+        door.loop.close()
+
+
 def _no_counting(*_: object) -> int:
     raise AssertionError("counting the frozen objects walks them all: it paused the door up to 99 ms")
 
 
-def test_callers_arriving_do_not_set_off_a_full_collection(restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_callers_arriving_do_not_set_off_a_full_collection(serving: Door, monkeypatch: pytest.MonkeyPatch) -> None:
     """The door's memory grows with its callers (1,000 callers fourfold):
     a full collection then would trace them all (250 ms at 1,000) and
     free nothing.  Nor is a check allowed to count the frozen objects."""
-    loop = asyncio.new_event_loop()
-    callers: list[Caller] = []
-    policy = Collector(loop, lambda: len(callers))
-    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
-    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
-    try:
-        policy.start()
-        size = policy.start_blocks // 40
-        monkeypatch.setattr(policy, "per_session", size)
-        monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
-        for _ in range(20):
-            callers.append(Caller(size))
-            gc.collect(1)  # frozen
-            loop.run_until_complete(asyncio.sleep(0))
-        assert sys.getallocatedblocks() > 1.4 * policy.start_blocks
-        assert not policy.due()
-        assert policy.full_collections == 0
-    finally:
-        policy.stop()
-        loop.close()
+    monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
+    for _ in range(20):
+        serving.callers.append(Caller(serving.size))
+        gc.collect(1)  # frozen
+        serving.turn()
+    assert sys.getallocatedblocks() > 1.4 * serving.policy.start_blocks
+    assert not serving.policy.due()
+    assert serving.policy.full_collections == 0
 
 
 def test_cycles_callers_left_are_given_back_when_the_memory_outgrows_the_callers(
-        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+        serving: Door, monkeypatch: pytest.MonkeyPatch) -> None:
     """Callers who leave a cycle behind that was frozen while they played
-    leave memory no caller accounts for; once it is
-    FULL_GROWTH times what the callers still connected need, one full
-    collection, at the event loop's next turn, frees it."""
-    loop = asyncio.new_event_loop()
-    callers: list[Caller] = []
-    policy = Collector(loop, lambda: len(callers))
-    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
-    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
-    try:
-        policy.start()
-        size = policy.start_blocks // 40
-        policy.per_session = size
-        for _ in range(20):
-            callers.append(Caller(size))
-        loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 0
-        policy.collect_all()  # with callers: what they hold is what they need
-        assert policy.callers == 20 and policy.blocks >= policy.start_blocks + 20 * size
-        monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
-        watch = weakref.ref(callers[0])
-        del callers[:15]  # frozen cycles: not freed by reference counting
-        gc.collect(1)
-        assert watch() is not None and policy.full_collections == 1
-        assert policy.due()
-        loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 2
-        assert watch() is None
-        assert not policy.due() and policy.callers == 5
-    finally:
-        policy.stop()
-        loop.close()
+    leave memory no caller accounts for; once it is FULL_GROWTH times what
+    the callers still connected need, one full collection, at the event
+    loop's next turn, frees it."""
+    policy, callers = serving.policy, serving.callers
+    for _ in range(20):
+        callers.append(Caller(serving.size))
+    serving.turn()
+    assert policy.full_collections == 0
+    policy.collect_all()  # with callers: what they hold is what they need
+    assert policy.callers == 20 and policy.blocks >= policy.start_blocks + 20 * serving.size
+    monkeypatch.setattr(gc, "get_freeze_count", _no_counting)
+    watch = weakref.ref(callers[0])
+    del callers[:15]  # frozen cycles: not freed by reference counting
+    gc.collect(1)
+    assert watch() is not None and policy.full_collections == 1
+    assert policy.due()
+    serving.turn()
+    assert policy.full_collections == 2
+    assert watch() is None
+    assert not policy.due() and policy.callers == 5
 
 
-def test_what_the_door_keeps_for_no_caller_is_not_counted_as_the_callers(
-        restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_what_the_door_keeps_for_no_caller_is_not_counted_as_the_callers(serving: Door) -> None:
     """A full collection with callers connected does not take the blocks
     a caller holds from it: the door's own memory (its recent games, its
     memos) would be counted as theirs, and callers leaving cleanly would
     then set off one full collection after another (bench.load at 1,000
     callers: a second one 16 s after the first)."""
-    loop = asyncio.new_event_loop()
-    callers: list[Caller] = []
-    policy = Collector(loop, lambda: len(callers))
-    monkeypatch.setattr(collector_module, "CHECK_EVERY", 0.0)
-    monkeypatch.setattr(collector_module, "FULL_GROWTH", 1.2)
-    try:
-        policy.start()
-        size = policy.start_blocks // 40
-        policy.per_session = size
-        kept = [[] for _ in range(20 * size)]  # the door's own, for no caller: memory grown with none
+    policy, callers, size = serving.policy, serving.callers, serving.size
+    kept = [[] for _ in range(20 * size)]  # the door's own, for no caller: memory grown with none
+    gc.collect(1)
+    serving.turn()
+    assert policy.full_collections == 1
+    for _ in range(20):
+        callers.append(Caller(size))
+    policy.collect_all()
+    assert policy.per_session == size
+    while callers:  # each leaves cleanly: its memory goes by reference counting
+        callers.pop().held.clear()
         gc.collect(1)
-        loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 1
-        for _ in range(20):
-            callers.append(Caller(size))
-        policy.collect_all()
-        assert policy.per_session == size
-        while callers:  # each leaves cleanly: its memory goes by reference counting
-            callers.pop().held.clear()
-            gc.collect(1)
-            loop.run_until_complete(asyncio.sleep(0))
-        assert policy.full_collections == 2 and not policy.due()
-        assert len(kept) == 20 * size
-    finally:
-        policy.stop()
-        loop.close()
+        serving.turn()
+    assert policy.full_collections == 2 and not policy.due()
+    assert len(kept) == 20 * size
 
 
 def test_the_probe_can_try_other_thresholds(restored: None, monkeypatch: pytest.MonkeyPatch) -> None:
