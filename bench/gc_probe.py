@@ -16,9 +16,11 @@ import gc
 import os
 import sys
 import time
+import weakref
 from typing import Any
 
 import door.collector
+from bench.load import p99_and_max_by_window
 from door.cli import main
 
 _started: dict[str, float] = {}
@@ -57,17 +59,19 @@ def _watch_answers() -> None:
 
     transport = selector_events._SelectorSocketTransport
     read_ready, write = transport._read_ready, transport.write
-    pending: dict[int, float] = {}
+    pending: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+    """A connection's first bytes not yet answered (by the transport: an
+    id could be a closed connection's again, and closed ones go)."""
 
     def timed_read_ready(self: Any) -> None:
-        if self._server is not None and id(self) not in pending:
-            pending[id(self)] = time.monotonic()
+        if self._server is not None and self not in pending:
+            pending[self] = time.monotonic()
             if not _origin:
-                _origin.append(pending[id(self)])
+                _origin.append(pending[self])
         read_ready(self)
 
     def timed_write(self: Any, data: Any) -> None:
-        read_at = pending.pop(id(self), None)
+        read_at = pending.pop(self, None)
         if read_at is not None:
             now = time.monotonic()
             _answers.append((now - _origin[0], now - read_at))
@@ -87,14 +91,6 @@ def _watched_start(self: door.collector.Collector) -> None:
         self.loop.call_later(0.05, tick, now)
 
     self.loop.call_later(0.05, tick, time.monotonic())
-
-
-def _by_window(samples: list[tuple[float, float]]) -> str:
-    """p99/max (ms) of ``samples`` by 30 s."""
-    windows: dict[int, list[float]] = {}
-    for t, x in samples:
-        windows.setdefault(int(t // 30), []).append(1000 * x)
-    return ", ".join(f"{sorted(xs)[int(0.99 * len(xs))]:.0f}/{max(xs):.0f}" for _, xs in sorted(windows.items()))
 
 
 def _recorded_due(self: door.collector.Collector) -> bool:
@@ -142,11 +138,12 @@ def _report() -> None:
                   f"longest {1000 * max(pauses):.1f} ms (CPU: {1000 * sum(cpu):.0f} ms in all, longest "
                   f"{1000 * max(cpu):.1f} ms)", file=sys.stderr)
     if _lateness:
-        print(f"loop lateness of a 50 ms timer, p99/max by 30 s after the first caller: {_by_window(_lateness)} ms",
-              file=sys.stderr)
+        late = p99_and_max_by_window((t, 1000 * x) for t, x in _lateness)
+        print(f"loop lateness of a 50 ms timer, p99/max by 30 s after the first caller: {late} ms", file=sys.stderr)
     if _answers:
-        print("loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: "
-              f"{_by_window(_answers)} ms", file=sys.stderr)
+        answers = p99_and_max_by_window((t, 1000 * x) for t, x in _answers)
+        print(f"loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: {answers} ms",
+              file=sys.stderr)
     if _checks:
         print("gc checks (s after start: blocks, callers, blocks needed): "
               + "; ".join(f"{t:.0f} s: {b}, {n}, {need}" for t, b, n, need in _checks[:40]), file=sys.stderr)

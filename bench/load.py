@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import itertools
 import json
 import os
 import random
@@ -49,7 +50,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -336,6 +337,28 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
+def by_window(samples: Iterable[tuple[float, float]], span: float = 30.0) -> list[list[float]]:
+    """The values of ``samples`` (pairs of seconds into the run and a
+    value) in windows of ``span`` seconds, in order of time (a window
+    without samples is left out)."""
+    windows: dict[int, list[float]] = {}
+    for t, x in samples:
+        windows.setdefault(int(t // span), []).append(x)
+    return [xs for _, xs in sorted(windows.items())]
+
+
+def p99_and_max_by_window(samples: Iterable[tuple[float, float]]) -> str:
+    """The p99 and the largest value of ``samples`` (seconds, value) in
+    each 30 s, as ``"p99/max, p99/max, ..."`` (rounded)."""
+    return ", ".join(f"{_quantile(xs, .99):.0f}/{max(xs):.0f}" for xs in by_window(samples))
+
+
+def _loops_cpu(pids: list[int]) -> float:
+    """CPU seconds of the main threads of the processes ``pids`` (the
+    door's event loops; 0 for any that ended)."""
+    return sum(sum(_cpu_times(pid, pid)) for pid in pids if Path(f"/proc/{pid}").exists())
+
+
 class DoorProcess:
     """A ``cribbage-door serve`` process on free loopback ports, in a
     temporary folder, with its log in a file (see :func:`door_process`)."""
@@ -472,7 +495,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         thinking = [pid for pid in door.workers if pid not in loops]
         idle_kib = _status_kib(door.pid, "VmRSS")
         user0, system0 = _cpu_times(door.pid)
-        loop0 = sum(sum(_cpu_times(pid, pid)) for pid in loops)
+        loop0 = _loops_cpu(loops)
         workers0, thinking0 = _workers_cpu(door.workers), _workers_cpu(thinking)
         door.callers_port = door.web_port if via == "web" else door.telnet_port
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
@@ -482,10 +505,10 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         while callers.poll() is None:
             time.sleep(1.0)
             samples.append((time.monotonic(), _cpu_seconds(door.pid) + _workers_cpu(door.workers)))
-            loop_samples.append((samples[-1][0], sum(sum(_cpu_times(pid, pid)) for pid in loops if Path(f"/proc/{pid}").exists())))
+            loop_samples.append((samples[-1][0], _loops_cpu(loops)))
         wall = door.seconds()
         user, system = _cpu_times(door.pid)
-        loop = sum(sum(_cpu_times(pid, pid)) for pid in loops) - loop0
+        loop = _loops_cpu(loops) - loop0
         thinking_cpu = _workers_cpu(thinking) - thinking0
         all_cpu = _workers_cpu(door.workers) - workers0
         user, system = user - user0, system - system0
@@ -528,21 +551,14 @@ def report(r: dict[str, Any]) -> None:
         worst = sorted(by_screen.items(), key=lambda kv: -_quantile(kv[1], .99))[:4]
         print("  slowest screens (p99): " + "; ".join(f"{name!r} {_quantile(xs, .99):.0f} ms ({len(xs)} keys)"
                                                        for name, xs in worst))
-        windows: dict[int, list[float]] = {}
-        for t, x in zip(r["times"], ms):
-            windows.setdefault(int(t // 30), []).append(x)
-        print("  p99 by 30 s of the run: " + ", ".join(f"{_quantile(xs, .99):.0f}" for _, xs in sorted(windows.items()))
-              + " ms")
+        print("  p99 by 30 s of the run: "
+              + ", ".join(f"{_quantile(xs, .99):.0f}" for xs in by_window(zip(r["times"], ms))) + " ms")
     if lag:
         print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
               f"p99 {_quantile(lag, .99):.1f} ms")
-        lag_windows: dict[int, list[float]] = {}
-        at = 0.0
-        for x in lag:  # (one sample each 100 ms of sleep, and its lateness)
-            at += 0.1 + x / 1000
-            lag_windows.setdefault(int(at // 30), []).append(x)
+        lag_at = itertools.accumulate(0.1 + x / 1000 for x in lag)  # (a sample each 100 ms of sleep and its lateness)
         print("  client lag p99 by 30 s of the run: "
-              + ", ".join(f"{_quantile(xs, .99):.0f}" for _, xs in sorted(lag_windows.items())) + " ms")
+              + ", ".join(f"{_quantile(xs, .99):.0f}" for xs in by_window(zip(lag_at, lag))) + " ms")
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
