@@ -1,5 +1,5 @@
-"""The cyclic collector of a serving door: start-up frozen, survivors frozen,
-and a full collection only when what is frozen has doubled (issue 39).
+"""The cyclic collector of a serving door: start-up frozen for good, the
+oldest generation collected only when memory has doubled (issue 39).
 
 CPython's collector stops the whole door while it traces.  Its oldest
 generation holds every object that survived two collections, and with
@@ -9,24 +9,30 @@ several times a run (``bench.load --gc-probe``).  Almost none of those
 objects is garbage when it is traced: a session's objects die by reference
 counting when it ends.
 
-So the door freezes (``gc.freeze``) what survives each collection of the
-middle or oldest generation: it is then never traced again, and the
-collections that remain trace only the objects made since the last one.
-Frozen objects are still freed by reference counting; what freezing would
-keep forever is a cycle that became garbage after it was frozen (asyncio's
-socket transport refers to itself through a bound method, for one).  To
-give those back, the door unfreezes everything and collects it all once,
-at the next turn of its event loop, when its memory has grown to
-:data:`FULL_GROWTH` times what its callers account for: the memory after
-the last full collection, plus or minus :data:`PER_SESSION` for each
-caller more or fewer since.
+So the door freezes (``gc.freeze``) what start-up made (modules, the
+computer's tables, the configuration): it is never traced again.  What
+survives the younger collections later goes to the oldest generation, and
+Python never collects that one on its own (its threshold is out of reach,
+:data:`GC_THRESHOLDS`): the collections that remain trace only the
+objects made since the last one.  What the oldest generation keeps is
+still freed by reference counting; what it would keep forever is a cycle
+that became garbage there (asyncio's socket transport refers to itself
+through a bound method, for one).  To give those back, the door collects
+the oldest generation once, at the next turn of its event loop, when its
+memory has grown to :data:`FULL_GROWTH` times what its callers account
+for: the memory after the last full collection, plus or minus
+:data:`PER_SESSION` for each caller more or fewer since.  Such a
+collection traces what came after start-up only: start-up stays frozen
+(in ``bench.load`` at 1,000 callers, the one full collection, as the last
+callers leave, paused the door 23 ms with start-up frozen and 52 ms with
+it unfrozen; start-up is about 40 % of the door's memory then).
 Callers arriving do not set it off (1,000 callers grow the door's memory
 fourfold, and a full collection among them pauses it 250 ms); memory that
 stays when its callers have gone does.
 
 Memory is counted as the blocks of Python's small-object allocator
-(``sys.getallocatedblocks``: a fraction of a millisecond), not as the
-frozen objects (``gc.get_freeze_count`` walks them all, 47 ms for 880,000
+(``sys.getallocatedblocks``: a fraction of a millisecond), not as
+objects (``gc.get_freeze_count`` walks them all, 47 ms for 880,000
 scattered objects, and paused the door up to 99 ms every time it counted
 in ``bench.load`` at 1,000 callers).
 """
@@ -39,14 +45,19 @@ import sys
 import time
 from typing import Callable
 
-__all__ = ["GC_THRESHOLDS", "FULL_GROWTH", "PER_SESSION", "YOUNG_EVERY", "CHECK_EVERY", "Collector"]
+__all__ = ["GC_THRESHOLDS", "OLDEST_NEVER", "FULL_GROWTH", "PER_SESSION", "YOUNG_EVERY", "CHECK_EVERY", "Collector"]
 
-GC_THRESHOLDS = (2_000, 10, 10)
+OLDEST_NEVER = 2**31 - 1
+"""A threshold for the oldest generation that Python's own count never
+reaches: the door alone decides when it is collected (:meth:`Collector.collect_all`)."""
+
+GC_THRESHOLDS = (2_000, 10, OLDEST_NEVER)
 """The cyclic collector's thresholds while serving (Python's are 700, 10,
 10).  A session's garbage is nearly all freed by reference counting (a
 frame's canvas, a key), so the first threshold is raised a little; the
-older generations keep Python's pace, because the garbage that does form
-cycles (a finished session's tasks and frames) waits for them.  Measured
+middle generation keeps Python's pace, because the garbage that does form
+cycles (a finished session's tasks and frames) waits for it; the oldest is
+never collected by Python (:data:`OLDEST_NEVER`).  Measured
 with ``bench.soak`` and ``bench.load --gc-probe``: (20,000, 20, 50) let a
 1,000-game soak grow 16.9% (7.7% with these) and paused the door up to
 124 ms for a young collection at 1,000 callers."""
@@ -103,22 +114,27 @@ class Collector:
         self._full_pending = False
         self._checked_at = float("-inf")
         self._young: asyncio.TimerHandle | None = None
+        self._thresholds: tuple[int, ...] | None = None
 
     def start(self) -> None:
-        """Collect and freeze what start-up made (modules, tables, the
-        configuration), set :data:`GC_THRESHOLDS` and freeze the survivors
-        of every later collection of the older generations."""
+        """Collect and freeze for good what start-up made (modules,
+        tables, the configuration), set :data:`GC_THRESHOLDS` and start
+        the checks and the young generation's clock."""
         gc.collect()
         gc.freeze()
         self._settled()
         self.start_blocks = self.blocks
+        self._thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
         gc.callbacks.append(self._after)
         self._young = self.loop.call_later(YOUNG_EVERY, self._collect_young)
 
     def stop(self) -> None:
-        """Stop freezing survivors and collecting on a clock (what is
-        frozen stays so)."""
+        """Stop checking and collecting on a clock, and put back the
+        thresholds found at :meth:`start` (what is frozen stays so)."""
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
         if self._after in gc.callbacks:
             gc.callbacks.remove(self._after)
         if self._young is not None:
@@ -145,12 +161,11 @@ class Collector:
 
     def _after(self, phase: str, info: dict[str, int]) -> None:
         """A collection's callback (in whichever thread collected): at
-        the end of one of the older generations, nothing younger is left
-        untraced, and what survived is frozen; every :data:`CHECK_EVERY`
-        seconds, a full collection is asked for if it is :meth:`due`."""
+        the end of one of the older generations, at most every
+        :data:`CHECK_EVERY` seconds, a full collection is asked for if it
+        is :meth:`due`."""
         if phase != "stop" or info["generation"] == 0:
             return
-        gc.freeze()
         now = time.monotonic()
         if self._full_pending or now - self._checked_at < CHECK_EVERY:
             return
@@ -161,12 +176,10 @@ class Collector:
                 self.loop.call_soon_threadsafe(self.collect_all)
 
     def collect_all(self) -> None:
-        """Unfreeze everything, collect it all, and freeze the survivors:
-        the cycles that became garbage while frozen are given back."""
+        """Collect every generation but start-up's (frozen): the cycles
+        that became garbage in the oldest generation are given back."""
         self._full_pending = True  # (its own collection's callback is not to ask for another)
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()
+        gc.collect(2)
         self._settled()
         self.full_collections += 1
         self._full_pending = False
