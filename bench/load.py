@@ -162,6 +162,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
     async def send(data: bytes) -> None:
         for key in _split_keys(data):
             await asyncio.sleep(rng.uniform(*THINK))
+            _check(deadline)
             if pumping.done():
                 raise ConnectionError("the door hung up")
             term.sent_on = " ".join(term.prompt().split()[:3]) or "(no prompt)"
@@ -183,7 +184,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
 
     player = Player(term, send, name=name or f"Load{index:04d}", password=password)
     try:
-        await asyncio.wait_for(_play(player, term), max(1.0, deadline - time.monotonic()))
+        await asyncio.wait_for(_play(player, term, deadline), max(1.0, deadline - time.monotonic()) + 5.0)
         stats.games += 1
         await asyncio.wait_for(player.leave(), 30)
         await asyncio.wait_for(pumping, 30)
@@ -215,12 +216,25 @@ class _WebWriter:
         asyncio.ensure_future(self.ws.close())
 
 
-async def _play(player: Any, term: Any) -> None:
+def _check(deadline: float) -> None:
+    """Raise :class:`asyncio.TimeoutError` once ``deadline`` (``time.monotonic``) has passed.
+
+    The callers stop at the time limit by looking at the clock, not only
+    by being cancelled: Python 3.11's ``wait_for`` returns a result rather
+    than the cancellation when both arrive at once (each key's wait for
+    its answer is one), and 1,000 callers then played on past the limit."""
+    if time.monotonic() > deadline:
+        raise asyncio.TimeoutError
+
+
+async def _play(player: Any, term: Any, deadline: float = float("inf")) -> None:
     """``Player.play`` for a paced caller: decide only once the screen has
-    been quiet for :data:`QUIET` seconds."""
+    been quiet for :data:`QUIET` seconds; raises :class:`asyncio.TimeoutError`
+    once ``deadline`` (``time.monotonic``) has passed."""
     last_screen = ""
     last_action = 0.0
     while True:
+        _check(deadline)
         while time.monotonic() - term.last_rx < QUIET:
             await asyncio.sleep(QUIET)
         term.changed.clear()  # before reading: a change from here on wakes the wait below
