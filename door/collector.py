@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import logging
 import sys
 import time
 from typing import Callable
@@ -87,6 +88,8 @@ this often, it cannot grow far."""
 CHECK_EVERY = 5.0
 """Seconds between two checks whether a full collection is due."""
 
+log = logging.getLogger(__name__)
+
 
 def _no_sessions() -> int:
     return 0
@@ -119,11 +122,15 @@ class Collector:
     def start(self) -> None:
         """Collect and freeze for good what start-up made (modules,
         tables, the configuration), set :data:`GC_THRESHOLDS` and start
-        the checks and the young generation's clock."""
+        the checks and the young generation's clock.  Called before the
+        door listens (``serve`` passes it to
+        :meth:`~door.server.DoorServer.start`): the collection takes tens
+        of milliseconds, and no caller is to wait through it."""
         gc.collect()
         gc.freeze()
         self._settled()
         self.start_blocks = self.blocks
+        log.info("start-up collected and frozen: %d objects, %d blocks", gc.get_freeze_count(), self.blocks)
         self._thresholds = gc.get_threshold()
         gc.set_threshold(*GC_THRESHOLDS)
         gc.callbacks.append(self._after)
