@@ -11,6 +11,7 @@ them stops the door for a moment)."""
 from __future__ import annotations
 
 import atexit
+from array import array
 import collections
 import gc
 import os
@@ -24,8 +25,8 @@ from bench.load import p99_and_max_by_window
 from door.cli import main
 
 _started: dict[str, float] = {}
-_pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-_cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+_pauses: dict[int, array[float]] = {g: array("d") for g in (0, 1, 2)}
+_cpu: dict[int, array[float]] = {g: array("d") for g in (0, 1, 2)}
 """The collections' own CPU time (``time.thread_time``): what a pause is
 beyond it is the door's process waiting for the core (its thinking
 processes share it in ``bench.load``)."""
@@ -40,15 +41,18 @@ _checks: list[tuple[float, int, int, int]] = []
 (seconds since start, blocks, callers, blocks needed)."""
 _due = door.collector.Collector.due
 _start = door.collector.Collector.start
-_lateness: list[tuple[float, float]] = []
+_lateness: array[float] = array("d")
 """How late the door's event loop ran a timer set for 50 ms later:
-(seconds since start, seconds late)."""
+(seconds since start, seconds late), in pairs.  The probe's records are
+arrays of doubles, not lists of float objects: at 1,000 callers those
+were about 250,000 blocks of the door's memory, which the collector's
+policy counted as the door's own."""
 
 
-_answers: list[tuple[float, float]] = []
+_answers: array[float] = array("d")
 """The door's own time to answer a caller: from the event loop's reading
 bytes on a caller's connection to its first write on it after them
-(seconds since the first caller's bytes, seconds).  Not counted: how long
+(seconds since the first caller's bytes, seconds), in pairs.  Not counted: how long
 the bytes waited to be read, which is at most the loop's lateness."""
 _origin: list[float] = []
 
@@ -74,7 +78,7 @@ def _watch_answers() -> None:
         read_at = pending.pop(self, None)
         if read_at is not None:
             now = time.monotonic()
-            _answers.append((now - _origin[0], now - read_at))
+            _answers.extend((now - _origin[0], now - read_at))
         write(self, data)
 
     transport._read_ready = timed_read_ready
@@ -87,7 +91,7 @@ def _watched_start(self: door.collector.Collector) -> None:
     def tick(set_at: float) -> None:
         now = time.monotonic()
         if _origin:
-            _lateness.append((now - _origin[0], now - set_at - 0.05))
+            _lateness.extend((now - _origin[0], now - set_at - 0.05))
         self.loop.call_later(0.05, tick, now)
 
     self.loop.call_later(0.05, tick, time.monotonic())
@@ -130,6 +134,29 @@ def _count_types() -> None:
           + ", ".join(f"{name} {n}" for name, n in counts.most_common(15)), file=sys.stderr)
 
 
+def _census() -> None:
+    """At exit (``GC_PROBE_CENSUS=1``): what a full collection would trace
+    now (the callers gone), its time, the commonest types and the largest
+    containers, to find what the door keeps for no caller."""
+    if os.environ.get("GC_PROBE_CENSUS") == "trace":
+        import tracemalloc
+        stats = tracemalloc.take_snapshot().statistics("lineno")
+        for stat in stats[:15]:
+            print(f"gc census: {stat.count} blocks, {stat.size / 1024:.0f} KiB at {stat.traceback}", file=sys.stderr)
+    tracked = gc.get_objects()
+    start = time.perf_counter()
+    gc.collect(2)
+    took = time.perf_counter() - start
+    counts = collections.Counter(type(o).__qualname__ for o in tracked)
+    print(f"gc census at exit: {len(tracked)} objects traced by a full collection ({1000 * took:.1f} ms), "
+          f"{sys.getallocatedblocks()} blocks; commonest: "
+          + ", ".join(f"{name} {n}" for name, n in counts.most_common(12)), file=sys.stderr)
+    sized = sorted(((len(o), o) for o in tracked if isinstance(o, (dict, list, set, tuple))), key=lambda x: -x[0])
+    for n, o in sized[:8]:
+        sample = list(o.items())[:2] if isinstance(o, dict) else list(o)[:2]
+        print(f"gc census: a {type(o).__qualname__} of {n}: {str(sample)[:160]}", file=sys.stderr)
+
+
 def _report() -> None:
     for generation, pauses in _pauses.items():
         if pauses:
@@ -138,10 +165,10 @@ def _report() -> None:
                   f"longest {1000 * max(pauses):.1f} ms (CPU: {1000 * sum(cpu):.0f} ms in all, longest "
                   f"{1000 * max(cpu):.1f} ms)", file=sys.stderr)
     if _lateness:
-        late = p99_and_max_by_window((t, 1000 * x) for t, x in _lateness)
+        late = p99_and_max_by_window((t, 1000 * x) for t, x in zip(_lateness[::2], _lateness[1::2]))
         print(f"loop lateness of a 50 ms timer, p99/max by 30 s after the first caller: {late} ms", file=sys.stderr)
     if _answers:
-        answers = p99_and_max_by_window((t, 1000 * x) for t, x in _answers)
+        answers = p99_and_max_by_window((t, 1000 * x) for t, x in zip(_answers[::2], _answers[1::2]))
         print(f"loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: {answers} ms",
               file=sys.stderr)
     if _checks:
@@ -165,5 +192,10 @@ if __name__ == "__main__":
     _watch_answers()
     gc.callbacks.append(_callback)
     atexit.register(_report)
+    if os.environ.get("GC_PROBE_CENSUS"):
+        if os.environ["GC_PROBE_CENSUS"] == "trace":  # where what is left at exit was allocated (slow)
+            import tracemalloc
+            tracemalloc.start()
+        atexit.register(_census)  # (run before _report: atexit runs last registered first)
     sys.argv[0] = "cribbage-door"
     sys.exit(main())
