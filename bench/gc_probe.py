@@ -17,8 +17,9 @@ import gc
 import os
 import sys
 import time
+import tracemalloc
 import weakref
-from typing import Any
+from typing import Any, Iterator
 
 import door.collector
 from bench.load import p99_and_max_by_window
@@ -123,23 +124,32 @@ def _callback(phase: str, info: dict[str, int]) -> None:
             _count_types()
 
 
+def _commonest(objects: list[Any], n: int) -> str:
+    """The ``n`` commonest types among ``objects``, as ``"name count, ..."``."""
+    counts = collections.Counter(type(o).__qualname__ for o in objects)
+    return ", ".join(f"{name} {k}" for name, k in counts.most_common(n))
+
+
+def _pairs(values: array[float]) -> Iterator[tuple[float, float]]:
+    """A record of pairs (:data:`_lateness`, :data:`_answers`) as (seconds, ms) pairs."""
+    return ((t, 1000 * x) for t, x in zip(values[::2], values[1::2]))
+
+
 def _count_types() -> None:
     global _types_at
     tracked = gc.get_objects()
     if len(tracked) < _types_at:
         return
     _types_at = 0
-    counts = collections.Counter(type(o).__qualname__ for o in tracked)
-    print(f"gc: a full collection traced {len(tracked)} objects; the commonest types: "
-          + ", ".join(f"{name} {n}" for name, n in counts.most_common(15)), file=sys.stderr)
+    print(f"gc: a full collection traced {len(tracked)} objects; the commonest types: {_commonest(tracked, 15)}",
+          file=sys.stderr)
 
 
 def _census() -> None:
     """At exit (``GC_PROBE_CENSUS=1``): what a full collection would trace
     now (the callers gone), its time, the commonest types and the largest
     containers, to find what the door keeps for no caller."""
-    if os.environ.get("GC_PROBE_CENSUS") == "trace":
-        import tracemalloc
+    if tracemalloc.is_tracing():
         stats = tracemalloc.take_snapshot().statistics("lineno")
         for stat in stats[:15]:
             print(f"gc census: {stat.count} blocks, {stat.size / 1024:.0f} KiB at {stat.traceback}", file=sys.stderr)
@@ -147,10 +157,8 @@ def _census() -> None:
     start = time.perf_counter()
     gc.collect(2)
     took = time.perf_counter() - start
-    counts = collections.Counter(type(o).__qualname__ for o in tracked)
     print(f"gc census at exit: {len(tracked)} objects traced by a full collection ({1000 * took:.1f} ms), "
-          f"{sys.getallocatedblocks()} blocks; commonest: "
-          + ", ".join(f"{name} {n}" for name, n in counts.most_common(12)), file=sys.stderr)
+          f"{sys.getallocatedblocks()} blocks; commonest: {_commonest(tracked, 12)}", file=sys.stderr)
     sized = sorted(((len(o), o) for o in tracked if isinstance(o, (dict, list, set, tuple))), key=lambda x: -x[0])
     for n, o in sized[:8]:
         sample = list(o.items())[:2] if isinstance(o, dict) else list(o)[:2]
@@ -165,10 +173,10 @@ def _report() -> None:
                   f"longest {1000 * max(pauses):.1f} ms (CPU: {1000 * sum(cpu):.0f} ms in all, longest "
                   f"{1000 * max(cpu):.1f} ms)", file=sys.stderr)
     if _lateness:
-        late = p99_and_max_by_window((t, 1000 * x) for t, x in zip(_lateness[::2], _lateness[1::2]))
+        late = p99_and_max_by_window(_pairs(_lateness))
         print(f"loop lateness of a 50 ms timer, p99/max by 30 s after the first caller: {late} ms", file=sys.stderr)
     if _answers:
-        answers = p99_and_max_by_window((t, 1000 * x) for t, x in zip(_answers[::2], _answers[1::2]))
+        answers = p99_and_max_by_window(_pairs(_answers))
         print(f"loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: {answers} ms",
               file=sys.stderr)
     if _checks:
@@ -192,9 +200,9 @@ if __name__ == "__main__":
     _watch_answers()
     gc.callbacks.append(_callback)
     atexit.register(_report)
-    if os.environ.get("GC_PROBE_CENSUS"):
-        if os.environ["GC_PROBE_CENSUS"] == "trace":  # where what is left at exit was allocated (slow)
-            import tracemalloc
+    census = os.environ.get("GC_PROBE_CENSUS")
+    if census:
+        if census == "trace":  # where what is left at exit was allocated (slow)
             tracemalloc.start()
         atexit.register(_census)  # (run before _report: atexit runs last registered first)
     sys.argv[0] = "cribbage-door"

@@ -14,7 +14,7 @@ from engine import crib_values, scoring
 
 from tests.support.clients import as_guest_to_the_game, telnet_client, watch
 from tests.support.player import type_guest_login
-from tests.support.server import make_config, running
+from tests.support.server import make_config, running, start_server_process
 
 
 async def test_shutdown_tells_connected_callers(door: DoorServer) -> None:
@@ -171,19 +171,9 @@ def test_start_up_is_collected_and_frozen_before_the_door_listens(tmp_path: Path
     """``serve`` collects and freezes what start-up made before the first
     listener opens: that collection paused the door 49 ms (bench.load
     --gc-probe), and a caller who connected at once waited through it."""
-    import subprocess
-    import sys
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
-         "--web-port", "0", "--data-dir", str(tmp_path / "data")], stderr=subprocess.PIPE, text=True)
+    proc, _, _ = start_server_process(tmp_path / "data")
     try:
-        assert proc.stderr is not None
-        lines: list[str] = []
-        while not any("telnet listening" in line for line in lines):
-            line = proc.stderr.readline()
-            assert line, "the server exited before listening:\n" + "".join(lines)
-            lines.append(line)
+        lines = list(proc.log_tail)  # type: ignore[attr-defined]
         frozen = [i for i, line in enumerate(lines) if "start-up collected and frozen" in line]
         listening = [i for i, line in enumerate(lines) if "listening on" in line]
         assert frozen and frozen[0] < listening[0], "".join(lines)

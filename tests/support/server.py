@@ -68,7 +68,8 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     """``cribbage-door serve`` as a subprocess on free ports, once all its
     listeners are up (the console socket last: a killed server's stale
     socket file refuses connections until then); returns the process and
-    its telnet and SSH ports (read from its log)."""
+    its telnet and SSH ports (read from its log).  ``proc.log_tail`` keeps
+    its log's last 200 lines, those of its start-up first."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
          "--ssh-port", "0", "--web-port", "0", "--data-dir", str(data_dir), *extra],
@@ -77,10 +78,12 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     console = False
     deadline = time.monotonic() + 20
     assert proc.stderr is not None
+    start_up: list[str] = []
     while not (len(ports) == 2 and console) and time.monotonic() < deadline:
         line = proc.stderr.readline()
         if not line:
             break
+        start_up.append(line)
         m = re.search(r"(telnet|ssh) listening on 127\.0\.0\.1:(\d+)", line)
         if m:
             ports[m.group(1)] = int(m.group(2))
@@ -88,7 +91,7 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     assert len(ports) == 2 and console, "the server did not announce its listeners and console"
     # from now on a thread reads the log, keeping its last lines: a server whose log filled the pipe (64 KiB)
     # would block on its next line (tests/loopback/test_logs.py)
-    proc.log_tail = deque(maxlen=200)  # type: ignore[attr-defined]
+    proc.log_tail = deque(start_up, maxlen=200)  # type: ignore[attr-defined]  (the start-up lines first)
     threading.Thread(target=_read_log, args=(proc.stderr, proc.log_tail), daemon=True).start()  # type: ignore[attr-defined]
     return proc, ports["telnet"], ports["ssh"]
 
