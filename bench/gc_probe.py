@@ -15,6 +15,8 @@ from array import array
 import collections
 import gc
 import os
+import socket
+import struct
 import sys
 import time
 import tracemalloc
@@ -56,6 +58,36 @@ bytes on a caller's connection to its first write on it after them
 (seconds since the first caller's bytes, seconds), in pairs.  Not counted: how long
 the bytes waited to be read, which is at most the loop's lateness."""
 _origin: list[float] = []
+_keyed: array[float] = array("d")
+"""The door's whole time to answer a caller, by the kernel's clock: from
+the arrival of the caller's bytes at the door's socket (the receive
+timestamp, ``SO_TIMESTAMPNS``) to the door's first write after them
+(seconds since the first caller's bytes, seconds), in pairs.  This
+includes how long the bytes waited for the door's loop, and nothing of
+the callers' own process (whose loop, at 1,000 callers, is late itself);
+when several segments wait unread the kernel gives the newest one's
+time, so a caller who waits for each answer (as ``bench.load``'s do)
+is timed exactly."""
+
+SO_TIMESTAMPNS = 35
+"""Linux's socket option (and control message) for receive timestamps in
+nanoseconds (``asm-generic/socket.h``; Python's ``socket`` has no name for it)."""
+_STAMP = socket.CMSG_SPACE(16)  # a struct timespec: two 64-bit integers
+
+
+def _arrival(sock: socket.socket) -> float | None:
+    """When the unread bytes on ``sock`` reached it (``time.monotonic``
+    seconds; the newest segment's), peeked at without reading them;
+    ``None`` when the kernel gives no timestamp."""
+    try:
+        _, ancillary, _, _ = sock.recvmsg(1, _STAMP, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except OSError:
+        return None
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
+            seconds, nanoseconds = struct.unpack("qq", data[:16])
+            return time.monotonic() - (time.time() - (seconds + nanoseconds / 1e9))
+    return None
 
 
 def _watch_answers() -> None:
@@ -64,22 +96,34 @@ def _watch_answers() -> None:
 
     transport = selector_events._SelectorSocketTransport
     read_ready, write = transport._read_ready, transport.write
-    pending: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
-    """A connection's first bytes not yet answered (by the transport: an
-    id could be a closed connection's again, and closed ones go)."""
+    pending: weakref.WeakKeyDictionary[Any, tuple[float, float | None]] = weakref.WeakKeyDictionary()
+    """A connection's first bytes not yet answered: when the loop read them,
+    and when they arrived (by the transport: an id could be a closed
+    connection's again, and closed ones go)."""
+    stamped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def timed_read_ready(self: Any) -> None:
         if self._server is not None and self not in pending:
-            pending[self] = time.monotonic()
+            if self not in stamped:  # (the first bytes of a connection: not timed by the kernel)
+                stamped.add(self)
+                self._sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+                arrived = None
+            else:
+                arrived = _arrival(self._sock)
+            now = time.monotonic()
+            pending[self] = (now, arrived)
             if not _origin:
-                _origin.append(pending[self])
+                _origin.append(now)
         read_ready(self)
 
     def timed_write(self: Any, data: Any) -> None:
-        read_at = pending.pop(self, None)
-        if read_at is not None:
+        read = pending.pop(self, None)
+        if read is not None:
             now = time.monotonic()
+            read_at, arrived = read
             _answers.extend((now - _origin[0], now - read_at))
+            if arrived is not None:
+                _keyed.extend((now - _origin[0], now - arrived))
         write(self, data)
 
     transport._read_ready = timed_read_ready
@@ -179,6 +223,13 @@ def _report() -> None:
         answers = p99_and_max_by_window(_pairs(_answers))
         print(f"loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: {answers} ms",
               file=sys.stderr)
+    if _keyed:
+        keyed = sorted(_keyed[1::2])
+        whole = ", ".join(f"{name} {1000 * keyed[min(len(keyed) - 1, int(q * len(keyed)))]:.1f}"
+                          for name, q in (("p50", .5), ("p90", .9), ("p99", .99)))
+        print(f"loop answers by the kernel's clock (a caller's bytes arriving at the door's socket to its first write "
+              f"after them): {whole}, max {1000 * keyed[-1]:.1f} ms over {len(keyed)} answers; p99/max by 30 s: "
+              f"{p99_and_max_by_window(_pairs(_keyed))} ms", file=sys.stderr)
     if _checks:
         print("gc checks (s after start: blocks, callers, blocks needed): "
               + "; ".join(f"{t:.0f} s: {b}, {n}, {need}" for t, b, n, need in _checks[:40]), file=sys.stderr)
