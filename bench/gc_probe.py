@@ -78,7 +78,9 @@ _STAMP = socket.CMSG_SPACE(16)  # a struct timespec: two 64-bit integers
 def _arrival(sock: socket.socket) -> float | None:
     """When the unread bytes on ``sock`` reached it (``time.monotonic``
     seconds; the newest segment's), peeked at without reading them;
-    ``None`` when the kernel gives no timestamp."""
+    ``None`` when the kernel gives no timestamp (bytes that arrived before
+    it turned timestamps on: it does so a moment after the first socket
+    asks, and keeps them on while any socket wants them)."""
     try:
         _, ancillary, _, _ = sock.recvmsg(1, _STAMP, socket.MSG_PEEK | socket.MSG_DONTWAIT)
     except OSError:
@@ -149,7 +151,31 @@ def _recorded_due(self: door.collector.Collector) -> bool:
     return _due(self)
 
 
+_young_every = float(os.environ.get("GC_PROBE_YOUNG", "0"))
+_young_at = [0.0]
+
+
+def _young_census() -> None:
+    """``GC_PROBE_YOUNG=S``: at most every S seconds, as a collection of the
+    middle generation starts, what it is about to trace (the two younger
+    generations): objects, the references they hold (what tracing visits),
+    and the types holding the most."""
+    now = time.monotonic()
+    if now - _young_at[0] < _young_every:
+        return
+    _young_at[0] = now
+    young = gc.get_objects(0) + gc.get_objects(1)
+    refs: collections.Counter[str] = collections.Counter()
+    for o in young:
+        refs[type(o).__qualname__] += len(gc.get_referents(o))
+    print(f"gc young census at {now - _t0:.0f} s: {len(young)} objects, {sum(refs.values())} references; "
+          f"by references: {', '.join(f'{t} {n}' for t, n in refs.most_common(8))}; "
+          f"by objects: {_commonest(young, 8)}", file=sys.stderr)
+
+
 def _callback(phase: str, info: dict[str, int]) -> None:
+    if phase == "start" and info["generation"] == 1 and _young_every:
+        _young_census()
     if phase == "start":
         if gc.callbacks[-1] is not _callback:  # the last at the end, so that a pause includes the door's own callback
             gc.callbacks.remove(_callback)
