@@ -18,7 +18,7 @@ import unicodedata
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import count
-from typing import Callable, Hashable, NamedTuple
+from typing import Callable, Hashable, Sequence, cast
 
 from wcwidth import wcwidth
 
@@ -32,34 +32,88 @@ BLACK, RED, GREEN, YELLOW, BLUE, MAGENTA, CYAN, WHITE = range(8)
 
 
 
-class Style(NamedTuple):
+class Style(int):
     """Colours and intensity of a cell: ``fg`` and ``bg`` 0..7, ``bold``
     (bright foreground); ``underline`` and ``reverse`` stand in for colour
-    on a monochrome profile (see :func:`monochrome`).  A tuple, so that the
-    renderer compares cells at C speed."""
+    on a monochrome profile (see :func:`monochrome`).
 
-    fg: int = WHITE
-    bg: int = BLACK
-    bold: bool = False
-    underline: bool = False
-    reverse: bool = False
+    An ``int`` (the attributes packed in its bits: ``fg`` 0-2, ``bg``
+    3-5, then bold, underline, reverse), so that the renderer compares
+    and hashes cells at C speed, and so that the collector never tracks
+    one: a row of styles held as a tuple is then not traced either (a
+    band's painting and the screen a session shows stay out of every
+    collection; issue 39).  Two styles are equal when their attributes are.
+
+    >>> Style(fg=CYAN, bold=True).fg, Style(fg=CYAN, bold=True).bold, Style() == Style(fg=WHITE)
+    (6, True, True)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, fg: int = WHITE, bg: int = BLACK, bold: bool = False, underline: bool = False,
+                reverse: bool = False) -> "Style":
+        if not (0 <= fg <= 7 and 0 <= bg <= 7):
+            raise ValueError(f"colours are 0..7, got fg={fg}, bg={bg}")
+        return super().__new__(cls, fg | bg << 3 | bool(bold) << 6 | bool(underline) << 7 | bool(reverse) << 8)
+
+    @property
+    def fg(self) -> int:
+        """Foreground colour, 0..7."""
+        return self & 7
+
+    @property
+    def bg(self) -> int:
+        """Background colour, 0..7."""
+        return self >> 3 & 7
+
+    @property
+    def bold(self) -> bool:
+        """Bright foreground."""
+        return bool(self & 64)
+
+    @property
+    def underline(self) -> bool:
+        """Underlined (monochrome profile)."""
+        return bool(self & 128)
+
+    @property
+    def reverse(self) -> bool:
+        """Reverse video (monochrome profile)."""
+        return bool(self & 256)
+
+    @classmethod
+    def packed(cls, value: int) -> "Style":
+        """The style whose attributes ``value`` packs (a cell of a
+        :class:`Canvas` holds it so: a plain ``int``)."""
+        return int.__new__(cls, value)
+
+    def __repr__(self) -> str:
+        flags = "".join(f", {name}=True" for name in ("bold", "underline", "reverse") if getattr(self, name))
+        return f"Style(fg={self.fg}, bg={self.bg}{flags})"
 
 
 DEFAULT = Style()
+_PLAIN = int(DEFAULT)  # (a canvas's cells hold plain ints: see Canvas)
+_BACKGROUND_BITS = 0b111 << 3 | 1 << 7 | 1 << 8
+"""A style's bits that erasing a line (EL) paints with: the background,
+underline and reverse."""
 
 
 @lru_cache(maxsize=256)
-def monochrome(style: Style) -> Style:
-    """A colour style as the monochrome profile shows it: no colours; the
-    cyan bar and the blue title and card backs in reverse video, the yellow
-    selection underlined, bold kept."""
-    return Style(bold=style.bold, underline=style.bg == YELLOW, reverse=style.bg in (CYAN, BLUE))
+def monochrome(style: int) -> Style:
+    """A colour style (a :class:`Style`, or a canvas cell's packed ``int``)
+    as the monochrome profile shows it: no colours; the cyan bar and the
+    blue title and card backs in reverse video, the yellow selection
+    underlined, bold kept."""
+    cell = Style.packed(style)
+    return Style(bold=cell.bold, underline=cell.bg == YELLOW, reverse=cell.bg in (CYAN, BLUE))
 
 
 @lru_cache(maxsize=4096)
-def sgr_transition(old: Style | None, new: Style) -> str:
+def sgr_transition(old: int | None, new: int) -> str:
     """The shortest SGR sequence that turns attributes ``old`` (``None``:
-    unknown) into ``new``.
+    unknown) into ``new`` (each a :class:`Style` or a canvas cell's packed
+    ``int``).
 
     >>> sgr_transition(Style(), Style(fg=CYAN))
     '\\x1b[36m'
@@ -67,32 +121,34 @@ def sgr_transition(old: Style | None, new: Style) -> str:
     Memoized: a screen uses a few dozen pairs."""
     if old == new:
         return ""
+    n = Style.packed(new)
+    o = None if old is None else Style.packed(old)
     reset = ["0"]  # (not a bare "ESC [ m": old BBS terminals are not all sure of it)
-    if new.bold:
+    if n.bold:
         reset.append("1")
-    if new.underline:
+    if n.underline:
         reset.append("4")
-    if new.reverse:
+    if n.reverse:
         reset.append("7")
-    if new.fg != WHITE:
-        reset.append(str(30 + new.fg))
-    if new.bg != BLACK:
-        reset.append(str(40 + new.bg))
+    if n.fg != WHITE:
+        reset.append(str(30 + n.fg))
+    if n.bg != BLACK:
+        reset.append(str(40 + n.bg))
     by_reset = CONTROL["sgr"].format(params=";".join(reset))
-    if old is None or (old.bold and not new.bold) or (old.underline and not new.underline) or (
-            old.reverse and not new.reverse):
+    if o is None or (o.bold and not n.bold) or (o.underline and not n.underline) or (
+            o.reverse and not n.reverse):
         return by_reset  # these attributes have no widely known "off" code: reset, then set
     params = []
-    if new.bold and not old.bold:
+    if n.bold and not o.bold:
         params.append("1")
-    if new.underline and not old.underline:
+    if n.underline and not o.underline:
         params.append("4")
-    if new.reverse and not old.reverse:
+    if n.reverse and not o.reverse:
         params.append("7")
-    if new.fg != old.fg:
-        params.append(str(30 + new.fg))
-    if new.bg != old.bg:
-        params.append(str(40 + new.bg))
+    if n.fg != o.fg:
+        params.append(str(30 + n.fg))
+    if n.bg != o.bg:
+        params.append(str(40 + n.bg))
     by_change = CONTROL["sgr"].format(params=";".join(params))
     return by_change if len(by_change) <= len(by_reset) else by_reset
 
@@ -172,6 +228,14 @@ class Canvas:
 
     Writing outside the grid is clipped silently, so views may draw without
     checking bounds.
+
+    Each row is a sequence of characters (:attr:`chars`) and one of styles
+    (:attr:`styles`, each a :class:`Style`'s packed ``int``, which the
+    collector never tracks): lists while the canvas is drawn on, tuples
+    once :meth:`seal` has made it read-only (a :class:`Band`'s painting,
+    kept for seconds, then holds nothing the collector traces more than
+    once; as lists of style objects, bands were nine tenths of what the
+    collector traced in a young collection at 300 callers; issue 39).
     """
 
     def __init__(self, cols: int, rows: int) -> None:
@@ -179,8 +243,8 @@ class Canvas:
             raise ValueError(f"a canvas needs at least 1x1 cells, got {cols}x{rows}")
         self.cols = cols
         self.rows = rows
-        self.chars: list[list[str]] = [[" "] * cols for _ in range(rows)]
-        self.styles: list[list[Style]] = [[DEFAULT] * cols for _ in range(rows)]
+        self.chars: list[Sequence[str]] = [[" "] * cols for _ in range(rows)]
+        self.styles: list[Sequence[int]] = [[_PLAIN] * cols for _ in range(rows)]
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
         self.wide = False
@@ -196,8 +260,21 @@ class Canvas:
         """Make ``row`` this canvas's own before it is written (a row shared
         with a band is copied; nothing otherwise)."""
         if self.kept.pop(row, None) is not None:
-            self.chars[row] = self.chars[row][:]
-            self.styles[row] = self.styles[row][:]
+            self.chars[row] = list(self.chars[row])
+            self.styles[row] = list(self.styles[row])
+
+    def seal(self) -> None:
+        """Make every row read-only (tuples): the canvas is painted and
+        will not be written again (a :class:`Band`'s painting)."""
+        self.chars = [tuple(row) for row in self.chars]
+        self.styles = [tuple(row) for row in self.styles]
+
+    def writable(self, row: int) -> tuple[list[str], list[int]]:
+        """``row``'s characters and styles as lists to write to (a row
+        shared with a band is copied first, :meth:`own`)."""
+        if row in self.kept:
+            self.own(row)
+        return cast("list[str]", self.chars[row]), cast("list[int]", self.styles[row])
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -219,14 +296,16 @@ class Canvas:
                     piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
                 if row in self.kept:
                     self.own(row)
-                chars = self.chars[row]
+                # (own rows are lists; typed as sequences for the sealed ones)
+                chars: list[str] = self.chars[row]  # type: ignore[assignment]
+                styles: list[int] = self.styles[row]  # type: ignore[assignment]
                 if self.wide:
                     if chars[start] == WIDE_TAIL and start > 0:
                         chars[start - 1] = " "  # a wide character there loses its right half
                     if stop < self.cols and chars[stop] == WIDE_TAIL:
                         chars[stop] = " "  # ... or its left half
                 chars[start:stop] = piece
-                self.styles[row][start:stop] = [style] * (stop - start)
+                styles[start:stop] = [int(style)] * (stop - start)
         return end
 
     def _put_wide(self, row: int, col: int, cells: tuple[str, ...], style: Style) -> int:
@@ -242,15 +321,13 @@ class Canvas:
             piece[0] = " "
         if piece[-1] != WIDE_TAIL and stop - col < len(cells) and cells[stop - col] == WIDE_TAIL:
             piece[-1] = " "  # its right half would fall off the edge
-        if row in self.kept:
-            self.own(row)
-        chars = self.chars[row]
+        chars, styles = self.writable(row)
         if start > 0 and chars[start] == WIDE_TAIL:
             chars[start - 1] = " "  # a wide character on the canvas loses its right half
         if stop < self.cols and chars[stop] == WIDE_TAIL:
             chars[stop] = " "  # ... or its left half
         chars[start:stop] = piece
-        self.styles[row][start:stop] = [style] * (stop - start)
+        styles[start:stop] = [int(style)] * (stop - start)
         return end
 
     def blit(self, row: int, col: int, source: "Canvas", first_col: int = 0) -> None:
@@ -263,13 +340,11 @@ class Canvas:
         if start >= stop:
             return
         self.wide = self.wide or source.wide
-        chars, styles = self.chars, self.styles
         for r in range(source.rows):
             if 0 <= row + r < self.rows:
-                if row + r in self.kept:
-                    self.own(row + r)
-                chars[row + r][start:stop] = source.chars[r][start - col:stop - col]
-                styles[row + r][start:stop] = source.styles[r][start - col:stop - col]
+                chars, styles = self.writable(row + r)
+                chars[start:stop] = source.chars[r][start - col:stop - col]
+                styles[start:stop] = source.styles[r][start - col:stop - col]
 
     def share(self, top: int, source: "Canvas", serial: int) -> None:
         """Make rows ``top`` .. of this canvas ``source``'s rows (the same
@@ -323,6 +398,7 @@ class Band:
         if band is None or band.cols != canvas.cols or band.rows != height or key != self.key:
             band = Canvas(canvas.cols, height)
             paint(band)
+            band.seal()
             self.canvas, self.key, self.serial = band, key, next(_PAINTINGS)
         canvas.share(top, band, self.serial)
 
@@ -350,11 +426,12 @@ class Renderer:
         self._mono = not charset.color  # styles drawn as monochrome shows them (asked once: a hot path)
         # the frame on screen: each row's characters as one string (compact:
         # a session keeps it for as long as it is connected) and its styles
+        # (styles as tuples of packed ints: the collector does not trace them)
         self._size: tuple[int, int] | None = None
         self._rows: list[str] = []
-        self._styles: list[list[Style]] = []
+        self._styles: list[tuple[int, ...]] = []
         self._kept: list[tuple[int, int] | None] = []  # the band row each screen row shows (Canvas.kept)
-        self._style: Style | None = None
+        self._style: int | None = None
         self._pos: tuple[int, int] | None = None
         self.frames = 0
 
@@ -372,11 +449,10 @@ class Renderer:
             self._pos = (0, 0)
             self._size = (canvas.cols, canvas.rows)
             self._rows = [" " * canvas.cols] * canvas.rows
-            self._styles = [[DEFAULT] * canvas.cols for _ in range(canvas.rows)]
+            self._styles = [(_PLAIN,) * canvas.cols] * canvas.rows
             self._kept = [None] * canvas.rows
         if canvas.cols > 1 and canvas.chars[-1][-1] == WIDE_TAIL:
-            canvas.own(canvas.rows - 1)
-            canvas.chars[-1][-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
+            canvas.writable(canvas.rows - 1)[0][-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)
         kept, shown = canvas.kept, self._kept
         for row, (chars, styles) in enumerate(zip(canvas.chars, canvas.styles)):
             token = kept.get(row)
@@ -384,9 +460,10 @@ class Renderer:
                 continue  # a band's row, unchanged since this renderer sent it
             shown[row] = token
             text = "".join(chars)
+            cells = tuple(styles)  # (a band's row is a tuple already: not copied)
             # most rows of a frame are as they were: skipped here, at C speed
-            if text != self._rows[row] or styles != self._styles[row]:
-                self._render_row(canvas, row, text, out)
+            if text != self._rows[row] or cells != self._styles[row]:
+                self._render_row(canvas, row, text, cells, out)
         if canvas.cursor is not None:
             r, c = canvas.cursor
             if self._pos != (r, c):
@@ -396,13 +473,13 @@ class Renderer:
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
-    def _render_row(self, canvas: Canvas, row: int, text: str, out: list[str | bytes]) -> None:
+    def _render_row(self, canvas: Canvas, row: int, text: str, new_s: tuple[int, ...],
+                    out: list[str | bytes]) -> None:
         """Append what turns the shown ``row`` into ``canvas``'s (``text``:
-        its characters joined, one a cell, which differ from the shown ones
-        or are in other styles): spans of changed cells, joined over gaps
+        its characters joined, one a cell, ``new_s`` its styles; either
+        differs from what is shown): spans of changed cells, joined over gaps
         that cost fewer bytes to rewrite than to step over, each span
         written in runs of one style."""
-        new_s = canvas.styles[row]
         old_c, old_s = self._rows[row], self._styles[row]
         cols = canvas.cols
         last = cols - 1 if row == canvas.rows - 1 else cols
@@ -418,7 +495,7 @@ class Renderer:
         # the frame on screen, kept in the renderer's own lists: the canvas
         # then dies young, freed without the cyclic collector ever tracing it
         self._rows[row] = text
-        old_s[:] = new_s
+        self._styles[row] = new_s
         if not changed:  # (the bottom-right cell alone: never written)
             return
         # the row's blank tail: erased with EL rather than written as spaces
@@ -427,9 +504,9 @@ class Renderer:
         blank = len(text.rstrip(" "))  # (a coloured space, the bar or a title, is not blank: below)
         if changed[-1] >= blank and last - blank >= el:
             tail = new_s[blank:]
-            if tail.count(DEFAULT) != len(tail):  # (counted at C speed: usually all of it)
+            if tail.count(_PLAIN) != len(tail):  # (counted at C speed: usually all of it)
                 for c in range(cols - 1, blank - 1, -1):
-                    if new_s[c] != DEFAULT:
+                    if new_s[c] != _PLAIN:
                         blank = c + 1
                         break
             if changed[-1] >= blank and last - blank >= el:
@@ -474,12 +551,12 @@ class Renderer:
             out.extend(self._emit_spans(row, spans, text, new_s, cols))
         if erase is not None:
             self._goto(row, erase, text, new_s, out)
-            if self._style is None or self._style.bg != BLACK or self._style.reverse or self._style.underline:
-                out.append(sgr_transition(self._style, DEFAULT))  # EL fills with the current background
-                self._style = DEFAULT
+            if self._style is None or self._style & _BACKGROUND_BITS:
+                out.append(sgr_transition(self._style, _PLAIN))  # EL fills with the current background
+                self._style = _PLAIN
             out.append(CONTROL["erase_line"])
 
-    def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: list[Style],
+    def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: Sequence[int],
                     cols: int) -> list[str | bytes]:
         """What writes ``spans`` (cells start .. end - 1 of ``row``, whose
         characters are ``text``) in the order given, from the renderer's
@@ -491,7 +568,7 @@ class Renderer:
             self._pos = (row, end) if end < cols else None
         return out
 
-    def _bridge_cost(self, text: str, styles: list[Style], start: int, stop: int, style: Style) -> int:
+    def _bridge_cost(self, text: str, styles: Sequence[int], start: int, stop: int, style: int) -> int:
         """Bytes to rewrite cells ``start`` .. ``stop`` - 1 with the
         terminal in ``style`` (stops counting past a cursor-forward's length)."""
         limit = len(_cuf(stop - start))
@@ -499,7 +576,7 @@ class Renderer:
         mono, encode_char = self._mono, self.charset.encode_char
         for c in range(start, stop):
             cell = monochrome(styles[c]) if mono else styles[c]
-            if cell is not style:
+            if cell != style:
                 cost += len(sgr_transition(style, cell))
             cost += len(encode_char(text[c]))
             style = cell
@@ -507,7 +584,7 @@ class Renderer:
                 break
         return cost
 
-    def _emit_span(self, text: str, styles: list[Style], start: int, stop: int,
+    def _emit_span(self, text: str, styles: Sequence[int], start: int, stop: int,
                    out: list[str | bytes]) -> None:
         """Write cells ``start`` .. ``stop`` - 1 from the cursor, one SGR per style run."""
         c = start
@@ -529,7 +606,7 @@ class Renderer:
             out.append(encode(text[c:d]))
             c = d
 
-    def _goto(self, row: int, col: int, text: str, styles: list[Style], out: list[str | bytes]) -> None:
+    def _goto(self, row: int, col: int, text: str, styles: Sequence[int], out: list[str | bytes]) -> None:
         """Put the cursor at (row, col) the cheapest way: on the same row,
         rewrite the cells in between, step forward (CUF) or back (CUB);
         otherwise position (CUP)."""
