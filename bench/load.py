@@ -565,14 +565,12 @@ def report(r: dict[str, Any]) -> None:
         worst = sorted(by_screen.items(), key=lambda kv: -_quantile(kv[1], .99))[:4]
         print("  slowest screens (p99): " + "; ".join(f"{name!r} {_quantile(xs, .99):.0f} ms ({len(xs)} keys)"
                                                        for name, xs in worst))
-        print("  p99 by 30 s of the run: "
-              + ", ".join(f"{_quantile(xs, .99):.0f}" for xs in by_window(zip(r["times"], ms))) + " ms")
+        print("  p99/max by 30 s of the run: " + p99_and_max_by_window(zip(r["times"], ms)) + " ms")
     if lag:
         print(f"  client lag (the load generator's own event loop): p50 {_quantile(lag, .5):.1f} ms, "
-              f"p99 {_quantile(lag, .99):.1f} ms")
+              f"p99 {_quantile(lag, .99):.1f} ms, max {max(lag):.0f} ms")
         lag_at = itertools.accumulate(0.1 + x / 1000 for x in lag)  # (a sample each 100 ms of sleep and its lateness)
-        print("  client lag p99 by 30 s of the run: "
-              + ", ".join(f"{_quantile(xs, .99):.0f}" for xs in by_window(zip(lag_at, lag))) + " ms")
+        print("  client lag p99/max by 30 s of the run: " + p99_and_max_by_window(zip(lag_at, lag)) + " ms")
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
           f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")

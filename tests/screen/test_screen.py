@@ -186,6 +186,29 @@ def test_frames_of_bands_show_what_a_full_repaint_shows(frames: list[tuple[int, 
     assert _cells(screen) == _cells(fresh)
 
 
+def test_a_bands_painting_and_the_shown_screen_are_not_traced_by_the_collector() -> None:
+    """What lives for seconds (a band's painting, the screen a renderer
+    shows) holds nothing the cyclic collector traces again after one young
+    collection (issue 39: as lists of style objects, bands were nine
+    tenths of what a collection of the middle generation traced); a frame
+    that writes over a band's row gets its own copy to write to."""
+    import gc
+
+    band = Band()
+    canvas = Canvas(30, 4)
+    band.draw(canvas, 1, 2, "key", lambda b: b.put(0, 2, "Crib \u2665", Style(fg=RED, bg=WHITE)))
+    renderer = Renderer(UTF8)
+    renderer.render(canvas)
+    canvas.put(2, 0, "over", Style(fg=YELLOW))  # a frame writing over a band's row
+    gc.collect()
+    assert band.canvas is not None
+    painted = band.canvas.chars + band.canvas.styles
+    assert not [row for row in painted if gc.is_tracked(row)]
+    assert not [row for row in renderer._styles if gc.is_tracked(row)]
+    assert band.canvas.text(1) == " " * 30 and canvas.text(2).startswith("over")
+    assert canvas.styles[2][0] == Style(fg=YELLOW) and canvas.styles[1][2] == Style(fg=RED, bg=WHITE)
+
+
 def test_long_text_typed_or_drawn_is_not_kept_by_the_charset() -> None:
     """The CP437 charset remembers the bytes of strings it drew (shared by
     every session of a process): 4,000 different 500-character lines (a
