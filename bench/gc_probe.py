@@ -164,13 +164,18 @@ def _young_census() -> None:
     if now - _young_at[0] < _young_every:
         return
     _young_at[0] = now
-    young = gc.get_objects(0) + gc.get_objects(1)
-    refs: collections.Counter[str] = collections.Counter()
-    for o in young:
-        refs[type(o).__qualname__] += len(gc.get_referents(o))
-    print(f"gc young census at {now - _t0:.0f} s: {len(young)} objects, {sum(refs.values())} references; "
-          f"by references: {', '.join(f'{t} {n}' for t, n in refs.most_common(8))}; "
-          f"by objects: {_commonest(young, 8)}", file=sys.stderr)
+    for generation in (0, 1):
+        young = gc.get_objects(generation)
+        refs: collections.Counter[str] = collections.Counter()
+        for o in young:
+            refs[type(o).__qualname__] += len(gc.get_referents(o))
+        tuples = collections.Counter(f"{len(o)}:{type(o[0]).__qualname__}" for o in young
+                                     if type(o) is tuple and o)
+        print(f"gc young census at {now - _t0:.0f} s, generation {generation}: {len(young)} objects, "
+              f"{sum(refs.values())} references; by references: "
+              f"{', '.join(f'{t} {n}' for t, n in refs.most_common(8))}; by objects: {_commonest(young, 8)}; "
+              f"tuples (length:first item): {', '.join(f'{t} {n}' for t, n in tuples.most_common(6))}",
+              file=sys.stderr)
 
 
 def _callback(phase: str, info: dict[str, int]) -> None:

@@ -238,6 +238,8 @@ class Canvas:
     collector traced in a young collection at 300 callers; issue 39).
     """
 
+    __slots__ = ("cols", "rows", "chars", "styles", "cursor", "wide", "kept")
+
     def __init__(self, cols: int, rows: int) -> None:
         if cols < 1 or rows < 1:
             raise ValueError(f"a canvas needs at least 1x1 cells, got {cols}x{rows}")
