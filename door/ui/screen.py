@@ -231,8 +231,8 @@ class Canvas:
 
     Each row is a sequence of characters (:attr:`chars`) and one of styles
     (:attr:`styles`, each a :class:`Style`'s packed ``int``, which the
-    collector never tracks): lists while the canvas is drawn on, tuples
-    once :meth:`seal` has made it read-only (a :class:`Band`'s painting,
+    collector never tracks): lists while the canvas is drawn on, a string
+    and a tuple once :meth:`seal` has made it read-only (a :class:`Band`'s painting,
     kept for seconds, then holds nothing the collector traces more than
     once; as lists of style objects, bands were nine tenths of what the
     collector traced in a young collection at 300 callers; issue 39).
@@ -266,9 +266,10 @@ class Canvas:
             self.styles[row] = list(self.styles[row])
 
     def seal(self) -> None:
-        """Make every row read-only (tuples): the canvas is painted and
-        will not be written again (a :class:`Band`'s painting)."""
-        self.chars = [tuple(row) for row in self.chars]
+        """Make every row read-only (its characters a string, its styles
+        a tuple): the canvas is painted and will not be written again (a
+        :class:`Band`'s painting)."""
+        self.chars = ["".join(row) for row in self.chars]
         self.styles = [tuple(row) for row in self.styles]
 
     def writable(self, row: int) -> tuple[list[str], list[int]]:
@@ -368,7 +369,8 @@ class Canvas:
 
     def text(self, row: int) -> str:
         """The characters of ``row`` as a string (for tests and logs)."""
-        return "".join(self.chars[row])
+        chars = self.chars[row]
+        return chars if isinstance(chars, str) else "".join(chars)
 
 
 class Band:
@@ -461,7 +463,7 @@ class Renderer:
             if token is not None and token == shown[row]:
                 continue  # a band's row, unchanged since this renderer sent it
             shown[row] = token
-            text = "".join(chars)
+            text = chars if isinstance(chars, str) else "".join(chars)  # (a band's row is a string already)
             cells = tuple(styles)  # (a band's row is a tuple already: not copied)
             # most rows of a frame are as they were: skipped here, at C speed
             if text != self._rows[row] or cells != self._styles[row]:

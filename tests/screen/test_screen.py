@@ -200,8 +200,9 @@ def test_a_bands_painting_and_the_shown_screen_are_not_traced_by_the_collector()
     renderer = Renderer(UTF8)
     renderer.render(canvas)
     canvas.put(2, 0, "over", Style(fg=YELLOW))  # a frame writing over a band's row
-    gc.collect()
     assert band.canvas is not None
+    assert not [row for row in band.canvas.chars if gc.is_tracked(row)]  # (strings: never tracked)
+    gc.collect()
     painted = band.canvas.chars + band.canvas.styles
     assert not [row for row in painted if gc.is_tracked(row)]
     assert not [row for row in renderer._styles if gc.is_tracked(row)]
