@@ -283,11 +283,13 @@ async def run_callers(n: int, port: int, ramp: float, time_limit: float, seed: i
 def callers_main(args: argparse.Namespace) -> None:
     """The callers' process: play, then write the figures to ``args.out`` (JSON)."""
     t0 = time.monotonic()
-    # the callers hold many small objects (1,000 pyte screens); the default
-    # collector thresholds would stop this process for 100-300 ms at a time,
-    # which would show up as the door's latency
+    # the callers hold many small objects (1,000 pyte screens, about two
+    # million cells); a collection that traced them stopped this process
+    # for 100-300 ms at a time (even with thresholds of 200,000, 50, 1,000,
+    # up to 0.16 s as 1,000 callers arrived), which showed up as the door's
+    # latency: this process, which ends with its run, does not collect at all
     gc.freeze()
-    gc.set_threshold(200_000, 50, 1000)
+    gc.disable()
     stats = asyncio.run(run_callers(args.callers, args.port, args.ramp, args.time_limit, args.seed, args.caller_via))
     with open(args.out, "w") as out:
         json.dump({"latencies": stats.latencies, "screens": stats.screens, "times": stats.times,
