@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 from array import array
 import collections
+import contextlib
 import gc
 import os
 import socket
@@ -108,7 +109,8 @@ def _watch_answers() -> None:
         if self._server is not None and self not in pending:
             if self not in stamped:  # (the first bytes of a connection: not timed by the kernel)
                 stamped.add(self)
-                self._sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+                with contextlib.suppress(OSError):  # (a socket that has no receive timestamps: none taken)
+                    self._sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
                 arrived = None
             else:
                 arrived = _arrival(self._sock)
