@@ -39,10 +39,13 @@ class Style(int):
 
     An ``int`` (the attributes packed in its bits: ``fg`` 0-2, ``bg``
     3-5, then bold, underline, reverse), so that the renderer compares
-    and hashes cells at C speed, and so that the collector never tracks
-    one: a row of styles held as a tuple is then not traced either (a
-    band's painting and the screen a session shows stay out of every
-    collection; issue 39).  Two styles are equal when their attributes are.
+    and hashes cells at C speed, and so that a :class:`Canvas` can hold
+    each cell's style as the plain ``int`` it packs: a style object, like
+    every instance of a Python class, is tracked by the cyclic collector,
+    a plain ``int`` is not, and a tuple of them is untracked after one
+    collection (a band's painting and the screen a session shows then stay
+    out of every later collection; issue 39).  Two styles are equal when
+    their attributes are.
 
     >>> Style(fg=CYAN, bold=True).fg, Style(fg=CYAN, bold=True).bold, Style() == Style(fg=WHITE)
     (6, True, True)
