@@ -25,7 +25,7 @@ import weakref
 from typing import Any, Iterator
 
 import door.collector
-from bench.load import p99_and_max_by_window
+from bench.load import _quantile, p99_and_max_by_window
 from door.cli import main
 
 _started: dict[str, float] = {}
@@ -181,9 +181,9 @@ def _young_census() -> None:
 
 
 def _callback(phase: str, info: dict[str, int]) -> None:
-    if phase == "start" and info["generation"] == 1 and _young_every:
-        _young_census()
     if phase == "start":
+        if info["generation"] == 1 and _young_every:
+            _young_census()
         if gc.callbacks[-1] is not _callback:  # the last at the end, so that a pause includes the door's own callback
             gc.callbacks.remove(_callback)
             gc.callbacks.append(_callback)
@@ -257,11 +257,10 @@ def _report() -> None:
         print(f"loop's own time to answer a caller's bytes (read to first write), p99/max by 30 s: {answers} ms",
               file=sys.stderr)
     if _keyed:
-        keyed = sorted(_keyed[1::2])
-        whole = ", ".join(f"{name} {1000 * keyed[min(len(keyed) - 1, int(q * len(keyed)))]:.1f}"
-                          for name, q in (("p50", .5), ("p90", .9), ("p99", .99)))
+        keyed = [1000 * x for x in _keyed[1::2]]
+        whole = ", ".join(f"{name} {_quantile(keyed, q):.1f}" for name, q in (("p50", .5), ("p90", .9), ("p99", .99)))
         print(f"loop answers by the kernel's clock (a caller's bytes arriving at the door's socket to its first write "
-              f"after them): {whole}, max {1000 * keyed[-1]:.1f} ms over {len(keyed)} answers; p99/max by 30 s: "
+              f"after them): {whole}, max {max(keyed):.1f} ms over {len(keyed)} answers; p99/max by 30 s: "
               f"{p99_and_max_by_window(_pairs(_keyed))} ms", file=sys.stderr)
     if _checks:
         print("gc checks (s after start: blocks, callers, blocks needed): "

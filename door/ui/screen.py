@@ -18,7 +18,7 @@ import unicodedata
 from bisect import bisect_left
 from functools import lru_cache
 from itertools import count
-from typing import Callable, Hashable, Sequence, cast
+from typing import Callable, Hashable, Sequence
 
 from wcwidth import wcwidth
 
@@ -280,7 +280,8 @@ class Canvas:
         shared with a band is copied first, :meth:`own`)."""
         if row in self.kept:
             self.own(row)
-        return cast("list[str]", self.chars[row]), cast("list[int]", self.styles[row])
+        # (a row of its own is a list; the type says sequence for the sealed ones)
+        return self.chars[row], self.styles[row]  # type: ignore[return-value]
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -300,11 +301,7 @@ class Canvas:
                 piece = text[start - col:stop - col]
                 if not piece.isprintable():  # control characters (and a few unusual spaces: kept as they are)
                     piece = "".join(ch if ch >= " " and ch != "\x7f" else " " for ch in piece)
-                if row in self.kept:
-                    self.own(row)
-                # (own rows are lists; typed as sequences for the sealed ones)
-                chars: list[str] = self.chars[row]  # type: ignore[assignment]
-                styles: list[int] = self.styles[row]  # type: ignore[assignment]
+                chars, styles = self.writable(row)
                 if self.wide:
                     if chars[start] == WIDE_TAIL and start > 0:
                         chars[start - 1] = " "  # a wide character there loses its right half
@@ -499,8 +496,9 @@ class Renderer:
             changed = [c for c, a, b, x, y in zip(range(last), text, old_c, new_s, old_s) if a != b or x != y]
         if WIDE_TAIL in text or WIDE_TAIL in old_c:
             changed = _whole_wide(changed, text, last)
-        # the frame on screen, kept in the renderer's own lists: the canvas
-        # then dies young, freed without the cyclic collector ever tracing it
+        # the frame on screen, kept by the renderer (a string and a tuple):
+        # the canvas then dies young, freed without the cyclic collector ever
+        # tracing it
         self._rows[row] = text
         self._styles[row] = new_s
         if not changed:  # (the bottom-right cell alone: never written)
