@@ -31,6 +31,9 @@ _frames: collections.Counter[str] = collections.Counter()
 _frame_calls: collections.Counter[str] = collections.Counter()
 _render: collections.Counter[str] = collections.Counter()
 _rendering = [0.0]
+_empty: collections.Counter[str] = collections.Counter()
+"""Frames that sent nothing (the screen was as shown), by prompt."""
+_written = [0]
 
 
 def _kind(handle: asyncio.events.Handle) -> str:
@@ -68,17 +71,21 @@ def install() -> None:
     def timed_refresh(self: display.Display) -> None:
         start = time.thread_time()
         _rendering[0] = 0.0
+        _written[0] = -1  # (a refresh held back renders nothing)
         refresh(self)
         rows = self.renderer._rows
         prompt = rows[-1].strip()[:24] if rows else ""
         _frames[prompt] += time.thread_time() - start
         _render[prompt] += _rendering[0]
         _frame_calls[prompt] += 1
+        if _written[0] == 0:
+            _empty[prompt] += 1
 
     def timed_render(self: screen.Renderer, canvas: screen.Canvas) -> bytes:
         start = time.thread_time()
         out: bytes = render(self, canvas)
         _rendering[0] += time.thread_time() - start
+        _written[0] = len(out)
         return out
 
     asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
@@ -96,6 +103,8 @@ def report() -> None:
           f"({sum(_frame_calls.values())} frames, {1e6 * frames / max(1, sum(_frame_calls.values())):.0f} us each: "
           f"rendering {100 * rendering / total:.0f} %, painting and writing {100 * (frames - rendering) / total:.0f} %)",
           file=sys.stderr)
+    print(f"loop frames that sent nothing: {sum(_empty.values())}; by prompt: "
+          f"{', '.join(f'{p!r} {n}' for p, n in _empty.most_common(6))}", file=sys.stderr)
     for kind, cpu in _cpu.most_common(12):
         print(f"loop callback: {100 * cpu / total:5.1f} %  {_calls[kind]:7} calls  "
               f"{1e6 * cpu / _calls[kind]:8.1f} us each  {kind}", file=sys.stderr)

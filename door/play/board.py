@@ -18,7 +18,8 @@ from engine.rules import Rules
 
 from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
 
-__all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "board_height",
+__all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "draw_legend", "draw_track",
+           "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]
 
 LABEL_WIDTH = 7
@@ -87,32 +88,43 @@ def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: l
                colours: tuple[int, int]) -> None:
     """Draw both tracks from row ``top``: seat 0 first, then seat 1, and
     between them both names in full (up to 20 cells each) with a peg of
-    their colour and their score.
+    their colour and their score (:func:`draw_track`, :func:`draw_legend`).
 
     ``pegs``: each seat's :class:`Peg` (points); ``names``: the players'
     names (cut to fit the label left of each track); ``colours``: each
     seat's peg colour (0..7)."""
     rows = track_rows(rules.game_to)
-    track = _empty_track(rules.game_to, rules.skunk, rules.double_skunk)
-    for seat in (0, 1):  # the row between the tracks: who is which colour, in full
-        col = LABEL_WIDTH + seat * 36
-        col = canvas.put(top + rows, col, FRONT_PEG + " ", Style(fg=colours[seat], bold=True))
-        canvas.put(top + rows, col, f"{fit(names[seat], 20).rstrip()} {pegs[seat].front}",
-                   Style(fg=colours[seat], bold=True))
+    draw_legend(canvas, top + rows, pegs, names, colours)
     for seat in (0, 1):
-        base = top + seat * (rows + 1)
-        colour = colours[seat]
-        label = Style(fg=colour, bold=True)
-        canvas.blit(base, 0, track, first_col=LABEL_WIDTH)
-        if rows == 1:  # name and score share the row: "Ann 57 "
-            canvas.put(base, 0, f"{fit(names[seat], 3)}{pegs[seat].front:>3}", label)
-        else:          # name on the way out, score on the way back
-            canvas.put(base, 0, fit(names[seat], 6), label)
-            canvas.put(base + 1, 0, f"{pegs[seat].front:>5}", label)
-        peg = pegs[seat]
-        if 0 < peg.back < peg.front:
-            r, c = hole_position(peg.back, rules.game_to)
-            canvas.put(base + r, c, BACK_PEG, Style(fg=colour, bold=False))
-        if peg.front > 0:
-            r, c = hole_position(peg.front, rules.game_to)
-            canvas.put(base + r, c, FRONT_PEG, Style(fg=colour, bold=True))
+        draw_track(canvas, top + seat * (rows + 1), rules, pegs[seat], names[seat], colours[seat])
+
+
+def draw_legend(canvas: Canvas, row: int, pegs: list[Peg], names: list[str], colours: tuple[int, int]) -> None:
+    """The row between the tracks, at ``row``: who is which colour, in
+    full, with their scores (``pegs``, ``names``, ``colours`` by seat)."""
+    for seat in (0, 1):
+        col = LABEL_WIDTH + seat * 36
+        col = canvas.put(row, col, FRONT_PEG + " ", Style(fg=colours[seat], bold=True))
+        canvas.put(row, col, f"{fit(names[seat], 20).rstrip()} {pegs[seat].front}",
+                   Style(fg=colours[seat], bold=True))
+
+
+def draw_track(canvas: Canvas, top: int, rules: Rules, peg: Peg, name: str, colour: int) -> None:
+    """One seat's track from row ``top`` (:func:`track_rows` rows): its
+    label (``name``, the score), the holes and skunk lines, and its front
+    and back pegs (``peg``) in ``colour`` (0..7)."""
+    rows = track_rows(rules.game_to)
+    track = _empty_track(rules.game_to, rules.skunk, rules.double_skunk)
+    label = Style(fg=colour, bold=True)
+    canvas.blit(top, 0, track, first_col=LABEL_WIDTH)
+    if rows == 1:  # name and score share the row: "Ann 57 "
+        canvas.put(top, 0, f"{fit(name, 3)}{peg.front:>3}", label)
+    else:          # name on the way out, score on the way back
+        canvas.put(top, 0, fit(name, 6), label)
+        canvas.put(top + 1, 0, f"{peg.front:>5}", label)
+    if 0 < peg.back < peg.front:
+        r, c = hole_position(peg.back, rules.game_to)
+        canvas.put(top + r, c, BACK_PEG, Style(fg=colour, bold=False))
+    if peg.front > 0:
+        r, c = hole_position(peg.front, rules.game_to)
+        canvas.put(top + r, c, FRONT_PEG, label)

@@ -21,7 +21,7 @@ only what changed.
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from operator import attrgetter
 
 from engine.cards import Card
@@ -33,7 +33,7 @@ from engine.scoring import RunMode
 from engine.tally import HandRecord
 
 from door.net.charset import SUIT_GLYPHS
-from door.play.board import board_height, draw_board
+from door.play.board import board_height, draw_legend, draw_track, track_rows
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
 from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
@@ -50,6 +50,8 @@ HAND_COL = 2
 """Column of the first card of a hand."""
 PEG_COLOURS = (GREEN, MAGENTA)
 """Peg colour of seat 0 and seat 1."""
+TRACKS = ("track 0", "track 1")
+"""The bands of seat 0's and seat 1's tracks on the pegboard."""
 
 TITLE = Style(fg=WHITE, bg=BLUE, bold=True)
 LABEL = Style(fg=CYAN, bold=True)
@@ -58,6 +60,8 @@ DIM = Style(fg=WHITE)
 BRIGHT = Style(fg=WHITE, bold=True)
 ORDER = Style(fg=YELLOW, bold=True)
 PROMPT = Style(fg=YELLOW, bold=True)
+RULE = Style(fg=BLUE)
+NOTE = Style(fg=YELLOW)
 CARD_BACK = Style(fg=CYAN, bg=BLUE)
 CARD_BACK_CELLS = "\u2592" * CARD_WIDTH
 BAR_BG = CYAN          # the highlight bar (seed 004: "cyan highlight bar")
@@ -124,10 +128,18 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     vs.band("title").draw(canvas, 0, 2, (game.number, rules, vs.series, vs.match_points, box,
                                          box and vs.options.skill, box and vs.computer),
                           lambda band: _title(band, game, names, vs))
-    pegs = tuple((peg.front, peg.back) for peg in game.pegs)
-    vs.band("board").draw(canvas, rows["board"], board_height(rules.game_to),
-                          (rules.game_to, rules.skunk, rules.double_skunk, pegs, tuple(names)),
-                          lambda band: draw_board(band, 0, rules, game.pegs, names, PEG_COLOURS))
+    # the board as three bands: a peg moving paints its own track again
+    # and the legend's scores, not the other track
+    board, track = rows["board"], track_rows(rules.game_to)
+    pegs = game.pegs
+    for seat in (0, 1):
+        peg, name = pegs[seat], names[seat]
+        vs.band(TRACKS[seat]).draw(canvas, board + seat * (track + 1), track,
+                                   (rules.game_to, rules.skunk, rules.double_skunk, peg.front, peg.back, name),
+                                   partial(draw_track, top=0, rules=rules, peg=peg, name=name,
+                                           colour=PEG_COLOURS[seat]))
+    vs.band("legend").draw(canvas, board + track, 1, (pegs[0].front, pegs[1].front, tuple(names)),
+                           lambda band: draw_legend(band, 0, pegs, names, PEG_COLOURS))
     # before a deal the screen is the last show and the chat, whatever the
     # keys do (a player who is waiting for an absent opponent included);
     # while the last count lingers, its messages: never the cards of the
@@ -201,28 +213,46 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     if vs.spectator:
         _covered_hand(canvas, top, game, me, names, face_up)
         return
-    canvas.put(top, 1, "Your cards", LABEL)
+    # the player's own cards: a band too, painted again when a card, a
+    # mark, the bar or a selection changed (not at the opponent's moves)
     marks = _order_marks(game, me)
-    cards = my_cards(game, me, vs.options.sort)
-    for i, card in enumerate(cards):
-        col = HAND_COL + i * CARD_STEP
-        mark = marks.get(card.index)
-        if mark is not None:
-            canvas.put(top + 1, col + 1, mark.rjust(2), ORDER if mark != "x" else DIM)
-        if vs.hint and card in vs.hint:
-            canvas.put(top + 1, col, " \u25bc ", Style(fg=YELLOW, bold=True))  # the hint's mark: ▼
-        on_bar = vs.mode in (Mode.DISCARD, Mode.PLAY) and i == vs.cursor
-        if card in vs.selected:
-            draw_card(canvas, top + 2, col, card, SELECTED_BG)
-            if on_bar:  # the bar frames a selected card, so that selecting it shows at once
-                canvas.put(top + 2, col - 1, " ", Style(bg=BAR_BG))
-                canvas.put(top + 2, col + CARD_WIDTH, " ", Style(bg=BAR_BG))
-        else:
-            draw_card(canvas, top + 2, col, card, BAR_BG if on_bar else WHITE)
-    if game.phase in (Phase.SHOW,) and game.show_turn is not None:
+    cards = tuple(my_cards(game, me, vs.options.sort))
+    hint, selected = vs.hint, vs.selected
+    looks = tuple((marks.get(card.index), bool(hint) and card in hint, card in selected) for card in cards)
+    bar = vs.cursor if vs.mode in (Mode.DISCARD, Mode.PLAY) else -1
+    counting = ""
+    if game.phase is Phase.SHOW and game.show_turn is not None:
         seat, what = game.show_turn
-        who = "your" if seat == me and not vs.spectator else f"{names[seat]}'s"
-        canvas.put(top, 44, f"Counting {who} {what.value}", Style(fg=YELLOW, bold=True))
+        who = "your" if seat == me else f"{names[seat]}'s"
+        counting = f"Counting {who} {what.value}"
+    vs.band("mine").draw(canvas, top, 3, (cards, looks, bar, counting),
+                         lambda band: _my_hand(band, cards, looks, bar, counting))
+
+
+def _my_hand(canvas: Canvas, cards: tuple[Card, ...], looks: tuple[tuple[str | None, bool, bool], ...],
+             bar: int, counting: str) -> None:
+    """The player's cards from ``canvas``'s row 0: the label (with
+    ``counting``, whose count of the show is under way), the marks above
+    them (``looks``: each card's play-order mark, whether the hint
+    recommends it, whether it is selected) and the cards, the one at
+    index ``bar`` under the highlight bar (-1: no bar)."""
+    canvas.put(0, 1, "Your cards", LABEL)
+    for i, (card, (mark, hinted, selected)) in enumerate(zip(cards, looks)):
+        col = HAND_COL + i * CARD_STEP
+        if mark is not None:
+            canvas.put(1, col + 1, mark.rjust(2), ORDER if mark != "x" else DIM)
+        if hinted:
+            canvas.put(1, col, " \u25bc ", Style(fg=YELLOW, bold=True))  # the hint's mark: ▼
+        on_bar = i == bar
+        if selected:
+            draw_card(canvas, 2, col, card, SELECTED_BG)
+            if on_bar:  # the bar frames a selected card, so that selecting it shows at once
+                canvas.put(2, col - 1, " ", Style(bg=BAR_BG))
+                canvas.put(2, col + CARD_WIDTH, " ", Style(bg=BAR_BG))
+        else:
+            draw_card(canvas, 2, col, card, BAR_BG if on_bar else WHITE)
+    if counting:
+        canvas.put(0, 44, counting, Style(fg=YELLOW, bold=True))
 
 
 def _table(canvas: Canvas, game: Game, opp: int, names: list[str], face_up: bool, crib_up: bool) -> None:
@@ -339,9 +369,9 @@ def _chat(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
         stamp = time.strftime("%H:%M", time.localtime(when))
         lines.extend(vs.wrap(f"{stamp} {name}: {text}", width))
     for i, line in enumerate(lines[-height:] if height > 0 else []):
-        canvas.put(top + i, 1, line, TEXT)
+        canvas.line(top + i, 1, line, TEXT)
     entry = "> " + vs.chat_input
-    canvas.put(bottom - 1, 1, entry[-(canvas.cols - 3):], Style(fg=WHITE, bold=True))
+    canvas.line(bottom - 1, 1, entry[-(canvas.cols - 3):], BRIGHT)
     canvas.cursor = (bottom - 1, min(canvas.cols - 2, 1 + len(entry)))
 
 
@@ -353,11 +383,11 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
     height = bottom - top
     if height <= 0:
         return
-    canvas.fill(top - 1, 0, canvas.cols, Style(fg=BLUE), "\u2500")
+    canvas.line(top - 1, 0, "\u2500" * canvas.cols, RULE)
     width = canvas.cols - 2
     note = vs.wrap(vs.note, width) if vs.note else ()
     for i, line in enumerate(note[-height:]):  # the mode's own note, under the messages
-        canvas.put(bottom - len(note[-height:]) + i, 1, line, Style(fg=YELLOW))
+        canvas.line(bottom - len(note[-height:]) + i, 1, line, NOTE)
     height -= len(note[-height:])
     if height <= 0:
         return
@@ -377,7 +407,7 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
         lines = [line for entry in vs.log[vs.msg_top:] for line in vs.wrap(entry, width)][-height:]
     vs.msg_painted = len(vs.log)
     for i, line in enumerate(lines):
-        canvas.put(top + i, 1, line, TEXT)
+        canvas.line(top + i, 1, line, TEXT)
 
 
 def _prompt(canvas: Canvas, vs: ViewState) -> None:
@@ -386,4 +416,4 @@ def _prompt(canvas: Canvas, vs: ViewState) -> None:
     if vs.mode is Mode.COUNT:
         text = f"{vs.prompt}{vs.typed}"
         canvas.cursor = (row, min(canvas.cols - 2, 1 + len(text)))
-    canvas.put(row, 1, text, PROMPT)
+    canvas.line(row, 1, text, PROMPT)

@@ -234,11 +234,14 @@ class Canvas:
 
     Each row is a sequence of characters (:attr:`chars`) and one of styles
     (:attr:`styles`, each a :class:`Style`'s packed ``int``, which the
-    collector never tracks): lists while the canvas is drawn on, a string
-    and a tuple once :meth:`seal` has made it read-only (a :class:`Band`'s painting,
-    kept for seconds, then holds nothing the collector traces more than
-    once; as lists of style objects, bands were nine tenths of what the
-    collector traced in a young collection at 300 callers; issue 39).
+    collector never tracks): a string and a tuple while the row is blank
+    or a band's (shared, read-only), lists once the canvas has written to
+    it (:meth:`writable` copies it first), a string and a tuple again once
+    :meth:`seal` has made the canvas read-only (a :class:`Band`'s
+    painting, kept for seconds, then holds nothing the collector traces
+    more than once; as lists of style objects, bands were nine tenths of
+    what the collector traced in a young collection at 300 callers; a
+    frame's untouched rows are neither built nor joined; issue 39).
     """
 
     __slots__ = ("cols", "rows", "chars", "styles", "cursor", "wide", "kept")
@@ -248,8 +251,9 @@ class Canvas:
             raise ValueError(f"a canvas needs at least 1x1 cells, got {cols}x{rows}")
         self.cols = cols
         self.rows = rows
-        self.chars: list[Sequence[str]] = [[" "] * cols for _ in range(rows)]
-        self.styles: list[Sequence[int]] = [[_PLAIN] * cols for _ in range(rows)]
+        blank, plain = _blank_row(cols)
+        self.chars: list[Sequence[str]] = [blank] * rows  # (one blank row shared: a row is copied when written)
+        self.styles: list[Sequence[int]] = [plain] * rows
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
         self.wide = False
@@ -261,27 +265,24 @@ class Canvas:
         to such a row copies it first; the renderer skips a row whose
         token it already shows."""
 
-    def own(self, row: int) -> None:
-        """Make ``row`` this canvas's own before it is written (a row shared
-        with a band is copied; nothing otherwise)."""
-        if self.kept.pop(row, None) is not None:
-            self.chars[row] = list(self.chars[row])
-            self.styles[row] = list(self.styles[row])
-
     def seal(self) -> None:
         """Make every row read-only (its characters a string, its styles
         a tuple): the canvas is painted and will not be written again (a
         :class:`Band`'s painting)."""
-        self.chars = ["".join(row) for row in self.chars]
-        self.styles = [tuple(row) for row in self.styles]
+        self.chars = [row if type(row) is str else "".join(row) for row in self.chars]
+        self.styles = [row if type(row) is tuple else tuple(row) for row in self.styles]
 
     def writable(self, row: int) -> tuple[list[str], list[int]]:
-        """``row``'s characters and styles as lists to write to (a row
-        shared with a band is copied first, :meth:`own`)."""
-        if row in self.kept:
-            self.own(row)
-        # (a row of its own is a list; the type says sequence for the sealed ones)
-        return self.chars[row], self.styles[row]  # type: ignore[return-value]
+        """``row``'s characters and styles as lists to write to: a row
+        that is not yet this canvas's own (still blank, or a band's
+        shared by :meth:`share`: a string and a tuple) is copied first."""
+        chars, styles = self.chars[row], self.styles[row]
+        if type(chars) is list and type(styles) is list:
+            return chars, styles
+        self.kept.pop(row, None)
+        chars = self.chars[row] = list(chars)
+        styles = self.styles[row] = list(styles)
+        return chars, styles
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
         """Write ``text`` from (``row``, ``col``); returns the column after it.
@@ -310,6 +311,25 @@ class Canvas:
                 chars[start:stop] = piece
                 styles[start:stop] = [int(style)] * (stop - start)
         return end
+
+    def line(self, row: int, col: int, text: str, style: Style = DEFAULT) -> None:
+        """Make ``row`` a blank row with ``text`` from ``col`` in ``style``
+        (what :meth:`put` draws on a blank row; whatever the row held is
+        replaced).  The row comes from a memo of such rows shared by every
+        canvas (:func:`_line`), read-only like a band's: a message, a chat
+        line or a prompt is laid out once however many frames show it, and
+        the renderer finds the row it already shows by identity (issue 39)."""
+        if 0 <= row < self.rows:
+            if len(text) > 2 * self.cols:  # (a caller's long text: laid out, not kept in the memo)
+                self.chars[row], self.styles[row] = _blank_row(self.cols)
+                self.kept.pop(row, None)
+                self.put(row, col, text, style)
+                return
+            chars, styles = _line(self.cols, col, text, int(style))
+            self.kept.pop(row, None)
+            self.chars[row], self.styles[row] = chars, styles
+            if not self.wide and WIDE_TAIL in chars:
+                self.wide = True
 
     def _put_wide(self, row: int, col: int, cells: tuple[str, ...], style: Style) -> int:
         self.wide = True
@@ -353,7 +373,7 @@ class Canvas:
         """Make rows ``top`` .. of this canvas ``source``'s rows (the same
         width), shared rather than copied: a :class:`Band`'s, painted as
         its painting number ``serial`` and never written again (this
-        canvas copies a row before it writes to it, :meth:`own`)."""
+        canvas copies a row before it writes to it, :meth:`writable`)."""
         if source.cols != self.cols:
             raise ValueError(f"a band {source.cols} cells wide on a canvas {self.cols} wide")
         self.wide = self.wide or source.wide
@@ -407,6 +427,28 @@ class Band:
         canvas.share(top, band, self.serial)
 
 
+@lru_cache(maxsize=64)
+def _blank_row(cols: int) -> tuple[str, tuple[int, ...]]:
+    """A blank row ``cols`` cells wide (its characters, its styles),
+    shared by every canvas of that width until it writes to the row: a
+    frame paints a few rows of its own and copies the bands' for the rest,
+    and the renderer compares an unwritten row with the blank one it
+    shows by identity."""
+    return " " * cols, (_PLAIN,) * cols
+
+
+@lru_cache(maxsize=4096)
+def _line(cols: int, col: int, text: str, style: int) -> tuple[str, tuple[int, ...]]:
+    """A row ``cols`` cells wide, blank but for ``text`` from ``col`` in
+    ``style`` (a packed :class:`Style`), sealed (:meth:`Canvas.line`).
+    Memoized: the same lines are drawn frame after frame, by every
+    session; a line typed by a caller is at most a row of cells."""
+    canvas = Canvas(cols, 1)
+    canvas.put(0, col, text, Style.packed(style))
+    canvas.seal()
+    return canvas.chars[0], canvas.styles[0]  # type: ignore[return-value]
+
+
 _PAINTINGS = count(1)
 """Numbers every band's paintings, in this process, never twice."""
 
@@ -452,8 +494,9 @@ class Renderer:
             self._style = DEFAULT
             self._pos = (0, 0)
             self._size = (canvas.cols, canvas.rows)
-            self._rows = [" " * canvas.cols] * canvas.rows
-            self._styles = [(_PLAIN,) * canvas.cols] * canvas.rows
+            blank, plain = _blank_row(canvas.cols)
+            self._rows = [blank] * canvas.rows
+            self._styles = [plain] * canvas.rows
             self._kept = [None] * canvas.rows
         if canvas.cols > 1 and canvas.chars[-1][-1] == WIDE_TAIL:
             canvas.writable(canvas.rows - 1)[0][-2:] = [" ", " "]  # a wide character would write the bottom-right cell (SyncTERM scrolls)

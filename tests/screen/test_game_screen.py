@@ -8,7 +8,7 @@ from door.play.board import hole_position
 from door.net.charset import CP437, UTF8
 from door.play.game_view import HAND_COL, CARD_STEP, layout_rows, paint_game
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import Canvas, Renderer
+from door.ui.screen import YELLOW, Canvas, Renderer, Style
 from door.ui.words import card_text
 from engine.cards import Card, FULL_DECK, parse_cards
 from engine.actions import Discard, Play
@@ -331,3 +331,66 @@ def test_the_opponents_cards_are_kept_while_the_caller_moves_the_bar_and_show_ea
     frame()
     assert screen.display[top + 2][HAND_COL:HAND_COL + 4].strip() == card_text(card)
     assert screen.display[top + 1][HAND_COL + 1:HAND_COL + 3].strip() == ("2" if g.pone == me else "1")
+
+
+def test_the_callers_cards_and_each_track_are_kept_while_the_other_side_moves() -> None:
+    """The player's own cards are a band (issue 39): the same painting
+    while the opponent lays away, painted again (and seen) when the bar
+    moves or a card is selected; each seat's track is a band of its own,
+    so the opponent's pegs moving leaves this seat's track as painted."""
+    g = stacked_game()
+    me, opp = 0, 1
+    vs = ViewState(mode=Mode.DISCARD)
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+
+    def frame() -> tuple[object, object, object]:
+        canvas = Canvas(80, 24)
+        paint_game(canvas, g, me, NAMES, vs)
+        stream.feed(renderer.render(canvas))
+        return vs.band("mine").canvas, vs.band("track 0").canvas, vs.band("track 1").canvas
+
+    mine, track0, track1 = frame()
+    g.apply(Discard(opp, tuple(g.hands[opp][:2])))
+    assert frame()[0] is mine  # the opponent's discard: the caller's cards as they were
+    vs.cursor = 2
+    moved = frame()[0]
+    assert moved is not mine
+    assert screen.buffer[card_row(g)][HAND_COL + 2 * CARD_STEP].bg == "cyan"
+    vs.selected = [sorted(g.hands[me], key=lambda c: c.index)[2]]
+    assert frame()[0] is not moved
+    assert screen.buffer[card_row(g)][HAND_COL + 2 * CARD_STEP + 1].bg == "brown"  # (pyte's name for yellow)
+    g.apply(Discard(me, tuple(g.hands[me][:2])))
+    vs.selected, vs.mode = [], Mode.PLAY
+    fronts, tracks, seen = [p.front for p in g.pegs], frame()[1:], 0
+    while g.to_act() and g.phase.value == "play":  # the play, each side its lowest card; a frame a card
+        seat = g.to_act()[0]
+        g.apply(Play(seat, min(g.hands[seat], key=lambda c: c.rank)))
+        now, after = [p.front for p in g.pegs], frame()[1:]
+        for s in (0, 1):
+            if now[1 - s] != fronts[1 - s] and now[s] == fronts[s]:  # only the other seat pegged
+                assert after[s] is tracks[s] and after[1 - s] is not tracks[1 - s]
+                seen += 1
+        fronts, tracks = now, after
+    assert seen >= 1
+
+
+def test_a_frames_rows_it_does_not_write_are_one_shared_blank_row() -> None:
+    """A canvas builds no row it does not write (issue 39): every row
+    starts as one blank row shared by every canvas of that width, and a
+    row is copied only when written; a line drawn with ``Canvas.line`` is
+    the same row object in every frame that shows it, which the renderer
+    finds unchanged at once."""
+    a, b = Canvas(80, 24), Canvas(80, 24)
+    assert a.chars[5] is b.chars[5] and a.styles[5] is b.styles[5]
+    a.put(5, 3, "x")
+    assert a.text(5)[3] == "x" and b.text(5) == " " * 80  # the shared row is not written
+    a.line(7, 1, "Your turn, count 5", Style(fg=YELLOW, bold=True))
+    b.line(7, 1, "Your turn, count 5", Style(fg=YELLOW, bold=True))
+    assert a.chars[7] is b.chars[7] and a.styles[7] is b.styles[7]
+    a.put(7, 0, ">")  # a row drawn by line is read-only: written, it is copied
+    assert a.text(7).startswith(">Your turn") and b.text(7).startswith(" Your turn")
+    renderer = Renderer(UTF8)
+    renderer.render(b)
+    assert renderer.render(b) == b""

@@ -89,4 +89,4 @@ def test_a_text_laid_out_without_wcwidth_is_laid_out_as_wcwidth_lays_it(text: st
     canvas = Canvas(40, 1)
     canvas.put(0, 0, text)
     cells = cell_chars(text)
-    assert canvas.chars[0][:len(cells)] == cells
+    assert list(canvas.chars[0][:len(cells)]) == cells
