@@ -39,13 +39,12 @@ class Style(int):
 
     An ``int`` (the attributes packed in its bits: ``fg`` 0-2, ``bg``
     3-5, then bold, underline, reverse), so that the renderer compares
-    and hashes cells at C speed, and so that a :class:`Canvas` can hold
-    each cell's style as the plain ``int`` it packs: a style object, like
-    every instance of a Python class, is tracked by the cyclic collector,
-    a plain ``int`` is not, and a tuple of them is untracked after one
-    collection (a band's painting and the screen a session shows then stay
-    out of every later collection; issue 39).  Two styles are equal when
-    their attributes are.
+    and hashes styles at C speed, and so that a :class:`Canvas` can hold
+    each cell's style as one character (the one whose code is the packed
+    ``int``): a row's styles are then a string, which the cyclic
+    collector never tracks (a band's painting and the screen a session
+    shows stay out of every collection; issue 39).  Two styles are equal
+    when their attributes are.
 
     >>> Style(fg=CYAN, bold=True).fg, Style(fg=CYAN, bold=True).bold, Style() == Style(fg=WHITE)
     (6, True, True)
@@ -96,7 +95,11 @@ class Style(int):
 
 
 DEFAULT = Style()
-_PLAIN = int(DEFAULT)  # (a canvas's cells hold plain ints: see Canvas)
+_PLAIN = int(DEFAULT)
+_CELLS = tuple(chr(packed) for packed in range(512))
+"""A style as a canvas cell holds it: the character whose code is the
+style's packed ``int`` (see :class:`Canvas`)."""
+_PLAIN_CELL = _CELLS[_PLAIN]
 _BACKGROUND_BITS = 0b111 << 3 | 1 << 7 | 1 << 8
 """A style's bits that erasing a line (EL) paints with: the background,
 underline and reverse."""
@@ -104,7 +107,7 @@ underline and reverse."""
 
 @lru_cache(maxsize=256)
 def monochrome(style: int) -> Style:
-    """A colour style (a :class:`Style`, or a canvas cell's packed ``int``)
+    """A colour style (a :class:`Style`, or the ``int`` it packs)
     as the monochrome profile shows it: no colours; the cyan bar and the
     blue title and card backs in reverse video, the yellow selection
     underlined, bold kept."""
@@ -115,8 +118,8 @@ def monochrome(style: int) -> Style:
 @lru_cache(maxsize=4096)
 def sgr_transition(old: int | None, new: int) -> str:
     """The shortest SGR sequence that turns attributes ``old`` (``None``:
-    unknown) into ``new`` (each a :class:`Style` or a canvas cell's packed
-    ``int``).
+    unknown) into ``new`` (each a :class:`Style` or the ``int`` it
+    packs).
 
     >>> sgr_transition(Style(), Style(fg=CYAN))
     '\\x1b[36m'
@@ -233,15 +236,18 @@ class Canvas:
     checking bounds.
 
     Each row is a sequence of characters (:attr:`chars`) and one of styles
-    (:attr:`styles`, each a :class:`Style`'s packed ``int``, which the
-    collector never tracks): a string and a tuple while the row is blank
-    or a band's (shared, read-only), lists once the canvas has written to
-    it (:meth:`writable` copies it first), a string and a tuple again once
-    :meth:`seal` has made the canvas read-only (a :class:`Band`'s
-    painting, kept for seconds, then holds nothing the collector traces
-    more than once; as lists of style objects, bands were nine tenths of
-    what the collector traced in a young collection at 300 callers; a
-    frame's untouched rows are neither built nor joined; issue 39).
+    (:attr:`styles`, each cell's style as the character whose code is the
+    :class:`Style`'s packed ``int``, :meth:`style_at`): two strings while
+    the row is blank or a band's (shared, read-only), lists once the
+    canvas has written to it (:meth:`writable` copies it first), strings
+    again once :meth:`seal` has made the canvas read-only.  A string is
+    never tracked by the cyclic collector: a band's painting, kept for
+    seconds, and the screen a renderer shows hold nothing it traces (as
+    lists of style objects, bands were nine tenths of what the collector
+    traced in a young collection at 300 callers; as tuples of ints,
+    traced once each, still six tenths of what a young collection
+    visited), and rows compare at ``memcmp`` speed.  A frame's untouched
+    rows are neither built nor joined (issue 39).
     """
 
     __slots__ = ("cols", "rows", "chars", "styles", "cursor", "wide", "kept")
@@ -253,7 +259,7 @@ class Canvas:
         self.rows = rows
         blank, plain = _blank_row(cols)
         self.chars: list[Sequence[str]] = [blank] * rows  # (one blank row shared: a row is copied when written)
-        self.styles: list[Sequence[int]] = [plain] * rows
+        self.styles: list[Sequence[str]] = [plain] * rows
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
         self.wide = False
@@ -266,16 +272,20 @@ class Canvas:
         token it already shows."""
 
     def seal(self) -> None:
-        """Make every row read-only (its characters a string, its styles
-        a tuple): the canvas is painted and will not be written again (a
+        """Make every row read-only (its characters and its styles
+        strings): the canvas is painted and will not be written again (a
         :class:`Band`'s painting)."""
         self.chars = [row if type(row) is str else "".join(row) for row in self.chars]
-        self.styles = [row if type(row) is tuple else tuple(row) for row in self.styles]
+        self.styles = [row if type(row) is str else "".join(row) for row in self.styles]
 
-    def writable(self, row: int) -> tuple[list[str], list[int]]:
+    def style_at(self, row: int, col: int) -> Style:
+        """The style of the cell at (``row``, ``col``)."""
+        return Style.packed(ord(self.styles[row][col]))
+
+    def writable(self, row: int) -> tuple[list[str], list[str]]:
         """``row``'s characters and styles as lists to write to: a row
         that is not yet this canvas's own (still blank, or a band's
-        shared by :meth:`share`: a string and a tuple) is copied first."""
+        shared by :meth:`share`: strings) is copied first."""
         chars, styles = self.chars[row], self.styles[row]
         if type(chars) is list and type(styles) is list:
             return chars, styles
@@ -309,7 +319,7 @@ class Canvas:
                     if stop < self.cols and chars[stop] == WIDE_TAIL:
                         chars[stop] = " "  # ... or its left half
                 chars[start:stop] = piece
-                styles[start:stop] = [int(style)] * (stop - start)
+                styles[start:stop] = _CELLS[style] * (stop - start)
         return end
 
     def line(self, row: int, col: int, text: str, style: Style = DEFAULT) -> None:
@@ -350,7 +360,7 @@ class Canvas:
         if stop < self.cols and chars[stop] == WIDE_TAIL:
             chars[stop] = " "  # ... or its left half
         chars[start:stop] = piece
-        styles[start:stop] = [int(style)] * (stop - start)
+        styles[start:stop] = _CELLS[style] * (stop - start)
         return end
 
     def blit(self, row: int, col: int, source: "Canvas", first_col: int = 0) -> None:
@@ -428,17 +438,17 @@ class Band:
 
 
 @lru_cache(maxsize=64)
-def _blank_row(cols: int) -> tuple[str, tuple[int, ...]]:
+def _blank_row(cols: int) -> tuple[str, str]:
     """A blank row ``cols`` cells wide (its characters, its styles),
     shared by every canvas of that width until it writes to the row: a
     frame paints a few rows of its own and copies the bands' for the rest,
     and the renderer compares an unwritten row with the blank one it
     shows by identity."""
-    return " " * cols, (_PLAIN,) * cols
+    return " " * cols, _PLAIN_CELL * cols
 
 
 @lru_cache(maxsize=4096)
-def _line(cols: int, col: int, text: str, style: int) -> tuple[str, tuple[int, ...]]:
+def _line(cols: int, col: int, text: str, style: int) -> tuple[str, str]:
     """A row ``cols`` cells wide, blank but for ``text`` from ``col`` in
     ``style`` (a packed :class:`Style`), sealed (:meth:`Canvas.line`).
     Memoized: the same lines are drawn frame after frame, by every
@@ -472,10 +482,10 @@ class Renderer:
         self._mono = not charset.color  # styles drawn as monochrome shows them (asked once: a hot path)
         # the frame on screen: each row's characters as one string (compact:
         # a session keeps it for as long as it is connected) and its styles
-        # (styles as tuples of packed ints: the collector does not trace them)
+        # (as a canvas holds them, a string: the collector does not trace them)
         self._size: tuple[int, int] | None = None
         self._rows: list[str] = []
-        self._styles: list[tuple[int, ...]] = []
+        self._styles: list[str] = []
         self._kept: list[tuple[int, int] | None] = []  # the band row each screen row shows (Canvas.kept)
         self._style: int | None = None
         self._pos: tuple[int, int] | None = None
@@ -507,7 +517,7 @@ class Renderer:
                 continue  # a band's row, unchanged since this renderer sent it
             shown[row] = token
             text = chars if isinstance(chars, str) else "".join(chars)  # (a band's row is a string already)
-            cells = tuple(styles)  # (a band's row is a tuple already: not copied)
+            cells = styles if isinstance(styles, str) else "".join(styles)
             # most rows of a frame are as they were: skipped here, at C speed
             if text != self._rows[row] or cells != self._styles[row]:
                 self._render_row(canvas, row, text, cells, out)
@@ -520,7 +530,7 @@ class Renderer:
         # characters are already bytes; the str parts are escape sequences (ASCII)
         return b"".join(x if isinstance(x, bytes) else x.encode("ascii") for x in out)
 
-    def _render_row(self, canvas: Canvas, row: int, text: str, new_s: tuple[int, ...],
+    def _render_row(self, canvas: Canvas, row: int, text: str, new_s: str,
                     out: list[str | bytes]) -> None:
         """Append what turns the shown ``row`` into ``canvas``'s (``text``:
         its characters joined, one a cell, ``new_s`` its styles; either
@@ -539,7 +549,7 @@ class Renderer:
             changed = [c for c, a, b, x, y in zip(range(last), text, old_c, new_s, old_s) if a != b or x != y]
         if WIDE_TAIL in text or WIDE_TAIL in old_c:
             changed = _whole_wide(changed, text, last)
-        # the frame on screen, kept by the renderer (a string and a tuple):
+        # the frame on screen, kept by the renderer (two strings):
         # the canvas then dies young, freed without the cyclic collector ever
         # tracing it
         self._rows[row] = text
@@ -552,9 +562,9 @@ class Renderer:
         blank = len(text.rstrip(" "))  # (a coloured space, the bar or a title, is not blank: below)
         if changed[-1] >= blank and last - blank >= el:
             tail = new_s[blank:]
-            if tail.count(_PLAIN) != len(tail):  # (counted at C speed: usually all of it)
+            if tail.count(_PLAIN_CELL) != len(tail):  # (counted at C speed: usually all of it)
                 for c in range(cols - 1, blank - 1, -1):
-                    if new_s[c] != _PLAIN:
+                    if new_s[c] != _PLAIN_CELL:
                         blank = c + 1
                         break
             if changed[-1] >= blank and last - blank >= el:
@@ -576,7 +586,7 @@ class Renderer:
                     spans.append((first, end))
                     first = nxt
                     continue
-                style = new_s[end - 1]
+                style = ord(new_s[end - 1])
                 if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) >= step:
                     spans.append((first, end))
                     first = nxt
@@ -604,7 +614,7 @@ class Renderer:
                 self._style = _PLAIN
             out.append(CONTROL["erase_line"])
 
-    def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: Sequence[int],
+    def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: str,
                     cols: int) -> list[str | bytes]:
         """What writes ``spans`` (cells start .. end - 1 of ``row``, whose
         characters are ``text``) in the order given, from the renderer's
@@ -616,14 +626,14 @@ class Renderer:
             self._pos = (row, end) if end < cols else None
         return out
 
-    def _bridge_cost(self, text: str, styles: Sequence[int], start: int, stop: int, style: int) -> int:
+    def _bridge_cost(self, text: str, styles: str, start: int, stop: int, style: int) -> int:
         """Bytes to rewrite cells ``start`` .. ``stop`` - 1 with the
         terminal in ``style`` (stops counting past a cursor-forward's length)."""
         limit = len(_cuf(stop - start))
         cost = 0
         mono, encode_char = self._mono, self.charset.encode_char
         for c in range(start, stop):
-            cell = monochrome(styles[c]) if mono else styles[c]
+            cell = monochrome(ord(styles[c])) if mono else ord(styles[c])
             if cell != style:
                 cost += len(sgr_transition(style, cell))
             cost += len(encode_char(text[c]))
@@ -632,7 +642,7 @@ class Renderer:
                 break
         return cost
 
-    def _emit_span(self, text: str, styles: Sequence[int], start: int, stop: int,
+    def _emit_span(self, text: str, styles: str, start: int, stop: int,
                    out: list[str | bytes]) -> None:
         """Write cells ``start`` .. ``stop`` - 1 from the cursor, one SGR per style run."""
         c = start
@@ -646,7 +656,7 @@ class Renderer:
                 d = c + 1
                 while styles[d] == style:
                     d += 1
-            cell = monochrome(style) if self._mono else style
+            cell = monochrome(ord(style)) if self._mono else ord(style)
             sgr = sgr_transition(self._style, cell)
             if sgr:
                 out.append(sgr)
@@ -654,7 +664,7 @@ class Renderer:
             out.append(encode(text[c:d]))
             c = d
 
-    def _goto(self, row: int, col: int, text: str, styles: Sequence[int], out: list[str | bytes]) -> None:
+    def _goto(self, row: int, col: int, text: str, styles: str, out: list[str | bytes]) -> None:
         """Put the cursor at (row, col) the cheapest way: on the same row,
         rewrite the cells in between, step forward (CUF) or back (CUB);
         otherwise position (CUP)."""
