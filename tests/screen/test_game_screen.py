@@ -1,6 +1,8 @@
 """The game screen as a person sees it: render the bytes the door sends
 into pyte and check text, colours and peg positions."""
 
+from typing import Callable
+
 import pyte
 import pytest
 
@@ -34,6 +36,22 @@ def show(game: Game, vs: ViewState, cols: int = 80, rows: int = 24, renderer: Re
     paint_game(canvas, game, 0, NAMES, vs)
     stream.feed((renderer or Renderer(UTF8)).render(canvas))
     return screen
+
+
+def screen_of_frames(game: Game, vs: ViewState) -> tuple[pyte.Screen, Callable[..., tuple[object, ...]]]:
+    """A terminal screen, and what paints seat 0's next frame of ``game``
+    onto it and returns the paintings of the bands it names."""
+    screen = pyte.Screen(80, 24)
+    stream = pyte.ByteStream(screen)
+    renderer = Renderer(UTF8)
+
+    def frame(*bands: str) -> tuple[object, ...]:
+        canvas = Canvas(80, 24)
+        paint_game(canvas, game, 0, NAMES, vs)
+        stream.feed(renderer.render(canvas))
+        return tuple(vs.band(name).canvas for name in bands)
+
+    return screen, frame
 
 
 def card_row(game: Game) -> int:
@@ -302,16 +320,11 @@ def test_the_opponents_cards_are_kept_while_the_caller_moves_the_bar_and_show_ea
     g = stacked_game()
     me, opp = 0, 1
     vs = ViewState(mode=Mode.DISCARD)
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    renderer = Renderer(UTF8)
+    screen, frames = screen_of_frames(g, vs)
     top = layout_rows(g.rules)["opponent"]
 
     def frame() -> object:
-        canvas = Canvas(80, 24)
-        paint_game(canvas, g, me, NAMES, vs)
-        stream.feed(renderer.render(canvas))
-        return vs.band("table").canvas
+        return frames("table")[0]
 
     first = frame()
     vs.cursor = 3
@@ -341,15 +354,10 @@ def test_the_callers_cards_and_each_track_are_kept_while_the_other_side_moves() 
     g = stacked_game()
     me, opp = 0, 1
     vs = ViewState(mode=Mode.DISCARD)
-    screen = pyte.Screen(80, 24)
-    stream = pyte.ByteStream(screen)
-    renderer = Renderer(UTF8)
+    screen, frames = screen_of_frames(g, vs)
 
-    def frame() -> tuple[object, object, object]:
-        canvas = Canvas(80, 24)
-        paint_game(canvas, g, me, NAMES, vs)
-        stream.feed(renderer.render(canvas))
-        return vs.band("mine").canvas, vs.band("track 0").canvas, vs.band("track 1").canvas
+    def frame() -> tuple[object, ...]:
+        return frames("mine", "track 0", "track 1")
 
     mine, track0, track1 = frame()
     g.apply(Discard(opp, tuple(g.hands[opp][:2])))
