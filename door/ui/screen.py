@@ -240,7 +240,9 @@ class Canvas:
     :class:`Style`'s packed ``int``, :meth:`style_at`): two strings while
     the row is blank or a band's (shared, read-only), lists once the
     canvas has written to it (:meth:`writable` copies it first), strings
-    again once :meth:`seal` has made the canvas read-only.  A string is
+    again once :meth:`seal` has made the canvas read-only (and its lists
+    of rows tuples: a band's painting is then one object the collector
+    traces, the canvas itself, where it was three).  A string is
     never tracked by the cyclic collector: a band's painting, kept for
     seconds, and the screen a renderer shows hold nothing it traces (as
     lists of style objects, bands were nine tenths of what the collector
@@ -258,8 +260,8 @@ class Canvas:
         self.cols = cols
         self.rows = rows
         blank, plain = _blank_row(cols)
-        self.chars: list[Sequence[str]] = [blank] * rows  # (one blank row shared: a row is copied when written)
-        self.styles: list[Sequence[str]] = [plain] * rows
+        self.chars: Sequence[Sequence[str]] = [blank] * rows  # (one blank row shared: copied when written)
+        self.styles: Sequence[Sequence[str]] = [plain] * rows
         self.cursor: tuple[int, int] | None = None
         """Where the cursor should rest (row, col), or ``None`` to hide it."""
         self.wide = False
@@ -275,8 +277,18 @@ class Canvas:
         """Make every row read-only (its characters and its styles
         strings): the canvas is painted and will not be written again (a
         :class:`Band`'s painting)."""
-        self.chars = [row if type(row) is str else "".join(row) for row in self.chars]
-        self.styles = [row if type(row) is str else "".join(row) for row in self.styles]
+        # tuples of strings: untracked by the collector's first look at them,
+        # which leaves a band's painting one object it traces, the canvas
+        self.chars = tuple(row if type(row) is str else "".join(row) for row in self.chars)
+        self.styles = tuple(row if type(row) is str else "".join(row) for row in self.styles)
+
+    def _grid(self) -> tuple[list[Sequence[str]], list[Sequence[str]]]:
+        """The lists of rows, to put a row in.  Raises ``TypeError`` on a
+        sealed canvas (:meth:`seal`: a band's painting is never written)."""
+        chars, styles = self.chars, self.styles
+        if not isinstance(chars, list) or not isinstance(styles, list):
+            raise TypeError("a sealed canvas is not written to")
+        return chars, styles
 
     def style_at(self, row: int, col: int) -> Style:
         """The style of the cell at (``row``, ``col``)."""
@@ -289,9 +301,10 @@ class Canvas:
         chars, styles = self.chars[row], self.styles[row]
         if type(chars) is list and type(styles) is list:
             return chars, styles
+        grid_chars, grid_styles = self._grid()
         self.kept.pop(row, None)
-        chars = self.chars[row] = list(chars)
-        styles = self.styles[row] = list(styles)
+        chars = grid_chars[row] = list(chars)
+        styles = grid_styles[row] = list(styles)
         return chars, styles
 
     def put(self, row: int, col: int, text: str, style: Style = DEFAULT) -> int:
@@ -331,13 +344,15 @@ class Canvas:
         the renderer finds the row it already shows by identity (issue 39)."""
         if 0 <= row < self.rows:
             if len(text) > 2 * self.cols:  # (a caller's long text: laid out, not kept in the memo)
-                self.chars[row], self.styles[row] = _blank_row(self.cols)
+                grid_chars, grid_styles = self._grid()
+                grid_chars[row], grid_styles[row] = _blank_row(self.cols)
                 self.kept.pop(row, None)
                 self.put(row, col, text, style)
                 return
             chars, styles = _line(self.cols, col, text, int(style))
             self.kept.pop(row, None)
-            self.chars[row], self.styles[row] = chars, styles
+            grid_chars, grid_styles = self._grid()
+            grid_chars[row], grid_styles[row] = chars, styles
             if not self.wide and WIDE_TAIL in chars:
                 self.wide = True
 
@@ -387,7 +402,7 @@ class Canvas:
         if source.cols != self.cols:
             raise ValueError(f"a band {source.cols} cells wide on a canvas {self.cols} wide")
         self.wide = self.wide or source.wide
-        chars, styles, kept = self.chars, self.styles, self.kept
+        (chars, styles), kept = self._grid(), self.kept
         for r in range(max(0, -top), min(source.rows, self.rows - top)):
             chars[top + r] = source.chars[r]
             styles[top + r] = source.styles[r]

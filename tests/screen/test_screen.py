@@ -3,6 +3,7 @@
 from typing import Callable
 
 import pyte
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -206,6 +207,10 @@ def test_a_bands_painting_and_the_shown_screen_are_not_traced_by_the_collector()
     painted = band.canvas.chars + band.canvas.styles  # (no collection in between)
     assert not [row for row in painted if gc.is_tracked(row)]
     assert not [row for row in renderer._rows + renderer._styles if gc.is_tracked(row)]
+    gc.collect()  # the painting's lists of rows are tuples of strings: untracked once looked at
+    assert not gc.is_tracked(band.canvas.chars) and not gc.is_tracked(band.canvas.styles)
+    with pytest.raises(TypeError):
+        band.canvas.put(0, 0, "x")  # a band's painting is never written
     assert band.canvas.text(1) == " " * 30 and canvas.text(2).startswith("over")
     assert canvas.style_at(2, 0) == Style(fg=YELLOW) and canvas.style_at(1, 2) == Style(fg=RED, bg=WHITE)
 
