@@ -18,8 +18,7 @@ from engine.rules import Rules
 
 from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
 
-__all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_board", "draw_legend", "draw_track",
-           "board_height",
+__all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_legend", "draw_track", "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]
 
 LABEL_WIDTH = 7
@@ -84,24 +83,12 @@ def _empty_track(game_to: int, skunk: int, double_skunk: int) -> Canvas:
     return track
 
 
-def draw_board(canvas: Canvas, top: int, rules: Rules, pegs: list[Peg], names: list[str],
-               colours: tuple[int, int]) -> None:
-    """Draw both tracks from row ``top``: seat 0 first, then seat 1, and
-    between them both names in full (up to 20 cells each) with a peg of
-    their colour and their score (:func:`draw_track`, :func:`draw_legend`).
-
-    ``pegs``: each seat's :class:`Peg` (points); ``names``: the players'
-    names (cut to fit the label left of each track); ``colours``: each
-    seat's peg colour (0..7)."""
-    rows = track_rows(rules.game_to)
-    draw_legend(canvas, top + rows, pegs, names, colours)
-    for seat in (0, 1):
-        draw_track(canvas, top + seat * (rows + 1), rules, pegs[seat], names[seat], colours[seat])
-
-
 def draw_legend(canvas: Canvas, row: int, pegs: list[Peg], names: list[str], colours: tuple[int, int]) -> None:
-    """The row between the tracks, at ``row``: who is which colour, in
-    full, with their scores (``pegs``, ``names``, ``colours`` by seat)."""
+    """The row between the two tracks, at ``row``: who is which colour,
+    names in full (up to 20 cells each), with their scores (``pegs``:
+    each seat's :class:`Peg`; ``names``; ``colours``: each seat's peg
+    colour, 0..7).  The board is seat 0's track (:func:`draw_track`),
+    this row, then seat 1's track."""
     for seat in (0, 1):
         col = LABEL_WIDTH + seat * 36
         col = canvas.put(row, col, FRONT_PEG + " ", Style(fg=colours[seat], bold=True))

@@ -85,8 +85,8 @@ class Style(int):
 
     @classmethod
     def packed(cls, value: int) -> "Style":
-        """The style whose attributes ``value`` packs (a cell of a
-        :class:`Canvas` holds it so: a plain ``int``)."""
+        """The style whose attributes ``value`` packs (the code of the
+        character a :class:`Canvas` cell holds for its style)."""
         return int.__new__(cls, value)
 
     def __repr__(self) -> str:
@@ -342,19 +342,16 @@ class Canvas:
         canvas (:func:`_line`), read-only like a band's: a message, a chat
         line or a prompt is laid out once however many frames show it, and
         the renderer finds the row it already shows by identity (issue 39)."""
-        if 0 <= row < self.rows:
-            if len(text) > 2 * self.cols:  # (a caller's long text: laid out, not kept in the memo)
-                grid_chars, grid_styles = self._grid()
-                grid_chars[row], grid_styles[row] = _blank_row(self.cols)
-                self.kept.pop(row, None)
-                self.put(row, col, text, style)
-                return
-            chars, styles = _line(self.cols, col, text, int(style))
-            self.kept.pop(row, None)
-            grid_chars, grid_styles = self._grid()
-            grid_chars[row], grid_styles[row] = chars, styles
-            if not self.wide and WIDE_TAIL in chars:
-                self.wide = True
+        if not 0 <= row < self.rows:
+            return
+        long = len(text) > 2 * self.cols  # (a caller's long text: drawn on a blank row, not kept in the memo)
+        chars, styles = _blank_row(self.cols) if long else _line(self.cols, col, text, int(style))
+        grid_chars, grid_styles = self._grid()
+        grid_chars[row], grid_styles[row] = chars, styles
+        self.kept.pop(row, None)
+        self.wide = self.wide or WIDE_TAIL in chars
+        if long:
+            self.put(row, col, text, style)
 
     def _put_wide(self, row: int, col: int, cells: tuple[str, ...], style: Style) -> int:
         self.wide = True
@@ -465,13 +462,12 @@ def _blank_row(cols: int) -> tuple[str, str]:
 @lru_cache(maxsize=4096)
 def _line(cols: int, col: int, text: str, style: int) -> tuple[str, str]:
     """A row ``cols`` cells wide, blank but for ``text`` from ``col`` in
-    ``style`` (a packed :class:`Style`), sealed (:meth:`Canvas.line`).
+    ``style`` (a packed :class:`Style`), as two strings (:meth:`Canvas.line`).
     Memoized: the same lines are drawn frame after frame, by every
     session; a line typed by a caller is at most a row of cells."""
     canvas = Canvas(cols, 1)
     canvas.put(0, col, text, Style.packed(style))
-    canvas.seal()
-    return canvas.chars[0], canvas.styles[0]  # type: ignore[return-value]
+    return canvas.text(0), "".join(canvas.styles[0])
 
 
 _PAINTINGS = count(1)
