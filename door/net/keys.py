@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["KeyName", "Key", "KeyDecoder", "SEQUENCES"]
+__all__ = ["KeyName", "Key", "KeyDecoder", "SEQUENCES", "key_bytes"]
 
 
 class KeyName(enum.Enum):
@@ -73,6 +73,26 @@ _CONTROL: dict[int, KeyName] = {
     0x7F: KeyName.BACKSPACE, 0x08: KeyName.BACKSPACE, 0x09: KeyName.TAB,
     0x03: KeyName.CTRL_C, 0x0C: KeyName.CTRL_L, 0x11: KeyName.CTRL_Q, 0x12: KeyName.CTRL_R, 0x13: KeyName.CTRL_S,
 }
+
+_TYPED: dict[KeyName, bytes] = {
+    KeyName.ENTER: b"\r", KeyName.ESCAPE: b"\x1b", KeyName.BACKSPACE: b"\x7f",
+    **{name: bytes([code]) for code, name in _CONTROL.items() if name is not KeyName.BACKSPACE},
+    **{name: seq for seq, name in reversed(SEQUENCES.items())},  # (each key's first, plainest sequence)
+}
+
+
+def key_bytes(key: Key, encoding: str = "utf-8") -> bytes:
+    """The bytes a terminal sends for ``key`` (a ``CHAR`` in ``encoding``,
+    its unencodable characters as ``?``): what a relay passes on for a key
+    decoded before the caller was handed over.  ``RESIZE`` and ``EOF``
+    are not typed: ``b""``.
+
+    >>> key_bytes(Key(KeyName.UP)), key_bytes(Key(KeyName.CHAR, "é"), "cp437")
+    (b'\\x1b[A', b'\\x82')"""
+    if key.name is KeyName.CHAR:
+        return key.char.encode(encoding, "replace")
+    return _TYPED.get(key.name, b"")
+
 
 _PREFIXES = {seq[:i] for seq in SEQUENCES for i in range(1, len(seq))}
 _MAX_SEQUENCE = 16  # a CSI longer than this is line noise
@@ -196,6 +216,20 @@ class KeyDecoder:
         if chunk[:2] != b"\x1b[":
             return False
         return all(0x20 <= c <= 0x3F or c == 0x5B for c in chunk[2:])
+
+    def take_pending(self, then: bytes = b"", enter_passed_on: bool = False) -> bytes:
+        """The bytes not made into keys, for a relay to pass on: an
+        unfinished escape sequence or character, then ``then`` (bytes that
+        came after, never fed).  The decoder forgets them and starts
+        afresh.  The LF or NUL that ends a CR's Enter is dropped from the
+        front unless ``enter_passed_on`` (that Enter's CR is passed on as
+        well): CR LF stays one Enter."""
+        held = self._pending + self._partial + then
+        if self._after_cr and not enter_passed_on and held[:1] in (b"\n", b"\0"):
+            held = held[1:]
+        self._pending = self._partial = b""
+        self._after_cr = False
+        return held
 
     def flush(self) -> list[Key]:
         """Resolve a pending partial sequence: a lone ESC becomes ESCAPE, the

@@ -127,7 +127,7 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
             terminal.hold_input()
             releasing = asyncio.create_task(release())
 
-    terminal.tap = forward
+    terminal.divert(forward)
 
     async def caller_gone() -> None:
         while (key := await terminal.get_key()) is None or key.name is not KeyName.EOF:
@@ -153,6 +153,6 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
         gone.cancel()
         if releasing is not None:
             releasing.cancel()
-        terminal.tap = None
+        terminal.divert(None)
         terminal.release_input()
         writer.close()

@@ -19,7 +19,7 @@ from typing import Awaitable, Callable
 from door.net.ansi import farewell
 from door.net.gate import address_of
 from door.net.charset import Charset, choose_charset
-from door.net.keys import Key, KeyDecoder, KeyName
+from door.net.keys import Key, KeyDecoder, KeyName, key_bytes
 
 __all__ = ["Terminal", "TerminalKind", "HungUp", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
            "INPUT_LIMIT", "clamp_size"]
@@ -157,9 +157,9 @@ class Terminal:
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
         self.tap: Callable[[bytes], None] | None = None
-        """When set, the caller's bytes go there as they arrive instead of
-        becoming keys (a door process relaying its caller to the running
-        server, :func:`door.net.relay.relay`)."""
+        """When set (by :meth:`divert`), the caller's bytes go there as they
+        arrive instead of becoming keys (a process relaying its caller to
+        another, :func:`door.net.relay.relay`)."""
         self.log = logging.getLogger(__name__)
 
     # -- fed by the adapters ------------------------------------------------
@@ -182,6 +182,38 @@ class Terminal:
             if self._unread >= INPUT_LIMIT:
                 self._room.clear()
             self._inbox.put_nowait(bytes(data))
+
+    def divert(self, tap: Callable[[bytes], None] | None) -> None:
+        """Send the caller's bytes to ``tap`` as they arrive, instead of
+        making keys of them (``None``: keys again).  What the caller typed
+        that the session has not read goes to ``tap`` first, in order:
+        keys already decoded (as the bytes a terminal sends for them,
+        :func:`~door.net.keys.key_bytes`), an unfinished sequence, then the
+        bytes not yet decoded.  A caller typing while they are handed over
+        loses no key (the end of the line and a size change still come as
+        ``EOF`` and ``RESIZE`` keys)."""
+        self.tap = tap
+        if tap is None:
+            return
+        keys = b"".join(key_bytes(key, self.charset.name) for key in self._keys)
+        enter_passed_on = bool(self._keys) and self._keys[-1].name is KeyName.ENTER
+        self._keys.clear()
+        later = b""
+        kept: list[object] = []
+        while not self._inbox.empty():
+            item = self._inbox.get_nowait()
+            if isinstance(item, bytes):
+                later += item
+                self._unread -= len(item)
+            elif item is _EOF or item is _RESIZE:
+                kept.append(item)
+        for item in kept:
+            self._inbox.put_nowait(item)
+        if self._unread < INPUT_LIMIT and not self._input_held:
+            self._room.set()
+        typed = keys + self._decoder.take_pending(later, enter_passed_on)
+        if typed:
+            tap(typed)
 
     def hold_input(self) -> None:
         """Stop the pump reading the transport until :meth:`release_input`:

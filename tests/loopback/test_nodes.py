@@ -208,3 +208,50 @@ async def test_a_relayed_caller_who_floods_a_far_end_that_does_not_read_is_not_r
         relaying.cancel()
         await asyncio.gather(relaying, return_exceptions=True)
         far.close()
+
+
+async def test_keys_typed_while_a_caller_is_handed_over_reach_the_far_end() -> None:
+    """Nothing the caller typed is lost when the relay starts: a key the
+    session decoded but never read, half an escape sequence, and bytes
+    not yet decoded all reach the far end, in order; the LF of a CR LF
+    whose Enter was read is not a second Enter there (the CI failure of
+    stop 48: "6" pressed as the caller was handed to the sysop's node)."""
+    from door.net.keys import KeyName
+    from door.net.relay import FrameDecoder, relay
+    from tests.support.memory_terminal import MemoryTerminal
+
+    got = bytearray()
+    hello_seen = asyncio.Event()
+    enough = asyncio.Event()
+
+    async def far_end(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        hello_seen.set()
+        while chunk := await reader.read(100):
+            got.extend(chunk)
+            if got.endswith(b"z"):
+                enough.set()
+
+    far = await asyncio.start_server(far_end, "127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", far.sockets[0].getsockname()[1])
+    caller = MemoryTerminal()
+    caller.feed(b"1\r")  # the menu's key and Enter, read by the session
+    assert (await caller.get_key()).char == "1"
+    assert (await caller.get_key()).name is KeyName.ENTER
+    caller.feed(b"\n6\x1b[")  # the end of that CR LF, a key and half an arrow, decoded by the next read
+    caller.resized(100, 30)
+    assert (await caller.get_key()).char == "6"  # (a resize waits behind them)
+    caller.feed(b"C\r\x00x")  # the rest of the arrow, Enter (CR NUL), x: never decoded
+    relaying = asyncio.create_task(relay(caller, reader, writer, b"HELLO\n"))
+    try:
+        await asyncio.wait_for(hello_seen.wait(), 5)
+        caller.feed(b"z")  # typed once the relay runs
+        await asyncio.wait_for(enough.wait(), 5)
+        typed, sizes = FrameDecoder().feed(bytes(got))
+        assert typed == b"\x1b[C\r\x00xz"  # the arrow whole, nothing before it, nothing lost
+        assert sizes == [(100, 30)]  # and the size change that waited with them
+    finally:
+        relaying.cancel()
+        await asyncio.gather(relaying, return_exceptions=True)
+        writer.close()
+        far.close()

@@ -4,7 +4,7 @@ reads, lone ESC, and noise that must never raise."""
 import pytest
 from hypothesis import given, strategies as st
 
-from door.net.keys import SEQUENCES, Key, KeyDecoder, KeyName
+from door.net.keys import SEQUENCES, Key, KeyDecoder, KeyName, key_bytes
 
 
 def decode(*chunks: bytes) -> list[str]:
@@ -79,3 +79,32 @@ def test_utf8_characters_are_typed_whole_even_split_across_reads() -> None:
     cp = KeyDecoder("cp437")
     assert [k.char for k in cp.feed(b"\x81\xe1")] == ["\u00fc", "\u00df"]
     assert KeyDecoder("ascii").feed(b"a\xe9b") and [k.char for k in KeyDecoder("ascii").feed(b"a\xe9b")] == ["a", "b"]
+
+
+@pytest.mark.parametrize("name", [n for n in KeyName if n not in (KeyName.CHAR, KeyName.RESIZE, KeyName.EOF)])
+def test_every_typed_key_has_bytes_that_decode_back_to_it(name: KeyName) -> None:
+    """What a relay passes on for a key decoded before the hand-over is
+    that key again at the far end."""
+    assert decode(key_bytes(Key(name))) == [str(Key(name))]
+
+
+@given(st.text(st.characters(min_codepoint=0x20).filter(str.isprintable), max_size=20))
+def test_typed_characters_decode_back_to_themselves(text: str) -> None:
+    """(A ``CHAR`` key holds a printable character: the decoder makes no other.)"""
+    assert decode(b"".join(key_bytes(Key(KeyName.CHAR, c)) for c in text)) == list(text)
+
+
+def test_bytes_not_yet_keys_are_taken_whole_and_the_decoder_starts_afresh() -> None:
+    d = KeyDecoder()
+    assert [str(k) for k in d.feed(b"a\x1b[")] == ["a"]
+    assert d.take_pending(b"Cb") == b"\x1b[Cb"  # half an arrow, then what came after
+    assert not d.pending and d.feed(b"c") == [Key(KeyName.CHAR, "c")]
+    assert d.feed(b"\xc3") == [] and d.take_pending() == b"\xc3"  # half a UTF-8 character
+
+
+def test_the_lf_of_a_cr_lf_goes_on_only_with_its_cr() -> None:
+    d = KeyDecoder()
+    d.feed(b"\r")
+    assert d.take_pending(b"\nx") == b"x"  # that Enter was read here: the LF is not another
+    d.feed(b"\r")
+    assert d.take_pending(b"\nx", enter_passed_on=True) == b"\nx"  # its CR goes on too
