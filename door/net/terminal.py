@@ -198,18 +198,15 @@ class Terminal:
         keys = b"".join(key_bytes(key, self.charset.name) for key in self._keys)
         enter_passed_on = bool(self._keys) and self._keys[-1].name is KeyName.ENTER
         self._keys.clear()
-        later = b""
-        kept: list[object] = []
+        queued: list[object] = []
         while not self._inbox.empty():
-            item = self._inbox.get_nowait()
-            if isinstance(item, bytes):
-                later += item
-                self._unread -= len(item)
-            elif item is _EOF or item is _RESIZE:
-                kept.append(item)
-        for item in kept:
-            self._inbox.put_nowait(item)
-        if self._unread < INPUT_LIMIT and not self._input_held:
+            queued.append(self._inbox.get_nowait())
+        later = b"".join(item for item in queued if isinstance(item, bytes))
+        for item in queued:
+            if item is _EOF or item is _RESIZE:
+                self._inbox.put_nowait(item)
+        self._unread = 0  # (what the inbox held, all of it taken)
+        if not self._input_held:
             self._room.set()
         typed = keys + self._decoder.take_pending(later, enter_passed_on)
         if typed:
