@@ -191,10 +191,13 @@ class Terminal:
         :func:`~door.net.keys.key_bytes`), an unfinished sequence, then the
         bytes not yet decoded.  A caller typing while they are handed over
         loses no key (the end of the line and a size change still come as
-        ``EOF`` and ``RESIZE`` keys)."""
+        ``EOF`` and ``RESIZE`` keys).  Output paused by Ctrl-S is resumed:
+        from now on Ctrl-S and Ctrl-Q are the far end's."""
         self.tap = tap
         if tap is None:
             return
+        if self.paused:  # Ctrl-S held the output: its Ctrl-Q would go to the far end, never here
+            self._resume()  # (what it held is sent first; held past the limit, the far end is asked to redraw)
         keys = b"".join(key_bytes(key, self.charset.name) for key in self._keys)
         enter_passed_on = bool(self._keys) and self._keys[-1].name is KeyName.ENTER
         self._keys.clear()

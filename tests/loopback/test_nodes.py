@@ -255,3 +255,37 @@ async def test_keys_typed_while_a_caller_is_handed_over_reach_the_far_end() -> N
         await asyncio.gather(relaying, return_exceptions=True)
         writer.close()
         far.close()
+
+
+async def test_a_caller_who_paused_output_is_not_left_frozen_when_handed_over() -> None:
+    """Ctrl-S held the door's output (seed 004) just before the caller was
+    handed over: the Ctrl-Q that would resume it now goes to the far end,
+    so the hand-over resumes it here, what was held first, and the far
+    end's screen shows (without this the caller's screen stayed frozen)."""
+    from door.net.relay import relay
+    from tests.support.memory_terminal import MemoryTerminal
+
+    async def far_end(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readline()
+        writer.write(b"\x1b[2;1HTHE FAR END")
+        await reader.read()
+
+    far = await asyncio.start_server(far_end, "127.0.0.1", 0)
+    reader, writer = await asyncio.open_connection("127.0.0.1", far.sockets[0].getsockname()[1])
+    caller = MemoryTerminal()
+    caller.feed(b"\x13")  # Ctrl-S
+    assert await caller.get_key(timeout=0.05) is None and caller.paused
+    caller.write(b"HELD HERE")
+    relaying = asyncio.create_task(relay(caller, reader, writer, b"HELLO\n"))
+    try:
+        for _ in range(100):
+            if "THE FAR END" in caller.text():
+                break
+            await asyncio.sleep(0.05)
+        assert not caller.paused
+        assert caller.text().splitlines()[:2] == ["HELD HERE", "THE FAR END"]
+    finally:
+        relaying.cancel()
+        await asyncio.gather(relaying, return_exceptions=True)
+        writer.close()
+        far.close()
