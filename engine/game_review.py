@@ -8,7 +8,9 @@ against the expert's own judgement.
   points to the end of the play, by the expert's own search over the
   opponent's likely holdings (:meth:`engine.expert.ExpertPlayer.holding_values`).
 - **Counts**: each hand or crib counted short (points missed) or long
-  (over-claimed), under manual counting.
+  (over-claimed), under manual counting, costed as the rules scored it:
+  what the claim lost the claimer plus what it gave the opponent
+  (:func:`engine.claims.adjudicate`).
 
 A loss is a *mistake* only above the noise: the cost must exceed zero by
 1.645 standard errors of its estimate (one-sided 95 %).  For a play the
@@ -30,6 +32,7 @@ from typing import Iterable, Sequence
 
 from .actions import Action, Discard, Play
 from .cards import Card
+from .claims import adjudicate
 from .expert import DiscardValue, ExpertPlayer, rank_discards
 from .game import Game
 from .rules import Rules
@@ -37,7 +40,8 @@ from .shuffle import SeededShuffle
 from .strategy import situation
 from .tally import GameTally
 
-__all__ = ["DiscardReview", "PlayReview", "CountReview", "GameReview", "review_game", "Z_95", "CRIB_SE"]
+__all__ = ["DiscardReview", "PlayReview", "CountReview", "GameReview", "review_game", "judge_discard", "Z_95",
+           "CRIB_SE"]
 
 Z_95 = 1.645
 """One-sided 95 % quantile of the normal distribution."""
@@ -97,12 +101,16 @@ class PlayReview:
 @dataclass(frozen=True)
 class CountReview:
     """Hand ``hand``: the ``what`` ("hand" or "crib") counted as
-    ``claimed`` points where it held ``true``."""
+    ``claimed`` points where it held ``true``; ``pegged``: what the claim
+    earned the claimer and ``given``: what it gave the opponent, as the
+    rules scored it (:func:`engine.claims.adjudicate`)."""
 
     hand: int
     what: str
     claimed: int
     true: int
+    pegged: int
+    given: int
 
     @property
     def missed(self) -> int:
@@ -113,6 +121,25 @@ class CountReview:
     def over(self) -> int:
         """Points claimed beyond the true count (0 when short or exact)."""
         return max(0, self.claimed - self.true)
+
+    @property
+    def lost(self) -> int:
+        """Points of the true count the claimer did not peg."""
+        return self.true - self.pegged
+
+    @property
+    def cost(self) -> int:
+        """What the count cost, in points of the margin: what the claimer
+        lost plus what the opponent pegged for it.  An over-claim of 11 on
+        a 9-point hand under over-claim forfeit costs 18 (0 pegged where 9
+        were due, and 9 to the opponent); capped, it costs nothing.
+
+        >>> CountReview(1, "hand", 11, 9, 0, 9).cost
+        18
+        >>> CountReview(1, "hand", 7, 9, 7, 2).cost
+        4
+        """
+        return self.lost + self.given
 
 
 @dataclass
@@ -136,8 +163,21 @@ class GameReview:
 
     @property
     def counting_cost(self) -> int:
-        """Points the counts missed or over-claimed."""
-        return sum(c.missed + c.over for c in self.counts)
+        """Points of the margin the counts cost (:attr:`CountReview.cost`)."""
+        return sum(c.cost for c in self.counts)
+
+
+def judge_discard(hand: int, held: Sequence[Card], thrown: Sequence[Card], dealer: bool) -> DiscardReview:
+    """Laying away ``thrown`` from the six ``held`` cards in hand number
+    ``hand`` (``dealer``: to one's own crib), against the expert's ranking
+    (:func:`engine.expert.rank_discards`).  The one estimate of a discard:
+    the review and the advice after a hand both say it.  Raises
+    ``ValueError`` unless ``held`` is six cards holding both of ``thrown``."""
+    ranked = rank_discards(held, dealer)
+    mine = next((d for d in ranked if set(d.thrown) == set(thrown)), None)
+    if mine is None:
+        raise ValueError(f"{thrown!r} are not two of the cards held, {held!r}")
+    return DiscardReview(hand, dealer, tuple(held), mine, ranked[0])
 
 
 def _play_review(game: Game, seat: int, card: Card, rng: random.Random) -> PlayReview:
@@ -182,10 +222,8 @@ def review_game(rules: Rules, number: int, actions: Iterable[Action], seat: int,
     rng = random.Random(number * 7919 + seat)
     for action in actions:
         if isinstance(action, Discard) and action.seat == seat:
-            held = tuple(game.hands[seat])
-            ranked = rank_discards(held, game.dealer == seat)
-            mine = next(d for d in ranked if set(d.thrown) == set(action.cards))
-            review.discards.append(DiscardReview(game.hand_number, game.dealer == seat, held, mine, ranked[0]))
+            review.discards.append(judge_discard(game.hand_number, tuple(game.hands[seat]), action.cards,
+                                                 game.dealer == seat))
         elif isinstance(action, Play) and action.seat == seat:
             review.plays.append(_play_review(game, seat, action.card, rng))
         tally.feed(game.apply(action))
@@ -194,5 +232,7 @@ def review_game(rules: Rules, number: int, actions: Iterable[Action], seat: int,
         for what, claimed, true in (("hand", figures.hand_claim, figures.hand_true),
                                     ("crib", figures.crib_claim, figures.crib_true)):
             if claimed is not None and true is not None:
-                review.counts.append(CountReview(record.number, what, claimed, true))
+                outcome = adjudicate(true, claimed, rules)
+                review.counts.append(CountReview(record.number, what, claimed, true, outcome.claimer,
+                                                 outcome.opponent))
     return review

@@ -1,6 +1,9 @@
-"""The hard computer's advice to a human (Cribbage Partner's
-recommendations, seed 003): the hint on ``?`` and the discard analysis
-after the hand.  Pure: a game and a seat in, sentences and cards out."""
+"""The computer's advice to a human (Cribbage Partner's recommendations):
+the hint on ``?`` and the discard analysis after the hand.  A discard is
+judged by the one estimate the game review uses too
+(:func:`engine.game_review.judge_discard`, the expert's ranking), so the
+hint, the analysis and the review of the same hand give the same number
+and the same verdict.  Pure: a game and a seat in, sentences and cards out."""
 
 from __future__ import annotations
 
@@ -9,7 +12,9 @@ from typing import Sequence
 from engine.cards import Card
 from engine.crib_values import load_table
 from engine.game import Game, Phase
-from engine.hard import HardPlayer, rank_discards
+from engine.expert import rank_discards
+from engine.game_review import judge_discard
+from engine.hard import HardPlayer
 from engine.rules import Rules
 from engine.scoring import rank_points_table
 from engine.game import PlayedCard
@@ -34,28 +39,31 @@ def load_tables() -> None:
 
 
 def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
-    """The one-line discard analysis shown after the hand (seed 003's
-    recommendations, after the fact): "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected;
-    best was 5♥ 5♠ 6♦ J♣: 10.1"."""
-    choices = rank_discards(hand, dealer)
-    mine = next(c for c in choices if set(c.thrown) == set(thrown))
-    best = choices[0]
+    """The one-line discard analysis shown after the hand (Cribbage
+    Partner's recommendations, after the fact), in the review's numbers
+    and verdicts: "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected; best was 5♥ 5♠ 6♦
+    J♣: 10.1, a mistake of 0.7"."""
+    judged = judge_discard(0, hand, thrown, dealer)
+    mine, best = judged.mine, judged.best
     kept = cards_text(sorted(mine.kept))
     net = "" if dealer else " net of their crib"
-    if set(best.thrown) == set(thrown) or best.value - mine.value < 0.05:
-        return f"You kept {kept}: {mine.value:.1f} expected{net}, as good as any discard."
+    if judged.cost == 0.0:
+        return f"You kept {kept}: {mine.value:.1f} expected{net}, the best discard."
+    verdict = f"a mistake of {judged.cost:.1f}" if judged.mistake else f"{judged.cost:.1f} less, a near-tie"
     return (f"You kept {kept}: {mine.value:.1f} expected{net}; "
-            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}.")
+            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}, {verdict}.")
 
 
 def hint(game: Game, me: int) -> tuple[list[Card], str]:
-    """The hard computer's choice for seat ``me`` now (a discard or a play)
+    """The computer's choice for seat ``me`` now (a discard: the expert's
+    ranking, as the review judges it; a play: the hard computer's search)
     and a sentence saying what it is worth, in expected points."""
     if game.phase is Phase.DISCARD:
         best = rank_discards(game.hands[me], game.dealer == me)[0]
         crib = "your" if game.dealer == me else "their"
         return list(best.thrown), (f"Hint: lay away {cards_text(best.thrown)}: {best.value:.1f} expected points "
-                                   f"(hand {best.hand_ev:.1f}, {crib} crib {best.crib_ev:+.1f}).")
+                                   f"(hand {best.hand:.1f}, {crib} crib {best.crib:+.1f}, "
+                                   f"play {best.pegging:+.1f}).")
     seen = list(game.kept[me]) + [p.card for p in game.played[1 - me]]
     if game.starter is not None:
         seen.append(game.starter)

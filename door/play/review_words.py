@@ -6,11 +6,20 @@ columns out."""
 
 from __future__ import annotations
 
-from engine.game_review import GameReview
+from engine.game_review import CountReview, GameReview
 
 from door.ui.words import card_text, cards_text
 
-__all__ = ["review_lines", "totals_line"]
+__all__ = ["review_lines", "totals_line", "count_words"]
+
+
+def count_words(count: CountReview, opponent: str) -> str:
+    """A count that was not exact, as it was scored: ``"you claimed 11,
+    it held 9: you pegged 0 and Computer 9, a cost of 18."``"""
+    said = (f"you counted {count.claimed} of {count.true}" if count.missed
+            else f"you claimed {count.claimed}, it held {count.true}")
+    given = f" and {opponent} {count.given}" if count.given else ""
+    return f"{said}: you pegged {count.pegged}{given}, a cost of {count.cost}."
 
 
 def totals_line(review: GameReview) -> str:
@@ -47,8 +56,6 @@ def review_lines(review: GameReview, number: int, opponent: str) -> list[str]:
         if plays and not mistakes:
             lines.append(f"  Your {len(plays)} cards played: no mistake.")
         for c in (c for c in review.counts if c.hand == hand):
-            if c.missed:
-                lines.append(f"  Your {c.what}: you counted {c.claimed} of {c.true}, {c.missed} missed.")
-            elif c.over:
-                lines.append(f"  Your {c.what}: you claimed {c.claimed}, it held {c.true}: {c.over} over.")
+            if c.missed or c.over:
+                lines.append(f"  Your {c.what}: {count_words(c, opponent)}")
     return lines

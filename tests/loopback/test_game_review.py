@@ -63,7 +63,8 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
         assert door.thinking.answered == answered + 1
         missed = player.short_by
         assert missed, "the caller had no hand worth a point to count short"
-        assert re.search(rf"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting {missed}\.",
+        # under muggins a short count costs what it missed and what the computer pegged for it
+        assert re.search(rf"Your discards cost \d+\.\d points, your pegging \d+\.\d, your counting {2 * missed}\.",
                          re.sub(r"\s+", " ", page)), page
         assert re.search(r"Hand 1 \((your|their) crib\): kept .+: -?\d+\.\d points", page)
         text = page
@@ -72,7 +73,8 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
             await caller.send(b" ")
             await screen.wait_for(lambda: screen.text() != before)
             text += screen.text()
-        assert re.search(rf"Your (hand|crib): you counted \d+ of \d+, {missed} missed\.", re.sub(r"\s+", " ", text)), text
+        assert re.search(rf"Your (hand|crib): you counted \d+ of \d+: you pegged \d+ and Computer {missed}, "
+                         rf"a cost of {2 * missed}\.", re.sub(r"\s+", " ", text)), text
         await caller.send(b" ")
         await screen.wait_for(lambda: "Main menu" in screen.text())
         caller.close()

@@ -98,3 +98,84 @@ def test_counts_missed_and_over_claimed_are_found() -> None:
     assert crib.what == "crib" and crib.missed == show_points(parse_cards("2H 3H 4D 5D"), STARTER, True)
     assert review.counting_cost == hand.missed + crib.missed
     assert totals_line(review).endswith(f"your counting {review.counting_cost}.")
+
+
+def _claimed_game(rules: Rules, claim_of: dict[int, int]) -> tuple[list, Game]:  # type: ignore[type-arg]
+    """Hand 1 of :data:`DECK` played out, each count claimed as ``claim_of[seat] + true``."""
+    moves = [Discard(1, tuple(parse_cards("2H 3H"))), Discard(0, tuple(parse_cards("4D 5D")))]
+    pone_kept = parse_cards("KC QC TC JC")
+    mine_kept = parse_cards("AS TD 2S 9S")
+    for pone_card, my_card in zip(pone_kept, (mine_kept[0], mine_kept[2], mine_kept[1], mine_kept[3])):
+        moves += [Play(1, pone_card), Play(0, my_card)]
+    game = Game(rules, 1, 0, [DECK])
+    game.start()
+    played = []
+    for m in moves:
+        try:
+            game.apply(m)
+            played.append(m)
+        except IllegalAction:
+            pass
+    while game.show_turn is not None and not game.over:
+        seat, turn = game.show_turn
+        cards = game.crib if turn.value == "crib" else game.kept[seat]
+        true = show_points(cards, game.starter, turn.value == "crib")
+        claim = Claim(seat, max(0, true + claim_of.get(seat, 0)))
+        game.apply(claim)
+        played.append(claim)
+    return played, game
+
+
+def test_an_over_claim_costs_what_it_lost_and_what_it_gave_away() -> None:
+    """Claiming 2 over a hand under over-claim forfeit pegs nothing and
+    gives the opponent the true count: the review's cost is both, not the
+    2 points of the over-claim (nor the claimer's loss alone)."""
+    rules = Rules(counting=Counting.MANUAL, muggins=True)
+    played, _ = _claimed_game(rules, {0: 2})
+    review = review_game(rules, 1, played, seat=0, first_dealer=0, stacked=[DECK])
+    hand = next(c for c in review.counts if c.what == "crib")  # (seat 0 deals: its crib holds 6)
+    true = show_points(parse_cards("2H 3H 4D 5D"), STARTER, True)
+    assert true > 0 and hand.over == 2 and hand.pegged == 0 and hand.given == true
+    assert hand.cost == 2 * true
+    assert review.counting_cost == sum(c.cost for c in review.counts)
+    lines = "\n".join(review_lines(review, 1, "Computer"))
+    assert (f"Your crib: you claimed {true + 2}, it held {true}: you pegged 0 and Computer {true}, "
+            f"a cost of {2 * true}.") in lines
+    # capped over-claims cost nothing; a short count with muggins costs twice the points missed
+    capped = Rules(counting=Counting.MANUAL, muggins=True, overclaim="capped")
+    played, _ = _claimed_game(capped, {0: 2})
+    assert next(c for c in review_game(capped, 1, played, seat=0, first_dealer=0, stacked=[DECK]).counts
+                if c.what == "crib").cost == 0
+    played, _ = _claimed_game(rules, {0: -1})
+    short = next(c for c in review_game(rules, 1, played, seat=0, first_dealer=0, stacked=[DECK]).counts
+                 if c.what == "crib")
+    assert short.missed == 1 and short.cost == 2
+
+
+def test_the_hint_the_analysis_and_the_review_give_one_estimate_of_a_discard() -> None:
+    """The hint on ? and the analysis after the hand say the number and
+    the verdict the review says for the same discard."""
+    import re
+
+    from door.play.hints import discard_analysis, hint
+
+    rng = random.Random(11)
+    for _ in range(40):
+        deck = rng.sample(FULL_DECK, 13)
+        game = Game(Rules(), 1, 0, [deck])
+        game.start()
+        held = tuple(game.hands[0])
+        thrown = tuple(rng.sample(held, 2))
+        review = review_game(Rules(), 1, [Discard(0, thrown)], seat=0, first_dealer=0, stacked=[deck])
+        [d] = review.discards
+        cards, text = hint(game, 0)
+        assert set(cards) == set(d.best.thrown)
+        assert f"{d.best.value:.1f} expected points" in text
+        said = discard_analysis(held, thrown, True)
+        assert f": {d.mine.value:.1f} expected" in said
+        if d.cost == 0.0:
+            assert said.endswith("the best discard.")
+        else:
+            assert "best was" in said and f": {d.best.value:.1f}, " in said
+            assert ("a mistake" in said) == d.mistake and ("near-tie" in said) == (not d.mistake)
+            assert re.search(rf"{d.cost:.1f}", said)
