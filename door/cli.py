@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import logging
 import os
 import sys
@@ -64,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
     v.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     v.add_argument("-q", "--quiet", action="store_true", help="print only the failures and the total")
     v.add_argument("games", nargs="*", type=int, metavar="GAME_ID", help="the games to check (default: all)")
+    v.add_argument("--daily", metavar="DAY", help="instead: a past day's daily deal (YYYY-MM-DD): its seed against "
+                                                 "the commitment shown that day, and every play of it")
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
@@ -117,15 +120,38 @@ def _bulletins(folder: Path | None, target: Any) -> int:
     return 0
 
 
-def _verify(target: Path | str, games: list[int], quiet: bool) -> int:
+def _verify(target: Path | str, games: list[int], quiet: bool, daily: str | None = None) -> int:
     """``cribbage-door verify``: one line a game (or only the failures), then
-    the total; exit status 1 when a game fails, or none was found."""
+    the total; exit status 1 when a game fails, or none was found.  With
+    ``daily``, a past day's daily deal instead (exit status 1 unless it
+    is over and every play of it holds)."""
     from door.records.store import Store
-    from door.records.verify import verify_games
+    from door.records.verify import verify_daily, verify_games
 
     if isinstance(target, Path) and not target.exists():
         print(f"cribbage-door: no database at {target} (start the server once, or give --data-dir)", file=sys.stderr)
         return 1
+    if daily is not None:
+        try:
+            datetime.date.fromisoformat(daily)
+        except ValueError:
+            print(f"cribbage-door: --daily: expected a day as YYYY-MM-DD, got {daily!r}", file=sys.stderr)
+            return 2
+
+        async def day() -> tuple[list[str], bool]:
+            store = await Store.open(target)
+            try:
+                return await verify_daily(store, daily)
+            finally:
+                await store.close()
+
+        try:
+            lines, held = asyncio.run(day())
+        except StoreError as exc:
+            print(f"cribbage-door: {exc}", file=sys.stderr)
+            return 1
+        print("\n".join(lines))
+        return 0 if held else 1
 
     async def run() -> list[Any]:
         store = await Store.open(target)
@@ -197,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         return _bulletins(args.folder or (Path(config.bulletins.folder) if config.bulletins.folder else None),
                           config.store.target(Path(args.data_dir or config.server.data_dir)))
     if args.command == "verify":
-        return _verify(config.store.target(Path(args.data_dir or config.server.data_dir)), args.games, args.quiet)
+        return _verify(config.store.target(Path(args.data_dir or config.server.data_dir)), args.games, args.quiet,
+                       args.daily)
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from engine.rules import Rules, RulesError
 
+from door.net.gate import check_networks
 from door.net.peer_socket import PEER_SECRET
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
@@ -24,7 +25,7 @@ from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url
 from door.records.sqlite_database import DATABASE_NAME
 
-__all__ = ["Config", "ServerConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
+__all__ = ["Config", "ServerConfig", "DailyConfig", "RankedConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
            "StoreConfig",
            "ConfigError",
            "load_config",
@@ -49,6 +50,11 @@ class ServerConfig:
     idle_timeout: int = 900
     connect_maxwait: float = 4.0
     login_timeout: float = 60.0
+    shared_addresses: list[str] = field(default_factory=list)
+    """Addresses and networks (``"192.0.2.7"``, ``"10.0.0.0/8"``) that
+    several callers share, such as a BBS or a proxy: the daily deal counts
+    their callers by account only, and ranked play judges two accounts
+    there by other signs than the address."""
 
 
 @dataclass
@@ -72,6 +78,38 @@ class WebConfig:
     max_message: int = 4096
     message_rate: int = 200
     frame_ancestors: str = "'self'"
+
+
+@dataclass
+class DailyConfig:
+    """The ``[daily]`` section: whether the daily deal is played once an
+    address a day as well as once an account (``per_address``; callers on
+    a shared line, ``[server] shared_addresses``, a BBS's or a hub board's,
+    are counted by account only)."""
+
+    per_address: bool = True
+
+
+@dataclass
+class RankedConfig:
+    """The ``[ranked]`` section: who may play rated matches, and how
+    collusion is held off.  A rated match needs two accounts that have
+    each finished ``min_games`` games and are ``min_age_days`` days old,
+    and do not share an address or a network (an IPv4 /24, an IPv6 /56)
+    now or when they registered (``same_network``: false; accounts on a
+    ``[server] shared_addresses`` line are judged by the pair's history
+    instead); one pair counts at most ``pair_per_day`` rated matches a
+    day.  A caller who aborts ``abort_limit`` rated matches before their
+    first deal within ``abort_window`` hours is held back from rated play
+    for ``abort_hold`` hours."""
+
+    min_games: int = 5
+    min_age_days: float = 1.0
+    same_network: bool = False
+    pair_per_day: int = 3
+    abort_limit: int = 3
+    abort_window: float = 24.0
+    abort_hold: float = 6.0
 
 
 @dataclass
@@ -269,7 +307,16 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     bulletins: BulletinsConfig = field(default_factory=BulletinsConfig)
     rlogin: RloginConfig = field(default_factory=RloginConfig)
+    daily: DailyConfig = field(default_factory=DailyConfig)
+    ranked: RankedConfig = field(default_factory=RankedConfig)
     source: Path | None = None
+
+    @property
+    def shared(self) -> list[str]:
+        """Addresses several callers share: ``[server] shared_addresses``
+        and the web page's reverse proxies (a request without
+        ``X-Forwarded-For`` comes from the proxy's own address)."""
+        return [*self.server.shared_addresses, *self.web.proxies]
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""
@@ -287,7 +334,13 @@ _RANGES: dict[str, tuple[float, float]] = {
     "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
     "register_per_network": (0, 100000), "register_reserve": (0, 1000000),
     "port": (0, 65535), "max_message": (256, 1024 * 1024), "message_rate": (1, 100000),
+    "min_games": (0, 10000), "min_age_days": (0, 3650), "pair_per_day": (0, 1000), "abort_limit": (1, 1000),
+    "abort_window": (0, 8760), "abort_hold": (0, 8760),
 }
+
+
+_NETWORK_LISTS = {"shared_addresses"}
+"""Keys whose value is a list of addresses and networks (CIDR)."""
 
 
 def _check_section(path: Path, name: str, raw: Any, cls: type) -> Any:
@@ -308,8 +361,16 @@ def _check_section(path: Path, name: str, raw: Any, cls: type) -> Any:
                 raise ConfigError(f"{where}: expected a whole number, got {value!r}")
         elif isinstance(default, float):
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise ConfigError(f"{where}: expected a number of seconds, got {value!r}")
+                unit = "" if name == "ranked" else " of seconds"  # ([ranked] counts days and hours)
+                raise ConfigError(f"{where}: expected a number{unit}, got {value!r}")
             value = float(value)
+        elif key in _NETWORK_LISTS:
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{where}: expected a list of addresses or networks, got {value!r}")
+            try:
+                value = check_networks(value)
+            except ValueError as exc:
+                raise ConfigError(f"{where}: {exc}") from None
         if key in _RANGES:
             lo, hi = _RANGES[key]
             if not lo <= value <= hi:
@@ -463,9 +524,9 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
         if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web",
-                           "bulletins", "rlogin"):
+                           "bulletins", "rlogin", "daily", "ranked"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits, store, web, bulletins, rlogin)")
+                              f"sysop, paging, limits, store, web, bulletins, rlogin, daily, ranked)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
@@ -482,5 +543,7 @@ def load_config(path: Path | None) -> Config:
         web=_check_web(path, raw.get("web", {})),
         bulletins=_check_section(path, "bulletins", raw.get("bulletins", {}), BulletinsConfig),
         rlogin=_check_rlogin(path, raw.get("rlogin", {})),
+        daily=_check_section(path, "daily", raw.get("daily", {}), DailyConfig),
+        ranked=_check_section(path, "ranked", raw.get("ranked", {}), RankedConfig),
         source=path,
     )

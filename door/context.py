@@ -8,7 +8,7 @@ from engine.rules import Rules
 
 from door.play.reviews import GameReviews
 from door.play.thinking import IN_THREAD, Thinking
-from door.config import CallerConfig, LimitsConfig, PagingConfig, SysopConfig
+from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from door.records.names import name_key
@@ -38,6 +38,12 @@ class DoorContext:
     """Seconds of silence allowed at the login screens (``[server] login_timeout``)."""
     thinking: Thinking = IN_THREAD
     """Where the expert computer thinks (``[computer] processes``)."""
+    daily: DailyConfig = field(default_factory=DailyConfig)
+    """The daily deal's settings (``[daily]``)."""
+    ranked: RankedConfig = field(default_factory=RankedConfig)
+    """Who may play rated matches (``[ranked]``)."""
+    shared: list[str] = field(default_factory=list)
+    """Addresses several callers share (:attr:`door.config.Config.shared`)."""
     link: NodeLink | None = None
     """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
     reviews: GameReviews = field(init=False)

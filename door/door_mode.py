@@ -117,7 +117,8 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     if config.bulletins.folder:  # written after each finished game (issue 37.2)
         store.games.recorded.append(BulletinWriter(store, Path(config.bulletins.folder)).game_recorded)
     lobby = Lobby(config.paging, store.clock)
-    ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby)
+    ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby,
+                      daily=config.daily, ranked=config.ranked, shared=config.shared)
     presence = lobby.join(1, terminal)
     caller = Caller(info.name, await bbs_account(store, info.name))
     clog = logging.LoggerAdapter(log, {"node": info.node})

@@ -23,6 +23,18 @@ card was dealt, and anyone holding the seeds can deal the game again:
    is the starter (the cut).  Shuffle 0 is cut in pairs for first deal:
    cards 0 and 1, then 2 and 3 while they tie; the lower card deals.
 
+**The commitment comes first.**  The door does not draw a game's seed
+when the game starts, knowing the players' seeds: when a caller calls it
+draws a :class:`SeedChain`, a last seed at random and every earlier one
+the SHA-256 of the next (``seed[n - 1] = SHA-256(seed[n])``), and shows
+the commitment of its first seed (the chain's *anchor*) before the caller
+can set their own seed.  Game *n* of the call is dealt from ``seed[n]``,
+whose commitment is ``seed[n - 1]``: the seed revealed at the end of the
+game before.  So one commitment, shown before the player chose, fixes
+every later game of the call, and each game is still checked on its own
+as above.  The game number comes from the seed too
+(:func:`game_number`), so the door cannot choose it either.
+
 This module is pure: no I/O, no clock, no randomness of its own (the door
 draws the seeds: :func:`door.play.table.new_seed`).
 """
@@ -37,8 +49,15 @@ from typing import Any
 
 from .cards import FULL_DECK, Card
 
-__all__ = ["COMPUTER_SEED", "SeededShuffle", "ShuffleError", "VERSION", "commitment", "player_seed",
-           "seeded_deck"]
+__all__ = ["COMPUTER_SEED", "SeedChain", "SeededShuffle", "ShuffleError", "VERSION", "commitment", "game_number",
+           "player_seed", "seeded_deck", "CHAIN_LENGTH", "NUMBERS"]
+
+CHAIN_LENGTH = 256
+"""Games one :class:`SeedChain` deals (a caller who plays more gets a new
+chain, with a new anchor, announced before its first game)."""
+
+NUMBERS = 999_999
+"""Game numbers run 1 to this."""
 
 VERSION = "cribbage-door/1"
 """The name of this algorithm, the first part of every HMAC message."""
@@ -70,6 +89,80 @@ def player_seed(text: str) -> str:
     if _HEX64.fullmatch(low):
         return low
     return hashlib.sha256(text.strip().encode("utf-8")).hexdigest()
+
+
+def game_number(server_seed: str) -> int:
+    """The game number (1 to :data:`NUMBERS`) of the game dealt from
+    ``server_seed``: fixed by the seed, so the door cannot pick a number
+    for a deal it likes after seeing the players' seeds.  Raises
+    :class:`ShuffleError` for a malformed seed.
+
+    >>> game_number("00" * 32)
+    548723
+    """
+    digest = hashlib.sha256(f"{VERSION}/number/".encode("ascii") + _seed_bytes(server_seed, "server seed")).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % NUMBERS
+
+
+@dataclass
+class SeedChain:
+    """The door's seeds for the games of one call (see the module): from
+    the random ``top`` (64 hex digits, the chain's last seed), ``length``
+    seeds, each earlier one the SHA-256 of the next; ``used`` of them have
+    dealt a game.  Raises :class:`ShuffleError` for a malformed ``top`` or
+    a ``length`` below 1.
+
+    >>> chain = SeedChain("ab" * 32, 3)
+    >>> first = chain.take()
+    >>> commitment(first) == chain.anchor and commitment(chain.take()) == first
+    True
+    """
+
+    top: str
+    length: int = CHAIN_LENGTH
+    used: int = 0
+
+    def __post_init__(self) -> None:
+        _seed_bytes(self.top, "top seed")
+        if self.length < 1:
+            raise ShuffleError(f"a chain holds at least one seed, got {self.length!r}")
+
+    def seed(self, n: int) -> str:
+        """Seed ``n`` (1 to ``length``): SHA-256 applied ``length - n`` times to ``top``."""
+        if not 1 <= n <= self.length:
+            raise ValueError(f"seed {n!r} of a chain of {self.length}")
+        seed = bytes.fromhex(self.top)
+        for _ in range(self.length - n):
+            seed = hashlib.sha256(seed).digest()
+        return seed.hex()
+
+    @property
+    def anchor(self) -> str:
+        """The commitment to the chain's first seed (shown before the caller sets a seed)."""
+        return commitment(self.seed(1))
+
+    @property
+    def left(self) -> int:
+        """Seeds not used yet."""
+        return self.length - self.used
+
+    @property
+    def next_commitment(self) -> str:
+        """The commitment of the seed :meth:`take` gives next: the anchor,
+        or the seed used last.  Raises ``ValueError`` when none is left."""
+        if self.used == 0:
+            return self.anchor
+        if self.left == 0:
+            raise ValueError("the chain is used up")
+        return self.seed(self.used)
+
+    def take(self) -> str:
+        """The next seed, for the next game.  Raises ``ValueError`` when
+        the chain is used up."""
+        if self.left == 0:
+            raise ValueError("the chain is used up")
+        self.used += 1
+        return self.seed(self.used)
 
 
 def _seed_bytes(seed: str, what: str) -> bytes:

@@ -269,7 +269,7 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
     table = Table(challenge.rules, seats, journal=journal,
                   rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
                   chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
-                  clock=ctx.store.clock, terms=terms,
+                  clock=ctx.store.clock, terms=terms, seeds=side.seeds,
                   on_match=lambda result: record_match(ctx.store, (seats[0].name, seats[1].name), accounts, result))
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")

@@ -61,15 +61,21 @@ OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
                            opponent: str = "the computer",
-                           fixed: Rules | None = None) -> CallerOptions | str:
+                           fixed: Rules | None = None, commitment: str = "") -> CallerOptions | str:
     """Let the caller set ``options`` (changed in place) and pick the run
     mode; returns them when the caller presses 1 or 2, :data:`BACK` when
     the caller goes back to the menu (Q or ESC).
     Rules the sysop does not let callers change are shown as house rules;
-    ``fixed`` rules (a numbered game on record) are shown and kept as played."""
+    ``fixed`` rules (a numbered game on record) are shown and kept as played.
+    ``commitment``: the SHA-256 of the door's seed for the next game, shown
+    above the caller's own seed so that they may set theirs after seeing it
+    (empty for a numbered game, which is dealt from its number)."""
     while True:
         rules = fixed or options.game_rules(house, caller.may_change)
         lines = ["Options for this game: press a letter to change one.", ""]
+        if commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
+            lines = ["Options for this game: press a letter. The door's seed is fixed already:",
+                     f"  SHA-256 {commitment}"]
         keys = ""
         for option in OPTIONS:
             key, name, label = option.key, option.field, option.label
@@ -103,9 +109,10 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
         if got == "Y":
             options.shuffle_seed = await ask_line(
                 display, "Your shuffle seed",
-                ["Every deal comes from the door's seed and yours. Before the cut the door",
-                 "shows the SHA-256 of its seed; when the game ends, the seed itself, so you",
-                 "can deal every hand again and see that nothing was changed.", "",
+                ["Every deal comes from the door's seed and yours. The door's seed is fixed",
+                 "already (its SHA-256 is on the options screen); when the game ends it shows",
+                 "the seed itself, so you can deal every hand again and see that nothing was",
+                 "changed, and that the door chose its seed before you chose yours.", "",
                  "Type any words (they are hashed), or RETURN alone for a seed drawn for",
                  "this call."],
                 "Your seed: ", options.shuffle_seed, limit=SEED_LIMIT)

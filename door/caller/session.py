@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import datetime
 from typing import Awaitable, Callable
 
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
+from engine.shuffle import SeededShuffle
 
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.handover import hand_over
@@ -39,7 +41,7 @@ from door.records.store import SavedGame, StoreError
 from door.play.table import HELD_MESSAGE, Table
 from door.play.daily_deal import daily_opponent, par_result
 from door.play.tables import computer_opponent, demonstration
-from door.records.daily import deal_number, par_line
+from door.records.daily import marker, par_line
 from door.records.games import Opponent
 from door.net.terminal import HungUp, TerminalKind
 
@@ -235,52 +237,70 @@ class CallerSession(CallerSide):
         await screen
 
     async def _daily_deal(self) -> None:
-        """Today's deal (issue 37.3): once a day for a registered caller,
-        then the day's ranking against the expert's own result."""
+        """Today's deal: once a day for a registered caller (and by
+        default once an address), then the day's ranking against the
+        expert's own result, with the day's commitment, and yesterday's
+        result with its seed revealed."""
         display, ctx, caller = self.display, self.ctx, self.caller
         daily = ctx.store.daily
         day = daily.today()
-        number = deal_number(day)
         self.doing(Doing.DAILY_DEAL)
         if caller.account is None:
             await show_page(display, "Today's deal", [
                 "Today's deal is ranked, and each caller plays it once: it is for registered callers.", "",
                 "Register your name at your next call to play it."])
             return
+        deal = await daily.deal(day)
         if not await daily.played(caller.account.id, day):
             kept, _ = await self._load_saved()
             replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
             answer = await ask_choice(display, "Today's deal", [
-                f"Today's deal ({day}) is game #{number}: everyone plays the same cards against the expert "
+                f"Today's deal ({day}) is game #{deal.game}: everyone plays the same cards against the expert "
                 "computer, once.",
                 "Your margin over the computer is ranked against the other callers' and against the "
                 "expert's own game on the same cards (the par).",
+                "The cards come from the day's secret seed: nobody knows them before they are dealt, "
+                "and the seed is shown once the day is over.",
                 *replaces, "", "Play it now? (Y/N)"], "YN")
             if answer == "N":
                 return
-            if await daily.claim(caller.account.id, day):
-                self.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, number)
-                await self._play(number=number, fixed=ctx.rules, daily=day)
+            address = "" if self.shared_line or not ctx.daily.per_address else self.terminal.address
+            refused = await daily.claim(caller.account.id, day, address)
+            if refused is not None:
+                self.log.info("%r may not play the daily deal of %s: %s", caller.name, day, refused)
+                await show_page(display, "Today's deal", [refused])
+                return
+            self.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, deal.game)
+            await self._play(daily=day, deal=deal)
         await self._daily_ranking(day)
 
     async def _daily_ranking(self, day: str) -> None:
-        """The day's ranking, with the par (worked out by the first caller to ask) and the caller's streak."""
+        """The day's ranking, with the par (worked out by the first caller
+        to ask), the day's commitment, the caller's streak, and yesterday's
+        winner with its seed revealed."""
         ctx, caller = self.ctx, self.caller
-        number = deal_number(day)
         daily = ctx.store.daily
+        deal = await daily.deal(day)
         self.doing(Doing.DAILY_DEAL)
         par = await daily.par(day)
         if par is None:
-            par = await par_result(ctx.rules, number, ctx.thinking)
+            par = await par_result(ctx.rules, deal, ctx.thinking)
             await daily.set_par(day, *par)
-        lines = [f"Today's deal, {day} (game #{number}): the same cards for everyone.", par_line(par), ""]
+        lines = [f"Today's deal, {day} (game #{deal.game}): the same cards for everyone.", par_line(par),
+                 "Its seed's SHA-256:", f"  {deal.commitment}", ""]
         ranking = await daily.ranking(day)
-        lines += [r.line(i) for i, r in enumerate(ranking[:12], 1)]
+        lines += [r.line(i) for i, r in enumerate(ranking[:10], 1)]
         if not ranking:
             lines.append("Nobody has finished today's deal yet.")
         if caller.account is not None:
             streak = await daily.streak(caller.account.id, day)
             lines += ["", f"Your streak: {streak} day{'s' if streak != 1 else ''} in a row."]
+        yesterday = (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+        seed = await daily.revealed(yesterday)
+        if seed is not None:
+            before = await daily.ranking(yesterday)
+            best = f"{before[0].name} won it, {before[0].score} - {before[0].computer}" if before else "nobody played it"
+            lines += ["", f"Yesterday's deal ({yesterday}): {best}. Its seed, to deal it again:", f"  {seed}"]
         await show_page(self.display, "Today's deal", lines)
 
     async def _terminal_test(self) -> None:
@@ -421,11 +441,12 @@ class CallerSession(CallerSide):
             return None, str(exc)[:70]
         return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
 
-    async def _daily_of(self, number: int) -> str | None:
-        """Today, when game ``number`` is today's deal and this caller's play of it has no result yet."""
+    async def _daily_of(self, saved: SavedGame) -> str | None:
+        """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
         daily, account = self.ctx.store.daily, self.caller.account
         day = daily.today()
-        if account is None or number != deal_number(day) or not await daily.pending(account.id, day):
+        if account is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
+                or not await daily.pending(account.id, day):
             return None
         return day
 
@@ -455,30 +476,32 @@ class CallerSession(CallerSide):
             await self._play(resume=kept.saved)
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
-                    fixed: Rules | None = None, daily: str | None = None) -> None:
+                    fixed: Rules | None = None, daily: str | None = None, deal: SeededShuffle | None = None) -> None:
         """Games against the computer until the caller stops.  ``options`` are set on the options screen first
         (and remembered for a registered caller); a resumed game keeps the rules
         it was played with, and so does a numbered game on record (``fixed``);
         ``daily``: the day whose deal this is (the house rules, the day's
         computer, the result kept for the day's ranking; a kept daily game
-        resumed the same day is one too)."""
+        resumed the same day is one too) and ``deal`` its shuffles."""
         display, ctx, caller, options, presence = self.display, self.ctx, self.caller, self.options, self.presence
         if resume is not None:
             rules = resume.rules
-            daily = await self._daily_of(resume.number)
+            daily = await self._daily_of(resume)
+            deal = resume.shuffle if daily is not None else None
         elif daily is not None:
             rules = ctx.rules
         else:
             self.doing(Doing.CHOOSING_OPTIONS)
-            chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed)
+            chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed,
+                                            commitment="" if number is not None else self.seeds.next_commitment)
             if chosen == BACK:
                 return  # back to the menu
             await self.remember_options()
             rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
         human = self.new_seat(anonymous=True)
-        if daily is not None:
+        if daily is not None and deal is not None:
             pace = options.pace is Pace.PAUSE
-            computer = daily_opponent(deal_number(daily), ctx.computer_delay,
+            computer = daily_opponent(deal, ctx.computer_delay,
                                       ctx.caller.pegging_pause if pace else 0.0,
                                       ctx.caller.hand_pause if pace else 0.0, ctx.thinking)
         else:
@@ -488,9 +511,10 @@ class CallerSession(CallerSide):
         if caller.account is not None:
             journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
                               Opponent.COMPUTER, warn=human.notice)
-        numbers = iter([number]) if number is not None else iter(())
+        first: int | SeededShuffle | None = deal if daily is not None else number
+        numbers = iter([first]) if first is not None else iter(())
         table = Table(rules, [human, computer], lambda: next(numbers, None), journal,
-                      chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock)
+                      chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock, seeds=self.seeds, sealed_until=daily)
         self.doing(Doing.VS_COMPUTER, table)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
@@ -503,18 +527,28 @@ class CallerSession(CallerSide):
             # the seats and the table refer to each other: unlinked, the game and its events go by reference
             # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
             human.table = computer.table = None
-        if daily is not None and caller.account is not None:
-            done = next((g for g in table.match.games if g.number == deal_number(daily) and g.result is not None),
-                        None)
-            if done is not None and done.result is not None:
-                try:
-                    await ctx.store.daily.finish(caller.account.id, daily, *done.result.scores)
-                except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
-                    self.log.warning("could not keep %r's result on the deal of %s: %s", caller.name, daily, exc)
+            self.seeds = table.seeds  # (a new chain, when the call used one up)
+            await self.remember_options()  # a seed set at "Play again?" is the caller's from now on
+        if daily is not None and deal is not None and caller.account is not None:
+            await self._keep_daily(table, daily, deal)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
         if table.held is not None:
             await show_page(display, "Your game is kept", [HELD_MESSAGE])
+
+    async def _keep_daily(self, table: Table, day: str, deal: SeededShuffle) -> None:
+        """Keep how the caller's play of ``day``'s ``deal`` at ``table``
+        stands: its result when finished, else the score now (the day's
+        ranking takes it as it stood if the day ends first)."""
+        account = self.caller.account
+        game = next((g for g in table.match.games if g.shuffle == deal), None)
+        if game is None or account is None:
+            return
+        scores = game.result.scores if game.result is not None else game.scores()
+        try:
+            await self.ctx.store.daily.finish(account.id, day, scores[0], scores[1], finished=game.result is not None)
+        except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
+            self.log.warning("could not keep %r's result on the deal of %s: %s", self.caller.name, day, exc)
 
     async def _page_sysop(self, resume: SavedGame | None = None) -> None:
         """Page the sysop (with a reason, as BBS pages had); play the sysop
@@ -593,7 +627,8 @@ class CallerSession(CallerSide):
             journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
                               (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
         table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock)
+                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock,
+                      seeds=self.seeds)
         invitation.handoff.set_result(theirs)
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")

@@ -13,13 +13,16 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from engine.shuffle import SeedChain
+
 from door.caller.identity import Caller
 from door.context import DoorContext
-from door.net.terminal import Terminal
+from door.net.gate import in_networks
+from door.net.terminal import Terminal, TerminalKind
 from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
-from door.play.table import new_seed
+from door.play.table import new_chain, new_seed
 from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
 from door.records.store import StoreError
@@ -55,11 +58,25 @@ class CallerSide:
     session_seed: str = field(default_factory=new_seed)
     """The caller's player seed for this session's verifiable shuffles
     (64 hex digits from :mod:`secrets`) while they have typed none."""
+    seeds: SeedChain = field(default_factory=new_chain)
+    """The door's seeds for this call's games, drawn when the call began:
+    the next one's commitment is on the options screen before the caller
+    sets a seed of their own (:class:`~engine.shuffle.SeedChain`)."""
 
     @property
     def terminal(self) -> Terminal:
         """The caller's terminal."""
         return self.display.terminal
+
+    @property
+    def shared_line(self) -> bool:
+        """True when the caller's address is one several callers share: a
+        BBS's node or door mode, a board of the cribbage hub, or an address
+        the sysop lists (``[server] shared_addresses``, the web page's
+        proxies).  The daily deal counts such callers by account only;
+        ranked play judges them by other signs than the address."""
+        return (self.terminal.kind in (TerminalKind.NODE, TerminalKind.RLOGIN, TerminalKind.DOOR)
+                or in_networks(self.terminal.address, self.ctx.shared))
 
     def doing(self, what: Doing, table: "Table | None" = None, whom: str = "") -> None:
         """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""

@@ -16,8 +16,10 @@ import ipaddress
 import logging
 import resource
 from collections import Counter
+from typing import Sequence
 
-__all__ = ["ConnectionGate", "raise_descriptor_limit", "address_of", "network_of", "DESCRIPTOR_RESERVE"]
+__all__ = ["ConnectionGate", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
+           "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,40 @@ def network_of(address: str) -> str:
         ip = ip.ipv4_mapped
     prefix = 24 if ip.version == 4 else 56
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def check_networks(cidrs: Sequence[str]) -> list[str]:
+    """``cidrs`` ("192.0.2.7", "10.0.0.0/8", "2001:db8::/48") checked; the
+    same strings back.  Raises ``ValueError`` naming the first that is not
+    an address or a network."""
+    for cidr in cidrs:
+        try:
+            ipaddress.ip_network(cidr, strict=False)
+        except ValueError:
+            raise ValueError(f"not an address or a network: {cidr!r}") from None
+    return list(cidrs)
+
+
+def in_networks(address: str, cidrs: Sequence[str]) -> bool:
+    """True when ``address`` is one of ``cidrs`` (addresses or networks
+    such as ``"10.0.0.0/8"``; an IPv4-mapped IPv6 address counts as IPv4).
+
+    >>> in_networks("10.1.2.3", ["10.0.0.0/8"]), in_networks("::ffff:10.1.2.3", ["10.1.2.3"])
+    (True, True)
+    >>> in_networks("192.0.2.1", ["10.0.0.0/8"]), in_networks("?", ["10.0.0.0/8"])
+    (False, False)
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    for cidr in cidrs:
+        network = ipaddress.ip_network(cidr, strict=False)
+        if network.version == ip.version and ip in network:
+            return True
+    return False
 
 
 def raise_descriptor_limit() -> int:

@@ -28,12 +28,13 @@ from engine.scoring import MAX_SHOW_POINTS
 
 from door.net.keys import Key, KeyName
 from door.play.hints import hint
+from door.play.options import SEED_LIMIT
 from door.play.view_state import Mode, ViewState
 from door.play.game_view import my_cards
 from door.ui.screen import cell_width
 from door.ui.words import card_text
 
-__all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "Release", "Beep", "Intent",
+__all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "SetSeed", "Release", "Beep", "Intent",
            "may_replay", "prompt_for", "handle_key"]
 
 
@@ -108,6 +109,14 @@ class Again:
 
 
 @dataclass(frozen=True)
+class SetSeed:
+    """Make ``text`` the player's seed for the shuffles to come (typed at
+    "Play again?", after the next game's commitment was shown)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Release:
     """Let the held computer go on (the "prompt" pace)."""
 
@@ -117,7 +126,7 @@ class Beep:
     """A wrong key: ring the bell if the player wants it."""
 
 
-Intent = Union[Submit, Deal, Say, Leave, Abandon, Again, Release, Beep]
+Intent = Union[Submit, Deal, Say, Leave, Abandon, Again, SetSeed, Release, Beep]
 
 _LEFT = {KeyName.LEFT, KeyName.UP}
 _RIGHT = {KeyName.RIGHT, KeyName.DOWN}
@@ -147,7 +156,13 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
         vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); A abandons the game."
     elif game.over:
         vs.mode = Mode.OVER
-        vs.prompt = f"{seating.again_question} (Y/N)" if seating.asking_again else "Game over."
+        if not seating.asking_again:
+            vs.seed_input = None
+            vs.prompt = "Game over."
+        elif vs.seed_input is not None:
+            vs.prompt = "Your seed: "
+        else:
+            vs.prompt = f"{seating.again_question} (Y/N; S sets your seed)"
     elif not seating.dealt and vs.lingering:
         vs.mode = Mode.WAIT
         vs.prompt = "Press a key to go on."
@@ -215,6 +230,8 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
     if vs.lingering and not seating.dealt:
         vs.lingering = False  # any key: on to chat mode
         return []
+    if vs.seed_input is not None and vs.mode is Mode.OVER and seating.asking_again:
+        return _seed_key(vs, key)  # (every letter is the seed's here: O, Q and ? included)
     intents: list[Intent] = []
     if vs.holding:
         intents.append(Release())
@@ -380,11 +397,33 @@ def _count_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[In
 def _over_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Intent]:
     if not seating.asking_again:
         return []
+    if _char(key, "sSeE"):  # (E too: S is a reading key in screen-reader mode) the next game's commitment was shown with the result: a seed chosen after it
+        vs.seed_input = ""
+        vs.tell("Type any words for your seed (they are hashed); RETURN sets it; ESC, or RETURN alone, keeps yours.")
+        return []
     if _char(key, "yY"):
         return [Again(True)]
     if _char(key, "nNqQ"):
         return [Again(False)]
-    return _wrong(vs, "Press Y to play again or N to leave.")
+    return _wrong(vs, "Press Y to play again, N to leave, or S to set your seed.")
+
+
+def _seed_key(vs: ViewState, key: Key) -> list[Intent]:
+    """Keys while a seed is typed at "Play again?"."""
+    assert vs.seed_input is not None
+    if key.name is KeyName.ENTER:
+        text, vs.seed_input = vs.seed_input.strip(), None
+        return [SetSeed(text)] if text else []
+    if key.name is KeyName.ESCAPE:
+        vs.seed_input = None
+    elif key.name in _DELETE:
+        vs.seed_input = vs.seed_input[:-1]
+    elif key.name is KeyName.CHAR:
+        if len(vs.seed_input) < SEED_LIMIT:
+            vs.seed_input += key.char
+        else:
+            vs.tell(f"A seed holds {SEED_LIMIT} characters: RETURN sets it.")
+    return []
 
 
 def _wait_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Intent]:

@@ -413,7 +413,8 @@ def _messages(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
 def _prompt(canvas: Canvas, vs: ViewState) -> None:
     row = canvas.rows - 1
     text = vs.prompt
-    if vs.mode is Mode.COUNT:
-        text = f"{vs.prompt}{vs.typed}"
+    typed = vs.typed if vs.mode is Mode.COUNT else vs.seed_input if vs.mode is Mode.OVER else None
+    if typed is not None:
+        text = f"{vs.prompt}{typed}"
         canvas.cursor = (row, min(canvas.cols - 2, 1 + len(text)))
     canvas.line(row, 1, text, PROMPT)

@@ -42,16 +42,16 @@ def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bo
     """The one-line discard analysis shown after the hand (Cribbage
     Partner's recommendations, after the fact), in the review's numbers
     and verdicts: "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected; best was 5♥ 5♠ 6♦
-    J♣: 10.1, a mistake of 0.7"."""
+    J♣: 10.1." (a mistake), "..., a near-tie." (a cost within the noise)."""
     judged = judge_discard(0, hand, thrown, dealer)
     mine, best = judged.mine, judged.best
     kept = cards_text(sorted(mine.kept))
     net = "" if dealer else " net of their crib"
     if judged.cost == 0.0:
         return f"You kept {kept}: {mine.value:.1f} expected{net}, the best discard."
-    verdict = f"a mistake of {judged.cost:.1f}" if judged.mistake else f"{judged.cost:.1f} less, a near-tie"
+    tie = "" if judged.mistake else ", a near-tie"  # (the review's verdict: within the estimate's noise)
     return (f"You kept {kept}: {mine.value:.1f} expected{net}; "
-            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}, {verdict}.")
+            f"best was {cards_text(sorted(best.kept))}: {best.value:.1f}{tie}.")
 
 
 def hint(game: Game, me: int) -> tuple[list[Card], str]:

@@ -20,7 +20,7 @@ from door.net.terminal import HungUp
 from door.records.clock import WALL
 from door.records.identity import Identity
 from door.play import controller
-from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, Submit
+from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, SetSeed, Submit
 from door.play.game_view import paint_game
 from door.play.hints import discard_analysis, hand_play, pegging_note
 from door.play.options import CallerOptions, Pace
@@ -171,8 +171,12 @@ class HumanSeat:
                 # the seed (issue 36.5) and where the review is (issue 38.1) come before the result,
                 # which stays the last line of the message area however the area pages
                 before = []
-                if game.shuffle is not None:
+                if game.shuffle is not None and self.table.sealed is not None:
+                    before.append(f"The door's seed of this deal is shown once {self.table.sealed} is over.")
+                elif game.shuffle is not None:
                     before.append(self.shuffle_words(reveal_notice(game.shuffle)))
+                    before.append("It is also the SHA-256 of the next game's seed here: set your seed at the question "
+                                  "first if you like.")
                 journal = self.table.journal
                 if journal is not None and journal.keeps_for(self.index):
                     before.append(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
@@ -429,6 +433,10 @@ class HumanSeat:
         elif isinstance(intent, Again):
             if self._again is not None and not self._again.done():
                 self._again.set_result(intent.yes)
+        elif isinstance(intent, SetSeed):
+            self.vs.options.shuffle_seed = intent.text  # (the session keeps it with the caller's options)
+            self.vs.tell(f"Your seed is now {intent.text!r}." if intent.text else
+                         "Your seed is one drawn for this call.")
         elif isinstance(intent, Release):
             self._release()
         elif isinstance(intent, Beep):

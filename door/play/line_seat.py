@@ -97,7 +97,7 @@ class LineSeat(HumanSeat):
         if (kind, words) == self._said or (kind in ("wait", "chat", "absent") and kind == self._said[0]):
             return
         self._said = (kind, words)
-        if kind == "count":
+        if kind in ("count", "seed"):
             self.display.prompt(words)
         elif words:
             self.display.say(words)
@@ -133,8 +133,11 @@ class LineSeat(HumanSeat):
             return "count", (f"Count your {what.value}: {cards_names(sorted(cards))}, with the starter "
                              f"{card_name(game.starter) if game.starter else 'not turned'}. "
                              "Type the points, then RETURN: ")
+        if vs.mode is Mode.OVER and vs.seed_input is not None:
+            return "seed", "Type your seed, then RETURN; ESC keeps yours: "
         if vs.mode is Mode.OVER:
-            return "over", f"{seating.again_question} Press Y or N." if seating.asking_again else ""
+            return "over", (f"{seating.again_question} Press Y or N. E sets your seed first."
+                            if seating.asking_again else "")
         if vs.mode is Mode.CHAT:
             return "chat", f"{self._scores()} {vs.prompt}"
         if vs.holding or vs.lingering:
@@ -181,7 +184,7 @@ class LineSeat(HumanSeat):
         if self.table is None or self.table.game is None:
             return
         vs, seating = self.vs, self.seating()
-        typing = vs.mode in (Mode.CHAT, Mode.COUNT) or vs.chatting
+        typing = vs.mode in (Mode.CHAT, Mode.COUNT) or vs.chatting or vs.seed_input is not None
         if (key.name is KeyName.CHAR and not typing and not seating.leaving and not vs.holding
                 and self._reread(key.char.lower())):
             return
@@ -201,9 +204,10 @@ class LineSeat(HumanSeat):
                 self._said = ("", "")  # RETURN or an arrow: say the choice again
             self._update()
             return
-        before = vs.chat_input if vs.mode is Mode.CHAT or vs.chatting else vs.typed
+        before = self._typed()
         intents = handle_key(vs, self.game, seating, key, self.chat_limit)
-        after = vs.chat_input if vs.mode is Mode.CHAT or vs.chatting else vs.typed
+        after = self._typed()
+        typing = typing or vs.seed_input is not None or (before != after and vs.mode is Mode.OVER)
         if typing:
             if key.name is KeyName.ENTER:
                 self.display.echo("\n")
@@ -214,6 +218,15 @@ class LineSeat(HumanSeat):
         for intent in intents:
             self._carry_out(intent)
         self._update()
+
+    def _typed(self) -> str:
+        """What is being typed now: a chat line, a count or a seed."""
+        vs = self.vs
+        if vs.mode is Mode.CHAT or vs.chatting:
+            return vs.chat_input
+        if vs.mode is Mode.OVER:
+            return vs.seed_input or ""
+        return vs.typed
 
     def _carry_out(self, intent: Intent) -> None:
         if isinstance(intent, Submit) and self.table is not None and self.table.game is not None:

@@ -32,7 +32,7 @@ from engine.events import Event, HandDealt
 from engine.game import Game, Match, Phase, replay
 from engine.objectives import WIN_CHANCE, Objective, rules_objective
 from engine.rules import Rules
-from engine.shuffle import SeededShuffle
+from engine.shuffle import SeedChain, SeededShuffle, game_number
 
 from engine.tally import GameTally
 
@@ -43,7 +43,8 @@ from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 
-__all__ = ["Table", "Seat", "new_game_number", "new_seed", "commitment_notice", "reveal_notice", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
+__all__ = ["Table", "Seat", "new_seed", "new_chain", "commitment_notice", "reveal_notice",
+           "next_notice", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
 
 log = logging.getLogger(__name__)
 
@@ -141,16 +142,27 @@ def new_seed() -> str:
     return secrets.token_hex(32)
 
 
-def new_game_number() -> int:
-    """A fresh game number, 1 .. 999,999, drawn from :mod:`secrets`."""
-    return secrets.randbelow(999_999) + 1
+def new_chain() -> SeedChain:
+    """The door's seeds for one call's games (:class:`~engine.shuffle.SeedChain`),
+    from a top seed drawn from :mod:`secrets`."""
+    return SeedChain(new_seed())
 
 
-def commitment_notice(shuffle: SeededShuffle, mine: str) -> str:
+def commitment_notice(shuffle: SeededShuffle, mine: str, sealed_until: str | None = None) -> str:
     """What a player is told before the cut of a game with a verifiable
-    shuffle: the commitment and their own seed (64 hex digits each)."""
+    shuffle: the commitment and their own seed (64 hex digits each);
+    ``sealed_until``: the day after which the seed is shown (the daily
+    deal's), rather than at the game's end."""
+    when = f"once {sealed_until} is over" if sealed_until else "when the game ends"
     return (f"Shuffle: the door's seed commits to {shuffle.commitment} (SHA-256); "
-            f"your seed is {mine}. The seed is shown when the game ends.")
+            f"your seed is {mine}. The seed is shown {when}.")
+
+
+def next_notice(commitment: str) -> str:
+    """What a player is told before they may set their seed for the next
+    game: the commitment of the door's seed for it."""
+    return (f"Your next game's shuffle: the door's seed commits to {commitment} (SHA-256). "
+            "S sets your seed.")
 
 
 def reveal_notice(shuffle: SeededShuffle) -> str:
@@ -170,9 +182,9 @@ class Table:
     """A match between ``seats`` (two) under ``rules``.
 
     ``numbers``: the number of each new game, or ``None`` for the door to
-    choose one (:func:`new_game_number`) and deal it by a verifiable
-    shuffle (:class:`~engine.shuffle.SeededShuffle` of a fresh server seed
-    and the seats' ``shuffle_seed``; issue 36.5); a number given (a
+    deal it by a verifiable shuffle (:class:`~engine.shuffle.SeededShuffle`
+    of the next of ``seeds`` and the seats' ``shuffle_seed``, numbered by
+    :func:`~engine.shuffle.game_number`); a number given (a
     numbered game, a daily deal, a test) deals that number's shuffle; ``journal``: keeps the games of a
     registered caller (``None`` for guests, whose games leave no records);
     ``rejoin_timeout``: seconds a dropped player may take to come back
@@ -186,20 +198,34 @@ class Table:
     ``on_match`` (it returns lines to tell both players: the ratings);
     ``rematch``: offer one when a match ends (not at a club night);
     ``objective``: what a computer at the table plays for
-    (:mod:`engine.objectives`; by default :attr:`objective`'s rule).
+    (:mod:`engine.objectives`; by default :attr:`objective`'s rule);
+    ``seeds``: the door's seeds for the games it deals by a verifiable
+    shuffle, whose next commitment the players were shown before they
+    could set their seeds (the caller's session's; by default a new chain);
+    ``numbers`` may also give a :class:`~engine.shuffle.SeededShuffle` to
+    deal (the daily deal's), whose seed stays secret until the day
+    ``sealed_until`` is over.
     """
 
-    def __init__(self, rules: Rules, seats: Sequence[Seat], numbers: Callable[[], int | None] = lambda: None,
+    def __init__(self, rules: Rules, seats: Sequence[Seat],
+                 numbers: Callable[[], int | SeededShuffle | None] = lambda: None,
                  journal: Journal | None = None, rejoin_timeout: float | None = None,
                  chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL,
                  terms: MatchTerms | None = None,
                  on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None, rematch: bool = True,
-                 objective: Objective | None = None) -> None:
+                 objective: Objective | None = None, seeds: SeedChain | None = None,
+                 sealed_until: str | None = None) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
         self.rules = rules
         self.seats = list(seats)
         self._objective = objective
+        self.seeds = seeds if seeds is not None else new_chain()
+        self.sealed_until = sealed_until
+        self._given: SeededShuffle | None = None
+        """The day until whose end a dealt shuffle's seed is not shown (the daily deal), or ``None``."""
+        """The door's seeds for the games dealt by a verifiable shuffle
+        (game *n* from the chain's next seed, its number from the seed)."""
         self.match = Match(rules)
         self.game: Game | None = None
         self.tally = GameTally()
@@ -364,6 +390,15 @@ class Table:
         self.seats[1 - seat].notice(f"{new.name} is back.")
         log.info("%s rejoined the table", new.name)
 
+    @property
+    def sealed(self) -> str | None:
+        """The day until whose end the current game's seed is kept secret
+        (a daily deal), else ``None``: the seed is shown at the game's end."""
+        game = self.game
+        if self.sealed_until is None or game is None or game.shuffle is None or game.shuffle is not self._given:
+            return None
+        return self.sealed_until
+
     # -- the match ----------------------------------------------------------------
 
     def _new_game(self) -> Game:
@@ -371,11 +406,19 @@ class Table:
         gives, or a fresh one dealt by a verifiable shuffle."""
         number = self.numbers()
         first, self._first_dealer = self._first_dealer, None
+        if isinstance(number, SeededShuffle):
+            self._given = number
+            return self.match.new_game(number.game, number, first)
         if number is not None:
             return self.match.new_game(number, first_dealer=first)
-        number = new_game_number()
+        if self.seeds.left == 0:  # (a call of more games than a chain holds: a new one, said before its first game)
+            self.seeds = new_chain()
+            for seat in self.seats:
+                seat.notice(f"New shuffle seeds: the door's next seed commits to {self.seeds.anchor}.")
+        server_seed = self.seeds.take()
+        number = game_number(server_seed)
         seeds = (self.seats[0].shuffle_seed, self.seats[1].shuffle_seed)
-        return self.match.new_game(number, SeededShuffle(number, new_seed(), seeds), first)
+        return self.match.new_game(number, SeededShuffle(number, server_seed, seeds), first)
 
     async def run(self, resume: SavedGame | None = None) -> None:
         """Play games until a seat declines another, leaves, or the game is
@@ -413,8 +456,8 @@ class Table:
                 log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
                 underway = False
                 if game.shuffle is not None:
-                    for seat in self.seats:
-                        seat.notice(commitment_notice(game.shuffle, seat.shuffle_seed))
+                    for i, seat in enumerate(self.seats):
+                        seat.notice(commitment_notice(game.shuffle, game.shuffle.player_seeds[i], self.sealed))
             self.game = game
             self.tally = GameTally()
             self.history = []

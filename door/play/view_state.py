@@ -57,6 +57,8 @@ class ViewState:
     cursor: int = 0
     selected: list[Card] = field(default_factory=list)
     typed: str = ""
+    seed_input: str | None = None
+    """The seed being typed at "Play again?" (S), or ``None``."""
     log: list[str] = field(default_factory=list)
     review: list[HandCounted] = field(default_factory=list)
     recap: "HandRecord | None" = None

@@ -23,7 +23,7 @@ from typing import Sequence
 
 from door.net.ansi import CONTROL
 from door.net.charset import CP437
-from door.records.daily import DailyResult, day_of, deal_number, par_line
+from door.records.daily import DailyResult, day_of, par_line
 from door.records.games import GameSummary
 from door.records.statistics import TopPlayer
 from door.records.store import Store
@@ -52,10 +52,12 @@ class Bulletin:
 
 
 def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], now: float,
-                     daily: Sequence[DailyResult] = (), par: tuple[int, int] | None = None) -> list[Bulletin]:
+                     daily: Sequence[DailyResult] = (), par: tuple[int, int] | None = None,
+                     commitment: str = "") -> list[Bulletin]:
     """The bulletins from the records (``now``: seconds since the epoch,
-    for the day's news, in local time; ``daily`` and ``par``: today's
-    deal's ranking and the expert's own result on it)."""
+    for the day's news, in local time; ``daily``, ``par`` and
+    ``commitment``: today's deal's ranking, the expert's own result on it
+    and its seed's SHA-256)."""
     rows = [f"{'':>3} {'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}"]
     rows += [f"{i:>3} {p.name[:20]:<20} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}"
              for i, p in enumerate(top[:SHOWN], 1)]
@@ -70,7 +72,9 @@ def render_bulletins(top: Sequence[TopPlayer], recent: Sequence[GameSummary], no
                     f"{best.scores[best.winner]} to {best.scores[1 - best.winner]}.")
     if skunks:
         news.append(f"Skunks today: {len(skunks)}.")
-    deal = [f"Game #{deal_number(today)}: the same cards for everyone today."]
+    deal = ["The same cards for everyone today."]
+    if commitment:
+        deal.append(f"Its seed's SHA-256: {commitment}")
     if par is not None:
         deal.append(par_line(par))
     deal.append("")
@@ -168,7 +172,7 @@ async def write_bulletins(store: Store, folder: Path) -> list[Path]:
     recent = await store.games.recent(limit=200)
     today = store.daily.today()
     bulletins = render_bulletins(top, recent, store.clock(), await store.daily.ranking(today),
-                                 await store.daily.par(today))
+                                 await store.daily.par(today), await store.daily.commitment(today))
     return await asyncio.to_thread(write_files, bulletins, folder)
 
 

@@ -1,9 +1,23 @@
-"""The daily deal (issue 37.3): each day one duplicate deal, the same
-cards for everyone that day (a game number derived from the date), that
-each registered caller may play once against the expert computer; scored
-against the expert's own result on the same cards (the *par*: the expert
-in the caller's seat), ranked for the day, with a streak for callers who
-play day after day.
+"""The daily deal: each day one duplicate deal, the same cards for everyone
+that day, that each registered caller may play once against the expert
+computer; scored against the expert's own result on the same cards (the
+*par*: the expert in the caller's seat), ranked for the day, with a streak
+for callers who play day after day.
+
+Nobody can know a day's cards before they are dealt.  They come from a
+**secret seed of the day**, drawn from :mod:`secrets` by the first node to
+need it and kept in the store (so every node deals the same cards), and
+dealt by the verifiable shuffle (:mod:`engine.shuffle`) with both player
+seeds fixed to the day's :func:`marker`.  Its SHA-256 (the day's
+*commitment*) is shown with the day's ranking from the first caller on;
+the seed itself only once the day is over, when anyone can deal the day
+again and ``cribbage-door verify --daily DAY`` checks every recorded play
+of it.  The game number and the computer's choices come from the seed too.
+
+One play per account a day, and by default per address
+(``[daily] per_address``): callers who share an address (a BBS, a hub
+board, a listed proxy) are counted by account only.  A play left
+unfinished at the day's end is ranked as it stood, marked unfinished.
 
 Days are local dates (``"2026-11-26"``) by the store's clock.
 """
@@ -12,19 +26,22 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import hmac
+import secrets
 import time
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from engine.game import replay
+from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
+
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.saved_games import SavedGames
 from door.ui.screen import fit
 
-__all__ = ["Daily", "DailyResult", "deal_number", "day_of", "par_line", "NUMBERS"]
-
-NUMBERS = 999_999
-"""Game numbers run 1 to this (as the numbered games do)."""
+__all__ = ["Daily", "DailyResult", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed"]
 
 
 def day_of(seconds: float) -> str:
@@ -32,27 +49,45 @@ def day_of(seconds: float) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(seconds))
 
 
-def deal_number(day: str) -> int:
-    """The game number of ``day``'s deal (1 to :data:`NUMBERS`): the same
-    for every caller and node that day, another the next.
+def marker(day: str) -> str:
+    """Both player seeds of ``day``'s deal (64 hex digits): what marks a
+    recorded game as that day's deal.
 
-    >>> deal_number("2026-11-26") == deal_number("2026-11-26") != deal_number("2026-11-27")
+    >>> marker("2026-11-28") == marker("2026-11-28") != marker("2026-11-29")
     True
     """
-    digest = hashlib.sha256(f"cribbage-door daily deal {day}".encode()).digest()
-    return 1 + int.from_bytes(digest[:8], "big") % NUMBERS
+    return player_seed(f"cribbage-door daily deal {day}")
+
+
+def daily_shuffle(day: str, seed: str) -> SeededShuffle:
+    """The shuffles of ``day``'s deal from the day's secret ``seed``: its
+    game number from the seed (:func:`~engine.shuffle.game_number`), both
+    player seeds :func:`marker`.  Raises
+    :class:`~engine.shuffle.ShuffleError` for a malformed seed."""
+    return SeededShuffle(game_number(seed), seed, (marker(day), marker(day)))
+
+
+def strategy_seed(seed: str, who: str) -> int:
+    """A seed for the random tie-breaks of ``who`` (``"computer"``: the
+    computer every caller meets; ``"par"``: the expert in the caller's
+    seat) on the deal of the day's secret ``seed``: known only to who
+    knows the seed."""
+    return int.from_bytes(hmac.new(bytes.fromhex(seed), who.encode(), hashlib.sha256).digest()[:8], "big")
 
 
 @dataclass(frozen=True)
 class DailyResult:
     """A caller's result on a day's deal: their ``score`` and the
     computer's; ``margin`` is the difference, ``against_par`` that margin
-    less the expert's own (``None`` before the par is known)."""
+    less the expert's own (``None`` before the par is known);
+    ``unfinished``: the game was left unfinished and ranked as it stood
+    when the day ended."""
 
     name: str
     score: int
     computer: int
     against_par: int | None
+    unfinished: bool = False
 
     @property
     def margin(self) -> int:
@@ -61,7 +96,9 @@ class DailyResult:
     def line(self, place: int) -> str:
         """``"  1  Ann                    121 - 104    +17  +6 against the par"``."""
         versus = "" if self.against_par is None else f"  {self.against_par:+d} against the par"
-        return f"{place:>3}  {fit(self.name, 20)}  {self.score:>3} - {self.computer:<3}  {self.margin:+4d}{versus}"
+        left = "  (unfinished)" if self.unfinished else ""
+        return (f"{place:>3}  {fit(self.name, 20)}  {self.score:>3} - {self.computer:<3}  {self.margin:+4d}"
+                f"{versus}{left}")
 
 
 def par_line(par: tuple[int, int]) -> str:
@@ -70,29 +107,76 @@ def par_line(par: tuple[int, int]) -> str:
 
 
 class Daily:
-    """The daily deal's plays and par in ``database``."""
+    """The daily deal's seeds, plays and par in ``database``; ``saved``:
+    the unfinished games, for a play left unfinished when its day ends."""
 
-    def __init__(self, database: Database, clock: Clock = WALL) -> None:
+    def __init__(self, database: Database, saved: SavedGames, clock: Clock = WALL) -> None:
         self.database = database
+        self.saved = saved
         self.clock = clock
 
     def today(self) -> str:
         """Today, by the store's clock."""
         return day_of(self.clock())
 
-    async def claim(self, account_id: int, day: str) -> bool:
-        """Start ``account_id``'s play of ``day``'s deal: False when they
-        have played it (or started it) already."""
-        def tx(db: Connection) -> bool:
-            row = db.execute("INSERT INTO daily_plays (day, account_id, started) VALUES (?, ?, ?) "
-                             "ON CONFLICT DO NOTHING RETURNING day", (day, account_id, self.clock())).fetchone()
-            return row is not None
+    def over(self, day: str) -> bool:
+        """True once ``day`` is over (its seed may be shown)."""
+        return day < self.today()
+
+    def sealed(self, shuffle: SeededShuffle) -> str | None:
+        """The day whose deal ``shuffle`` is, while that day lasts (its
+        seed must not be shown); else ``None``."""
+        today = self.today()
+        return today if shuffle.player_seeds[0] == marker(today) else None
+
+    async def seed(self, day: str) -> str:
+        """``day``'s secret seed (64 hex digits): drawn from
+        :mod:`secrets` the first time any node asks, the same for every
+        node after.  Never show it before :meth:`over`."""
+        drawn = secrets.token_hex(32)
+
+        def tx(db: Connection) -> str:
+            db.execute("INSERT INTO daily_seeds (day, seed, created) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                       (day, drawn, self.clock()))
+            return str(db.execute("SELECT seed FROM daily_seeds WHERE day = ?", (day,)).fetchone()[0])
+        return await self.database.tx(tx)
+
+    async def deal(self, day: str) -> SeededShuffle:
+        """The shuffles of ``day``'s deal (:func:`daily_shuffle`)."""
+        return daily_shuffle(day, await self.seed(day))
+
+    async def commitment(self, day: str) -> str:
+        """SHA-256 of ``day``'s seed (64 hex digits): shown from the first caller on."""
+        return commitment(await self.seed(day))
+
+    async def revealed(self, day: str) -> str | None:
+        """``day``'s seed once the day is over and a seed was drawn for it; else ``None``."""
+        if not self.over(day):
+            return None
+        return await self.database.query(lambda db: (lambda row: None if row is None else str(row[0]))(
+            db.execute("SELECT seed FROM daily_seeds WHERE day = ?", (day,)).fetchone()))
+
+    async def claim(self, account_id: int, day: str, address: str = "") -> str | None:
+        """Start ``account_id``'s play of ``day``'s deal, from ``address``
+        (empty: a shared line, counted by account only): ``None`` when it
+        may, else why not, in a sentence."""
+        def tx(db: Connection) -> str | None:
+            if db.execute("SELECT 1 FROM daily_plays WHERE day = ? AND account_id = ?",
+                          (day, account_id)).fetchone() is not None:
+                return "You have played today's deal already: each caller plays it once."
+            if address and db.execute("SELECT 1 FROM daily_plays WHERE day = ? AND address = ?",
+                                      (day, address)).fetchone() is not None:
+                return ("Today's deal was played from your address already, under another name: "
+                        "it is played once an address a day.")
+            db.execute("INSERT INTO daily_plays (day, account_id, started, address) VALUES (?, ?, ?, ?)",
+                       (day, account_id, self.clock(), address))
+            return None
         return await self.database.tx(tx)
 
     async def pending(self, account_id: int, day: str) -> bool:
-        """True when ``account_id`` started ``day``'s deal and it has no result yet."""
+        """True when ``account_id`` started ``day``'s deal and has not finished it."""
         return await self.database.query(lambda db: db.execute(
-            "SELECT 1 FROM daily_plays WHERE day = ? AND account_id = ? AND score IS NULL",
+            "SELECT 1 FROM daily_plays WHERE day = ? AND account_id = ? AND (score IS NULL OR unfinished = 1)",
             (day, account_id)).fetchone() is not None)
 
     async def played(self, account_id: int, day: str) -> bool:
@@ -100,11 +184,13 @@ class Daily:
         return await self.database.query(lambda db: db.execute(
             "SELECT 1 FROM daily_plays WHERE day = ? AND account_id = ?", (day, account_id)).fetchone() is not None)
 
-    async def finish(self, account_id: int, day: str, score: int, computer: int) -> None:
-        """Keep ``account_id``'s result on ``day``'s deal (their points and the computer's)."""
+    async def finish(self, account_id: int, day: str, score: int, computer: int, finished: bool = True) -> None:
+        """Keep ``account_id``'s result on ``day``'s deal (their points and
+        the computer's); ``finished`` False: how an unfinished play stands
+        now (ranked as it stands if the day ends before it is finished)."""
         await self.database.tx(lambda db: db.execute(
-            "UPDATE daily_plays SET score = ?, computer = ? WHERE day = ? AND account_id = ?",
-            (score, computer, day, account_id)))
+            "UPDATE daily_plays SET score = ?, computer = ?, unfinished = ? WHERE day = ? AND account_id = ?",
+            (score, computer, 0 if finished else 1, day, account_id)))
 
     async def par(self, day: str) -> tuple[int, int] | None:
         """The expert's own result on ``day``'s deal (its points, the computer's), once known."""
@@ -119,18 +205,50 @@ class Daily:
             "INSERT INTO daily_par (day, score, computer) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (day, score, computer)))
 
+    async def settle(self, day: str) -> None:
+        """Once ``day`` is over, rank every play of it left without a
+        result as it stood: from its kept game when there is one (a
+        server stopped mid-game), else as nothing to nothing."""
+        if not self.over(day):
+            return
+        pending = await self.database.query(lambda db: [int(r[0]) for r in db.execute(
+            "SELECT account_id FROM daily_plays WHERE day = ? AND score IS NULL", (day,)).fetchall()])
+        if not pending:
+            return
+        number = game_number(await self.seed(day))
+        for account_id in pending:
+            scores = (0, 0)
+            try:
+                saved = await self.saved.load(account_id)
+            except ValueError:  # a log that does not read: as nothing to nothing
+                saved = None
+            if saved is not None and saved.number == number and saved.shuffle is not None \
+                    and saved.shuffle.player_seeds[0] == marker(day):
+                try:
+                    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+                    scores = (game.scores()[saved.seat], game.scores()[1 - saved.seat])
+                except (ValueError, KeyError):
+                    pass
+            await self.finish(account_id, day, scores[0], scores[1], finished=False)
+
     async def ranking(self, day: str) -> list[DailyResult]:
-        """``day``'s finished plays, best first: by the margin over the
-        computer, then the caller's points."""
+        """``day``'s plays, best first: by the margin over the computer,
+        then the caller's points; while the day lasts only the finished
+        ones, once it is over the unfinished too, as they stood."""
+        await self.settle(day)
+        over = self.over(day)
+
         def q(db: Connection) -> tuple[list[Sequence[Any]], Sequence[Any] | None]:
-            rows = db.execute("SELECT a.name, d.score, d.computer FROM daily_plays d JOIN accounts a "
-                              "ON a.id = d.account_id WHERE d.day = ? AND d.score IS NOT NULL", (day,)).fetchall()
+            rows = db.execute("SELECT a.name, d.score, d.computer, d.unfinished FROM daily_plays d JOIN accounts a "
+                              "ON a.id = d.account_id WHERE d.day = ? AND d.score IS NOT NULL "
+                              "AND (d.unfinished = 0 OR ?)", (day, over)).fetchall()
             par = db.execute("SELECT score, computer FROM daily_par WHERE day = ?", (day,)).fetchone()
             return rows, par
         rows, par = await self.database.query(q)
         par_margin = None if par is None else int(par[0]) - int(par[1])
         results = [DailyResult(r[0], int(r[1]), int(r[2]),
-                               None if par_margin is None else int(r[1]) - int(r[2]) - par_margin) for r in rows]
+                               None if par_margin is None else int(r[1]) - int(r[2]) - par_margin, bool(r[3]))
+                   for r in rows]
         results.sort(key=lambda r: (-r.margin, -r.score, r.name.casefold()))
         return results
 

@@ -248,6 +248,18 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         PRIMARY KEY (night_id, place)
     );
     """,
+    # version 13: the daily deal's secret seed of each day (its cards nobody can know before they are dealt);
+    # each play's address (one play an address a day) and whether it was ranked as it stood, unfinished
+    """
+    CREATE TABLE daily_seeds (
+        day TEXT PRIMARY KEY,
+        seed TEXT NOT NULL,
+        created $time NOT NULL
+    );
+    ALTER TABLE daily_plays ADD COLUMN address TEXT NOT NULL DEFAULT '';
+    ALTER TABLE daily_plays ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX daily_plays_address ON daily_plays(day, address);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -48,7 +48,7 @@ class Store:
         self.clubs = Clubs(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
-        self.daily = Daily(database, clock)
+        self.daily = Daily(database, self.saved, clock)
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL) -> "Store":

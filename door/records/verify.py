@@ -1,4 +1,5 @@
-"""Dealing a recorded game again (issue 36.5): ``cribbage-door verify``.
+"""Dealing a recorded game again: ``cribbage-door verify``, and a past
+day's daily deal against its commitment: ``cribbage-door verify --daily DAY``.
 
 Each recorded game keeps the cards each of its shuffles gave (table
 ``game_deals``) and, for a game dealt by a verifiable shuffle, its seeds
@@ -16,10 +17,11 @@ from typing import Any
 from engine.cards import Card, CardParseError, format_cards, parse_cards, shuffled_deck
 from engine.shuffle import SeededShuffle, ShuffleError
 
+from door.records.daily import daily_shuffle, marker
 from door.records.connection import Connection
 from door.records.store import Store
 
-__all__ = ["RecordedDeals", "Verdict", "check_game", "load_deals", "verify_games"]
+__all__ = ["RecordedDeals", "Verdict", "check_game", "load_deals", "verify_games", "verify_daily"]
 
 
 @dataclass
@@ -127,3 +129,42 @@ async def verify_games(store: Store, game_ids: list[int] | None = None) -> list[
     :class:`~door.records.store.StoreError` when the store cannot be read."""
     records = await store.database.query(lambda db: load_deals(db, game_ids))
     return [check_game(r) for r in records]
+
+
+async def verify_daily(store: Store, day: str) -> tuple[list[str], bool]:
+    """The daily deal of ``day`` (``"2026-11-27"``), once that day is over:
+    its seed, the seed's SHA-256 (the commitment shown all that day), its
+    game number and first deal, and every recorded play of it dealt again
+    (:func:`check_game`) and checked to be from that seed.  Returns the
+    lines to print and True when all holds; False (saying why) for a day
+    not over yet, a day without a deal, or a play that fails.  Raises
+    :class:`~door.records.store.StoreError` when the store cannot be read."""
+    if not store.daily.over(day):
+        return [f"{day} is not over: its seed is shown, and its deal checked, once it is."], False
+    seed = await store.daily.revealed(day)
+    if seed is None:
+        return [f"no deal was dealt on {day}."], False
+    deal = daily_shuffle(day, seed)
+    deck = deal.deck(1)
+    lines = [f"daily deal of {day}: game #{deal.game}", f"  seed       {seed}", f"  commitment {deal.commitment}",
+             f"  hand 1: pone {format_cards(deck[0:12:2])}, dealer {format_cards(deck[1:12:2])}, "
+             f"starter {deck[12].to_str()}"]
+    mark = marker(day)
+    rows = await store.database.query(lambda db: db.execute(
+        "SELECT id, shuffle FROM games WHERE shuffle LIKE ? ORDER BY id", (f"%{mark}%",)).fetchall())
+    ids = [int(r[0]) for r in rows]
+    stored_seeds = {int(r[0]): json.loads(r[1]).get("server_seed") for r in rows}
+    verdicts = await verify_games(store, ids) if ids else []
+    ok = True
+    for verdict, record_id in zip(verdicts, ids):
+        problems = list(verdict.problems)
+        if verdict.number != deal.game:
+            problems.append(f"game #{verdict.number} is not the day's game #{deal.game}")
+        shown = Verdict(verdict.game_id, verdict.number, verdict.seeded, verdict.checked, tuple(problems))
+        if stored_seeds.get(record_id) != seed:
+            shown = Verdict(verdict.game_id, verdict.number, True, 0, (*problems, "not dealt from the day's seed"))
+        ok = ok and not shown.problems
+        lines.append("  " + shown.line())
+    lines.append(f"{len(verdicts)} recorded plays of the deal; {sum(1 for v in verdicts if v.ok)} dealt again as "
+                 f"recorded from the day's seed" if verdicts else "no recorded plays of the deal.")
+    return lines, ok

@@ -26,6 +26,7 @@ from engine.expert import ExpertPlayer
 from engine.game_review import review_game
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.rules import Counting, Rules
+from engine.shuffle import SeedChain
 from engine.strategy import choose_action
 from engine.tally import GameTally
 
@@ -200,7 +201,8 @@ async def _door_screens() -> dict[str, str]:
                 "name": lambda d: login(CallerSide(d, ctx, Lobby(PagingConfig()).join(99, d.terminal),
                                                    logging.getLogger(__name__)), None, None),
                 "menu": lambda d: main_menu(d, ann, lambda: True),
-                "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions()),
+                "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions(),
+                                                      commitment=SeedChain("ab" * 32).anchor),
                 "statistics": lambda d: show_statistics(d, store, ann),
                 "top_rated": lambda d: show_top_players(d, store),
                 "game_review": lambda d: show_pages(d, "Game review", _review()),

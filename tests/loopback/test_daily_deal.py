@@ -1,6 +1,7 @@
-"""Today's deal from the menu (issue 37.3): two callers get the same cards,
-each plays it once, and the day's ranking shows their results against the
-expert's own game on the same cards."""
+"""Today's deal from the menu: two callers get the same cards, each plays
+it once (and an address once), the seed stays secret all day, and the
+day's ranking shows their results against the expert's own game on the
+same cards, with the day's commitment."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import AsyncIterator
 
 import pytest
 
-from door.records.daily import deal_number
 from door.server import DoorServer
 
 from tests.support.player import Player, log_in_registered
@@ -34,18 +34,21 @@ class FirstCards(Player):
         return await super().act(prompt, screen)
 
 
-async def play_todays_deal(door: DoorServer, name: str) -> list[str]:
-    caller = await log_in_registered(door.telnet_port, door.store, name, f"{name.lower()}-secret")
+async def play_todays_deal(door: DoorServer, name: str, source: str) -> list[str]:
+    caller = await log_in_registered(door.telnet_port, door.store, name, f"{name.lower()}-secret", source=source)
     s = caller.screen
     await caller.send(b"d")
     await s.wait_for(lambda: "Play it now?" in s.text())
-    number = deal_number(door.store.daily.today())
-    assert f"game #{number}" in s.text()
+    deal = await door.store.daily.deal(door.store.daily.today())
+    assert f"game #{deal.game}" in s.text()
     await caller.send(b"y")
     player = FirstCards(s, caller.send, name=name)
-    await player.play(timeout=200)
+    final = await player.play(timeout=200)
+    assert deal.server_seed not in final and "Door's seed" not in final  # not before the day is over
+    assert "shown once" in " ".join(final.split())
     await s.wait_for(lambda: "The expert's own game on these cards" in s.text(), timeout=30)
     assert name in s.text() and "Your streak: 1 day in a row." in s.text()
+    assert deal.commitment in s.text()  # the day's commitment, with its ranking
     await caller.send(b" ")
     await s.wait_for(lambda: "Main menu" in s.text())
     # a second play the same day: straight to the ranking
@@ -59,9 +62,26 @@ async def play_todays_deal(door: DoorServer, name: str) -> list[str]:
 
 @pytest.mark.slow
 async def test_two_callers_get_the_same_cards_and_each_plays_once(door: DoorServer) -> None:
-    anns = await play_todays_deal(door, "Ann")
-    bobs = await play_todays_deal(door, "Bob")
+    anns = await play_todays_deal(door, "Ann", "127.0.0.1")
+    bobs = await play_todays_deal(door, "Bob", "127.0.0.2")
     assert anns == bobs
+    # a second account at Ann's address is told the deal was played from there
+    cid = await log_in_registered(door.telnet_port, door.store, "Cid", "cid-secret", source="127.0.0.1")
+    await cid.send(b"d")
+    await cid.screen.wait_for(lambda: "Play it now?" in cid.screen.text())
+    await cid.send(b"y")
+    await cid.screen.wait_for(lambda: "played from your address already" in " ".join(cid.screen.text().split()))
+    cid.close()
+    # nor does anyone see the seed in Recent games before the day is over
+    from tests.support.player import log_in_as_guest, telnet_caller
+
+    guest = await telnet_caller(door.telnet_port)
+    await log_in_as_guest(guest, "Gus")
+    await guest.send(b"5")
+    await guest.screen.wait_for(lambda: "Seeds of game #" in guest.screen.text())
+    deal = await door.store.daily.deal(door.store.daily.today())
+    assert deal.server_seed not in guest.screen.text() and "today's deal: shown once" in guest.screen.text()
+    guest.close()
     day = door.store.daily.today()
     ranking = await door.store.daily.ranking(day)
     assert {r.name for r in ranking} == {"Ann", "Bob"} and all(r.against_par is not None for r in ranking)
@@ -76,3 +96,42 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
     await caller.send(b"d")
     await caller.screen.wait_for(lambda: "it is for registered" in caller.screen.text())
     caller.close()
+
+
+@pytest.mark.slow
+async def test_verify_checks_a_past_days_deal_against_its_commitment(tmp_path: Path) -> None:
+    """``cribbage-door verify --daily DAY`` refuses a day that is not over;
+    once it is, it shows the seed, which hashes to the commitment shown all
+    day, and deals every recorded play of the deal again from it; a seed
+    changed in the store fails."""
+    import hashlib
+    import subprocess
+    import sys
+    import time
+
+    from door.records.store import DATABASE_NAME, Store
+    from door.records.verify import verify_daily
+
+    data = tmp_path / "data"
+    async with running(make_config(data, game_to=61)) as door:
+        await play_todays_deal(door, "Ann", "127.0.0.1")
+        day = door.store.daily.today()
+        commitment = await door.store.daily.commitment(day)
+    proc = subprocess.run([sys.executable, "-m", "door.cli", "verify", "--data-dir", str(data), "--daily", day],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "is not over" in proc.stdout, proc.stdout + proc.stderr
+    tomorrow = Store.open(data / DATABASE_NAME, clock=lambda: time.time() + 86400)
+    store = await tomorrow
+    try:
+        lines, ok = await verify_daily(store, day)
+        text = "\n".join(lines)
+        assert ok, text
+        seed = await store.daily.revealed(day)
+        assert seed is not None and hashlib.sha256(bytes.fromhex(seed)).hexdigest() == commitment
+        assert f"commitment {commitment}" in text and "1 recorded plays of the deal; 1 dealt again" in text
+        await store.database.tx(lambda db: db.execute("UPDATE daily_seeds SET seed = ? WHERE day = ?",
+                                                      ("0" * 64, day)))
+        lines, ok = await verify_daily(store, day)
+        assert not ok and "not dealt from the day's seed" in "\n".join(lines)
+    finally:
+        await store.close()

@@ -72,7 +72,7 @@ async def test_discard_analysis_after_the_hand(door: DoorServer) -> None:
     player = Noting(caller.screen, caller.send, name="Ana")
     await player.play(timeout=150)
     assert notes and re.search(r"You kept .+: -?\d+\.\d expected( net of their crib)?"
-                               r"(; best was .+: -?\d+\.\d, (a mistake of|.*near-tie)|, the best discard)", notes[0])
+                               r"(; best was .+: -?\d+\.\d(, a near-tie)?\.|, the best discard\.)", notes[0])
     caller.close()
 
 

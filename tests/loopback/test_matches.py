@@ -49,7 +49,7 @@ async def test_a_rated_best_of_three_moves_both_ratings_by_glicko2(tmp_path: Pat
             text = re.sub(r"\s+", " ", end)
             assert f"{winner} wins the match 2-{min(won)} (a rated best-of-3 match)." in text, end
             assert f"Ann's rating: 1500 -> {expected[0].rating:.0f} (RD {expected[0].rd:.0f})." in text, end
-            assert "Rematch? (Y/N)" in end
+            assert "Rematch? (Y/N; S sets your seed)" in end
         ann.close()
         bob.close()
 

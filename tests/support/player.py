@@ -296,15 +296,16 @@ class Cp437Screen(ClientScreen):
         self.changed.set()
 
 
-async def log_in_registered(port: int, store, name: str, password: str, until: str = "Main menu") -> TelnetCaller:
+async def log_in_registered(port: int, store, name: str, password: str, until: str = "Main menu",
+                            source: str | None = None) -> TelnetCaller:
     """A registered caller (the account made in ``store`` if it is not
     there yet) logged in over telnet with ``password``, once the screen
-    shows ``until``."""
+    shows ``until``; ``source``: the loopback address to call from."""
     from door.records.passwords import hash_password
 
     if await store.accounts.find(name) is None:
         await store.accounts.create(name, hash_password(password))
-    caller = await telnet_caller(port)
+    caller = await telnet_caller(port, source=source)
     s = caller.screen
     await s.wait_for(lambda: "Your name:" in s.text())
     await caller.send(name.encode() + b"\r")

@@ -250,13 +250,40 @@ def test_over_mode_asks_to_play_again() -> None:
         game.apply(choose_action(game, game.to_act()[0], player))
     seating = Seating(ME, NAMES, asking_again=True)
     vs = ready(game, seating)
-    assert vs.mode is Mode.OVER and vs.prompt == "Play again? (Y/N)"
+    assert vs.mode is Mode.OVER and vs.prompt == "Play again? (Y/N; S sets your seed)"
     assert handle_key(vs, game, seating, key("y")) == [Again(True)]
     assert handle_key(vs, game, seating, key("n")) == [Again(False)]
     assert handle_key(vs, game, seating, key("x")) == [Beep()]
     done = Seating(ME, NAMES)
     prompt_for(vs, game, done)
     assert vs.prompt == "Game over." and handle_key(vs, game, done, key("y")) == []
+
+
+def test_a_seed_is_typed_at_play_again_after_the_commitment() -> None:
+    """S at "Play again?" types the player's seed for the next game (whose
+    commitment was shown with the result); every letter is the seed's
+    there, RETURN sets it, ESC keeps the old one."""
+    from door.play.controller import SetSeed
+
+    game = Game(Rules(game_to=61), 3)
+    game.start()
+    player = GreedyPlayer()
+    while not game.over:
+        game.apply(choose_action(game, game.to_act()[0], player))
+    seating = Seating(ME, NAMES, asking_again=True)
+    vs = ready(game, seating)
+    assert handle_key(vs, game, seating, key("s")) == []
+    prompt_for(vs, game, seating)
+    assert vs.seed_input == "" and vs.prompt == "Your seed: "
+    for char in "oqy?n":
+        assert handle_key(vs, game, seating, key(char)) == []
+    assert vs.seed_input == "oqy?n" and vs.options.box  # (O typed, not the rules box turned off)
+    assert handle_key(vs, game, seating, Key(KeyName.ENTER)) == [SetSeed("oqy?n")]
+    prompt_for(vs, game, seating)
+    assert vs.seed_input is None and vs.prompt.startswith("Play again?")
+    handle_key(vs, game, seating, key("S"))
+    handle_key(vs, game, seating, key("z"))
+    assert handle_key(vs, game, seating, Key(KeyName.ESCAPE)) == [] and vs.seed_input is None
 
 
 def test_o_turns_the_rules_box_on_and_off() -> None:

@@ -1,40 +1,104 @@
-"""The daily deal's records (issue 37.3): one game number a day, one play a
-caller a day, the day's ranking against the par, and the streak."""
+"""The daily deal's records: a day's cards from a secret seed nobody can
+compute offline, one play a caller (and an address) a day, the day's
+ranking against the par with unfinished plays ranked as they stood, the
+seed shown only once the day is over, and the streak."""
 
 from __future__ import annotations
 
+import hashlib
+import time
 from pathlib import Path
 
+from engine.actions import Discard
 from engine.game import Game
 from engine.rules import Rules
+from engine.shuffle import commitment
 
-from door.records.daily import deal_number, day_of
+from door.records.daily import day_of, marker
+from door.records.games import Opponent
 from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
 
 
-def test_one_deal_a_day_the_same_cards_for_everyone() -> None:
-    today, tomorrow = deal_number("2026-11-26"), deal_number("2026-11-27")
-    assert today == deal_number("2026-11-26") and today != tomorrow and 1 <= today <= 999_999
-    deals = {}
-    for number in (today, today, tomorrow):
-        game = Game(Rules(), number)
-        game.start()
-        deals.setdefault(number, []).append(sorted(game.hands[0]) + sorted(game.hands[1]))
-    assert deals[today][0] == deals[today][1] and deals[today][0] != deals[tomorrow][0]
-    assert day_of(0).count("-") == 2
+class Clock:
+    """A clock a test sets: seconds since the epoch."""
+
+    def __init__(self, day: str) -> None:
+        self.now = time.mktime(time.strptime(day + " 12:00", "%Y-%m-%d %H:%M"))
+
+    def __call__(self) -> float:
+        return self.now
+
+    def next_day(self) -> None:
+        self.now += 86400
 
 
-async def test_one_play_a_day_a_ranking_against_the_par_and_a_streak(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / DATABASE_NAME)
+def public_formula(day: str) -> int:
+    """The daily deal's game number as it once was: SHA-256 of a fixed
+    string and the date, computable by anyone, for any day, offline."""
+    digest = hashlib.sha256(f"cribbage-door daily deal {day}".encode()).digest()
+    return 1 + int.from_bytes(digest[:8], "big") % 999_999
+
+
+def first_hands(game: Game) -> list[list[str]]:
+    game.start()
+    return [sorted(c.to_str() for c in game.hands[0]), sorted(c.to_str() for c in game.hands[1])]
+
+
+async def test_a_days_cards_come_from_a_secret_seed_not_from_the_date(tmp_path: Path) -> None:
+    """A script that deals the day from the date (the old public formula)
+    no longer matches the dealt cards, nor does the numbered game of the
+    deal's own number; every node reads one seed; it is shown only once
+    the day is over, and it hashes to the commitment shown all day."""
+    clock = Clock("2026-11-28")
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    other = await Store.open(tmp_path / DATABASE_NAME, clock)  # a second node on the same store
+    try:
+        day = store.daily.today()
+        deal = await store.daily.deal(day)
+        assert await other.daily.deal(day) == deal  # the same cards on every node
+        dealt = first_hands(Game(Rules(), deal.game, shuffle=deal))
+        assert dealt != first_hands(Game(Rules(), public_formula(day)))  # the offline script is wrong now
+        assert dealt != first_hands(Game(Rules(), deal.game))  # "Play a numbered game" of its number too
+        assert deal.player_seeds == (marker(day), marker(day))
+        assert await store.daily.commitment(day) == commitment(deal.server_seed)
+        assert await store.daily.revealed(day) is None  # not while the day lasts
+        tomorrow = await store.daily.deal("2026-11-29")
+        assert tomorrow.server_seed != deal.server_seed
+        clock.next_day()
+        assert await store.daily.revealed(day) == deal.server_seed
+        assert await store.daily.revealed("2026-11-29") is None
+    finally:
+        await other.close()
+        await store.close()
+
+
+async def test_one_play_a_day_an_account_and_an_address(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / DATABASE_NAME, Clock("2026-11-26"))
+    try:
+        ann, bob, cy, dee = [await store.accounts.create(n, hash_password(f"{n}-secret"))
+                             for n in ("Ann", "Bob", "Cy", "Dee")]
+        day = "2026-11-26"
+        assert await store.daily.claim(ann.id, day, "192.0.2.1") is None
+        assert "played today's deal already" in (await store.daily.claim(ann.id, day, "192.0.2.9") or "")
+        refused = await store.daily.claim(bob.id, day, "192.0.2.1")  # Ann's second account, at her address
+        assert refused is not None and "from your address already" in refused
+        assert not await store.daily.played(bob.id, day)
+        assert await store.daily.claim(cy.id, day, "") is None  # a shared line (a BBS): by account only
+        assert await store.daily.claim(dee.id, day, "") is None
+    finally:
+        await store.close()
+
+
+async def test_a_ranking_against_the_par_and_a_streak(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / DATABASE_NAME, Clock("2026-11-26"))
     try:
         ann = await store.accounts.create("Ann", hash_password("ann-secret"))
         bob = await store.accounts.create("Bob", hash_password("bob-secret"))
         day = "2026-11-26"
-        assert await store.daily.claim(ann.id, day)
-        assert not await store.daily.claim(ann.id, day)  # once a day
+        assert await store.daily.claim(ann.id, day) is None
         assert await store.daily.pending(ann.id, day) and await store.daily.played(ann.id, day)
-        assert await store.daily.claim(bob.id, day)
+        assert await store.daily.claim(bob.id, day) is None
         await store.daily.finish(ann.id, day, 121, 100)
         await store.daily.finish(bob.id, day, 110, 121)
         assert not await store.daily.pending(ann.id, day)
@@ -45,9 +109,45 @@ async def test_one_play_a_day_a_ranking_against_the_par_and_a_streak(tmp_path: P
         assert await store.daily.par(day) == (121, 110)
         assert [r.against_par for r in await store.daily.ranking(day)] == [10, -22]
         for earlier in ("2026-11-25", "2026-11-24", "2026-11-22"):
-            assert await store.daily.claim(ann.id, earlier)
+            assert await store.daily.claim(ann.id, earlier) is None
         assert await store.daily.streak(ann.id, day) == 3  # the 26th, 25th and 24th; not the 22nd
         assert await store.daily.streak(ann.id, "2026-11-27") == 3  # not yet played today: still going
         assert await store.daily.streak(ann.id, "2026-11-28") == 0
+        assert day_of(0).count("-") == 2
+    finally:
+        await store.close()
+
+
+async def test_a_play_left_unfinished_is_ranked_as_it_stood_once_the_day_is_over(tmp_path: Path) -> None:
+    """A losing play left unfinished used to never reach the ranking: now
+    it is ranked as it stood when the day ended, marked unfinished, from
+    the standing kept when the caller left it, or from the kept game when
+    the server stopped first."""
+    clock = Clock("2026-11-26")
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        ann, bob, cy = [await store.accounts.create(n, hash_password(f"{n}-secret")) for n in ("Ann", "Bob", "Cy")]
+        day = store.daily.today()
+        deal = await store.daily.deal(day)
+        for account in (ann, bob, cy):
+            assert await store.daily.claim(account.id, day) is None
+        await store.daily.finish(ann.id, day, 61, 40)
+        await store.daily.finish(bob.id, day, 20, 45, finished=False)  # Bob left it, losing
+        # Cy's server stopped mid-game: no standing, only the kept game (two discards in)
+        game = Game(Rules(game_to=61), deal.game, shuffle=deal)
+        game.start()
+        saved_id = await store.saved.begin(cy.id, Opponent.COMPUTER, deal.game, game.first_dealer, game.rules, (0, 0),
+                                           0, None, ("Cy", "Computer"), deal)
+        for seq, seat in enumerate((1 - game.dealer, game.dealer)):
+            action = Discard(seat, (game.hands[seat][0], game.hands[seat][1]))
+            game.apply(action)
+            await store.saved.append(saved_id, seq, action)
+        assert [r.name for r in await store.daily.ranking(day)] == ["Ann"]  # the day goes on: finished plays only
+        assert await store.daily.pending(bob.id, day)  # Bob may still go back to it today
+        clock.next_day()
+        ranking = await store.daily.ranking(day)
+        assert [(r.name, r.score, r.computer, r.unfinished) for r in ranking] == [
+            ("Ann", 61, 40, False), ("Cy", *game.scores(), True), ("Bob", 20, 45, True)]
+        assert "(unfinished)" in ranking[2].line(3) and "(unfinished)" not in ranking[0].line(1)
     finally:
         await store.close()
