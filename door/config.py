@@ -21,6 +21,7 @@ from door.net.gate import check_networks
 from door.net.peer_socket import PEER_SECRET
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
+from door.records.fair_play import FairPlayRules
 from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url
 from door.records.sqlite_database import DATABASE_NAME
@@ -110,6 +111,11 @@ class RankedConfig:
     abort_limit: int = 3
     abort_window: float = 24.0
     abort_hold: float = 6.0
+
+    def rules(self) -> FairPlayRules:
+        """These settings in seconds, as the records check them."""
+        return FairPlayRules(self.min_games, self.min_age_days * 86400.0, self.same_network, self.pair_per_day,
+                             self.abort_limit, self.abort_window * 3600.0, self.abort_hold * 3600.0)
 
 
 @dataclass

@@ -23,7 +23,7 @@ from engine.scoring import RunMode
 
 from door.caller.handover import hand_over
 from door.caller.seated import seated
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, shared_line
 from door.sysop.doing import Doing
 from door.net.keys import KeyName
 from door.net.terminal import HungUp
@@ -32,6 +32,8 @@ from door.play.journal import Journal
 from door.play.match import MatchResult, MatchTerms, ranked_rules
 from door.play.table import Table
 from door.records.glicko2 import Rating
+from door.net.gate import network_of
+from door.records.fair_play import Contender
 from door.records.ratings import MatchRecord
 from door.records.games import Opponent
 from door.records.names import name_key
@@ -133,10 +135,30 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
     await _challenge(side, target, rules, resume, None if resume is not None else terms)
 
 
+def _contender(side: CallerSide, presence: Presence) -> Contender | None:
+    """``presence`` (a registered caller here) as a side of a rated match, else ``None``."""
+    account = account_of(presence.identity)
+    if account is None:
+        return None
+    shared = shared_line(presence.terminal, side.ctx.shared)
+    return Contender(account, presence.name, "" if shared else presence.terminal.address, shared)
+
+
+async def _why_unrated(side: CallerSide, target: Presence) -> str | None:
+    """Why ``side``'s caller and ``target`` may not play a rated match now
+    (a guest, too few games, a shared network, ...), or ``None``."""
+    mine, theirs = _contender(side, side.presence), _contender(side, target)
+    if mine is None or theirs is None:
+        return "Rated matches are between two registered callers."
+    return await side.ctx.store.fair_play.why_unrated(mine, theirs, side.ctx.ranked.rules())
+
+
 async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:
-    """How long a match, and whether it is rated (only between two
-    registered callers); ``None`` to go back."""
-    may_rate = side.caller.account is not None and account_of(target.identity) is not None
+    """How long a match, and whether it is rated (between two registered
+    callers whom fair play allows, :mod:`door.records.fair_play`; else
+    the screen says why not); ``None`` to go back."""
+    why = await _why_unrated(side, target) if side.caller.account is not None else None
+    may_rate = side.caller.account is not None and why is None
     lines = [f"You challenge {target.name}.", "", "How long a match?",
              "  1  One game.",
              "  3  Best of three games (the usual match).",
@@ -146,6 +168,8 @@ async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None
         lines += ["  R  A rated best of three: the door counts every hand, no hints,",
                   "     and leaving (or staying dropped) forfeits the match."]
         keys += "R"
+    elif why is not None and side.caller.account is not None:
+        lines += [f"No rated match: {why}"]
     lines += ["The loser of each game deals first in the next.", "ESC goes back."]
     answer = await ask_choice(side.display, "Play another caller", lines, keys, escape=True)
     if answer == BACK:
@@ -266,11 +290,26 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
         journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn)
     terms = challenge.terms
     rated = terms is not None and terms.rated
+    why = ""
+    if rated and terms is not None:  # fair play is asked again: the answer may have changed while they chose
+        target = challenge.challenged
+        unrated = await _why_unrated(side, target)
+        if unrated is not None:
+            terms, rated, why = MatchTerms(terms.best_of), False, unrated
+            for seat in seats:
+                seat.notice(f"This match is not rated after all: {unrated}")
+    networks = tuple("" if (c := _contender(side, p)) is None or c.shared else network_of(c.address)
+                     for p in ((side.presence, challenge.challenged) if index == 0
+                               else (challenge.challenged, side.presence)))
     table = Table(challenge.rules, seats, journal=journal,
                   rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
                   chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
                   clock=ctx.store.clock, terms=terms, seeds=side.seeds,
-                  on_match=lambda result: record_match(ctx.store, (seats[0].name, seats[1].name), accounts, result))
+                  on_match=lambda result: record_match(ctx.store, (seats[0].name, seats[1].name), accounts, result,
+                                                       (networks[0], networks[1]), why))
+    if rated and accounts[0] is not None and accounts[1] is not None:
+        stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
+        table.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
@@ -279,13 +318,15 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
 
 
 async def record_match(store: Store, players: tuple[str, str], accounts: tuple[int | None, int | None],
-                       result: MatchResult) -> list[str]:
-    """Keep a match that ended (a rated one moves both ratings); returns
-    what both players are told: the ratings before and after, in points."""
+                       result: MatchResult, networks: tuple[str, str] = ("", ""), unrated_why: str = "") -> list[str]:
+    """Keep a match that ended (a rated one moves both ratings, unless it
+    was aborted before its first deal); returns what both players are
+    told: the ratings before and after, in points, or why it is not rated."""
     rated = result.terms.rated and None not in accounts
     before = [await store.ratings.of(a) if a is not None and rated else None for a in accounts]
     after = await store.ratings.record(MatchRecord(players, accounts, result.terms.best_of, rated, result.wins,
-                                                   result.winner, result.forfeit))
+                                                   result.winner, result.forfeit, result.aborted, result.leaver,
+                                                   result.hands, networks, unrated_why))
     if after is None:
         return []
     lines = []

@@ -4,12 +4,19 @@ doing and the table's notices delivered on the game screen."""
 
 from __future__ import annotations
 
+import asyncio
+
 from door.caller.side import CallerSide
 from door.sysop.doing import Doing
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
+from door.ui.prompts import show_page
 
-__all__ = ["seated", "rejoin", "opponent_of"]
+__all__ = ["seated", "rejoin", "opponent_of", "NEWS_WAIT"]
+
+NEWS_WAIT = 10.0
+"""Seconds a player who left a rated match waits for its result to be
+recorded before the menu (the store is slow, or the match goes on)."""
 
 
 async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: Doing, whom: str = "") -> None:
@@ -27,7 +34,18 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
     finally:
         presence.deliver = None
     played = seat.table or table
-    if played is not None and (parting := played.parting.get(seat.index)):
+    if played is None:
+        return
+    if played.rated:
+        # the match's end is recorded as the table finishes (a forfeit's just after the leaver's Y): wait for it,
+        # then show what it did to the ratings on a page of its own, which waits for a key
+        try:
+            await asyncio.wait_for(played.ended.wait(), NEWS_WAIT)
+        except asyncio.TimeoutError:
+            pass
+        if played.news[seat.index]:
+            await show_page(side.display, "Rated match", played.news[seat.index])
+    elif parting := played.parting.get(seat.index):
         presence.messages.append(parting)  # the menu says why the game ended (the other player left)
 
 

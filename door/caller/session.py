@@ -143,14 +143,23 @@ class CallerSession(CallerSide):
         waiting = ctx.lobby.waiting_table(presence.identity)
         if waiting is not None:
             self.doing(Doing.REJOIN_PROMPT)
-            answer = await ask_choice(self.display, "Your game", [
-                f"Your game against {waiting[0].seats[1 - waiting[1]].name} is waiting for you.",
-                "", "Go back to it? (Y/N; N abandons it)"], "YN")
-            if answer == "Y":
-                await rejoin(self, waiting[0], waiting[1])
+            table, index = waiting
+            if table.rated:
+                stake = table.stakes.get(index)
+                loses = ("N aborts it: it has not begun" if not table.match_dealt else
+                         f"N forfeits the rated match{f': {stake}' if stake else ''}")
             else:
-                waiting[0].abandon(waiting[1])
-                await waiting[0].ended.wait()  # its saved game is gone before the next screen looks for one
+                loses = "N abandons it"
+            answer = await ask_choice(self.display, "Your game", [
+                f"Your game against {table.seats[1 - index].name} is waiting for you.",
+                "", f"Go back to it? (Y/N; {loses})"], "YN")
+            if answer == "Y":
+                await rejoin(self, table, index)
+            else:
+                table.abandon(index)
+                await table.ended.wait()  # its saved game is gone before the next screen looks for one
+                if table.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
+                    await show_page(self.display, "Rated match", table.news[index])
         saved, broken = await self._load_saved()
         if broken:
             answer = await ask_choice(self.display, "Unfinished game", [

@@ -32,13 +32,21 @@ from door.ui.line_display import LineDisplay
 if TYPE_CHECKING:
     from door.play.table import Table
 
-__all__ = ["CallerSide", "Log", "NOBODY"]
+__all__ = ["CallerSide", "Log", "NOBODY", "shared_line"]
 
 Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 """The session's log (its lines name the connection)."""
 
 NOBODY = Caller("", None)
 """Who is calling before the login says."""
+
+
+def shared_line(terminal: Terminal, shared: list[str]) -> bool:
+    """True when ``terminal`` calls from an address several callers share:
+    a BBS's node or door mode, a board of the cribbage hub, or one of
+    ``shared`` (addresses and networks the sysop lists)."""
+    return (terminal.kind in (TerminalKind.NODE, TerminalKind.RLOGIN, TerminalKind.DOOR)
+            or in_networks(terminal.address, shared))
 
 
 @dataclass(eq=False)
@@ -75,8 +83,7 @@ class CallerSide:
         the sysop lists (``[server] shared_addresses``, the web page's
         proxies).  The daily deal counts such callers by account only;
         ranked play judges them by other signs than the address."""
-        return (self.terminal.kind in (TerminalKind.NODE, TerminalKind.RLOGIN, TerminalKind.DOOR)
-                or in_networks(self.terminal.address, self.ctx.shared))
+        return shared_line(self.terminal, self.ctx.shared)
 
     def doing(self, what: Doing, table: "Table | None" = None, whom: str = "") -> None:
         """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""

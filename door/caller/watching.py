@@ -112,5 +112,6 @@ async def watch_game(side: CallerSide) -> None:
             table.watchers.remove(view)
         if not table.ended.is_set():
             _tell_players(table, f"{caller.name} stopped watching.")
+    side.doing(Doing.WATCHED)  # (the console no longer says they watch a game that ended)
     if why:
         await show_page(display, "Watch a game", [why])

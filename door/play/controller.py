@@ -61,6 +61,11 @@ class Seating:
     always against the computer, between people as the house says."""
     again_question: str = "Play again?"
     """What the table asks after a game ("Rematch?" after a match)."""
+    leave_question: str = "Leave this game? (Y/N)"
+    """What the table asks before this player leaves on purpose (in a
+    rated match, what it costs: :meth:`door.play.table.Table.leave_question`)."""
+    rated: bool = False
+    """A rated match (the player who stays cannot end it while the other is away)."""
 
     @property
     def opponent(self) -> str:
@@ -149,11 +154,12 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
     me, opponent = seating.me, seating.opponent
     vs.before_deal = not seating.dealt and not game.over
     if seating.leaving:
-        vs.prompt = "Leave this game? (Y/N)"
+        vs.prompt = seating.leave_question
     elif not game.over and seating.absent:
         vs.mode = Mode.WAIT
         left = seating.seconds_left
-        vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); A abandons the game."
+        then = "then the match is yours by forfeit" if seating.rated else "A abandons the game"
+        vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); {then}."
     elif game.over:
         vs.mode = Mode.OVER
         if not seating.asking_again:

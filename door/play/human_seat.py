@@ -123,7 +123,8 @@ class HumanSeat:
                        dealt=table.dealt.is_set(), absent=absent,
                        seconds_left=max(0, int(table.absent_until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
-                       hints=computer or table.hints, again_question=table.again_question())
+                       hints=computer or table.hints, again_question=table.again_question(),
+                       leave_question=table.leave_question(self.index), rated=table.rated)
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs

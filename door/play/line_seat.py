@@ -111,7 +111,7 @@ class LineSeat(HumanSeat):
         vs, game, me = self.vs, self.game, self.index
         seating = self.seating()
         if seating.leaving:
-            return "leaving", "Leave this game? Press Y or N."
+            return "leaving", seating.leave_question.replace("(Y/N)", "Press Y or N.")
         if self._sent == len(game.actions) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
             return "wait", ""  # the move sent is on its way to the table: nothing to choose until it is made
         if vs.mode is Mode.DISCARD:

@@ -62,9 +62,27 @@ def ranked_rules(rules: Rules) -> Rules:
 class MatchResult:
     """A match that ended: its ``terms``, the games each seat won
     (``wins``), the ``winner``'s seat, and ``forfeit`` when the loser left
-    it (or stayed away past the grace)."""
+    it (or stayed away past the grace); ``aborted`` when a player left it
+    before its first deal (nobody wins it, and it is never rated), by the
+    seat ``leaver``; ``hands``: the hands dealt in it."""
 
     terms: MatchTerms
     wins: tuple[int, int]
     winner: int
     forfeit: bool = False
+    aborted: bool = False
+    leaver: int | None = None
+    hands: int = 0
+
+    def words(self, names: tuple[str, str]) -> str:
+        """The result in a sentence: ``"Ann wins the match 2-1 (a rated
+        best-of-3 match)."``, ``"Ann wins the match by forfeit (0-0 in
+        games; a rated best-of-3 match)."``, ``"Bob aborted the match
+        before its first deal: it is not rated."``."""
+        if self.aborted:
+            who = names[self.leaver] if self.leaver is not None else "A player"
+            return f"{who} left the match before its first deal: it is aborted, and not rated."
+        score = f"{max(self.wins)}-{min(self.wins)}"
+        if self.forfeit:
+            return f"{names[self.winner]} wins the match by forfeit ({score} in games; {self.terms.words()})."
+        return f"{names[self.winner]} wins the match {score} ({self.terms.words()})."

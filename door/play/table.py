@@ -275,6 +275,17 @@ class Table:
         starts a new one)."""
         self.match_result: MatchResult | None = None
         """The last match that ended (with terms)."""
+        self.match_dealt = False
+        """A hand of the current match has been dealt (shown): leaving before that aborts a match, after it
+        forfeits it."""
+        self.aborted: int | None = None
+        """The seat that left a match before its first deal (it is aborted: not rated, nobody wins it)."""
+        self.stakes: dict[int, str] = {}
+        """What losing a rated match does to each seat's rating ("your rating 1500 -> 1338"), said before a
+        player leaves it."""
+        self.news: dict[int, list[str]] = {0: [], 1: []}
+        """What each seat was told when its matches ended (the ratings): shown on a page that waits for a key
+        when the player leaves the table."""
         self._first_dealer: int | None = None
         self.auto_deal = auto_deal
         if auto_deal:
@@ -318,6 +329,24 @@ class Table:
         points = self.match_points()
         return f"Games {points[0]}-{points[1]}"
 
+    @property
+    def rated(self) -> bool:
+        """True for a rated match."""
+        return self.terms is not None and self.terms.rated
+
+    def leave_question(self, seat: int) -> str:
+        """What ``seat`` is asked before leaving on purpose: in a rated
+        match what it costs ("Leave this rated match? You
+        forfeit it: your rating 1500 -> 1338. (Y/N)"), or that it is aborted
+        before its first deal."""
+        if self.terms is None or self.against_computer(seat) or (self.terms.best_of == 1 and not self.rated):
+            return "Leave this game? (Y/N)"
+        what = "rated match" if self.rated else "match"
+        if self.rated and not self.match_dealt:
+            return "Leave this rated match? It has not begun: it is aborted, and not rated. (Y/N)"
+        stake = self.stakes.get(seat)
+        return f"Leave this {what}? You forfeit it{f': {stake}' if stake else ''}. (Y/N)"
+
     def again_question(self) -> str:
         """What the players are asked after a game (a match: a rematch)."""
         return "Rematch?" if self.terms is not None else "Play again?"
@@ -358,6 +387,7 @@ class Table:
         if seat != game.dealer and not self.against_computer(seat):
             return f"{self.seats[game.dealer].name} deals: wait for RETURN on a blank chat line."
         self.dealt.set()
+        self.match_dealt = True
         self._broadcast(game, [])
         return None
 
@@ -467,7 +497,11 @@ class Table:
                 elif self.abandoned is not None and self.journal is not None and \
                         self.journal.keeps_for(self.abandoned):
                     await self.journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
-                if self.terms is not None and self.forfeit is not None:
+                elif self.aborted is not None and self.journal is not None:
+                    await self.journal.drop()  # a match aborted before its first deal: nothing to keep
+                if self.terms is not None and self.aborted is not None:
+                    await self._match_over(1 - self.aborted, aborted=True)
+                elif self.terms is not None and self.forfeit is not None:
                     await self._match_over(1 - self.forfeit, forfeit=True)
                 return
             assert game.result is not None
@@ -491,18 +525,22 @@ class Table:
                 first = self.match.games[self.match_start]
                 self._first_dealer = 1 - _opening_dealer(first)  # a rematch swaps the first deal
                 self.match_start = len(self.match.games)
+                self.match_dealt = self.auto_deal
                 continue
             if not all(await self._ask_again()):
                 return
 
-    async def _match_over(self, winner: int, forfeit: bool = False) -> None:
-        """The match ended: report it (``on_match``) and tell both players."""
+    async def _match_over(self, winner: int, forfeit: bool = False, aborted: bool = False) -> None:
+        """The match ended: report it (``on_match``) and tell both players
+        (the ratings are kept in :attr:`news` too, for the page each player
+        is shown when they leave the table)."""
         assert self.terms is not None
-        result = MatchResult(self.terms, self.series_wins(), winner, forfeit)
+        hands = sum(g.hand_number for g in self.match.games[self.match_start:])
+        result = MatchResult(self.terms, self.series_wins(), winner, forfeit, aborted,
+                             1 - winner if forfeit or aborted else None, hands)
         self.match_result = result
-        name = self.seats[winner].name
-        lines = [f"{name} wins the match {max(result.wins)}-{min(result.wins)}"
-                 f"{' by forfeit' if forfeit else ''} ({self.terms.words()})."]
+        names = (self.seats[0].name, self.seats[1].name)
+        lines = [result.words(names)]
         if self.terms.best_of == 1 and not self.terms.rated:
             lines = []  # one game: its result says it all
         if self.on_match is not None:
@@ -511,11 +549,13 @@ class Table:
             except Exception:  # a store that fails must not end the table unreported
                 log.exception("the end of the match could not be recorded")
                 lines.append("The door could not record the match.")
-        log.info("match over: %s wins %s%s", name, result.wins, " by forfeit" if forfeit else "")
-        for seat in self.seats:
+        log.info("match over: %s %s %s", names[winner], "after an abort by" if aborted else "wins", result.wins)
+        for i, seat in enumerate(self.seats):
             for line in lines:
                 seat.notice(line)
-            if forfeit and seat is self.seats[winner] and lines:
+            if self.terms.rated:
+                self.news[i].extend(lines)
+            if (forfeit or aborted) and i == winner and lines:
                 self.parting[winner] = " ".join(lines)
 
     async def _ask_again(self) -> list[bool]:
@@ -543,6 +583,8 @@ class Table:
         False when it ended early (a seat left, or it was abandoned).
         ``underway``: the hand on the table was dealt already (a resumed game)."""
         self._broadcast(game, events)
+        if underway or self.auto_deal:
+            self.match_dealt = True
         if underway:
             self.dealt.set()
             self._broadcast(game, [])
@@ -551,10 +593,11 @@ class Table:
             try:
                 command = await asyncio.wait_for(self._queue.get(), wait)
             except asyncio.TimeoutError:
-                if self.terms is not None and self.terms.rated and len(self.absent) == 1:
+                if self.rated and len(self.absent) == 1:
                     gone = next(iter(self.absent))  # a rated match: staying away past the grace forfeits it
-                    self.left = self.forfeit = gone
-                    log.info("game %d: %s did not come back: a forfeit", game.number, self.seats[gone].name)
+                    self._lose(gone)
+                    log.info("game %d: %s did not come back: %s", game.number, self.seats[gone].name,
+                             "an abort" if self.aborted is not None else "a forfeit")
                     return False
                 log.info("game %d abandoned: nobody came back", game.number)
                 return False
@@ -562,13 +605,24 @@ class Table:
             if isinstance(command, Quit):
                 self.left = seat
                 if not self.against_computer(seat):
-                    self.forfeit = seat
-                    self.seats[1 - seat].notice(f"{self.seats[seat].name} left the game: it counts as a win for "
-                                                f"{self.seats[1 - seat].name}.")
-                    self.parting[1 - seat] = f"{self.seats[seat].name} left the game: you win by forfeit."
+                    self._lose(seat)
+                    if self.aborted is None:
+                        self.seats[1 - seat].notice(f"{self.seats[seat].name} left the game: it counts as a win "
+                                                    f"for {self.seats[1 - seat].name}.")
+                        self.parting[1 - seat] = f"{self.seats[seat].name} left the game: you win by forfeit."
                 log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
                 return False
             if isinstance(command, Abandon):
+                if self.rated and seat not in self.absent:
+                    # the player who stayed cannot end a rated match: the grace runs, then the other forfeits
+                    self.seats[seat].notice(f"In a rated match the door waits for {self.seats[1 - seat].name}: "
+                                            "if they do not come back in time, the match is yours by forfeit.")
+                    continue
+                if self.rated:  # a dropped player who gives the game up (N to "Go back to it?") forfeits it
+                    self.left = seat
+                    self._lose(seat)
+                    log.info("game %d: %s gave up a rated match", game.number, self.seats[seat].name)
+                    return False
                 self.left = self.abandoned = seat
                 log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
                 return False
@@ -609,6 +663,16 @@ class Table:
                 self.writing = False
             self._broadcast(game, events)
         return True
+
+    def _lose(self, seat: int) -> None:
+        """``seat`` leaves a game against a person for good: in a rated
+        match not yet dealt (its first hand unseen) that aborts the match,
+        else the game (and a match) is lost by forfeit."""
+        self.left = seat
+        if self.rated and not self.match_dealt:
+            self.aborted = seat
+        else:
+            self.forfeit = seat
 
     def _hold(self, game: Game, exc: JournalError) -> None:
         """The store could not keep the move just applied: the match ends

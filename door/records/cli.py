@@ -60,17 +60,18 @@ def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> No
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club"])
-    p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved) or the FILE "
-                                             "(export, backup)")
+                                      "club", "ratings", "void"])
+    p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved), the FILE "
+                                             "(export, backup), or the MATCH id (void)")
+    p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
 
 
 def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.stdout,
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command on the store ``where`` (the SQLite
     file's path, or a PostgreSQL URL); returns the exit status."""
-    if args.action in ("show", "remove", "remove-saved", "export", "backup") and not args.target:
-        what = "FILE" if args.action in ("export", "backup") else "NAME"
+    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void") and not args.target:
+        what = {"export": "FILE", "backup": "FILE", "void": "MATCH id"}.get(args.action, "NAME")
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
     if isinstance(where, Path) and not where.exists():
@@ -105,7 +106,55 @@ def _no_player(name: str) -> int:
     return 1
 
 
+async def _ratings(store: Store, days: float, out: TextIO) -> int:
+    """``records ratings``: what may have slipped through fair play in the
+    last ``days`` (:meth:`~door.records.fair_play.FairPlay.suspicious`),
+    then the latest rated matches, each with its id for ``records void``."""
+    since = store.clock() - days * 86400
+    found = await store.fair_play.suspicious(since)
+    print(f"Rated play in the last {days:g} days: what to look at", file=out)
+    for s in found:
+        print(f"  {s.kind:<15} {s.text} (matches {', '.join(str(m) for m in s.matches)})", file=out)
+    if not found:
+        print("  nothing: no pair with many results, no quick forfeit, no shared network, no big gain", file=out)
+    rows = await store.database.query(lambda db: db.execute(
+        "SELECT id, ended, player0, player1, wins0, wins1, winner, forfeit, aborted, rated, voided, rating0, "
+        "after0, rating1, after1, unrated_why, leaver FROM matches WHERE ended > ? ORDER BY ended DESC, id DESC "
+        "LIMIT 50",
+        (since,)).fetchall())
+    print("", file=out)
+    print("Matches (newest first; `cribbage-door records void ID` takes one out of the ratings):", file=out)
+    for r in rows:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r[1]))
+        result = (f"aborted by {r[2 + r[16]] if r[16] is not None else '?'}" if r[8] else
+                  f"{r[2 + r[6]]} won by forfeit" if r[7] else f"{r[2 + r[6]]} won {max(r[4], r[5])}-{min(r[4], r[5])}")
+        if r[10]:
+            result += " (void)"
+        moved = (f"  {r[2]} {r[11]:.0f}->{r[12]:.0f}, {r[3]} {r[13]:.0f}->{r[14]:.0f}"
+                 if r[9] and r[11] is not None and r[12] is not None else
+                 f"  unrated: {r[15]}" if r[15] else "  unrated")
+        print(f"  {r[0]:>5}  {when}  {pad(r[2], 12)} v {pad(r[3], 12)} {result};{moved}", file=out)
+    if not rows:
+        print("  (none)", file=out)
+    return 0
+
+
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    if args.action == "ratings":
+        return await _ratings(store, args.days, out)
+    if args.action == "void":
+        try:
+            match_id = int(args.target)
+            changed = await store.ratings.void(match_id)
+        except ValueError:
+            print(f"cribbage-door: records void: expected a match id (a number), got {args.target!r}",
+                  file=sys.stderr)
+            return 2
+        except KeyError as exc:
+            print(f"cribbage-door: {exc.args[0]}", file=sys.stderr)
+            return 1
+        print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
+        return 0
     if args.action == "club":  # the last club night's standings (issue 36.4)
         night = await store.clubs.latest()
         if night is None:

@@ -1,19 +1,23 @@
-"""Matches between people and their ratings (issue 36.1, 36.3): each match
-that ends is kept (table ``matches``); a rated match between two registered
-callers moves both Glicko-2 ratings (table ``ratings``,
-:mod:`door.records.glicko2`) in the same transaction."""
+"""Matches between people and their ratings: each match that ends is kept
+(table ``matches``); a rated match between two registered callers moves
+both Glicko-2 ratings (table ``ratings``, :mod:`door.records.glicko2`) in
+the same transaction.  A match aborted before its first deal is kept
+unrated.  A match the sysop voids (:meth:`Ratings.void`) is taken out of
+the history and every rating worked out again from what is left, as if it
+had never been played (each rated match is its own rating period, in the
+order the matches ended, so the result is exact)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
 from door.records.glicko2 import Rating, provisional, rate_match
 
-__all__ = ["Ratings", "RatedPlayer", "MatchRecord"]
+__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,12 @@ class RatedPlayer:
 class MatchRecord:
     """A match to keep: both ``players``' names and ``accounts`` (``None``
     for a guest or the sysop), ``best_of`` games, ``rated``, the games each
-    won (``wins``), the ``winner``'s seat, and ``forfeit``."""
+    won (``wins``), the ``winner``'s seat, and ``forfeit``; ``aborted``:
+    left before its first deal (then never rated), by the seat ``leaver``
+    (who forfeited or aborted it, else ``None``); ``hands``: hands dealt
+    in it; ``networks``: both players' networks as they played (empty for
+    a shared line); ``unrated_why``: why a match offered rated was played
+    unrated, in a sentence."""
 
     players: tuple[str, str]
     accounts: tuple[int | None, int | None]
@@ -44,12 +53,39 @@ class MatchRecord:
     wins: tuple[int, int]
     winner: int
     forfeit: bool = False
+    aborted: bool = False
+    leaver: int | None = None
+    hands: int = 0
+    networks: tuple[str, str] = ("", "")
+    unrated_why: str = ""
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """What a rated match between two accounts stands to do to their
+    ratings: both ratings now (``before``) and both after a win of seat 0
+    (``if_first_wins``) or of seat 1 (``if_second_wins``)."""
+
+    before: tuple[Rating, Rating]
+    if_first_wins: tuple[Rating, Rating]
+    if_second_wins: tuple[Rating, Rating]
+
+    def on_loss(self, seat: int) -> str:
+        """``"your rating 1500 -> 1338"``: what losing does to ``seat``'s rating."""
+        after = self.if_second_wins if seat == 0 else self.if_first_wins
+        return f"your rating {self.before[seat].rating:.0f} -> {after[seat].rating:.0f}"
 
 
 def _rating(db: Connection, account_id: int) -> tuple[Rating, int]:
     row = db.execute("SELECT rating, rd, volatility, matches FROM ratings WHERE account_id = ?",
                      (account_id,)).fetchone()
     return (Rating(), 0) if row is None else (Rating(row[0], row[1], row[2]), int(row[3]))
+
+
+def _write(db: Connection, account_id: int, rating: Rating, matches: int, when: float) -> None:
+    db.execute("DELETE FROM ratings WHERE account_id = ?", (account_id,))
+    db.execute("INSERT INTO ratings (account_id, rating, rd, volatility, matches, updated) VALUES (?, ?, ?, ?, ?, ?)",
+               (account_id, rating.rating, rating.rd, rating.volatility, matches, when))
 
 
 class Ratings:
@@ -60,32 +96,33 @@ class Ratings:
         self.clock = clock
 
     async def record(self, match: MatchRecord) -> tuple[Rating, Rating] | None:
-        """Keep ``match``; when it is rated and both seats are accounts, move
-        both ratings by Glicko-2 (each against the other's rating before the
-        match) and return them (seat 0's, seat 1's); else ``None``.  Raises
-        ``ValueError`` for a rated match without two accounts."""
+        """Keep ``match``; when it is rated (not aborted) and both seats
+        are accounts, move both ratings by Glicko-2 (each against the
+        other's rating before the match) and return them (seat 0's, seat
+        1's); else ``None``.  Raises ``ValueError`` for a rated match without two accounts."""
         a, b = match.accounts
-        if match.rated and (a is None or b is None or a == b):
+        rated = match.rated and not match.aborted
+        if rated and (a is None or b is None or a == b):
             raise ValueError("a rated match needs two registered callers")
 
         def tx(db: Connection) -> tuple[Rating, Rating] | None:
             now = self.clock()
             before: list[Any] = [None, None]
             after: tuple[Rating, Rating] | None = None
-            if match.rated and a is not None and b is not None:
+            if rated and a is not None and b is not None:
                 (ra, na), (rb, nb) = _rating(db, a), _rating(db, b)
                 after = rate_match(ra, rb, match.winner == 0)
                 before = [ra.rating, rb.rating]
-                for account, new, n in ((a, after[0], na), (b, after[1], nb)):
-                    db.execute("DELETE FROM ratings WHERE account_id = ?", (account,))
-                    db.execute("INSERT INTO ratings (account_id, rating, rd, volatility, matches, updated) "
-                               "VALUES (?, ?, ?, ?, ?, ?)", (account, new.rating, new.rd, new.volatility, n + 1, now))
-            db.execute("INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
-                       "winner, forfeit, ended, rating0, rating1, after0, after1) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       (match.players[0], match.players[1], a, b, match.best_of, int(match.rated), match.wins[0],
-                        match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
-                        after[0].rating if after else None, after[1].rating if after else None))
+                _write(db, a, after[0], na + 1, now)
+                _write(db, b, after[1], nb + 1, now)
+            db.execute(
+                "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
+                "winner, forfeit, ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, "
+                "network1, unrated_why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0],
+                 match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
+                 after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
+                 match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why))
             return after
         return await self.database.tx(tx)
 
@@ -98,6 +135,14 @@ class Ratings:
             return None if row is None else RatedPlayer(row[0], Rating(row[1], row[2], row[3]), int(row[4]))
         return await self.database.query(q)
 
+    async def stakes(self, first: int, second: int) -> Stakes:
+        """What a rated match between the accounts ``first`` (seat 0) and
+        ``second`` (seat 1) would do to their ratings, by its result."""
+        def q(db: Connection) -> tuple[Rating, Rating]:
+            return _rating(db, first)[0], _rating(db, second)[0]
+        ra, rb = await self.database.query(q)
+        return Stakes((ra, rb), rate_match(ra, rb, True), rate_match(ra, rb, False))
+
     async def top(self, limit: int = 100) -> list[RatedPlayer]:
         """Every rated player, established players first, each group by
         rating (highest first, then fewer RD points, then name); at most
@@ -109,3 +154,43 @@ class Ratings:
             players.sort(key=lambda p: (p.provisional, -p.rating.rating, p.rating.rd, p.name))
             return players[:limit]
         return await self.database.query(q)
+
+    async def void(self, match_id: int) -> int:
+        """Void the match ``match_id`` (the sysop found it farmed or fixed)
+        and work every rating out again from the rated matches left, in
+        the order they ended; returns how many accounts' ratings changed.
+        Raises ``KeyError`` for a match that is not on record, or is void
+        already."""
+        def tx(db: Connection) -> int:
+            row = db.execute("SELECT voided FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None or row[0]:
+                raise KeyError(f"no match {match_id} to void (see `cribbage-door records ratings`)")
+            db.execute("UPDATE matches SET voided = 1 WHERE id = ?", (match_id,))
+            return _recompute(db)
+        return await self.database.tx(tx)
+
+
+def _recompute(db: Connection) -> int:
+    """Every rating again from 1500 through the rated, unvoided matches in
+    the order they ended (each its own rating period, as when they were
+    played); each match's before and after figures are rewritten, and the
+    ratings table made anew.  Returns how many accounts' ratings changed."""
+    old = {int(r[0]): (r[1], r[2], r[3], int(r[4])) for r in db.execute(
+        "SELECT account_id, rating, rd, volatility, matches FROM ratings").fetchall()}
+    now: dict[int, tuple[Rating, int, float]] = {}
+    rows: Sequence[Sequence[Any]] = db.execute(
+        "SELECT id, account0, account1, winner, ended FROM matches WHERE rated = 1 AND voided = 0 "
+        "AND account0 IS NOT NULL AND account1 IS NOT NULL ORDER BY ended, id").fetchall()
+    for match_id, a, b, winner, ended in rows:
+        ra, na, _ = now.get(a, (Rating(), 0, 0.0))
+        rb, nb, _ = now.get(b, (Rating(), 0, 0.0))
+        after = rate_match(ra, rb, winner == 0)
+        db.execute("UPDATE matches SET rating0 = ?, rating1 = ?, after0 = ?, after1 = ? WHERE id = ?",
+                   (ra.rating, rb.rating, after[0].rating, after[1].rating, match_id))
+        now[a] = (after[0], na + 1, ended)
+        now[b] = (after[1], nb + 1, ended)
+    db.execute("DELETE FROM ratings")
+    for account_id, (rating, matches, when) in now.items():
+        _write(db, account_id, rating, matches, when)
+    new = {k: (r.rating, r.rd, r.volatility, n) for k, (r, n, _) in now.items()}
+    return sum(1 for k in set(old) | set(new) if old.get(k) != new.get(k))

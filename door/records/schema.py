@@ -260,6 +260,18 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE daily_plays ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX daily_plays_address ON daily_plays(day, address);
     """,
+    # version 14: fair play in rated matches: a match aborted before its first deal (and by whom), how many
+    # hands it dealt, both players' networks, why it was not rated, and matches the sysop voided
+    """
+    ALTER TABLE matches ADD COLUMN aborted INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN leaver INTEGER;
+    ALTER TABLE matches ADD COLUMN hands INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN network0 TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN network1 TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN unrated_why TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN voided INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX matches_ended ON matches(ended);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

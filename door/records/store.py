@@ -23,6 +23,7 @@ from door.records.daily import Daily
 from door.records.games import Games, GameSummary
 from door.records.nodes import Nodes
 from door.records.saved_games import SavedGame, SavedGames
+from door.records.fair_play import FairPlay
 from door.records.ratings import Ratings
 from door.records.clubs import Clubs
 from door.records.clock import WALL, Clock
@@ -45,6 +46,7 @@ class Store:
         self.saved = SavedGames(database, clock)
         self.games = Games(database, clock)
         self.ratings = Ratings(database, clock)
+        self.fair_play = FairPlay(database, clock)
         self.clubs = Clubs(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)

@@ -157,7 +157,9 @@ class SysopConsole:
         self.display.show(self.paint)
         async for key in self.display.keys(tick=1.0):
             if key is None:
-                if self.spectator is None or self.lobby.pages:
+                if self.spectator is not None and self.spectator.table.ended.is_set():
+                    self._stop_watching("the game you watched has ended")
+                elif self.spectator is None or self.lobby.pages:
                     self.display.refresh_soon()  # idle times, page countdowns
             elif not await self.handle(key):
                 return
@@ -179,9 +181,7 @@ class SysopConsole:
 
     async def _carry_out(self, intent: Intent, target: Presence | None) -> None:
         if isinstance(intent, StopWatching) and self.spectator is not None:
-            self.spectator.table.watchers.remove(self.spectator)
-            self.spectator = None
-            self.display.show(self.paint)
+            self._stop_watching()
         elif isinstance(intent, Disconnect) and target is not None:
             # no waiting for a caller who does not read: close() gives the
             # farewell a moment to go out, then aborts
@@ -213,6 +213,18 @@ class SysopConsole:
             await self._resume()
         elif isinstance(intent, OpenClub):
             self.say(self._open_club(intent.text))
+
+    def _stop_watching(self, why: str = "") -> None:
+        """Back from watching a game to the console (``why``: said there)."""
+        if self.spectator is None:
+            return
+        if self.spectator in self.spectator.table.watchers:
+            self.spectator.table.watchers.remove(self.spectator)
+        self.spectator = None
+        if why:
+            self.say(why)
+        self.display.show(self.paint)
+        self.lobby.changed()
 
     def _open_club(self, text: str) -> str:
         """Open a club night from what the sysop typed ("9 15": 9 games,

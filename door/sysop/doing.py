@@ -31,6 +31,8 @@ class Doing(enum.Enum):
     """A caller between the rounds of a club night (issue 36.4)."""
     WATCHING_GAME = "watching {}"
     """A caller watching a game between callers (issue 36.2)."""
+    WATCHED = "done watching"
+    """A caller told why the game they watched stopped showing (it ended)."""
     REJOIN_PROMPT = "asked to rejoin a game"
     RESUME_PROMPT = "resume prompt"
     KEPT_GAME_PROMPT = "asked about a kept game"

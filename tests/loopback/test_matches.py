@@ -1,6 +1,6 @@
-"""Matches between callers and their ratings (issues 36.1, 36.3): a rated
-best of 3 played to the end moves both ratings by Glicko-2's amounts; a
-line that stays dropped past the grace forfeits the match."""
+"""Matches between callers and their ratings: a rated best of 3 played to
+the end moves both ratings by Glicko-2's amounts; a line that stays
+dropped past the grace forfeits the match (once a hand was dealt)."""
 
 from __future__ import annotations
 
@@ -11,16 +11,44 @@ from pathlib import Path
 import pytest
 
 from door.records.glicko2 import Rating, rate_match
-from tests.loopback.test_callers import both_in_chat, challenge, registered
-from tests.support.player import Player
+from door.config import Config
+
+from tests.loopback.test_callers import PASSWORD, both_in_chat, challenge
+from tests.support.player import Player, TelnetCaller, log_in_registered
 from tests.support.server import make_config, running
+
+
+def ranked_config(data: Path, game_to: int = 61) -> Config:
+    """A door whose rated play needs no games nor a day's age (the tests'
+    accounts are new); callers from different loopback addresses are on
+    different networks only when they differ in the first three parts,
+    so each test calls from 127.0.N.1 addresses."""
+    config = make_config(data, game_to=game_to)
+    config.ranked.min_games = 0
+    config.ranked.min_age_days = 0
+    return config
+
+
+async def caller_from(door, name: str, network: int, until: str = "Main menu") -> TelnetCaller:  # type: ignore[no-untyped-def]
+    """``name`` (registered) logged in from 127.0.``network``.1: another network for each number."""
+    return await log_in_registered(door.telnet_port, door.store, name, PASSWORD, until, source=f"127.0.{network}.1")
+
+
+async def first_deal(*callers: TelnetCaller) -> None:
+    """Both in chat mode before the first hand: the dealer deals it (RETURN on a blank line)."""
+    await both_in_chat(*callers)
+    dealer = next(c for c in callers if "blank line deals" in c.screen.prompt())
+    await dealer.send(b"\r")
+    for c in callers:
+        await c.screen.wait_for(lambda c=c: "Choose 2 cards" in c.screen.prompt()
+                                or "to lay away" in c.screen.prompt())
 
 
 @pytest.mark.slow
 async def test_a_rated_best_of_three_moves_both_ratings_by_glicko2(tmp_path: Path) -> None:
-    async with running(make_config(tmp_path / "data", game_to=61)) as door:
-        ann = await registered(door.telnet_port, door.store, "Ann")
-        bob = await registered(door.telnet_port, door.store, "Bob")
+    async with running(ranked_config(tmp_path / "data")) as door:
+        ann = await caller_from(door, "Ann", 1)
+        bob = await caller_from(door, "Bob", 2)
         await challenge(ann, "Bob", length=b"R")
         await bob.screen.wait_for(lambda: "Ann challenges you to a rated best-of-3 match of 61-point games, runs in "
                                           "any order" in re.sub(r"\s+", " ", bob.screen.text()))
@@ -55,20 +83,25 @@ async def test_a_rated_best_of_three_moves_both_ratings_by_glicko2(tmp_path: Pat
 
 
 async def test_a_line_dropped_past_the_grace_forfeits_a_rated_match(tmp_path: Path) -> None:
-    config = make_config(tmp_path / "data", game_to=61)
+    config = ranked_config(tmp_path / "data")
     config.paging.ranked_grace = 1.0
     async with running(config) as door:
-        ann = await registered(door.telnet_port, door.store, "Ann")
-        bob = await registered(door.telnet_port, door.store, "Bob")
+        ann = await caller_from(door, "Ann", 1)
+        bob = await caller_from(door, "Bob", 2)
         await challenge(ann, "Bob", length=b"R")
         await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
         await bob.send(b"y")
-        await both_in_chat(ann, bob)
+        await first_deal(ann, bob)
         bob.close()
         await ann.screen.wait_for(lambda: "Bob's line dropped" in ann.screen.text())
-        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text(), timeout=10)
-        assert "Ann wins the match 0-0 by forfeit (a rated best-of-3 match)." in re.sub(r"\s+", " ",
-                                                                                       ann.screen.text())
+        # the rating's change on a page of its own, which waits for a key
+        await ann.screen.wait_for(lambda: "Rated match" in ann.screen.text() and "any key" in ann.screen.text(),
+                                  timeout=10)
+        page = re.sub(r"\s+", " ", ann.screen.text())
+        assert "Ann wins the match by forfeit (0-0 in games; a rated best-of-3 match)." in page, page
+        assert "Ann's rating: 1500 -> " in page
+        await ann.send(b" ")
+        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text())
         ratings = {n: await door.store.ratings.of((await door.store.accounts.find(n)).id) for n in ("Ann", "Bob")}
         expected = rate_match(Rating(), Rating(), True)
         assert abs(ratings["Ann"].rating.rating - expected[0].rating) < 0.01

@@ -348,6 +348,34 @@ async def test_watch_a_game_with_hands_hidden_and_away(door: DoorServer) -> None
     caller.close()
 
 
+async def test_the_console_stops_watching_a_game_that_ends(door: DoorServer) -> None:
+    """The console kept a game that had ended on its watch screen (and said
+    so on its list); now it goes back to the list and says why."""
+    writer, console, task = await open_console(door)
+    await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+    writer.write(b"a")
+    await console.wait_for(lambda: "AWAY" in console.text())
+    caller = await guest(door, "Ida")
+    s = caller.screen
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "blank line deals" in s.text())
+    await caller.send(b"\r")
+    await s.wait_for(lambda: s.prompt().startswith("Choose 2 cards"))
+    await console.wait_for(lambda: "vs computer" in console.text())
+    writer.write(b"w")
+    await console.wait_for(lambda: "Watching Ida against Computer" in console.text())
+    await caller.send(b"q")
+    await s.wait_for(lambda: "Leave this game?" in s.text())
+    await caller.send(b"y")  # the game ends (a guest's, against the computer: not kept)
+    await console.wait_for(lambda: "the game you watched has ended" in console.text(), timeout=10)
+    assert "Watching Ida" not in console.text()
+    writer.write(b"q")
+    await asyncio.wait_for(task, 5)
+    caller.close()
+
+
 async def test_wide_and_combining_names_keep_the_console_s_columns(door: DoorServer, sysop_key) -> None:
     """Issue 13.12: the sysop's list of callers with a twenty-cell name."""
     sysop = await sysop_login(door, sysop_key)

@@ -137,3 +137,42 @@ def test_a_name_that_starts_with_a_dash(tmp_path: Path) -> None:
     assert command("show", "-Bob", "-Cy").returncode == 2  # one name only
     removed = command("remove", "-Bob", "--yes")
     assert removed.returncode == 0 and "Removed -Bob" in removed.stdout, removed.stderr
+
+
+def test_records_ratings_shows_what_slipped_through_and_void_takes_a_match_out(tmp_path: Path) -> None:
+    """The sysop's view of rated play: the farmed pair and its quick
+    forfeits listed with their match ids, and ``records void ID`` working
+    every rating out again without the match."""
+    from door.records.ratings import MatchRecord
+
+    async def fill() -> tuple[int, int]:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        ann = await store.accounts.create("Ann", hash_password("secret1"))
+        bob = await store.accounts.create("Bob", hash_password("secret2"))
+        for _ in range(3):
+            await store.ratings.record(MatchRecord(("Ann", "Bob"), (ann.id, bob.id), 3, True, (0, 0), 0, forfeit=True,
+                                                   leaver=1, networks=("10.0.0.0/24", "10.0.0.0/24")))
+        await store.close()
+        return ann.id, bob.id
+    ann, bob = asyncio.run(fill())
+    args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
+    out = io.StringIO()
+    assert run_records(args, tmp_path / DATABASE_NAME, out) == 0
+    text = out.getvalue()
+    assert "pair            Ann and Bob: 3 rated matches (Ann won 3, Bob 0) (matches 1, 2, 3)" in text, text
+    assert "quick forfeit   match 1: Bob forfeited to Ann after 0 hand(s)" in text
+    assert "shared network  match 2: Ann and Bob both on 10.0.0.0/24" in text
+    assert "big gain        Ann gained" in text
+    code, said = run(tmp_path, "void", "2")
+    assert code == 0 and "Voided match 2" in said
+    assert run(tmp_path, "void", "2")[0] == 1  # not twice
+    assert run(tmp_path, "void", "x")[0] == 2
+
+    async def matches() -> int:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        try:
+            rated = await store.ratings.of(ann)
+            return rated.matches if rated is not None else 0
+        finally:
+            await store.close()
+    assert asyncio.run(matches()) == 2
