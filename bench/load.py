@@ -441,7 +441,7 @@ def door_process(config: str, profile: str | None = None, pin: bool = False,
         telnet_port, ssh_port, web_port = _free_port(), _free_port(), _free_port()
         path = tmp / "door.toml"
         path.write_text(f'[server]\nhost = "127.0.0.1"\ntelnet_port = {telnet_port}\nssh_port = {ssh_port}\n'
-                        f'data_dir = "{tmp / "data"}"\n\n[web]\nport = {web_port}\n\n{config}')
+                        f'data_dir = "{tmp / "data"}"\nreader_wait = 0\n\n[web]\nport = {web_port}\n\n{config}')
         log = tmp / "server.log"
         door: DoorProcess | None = None
         with log.open("w") as log_file:

@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--web-port", type=int, help="web page's port, 0 for any free port (default 8080)")
     s.add_argument("--data-dir", help="folder for the SSH host key and data (default: data)")
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
+    s.add_argument("--reader-wait", type=float, help="seconds the first line waits for S (screen-reader mode) "
+                                                     "before the full screen (default 2)")
     s.add_argument("--workers", type=int, default=1,
                    help="serve processes on the same ports (SO_REUSEPORT), sharing the store (default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
@@ -242,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.computer_delay is not None:
         config.computer.delay = args.computer_delay
+    if args.reader_wait is not None:
+        config.server.reader_wait = max(0.0, min(30.0, args.reader_wait))
     if not 1 <= args.workers <= MAX_WORKERS:
         print(f"cribbage-door: --workers takes 1 to {MAX_WORKERS}", file=sys.stderr)
         return 2

@@ -51,6 +51,11 @@ class ServerConfig:
     idle_timeout: int = 900
     connect_maxwait: float = 4.0
     login_timeout: float = 60.0
+    reader_wait: float = 2.0
+    """Seconds the door waits after its first line (a plain line offering
+    screen-reader mode) before it draws the full screen: S typed in that
+    time turns screen-reader mode on before any escape sequence is sent;
+    any other key draws the full screen at once (the key kept for the name)."""
     shared_addresses: list[str] = field(default_factory=list)
     """Addresses and networks (``"192.0.2.7"``, ``"10.0.0.0/8"``) that
     several callers share, such as a BBS or a proxy: the daily deal counts
@@ -331,7 +336,7 @@ class Config:
 
 _RANGES: dict[str, tuple[float, float]] = {
     "telnet_port": (0, 65535), "ssh_port": (0, 65535), "idle_timeout": (1, 86400),
-    "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "delay": (0, 10),
+    "connect_maxwait": (0, 60), "login_timeout": (1, 3600), "reader_wait": (0, 30), "delay": (0, 10),
     "pegging_pause": (0, 10), "processes": (0, 64), "hand_pause": (0, 20),
     "page_timeout": (1, 600), "rejoin_timeout": (1, 86400), "chat_limit": (10, 200), "ranked_grace": (1, 86400),
     "max_sessions": (1, 100000), "max_per_address": (1, 100000), "idle_warning": (0, 3600),

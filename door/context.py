@@ -36,6 +36,8 @@ class DoorContext:
     throttle: LoginThrottle = field(default_factory=LoginThrottle)
     login_timeout: float = 60.0
     """Seconds of silence allowed at the login screens (``[server] login_timeout``)."""
+    reader_wait: float = 0.0
+    """Seconds the first line waits for S before the full screen (``[server] reader_wait``)."""
     thinking: Thinking = IN_THREAD
     """Where the expert computer thinks (``[computer] processes``)."""
     daily: DailyConfig = field(default_factory=DailyConfig)

@@ -131,7 +131,8 @@ class DoorServer:
                                self.config.limits,
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),
-                               login_timeout=s.login_timeout, thinking=self.thinking, daily=self.config.daily,
+                               login_timeout=s.login_timeout, reader_wait=s.reader_wait, thinking=self.thinking,
+                               daily=self.config.daily,
                                ranked=self.config.ranked, shared=self.config.shared)
         lobby, store, config = self.ctx.lobby, self.store, self.config
         lobby.club_maker = lambda games, minutes: ClubNight(

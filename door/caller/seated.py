@@ -34,6 +34,8 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
     finally:
         presence.deliver = None
     played = seat.table or table
+    if seat.failure is not None:
+        await show_page(side.display, "Sorry", [seat.failure])
     if played is None:
         return
     if played.rated:

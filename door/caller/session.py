@@ -110,6 +110,8 @@ class CallerSession(CallerSide):
             self.present(Presentation.LINES)
         elif caller is None:  # the first thing sent: one plain line that a screen reader reads
             terminal.write_text(f"{READER_OFFER}\r\n")
+            if await self._reader_asked():
+                self.present(Presentation.LINES)
         if caller is None:
             idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
             if idle is not None:
@@ -197,9 +199,35 @@ class CallerSession(CallerSide):
                 if answer == "N":
                     continue
             replaces = owned.line if owned is not None else None
-            await self._chosen(choice, kept, replaces, named)
+            try:
+                await self._chosen(choice, kept, replaces, named)
+            except (HungUp, asyncio.CancelledError):
+                raise
+            except Exception:  # a screen that fails: logged, said, and back to the menu (never a dropped line)
+                log.exception("the screen for the menu's %s failed", choice)
+                await show_page(self.display, "Sorry", [
+                    "The door could not show that (what went wrong is logged for the sysop).", "",
+                    "You are back at the main menu."])
         goodbye(self.display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
         await terminal.drain()
+
+    async def _reader_asked(self) -> bool:
+        """After the first line, wait up to ``reader_wait`` seconds for S
+        (and its RETURN): True when it came, before any escape sequence
+        was sent.  Any other key is kept for the name prompt."""
+        terminal, wait = self.terminal, self.ctx.reader_wait
+        if wait <= 0:
+            return False
+        key = await terminal.get_key(wait)
+        if key is None:
+            return False
+        if key.name is KeyName.CHAR and key.char in "sS":
+            after = await terminal.get_key(0.5)  # its RETURN, typed a moment later
+            if after is not None and after.name is not KeyName.ENTER:
+                terminal.unget(after)
+            return True
+        terminal.unget(key)
+        return False
 
     async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> None:
         """Carry out the menu's ``choice`` (``kept``: the caller's kept
@@ -542,6 +570,8 @@ class CallerSession(CallerSide):
             await self._keep_daily(table, daily, deal)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
+        if human.failure is not None:
+            await show_page(display, "Sorry", [human.failure])
         if table.held is not None:
             await show_page(display, "Your game is kept", [HELD_MESSAGE])
 

@@ -354,6 +354,11 @@ class Terminal:
                     self._keys.append(key)
         return self._keys.popleft()
 
+    def unget(self, key: Key) -> None:
+        """Put ``key`` back: the next :meth:`get_key` returns it (a key read
+        to decide something, that the next screen must see too)."""
+        self._keys.appendleft(key)
+
     def _resume(self) -> None:
         """Ctrl-Q: send what Ctrl-S held (or, past :data:`HOLD_LIMIT`, ask
         for a full redraw instead)."""

@@ -21,6 +21,7 @@ from engine.game import PlayedCard
 from engine.pegging_review import left_on_the_table, review_hand
 from engine.strategy import situation
 
+from door.ui.speech import card_name, rank_name
 from door.ui.words import card_text, cards_text
 
 __all__ = ["discard_analysis", "hint", "hand_play", "pegging_note", "load_tables"]
@@ -38,13 +39,23 @@ def load_tables() -> None:
     load_table()
 
 
-def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool) -> str:
+def discard_analysis(hand: Sequence[Card], thrown: tuple[Card, Card], dealer: bool, spoken: bool = False) -> str:
     """The one-line discard analysis shown after the hand (Cribbage
     Partner's recommendations, after the fact), in the review's numbers
     and verdicts: "You kept 4♦ 5♠ 6♦ J♣: 9.4 expected; best was 5♥ 5♠ 6♦
-    J♣: 10.1." (a mistake), "..., a near-tie." (a cost within the noise)."""
+    J♣: 10.1." (a mistake), "..., a near-tie." (a cost within the noise).
+    ``spoken``: for the line presentation, what it cost and the two cards
+    to lay away rather than the four to keep, named in full: "Your discard
+    cost 0.7: the best was two of clubs and king of hearts."
+    """
     judged = judge_discard(0, hand, thrown, dealer)
     mine, best = judged.mine, judged.best
+    if spoken:
+        if judged.cost == 0.0:
+            return f"Your discard was the best: {mine.value:.1f} expected."
+        a, b = best.thrown
+        tie = "a near-tie with laying away" if not judged.mistake else "the best was"
+        return f"Your discard cost {judged.cost:.1f}: {tie} {card_name(a)} and {card_name(b)}."
     kept = cards_text(sorted(mine.kept))
     net = "" if dealer else " net of their crib"
     if judged.cost == 0.0:
@@ -83,7 +94,7 @@ def hand_play(game: Game, hand: int) -> tuple[Sequence[Sequence[Card]], Sequence
 
 
 def pegging_note(rules: Rules, hand: int, kept: Sequence[Sequence[Card]], played: Sequence[Sequence[PlayedCard]],
-                 me: int, opponent: str) -> str:
+                 me: int, opponent: str, spoken: bool = False) -> str:
     """The play of ``hand`` (its cards as :func:`hand_play` gives them)
     looked back on with both hands known (issue 38.2; exact,
     :mod:`engine.pegging_review`): the points each side left, and the
@@ -100,8 +111,13 @@ def pegging_note(rules: Rules, hand: int, kept: Sequence[Sequence[Card]], played
     def points(n: int) -> str:
         return "none" if n == 0 else f"{n} point{'s' if n != 1 else ''}"
 
-    line = f"Pegging, hand {hand} (both hands known): you left {points(mine)}"
     worst = max((c for c in choices if c.seat == me), key=lambda c: c.lost, default=None)
+    if spoken:  # (by rank: the play scores by rank)
+        said = f"Your pegging left {points(mine)}"
+        if worst is not None and worst.lost > 0:
+            said += f": {rank_name(worst.best)}, not {rank_name(worst.card)}, on {worst.count}"
+        return said + f"; {opponent} left {points(theirs)}."
+    line = f"Pegging, hand {hand} (both hands known): you left {points(mine)}"
     if worst is not None and worst.lost > 0:
         line += f" ({card_text(worst.card)} on {worst.count}; {card_text(worst.best)} was best)"
     return line + f"; {opponent} left {points(theirs)}."

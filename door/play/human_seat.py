@@ -33,7 +33,11 @@ from door.ui.words import describe
 
 log = logging.getLogger(__name__)
 
-__all__ = ["HumanSeat"]
+__all__ = ["HumanSeat", "FAILURE"]
+
+FAILURE = ("The door could not show the game (what went wrong is logged for the sysop), so you are back at the "
+           "main menu. A registered caller's game is kept: the menu offers it.")
+"""What a player is told when their seat's presentation failed."""
 
 
 class HumanSeat:
@@ -48,6 +52,9 @@ class HumanSeat:
     """
 
     computer = False
+    spoken_advice = False
+    """Advice (the discard analysis, the pegging note) in spoken words:
+    cards named in full and said once (the line presentation)."""
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
@@ -80,6 +87,8 @@ class HumanSeat:
         self.done: asyncio.Future[None] = asyncio.get_event_loop().create_future()
         self._again: asyncio.Future[bool] | None = None
         self._leaving = False
+        self.failure: str | None = None
+        """What the player is told when this seat's presentation failed (:meth:`fail`), else ``None``."""
 
     @property
     def shuffle_seed(self) -> str:
@@ -127,6 +136,32 @@ class HumanSeat:
                        leave_question=table.leave_question(self.index), rated=table.rated)
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """``events`` happened in ``game``: told in this seat's presentation.
+        A presentation that fails is logged and the player leaves the table
+        for the menu (:meth:`fail`), never the line dropped nor the table
+        stopped for the other player."""
+        if self.failure is not None:
+            return
+        try:
+            self._notify(game, events)
+        except Exception:
+            self.fail(f"telling {events!r}")
+
+    def fail(self, doing: str) -> None:
+        """The presentation failed while ``doing`` something: logged with
+        its traceback; the seat leaves the table (as when the line drops:
+        a registered caller's game is kept) and the session shows
+        :data:`FAILURE` at the menu."""
+        if self.failure is not None:
+            return
+        log.exception("the %s presentation of %s failed %s", self.display.presentation.value, self.name, doing)
+        self.failure = FAILURE
+        if self.table is not None:
+            self.table.leave(self.index)
+        if not self.done.done():
+            self.done.set_result(None)
+
+    def _notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
         assert self.table is not None
         if game.phase is Phase.SHOW and (self._note is None or self._note[0] != game.hand_number):
@@ -135,8 +170,7 @@ class HumanSeat:
         if events:
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
-        for event in events:
-            lines = self.words(event)
+        for event, lines in zip(events, self.event_lines(game, events)):
             if isinstance(event, HandReplayed):
                 vs.review, vs.counted, vs.recap = [], [], None
             elif isinstance(event, HandDealt):
@@ -153,8 +187,7 @@ class HumanSeat:
                 vs.cursor = 0
                 vs.replayed_hand = bool(hands) and hands[-1].replayed
                 if vs.discard_note:
-                    vs.chat.append((self._now(), "***", vs.discard_note))
-                    vs.say(vs.discard_note)
+                    self.advise(vs.discard_note)
                     vs.discard_note = ""
                 self._pegging_note(game, event.number - 1)
             elif isinstance(event, HandCounted):
@@ -176,12 +209,12 @@ class HumanSeat:
                     before.append(f"The door's seed of this deal is shown once {self.table.sealed} is over.")
                 elif game.shuffle is not None:
                     before.append(self.shuffle_words(reveal_notice(game.shuffle)))
-                    before.append("It is also the SHA-256 of the next game's seed here: set your seed at the question "
-                                  "first if you like.")
+                    before.append(self.shuffle_words("It is also the SHA-256 of the next game's seed here: set your "
+                                                     "seed at the question first if you like."))
                 journal = self.table.journal
                 if journal is not None and journal.keeps_for(self.index):
                     before.append(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
-                lines = [*before, *lines]
+                lines = [*(line for line in before if line), *lines]
             vs.say(*lines)
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
@@ -223,7 +256,7 @@ class HumanSeat:
             return  # one a discard, however many times a burst of keys submits it before it is applied
         self._analysed = asked
         task = self._advise(partial(discard_analysis, tuple(game.hands[self.index]), discard.cards,
-                                    game.dealer == self.index))
+                                    game.dealer == self.index, self.spoken_advice))
 
         def ready(task: "asyncio.Task[str]") -> None:
             if task.cancelled() or not task.result():
@@ -244,7 +277,8 @@ class HumanSeat:
         play = hand_play(game, hand)
         if play is None:
             return None
-        return partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index])
+        return partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index],
+                       self.spoken_advice)
 
     async def _note_of(self, call: Callable[[], str]) -> str:
         try:
@@ -275,10 +309,20 @@ class HumanSeat:
 
     def _say_note(self, note: str, later: bool = False) -> None:
         if note and self.table is not None and not self.done.done():
-            self.vs.chat.append((self._now(), "***", note))
-            self.vs.say(note)
+            self.advise(note)
             if later:
                 self._update()
+
+    def advise(self, note: str) -> None:
+        """A note of advice (the discard analysis, the pegging note), in
+        the chat window and the messages."""
+        self.vs.chat.append((self._now(), "***", note))
+        self.vs.say(note)
+
+    def event_lines(self, game: Game, events: Sequence[Event]) -> list[list[str]]:
+        """The lines each of ``events`` is told in, in order (``game``: as
+        it stands after them)."""
+        return [self.words(event) for event in events]
 
     def words(self, event: Event) -> list[str]:
         """``event`` in the message area's words (:func:`~door.ui.words.describe`)."""
@@ -387,7 +431,11 @@ class HumanSeat:
                     if self.table is not None and self.table.absent:
                         self._update()
                     continue
-                self.handle(key)
+                try:
+                    self.handle(key)
+                except Exception:
+                    self.fail(f"on the key {key!r}")
+                    return
         except HungUp:
             if self._again is not None and not self._again.done():
                 self._again.set_result(False)

@@ -11,12 +11,12 @@ whose own keys choose cards by number instead of with the highlight bar.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from engine.actions import Discard, Play
 from engine.cards import Card
-from engine.events import Event
-from engine.game import Phase
+from engine.events import CardPlayed, Discarded, Event
+from engine.game import Game, Phase
 
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
@@ -27,11 +27,18 @@ from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
 from door.records.identity import Identity
 from door.ui.display import Display
-from door.ui.speech import card_name, cards_names, number_words, numbered_cards, short_digests, spoken
+from door.ui.line_display import LineDisplay
+from door.play.options import Pace
+from door.ui.speech import (card_name, cards_list, cards_names, digest_groups, has_digest, number_words,
+                            numbered_ranks, points_of, scores_event, short_digests, show_cards, spoken, suited_cards)
+
+if TYPE_CHECKING:
+    from door.play.table import Table
 
 __all__ = ["LineSeat", "SpokenView", "REREAD_KEYS"]
 
-REREAD_KEYS = "Keys: H your hand, T the table, S the scores, W whose turn, L the last ten events, Ctrl-L this again."
+REREAD_KEYS = ("Keys: H your hand, T the table, S the scores, W whose turn, L the last ten events, A advice, "
+               "K the shuffle's seeds, Ctrl-L this again.")
 """What the line presentation's reading keys are (said with the first hand)."""
 
 
@@ -60,26 +67,92 @@ class SpokenView(ViewState):
 class LineSeat(HumanSeat):
     """A caller in screen-reader mode at a table (see the module)."""
 
+    spoken_advice = True
+
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
                  session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed, thinking)
         self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
         self._said = ("", "")  # the last prompt said: (its kind, its words)
-        self._told_keys = False
+        self._told_chat = False  # the chat prompt's keys were said once in full
+        self._seeds: list[str] = []  # the lines about the shuffle's seeds, in full, for K
+        self._advice: list[str] = []  # the last notes of advice, for A
         self._sent = -1  # the game's length when this player last sent a move (no prompt until it is made)
 
     # -- words ------------------------------------------------------------------
 
+    def attach(self, table: "Table", index: int) -> None:
+        super().attach(table, index)
+        self.display.text = self._screen  # Ctrl-L says this phase's table and prompt, not the last page shown
+
     def notice(self, text: str) -> None:
-        """Said, with a seed's 64 digits cut to 8 (:func:`~door.ui.speech.short_digests`)."""
-        super().notice(short_digests(text))
+        """Said; a seed's or a commitment's 64 digits are kept for K
+        (:meth:`shuffle_words`), not read out unasked."""
+        super().notice(self.shuffle_words(text))
 
     def shuffle_words(self, text: str) -> str:
-        return short_digests(text)
+        """A line about the shuffle's seeds, as said: its digits kept for
+        K (in groups of four, :func:`~door.ui.speech.digest_groups`) and
+        left out here; the line that tells a full screen how to set a seed
+        is left out (the question says E)."""
+        if has_digest(text):
+            self._seeds = [*self._seeds[-2:], text]
+            if text.startswith("Shuffle:"):
+                return "The shuffle's seeds are fixed; K reads them."
+            if text.startswith("Door's seed"):
+                return "The door's seed is shown: K reads it."
+            return short_digests(text)
+        if text.startswith("It is also the SHA-256"):
+            return ""
+        return text
+
+    def event_lines(self, game: Game, events: Sequence[Event]) -> list[list[str]]:
+        """Each event's sentences, and after the last that changed a score
+        both scores, the scorer's first ("Computer 14, you 9."); after the
+        computer's last card, that it has none left."""
+        said = [spoken(event, self.index, self.names()) for event in events]
+        if self.table is not None and self.table.against_computer(self.index):
+            # the computer lays away at once: that it did tells nothing (a person's, kept waiting, does)
+            said = [[] if isinstance(e, Discarded) and e.seat != self.index else lines for e, lines in zip(events, said)]
+        # each scoring event's line ends with the scores just after it: the scores now, less what came later
+        scores = list(game.scores())
+        for i in range(len(events) - 1, -1, -1):
+            seat = scores_event(events[i])
+            if seat is not None and said[i]:
+                said[i][-1] += " " + self._score_clause(scores, seat)
+            gained = points_of(events[i])
+            scores = [scores[0] - gained[0], scores[1] - gained[1]]
+        me = self.index
+        for i, event in enumerate(events):
+            if (isinstance(event, CardPlayed) and event.seat != me and not game.hands[event.seat]
+                    and game.hands[me] and game.phase is Phase.PLAY and said[i]
+                    and not any(isinstance(e, CardPlayed) and e.seat == event.seat for e in events[i + 1:])):
+                said[i][-1] += f" {self.names()[event.seat]} has no cards left."
+        return said
+
+    def _score_clause(self, scores: Sequence[int], first: int) -> str:
+        """``"Computer 14, you 9."``: both ``scores``, ``first``'s first."""
+        me, names = self.index, self.names()
+        name = ["you" if seat == me else names[seat] for seat in (0, 1)]
+        second = 1 - first
+        return f"{name[first][:1].upper()}{name[first][1:]} {scores[first]}, {name[second]} {scores[second]}."
 
     def words(self, event: Event) -> list[str]:
         return spoken(event, self.index, self.names())
+
+    def advise(self, note: str) -> None:
+        """Advice is kept for A; said at once only when it found points
+        lost (a discard below the best beyond a near-tie, a pegging that
+        left two points or more): a good hand costs no listening."""
+        self._advice = [*self._advice[-3:], note]
+        lost = note.startswith("Your discard cost") and "near-tie" not in note or (
+            note.startswith("Your pegging left") and not note.startswith(("Your pegging left none",
+                                                                           "Your pegging left 1 point")))
+        if lost:
+            super().advise(note)
+        else:
+            self.vs.chat.append((self._now(), "***", note))
 
     def on_chat(self, line: tuple[float, str, str]) -> None:
         self.vs.chat.append(line)
@@ -96,13 +169,15 @@ class LineSeat(HumanSeat):
         kind, words = self._prompt()
         if (kind, words) == self._said or (kind in ("wait", "chat", "absent") and kind == self._said[0]):
             return
+        if kind == "discard" and self.vs.selected and self.display.terminal.has_input():
+            return  # the second card is typed already: no question about it
         self._said = (kind, words)
         if kind in ("count", "seed"):
             self.display.prompt(words)
         elif words:
             self.display.say(words)
-        if kind in ("discard", "play") and not self._told_keys:
-            self._told_keys = True
+        if kind in ("discard", "play") and isinstance(self.display, LineDisplay) and not self.display.told_keys:
+            self.display.told_keys = True  # (once a call: the display lasts the call)
             self.display.say(REREAD_KEYS)
 
     def _prompt(self) -> tuple[str, str]:
@@ -117,34 +192,64 @@ class LineSeat(HumanSeat):
         if vs.mode is Mode.DISCARD:
             crib = "your" if game.dealer == me else f"{seating.opponent}'s"
             if vs.selected:
-                return "discard", (f"You chose the {card_name(vs.selected[0])}. Type the number of one more card "
-                                   f"for {crib} crib; DEL takes it back.")
-            return "discard", (f"Your cards: {numbered_cards(my_cards(game, me, vs.options.sort))}. "
-                               f"Type the numbers of two cards for {crib} crib.")
-        if vs.mode is Mode.PLAY:
-            held = game.hands[me]
-            shown = [c if c in held else None for c in my_cards(game, me, vs.options.sort)]
-            return "play", (f"Your turn, count {number_words(game.count)}. Your cards: {numbered_cards(shown)}. "
-                            "Type the number of a card to play.")
+                return "discard", f"You chose the {card_name(vs.selected[0])}: one more for {crib} crib, or DEL."
+            return "discard", f"Your cards: {suited_cards(self._numbered(game))}. Type two for {crib} crib."
+        if vs.mode is Mode.PLAY:  # only the cards that can be played now, each by its number in the hand
+            held, ranks = game.hands[me], set()
+            shown: list[Card | None] = []
+            for c in my_cards(game, me, vs.options.sort):  # (two cards of a rank are one choice: the play scores ranks)
+                playable = c in held and game.count + c.pip <= 31 and c.rank not in ranks
+                shown.append(c if playable else None)
+                ranks |= {c.rank} if playable else set()
+            return "play", f"Your turn at {number_words(game.count)}: {numbered_ranks(shown)}."
         if vs.mode is Mode.COUNT:
             assert game.show_turn is not None
             seat, what = game.show_turn
             cards = game.crib if what.value == "crib" else game.kept[seat]
-            return "count", (f"Count your {what.value}: {cards_names(sorted(cards))}, with the starter "
-                             f"{card_name(game.starter) if game.starter else 'not turned'}. "
-                             "Type the points, then RETURN: ")
+            assert game.starter is not None
+            return "count", f"Count your {what.value}: {show_cards(sorted(cards), game.starter)}. Points: "
         if vs.mode is Mode.OVER and vs.seed_input is not None:
             return "seed", "Type your seed, then RETURN; ESC keeps yours: "
         if vs.mode is Mode.OVER:
             return "over", (f"{seating.again_question} Press Y or N. E sets your seed first."
                             if seating.asking_again else "")
         if vs.mode is Mode.CHAT:
-            return "chat", f"{self._scores()} {vs.prompt}"
-        if vs.holding or vs.lingering:
-            return "hold", "Press a key to go on."
+            if self._told_chat:  # (the keys said in full the first time at this table, then briefly)
+                if seating.computer:
+                    return "chat", "RETURN deals."
+                if me == game.dealer:
+                    return "chat", "Chat, or RETURN on a blank line deals."
+                return "chat", f"{seating.opponent} deals with RETURN on a blank line."
+            self._told_chat = True
+            return "chat", vs.prompt
+        if vs.holding or (vs.lingering and vs.options.pace is Pace.PROMPT):
+            return "hold", "Press a key to go on."  # (the pause pace goes on by itself: nothing to press)
         if seating.absent:
             return "absent", vs.prompt
         return "wait", ""
+
+    def _screen(self) -> list[str]:
+        """What Ctrl-L says at the table: where the game stands (the hand,
+        the scores, the starter and the count) and the prompt of this phase."""
+        game = self.game
+        table = [f"Hand {number_words(game.hand_number)}, {self._dealer_words()}. {self._scores()}"]
+        if game.phase in (Phase.PLAY, Phase.SHOW) and game.starter is not None:
+            series = f"; played since the count began: {cards_list(game.series)}" if game.series else ""
+            table.append(f"The starter is the {card_name(game.starter)}. Count {number_words(game.count)}{series}.")
+        words = self._prompt()[1]
+        return [*table, words or f"{self._turn_words()}"]
+
+    def _dealer_words(self) -> str:
+        game = self.game
+        return "you deal" if game.dealer == self.index else f"{self.names()[game.dealer]} deals"
+
+    def _turn_words(self) -> str:
+        game, me = self.game, self.index
+        if game.over:
+            return "The game is over."
+        if game.to_act() and me not in game.to_act():
+            return f"{self.names()[1 - me]}'s turn."
+        return "Nobody's turn: the hand is not dealt."
 
     def _scores(self) -> str:
         """``"Scores: you 45, Computer 50; game to 121."``"""
@@ -166,9 +271,12 @@ class LineSeat(HumanSeat):
         elif char == "s":
             self.display.answer(self._scores())
         elif char == "w":
-            words = self._prompt()[1]
-            self.display.answer(words or (f"{self.names()[1 - me]}'s turn." if game.to_act() and me not in game.to_act()
-                                          else "Nobody's turn: the hand is not dealt."))
+            self.display.answer(self._prompt()[1] or self._turn_words())
+        elif char == "a" and not self.seating().absent:  # (with the other player away, A abandons the game)
+            self.display.answer(*self._advice[-2:] or ["No advice yet: it comes after each hand."])
+        elif char == "k":
+            self.display.answer(*[digest_groups(line) for line in self._seeds] or
+                                ["No seeds yet: they are fixed before the cut."])
         elif char == "l":
             self.display.answer("The last ten events:", *vs.log[-10:])
         else:
@@ -233,11 +341,20 @@ class LineSeat(HumanSeat):
             self._sent = len(self.table.game.actions)
         super()._carry_out(intent)
 
+    def _numbered(self, game: Game) -> list[Card]:
+        """The player's cards in the order their numbers go: by suit while
+        discarding (the suits said once each; a flush is seen at once),
+        else as the screen holds them (by rank, when sorted)."""
+        cards = my_cards(game, self.index, self.vs.options.sort)
+        if game.phase is Phase.DISCARD:
+            return sorted(cards, key=lambda c: (c.suit, c.rank))
+        return cards
+
     def _by_number(self, number: int) -> list[Intent]:
         """Card ``number`` (1 up) of the player's row: chosen for the crib
         (the second one lays both away) or played."""
         vs, game, me = self.vs, self.game, self.index
-        shown = my_cards(game, me, vs.options.sort)
+        shown = self._numbered(game)
         if not 1 <= number <= len(shown):
             self.display.answer(f"There is no card {number}: type 1 to {len(shown)}.")
             return [Beep()]
@@ -250,8 +367,7 @@ class LineSeat(HumanSeat):
             if len(vs.selected) < 2:
                 return []
             thrown = (vs.selected[0], vs.selected[1])
-            vs.selected = []
-            self.display.say(f"You lay away the {card_name(thrown[0])} and the {card_name(thrown[1])}.")
+            vs.selected = []  # ("You lay away ..." is said with the move, and kept for L: the event's words)
             return [Submit(Discard(me, thrown))]
         return self._play(card)
 

@@ -12,7 +12,7 @@ from typing import Callable
 from door.net.keys import Key, KeyName
 from door.net.terminal import Terminal
 from door.ui.display import Display, Painter, Presentation, Text
-from door.ui.speech import speak_cards
+from door.ui.speech import digest_groups, speak_cards
 
 __all__ = ["LineDisplay"]
 
@@ -25,6 +25,8 @@ class LineDisplay(Display):
     def __init__(self, terminal: Terminal) -> None:
         super().__init__(terminal)
         self._open = False  # a prompt or an echo is on the current line
+        self.told_keys = False
+        """The game's reading keys were said (once a call: a caller who knows them is not told again)."""
 
     def show(self, painter: Painter, hold: Callable[[], bool] | None = None, text: Text | None = None) -> None:
         """Make ``painter`` the current screen (for a later switch to the
@@ -35,10 +37,11 @@ class LineDisplay(Display):
 
     def say(self, *lines: str) -> None:
         """Write each of ``lines`` (blank ones skipped) on a line of its own,
-        cards named in full (:func:`~door.ui.speech.speak_cards`).  A long
+        cards named in full (:func:`~door.ui.speech.speak_cards`), a seed
+        or a digest in groups of four (:func:`~door.ui.speech.digest_groups`).  A long
         line is not broken: a screen reader reads a line as one utterance,
         and a teletype's own margin folds it."""
-        out = [speak_cards(line.strip()) for line in lines if line.strip()]
+        out = [digest_groups(speak_cards(line.strip())) for line in lines if line.strip()]
         if not out:
             return
         if self._open:

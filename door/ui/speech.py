@@ -18,7 +18,9 @@ from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, G
                            HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
-__all__ = ["short_digests", "speak_cards", "number_words", "card_name", "cards_names", "numbered_cards", "cadence", "spoken"]
+__all__ = ["short_digests", "digest_groups", "has_digest", "speak_cards", "number_words", "card_name", "cards_names",
+           "cards_list", "numbered_cards", "numbered_ranks", "suited_cards", "rank_name", "suits_count", "hand_words", "show_cards", "cadence",
+           "spoken", "scores_event", "points_of"]
 
 _RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -55,10 +57,69 @@ def cards_names(cards: Sequence[Card]) -> str:
 
 
 def numbered_cards(cards: Sequence[Card | None]) -> str:
-    """``"1, ace of spades; 2, five of hearts"``: the cards a caller
-    chooses among by number (``None``: a card played, skipped, its number
-    kept for the cards after it)."""
-    return "; ".join(f"{i}, {card_name(c)}" for i, c in enumerate(cards, 1) if c is not None)
+    """``"1 ace of spades, 2 five of hearts"``: the cards a caller
+    chooses among by number (``None``: a card not offered, skipped, its
+    number kept for the cards after it)."""
+    return ", ".join(f"{i} {card_name(c)}" for i, c in enumerate(cards, 1) if c is not None)
+
+
+def suited_cards(cards: Sequence[Card]) -> str:
+    """``"clubs, 1 two, 2 jack; hearts, 3 king"``: the cards a caller
+    chooses among by number, in the order given (sorted by suit), each
+    suit said once before its cards."""
+    groups: list[tuple[int, list[str]]] = []
+    for i, card in enumerate(cards, 1):
+        if not groups or groups[-1][0] != card.suit:
+            groups.append((card.suit, []))
+        groups[-1][1].append(f"{i} {rank_name(card)}")
+    return "; ".join(f"{_SUITS[suit]}, {', '.join(ranks)}" for suit, ranks in groups)
+
+
+def numbered_ranks(cards: Sequence[Card | None]) -> str:
+    """``"1 ace, 3 five"``: the cards a caller may play, by number and rank
+    alone (in the play only ranks score; ``None``: a card not offered)."""
+    return ", ".join(f"{i} {rank_name(c)}" for i, c in enumerate(cards, 1) if c is not None)
+
+
+def cards_list(cards: Sequence[Card]) -> str:
+    """``"five of hearts, six of clubs, king of spades"``: a hand said as
+    a list, a comma between cards (a screen reader pauses there)."""
+    return ", ".join(card_name(c) for c in cards) or "no cards"
+
+
+def rank_name(card: Card) -> str:
+    """``"five"``: a card by its rank alone, where its suit counts for
+    nothing (the play scores by rank)."""
+    return _RANKS[card.rank - 1]
+
+
+def suits_count(hand: Sequence[Card]) -> bool:
+    """True when the suits of a four-card ``hand`` can make a flush (all
+    four of one suit): then every card is said in full; otherwise only a
+    jack's suit can score (nobs), and the rest need their ranks alone.
+
+    >>> from engine.cards import parse_cards
+    >>> suits_count(parse_cards("4D 5H 9S QH")), suits_count(parse_cards("4H 5H 9H QH"))
+    (False, True)
+    """
+    return len({c.suit for c in hand}) == 1
+
+
+def hand_words(hand: Sequence[Card]) -> str:
+    """A hand in the show: ``"four, five, jack of hearts, queen"`` (a jack
+    with its suit, for nobs), or every card in full when a flush can be
+    (:func:`suits_count`)."""
+    if suits_count(hand):
+        return cards_list(hand)
+    return ", ".join(card_name(c) if c.rank == 11 else rank_name(c) for c in hand)
+
+
+def show_cards(hand: Sequence[Card], starter: Card) -> str:
+    """A hand to count, as it is said: ``"four, five, jack of hearts,
+    queen; starter king of hearts"`` (:func:`hand_words`; the starter's
+    suit when a flush or nobs can use it)."""
+    needs_suit = suits_count(hand) or any(c.rank == 11 for c in hand)
+    return f"{hand_words(hand)}; starter {card_name(starter) if needs_suit else rank_name(starter)}"
 
 
 _GLYPH_SUITS = {"\u2663": "clubs", "\u2666": "diamonds", "\u2665": "hearts", "\u2660": "spades"}
@@ -77,14 +138,26 @@ def speak_cards(text: str) -> str:
     return _CARD_TEXT.sub(name, text)
 
 
-_DIGEST = re.compile(r"\b([0-9a-f]{8})[0-9a-f]{56}\b")
+_DIGEST = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def has_digest(text: str) -> bool:
+    """True when ``text`` holds a 64-hex-digit seed or digest."""
+    return _DIGEST.search(text) is not None
 
 
 def short_digests(text: str) -> str:
-    """``text`` with each 64-hex-digit seed or digest cut to its first 8
-    digits and "and so on": 64 digits read out one by one help nobody
-    (the whole of each is on the Recent games page)."""
-    return _DIGEST.sub(r"\1 and so on", text)
+    """``text`` with each 64-hex-digit seed or digest left out ("its
+    digits on request"): 64 digits read out one by one help nobody when
+    they come unasked (the seeds are read on a key, :func:`digest_groups`,
+    and are all on the Recent games page)."""
+    return _DIGEST.sub("(digits on request)", text)
+
+
+def digest_groups(text: str) -> str:
+    """``text`` with each 64-hex-digit seed or digest in groups of four,
+    as a person compares them: ``"3e72 aa3c ad43 ..."``."""
+    return _DIGEST.sub(lambda m: " ".join(m.group(0)[i:i + 4] for i in range(0, 64, 4)), text)
 
 
 _RUN_LENGTH = {3: "three", 4: "four", 5: "five"}
@@ -133,8 +206,13 @@ def cadence(show: ShowScore) -> str:
 
 
 def _subject(who: str, verb: str) -> str:
-    """``"You peg"`` / ``"Ann pegs"``."""
-    return f"{who} {verb}" if who == "You" else f"{who} {verb}s"
+    """``"You peg"`` / ``"Ann pegs"`` (``"you peg"`` inside a sentence)."""
+    return f"{who} {verb}" if who in ("You", "you") else f"{who} {verb}s"
+
+
+def _lower(who: str) -> str:
+    """``"you"`` for ``"You"`` inside a sentence; a name as it is."""
+    return "you" if who == "You" else who
 
 
 def _play_score_words(score: PlayScore) -> str:
@@ -147,42 +225,78 @@ def _play_score_words(score: PlayScore) -> str:
     return f"{number_words(score.points)} for {what}"
 
 
+def points_of(event: Event) -> tuple[int, int]:
+    """The points ``event`` pegs for each seat (both for a count: the
+    claimer's and the muggins)."""
+    points = [0, 0]
+    if isinstance(event, CardPlayed):
+        points[event.seat] += sum(s.points for s in event.scores)
+    elif isinstance(event, PlayPoint):
+        points[event.seat] += event.score.points
+    elif isinstance(event, StarterTurned):
+        points[event.dealer] += event.heels
+    elif isinstance(event, HandCounted):
+        points[event.seat] += event.outcome.claimer
+        points[1 - event.seat] += event.outcome.opponent
+    return points[0], points[1]
+
+
+def scores_event(event: Event) -> int | None:
+    """The seat whose score ``event`` changes (the claimer's for a count,
+    however the points went), or ``None``."""
+    if isinstance(event, CardPlayed) and event.scores:
+        return event.seat
+    if isinstance(event, PlayPoint):
+        return event.seat
+    if isinstance(event, StarterTurned) and event.heels:
+        return event.dealer
+    if isinstance(event, HandCounted) and (event.outcome.claimer or event.outcome.opponent):
+        return event.seat
+    return None
+
+
 def spoken(event: Event, me: int, names: Sequence[str]) -> list[str]:
     """``event`` in short sentences for seat ``me`` (``names``: both seats'
-    names; ``names[me]`` is said as "You"): ``["You play the five of
-    hearts. Count fifteen. You peg two for fifteen."]``.  At most four
-    sentences-lines an event (the line mode's budget is ten lines)."""
+    names; ``names[me]`` is said as "You"): ``["You: five, fifteen, two
+    for fifteen. You 2, Computer 0."]`` (the scores are added by the
+    line seat).  Each fact once: a
+    hand the caller counts was named in the count's prompt, so its result
+    is the count alone; the starter is said when it is turned.  At most
+    four lines an event (the line mode's budget is ten lines)."""
     who = [("You" if s == me else names[s]) for s in (0, 1)]
     if isinstance(event, CutForDeal):
+        if not event.cuts:  # a fixed first dealer: the loser of the last game, a rematch, or the house's rule
+            return [f"{_subject(who[event.dealer], 'deal')} first."]
         a, b = event.cuts[-1]
-        return [f"{who[0]} cut the {card_name(a)}, {who[1]} cut the {card_name(b)}. "
-                f"{_subject(who[event.dealer], 'deal')} first."]
+        tie = "A tie; cut again. " * (len(event.cuts) > 1)
+        return [f"{tie}{who[0]} cut the {card_name(a)}, {who[1]} the {card_name(b)}: "
+                f"{_subject(_lower(who[event.dealer]), 'deal')} first."]
     if isinstance(event, HandReplayed):
         return [f"Hand {number_words(event.number)} is played again. The scores go back to "
                 f"{event.scores[me]} for you and {event.scores[1 - me]} for {who[1 - me]}."]
     if isinstance(event, HandDealt):
-        crib = "your" if event.dealer == me else f"{names[event.dealer]}'s"
-        return [f"Hand {number_words(event.number)}. {_subject(who[event.dealer], 'deal')}; "
-                f"two cards go to {crib} crib."]
+        return [f"Hand {number_words(event.number)}, {_subject(_lower(who[event.dealer]), 'deal')}."]
     if isinstance(event, Discarded):
-        return [] if event.seat == me else [f"{names[event.seat]} has laid away two cards."]
+        if event.seat == me:
+            return [f"Laid away: {card_name(event.cards[0])}, {card_name(event.cards[1])}."]
+        return [f"{names[event.seat]} has laid away."]
     if isinstance(event, StarterTurned):
-        line = f"The starter is the {card_name(event.card)}."
+        line = f"Starter: {card_name(event.card)}."
         if event.heels:
             line += f" His heels: {who[event.dealer]} {'peg' if event.dealer == me else 'pegs'} two."
         return [line]
     if isinstance(event, CardPlayed):
-        line = f"{_subject(who[event.seat], 'play')} the {card_name(event.card)}. Count {number_words(event.count)}."
-        if event.scores:
-            points = " and ".join(_play_score_words(s) for s in event.scores)
-            line += f" {_subject(who[event.seat], 'peg')} {points}."
-        return [line]
+        # by rank alone: the play scores by rank, and each card is named in full in the show if its suit scores
+        line = f"{who[event.seat]}: {rank_name(event.card)}, {number_words(event.count)}"
+        if event.scores:  # "Computer: five, fifteen, two for fifteen and three for a run of three."
+            line += ", " + " and ".join(_play_score_words(s) for s in event.scores)
+        return [line + "."]
     if isinstance(event, GoDeclared):
-        return [f"{_subject(who[event.seat], 'say')} go."]
+        return [f"{who[event.seat]}: go."]
     if isinstance(event, PlayPoint):
-        return [f"{_subject(who[event.seat], 'peg')} {_play_score_words(event.score)}."]
+        return [f"{who[event.seat]}: {_play_score_words(event.score)}."]
     if isinstance(event, SeriesReset):
-        return ["The count goes back to zero."]
+        return []  # (the next card's count, or the next turn's, says it is back to zero)
     if isinstance(event, HandCounted):
         return _counted(event, me, who)
     if isinstance(event, GameOver):
@@ -200,15 +314,16 @@ def _counted(event: HandCounted, me: int, who: list[str]) -> list[str]:
     show = event.show
     what = "crib" if event.what is ShowTurn.CRIB else "hand"
     owner = "Your" if event.seat == me else f"{who[event.seat]}'s"
-    lines = [f"{owner} {what}: {cards_names(sorted(show.hand))}, with the starter {card_name(show.starter)}. "
-             f"{cadence(show).capitalize()}."]
+    counted = f"{cadence(show)}."
     out = event.outcome
+    if event.seat == me and event.claim is not None:
+        head = counted.capitalize()  # its cards and the starter were in the prompt to count it
+    else:  # (the starter was said when it was turned; suits that cannot score are left out)
+        head = f"{owner} {what}: {hand_words(sorted(show.hand))}. {counted.capitalize()}"
     if event.claim is None:
-        return lines  # counted by the door: the count said is what is pegged
-    if out.verdict is Verdict.EXACT:
-        lines.append(f"Right: you peg {number_words(out.claimer)}." if event.seat == me
-                     else f"{who[event.seat]} claimed {number_words(event.claim)}: right.")
-        return lines
+        return [head]  # counted by the door: the count said is what is pegged
+    if out.verdict is Verdict.EXACT:  # (the count said last is the claim: "right" says it was the player's)
+        return [head[:-1] + ": right." if event.seat == me else head]
     claimer, other = who[event.seat], who[1 - event.seat]
     if out.verdict is Verdict.UNDER:
         line = f"{claimer} claimed {number_words(event.claim)}, {number_words(show.total - event.claim)} short."
@@ -220,5 +335,4 @@ def _counted(event: HandCounted, me: int, who: list[str]) -> list[str]:
             line += f" {_subject(claimer, 'peg')} nothing and {_subject(other, 'peg')} {number_words(out.opponent)}."
         else:
             line += f" {_subject(claimer, 'peg')} {number_words(out.claimer)}."
-    lines.append(line)
-    return lines
+    return [head, line]

@@ -10,7 +10,6 @@ import re
 from typing import Callable
 
 from engine.cards import Card
-from engine.scoring import score_show
 
 __all__ = ["ReaderBot", "card_of", "NOISE"]
 
@@ -84,35 +83,30 @@ class ReaderBot:
 
 
 PROMPTS = re.compile(
-    r"Type the numbers of two cards for [^\n]*crib\.|"
-    r"Your turn, count [a-z\-]+\. Your cards: [^\n]*\. Type the number of a card to play\.|"
-    r"Count your (hand|crib): [^\n]*Type the points, then RETURN: |"
-    r"RETURN on a blank line deals[^\n]*|"
+    r"Type two for [^\n]*crib\.|"
+    r"Your turn at [a-z\-]+: [^\n]*\.\r\n|"
+    r"Count your (hand|crib): [^\n]*Points: |"
+    r"RETURN on a blank line deals[^\n]*|RETURN deals\.|"
     r"deals with RETURN on a blank line[^\n]*|"
     r"(Play again|Rematch)\? Press Y or N\.|"
     r"Press a key to go on\.")
 
 
 def count_of(prompt: str) -> int:
-    """The points of the hand or crib a count prompt names."""
-    m = re.search(r"Count your (?:hand|crib): (.*), with the starter (.*?)\. Type", prompt)
+    """The points of the hand or crib a count prompt names ("four, five,
+    jack of hearts, queen; starter king of hearts": a card said by its rank
+    alone has a suit that cannot score)."""
+    from bench.listening import _card, _score
+
+    m = re.search(r"Count your (?:hand|crib): (.*); starter (.*?)\. Points", prompt)
     assert m, prompt
-    cards = [card_of(c) for c in re.split(r", | and ", m.group(1))]
-    return score_show(cards, card_of(m.group(2)), is_crib="crib" in prompt.split(":")[0]).total
+    cards = [_card(c) for c in m.group(1).split(", ")]
+    return _score(cards, _card(m.group(2)), "crib" in prompt.split(":")[0])
 
 
 def playable(prompt: str) -> str:
-    """The number of the first card of a play prompt that keeps the count to 31."""
-    m = re.search(r"count ([a-z\-]+)\. Your cards: (.*)\. Type", prompt)
+    """The number of the first card a play prompt offers ("Your turn at
+    twelve: 1 nine, 3 jack."): it offers only cards that keep the count to 31."""
+    m = re.search(r"Your turn at ([a-z\-]+): (\d+) ", prompt)
     assert m, prompt
-    words = {w: n for n, w in enumerate(
-        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
-         "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty",
-         *[f"twenty-{w}" for w in ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")],
-         "thirty", "thirty-one"])}
-    count = words[m.group(1)]
-    for entry in m.group(2).split("; "):
-        number, name = entry.split(", ")
-        if count + card_of(name).pip <= 31:
-            return number
-    raise AssertionError(f"no card can be played: {prompt}")
+    return m.group(2)

@@ -33,6 +33,7 @@ def make_config(data_dir: Path, delay: float = 0.0, game_to: int = 121) -> Confi
     config.server.ssh_port = 0
     config.server.data_dir = str(data_dir)
     config.server.connect_maxwait = 1.0
+    config.server.reader_wait = 0.0  # the full screen at once (tests/loopback/test_screen_reader.py waits for S)
     config.web.port = 0
     config.computer.delay = delay
     # the computer thinks on a thread: a worker process for each of a hundred in-process servers would
@@ -72,7 +73,7 @@ def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen,
     its log's last 200 lines, those of its start-up first."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
-         "--ssh-port", "0", "--web-port", "0", "--data-dir", str(data_dir), *extra],
+         "--ssh-port", "0", "--web-port", "0", "--data-dir", str(data_dir), "--reader-wait", "0", *extra],
         stderr=subprocess.PIPE, text=True)
     ports: dict[str, int] = {}
     console = False
@@ -102,7 +103,8 @@ def start_workers_process(data: Path, workers: int, *extra: str) -> tuple[subpro
     last 5,000 lines are kept in ``proc.log_tail`` (see :func:`worker_of`)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0", "--ssh-port", "0",
-         "--web-port", "0", "--data-dir", str(data), "--workers", str(workers), *extra], stderr=subprocess.PIPE,
+         "--web-port", "0", "--data-dir", str(data), "--workers", str(workers), "--reader-wait", "0", *extra],
+        stderr=subprocess.PIPE,
         text=True)
     assert proc.stderr is not None
     deadline = time.monotonic() + 30

@@ -13,7 +13,8 @@ from engine.claims import adjudicate
 from engine.rules import Rules
 from engine.scoring import PlayKind, PlayScore, ShowKind, score_show
 
-from door.ui.speech import cadence, card_name, number_words, numbered_cards, short_digests, spoken
+from door.ui.speech import (cadence, card_name, digest_groups, number_words, numbered_cards, numbered_ranks,
+                            short_digests, show_cards, spoken, suited_cards)
 
 WORDS = {number_words(n): n for n in range(0, 30)}
 
@@ -25,7 +26,18 @@ def test_card_names_and_numbers() -> None:
     assert card_name(Card.from_str("JC")) == "jack of clubs"
     assert [number_words(n) for n in (0, 15, 21, 31, 100, 121)] == [
         "zero", "fifteen", "twenty-one", "thirty-one", "one hundred", "one hundred twenty-one"]
-    assert numbered_cards([Card.from_str("AS"), None, Card.from_str("KH")]) == "1, ace of spades; 3, king of hearts"
+    assert numbered_cards([Card.from_str("AS"), None, Card.from_str("KH")]) == "1 ace of spades, 3 king of hearts"
+    # the cards to lay away by suit, each suit said once; the cards to play by rank (the play scores ranks)
+    assert suited_cards([Card.from_str(c) for c in "2C JC 6D 7D 9D KH".split()]) == (
+        "clubs, 1 two, 2 jack; diamonds, 3 six, 4 seven, 5 nine; hearts, 6 king")
+    assert numbered_ranks([Card.from_str("AS"), None, Card.from_str("KH")]) == "1 ace, 3 king"
+    # a hand to count: suits only where they can score (a flush, nobs and the starter's suit)
+    hand = [Card.from_str(c) for c in "4D 5H 9S QH".split()]
+    assert show_cards(hand, Card.from_str("KC")) == "four, five, nine, queen; starter king"
+    nobs = [Card.from_str(c) for c in "4D 5H 9S JH".split()]
+    assert show_cards(nobs, Card.from_str("KH")) == "four, five, nine, jack of hearts; starter king of hearts"
+    flush = [Card.from_str(c) for c in "4H 5H 9H QH".split()]
+    assert show_cards(flush, Card.from_str("KC")).startswith("four of hearts, five of hearts")
 
 
 def test_the_count_as_players_say_it() -> None:
@@ -82,24 +94,28 @@ def test_every_hand_of_the_highest_scores_is_said_right() -> None:
         _check(score_show([Card.from_str(c) for c in hand.split()], Card.from_str(starter)))
 
 
-def test_events_in_sentences_with_full_card_names() -> None:
+def test_events_in_short_sentences_each_fact_once() -> None:
     played = CardPlayed(1, Card.from_str("5H"), 15, (PlayScore(PlayKind.FIFTEEN, 2),))
-    assert spoken(played, 1, ["Computer", "Ann"]) == [
-        "You play the five of hearts. Count fifteen. You peg two for fifteen."]
-    assert spoken(played, 0, ["Computer", "Ann"]) == [
-        "Ann plays the five of hearts. Count fifteen. Ann pegs two for fifteen."]
+    assert spoken(played, 1, ["Computer", "Ann"]) == ["You: five, fifteen, two for fifteen."]
+    assert spoken(played, 0, ["Computer", "Ann"]) == ["Ann: five, fifteen, two for fifteen."]
     show = score_show([Card.from_str(c) for c in "5H 5D 9C TS".split()], Card.from_str("KH"))
     counted = HandCounted(0, ShowTurn.HAND, show, 9, adjudicate(10, 9, Rules()))
     lines = spoken(counted, 0, ["Ann", "Computer"])
-    assert lines[0].startswith("Your hand: five of diamonds, five of hearts, nine of clubs and ten of spades")
-    assert "Fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten." in lines[0]
+    # the caller's own count: its cards were in the prompt, so the result is the count and the verdict
+    assert lines[0] == "Fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten."
     assert lines[1].startswith("You claimed nine, one short.")
-    for line in lines:
+    theirs = spoken(HandCounted(1, ShowTurn.HAND, show, None, adjudicate(10, 10, Rules())), 0, ["Ann", "Computer"])
+    assert theirs == ["Computer's hand: five, five, nine, ten. Fifteen two, fifteen four, fifteen six, fifteen "
+                      "eight, and a pair is ten."]
+    for line in lines + theirs:
         assert line.isascii()
 
 
-def test_a_seed_is_said_by_its_first_eight_digits() -> None:
+def test_a_seed_is_left_out_unasked_and_said_in_groups_of_four_on_request() -> None:
     seed = "7ab35da5310e76767f713c4764c9f5adf019abc8e6426d23ea93a58db01cddd2"
     said = short_digests(f"Shuffle: the door's seed commits to {seed} (SHA-256); your seed is {'0' * 64}.")
-    assert said == "Shuffle: the door's seed commits to 7ab35da5 and so on (SHA-256); your seed is 00000000 and so on."
+    assert said == ("Shuffle: the door's seed commits to (digits on request) (SHA-256); your seed is "
+                    "(digits on request).")
     assert short_digests("game #123456, 12 points") == "game #123456, 12 points"  # short numbers stay whole
+    assert digest_groups(f"Door's seed: {seed}") == (
+        "Door's seed: 7ab3 5da5 310e 7676 7f71 3c47 64c9 f5ad f019 abc8 e642 6d23 ea93 a58d b01c ddd2")
