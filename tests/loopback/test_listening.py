@@ -207,3 +207,18 @@ async def test_s_typed_at_the_first_line_brings_no_escape_sequence(tmp_path: Pat
         await sighted.wait(re.compile("A"))
         assert b"\x1b[" in sighted.raw
         sighted.close()
+
+
+async def test_every_hand_of_a_numbered_game_says_what_it_must(door: DoorServer) -> None:
+    """The checklist on every hand of a game dealt from its number (the
+    same cards on every run): nothing the cuts took out is missing."""
+    bot = await blind_guest(door)
+    await play_the_computer(bot, 4242)
+    game = await bot.play()
+    hands = hands_of(game)
+    assert len(hands) >= 4
+    for i, hand in enumerate(hands):
+        check_hand(hand, last=i == len(hands) - 1)
+    bot.send("n")
+    await bot.wait(bot.MENU)
+    bot.close()
