@@ -73,10 +73,13 @@ class WebConfig:
     HTTPS directly (PEM files); ``max_message``: the largest message from
     a browser, in bytes; ``message_rate``: messages a second read from one
     browser; ``frame_ancestors``: who may show the page in a frame
-    (Content-Security-Policy words: ``'self'``, or the BBS site's origin)."""
+    (Content-Security-Policy words: ``'self'``, or the BBS site's origin);
+    ``hosts``: the names callers reach the page by (empty: the listening
+    address and ``localhost``); a request for any other name is refused."""
 
     enabled: bool = True
     port: int = 8080
+    hosts: list[str] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)
     proxies: list[str] = field(default_factory=list)
     certfile: str = ""
@@ -434,7 +437,7 @@ def _check_caller(path: Path, raw: Any) -> CallerConfig:
 def _check_web(path: Path, raw: Any) -> WebConfig:
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: [web] must be a table of keys, got {raw!r}")
-    lists = {k: raw[k] for k in ("origins", "proxies") if k in raw}
+    lists = {k: raw[k] for k in ("origins", "proxies", "hosts") if k in raw}
     web: WebConfig = _check_section(path, "web", {k: v for k, v in raw.items() if k not in lists}, WebConfig)
     for key, value in lists.items():
         if not isinstance(value, list) or not all(isinstance(v, str) and v and v.isprintable() for v in value):

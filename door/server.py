@@ -38,7 +38,7 @@ from door.net.ssh import load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
-from door.net.web import WebOptions, start_web
+from door.net.web import WebOptions, default_hosts, start_web
 from door.records.names import clean_name
 from door.records.bulletins import BulletinWriter
 from door.records.store import Store, StoreError
@@ -172,7 +172,7 @@ class DoorServer:
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             self._web = await start_web(s.host, self.config.web.port, self._web_session, self.gate,
-                                        web_options(self.config.web), reuse_port=reuse)
+                                        web_options(self.config.web, s.host), reuse_port=reuse)
             self.web_port = self._web.sockets[0].getsockname()[1]
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -382,16 +382,19 @@ HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, 
 computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
 
 
-def web_options(web: WebConfig) -> WebOptions:
+def web_options(web: WebConfig, host: str = "127.0.0.1") -> WebOptions:
     """The web listener's options from ``[web]`` (with an HTTPS context
-    when it names a certificate).  Raises ``OSError`` or ``ssl.SSLError``
+    when it names a certificate); ``host``: the listening address (the
+    page's names by default, :func:`~door.net.web.default_hosts`).  Raises ``OSError`` or ``ssl.SSLError``
     when the certificate or key cannot be read."""
     tls = None
     if web.certfile:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(web.certfile, web.keyfile)
-    return WebOptions(origins=tuple(web.origins), proxies=tuple(web.proxies), max_message=web.max_message,
-                      message_rate=web.message_rate, frame_ancestors=web.frame_ancestors, tls=tls)
+    hosts = tuple(h.lower().strip("[]") for h in web.hosts) or default_hosts(host)
+    return WebOptions(hosts=hosts, origins=tuple(web.origins), proxies=tuple(web.proxies),
+                      max_message=web.max_message, message_rate=web.message_rate,
+                      frame_ancestors=web.frame_ancestors, tls=tls)
 
 
 async def _refuse(terminal: Terminal, text: str) -> None:

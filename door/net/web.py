@@ -15,8 +15,11 @@ needs).  The door's own rules on top of it:
   accepted (per address and in all); one from a configured proxy is
   counted once its request names the caller (``X-Forwarded-For``, believed
   from those addresses only);
-- the WebSocket's ``Origin`` must be the page's own (scheme, host and port
-  of the request) or one of ``[web] origins``;
+- a request's ``Host`` must be one of the names the sysop lists (``[web]
+  hosts``; by default the listening address and ``localhost``): a page on
+  another name whose DNS points at the door (DNS rebinding) gets nothing;
+- the WebSocket's ``Origin`` must be a page on one of those names, or one
+  of ``[web] origins`` (never merely the request's own ``Host``);
 - a message is at most ``max_message`` bytes; past ``message_rate``
   messages a second the socket is read no faster (the rest waits in the
   sender's TCP window);
@@ -47,7 +50,8 @@ from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, address_of
 from door.net.terminal import CLOSE_GRACE, Terminal, TerminalKind
 
-__all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "same_origin"]
+__all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
+           "allowed_origin", "default_hosts"]
 
 log = logging.getLogger(__name__)
 
@@ -79,8 +83,11 @@ class WebOptions:
     ``X-Forwarded-For`` is believed; ``max_message`` in bytes;
     ``message_rate``: messages a second read from one caller;
     ``frame_ancestors``: who may show the page in a frame (CSP words);
-    ``tls``: a server context for HTTPS (``None``: plain HTTP)."""
+    ``tls``: a server context for HTTPS (``None``: plain HTTP); ``hosts``:
+    the names (and addresses) callers reach the page by, lower case, no
+    port (:func:`default_hosts`)."""
 
+    hosts: Sequence[str] = ("localhost", "127.0.0.1", "::1")
     origins: Sequence[str] = ()
     proxies: Sequence[str] = ()
     max_message: int = 4096
@@ -118,16 +125,46 @@ def forwarded_address(peer: str, header: str | None, proxies: Sequence[str]) -> 
     return peer
 
 
-def same_origin(origin: str, host: str | None, tls: bool) -> bool:
-    """True when ``origin`` (the ``Origin`` header) is the scheme, host and
-    port the request was made to (``host``: its ``Host`` header)."""
-    if not host:
-        return False
-    scheme = "https" if tls else "http"
-    default = ":443" if tls else ":80"
-    own = f"{scheme}://{host.lower()}"
-    origin = origin.lower()
-    return origin == own or origin + default == own or origin == own.removesuffix(default)
+def default_hosts(listen: str) -> tuple[str, ...]:
+    """The names the page answers to when the sysop lists none: the
+    listening address (unless it is every address) and this machine's
+    own names.
+
+    >>> default_hosts("192.0.2.7")
+    ('192.0.2.7', 'localhost', '127.0.0.1', '::1')
+    >>> default_hosts("0.0.0.0")
+    ('localhost', '127.0.0.1', '::1')
+    """
+    own = ("localhost", "127.0.0.1", "::1")
+    listen = listen.strip().lower().strip("[]")
+    return own if listen in ("", "0.0.0.0", "::", *own) else (listen, *own)
+
+
+def host_name(header: str | None) -> str:
+    """The host of a ``Host`` header or of an origin's authority, lower
+    case, without its port or IPv6 brackets ("" for nothing).
+
+    >>> host_name("Door.Example:8080"), host_name("[::1]:8080"), host_name("127.0.0.1")
+    ('door.example', '::1', '127.0.0.1')
+    """
+    if not header:
+        return ""
+    host = header.strip().lower()
+    if host.startswith("["):
+        return host[1:host.find("]")] if "]" in host else host[1:]
+    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+
+
+def allowed_origin(origin: str, hosts: Sequence[str], origins: Sequence[str], tls: bool) -> bool:
+    """True when ``origin`` (the ``Origin`` header) may open the WebSocket:
+    a page of this door (the scheme it serves, a host of ``hosts``) or one
+    of ``origins``.  Never the request's own ``Host`` as such: a name the
+    sysop did not list is a stranger's (DNS rebinding)."""
+    if origin in origins:
+        return True
+    schemes = ("https",) if tls else ("http", "https")  # (plain HTTP may be behind a TLS proxy: its page is https)
+    head, _, authority = origin.partition("://")
+    return head.lower() in schemes and bool(authority) and "/" not in authority and host_name(authority) in hosts
 
 
 class WebTerminal(Terminal):
@@ -308,11 +345,16 @@ async def start_web(host: str, port: int, session: Callable[[WebTerminal], Await
         if connection.refused is not None:
             return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, f"Sorry, {connection.refused}.\n".encode(),
                              "text/plain; charset=utf-8", {})
+        named = request.headers.get_all("Host")
+        if len(named) != 1 or host_name(named[0]) not in options.hosts:  # another name: DNS rebinding, a scan
+            log.warning("web request from %s refused: host %r", connection.door_address,
+                        ", ".join(named)[:100])
+            return _response(http.HTTPStatus.MISDIRECTED_REQUEST, b"This door does not answer to that name.\n",
+                             "text/plain; charset=utf-8", {})
         path = request.path.split("?", 1)[0]
         if path == WS_PATH:
             origin = request.headers.get("Origin")
-            if origin is not None and origin not in options.origins and not same_origin(
-                    origin, request.headers.get("Host"), tls):
+            if origin is not None and not allowed_origin(origin, options.hosts, options.origins, tls):
                 log.warning("web socket from %s refused: origin %r", connection.door_address, origin[:100])
                 return _response(http.HTTPStatus.FORBIDDEN, b"This page's origin may not call the door.\n",
                                  "text/plain; charset=utf-8", {})

@@ -107,6 +107,36 @@ async def test_another_origin_is_refused_and_a_listed_one_is_not(web: DoorServer
         await WebScreen(ws).until("Your name:")
 
 
+async def test_dns_rebinding_a_name_the_sysop_did_not_list_gets_nothing(web: DoorServer) -> None:
+    """A page on evil.example whose DNS points at the door: its requests
+    name evil.example as the Host, and its socket's Origin equals that
+    Host.  Neither is the door's name: refused (it was a 101 before)."""
+    rebound = f"evil.example:{web.web_port}"
+    with pytest.raises(InvalidStatus) as refused:  # (the browser's Host: the name it resolved, not an address)
+        async with connect(f"ws://{rebound}/ws", origin=f"http://{rebound}", host="127.0.0.1", port=web.web_port):
+            pass
+    assert refused.value.response.status_code == 421
+    request = urllib.request.Request(f"http://127.0.0.1:{web.web_port}/", headers={"Host": rebound})
+    with pytest.raises(urllib.error.HTTPError) as page:
+        await asyncio.to_thread(urllib.request.urlopen, request, None, 5)
+    assert page.value.code == 421
+    # the door's own name, and a page on it, still work
+    async with connect(f"ws://localhost:{web.web_port}/ws", origin=f"http://localhost:{web.web_port}") as ws:
+        await WebScreen(ws).until("Your name:")
+
+
+async def test_a_listed_host_name_is_the_only_one_answered(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data")
+    config.web.hosts = ["door.example.org"]
+    async with running(config) as door:
+        async with connect("ws://door.example.org/ws", origin="https://door.example.org", host="127.0.0.1",
+                           port=door.web_port):
+            pass  # (a TLS proxy in front: the page's origin is https on the listed name)
+        with pytest.raises(InvalidStatus):
+            async with connect(f"ws://127.0.0.1:{door.web_port}/ws", origin=f"http://127.0.0.1:{door.web_port}"):
+                pass
+
+
 async def test_a_message_past_the_limit_ends_the_connection(web: DoorServer) -> None:
     async with connect(f"ws://127.0.0.1:{web.web_port}/ws", origin=origin(web), max_size=None) as ws:
         await WebScreen(ws).until("Your name:")
