@@ -25,7 +25,7 @@ from door.caller.login import reserved
 from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
-from door.config import Config, SysopConfig, WebConfig
+from door.config import Config, LimitsConfig, SysopConfig, WebConfig
 from door.context import DoorContext
 from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.net.logs import CONNECTION, SOURCE
@@ -172,7 +172,7 @@ class DoorServer:
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             self._web = await start_web(s.host, self.config.web.port, self._web_session, self.gate,
-                                        web_options(self.config.web, s.host), reuse_port=reuse)
+                                        web_options(self.config.web, s.host, self.config.limits), reuse_port=reuse)
             self.web_port = self._web.sockets[0].getsockname()[1]
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -382,7 +382,7 @@ HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, 
 computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
 
 
-def web_options(web: WebConfig, host: str = "127.0.0.1") -> WebOptions:
+def web_options(web: WebConfig, host: str = "127.0.0.1", limits: LimitsConfig | None = None) -> WebOptions:
     """The web listener's options from ``[web]`` (with an HTTPS context
     when it names a certificate); ``host``: the listening address (the
     page's names by default, :func:`~door.net.web.default_hosts`).  Raises ``OSError`` or ``ssl.SSLError``
@@ -392,7 +392,9 @@ def web_options(web: WebConfig, host: str = "127.0.0.1") -> WebOptions:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(web.certfile, web.keyfile)
     hosts = tuple(h.lower().strip("[]") for h in web.hosts) or default_hosts(host)
-    return WebOptions(hosts=hosts, origins=tuple(web.origins), proxies=tuple(web.proxies),
+    limits = limits or LimitsConfig()
+    return WebOptions(hosts=hosts, max_output=limits.max_output, stuck_timeout=limits.stuck_timeout,
+                      origins=tuple(web.origins), proxies=tuple(web.proxies),
                       max_message=web.max_message, message_rate=web.message_rate,
                       frame_ancestors=web.frame_ancestors, tls=tls)
 

@@ -18,6 +18,7 @@ import telnetlib3
 from telnetlib3 import telopt
 
 from door.net.cycles import untie_transport
+from door.net.bucket import TokenBucket
 from door.net.gate import ConnectionGate, address_of
 from door.net.terminal import Terminal, TerminalKind
 
@@ -138,38 +139,12 @@ READ_BURST = 16 * 1024
 """Bytes a telnet connection may send at once before :data:`READ_RATE` holds it."""
 
 
-class ReadShare:
-    """A token bucket of bytes for one connection: :meth:`spent` says how
-    long to stop reading, in seconds, once more than ``burst`` bytes came
-    faster than ``rate`` bytes a second.  ``clock``: seconds, monotonic.
-
-    >>> now = [0.0]
-    >>> share = ReadShare(1000, 2000, lambda: now[0])
-    >>> share.spent(1500), share.spent(1500)
-    (0.0, 1.0)
-    >>> now[0] = 1.0; share.spent(0)
-    0.0
-    """
-
-    def __init__(self, rate: float, burst: float, clock: Callable[[], float]) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self._tokens = burst
-        self._at = clock()
-
-    def spent(self, size: int) -> float:
-        """``size`` bytes were read: seconds to wait before reading more (0: none)."""
-        now = self.clock()
-        self._tokens = min(self.burst, self._tokens + (now - self._at) * self.rate) - size
-        self._at = now
-        return 0.0 if self._tokens >= 0 else -self._tokens / self.rate
-
-
 def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib3.TelnetServer]:
     """A telnetlib3 protocol class that asks ``gate`` at accept (refused:
     one line of text and the socket closes, before any negotiation), closes
     a connection whose shell has not started within ``login_timeout``
     seconds, reads at most :data:`READ_SIZE` bytes at once and
-    :data:`READ_RATE` a second (:class:`ReadShare`), and wakes a
+    :data:`READ_RATE` a second (:class:`~door.net.bucket.TokenBucket`), and wakes a
     writer waiting in ``drain()`` when the connection is lost (telnetlib3
     5.0's ``connection_lost`` does not, so a session writing to a caller who
     hung up waited forever and kept its slot)."""
@@ -181,7 +156,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
         door_started = False
         _door_deadline: asyncio.TimerHandle | None = None
         _door_waiting = False
-        _door_share: ReadShare
+        _door_share: TokenBucket
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             self._door_address = address_of(transport.get_extra_info("peername"))
@@ -200,7 +175,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
             if hasattr(transport, "max_size"):  # asyncio's socket transport: at most this much a read
                 transport.max_size = READ_SIZE
             loop = asyncio.get_running_loop()
-            self._door_share = ReadShare(READ_RATE, READ_BURST, loop.time)
+            self._door_share = TokenBucket(READ_RATE, READ_BURST, loop.time)
             super().connection_made(transport)
 
         def data_received(self, data: bytes) -> None:

@@ -43,8 +43,10 @@ from typing import Any, Awaitable, Callable, Sequence, cast
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
+from door.net.bucket import TokenBucket
 from door.net.charset import UTF8
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, address_of
@@ -75,6 +77,13 @@ _FILES = {
 PING_INTERVAL = 30.0
 """Seconds between pings; a peer that does not answer within as long is dropped."""
 
+PING_RATE = 2.0
+"""A client's pings the door answers a second, past :data:`PING_BURST` (a
+browser pings rarely, if ever; a flood of them is not answered)."""
+
+PING_BURST = 10
+"""Pings answered at once before :data:`PING_RATE` holds."""
+
 
 @dataclass(frozen=True)
 class WebOptions:
@@ -85,9 +94,13 @@ class WebOptions:
     ``frame_ancestors``: who may show the page in a frame (CSP words);
     ``tls``: a server context for HTTPS (``None``: plain HTTP); ``hosts``:
     the names (and addresses) callers reach the page by, lower case, no
-    port (:func:`default_hosts`)."""
+    port (:func:`default_hosts`); ``max_output`` (bytes) and
+    ``stuck_timeout`` (seconds): what a client that does not read may
+    leave queued, and for how long (``[limits]``)."""
 
     hosts: Sequence[str] = ("localhost", "127.0.0.1", "::1")
+    max_output: int = 256 * 1024
+    stuck_timeout: float = 30.0
     origins: Sequence[str] = ()
     proxies: Sequence[str] = ()
     max_message: int = 4096
@@ -181,9 +194,7 @@ class WebTerminal(Terminal):
         self._ws = connection
         self._out = bytearray()
         self._sender: asyncio.Task[None] | None = None
-        self._rate = max(1, message_rate)
-        self._tokens = float(self._rate)
-        self._last = asyncio.get_running_loop().time()
+        self._share = TokenBucket(max(1, message_rate), max(1, message_rate), asyncio.get_running_loop().time)
 
     async def pump(self) -> None:
         """Read messages until the socket closes: binary ones are keys, a
@@ -192,7 +203,9 @@ class WebTerminal(Terminal):
             while True:
                 await self.room()
                 message = await self._ws.recv()
-                await self._share()
+                wait = self._share.spent(1)  # past message_rate a second: read no more for a while
+                if wait > 0:
+                    await asyncio.sleep(wait)
                 if isinstance(message, str):
                     self._control(message)
                 else:
@@ -201,19 +214,6 @@ class WebTerminal(Terminal):
             pass
         finally:
             self.lost()
-
-    async def _share(self) -> None:
-        """A token bucket of ``message_rate`` messages a second (a burst of
-        as many): past it, wait (and read no more meanwhile)."""
-        loop = asyncio.get_running_loop()
-        now = loop.time()
-        self._tokens = min(float(self._rate), self._tokens + (now - self._last) * self._rate)
-        self._last = now
-        if self._tokens < 1:
-            await asyncio.sleep((1 - self._tokens) / self._rate)
-            self._tokens = 1.0
-            self._last = loop.time()
-        self._tokens -= 1
 
     def _control(self, text: str) -> None:
         """``{"cols": c, "rows": r}``: the page's window changed size;
@@ -277,10 +277,65 @@ class WebTerminal(Terminal):
 
 class _GatedConnection(ServerConnection):
     """A WebSocket server connection counted by the gate from its TCP
-    accept (or, from a proxy, from its request) to its end."""
+    accept (or, from a proxy, from its request) to its end, whose memory
+    is bounded whatever the client does: everything the door queues for
+    it (data, and the pongs and close frames the library writes by itself)
+    counts against ``output_limit`` bytes, and a client that does not read
+    past that, or leaves queued bytes untouched for ``stuck_timeout``
+    seconds, is dropped even when the door has nothing new to draw; pings
+    are answered at most :data:`PING_RATE` a second (the rest ignored)."""
 
     gate: ConnectionGate
     proxies: Sequence[str] = ()
+    output_limit: int = 256 * 1024
+    stuck_timeout: float = 30.0
+
+    def __init__(self, protocol: Any, server: Any, **kwargs: Any) -> None:
+        super().__init__(protocol, server, **kwargs)
+        self._pings = TokenBucket(PING_RATE, PING_BURST, asyncio.get_running_loop().time)
+        self.pings_ignored = 0
+        self._watch: asyncio.TimerHandle | None = None
+        self._queued = 0
+        answer = protocol.recv_frame
+
+        def recv_frame(frame: Frame) -> None:
+            # the library answers every ping itself, at once: a client that pings and never reads would grow
+            # the door's buffer at its upload rate; past the rate a ping is not answered
+            if frame.opcode is Opcode.PING and not self._pings.take():
+                self.pings_ignored += 1
+                return
+            answer(frame)
+
+        protocol.recv_frame = recv_frame
+
+    def send_data(self) -> None:
+        super().send_data()
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        queued = transport.get_write_buffer_size()
+        if queued > self.output_limit:
+            log.info("web %s has not read %d bytes: dropped", self.door_address, queued)
+            transport.abort()
+        elif queued and self._watch is None:
+            self._queued = queued
+            self._watch = self.loop.call_later(self.stuck_timeout, self._stuck)
+
+    def _stuck(self) -> None:
+        """``stuck_timeout`` seconds after bytes were queued: dropped if the
+        client took none of them meanwhile (whatever the door draws)."""
+        self._watch = None
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        queued = transport.get_write_buffer_size()
+        if queued and queued >= self._queued:
+            log.info("web %s read nothing of %d bytes in %g s: dropped", self.door_address, queued,
+                     self.stuck_timeout)
+            transport.abort()
+        elif queued:
+            self._queued = queued
+            self._watch = self.loop.call_later(self.stuck_timeout, self._stuck)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
@@ -303,6 +358,9 @@ class _GatedConnection(ServerConnection):
             self.counted = self.door_address = address
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         try:
             super().connection_lost(exc)
         finally:
@@ -336,6 +394,7 @@ async def start_web(host: str, port: int, session: Callable[[WebTerminal], Await
         pass
 
     Gated.gate, Gated.proxies = gate, tuple(options.proxies)
+    Gated.output_limit, Gated.stuck_timeout = options.max_output, options.stuck_timeout
 
     def process_request(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _GatedConnection)

@@ -287,3 +287,41 @@ async def test_a_flood_from_a_browser_does_not_slow_a_telnet_caller(web: DoorSer
         await log_in_as_guest(calm, "Calm")  # (its waits time out in seconds)
         calm.close()
         flooding.cancel()
+
+
+def _ping_frames(count: int, payload: bytes = b"p" * 100) -> bytes:
+    """``count`` masked ping frames, as a client sends them (RFC 6455)."""
+    import os
+    import struct
+
+    frame = bytearray()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    frame += struct.pack("!BB", 0x89, 0x80 | len(payload)) + mask + masked
+    return bytes(frame) * count
+
+
+async def test_a_ping_flood_that_never_reads_cannot_fill_the_door(web: DoorServer) -> None:
+    """The library answers every ping with a pong at once: ten sockets
+    that ping and never read took a door to 600 MB.  Past a few a second
+    pings are not answered, and what waits for a client is bounded."""
+    import base64
+    import os
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", web.web_port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{web.web_port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                 f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                 f"Origin: {origin(web)}\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    assert head.startswith(b"HTTP/1.1 101")
+    flood = _ping_frames(100_000)  # 10.6 MB of pings, never a byte read back
+    [connection] = [c for c in web._web.connections]
+    for i in range(0, len(flood), 1 << 20):
+        writer.write(flood[i:i + (1 << 20)])
+        await writer.drain()
+    await asyncio.sleep(1.0)
+    transport = connection.transport
+    assert transport.get_write_buffer_size() <= 256 * 1024
+    assert connection.pings_ignored > 99_000  # answered: a burst and a few a second
+    writer.close()
