@@ -149,12 +149,16 @@ class Handshake(enum.StrEnum):
 class BoardConfig:
     """One ``[[rlogin.board]]`` entry: the board's ``tag`` (1 to 8 letters
     or digits, shown after its callers' names: ``alias@TAG``), its
-    ``secret`` (the shared password it sends; at least 12 characters) and
-    the ``handshake`` it uses."""
+    ``secret`` (the shared password it sends; at least 12 characters), the
+    ``handshake`` it uses, and the ``addresses`` it may call from
+    (addresses or networks; a call from elsewhere is refused before its
+    secret is read: rlogin sends the secret in the clear, so it must not
+    be all that proves a board; empty: any address, with a warning)."""
 
     tag: str
     secret: str
     handshake: Handshake
+    addresses: tuple[str, ...] = ()
 
 
 @dataclass
@@ -501,9 +505,17 @@ def _check_rlogin(path: Path, raw: Any) -> RloginConfig:
         where = f"{path}: rlogin.board[{i}]"
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: expected a table with tag, secret and handshake")
-        unknown = set(entry) - {"tag", "secret", "handshake"}
+        unknown = set(entry) - {"tag", "secret", "handshake", "addresses"}
         if unknown:
-            raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected tag, secret, handshake)")
+            raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected tag, secret, handshake, "
+                              "addresses)")
+        addresses = entry.get("addresses", [])
+        try:
+            if not isinstance(addresses, list) or not all(isinstance(a, str) for a in addresses):
+                raise ValueError(f"expected a list of addresses or networks, got {addresses!r}")
+            check_networks(addresses)
+        except ValueError as exc:
+            raise ConfigError(f"{where}.addresses: {exc}") from None
         tag, secret, style = entry.get("tag"), entry.get("secret"), entry.get("handshake", "synchronet")
         if not isinstance(tag, str) or not _TAG.fullmatch(tag):
             raise ConfigError(f"{where}.tag: expected 1 to 8 letters or digits, got {tag!r}")
@@ -517,7 +529,7 @@ def _check_rlogin(path: Path, raw: Any) -> RloginConfig:
             handshake = Handshake(style)
         except ValueError:
             raise ConfigError(f"{where}.handshake: expected \"synchronet\" or \"doorparty\", got {style!r}") from None
-        boards.append(BoardConfig(tag.upper(), secret, handshake))
+        boards.append(BoardConfig(tag.upper(), secret, handshake, tuple(addresses)))
     section.boards = boards
     return section
 

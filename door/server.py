@@ -181,8 +181,14 @@ class DoorServer:
                               *(self._web.sockets if self._web is not None else ())], self.workers)
         if self.config.rlogin.enabled and self.worker == 0:
             hub = self.config.rlogin  # its own count: one board's callers all come from the board's address
+            open_boards = [b.tag for b in hub.boards if not b.addresses]
+            if open_boards:
+                log.warning("rlogin: board(s) %s list no addresses: anyone who has seen a secret go by in the "
+                            "clear may call as their callers (give each board its addresses)", ", ".join(open_boards))
+            members = None if open_boards else [a for b in hub.boards for a in b.addresses]
             self._rlogin = await start_rlogin(s.host, hub.port, self._rlogin_session,
                                               ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None),
+                                              members=members,
                                               login_timeout=s.login_timeout)
             self.rlogin_port = self._rlogin.sockets[0].getsockname()[1]
             log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,

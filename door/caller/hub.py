@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from door.net.gate import in_networks
 from door.config import BoardConfig, Handshake
 from door.net.rlogin import Handshake as RloginHandshake
 from door.records.accounts import Account, NameTaken
@@ -80,6 +81,8 @@ async def hub_login(handshake: RloginHandshake, boards: Sequence[BoardConfig], t
                       and _same(handshake.client_user, b.secret)), None)
     elif board is not None and not _same(handshake.client_user, board.secret):
         board = None
+    if board is not None and board.addresses and not in_networks(address, board.addresses):
+        board = None  # its secret, from an address the board does not call from: a replay, not the board
     if board is None:
         await asyncio.sleep(throttle.failure(who, address, "rlogin"))
         return "This board is not a member of the cribbage hub (or its secret is wrong)."

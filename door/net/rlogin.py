@@ -17,12 +17,12 @@ import asyncio
 import logging
 import socket
 from dataclasses import dataclass
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Sequence
 
-from door.net.gate import ConnectionGate, address_of
+from door.net.gate import ConnectionGate, address_of, in_networks
 from door.net.terminal import StreamTerminal, TerminalKind
 
-__all__ = ["Handshake", "HandshakeError", "RloginTerminal", "parse_handshake", "start_rlogin",
+__all__ = ["Handshake", "HandshakeError", "RloginTerminal", "parse_handshake", "start_rlogin", "Strangers",
            "HANDSHAKE_LIMIT", "FIELD_LIMIT"]
 
 log = logging.getLogger(__name__)
@@ -141,18 +141,42 @@ class RloginTerminal(StreamTerminal):
 RloginSession = Callable[[RloginTerminal, Handshake], Awaitable[None]]
 
 
+class Strangers:
+    """Calls refused because they came from no member board's address:
+    counted, and logged at the first, tenth, hundredth and every
+    thousandth (a scan is news once, not a line each)."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+    def refuse(self, peer: str) -> None:
+        self.refused += 1
+        if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
+            log.warning("rlogin from %s refused: no member board calls from there (%d refused so far)", peer,
+                        self.refused)
+
+
 async def start_rlogin(host: str, port: int, session: RloginSession, gate: ConnectionGate,
-                       login_timeout: float = 60.0) -> asyncio.Server:
+                       login_timeout: float = 60.0, members: Sequence[str] | None = None,
+                       strangers: Strangers | None = None) -> asyncio.Server:
     """Listen for rlogin on ``host``:``port``; each connection that
     ``gate`` admits and that sends a handshake within ``login_timeout``
     seconds is answered (``\\0``, then the urgent byte asking for the
-    window size) and handed to ``session`` with its terminal.  Raises
-    ``OSError`` when the port is taken."""
+    window size) and handed to ``session`` with its terminal.
+    ``members``: the addresses and networks member boards call from
+    (``None``: any); a call from elsewhere is closed at once, before a
+    byte of it is read (its secret included), and counted in
+    ``strangers``.  Raises ``OSError`` when the port is taken."""
+    strangers = strangers or Strangers()
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer_name = writer.get_extra_info("peername")
         peer = f"{peer_name[0]}:{peer_name[1]}" if isinstance(peer_name, tuple) else str(peer_name)
         address = address_of(peer)
+        if members is not None and not in_networks(address, members):
+            strangers.refuse(peer)
+            writer.transport.abort()
+            return
         refusal = gate.admit(address)
         if refusal is not None:
             log.warning("rlogin from %s refused: %s", peer, refusal)

@@ -34,10 +34,12 @@ def hub_config(data: Path) -> Config:
 
 
 async def rlogin(door: DoorServer, client_user: str, server_user: str, term: str = "ansi-bbs/38400",
-                 cols: int = 80, rows: int = 24) -> tuple[TelnetCaller, bytes]:
-    """Call the hub as a member board's rlogin client does; returns the
-    caller and the first byte the door answered."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", door.rlogin_port)
+                 cols: int = 80, rows: int = 24, source: str | None = None) -> tuple[TelnetCaller, bytes]:
+    """Call the hub as a member board's rlogin client does (from the
+    loopback address ``source``); returns the caller and the first byte
+    the door answered."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", door.rlogin_port,
+                                                   local_addr=(source, 0) if source else None)
     writer.write(b"\0" + client_user.encode() + b"\0" + server_user.encode() + b"\0" + term.encode() + b"\0")
     first = await reader.read(1)
     writer.write(b"\xff\xffss" + struct.pack(">HHHH", rows, cols, 0, 0))  # the window size, in band
@@ -132,3 +134,36 @@ async def test_the_terminal_type_may_name_the_screen_to_start_on(tmp_path: Path)
         caller.close()
         assert parse_handshake(b"\0s\0Ann\0ansi-bbs+Daily/9600\0").start == "daily"
         assert parse_handshake(b"\0s\0Ann\0ansi-bbs+Daily/9600\0").term == "ansi-bbs"
+
+
+async def test_a_board_is_proved_by_its_addresses_not_its_secret_alone(tmp_path: Path) -> None:
+    """rlogin sends a board's secret in the clear with every call: anyone
+    on the path could replay it.  A board lists the addresses it calls
+    from; a call from elsewhere is closed before a byte is read (the
+    secret included), and a secret replayed from another board's address
+    is refused.  A stranger's hundred half-open calls shut nobody out."""
+    config = hub_config(tmp_path / "data")
+    config.rlogin.boards = [BoardConfig("SYNC", SYNC_SECRET, Handshake.SYNCHRONET, ("127.0.0.2",)),
+                            BoardConfig("DP", DP_SECRET, Handshake.DOORPARTY, ("127.0.0.3/32",))]
+    async with running(config) as door:
+        half_open = []
+        for _ in range(100):  # a stranger's flood: one byte each, never a whole handshake
+            reader, writer = await asyncio.open_connection("127.0.0.1", door.rlogin_port, local_addr=("127.0.0.9", 0))
+            writer.write(b"\0")
+            half_open.append((reader, writer))
+        for r, _ in half_open:  # each closed at once, unread (an abort: a reset, or the end of the stream)
+            try:
+                assert await asyncio.wait_for(r.read(), 5) == b""
+            except ConnectionResetError:
+                pass
+        for _, w in half_open:
+            w.close()
+        ann, first = await rlogin(door, SYNC_SECRET, "Ann", source="127.0.0.2")  # the board, from its address
+        assert first == b"\0"
+        await ann.screen.wait_for(lambda: "Welcome, Ann@SYNC." in ann.screen.text())
+        # SYNC's secret, replayed from DP's address: not SYNC
+        eve, _ = await rlogin(door, SYNC_SECRET, "Eve", source="127.0.0.3")
+        await eve.screen.wait_for(lambda: "not a member of the cribbage hub" in eve.screen.text(), timeout=10)
+        assert "Eve@SYNC" not in {p.name for p in door.ctx.lobby.callers()}
+        for c in (ann, eve):
+            c.close()
