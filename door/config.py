@@ -17,7 +17,7 @@ from typing import Any, Sequence
 
 from engine.rules import Rules, RulesError
 
-from door.net.gate import check_networks
+from door.net.gate import PreloginLimit, check_networks
 from door.net.peer_socket import PEER_SECRET
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
@@ -230,7 +230,12 @@ class LimitsConfig:
     from one address, ``register_per_network`` from one network (an IPv4
     /24, an IPv6 /56), ``register_total`` from the networks that registered
     in the window and ``register_reserve`` more from those that did not
-    (:class:`~door.records.accounts.RegistrationLimit`)."""
+    (:class:`~door.records.accounts.RegistrationLimit`); connections not
+    yet logged in: ``prelogin_total`` at once (the rest of
+    ``max_sessions`` is kept for logged-in sessions), ``prelogin_per_address``
+    from one address, ``prelogin_per_network`` from one network; when they
+    are full the oldest of the busiest address is closed to make room
+    (:class:`~door.net.gate.PreloginLimit`)."""
 
     max_sessions: int = 200
     max_per_address: int = 10
@@ -247,6 +252,15 @@ class LimitsConfig:
     register_total: int = 50
     register_per_network: int = 10
     register_reserve: int = 50
+    prelogin_total: int = 100
+    prelogin_per_address: int = 10
+    prelogin_per_network: int = 40
+
+    @property
+    def prelogin(self) -> PreloginLimit:
+        """The pre-login budget these settings make (never past ``max_sessions``)."""
+        total = min(self.prelogin_total, self.max_sessions)
+        return PreloginLimit(total, min(self.prelogin_per_address, total), min(self.prelogin_per_network, total))
 
     @property
     def registrations(self) -> RegistrationLimit:
@@ -291,12 +305,18 @@ class StoreConfig:
     an address the others reach) and ``peer_port`` (0: any free port), and
     the nodes prove to each other that they hold the secret in
     ``peer_secret_file`` (empty: ``peer_secret`` in the data folder, made
-    on first start; on several machines, copy one file to all)."""
+    on first start; on several machines, copy one file to all).  Between
+    machines the link runs over TLS when ``peer_certfile``, ``peer_keyfile``
+    and ``peer_cafile`` are given (PEM: this node's certificate and key,
+    and the sysop's own authority that signed every node's)."""
 
     url: str = ""
     peer_host: str = ""
     peer_port: int = 0
     peer_secret_file: str = ""
+    peer_certfile: str = ""
+    peer_keyfile: str = ""
+    peer_cafile: str = ""
 
     def secret_path(self, data_dir: Path) -> Path:
         """Where the peer secret is: ``peer_secret_file``, or
@@ -350,7 +370,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "max_output": (4096, 64 * 1024 * 1024), "stuck_timeout": (1, 3600), "ssh_password_attempts": (1, 100), "ssh_sessions": (1, 16),
     "password_window": (1, 86400), "peer_port": (0, 65535), "password_per_address": (1, 10000), "password_per_account": (1, 100000),
     "register_window": (1, 864000), "register_per_address": (0, 100000), "register_total": (0, 1000000),
-    "register_per_network": (0, 100000), "register_reserve": (0, 1000000),
+    "register_per_network": (0, 100000), "register_reserve": (0, 1000000), "prelogin_total": (1, 100000),
+    "prelogin_per_address": (1, 100000), "prelogin_per_network": (1, 100000),
     "port": (0, 65535), "max_message": (256, 1024 * 1024), "message_rate": (1, 100000),
     "min_games": (0, 10000), "min_age_days": (0, 3650), "pair_per_day": (0, 1000), "abort_limit": (1, 1000),
     "abort_window": (0, 8760), "abort_hold": (0, 8760),
@@ -554,6 +575,10 @@ def load_config(path: Path | None) -> Config:
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
                               f"sysop, paging, limits, store, web, bulletins, rlogin, daily, ranked)")
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
+    tls = (store.peer_certfile, store.peer_keyfile, store.peer_cafile)
+    if any(tls) and not all(tls):
+        raise ConfigError(f"{path}: store: give peer_certfile, peer_keyfile and peer_cafile together (TLS between "
+                          "nodes), or none")
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
                           f"in the data folder), got {store.url.split('@')[-1]!r}")

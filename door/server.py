@@ -27,11 +27,11 @@ from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.config import Config, LimitsConfig, SysopConfig, WebConfig
 from door.context import DoorContext
-from door.net.gate import ConnectionGate, raise_descriptor_limit
+from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
 from door.net.logs import CONNECTION, SOURCE
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
-from door.net.peer_socket import PeerHello, load_peer_secret, start_peers
+from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
 from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
 from door.net.ssh import load_host_key, start_ssh
@@ -117,7 +117,8 @@ class DoorServer:
         descriptors = raise_descriptor_limit()
         limits = self.config.limits
         # the sysops' logins come through the same gate: room for them past max_sessions
-        self.gate = ConnectionGate(limits.max_sessions + SYSOP_ROOM, limits.max_per_address, descriptors)
+        self.gate = ConnectionGate(limits.max_sessions + SYSOP_ROOM, limits.max_per_address, descriptors,
+                                   prelogin=limits.prelogin)
         log.info("at most %d connections (%d from one address; %d descriptors)", self.gate.max_total,
                  self.gate.max_per_address, descriptors)
         self.store = await Store.open(self.config.store.target(data_dir))
@@ -187,7 +188,10 @@ class DoorServer:
                             "clear may call as their callers (give each board its addresses)", ", ".join(open_boards))
             members = None if open_boards else [a for b in hub.boards for a in b.addresses]
             self._rlogin = await start_rlogin(s.host, hub.port, self._rlogin_session,
-                                              ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None),
+                                              ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
+                                                             prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
+                                                                                    hub.max_sessions,
+                                                                                    hub.max_sessions)),
                                               members=members,
                                               login_timeout=s.login_timeout)
             self.rlogin_port = self._rlogin.sockets[0].getsockname()[1]
@@ -216,9 +220,13 @@ class DoorServer:
         host = self.config.store.peer_host or "127.0.0.1"  # (never the callers' address by default)
         secret = load_peer_secret(self.config.store.secret_path(Path(self.config.server.data_dir)))
         port = self.config.store.peer_port + self.worker if self.config.store.peer_port else 0
-        self._peers = await start_peers(host, port, secret, self._peer_session)
+        tls = client = None
+        store = self.config.store
+        if store.peer_certfile:
+            tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile)
+        self._peers = await start_peers(host, port, secret, self._peer_session, tls=tls)
         port = self._peers.sockets[0].getsockname()[1]
-        self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret)
+        self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
 
@@ -304,6 +312,7 @@ class DoorServer:
             return
         if sysop is not None:
             self._sysop_sessions.add(terminal)
+            terminal.logged_in()  # (the SSH login proved the sysop)
         # a sysop's console waits for callers: it never idles out
         terminal.idle_timeout = None if sysop else self.config.server.idle_timeout
         terminal.idle_warning = limits.idle_warning

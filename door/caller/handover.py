@@ -41,7 +41,8 @@ async def hand_over(side: CallerSide, node: Node, purpose: Purpose = "sysop", ch
     assert ctx.link is not None  # (a node is known only through the link)
     hello = PeerHello.for_terminal(caller.name, caller.account.id if caller.account is not None else None,
                                    terminal, challenge)
-    link = await connect_peer(node.address, node.port, ctx.link.secret, hello)
+    link = await connect_peer(node.address, node.port, ctx.link.secret, hello, tls=ctx.link.tls,
+                              source=ctx.link.address if ctx.link.address not in ("0.0.0.0", "::", "") else None)
     if link is None:
         log.warning("node %d at %s:%d cannot be reached", node.id, node.address, node.port)
         if purpose == "session":

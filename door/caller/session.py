@@ -119,6 +119,7 @@ class CallerSession(CallerSide):
             caller = await login(self, proved.user_name, proved.account)
             terminal.idle_timeout = idle
         self.caller = caller
+        terminal.logged_in()  # out of the gate's pre-login budget: a flood of strangers no longer reaches it
         presence.name = caller.name
         if caller.account is not None and ctx.link is not None:
             # one session per account across the nodes: where it is on line, it goes (that node closes the older)

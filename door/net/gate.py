@@ -16,9 +16,10 @@ import ipaddress
 import logging
 import resource
 from collections import Counter
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Callable, Sequence
 
-__all__ = ["ConnectionGate", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
+__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
@@ -112,48 +113,158 @@ def raise_descriptor_limit() -> int:
     return int(soft)
 
 
+@dataclass(frozen=True)
+class PreloginLimit:
+    """How many connections may be at once before their caller has logged
+    in (an unfinished HTTP request, a WebSocket or telnet negotiation, an
+    SSH handshake, an rlogin handshake, the name prompt): ``total`` in all,
+    and from one address (``per_address``) or one network
+    (``per_network``, :func:`network_of`).  Logged-in sessions keep the
+    rest of the gate's total to themselves."""
+
+    total: int = 100
+    per_address: int = 10
+    per_network: int = 40
+
+
+class Ticket:
+    """One connection the gate was asked about: ``refused`` says why it
+    may not stay (it is not counted then); else it is counted, as not yet
+    logged in, until :meth:`logged_in`, and released once by
+    :meth:`release`.  ``close()``: ends the connection (the gate calls it
+    when the connection is the one it lets go to make room)."""
+
+    __slots__ = ("gate", "address", "network", "close", "refused", "prelogin", "counted")
+
+    def __init__(self, gate: ConnectionGate, address: str, close: Callable[[], None]) -> None:
+        self.gate = gate
+        self.address = address
+        self.network = network_of(address)
+        self.close = close
+        self.refused: str | None = None
+        self.prelogin = False
+        self.counted = False
+
+    def logged_in(self) -> None:
+        """The caller has logged in: the connection leaves the pre-login budget."""
+        self.gate._logged_in(self)
+
+    def release(self) -> None:
+        """The connection has closed (a second call, or one for a refused
+        or let-go connection, changes nothing)."""
+        self.gate._release(self)
+
+
 class ConnectionGate:
-    """Open connections in all (``total``) and per address.
+    """Open connections in all (``total``) and per address, for every
+    transport alike: the one admission path.
 
     ``max_total``: connections open at once over every listener;
     ``max_per_address``: from one address.  ``descriptors``: the soft
     descriptor limit; ``max_total`` is cut so that
-    :data:`DESCRIPTOR_RESERVE` of them always stay free.
+    :data:`DESCRIPTOR_RESERVE` of them always stay free.  ``prelogin``:
+    the budget of connections not yet logged in
+    (:class:`PreloginLimit`; ``None``: none apart).  When that budget is
+    full the oldest pre-login connection of the address holding the most
+    of them is closed to make room, rather than the newcomer refused: a
+    stranger with many slow connections loses their own, and a caller
+    typing a name keeps theirs.
     """
 
-    def __init__(self, max_total: int, max_per_address: int, descriptors: int | None = None) -> None:
+    def __init__(self, max_total: int, max_per_address: int, descriptors: int | None = None,
+                 prelogin: PreloginLimit | None = None) -> None:
         if descriptors is not None:
             max_total = min(max_total, max(1, descriptors - DESCRIPTOR_RESERVE))
         self.max_total = max_total
         self.max_per_address = max_per_address
+        self.prelogin = prelogin
         self.total = 0
         self._by_address: Counter[str] = Counter()
+        self._waiting: dict[Ticket, None] = {}
+        """The pre-login connections, oldest first."""
+        self._waiting_by_address: Counter[str] = Counter()
+        self._waiting_by_network: Counter[str] = Counter()
         self.refused = 0
         """Connections refused so far (for the benchmarks and the log)."""
+        self.let_go = 0
+        """Pre-login connections closed to make room so far."""
 
-    def admit(self, address: str) -> str | None:
-        """A new connection from ``address``: ``None`` when it may stay (it
-        is counted until :meth:`release`), else why not, as words for the
-        caller ("the door is full")."""
+    @property
+    def waiting(self) -> int:
+        """Connections counted that have not logged in yet."""
+        return len(self._waiting)
+
+    def admit(self, address: str, close: Callable[[], None] = lambda: None) -> Ticket:
+        """A new connection from ``address``: its :class:`Ticket`, counted
+        (as not logged in) until released, or ``refused`` with why not, as
+        words for the caller ("the door is full")."""
+        ticket = Ticket(self, address, close)
+        limit = self.prelogin
         if self.total >= self.max_total:
             why = "the door is full"
         elif self._by_address[address] >= self.max_per_address:
             why = "too many calls from your address"
+        elif limit is not None and self._waiting_by_address[address] >= limit.per_address:
+            why = "too many calls from your address at once"
+        elif limit is not None and self._waiting_by_network[ticket.network] >= limit.per_network:
+            why = "too many calls from your network at once"
         else:
+            if limit is not None and len(self._waiting) >= limit.total:
+                self._make_room()
             self.total += 1
             self._by_address[address] += 1
-            return None
+            ticket.counted = True
+            if limit is not None:
+                ticket.prelogin = True
+                self._waiting[ticket] = None
+                self._waiting_by_address[address] += 1
+                self._waiting_by_network[ticket.network] += 1
+            return ticket
+        ticket.refused = why
         self.refused += 1
         if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
             log.warning("refusing connections: %s (%d open, %d from %r; %d refused so far)", why, self.total,
                         self._by_address[address], address, self.refused)
-        return why
+        return ticket
 
-    def release(self, address: str) -> None:
-        """A connection :meth:`admit` let in has closed."""
+    def _make_room(self) -> None:
+        """Let the oldest pre-login connection of the busiest address go."""
+        busiest = max(self._waiting_by_address.values())
+        oldest = next(t for t in self._waiting if self._waiting_by_address[t.address] == busiest)
+        self._release(oldest)
+        self.let_go += 1
+        if self.let_go in (1, 10, 100) or self.let_go % 1000 == 0:
+            log.warning("pre-login connections full: closing the oldest of %r (%d let go so far)", oldest.address,
+                        self.let_go)
+        try:
+            oldest.close()
+        except Exception:  # (a transport already gone)
+            log.debug("closing a pre-login connection of %r failed", oldest.address, exc_info=True)
+
+    def _logged_in(self, ticket: Ticket) -> None:
+        if ticket.prelogin:
+            ticket.prelogin = False
+            self._unwait(ticket)
+
+    def _unwait(self, ticket: Ticket) -> None:
+        self._waiting.pop(ticket, None)
+        for counter, key in ((self._waiting_by_address, ticket.address), (self._waiting_by_network, ticket.network)):
+            left = counter[key] - 1
+            if left > 0:
+                counter[key] = left
+            else:
+                del counter[key]
+
+    def _release(self, ticket: Ticket) -> None:
+        if not ticket.counted:
+            return
+        ticket.counted = False
+        if ticket.prelogin:
+            ticket.prelogin = False
+            self._unwait(ticket)
         self.total = max(0, self.total - 1)
-        left = self._by_address[address] - 1
+        left = self._by_address[ticket.address] - 1
         if left > 0:
-            self._by_address[address] = left
+            self._by_address[ticket.address] = left
         else:
-            del self._by_address[address]
+            del self._by_address[ticket.address]

@@ -49,6 +49,7 @@ import json
 import logging
 import os
 import secrets
+import ssl
 import tempfile
 from collections import Counter, OrderedDict
 from dataclasses import asdict, dataclass
@@ -64,7 +65,7 @@ from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["PeerHello", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
+__all__ = ["peer_tls", "PeerHello", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
            "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
 
 log = logging.getLogger(__name__)
@@ -236,12 +237,31 @@ class PeerTerminal(RelayedTerminal):
         self.screen_reader = hello.plain
 
 
+def peer_tls(certfile: str, keyfile: str, cafile: str) -> tuple[ssl.SSLContext, ssl.SSLContext]:
+    """The TLS contexts of the peer link: the listener's and the caller's
+    (both sides show a certificate the sysop's own authority, ``cafile``,
+    signed: ``certfile`` and ``keyfile``, PEM).  The nodes are named by
+    address, so a certificate is checked against the authority, not a
+    host name.  Raises ``OSError`` or ``ssl.SSLError`` when a file cannot
+    be read."""
+    server = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH, cafile=cafile)
+    server.load_cert_chain(certfile, keyfile)
+    server.verify_mode = ssl.CERT_REQUIRED
+    client = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=cafile)
+    client.check_hostname = False
+    client.load_cert_chain(certfile, keyfile)
+    return server, client
+
+
 async def start_peers(host: str, port: int, secret: bytes,
-                      session: Callable[[PeerTerminal, PeerHello], Awaitable[None]]) -> Any:
+                      session: Callable[[PeerTerminal, PeerHello], Awaitable[None]],
+                      tls: ssl.SSLContext | None = None) -> Any:
     """Listen on ``host``:``port`` (0: any free port) and run
     ``session(terminal, hello)`` for each caller another node hands over
-    with a hello signed with ``secret`` for that connection.  Returns the
-    asyncio server."""
+    with a hello signed with ``secret`` for that connection; ``tls``: the
+    link runs over TLS (:func:`peer_tls`: nodes on different machines,
+    where the hello's names and addresses must not cross a network in the
+    clear).  Returns the asyncio server."""
     waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
     """Connections in the handshake, oldest first, with their addresses."""
     by_address: Counter[str] = Counter()
@@ -307,20 +327,25 @@ async def start_peers(host: str, port: int, secret: bytes,
             super().connection_made(transport)
 
     return await asyncio.get_running_loop().create_server(
-        lambda: Gated(asyncio.StreamReader(limit=HELLO_LIMIT), handle), host, port)
+        lambda: Gated(asyncio.StreamReader(limit=HELLO_LIMIT), handle), host, port, ssl=tls,
+        ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None)
 
 
-async def connect_peer(address: str, port: int, secret: bytes,
-                       hello: PeerHello) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,
+                       tls: ssl.SSLContext | None = None,
+                       source: str | None = None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
     """Hand ``hello``'s caller to the node at ``address``:``port``: the
     connection once the handshake is done and the node proved it holds
     ``secret``, ready to relay the caller's bytes; ``None`` when it cannot
     be reached, or does not prove it, within :data:`HELLO_TIMEOUT` seconds
-    a step."""
+    a step.  ``tls``: over TLS (:func:`peer_tls`); ``source``: the local
+    address to call from (this node's ``peer_host``, so that a firewall
+    rule written for it holds)."""
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port, limit=HELLO_LIMIT),
-                                                HELLO_TIMEOUT)
-    except (OSError, asyncio.TimeoutError):
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
+            ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
+    except (OSError, asyncio.TimeoutError, ssl.SSLError):
         return None
     try:
         line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)

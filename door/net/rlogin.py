@@ -177,9 +177,9 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
             strangers.refuse(peer)
             writer.transport.abort()
             return
-        refusal = gate.admit(address)
-        if refusal is not None:
-            log.warning("rlogin from %s refused: %s", peer, refusal)
+        ticket = gate.admit(address, close=writer.transport.abort)
+        if ticket.refused is not None:
+            log.warning("rlogin from %s refused: %s", peer, ticket.refused)
             writer.close()
             return
         try:
@@ -190,6 +190,7 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
                 writer.close()
                 return
             terminal = RloginTerminal(reader, writer, peer, handshake)
+            terminal.ticket = ticket
             writer.write(b"\0")
             sock = writer.get_extra_info("socket")
             if sock is not None:
@@ -200,6 +201,6 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
                     pass
             await terminal.run_session(lambda t: session(terminal, handshake))
         finally:
-            gate.release(address)
+            ticket.release()
 
     return await asyncio.start_server(connected, host, port, limit=HANDSHAKE_LIMIT * 8)

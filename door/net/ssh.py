@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable, Protocol, TypeVar
 import asyncssh
 from asyncssh.sftp import MIN_SFTP_VERSION
 
-from door.net.gate import ConnectionGate, address_of
+from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.private import check_private
 from door.net.terminal import Terminal, TerminalKind
 
@@ -43,6 +43,7 @@ class SshTerminal(Terminal):
         super().__init__(TerminalKind.SSH, peer_text, term, cols or 80, rows or 24, lang=env.get("LANG"))
         self._process = process
         self._conn = process.channel.get_connection()
+        self.ticket = getattr(process, "ticket", None)
 
     async def pump(self) -> None:
         """Read the channel until it closes, feeding the terminal."""
@@ -135,6 +136,8 @@ class _CountedProcess(asyncssh.SSHServerProcess):  # type: ignore[type-arg]
     def __init__(self, handle: Callable[[Any], Awaitable[None]], closed: Callable[[], None]) -> None:
         super().__init__(handle, None, MIN_SFTP_VERSION, False)
         self._closed: Callable[[], None] | None = closed
+        self.ticket: Ticket | None = None
+        """The gate's count of this session (the connection's own for its first)."""
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
@@ -169,25 +172,27 @@ class DoorSshServer(asyncssh.SSHServer):
         self.auth: Authenticator[Any] | None = None
         self.identity: Any = None
         self.conn: asyncssh.SSHServerConnection | None = None
-        self._address: str | None = None  # counted by the gate until connection_lost
+        self._address: str | None = None
+        self.ticket: Ticket | None = None
+        """The gate's count of this connection (its first session's), until connection_lost."""
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         peer = conn.get_extra_info("peername")
         address = address_of(peer)
         if self.gate is not None:
-            why = self.gate.admit(address)
-            if why is not None:  # before the key exchange: nothing is spent on it
+            ticket = self.gate.admit(address, close=conn.abort)
+            if ticket.refused is not None:  # before the key exchange: nothing is spent on it
                 conn.abort()
                 self.auth = _Refused()
                 return
-            self._address = address
+            self._address, self.ticket = address, ticket
         self.auth = self.make_authenticator(f"{peer[0]}:{peer[1]}" if peer else "?", conn.close)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.gate is not None and self._address is not None:
-            self.gate.release(self._address)
-            self._address = None
+        if self.ticket is not None:
+            self.ticket.release()
+            self.ticket = None  # (it held the connection, which holds this server object)
 
     def session_requested(self) -> Any:
         """A new session channel: a process that runs :attr:`handle`, or a
@@ -200,21 +205,23 @@ class DoorSshServer(asyncssh.SSHServer):
                      self.open_channels, extra={"source": self._address})
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             f"this door takes {self.channels} session(s) per connection")
-        extra = self.open_channels > 0 and self.gate is not None and self._address is not None
-        if extra:
-            assert self.gate is not None and self._address is not None
-            why = self.gate.admit(self._address)
-            if why is not None:
-                raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, why)
+        ticket = self.ticket if self.open_channels == 0 else None
+        if self.open_channels > 0 and self.gate is not None and self._address is not None:
+            conn = self.conn
+            ticket = self.gate.admit(self._address, close=conn.abort if conn is not None else lambda: None)
+            if ticket.refused is not None:
+                raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, ticket.refused)
         self.open_channels += 1
-        address = self._address
+        extra = ticket if ticket is not self.ticket else None
 
         def closed() -> None:
             self.open_channels -= 1
-            if extra and self.gate is not None and address is not None:
-                self.gate.release(address)
+            if extra is not None:
+                extra.release()
 
-        return _CountedProcess(self.handle, closed)
+        process = _CountedProcess(self.handle, closed)
+        process.ticket = ticket
+        return process
 
     async def begin_auth(self, username: str) -> bool:
         assert self.auth is not None

@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, cast
 
 import telnetlib3
 from telnetlib3 import telopt
 
 from door.net.cycles import untie_transport
 from door.net.bucket import TokenBucket
-from door.net.gate import ConnectionGate, address_of
+from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
@@ -139,6 +139,10 @@ READ_BURST = 16 * 1024
 """Bytes a telnet connection may send at once before :data:`READ_RATE` holds it."""
 
 
+def _nothing() -> None:
+    return None
+
+
 def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib3.TelnetServer]:
     """A telnetlib3 protocol class that asks ``gate`` at accept (refused:
     one line of text and the socket closes, before any negotiation), closes
@@ -154,13 +158,15 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
         _door_counted = False
         _door_refused = False
         door_started = False
+        door_ticket: Ticket
         _door_deadline: asyncio.TimerHandle | None = None
         _door_waiting = False
         _door_share: TokenBucket
 
         def connection_made(self, transport: asyncio.BaseTransport) -> None:
             self._door_address = address_of(transport.get_extra_info("peername"))
-            why = gate.admit(self._door_address)
+            self.door_ticket = gate.admit(self._door_address, close=cast(asyncio.Transport, transport).abort)
+            why = self.door_ticket.refused
             if why is not None:
                 self._door_refused = True
                 self._closing = True  # telnetlib3's Server forgets closing protocols
@@ -209,7 +215,8 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
                 return
             if self._door_counted:
                 self._door_counted = False
-                gate.release(self._door_address)
+                self.door_ticket.release()
+                self.door_ticket.close = _nothing  # (it held the transport, which holds this protocol)
             if self._door_deadline is not None:
                 self._door_deadline.cancel()
                 self._door_deadline = None
@@ -275,7 +282,9 @@ async def start_telnet(host: str, port: int, session: Callable[[Terminal], Await
     (its queue of 1,000 kept the last thousand finished calls alive)."""
 
     async def shell(reader: Any, writer: Any) -> None:
-        await TelnetTerminal(reader, writer).run_session(session)
+        terminal = TelnetTerminal(reader, writer)
+        terminal.ticket = getattr(writer.protocol, "door_ticket", None)
+        await terminal.run_session(session)
 
     gate = gate or ConnectionGate(1 << 30, 1 << 30)
     protocol = gated_protocol(gate, login_timeout)

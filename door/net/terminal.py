@@ -17,7 +17,7 @@ from collections import deque
 from typing import Awaitable, Callable
 
 from door.net.ansi import farewell
-from door.net.gate import address_of
+from door.net.gate import Ticket, address_of
 from door.net.charset import Charset, choose_charset
 from door.net.keys import Key, KeyDecoder, KeyName, key_bytes
 
@@ -156,6 +156,9 @@ class Terminal:
         self._resize_queued = False
         self._decoder = KeyDecoder()
         self._keys: deque[Key] = deque()
+        self.ticket: Ticket | None = None
+        """The gate's count of this connection (set by the listener), told
+        when the caller has logged in (:meth:`logged_in`)."""
         self.tap: Callable[[bytes], None] | None = None
         """When set (by :meth:`divert`), the caller's bytes go there as they
         arrive instead of becoming keys (a process relaying its caller to
@@ -257,6 +260,12 @@ class Terminal:
         addressing), :attr:`screen_reader`, or (over telnet) MTTS's
         screen-reader bit."""
         return self.screen_reader or self.term_type.strip().lower() == "dumb"
+
+    def logged_in(self) -> None:
+        """The caller has logged in: the connection leaves the gate's
+        pre-login budget (:class:`~door.net.gate.PreloginLimit`)."""
+        if self.ticket is not None:
+            self.ticket.logged_in()
 
     def has_input(self) -> bool:
         """True when keys (or bytes, or a resize) wait to be read: the key

@@ -49,7 +49,7 @@ from websockets.http11 import Request, Response
 from door.net.bucket import TokenBucket
 from door.net.charset import UTF8
 from door.net.cycles import untie_transport
-from door.net.gate import ConnectionGate, address_of
+from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.terminal import CLOSE_GRACE, Terminal, TerminalKind
 
 __all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
@@ -275,6 +275,10 @@ class WebTerminal(Terminal):
             self._ws.transport.abort()
 
 
+def _nothing() -> None:
+    return None
+
+
 class _GatedConnection(ServerConnection):
     """A WebSocket server connection counted by the gate from its TCP
     accept (or, from a proxy, from its request) to its end, whose memory
@@ -341,6 +345,7 @@ class _GatedConnection(ServerConnection):
         super().connection_made(transport)
         self.door_address = address_of(transport.get_extra_info("peername"))
         self.counted: str | None = None
+        self.ticket: Ticket | None = None
         self.refused: str | None = None
         if self.door_address not in self.proxies:
             self.admit(self.door_address)
@@ -353,8 +358,11 @@ class _GatedConnection(ServerConnection):
 
     def admit(self, address: str) -> None:
         """Count the connection as one from ``address`` (or note why not)."""
-        self.refused = self.gate.admit(address)
+        transport = self.transport
+        ticket = self.gate.admit(address, close=transport.abort if transport is not None else lambda: None)
+        self.refused = ticket.refused
         if self.refused is None:
+            self.ticket = ticket
             self.counted = self.door_address = address
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -364,8 +372,10 @@ class _GatedConnection(ServerConnection):
         try:
             super().connection_lost(exc)
         finally:
-            if self.counted is not None:
-                self.gate.release(self.counted)
+            self.protocol.__dict__.pop("recv_frame", None)  # (its own answer again: no cycle through this one)
+            if self.ticket is not None:
+                self.ticket.release()
+                self.ticket.close = _nothing  # (the ticket held the transport, which holds this connection)
                 self.counted = None
             untie_transport(self.transport)  # (issue 39: freed by reference counting, not a full collection)
 
@@ -427,6 +437,7 @@ async def start_web(host: str, port: int, session: Callable[[WebTerminal], Await
     async def handler(connection: ServerConnection) -> None:
         assert isinstance(connection, _GatedConnection)
         terminal = WebTerminal(connection, connection.door_address, options.message_rate)
+        terminal.ticket = connection.ticket
         await terminal.run_session(lambda t: session(terminal))
 
     quiet = logging.getLogger("door.net.web.protocol")  # scanners' broken handshakes are not the door's news

@@ -22,6 +22,7 @@ process's clock) and deleted after
 from __future__ import annotations
 
 import asyncio
+import ssl
 import logging
 import time
 from typing import Callable
@@ -53,12 +54,15 @@ class NodeLink:
     each other that they hold (:mod:`door.net.peer_socket`); keeps ``lobby``'s view of the other nodes
     (:meth:`Lobby.set_elsewhere`) up to date."""
 
-    def __init__(self, store: Store, lobby: Lobby, address: str, port: int, secret: bytes = b"") -> None:
+    def __init__(self, store: Store, lobby: Lobby, address: str, port: int, secret: bytes = b"",
+                 tls: ssl.SSLContext | None = None) -> None:
         self.store = store
         self.lobby = lobby
         self.address = address
         self.port = port
         self.secret = secret
+        self.tls = tls
+        """The TLS context this node calls the others with (``None``: the link is plain TCP)."""
         self.node_id: int | None = None
         self._published: list[tuple[str, str, bool]] | None = None
         self._seen: dict[int, tuple[int, float]] = {}

@@ -211,7 +211,7 @@ def test_the_descriptor_limit_is_raised_and_respected() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, resource.getrlimit(resource.RLIMIT_NOFILE)[0]), hard))
     gate = ConnectionGate(5000, 10, descriptors=1024)
     assert gate.max_total == 1024 - 64  # refused cleanly well before accept() fails
-    assert [gate.admit("a") for _ in range(11)].count(None) == 10
+    assert [gate.admit("a").refused for _ in range(11)].count(None) == 10
 
 
 async def count_frames(monkeypatch: pytest.MonkeyPatch) -> list[int]:
