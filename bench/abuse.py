@@ -46,11 +46,13 @@ from pathlib import Path
 from typing import Any
 
 from bench import abuse_strangers as strangers
+from bench import abuse_web as web
 from bench.reading import ACCOUNT, PASSWORD, read_until, telnet
 from bench.load import _cpu_seconds, _descendants, _status_kib, door_process
 
 ATTACKS = ["paste", "hint-flood", "resize-storm", "ssh-paste", "non-reader-hangs-up", "non-reader-stays",
-           "connection-flood", "key-query", "sysop-name", "login-twice", *strangers.ATTACKS, "password-guessing"]
+           "connection-flood", "key-query", "sysop-name", "login-twice", *strangers.ATTACKS, *web.ATTACKS,
+           "password-guessing"]
 """In this order: password guessing spends 127.0.0.1's password checks for
 ten minutes, so it comes last.  The attacks of issue 32 are in
 :mod:`bench.abuse_strangers`; those on peer ports
@@ -86,10 +88,12 @@ async def guest_to_the_discard(reader: Any, writer: Any, name: str) -> None:
 
 async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sysop_public: str,
                  peer_ports: list[int] | None = None, data_dir: Path | None = None,
-                 sniffed: bytes = b"") -> dict[str, Any]:
+                 sniffed: bytes = b"", web_port: int = 0, rlogin_port: int = 0) -> dict[str, Any]:
     """Run one attack for about ``seconds``; returns what it achieved."""
     import asyncssh
 
+    if name in web.ATTACKS:
+        return await web.attack(name, telnet_port, web_port, rlogin_port, seconds)
     if name in strangers.ATTACKS:
         return await strangers.attack(name, telnet_port, ssh_port, seconds, peer_ports or [], data_dir, sniffed)
 
@@ -452,7 +456,8 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
 
     key = asyncssh.generate_private_key("ssh-ed25519")
     public = key.export_public_key("openssh").decode().strip()
-    config = f'[limits]\nstuck_timeout = 5\n\n[[sysop]]\nname = "Gandalf"\nssh_keys = ["{public}"]\n'
+    config = (f'[limits]\nstuck_timeout = 5\n\n[[sysop]]\nname = "Gandalf"\nssh_keys = ["{public}"]\n\n'
+              f'{web.CONFIG}')
     rows = []
     errors: list[str] = []
     with contextlib.ExitStack() as doors:
@@ -473,6 +478,7 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
                     await register(node_door.telnet_port)
                 door = node_door
             ssh_port = int(re.findall(r"ssh listening on 127\.0\.0\.1:(\d+)", door.log_text())[0])
+            hub = re.findall(r"rlogin \(the cribbage hub[^)]*\) listening on 127\.0\.0\.1:(\d+)", door.log_text())
             node = None
             if door is node_door:
                 node = HonestNode((door.tmp / "data" / "peer_secret").read_bytes().strip(), node_ports)
@@ -495,8 +501,19 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
                 "--ssh-port", str(ssh_port), "--seconds", str(seconds), "--sysop-key", public,
                 "--peer-ports", ",".join(map(str, node_ports if node is not None else [])),
                 "--data-dir", str(door.tmp / "data"), "--sniffed", str(sniff_file),
+                "--web-port", str(door.web_port), "--rlogin-port", hub[0] if hub else "0",
                 stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parent.parent)
+            rss_before, rss_peak = rss_mib_of(door.pid), 0.0
+
+            async def sample() -> None:
+                nonlocal rss_peak
+                while True:
+                    rss_peak = max(rss_peak, rss_mib_of(door.pid))
+                    await asyncio.sleep(0.5)
+
+            sampling = asyncio.create_task(sample())
             out, _ = await asyncio.wait_for(proc.communicate(), seconds + 300)
+            sampling.cancel()
             wall = time.monotonic() - t0
             cpu = cpu_of(door.pid) - cpu0
             honest.measuring = False
@@ -516,7 +533,7 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
                 if leaked <= 0:
                     break
             checked = door.log_text().count("wrong password for") - log_before.count("wrong password for")
-            lost = honest.lost + (node.failed if node is not None else 0)
+            lost = honest.lost + (node.failed if node is not None else 0) + int(got.get("kept_out", 0))
             row = {
                 "attack": name, "p50": pct(honest.latencies, 0.5), "p99": pct(honest.latencies, 0.99),
                 "keys": len(honest.latencies), "cpu": cpu / wall if wall else 0.0,
@@ -533,6 +550,9 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
                                  f"{node.failed} kept out")
             if name == "log-flood":
                 row["notes"] += f"; the log grew {row['log_kib_s']:.1f} KiB/s"
+            if name in web.ATTACKS:
+                row["notes"] += (f"; door RSS {rss_before:.0f} MiB before, +{rss_peak - rss_before:.0f} MiB at most, "
+                                 f"+{row['rss_mib'] - rss_before:.0f} MiB after")
             rows.append(row)
             print(f"{name:<20} p50 {row['p50']:6.1f} ms  p99 {row['p99']:6.1f} ms  ({row['keys']} keys)  "
                   f"cpu {100 * row['cpu']:5.1f}%  rss {row['rss_mib']:6.1f} MiB  leaked {row['leaked']}  "
@@ -554,12 +574,14 @@ def main() -> None:
     p.add_argument("--peer-ports", default="", help=argparse.SUPPRESS)
     p.add_argument("--data-dir", type=Path, help=argparse.SUPPRESS)
     p.add_argument("--sniffed", type=Path, help=argparse.SUPPRESS)
+    p.add_argument("--web-port", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--rlogin-port", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.attack:
         ports = [int(p) for p in args.peer_ports.split(",") if p]
         sniffed = args.sniffed.read_bytes() if args.sniffed is not None and args.sniffed.exists() else b""
         result = asyncio.run(attack(args.attack, args.telnet_port, args.ssh_port, args.seconds, args.sysop_key,
-                                    ports, args.data_dir, sniffed))
+                                    ports, args.data_dir, sniffed, args.web_port, args.rlogin_port))
         print(json.dumps(result))
         return
     rows = asyncio.run(run_all(args.only or ATTACKS, args.seconds))

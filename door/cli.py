@@ -30,8 +30,19 @@ from door.records.store import StoreError
 __all__ = ["main"]
 
 
+def _version() -> str:
+    """The installed distribution's version (CHANGELOG.md says what each changed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("cribbage-door")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cribbage-door", description="A BBS-door-style cribbage server.")
+    p.add_argument("--version", action="version", version=f"cribbage-door {_version()}")
     sub = p.add_subparsers(dest="command", required=True)
     s = sub.add_parser("serve", help="start the telnet and SSH listeners")
     s.add_argument("--config", type=Path, help=f"configuration file (default: {DEFAULT_CONFIG_PATH} if present)")

@@ -84,6 +84,19 @@ browser pings rarely, if ever; a flood of them is not answered)."""
 PING_BURST = 10
 """Pings answered at once before :data:`PING_RATE` holds."""
 
+READ_RATE = 32 * 1024
+"""Bytes a second one WebSocket is read at, past :data:`READ_BURST` (as a
+telnet connection's share, :data:`door.net.telnet.READ_RATE`): a client
+that floods frames, control frames included, which the library parses as
+they come, slows only itself; the rest waits in its TCP window."""
+
+READ_BURST = 16 * 1024
+"""Bytes a WebSocket may send at once before :data:`READ_RATE` holds it."""
+
+READ_SIZE = 4096
+"""The most a WebSocket's socket is read at once, in bytes (the share is
+counted a read at a time)."""
+
 
 @dataclass(frozen=True)
 class WebOptions:
@@ -297,6 +310,8 @@ class _GatedConnection(ServerConnection):
     def __init__(self, protocol: Any, server: Any, **kwargs: Any) -> None:
         super().__init__(protocol, server, **kwargs)
         self._pings = TokenBucket(PING_RATE, PING_BURST, asyncio.get_running_loop().time)
+        self._reads = TokenBucket(READ_RATE, READ_BURST, asyncio.get_running_loop().time)
+        self._rate_paused = False
         self.pings_ignored = 0
         self._watch: asyncio.TimerHandle | None = None
         self._queued = 0
@@ -311,6 +326,24 @@ class _GatedConnection(ServerConnection):
             answer(frame)
 
         protocol.recv_frame = recv_frame
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        wait = self._reads.spent(len(data))
+        if wait > 0 and not self._rate_paused and not self.transport.is_closing():
+            self._rate_paused = True  # over its share: the socket is not read for a while
+            self.transport.pause_reading()
+            self.loop.call_later(wait, self._share_back)
+
+    def _share_back(self) -> None:
+        self._rate_paused = False
+        if not self.recv_messages.paused and not self.transport.is_closing():
+            self.transport.resume_reading()
+
+    def _library_resume(self) -> None:
+        """The library's own flow control resumes reading: not while the read share holds it."""
+        if not self._rate_paused:
+            self.transport.resume_reading()
 
     def send_data(self) -> None:
         super().send_data()
@@ -343,6 +376,9 @@ class _GatedConnection(ServerConnection):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)
+        self.recv_messages.resume = self._library_resume  # (reading resumes only when the read share allows too)
+        if hasattr(transport, "max_size"):  # asyncio's socket transport: at most this much a read (it reads 256 KiB)
+            transport.max_size = READ_SIZE
         self.door_address = address_of(transport.get_extra_info("peername"))
         self.counted: str | None = None
         self.ticket: Ticket | None = None
@@ -373,6 +409,7 @@ class _GatedConnection(ServerConnection):
             super().connection_lost(exc)
         finally:
             self.protocol.__dict__.pop("recv_frame", None)  # (its own answer again: no cycle through this one)
+            self.recv_messages.resume = _nothing
             if self.ticket is not None:
                 self.ticket.release()
                 self.ticket.close = _nothing  # (the ticket held the transport, which holds this connection)
