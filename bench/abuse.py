@@ -1,6 +1,6 @@
-"""Attacks on a real ``cribbage-door serve`` while an honest caller plays
-(issue 13): what the honest caller feels, what the attack costs the server,
-whether it leaks connection slots, whether it gets in anywhere.
+"""Attacks on a real ``cribbage-door serve`` while an honest caller plays:
+what the honest caller feels, what the attack costs the server, whether
+it leaks connection slots, whether it gets in anywhere.
 
 Run ``python3 -m bench.abuse`` (about 4 minutes; ``--only NAME`` for one
 attack, ``--seconds S`` for each attack's length).  One server runs for
@@ -24,7 +24,7 @@ For each attack it prints:
   console, an account, a second live session of one account), and for
   password guessing the passwords the server actually checked per second.
 
-Targets (issue 13): honest p99 <= 50 ms, 0 slots leaked, 0 entries gained.
+Targets: honest p99 <= 50 ms, 0 slots leaked, 0 entries gained.
 All traffic is on 127.0.0.1 (and 127.0.0.2 for "another address"); every
 loop is bounded in count and time.
 """
@@ -54,8 +54,8 @@ ATTACKS = ["paste", "hint-flood", "resize-storm", "ssh-paste", "non-reader-hangs
            "connection-flood", "key-query", "sysop-name", "login-twice", *strangers.ATTACKS, *web.ATTACKS,
            "password-guessing"]
 """In this order: password guessing spends 127.0.0.1's password checks for
-ten minutes, so it comes last.  The attacks of issue 32 are in
-:mod:`bench.abuse_strangers`; those on peer ports
+ten minutes, so it comes last.  The strangers' attacks are in
+:mod:`bench.abuse_strangers` (and on the web page and the hub in :mod:`bench.abuse_web`); those on peer ports
 (:data:`~bench.abuse_strangers.NODE_ATTACKS`) run against a second door of
 two workers, whose peer ports they attack while the benchmark, as an
 honest node holding the peer secret, hands callers over to them."""

@@ -1,4 +1,4 @@
-"""The attacks of issue 32 for ``python3 -m bench.abuse``: what one
+"""The attacks for ``python3 -m bench.abuse``: what one
 stranger tried to fill, slow or split the door with.  Each runs in the
 attacker's own process (see :mod:`bench.abuse`) and returns what it
 achieved: ``entries`` (what it got that it should not have) and

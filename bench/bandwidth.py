@@ -1,7 +1,7 @@
 """Bytes the door sends to an 80x24 telnet caller: for one highlight-bar
 move (UTF-8 and CP437), for one card played (the caller's own card, before
 the computer's reply), for one screen update of any kind, for one hand, and
-for a whole game against the computer; with issues 6 and 17's targets.
+for a whole game against the computer, with the targets it is held to.
 
     python3 -m bench.bandwidth [--games N]
 
@@ -38,7 +38,7 @@ GAP = 0.05
 """Seconds of silence that end one screen update."""
 
 TARGETS = {"move": 32, "move_cp437": 28, "update": 240, "game": 64 * 1024}
-"""Issues 6 and 17: a bar move (UTF-8, CP437), the median screen update, a
+"""a bar move (UTF-8, CP437), the median screen update, a
 whole game (bytes)."""
 
 SETTLE = 0.7

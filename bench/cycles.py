@@ -5,7 +5,7 @@ objects were in cycles, by type.
 
     python3 -m bench.cycles
 
-Issue 17.3: everything listed here is freed only when the collector runs
+everything listed here is freed only when the collector runs
 its older generations (``door.server.GC_THRESHOLDS``); a session whose
 links are broken at its end would be freed by reference counting instead.
 The caller's side (telnetlib3 client, pyte) is in the same process and in

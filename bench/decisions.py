@@ -10,7 +10,7 @@ with ``--against``, one seat by that opponent: the random player makes
 the expert draw holdings both ways, the costliest case); every discard and
 every choice of card of the player measured is timed.
 
-The double-dummy solver (issue 38.2, :func:`engine.pegging_review.review_hand`:
+The double-dummy solver (:func:`engine.pegging_review.review_hand`:
 each card of a hand's play against the best card, both hands known) is
 timed on every hand of the expert's games: p50, p99 and max a hand.
 """
@@ -102,7 +102,7 @@ def main() -> None:
                   f"{sum(xs) / args.games:6.1f} ms a game", flush=True)
         if reviews:
             print(f"pegging review (double-dummy solver) hands: {len(reviews):>5}  p50 {statistics.median(reviews):6.2f} ms  "
-                  f"p99 {percentile(reviews, 0.99):6.2f} ms  max {max(reviews):6.2f} ms (issue 38.2: at most 50 ms a hand)",
+                  f"p99 {percentile(reviews, 0.99):6.2f} ms  max {max(reviews):6.2f} ms (at most 50 ms a hand)",
                   flush=True)
 
 

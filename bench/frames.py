@@ -12,7 +12,7 @@ and the terminal's write (telnetlib3 and the socket); painting is the rest.  Pri
 (``time.thread_time``), taken over ``R`` runs (the median run's figures),
 with the rows the renderer compared and wrote per frame.
 
-Issue 17.1: the door's CPU per key is mostly frames (``bench.load
+the door's CPU per key is mostly frames (``bench.load
 --profile``); this measures them alone, without 1,000 callers.
 """
 

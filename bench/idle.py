@@ -6,7 +6,7 @@ CPU is measured while nobody types.
 
 Runs a real ``cribbage-door serve`` (``bench.load``'s) and in-process
 telnetlib3 callers on loopback; prints milliseconds of server CPU (user +
-system, ``/proc``) per caller per second, for each place.  Issue 17: a
+system, ``/proc``) per caller per second, for each place.  A
 menu that repainted every second and clocks that ticked at scattered
 moments made 100 idle callers cost 0.3-0.7 ms per caller-second.
 """

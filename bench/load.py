@@ -136,7 +136,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
 
     term = PacedTerminal()
     try:
-        if via == "web":  # the page's WebSocket (issue 34): the door's bytes, and the window's size
+        if via == "web":  # the page's WebSocket: the door's bytes, and the window's size
             ws = await connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}", compression=None)
             await ws.send('{"cols": 80, "rows": 24}')
             writer: Any = _WebWriter(ws)

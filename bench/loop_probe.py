@@ -11,7 +11,7 @@ split into the renderer's part (:meth:`door.ui.screen.Renderer.render`)
 and the rest (painting the canvas, writing the bytes), and counted by the
 screen's last row (its prompt), to tell which screens cost the most.
 
-Issue 39.2 asks to profile first and say where the time went: unlike
+It says where the event loop's time went, profiled first: unlike
 ``--profile`` (cProfile, which multiplies the cost of every Python call
 and so overstates the painting and rendering of small functions), this
 adds a few microseconds a callback.

@@ -1,4 +1,4 @@
-"""Latency between BBS nodes joined to one running server (issue 16.2).
+"""Latency between BBS nodes joined to one running server.
 
     python3 -m bench.nodes [--rounds 30] [--postgresql | --workers]
 

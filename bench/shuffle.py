@@ -1,4 +1,4 @@
-"""The verifiable shuffle (issue 36.5): is it fair, and does every recorded
+"""The verifiable shuffle: is it fair, and does every recorded
 game deal again from its seeds?
 
     python3 -m bench.shuffle [--shuffles 1000000] [--games 10000] [--processes 2]

@@ -1,4 +1,4 @@
-"""Yale CPSC 474's greedy cribbage opponent, the public benchmark (issue 38.3).
+"""Yale CPSC 474's greedy cribbage opponent, the public benchmark.
 
 The course's agents are measured against it in net match points per game
 (a win 1, 2 when the loser has 90 or fewer, 3 when 60 or fewer: the

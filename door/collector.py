@@ -1,5 +1,5 @@
 """The cyclic collector of a serving door: start-up frozen for good, the
-oldest generation collected only when memory has doubled (issue 39).
+oldest generation collected only when memory has doubled.
 
 CPython's collector stops the whole door while it traces.  Its oldest
 generation holds every object that survived two collections, and with

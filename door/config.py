@@ -65,7 +65,7 @@ class ServerConfig:
 
 @dataclass
 class WebConfig:
-    """The ``[web]`` section (issue 34): the page and its WebSocket, on
+    """The ``[web]`` section: the page and its WebSocket, on
     ``[server] host`` at ``port`` (on unless ``enabled`` is false);
     ``origins``: pages of other origins that may open the WebSocket (the
     page's own always may); ``proxies``: addresses of reverse proxies whose
@@ -128,7 +128,7 @@ class RankedConfig:
 
 @dataclass
 class BulletinsConfig:
-    """The ``[bulletins]`` section (issue 37.2): the ``folder`` the
+    """The ``[bulletins]`` section: the ``folder`` the
     bulletins (top players, recent games, the day's news, as ``.ans``,
     ``.txt`` and ``.html``) are written into after each finished game and
     by ``cribbage-door bulletins``; empty: none are written."""
@@ -137,7 +137,7 @@ class BulletinsConfig:
 
 
 class Handshake(enum.StrEnum):
-    """How a member board of the cribbage hub says who it sends (issue 37.1)."""
+    """How a member board of the cribbage hub says who it sends."""
 
     SYNCHRONET = "synchronet"
     """Synchronet's game servers: client user = the board's secret, server user = the alias."""
@@ -163,7 +163,7 @@ class BoardConfig:
 
 @dataclass
 class RloginConfig:
-    """The ``[rlogin]`` section (issue 37.1): the cribbage hub's rlogin
+    """The ``[rlogin]`` section: the cribbage hub's rlogin
     listener, off unless ``enabled``, on ``[server] host`` at ``port``;
     ``max_sessions``: its connections at once (one board's callers all come
     from the board's address, so they are counted here, not per address);
@@ -275,7 +275,7 @@ class PagingConfig:
     how long a caller-vs-sysop game waits for a dropped player
     (``rejoin_timeout``), both in seconds, and the longest chat line in
     characters (``chat_limit``); ``ranked_grace``: seconds a player of a
-    rated match may stay dropped before they forfeit it (issue 36.3)."""
+    rated match may stay dropped before they forfeit it."""
 
     page_timeout: float = 60.0
     rejoin_timeout: float = 600.0
@@ -299,7 +299,7 @@ class StoreConfig:
     """The ``[store]`` section: ``url``, empty for the SQLite file
     ``cribbage.sqlite3`` in the data folder (the default), or a
     ``postgresql://user@host:port/database`` URL for a PostgreSQL server
-    shared by several door processes (issue 16.4).  On a shared store each
+    shared by several door processes.  On a shared store each
     serve process listens for callers handed over by the others on
     ``peer_host`` (empty: 127.0.0.1, loopback only; on several machines,
     an address the others reach) and ``peer_port`` (0: any free port), and

@@ -100,10 +100,10 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         else:
             cols = info.cols or 80
         terminal = StdioTerminal(cols, rows, chosen)
-    # a caller whose BBS says they have no ANSI at all gets the line presentation (issue 35.5)
+    # a caller whose BBS says they have no ANSI at all gets the line presentation
     terminal.screen_reader = not info.ansi
     CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
-    if hub is not None:  # a server runs on this data folder: the caller joins it (issue 16.2)
+    if hub is not None:  # a server runs on this data folder: the caller joins it
         log.info("handing %r (node %s) to the running server", info.name, info.node)
         hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
                           info.minutes_left * 60, not info.ansi)
@@ -114,7 +114,7 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
         return 0
     assert store is not None
-    if config.bulletins.folder:  # written after each finished game (issue 37.2)
+    if config.bulletins.folder:  # written after each finished game
         store.games.recorded.append(BulletinWriter(store, Path(config.bulletins.folder)).game_recorded)
     lobby = Lobby(config.paging, store.clock)
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby,

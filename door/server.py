@@ -123,7 +123,7 @@ class DoorServer:
                  self.gate.max_per_address, descriptors)
         self.store = await Store.open(self.config.store.target(data_dir))
         log.info("database %s", self.store.where)
-        if self.config.bulletins.folder:  # written after each finished game (issue 37.2)
+        if self.config.bulletins.folder:  # written after each finished game
             writer = BulletinWriter(self.store, Path(self.config.bulletins.folder))
             self.store.games.recorded.append(writer.game_recorded)
             log.info("bulletins written into %s", writer.folder)
@@ -208,10 +208,10 @@ class DoorServer:
 
     async def _join_nodes(self) -> None:
         """On a shared store (PostgreSQL, or the workers' SQLite file):
-        listen on the peer port and join the nodes (issue 16.2), so callers
+        listen on the peer port and join the nodes, so callers
         here reach a sysop at another node's console.  A worker listens on
         ``peer_port`` + its number (any free port when ``peer_port`` is 0),
-        on ``peer_host`` (by default loopback only: issue 32.3); the nodes
+        on ``peer_host`` (by default loopback only); the nodes
         prove to each other that they hold the peer secret
         (:mod:`door.net.peer_socket`).  Raises ``OSError`` and
         ``ValueError`` when the peer secret cannot be had, and
@@ -237,7 +237,7 @@ class DoorServer:
         await self._session(terminal, Login())
 
     async def _rlogin_session(self, terminal: RloginTerminal, handshake: Handshake) -> None:
-        """A caller from a member board of the cribbage hub (issue 37.1):
+        """A caller from a member board of the cribbage hub:
         the board proves itself, and the caller plays as ``alias@TAG``."""
         got = await hub_login(handshake, self.config.rlogin.boards, self.ctx.throttle, terminal.address)
         if isinstance(got, str):

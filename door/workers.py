@@ -1,4 +1,4 @@
-"""``cribbage-door serve --workers N`` (issue 16.6): N serve processes on
+"""``cribbage-door serve --workers N``: N serve processes on
 the same telnet and SSH ports, so that one machine uses all its cores.
 
 Each worker is a whole :class:`~door.server.DoorServer` binding the ports

@@ -41,7 +41,7 @@ class Claim:
 @dataclass(frozen=True, slots=True)
 class ReplayHand:
     """``seat`` asks to play the hand just finished over again (Cribbage
-    Partner's "replay a hand", seed 003): both pegs go back to where they
+    Partner's "replay a hand", as in Cribbage Partner): both pegs go back to where they
     stood when it was dealt and the same cards are dealt again.  Legal while
     the next hand's cards are being laid away."""
 

@@ -7,7 +7,7 @@ card is its rank with J, Q and K worth 10 (standard rules).
 A **game number** (any integer >= 1) fixes every shuffle of a game, on every
 Python version: the deck order comes from our own SplitMix64 generator and a
 Fisher-Yates shuffle, never from :mod:`random`, whose algorithms may change.
-Black Dog Cribbage's game numbers 1..32767 (seed 000) are among them.
+Black Dog Cribbage's game numbers 1..32767 (as in Black Dog Cribbage) are among them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Adjudication of a manual count in the show (DESIGN.md, seed 004, seed 003).
+"""Adjudication of a manual count in the show (DESIGN.md, the original door, as in Cribbage Partner).
 
 Let ``actual`` be the true points of the hand and ``claim`` what the player
 entered:
@@ -6,7 +6,7 @@ entered:
 - ``claim == actual``: the claimer pegs ``actual``.
 - ``claim < actual``: the claimer pegs ``claim``; with muggins on, the
   opponent pegs the difference ("Muggins!").
-- ``claim > actual`` with overclaim *forfeit* (seed 004): the claimer pegs 0
+- ``claim > actual`` with overclaim *forfeit* (as in the original door): the claimer pegs 0
   and the opponent pegs ``actual``; with overclaim *capped* (Cribbage
   Partner): the claimer pegs ``actual``.
 """

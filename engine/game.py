@@ -1,7 +1,7 @@
 """The state machine of one game of two-handed cribbage, and of a match.
 
 Seats are 0 and 1 (the door puts the caller in seat 0, the sysop or the
-computer in seat 1: seed 004).  A game goes
+computer in seat 1: the original door).  A game goes
 
     cut for deal -> [deal -> discard -> starter (his heels) -> the play
     -> the show: pone's hand, dealer's hand, crib] ... -> game over
@@ -139,7 +139,7 @@ class Game:
     shown: list[ShownDeal] = field(init=False, default_factory=list)
     _thrown: list[tuple[Card, ...]] = field(init=False, default_factory=lambda: [(), ()])
     replays: int = field(init=False, default=0)
-    """How many times a hand of this game was played over (seed 003)."""
+    """How many times a hand of this game was played over (as in Cribbage Partner)."""
     dealt: dict[int, tuple[Card, ...]] = field(init=False, default_factory=dict)
     """The cards each shuffle gave, by shuffle (0 the cut for first deal:
     the cards cut, in pairs; *k* hand *k*: the 13 cards dealt, the pone's at
@@ -204,7 +204,7 @@ class Game:
 
     def can_replay(self) -> bool:
         """True when the hand just finished may be played over: a later hand
-        is being laid away (seed 003)."""
+        is being laid away (as in Cribbage Partner)."""
         return self.phase is Phase.DISCARD and self.hand_number >= 2
 
     def show_cards(self, seat: int, what: ShowTurn) -> tuple[Card, ...]:
@@ -516,7 +516,7 @@ def replay(rules: Rules, number: int, actions: Iterable[Action],
 
 @dataclass
 class Match:
-    """A series of games between the same two seats (seed 000): the first
+    """A series of games between the same two seats (as in Black Dog Cribbage): the first
     game's dealer follows ``rules.first_deal``, and the loser of each game deals
     first in the next."""
 

@@ -1,4 +1,4 @@
-"""The review of a finished game (issue 38.1): each decision of one seat
+"""The review of a finished game: each decision of one seat
 against the expert's own judgement.
 
 - **Discards**: the six cards held against the expert's ranking of the 15

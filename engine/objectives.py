@@ -1,11 +1,11 @@
 """What the computer plays for: the worth of a won game by how the loser
-finished, which is the table's scoring (issue 38.4).
+finished, which is the table's scoring.
 
 - :data:`WIN_CHANCE`: every win the same (a match counted in games won,
   as the door's best-of-3 and best-of-5 are): the computer maximises its
   chance to win the game.
 - :data:`MATCH_POINTS`: 1 a win, 2 a skunk, 3 a double skunk (the games
-  credited by the house rules' defaults, seed 000; also the public
+  credited by the house rules' defaults, as in Black Dog Cribbage; also the public
   benchmark's scoring in ``bench.strength``).
 - :data:`ACC_POINTS`: the American Cribbage Congress's game points, 2 a
   win and 3 a skunk (a double skunk is a skunk), as a club night scores

@@ -1,6 +1,6 @@
 """What the opponent holds in the play, inferred from what a sensible
 player would have done: the expert computer's model of its opponent
-(issue 15, items 2 and 3).
+(items 2 and 3).
 
 The model opponent is the project's hard computer (:mod:`engine.hard`): it
 lays away what :func:`engine.hard.rank_discards` lays away (by ranks, from

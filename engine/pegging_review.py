@@ -1,4 +1,4 @@
-"""Pegging left on the table (issue 38.2): after a hand, with both hands
+"""Pegging left on the table: after a hand, with both hands
 known, each card of the play against the best card the player had, by the
 exact minimax of the rest of the play (:class:`~engine.pegging_search.PeggingSearch`,
 under the game's run mode).

@@ -1,4 +1,4 @@
-"""Simple computer players: the Easy level (seed 003), and the greedy and
+"""Simple computer players: the Easy level (as in Cribbage Partner), and the greedy and
 random players the benchmarks measure the hard computer against."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ __all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer"]
 
 
 class EasyPlayer(ExactCounter):
-    """A weaker computer for beginners (Cribbage Partner's Easy, seed 003):
+    """A weaker computer for beginners (Cribbage Partner's Easy, as in Cribbage Partner):
     it keeps the four cards worth most on their own, with no starter and no
     thought for the crib; in the play it plays the first card that scores,
     otherwise its lowest.  It counts exactly, and plays legally.

@@ -20,7 +20,7 @@ class RulesError(ValueError):
 
 class Counting(enum.Enum):
     """How the show is counted: the players type their counts (``MANUAL``,
-    seed 004) or the door counts for them (``AUTOMATIC``, Cribbage Partner)."""
+    the original door) or the door counts for them (``AUTOMATIC``, as in Cribbage Partner)."""
 
     MANUAL = "manual"
     AUTOMATIC = "automatic"
@@ -29,8 +29,8 @@ class Counting(enum.Enum):
 class Overclaim(enum.Enum):
     """What an over-claim in a manual count earns.
 
-    ``FORFEIT`` (seed 004): the claimer pegs nothing and the opponent pegs the
-    true count.  ``CAPPED`` (Cribbage Partner, seed 003): the claimer pegs the
+    ``FORFEIT`` (as in the original door): the claimer pegs nothing and the opponent pegs the
+    true count.  ``CAPPED`` (Cribbage Partner, as in Cribbage Partner): the claimer pegs the
     true count.
     """
 
@@ -41,7 +41,7 @@ class Overclaim(enum.Enum):
 class FirstDeal(enum.Enum):
     """Who deals the first hand of a match: by the cut (low card deals, equal
     ranks recut; standard rules), or always the caller (seat 0) or the sysop /
-    computer (seat 1) (Black Dog Cribbage's First Deal option, seed 000)."""
+    computer (seat 1) (Black Dog Cribbage's First Deal option, as in Black Dog Cribbage)."""
 
     CUT = "cut"
     CALLER = "caller"
@@ -53,17 +53,17 @@ class Rules:
     """The options of one game.
 
     - ``game_to``: the target in points, 121 (twice around) or 61.
-    - ``run_mode``: runs during the play, :class:`RunMode` (seed 004).
-    - ``counting``: :class:`Counting`, manual by default (seed 004).
+    - ``run_mode``: runs during the play, :class:`RunMode` (as in the original door).
+    - ``counting``: :class:`Counting`, manual by default (as in the original door).
     - ``muggins``: with manual counting, points a player misses go to the
-      opponent (Cribbage Partner, seed 003; seed 004 always).
-    - ``overclaim``: :class:`Overclaim`, forfeit by default (seed 004).
+      opponent (Cribbage Partner, as in Cribbage Partner; the original door always).
+    - ``overclaim``: :class:`Overclaim`, forfeit by default (as in the original door).
     - ``skunk_line`` / ``double_skunk_line``: a loser whose score is below the
       line is skunked / double skunked.  ``None`` means the standard lines for
-      ``game_to``: 91 and 61 for 121 (Black Dog Cribbage, seed 000), 31 and 16
+      ``game_to``: 91 and 61 for 121 (Black Dog Cribbage, as in Black Dog Cribbage), 31 and 16
       for 61.
     - ``win_value``, ``skunk_value``, ``double_skunk_value``: games credited to
-      the winner (1, 2, 3: seed 000).
+      the winner (1, 2, 3: Black Dog Cribbage).
     - ``first_deal``: :class:`FirstDeal`.
 
     Raises :class:`RulesError` for a value outside these.

@@ -1,6 +1,6 @@
 """Scoring: the show (hands and crib) and the play (pegging), standard rules.
 
-The show (seed 004, seed 002's worked examples): every combination of cards
+The show (the original door, Cribbage Champ's worked examples): every combination of cards
 totalling fifteen scores 2; every pair 2 (so three of a kind, a pair royal, is
 three pairs for 6 and four of a kind, a double pair royal, six pairs for 12);
 every run of three or more distinct consecutive ranks scores its length, runs
@@ -14,7 +14,7 @@ The play: the last card played earns fifteen (2) or thirty-one (2) from the
 count, a pair (2), pair royal (6) or double pair royal (12) from the cards of
 equal rank at the end of the series, and a run from the longest tail of the
 series that forms one.  Whether the tail must be in order is the run mode
-(seed 004 options 1 and 2, DESIGN.md).
+(the original door options 1 and 2, DESIGN.md).
 """
 
 from __future__ import annotations
@@ -241,7 +241,7 @@ def mean_show_points(hand: Sequence[Card], starters: Sequence[Card]) -> float:
 # --- the play ----------------------------------------------------------------
 
 class RunMode(enum.Enum):
-    """How runs count during the play (seed 004).
+    """How runs count during the play (as in the original door).
 
     ``UNORDERED`` (option 1, the standard): the last k cards are k consecutive
     ranks in any order, so 7-5-6 is a run of 3.  ``ORDERED`` (option 2): they

@@ -1,4 +1,4 @@
-"""A shuffle anyone can verify (issue 36.5): every deal of a game from seeds.
+"""A shuffle anyone can verify: every deal of a game from seeds.
 
 Before the cut for first deal the door shows a **commitment**: the SHA-256
 of a 256-bit **server seed** drawn from :mod:`secrets`, beside each player's

@@ -5,7 +5,7 @@ For each hand and each seat: pegging points, the points pegged for the hand
 and for the crib with the true counts and the claims, his heels, and muggins
 points won (from the opponent's miscounts) and lost (to them).  A hand is
 *complete* when its show finished (Cribbage Partner counts only complete
-hands in its averages, seed 003); a hand played over is *replayed* and does
+hands in its averages, as in Cribbage Partner); a hand played over is *replayed* and does
 not count in the statistics.
 """
 

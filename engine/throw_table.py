@@ -1,7 +1,7 @@
 """What the hard discard policy keeps from every six ranks, built by
 ``scripts/build_throw_table.py`` and shipped as package data
 (``engine/data/throw_table.json``): the expert computer's model of the
-opponent's throw (issue 15: "model the opponent's throw by the project's own
+opponent's throw ("model the opponent's throw by the project's own
 discard policy").
 
 The play scores ranks, so the model is by ranks: for each of the 18,395

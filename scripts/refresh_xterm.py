@@ -1,4 +1,4 @@
-"""Refresh the vendored xterm.js (issue 34): fetch the pinned packages from
+"""Refresh the vendored xterm.js: fetch the pinned packages from
 the npm registry with ``npm pack``, check each tarball's integrity against
 the registry's, copy the files the page uses into
 ``door/net/webpage/vendor/`` with their licence, and write ``VENDOR.json``

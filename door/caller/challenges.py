@@ -1,4 +1,4 @@
-"""Games between two callers (issue 16.3): challenging a caller who is at
+"""Games between two callers: challenging a caller who is at
 the main menu, answering a challenge, and going on with a kept game
 between two callers.
 
@@ -193,7 +193,7 @@ async def _choose_opponent(side: CallerSide) -> Presence | Present | str:
         return BACK
     lines = ["Callers at the main menu:", ""]
     lines += [f"  {i}  {p.name}{_where(p)}" for i, p in enumerate(shown, 1)]
-    keys = "1" if len(shown) == 1 else f"1 to {len(shown)}"  # (not "Press 1 to 1": issue 33.3h)
+    keys = "1" if len(shown) == 1 else f"1 to {len(shown)}"  # (not "Press 1 to 1")
     lines += ["", f"Press {keys} to challenge a caller, ESC to go back."]
     answer = await ask_choice(display, "Play another caller", lines, "".join(str(i) for i in
                                                                              range(1, len(shown) + 1)), escape=True)

@@ -1,4 +1,4 @@
-"""A caller at the club night (issue 36.4): joining from the menu, waiting
+"""A caller at the club night: joining from the menu, waiting
 between rounds with the standings on screen, and each round's game."""
 
 from __future__ import annotations

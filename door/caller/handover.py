@@ -1,10 +1,10 @@
-"""Taking a caller to another node (issue 16.2): when no sysop is at this
+"""Taking a caller to another node: when no sysop is at this
 server's console but one is at another serve process's on the same
 store, "Play the sysop" hands the caller over to that process
 (:mod:`door.net.peer_socket`), which runs the rest of their session: its
 menu, the page, the game.  A registered caller whose account is on line
 at another node is handed there at login, so that one node closes the
-older session (issue 16.6: one session per account across the workers).  This process only relays the caller's bytes
+older session (one session per account across the workers).  This process only relays the caller's bytes
 until either side ends, and the caller's line ends with it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Callers from other boards (issue 37.1): which member board sent a caller
+"""Callers from other boards: which member board sent a caller
 over rlogin, and their account on this hub.
 
 A board proves itself by its shared secret, in the handshake's client-user

@@ -26,7 +26,7 @@ from door.records.store import Account, NameTaken, StoreError, TooManyRegistrati
 __all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD", "READER_OFFER", "READER_KEY"]
 
 READER_OFFER = "Cribbage door. Type S and press RETURN for screen-reader mode."
-"""The first line the door sends a caller, in plain text (issue 35.1): a
+"""The first line the door sends a caller, in plain text: a
 screen reader reads it before the full screen's name prompt, where S and
 RETURN turn screen-reader mode on."""
 
@@ -76,13 +76,13 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
         default = ""
         name = clean_name(name)
         if name.lower() == READER_KEY and not display.lines:
-            side.present(Presentation.LINES)  # (issue 35.1)
+            side.present(Presentation.LINES)  #
             note = ""
             continue
         if not name:
             note = "Please type a name of 1 to 20 characters."
             continue
-        if "@" in name:  # (alias@BOARD: a caller from another board of the cribbage hub, issue 37.1)
+        if "@" in name:  # (alias@BOARD: a caller from another board of the cribbage hub)
             note = "A name with @ belongs to a caller from another board: please choose one without."
             continue
         if reserved(name, ctx.sysops):

@@ -25,7 +25,7 @@ class MenuItem(enum.Enum):
     PLAY_COMPUTER = "1"
     NUMBERED_GAME = "2"
     DAILY_DEAL = "D"
-    """Today's deal: the same cards for everyone, once a day, ranked (issue 37.3)."""
+    """Today's deal: the same cards for everyone, once a day, ranked."""
     STATISTICS = "3"
     TOP_PLAYERS = "4"
     RECENT_GAMES = "5"
@@ -33,14 +33,14 @@ class MenuItem(enum.Enum):
     DEMONSTRATION = "7"
     PLAY_CALLER = "8"
     CLUB = "J"
-    """Join tonight's club night (issue 36.4)."""
+    """Join tonight's club night."""
     WATCH = "W"
-    """Watch a game between callers (issue 36.2)."""
+    """Watch a game between callers."""
     WATCHERS = "V"
-    """Allow or refuse watchers in one's own games against people (issue 36.2)."""
+    """Allow or refuse watchers in one's own games against people."""
     TERMINAL = "T"
     CHALLENGES = "C"
-    """Turn challenges from other callers off, or on again (issue 32.5)."""
+    """Turn challenges from other callers off, or on again."""
     RESUME = "R"
     QUIT = "Q"
     CHALLENGED = "challenged"
@@ -57,7 +57,7 @@ def _always_not() -> bool:
 
 @dataclass(frozen=True)
 class MenuEntry:
-    """One line of a menu, as data (issue 33.1): the ``item`` it chooses
+    """One line of a menu, as data: the ``item`` it chooses
     (its key is the item's value), its ``label`` (asked at each paint: it
     may change while the menu waits), and whether it is offered now
     (``enabled``, asked at each paint and each key)."""
@@ -219,8 +219,8 @@ TOP_LINES = 20
 
 async def show_top_players(display: Display, store: Store) -> None:
     """The top players: by Glicko-2 rating when anyone has played a rated
-    match (established players ranked, provisional ones listed apart,
-    issue 36.3), then by games credited."""
+    match (established players ranked, provisional ones listed apart),
+    then by games credited."""
     rated = await store.ratings.top(200)
     established = [p for p in rated if not p.provisional]
     provisional = [p for p in rated if p.provisional]
@@ -249,7 +249,7 @@ async def show_top_players(display: Display, store: Store) -> None:
 
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> GameSummary | None:
     """The latest games (the caller's own when registered), and the seeds
-    of the latest one dealt by a verifiable shuffle (issue 36.5).  A
+    of the latest one dealt by a verifiable shuffle.  A
     registered caller may press a game's number to review it (issue
     38.1): returns that game, else ``None`` (any other key)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)

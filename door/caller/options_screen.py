@@ -1,5 +1,5 @@
-"""The options screen before a game against the computer (seed 003's
-options screen; seed 004's run mode, asked last: 1 or 2 starts the game)."""
+"""The options screen before a game against the computer (Cribbage Partner's
+options screen; the original door's run mode, asked last: 1 or 2 starts the game)."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ OPTIONS: tuple[Option, ...] = (
            lambda r, o, opp: (f"{o.shuffle_seed!r}: your part of every shuffle" if o.shuffle_seed
                               else "drawn for this call (Y to type your own)")),
 )
-"""The options screen, line by line (seed 003's options, the door's own)."""
+"""The options screen, line by line (Cribbage Partner's options, the door's own)."""
 
 OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 """The letter that steps each option."""

@@ -1,4 +1,4 @@
-"""Reviewing a recorded game (issue 38.1): its moves replayed and each of
+"""Reviewing a recorded game: its moves replayed and each of
 the caller's decisions weighed (:func:`engine.game_review.review_game`),
 shown a screenful at a time (said whole in screen-reader mode)."""
 

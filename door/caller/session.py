@@ -1,4 +1,4 @@
-"""A caller's session (seed 004's flow, with accounts, records and the
+"""A caller's session (the original door's flow, with accounts, records and the
 sysop): who is calling, a game to resume, the main menu, then games against
 the computer or the sysop until the caller leaves or hangs up."""
 
@@ -75,7 +75,7 @@ class KeptGame:
 
 
 class CallerSession(CallerSide):
-    """One caller's session (seed 004's flow, with accounts, records and
+    """One caller's session (the original door's flow, with accounts, records and
     the sysop), from the welcome screen to goodbye: who is calling, a game
     to resume, then the main menu and what the caller chooses there, until
     they leave or hang up.  Its screens are its methods, or functions of
@@ -106,7 +106,7 @@ class CallerSession(CallerSide):
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str, start: MenuItem | None) -> None:
         ctx, presence, log = self.ctx, self.presence, self.log
         terminal = self.terminal  # (the display changes with the presentation: always self.display)
-        if terminal.wants_lines():  # MTTS's screen-reader bit, or TERM=dumb (issue 35.1)
+        if terminal.wants_lines():  # MTTS's screen-reader bit, or TERM=dumb
             self.present(Presentation.LINES)
         elif caller is None:  # the first thing sent: one plain line that a screen reader reads
             terminal.write_text(f"{READER_OFFER}\r\n")
@@ -139,7 +139,7 @@ class CallerSession(CallerSide):
                                               ctx.caller.defaults())
         if reader and not self.options.reader:
             self.present(Presentation.LINES)
-            await self.remember_options()  # the account remembers the mode (issue 35.1)
+            await self.remember_options()  # the account remembers the mode
         elif self.options.reader:
             self.present(Presentation.LINES)
         await self._offer_key_link(proved.offered_key)
@@ -263,7 +263,7 @@ class CallerSession(CallerSide):
         await handler()
 
     async def _recent_games(self) -> None:
-        """Recent games; a registered caller's number key reviews one (issue 38.1)."""
+        """Recent games; a registered caller's number key reviews one."""
         self.doing(Doing.READING_RECENT)
         chosen = await show_recent_games(self.display, self.ctx.store, self.caller)
         if chosen is not None:
@@ -454,7 +454,7 @@ class CallerSession(CallerSide):
         when its log cannot be read or does not replay (never a crash).  A
         game against a guest cannot go on (a guest cannot come back): it is
         given up, and the menu says so (``presence``'s messages), rather than
-        offered to resume (issue 33.3b)."""
+        offered to resume."""
         ctx, caller, log, presence = self.ctx, self.caller, self.log, self.presence
         if caller.account is None:
             return None, ""

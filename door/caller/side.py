@@ -1,6 +1,6 @@
 """One caller's side of the door: what every screen of a caller's session
 works with, held in one object rather than passed from hand to hand
-(issue 33.1; asyncssh's connection and session objects are the model).
+(asyncssh's connection and session objects are the model).
 
 A :class:`CallerSide` is made once per connection, by the session
 (:class:`door.caller.session.CallerSession`, which adds the flow from the
@@ -91,7 +91,7 @@ class CallerSide:
 
     def present(self, presentation: Presentation) -> None:
         """Show the door to this caller in ``presentation`` from the next
-        screen on: a new display on the same terminal (issue 35); the
+        screen on: a new display on the same terminal; the
         sysop's console shows the caller's mode."""
         self.options.reader = self.terminal.plain = presentation is Presentation.LINES
         self.presence.presentation = presentation

@@ -1,4 +1,4 @@
-"""Watching a game between callers (issue 36.2): the tables a caller may
+"""Watching a game between callers: the tables a caller may
 watch, and the read-only view of one.
 
 A watcher sees what the sysop's console shows: both hands hidden until

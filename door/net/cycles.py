@@ -1,7 +1,7 @@
 """Reference cycles a lost connection would leave, broken as it ends.
 
-The door freezes what survives its collections (:mod:`door.collector`,
-issue 39), so an object in a cycle that was frozen before it became
+The door freezes what survives its collections (:mod:`door.collector`),
+so an object in a cycle that was frozen before it became
 garbage waits for the next full collection.  A connection's objects go by
 reference counting instead when their cycles are broken at its end.
 """

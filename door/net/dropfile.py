@@ -10,7 +10,7 @@ talk to them (FIELD_NOTES.md "BBS door conventions").
 - ``DORINFO1.DEF`` (13 lines): line 4 the port, 7 and 8 first and last
   name, 10 graphics (0 ASCII), 12 minutes left.
 - ``CHAIN.TXT`` (WWIV, 32 lines): line 2 the alias, 9 and 10 the screen's
-  columns and lines (the real size: issue 37.4), 14 ANSI (1 or 0), 16 the
+  columns and lines (the real size), 14 ANSI (1 or 0), 16 the
   seconds left, 32 the node.
 - ``BBSDEV.DRP`` 1.x (RealDeuce/bbsdev.drp; written by DeuceGate and
   ENiGMA½; found through the ``BBSDEV_DRP`` environment variable): UTF-8
@@ -31,7 +31,7 @@ missing.  A file that cannot be used raises :class:`DropFileError` naming
 the file, the line and what was expected: every field read is checked,
 as text and against its range (a socket handle of -1 or 10^20, a node of
 10^20, a screen of a million lines), so an odd file is one line of error,
-never a traceback (issue 32.8).
+never a traceback.
 """
 
 from __future__ import annotations

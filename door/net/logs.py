@@ -9,7 +9,7 @@ record as ``conn`` ("-" outside a session) for :data:`FORMAT`.
 Callers choose much of what is logged (terminal types, user names, chat,
 names, reasons for a page); the same filter escapes every character of a
 message that is not printable (a newline in a TTYPE would forge a log
-line), so no call site can forget to (issue 13.10).
+line), so no call site can forget to.
 
 Strangers also choose *how much* is logged: every connection, refused
 hello or wrong password is a line.  The server sets :data:`SOURCE` to the
@@ -17,7 +17,7 @@ address a session or connection comes from, and :class:`SourceLimit`
 lets each source (the address's network: sixty addresses of one block are
 one source) write at most :data:`SOURCE_BURST` lines in any
 :data:`SOURCE_PERIOD` seconds; what it holds back is counted, and said in
-one line per source and period (issue 32.7: refused peer hellos wrote
+one line per source and period (refused peer hellos wrote
 451 KiB of log a second from one client).  Lines of the door's own
 (no source) and errors are never held back.
 """

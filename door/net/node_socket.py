@@ -1,4 +1,4 @@
-"""BBS nodes joining a running server (issue 16.2): a Unix socket in the
+"""BBS nodes joining a running server: a Unix socket in the
 data folder, ``node.sock``, that only the door's own user can use
 (:mod:`door.net.local_socket`).
 
@@ -43,7 +43,7 @@ class NodeHello:
     BBS ``node`` number, the window size ``cols`` x ``rows`` in cells, the
     output ``charset`` (``"cp437"``, ``"utf-8"`` or ``"ascii"``), and the
     ``seconds`` the caller has left today; ``plain``: the caller gets the
-    line presentation (the BBS said they have no ANSI, issue 35)."""
+    line presentation (the BBS said they have no ANSI)."""
 
     name: str
     node: int

@@ -1,6 +1,6 @@
-"""Serve processes handing callers to one another (issue 16.2, across
+"""Serve processes handing callers to one another (across
 processes and machines sharing one store), and how they know each other
-(issue 32.3).
+.
 
 Each serve process on a shared store listens on a *peer port* (TCP) and
 registers its address in the store (:mod:`door.records.nodes`).  When a
@@ -151,11 +151,11 @@ class PeerHello:
     term: str
     challenge: str = ""
     """A caller at this node's main menu whom the caller comes to challenge
-    (issue 16.3 across nodes); empty: none."""
+    (a challenge across nodes); empty: none."""
     address: str = ""
-    """The caller's own address, as the node they called saw it (issue 32.4)."""
+    """The caller's own address, as the node they called saw it."""
     plain: bool = False
-    """The caller is in screen-reader mode (issue 35): so they stay."""
+    """The caller is in screen-reader mode: so they stay."""
 
     def encode(self, secret: bytes, nonce: bytes) -> tuple[bytes, bytes]:
         """The hello line ``PEER {json}\\n`` for the port that sent

@@ -1,4 +1,4 @@
-"""The rlogin listener (RFC 1282) for callers from other boards (issue 37.1).
+"""The rlogin listener (RFC 1282) for callers from other boards.
 
 A member board connects for each of its callers and sends ``\\0``, then
 ``client-user\\0server-user\\0terminal/speed\\0``; the door answers one

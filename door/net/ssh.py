@@ -154,7 +154,7 @@ class DoorSshServer(asyncssh.SSHServer):
 
     ``handle(process)`` runs each session channel's shell.  One connection
     may open at most ``channels`` session channels at once (``[limits]
-    ssh_sessions``; issue 32.1: one connection opened 210 shells and filled
+    ssh_sessions``; one connection opened 210 shells and filled
     the door); each one past the first is counted by the ``gate`` as a
     connection of its own, so that the per-address and total limits count
     sessions, not TCP connections.  Any other is refused with a channel-open

@@ -133,7 +133,7 @@ READ_RATE = 32 * 1024
 socket is not read until the share comes round again (the bytes wait in
 the sender's TCP window).  A typist sends a few bytes a second; the door
 holds a paste to 1 KiB of unread keys anyway; a storm of telnet commands
-is the one thing it slows (issue 32.2)."""
+is the one thing it slows."""
 
 READ_BURST = 16 * 1024
 """Bytes a telnet connection may send at once before :data:`READ_RATE` holds it."""
@@ -242,7 +242,7 @@ writer when it changes (``Option._on_change``, a bound method: a cycle)."""
 
 def untie(transport: object, writer: object) -> None:
     """Break the reference cycles a lost telnet connection would leave to
-    the cyclic collector (issue 39: the door freezes what survives, so a
+    the cyclic collector (the door freezes what survives, so a
     cycle formed before it became garbage waits for a full collection):
     asyncio's socket transport refers to itself (``_read_ready_cb``, a
     bound method), and telnetlib3's writer through its tables of

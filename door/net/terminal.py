@@ -66,7 +66,7 @@ class HungUp(Exception):
     idle timeout or the time limit closed it, or the sysop disconnected
     them.  Raised once, by the key loop that meets the end of the input
     (:meth:`door.ui.display.Display.keys`), as asyncssh raises
-    ``ConnectionLost``; a session handles it in one place (issue 33.1)."""
+    ``ConnectionLost``; a session handles it in one place."""
 
 
 class TerminalKind(enum.StrEnum):
@@ -82,9 +82,9 @@ class TerminalKind(enum.StrEnum):
     PEER = "peer"
     """A caller another node of the shared store handed over."""
     WEB = "web"
-    """A browser, through the web page's WebSocket (issue 34)."""
+    """A browser, through the web page's WebSocket."""
     RLOGIN = "rlogin"
-    """A caller from another board, by rlogin (issue 37.1: the cribbage hub)."""
+    """A caller from another board, by rlogin (the cribbage hub)."""
     DOOR = "door"
     """Door mode: the one caller of a BBS node, on standard input and output or the BBS's socket."""
 
@@ -111,14 +111,14 @@ class Terminal:
         self.address = address if address is not None else address_of(peer)
         """The caller's own address (no port), what limits, cool-downs and
         the log count by: the host part of ``peer``, or for a caller relayed
-        by another node, the address that node saw (issue 32.4)."""
+        by another node, the address that node saw."""
         self.term_type = term_type or "unknown"
         self.cols, self.rows = clamp_size(cols, rows)
         self.charset: Charset = choose_charset(term_type, lang)
         self.closed = False
         self.bytes_sent = 0
         self.paused = False
-        """Output held by Ctrl-S until Ctrl-Q or any other key (seed 004)."""
+        """Output held by Ctrl-S until Ctrl-Q or any other key (as in the original door)."""
         self._held: list[bytes] = []
         self._held_bytes = 0
         self._held_overflow = False  # more than HOLD_LIMIT: redraw on resume instead
@@ -138,7 +138,7 @@ class Terminal:
         """True when output was held back: the next frame must be a full redraw."""
         self._stuck_timer: asyncio.TimerHandle | None = None
         self.plain = False
-        """The session shows the door in plain lines (issue 35): the
+        """The session shows the door in plain lines: the
         terminal's own words (:meth:`say_farewell`) carry no escape sequence either."""
         self.screen_reader = False
         """The transport or the BBS said this caller wants plain lines (a
@@ -256,7 +256,7 @@ class Terminal:
 
     def wants_lines(self) -> bool:
         """True when the caller's terminal asks for the line presentation
-        without being asked (issue 35.1): ``TERM=dumb`` (no cursor
+        without being asked: ``TERM=dumb`` (no cursor
         addressing), :attr:`screen_reader`, or (over telnet) MTTS's
         screen-reader bit."""
         return self.screen_reader or self.term_type.strip().lower() == "dumb"

@@ -1,4 +1,4 @@
-"""The web transport (issue 34): the door in a browser page.
+"""The web transport: the door in a browser page.
 
 One listener in the server's own event loop serves the page (xterm.js and
 its fit add-on, vendored in ``webpage/vendor`` with their licence and
@@ -414,7 +414,7 @@ class _GatedConnection(ServerConnection):
                 self.ticket.release()
                 self.ticket.close = _nothing  # (the ticket held the transport, which holds this connection)
                 self.counted = None
-            untie_transport(self.transport)  # (issue 39: freed by reference counting, not a full collection)
+            untie_transport(self.transport)  # (freed by reference counting, not a full collection)
 
 
 def _response(status: http.HTTPStatus, body: bytes, content_type: str, extra: dict[str, str]) -> Response:

@@ -6,7 +6,7 @@ twice around the board) for a 121-point game, one row for 61.  Hole *p*
 (1 .. game_to - 1) of a track is drawn at ``hole_position(p)``; the game hole
 (``game_to``) sits alone at the end of the last row.  The skunk and double
 skunk lines are red bars in the gap before the first hole that escapes them
-(seed 000: "At ninety points, is the skunk line").
+(Black Dog Cribbage: "At ninety points, is the skunk line").
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ class ComputerSeat:
     """The computer: plays ``strategy`` (a :class:`HardPlayer` by default)
     after ``delay`` seconds per action, and with the "pause" pace waits
     ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
-    after a hand that scored (seed 003); it also waits while the table holds
+    after a hand that scored (as in Cribbage Partner); it also waits while the table holds
     play for the caller to read a score.  It always counts exactly.  A
     strategy with ``deliberate`` set (the expert) thinks in ``thinking``
     (:class:`~door.play.thinking.Thinking`: worker processes, or by default

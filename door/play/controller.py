@@ -7,10 +7,10 @@ the selection, the count being typed, the chat line) and returns
 *intents* (:data:`Intent`) for the seat to carry out at the table.  No
 sockets, no asyncio, no table: unit-tested key by key.
 
-Keys (seed 004): arrows (and ``h``/``l``, ``4``/``6``) move the highlight
+Keys (as in the original door): arrows (and ``h``/``l``, ``4``/``6``) move the highlight
 bar, Home and End put it on the first and last card, RETURN or space
 selects or plays, DEL unselects; digits and RETURN
-count a hand; ``?`` asks for a hint (seed 003), ``o`` turns the rules box
+count a hand; ``?`` asks for a hint (as in Cribbage Partner), ``o`` turns the rules box
 on or off, ``c`` opens the chat window against the sysop, Q or Ctrl-C asks
 to leave; before a hand (chat mode) RETURN on a blank line deals and
 Ctrl-R replays the last hand against the computer.
@@ -42,7 +42,7 @@ __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "Set
 class Seating:
     """Where the table stands for seat ``me``: both ``names``; whether the
     opponent is the ``computer``; whether the hand on the table was
-    ``dealt`` (else chat mode, seed 004); whether the opponent is
+    ``dealt`` (else chat mode, as in the original door); whether the opponent is
     ``absent`` (line dropped) and the ``seconds_left`` for them to come
     back; whether the table is ``asking_again`` (play another game?);
     whether this player is ``leaving`` (asked Q, not yet answered);
@@ -174,7 +174,7 @@ def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
         vs.prompt = "Press a key to go on."
     elif not seating.dealt:
         vs.mode = Mode.CHAT
-        # every chat prompt says how to leave: Q and Y are chat here (issue 33.3e)
+        # every chat prompt says how to leave: Q and Y are chat here
         if me == game.dealer or seating.computer:
             vs.prompt = "Chat, then RETURN on a blank line deals. Ctrl-C leaves the table."
             if may_replay(game, seating):
@@ -292,7 +292,7 @@ def _chat_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit:
     elif key.name is KeyName.CHAR:
         if len(vs.chat_input) < chat_limit:
             vs.chat_input += key.char
-        else:  # said, not cut without a word (issue 33.3f)
+        else:  # said, not cut without a word
             vs.tell(f"A chat line holds {chat_limit} characters: RETURN sends it.")
     elif key.name is KeyName.CTRL_C and not vs.chatting:
         return [Leave()]

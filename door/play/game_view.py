@@ -7,9 +7,9 @@ Layout at 80x24 (more rows lengthen the message area):
 - row 8: dealer and crib, the count;
 - rows 10-12: the opponent's cards (backs until the show), with the
   play-order number above each card played and ``x`` above cards of earlier
-  series (seed 004); the crib and the starter on the right;
+  series (as in the original door); the crib and the starter on the right;
 - rows 14-16: the player's cards with the cyan highlight bar, selected cards
-  in yellow (seed 004);
+  in yellow (as in the original door);
 - rows 18 .. rows-2: messages, newest last, explaining every score in words;
 - the last row: the prompt, which says what the player may do now.
 
@@ -64,8 +64,8 @@ RULE = Style(fg=BLUE)
 NOTE = Style(fg=YELLOW)
 CARD_BACK = Style(fg=CYAN, bg=BLUE)
 CARD_BACK_CELLS = "\u2592" * CARD_WIDTH
-BAR_BG = CYAN          # the highlight bar (seed 004: "cyan highlight bar")
-SELECTED_BG = YELLOW   # a selected card (seed 004: "highlighted yellow")
+BAR_BG = CYAN          # the highlight bar (the original door: "cyan highlight bar")
+SELECTED_BG = YELLOW   # a selected card (the original door: "highlighted yellow")
 
 
 def layout_rows(rules: Rules) -> dict[str, int]:
@@ -122,7 +122,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     opp = 1 - me
     you = -1 if vs.spectator else me  # whom the words call "you": nobody, for a watcher
     # the parts that change seldom are bands, painted again only when what
-    # they show changed (issue 39): each key is all its painter reads
+    # they show changed: each key is all its painter reads
     rules = game.rules
     box = vs.options.box
     vs.band("title").draw(canvas, 0, 2, (game.number, rules, vs.series, vs.match_points, box,
@@ -143,7 +143,7 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     # before a deal the screen is the last show and the chat, whatever the
     # keys do (a player who is waiting for an absent opponent included);
     # while the last count lingers, its messages: never the cards of the
-    # hand that is not dealt yet (issue 33.3c)
+    # hand that is not dealt yet
     before_deal = vs.mode is Mode.CHAT or vs.before_deal
     chat = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
     playing = game.phase is Phase.PLAY
@@ -202,7 +202,7 @@ def _hands(canvas: Canvas, rows: dict[str, int], game: Game, me: int, opp: int, 
     face_up = game.phase in (Phase.SHOW, Phase.OVER) or vs.reveal
     crib_up = game.phase is Phase.OVER or (game.show_turn is not None and game.show_turn[1] is ShowTurn.CRIB)
     # the opponent's cards, the crib and the starter: a band, the same
-    # while the caller moves the bar or types a count (issue 39)
+    # while the caller moves the bar or types a count
     held = tuple(game.hands[opp]) if game.phase is Phase.DISCARD else (tuple(game.played[opp]), tuple(game.kept[opp]))
     vs.band("table").draw(canvas, rows["opponent"], 3,
                           (face_up, crib_up, names[opp], game.phase, held, game.series_number, tuple(game.crib),
@@ -317,7 +317,7 @@ the points, the breakdown in its short words always fits 80 columns."""
 
 
 def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -> str:
-    """The one-line rules box of the game screen (seed 003's "Box"): the
+    """The one-line rules box of the game screen (Cribbage Partner's "Box"): the
     rules the title bar (target, run mode) does not already say, and the
     computer's level (when ``computer`` plays); at most 74 columns.
 
@@ -334,7 +334,7 @@ def rules_summary(rules: Rules, options: CallerOptions, computer: bool = True) -
 
 
 def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str], you: int) -> None:
-    """The hand recap (seed 003): each player's points by category (``me``
+    """The hand recap (as in Cribbage Partner): each player's points by category (``me``
     first; ``you``: the seat called "You", -1 for a watcher)."""
     canvas.put(top, 1, f"{'Hand recap':<21}Pegging  Hand  Crib  Heels  Muggins  Total", LABEL)
     for i, seat in enumerate((me, 1 - me)):
@@ -347,7 +347,7 @@ def _recap(canvas: Canvas, top: int, recap: HandRecord, me: int, names: list[str
 
 def _before_the_deal(canvas: Canvas, top: int, game: Game, me: int, names: list[str], vs: ViewState) -> None:
     """Before the first deal both players see the cut for the deal and the
-    rules (issue 8)."""
+    rules."""
     dealer = "you deal" if game.dealer == me else f"{names[game.dealer]} deals"
     if vs.cut:
         canvas.put(top + 1, 1, vs.cut, TEXT)
@@ -358,7 +358,7 @@ def _before_the_deal(canvas: Canvas, top: int, game: Game, me: int, names: list[
 
 
 def _chat(canvas: Canvas, top: int, bottom: int, vs: ViewState) -> None:
-    """The chat window (seed 004's chat mode): lines with times and names,
+    """The chat window (the original door's chat mode): lines with times and names,
     and the line being typed."""
     height = bottom - top - 1
     canvas.fill(top - 1, 0, canvas.cols, Style(fg=MAGENTA), "\u2500")

@@ -96,7 +96,7 @@ def hand_play(game: Game, hand: int) -> tuple[Sequence[Sequence[Card]], Sequence
 def pegging_note(rules: Rules, hand: int, kept: Sequence[Sequence[Card]], played: Sequence[Sequence[PlayedCard]],
                  me: int, opponent: str, spoken: bool = False) -> str:
     """The play of ``hand`` (its cards as :func:`hand_play` gives them)
-    looked back on with both hands known (issue 38.2; exact,
+    looked back on with both hands known (exact,
     :mod:`engine.pegging_review`): the points each side left, and the
     player's costliest card: "Pegging, hand 3: you left 2 points (7♣ on
     8; 5♥ was best); Computer left none."  Empty when the hand had no

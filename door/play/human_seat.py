@@ -202,7 +202,7 @@ class HumanSeat:
                 call = self._note_call(game, game.hand_number)
                 if call is not None:  # at once: the result stays the last line
                     self._say_note(call())
-                # the seed (issue 36.5) and where the review is (issue 38.1) come before the result,
+                # the seed and where the review is come before the result,
                 # which stays the last line of the message area however the area pages
                 before = []
                 if game.shuffle is not None and self.table.sealed is not None:
@@ -229,7 +229,7 @@ class HumanSeat:
         return text
 
     def _work_out_note(self, game: Game, hand: int) -> "asyncio.Task[str] | None":
-        """Start working out the pegging note of ``hand`` (issue 38.2)
+        """Start working out the pegging note of ``hand``
         where the computer thinks (about 1.5 ms of search, off the event
         loop); ``None`` where no hints are given or the hand is gone."""
         call = self._note_call(game, hand)
@@ -245,7 +245,7 @@ class HumanSeat:
         return task
 
     def _analyse_discard(self, game: Game, discard: Discard) -> None:
-        """Work out the analysis of the caller's discard (seed 003's
+        """Work out the analysis of the caller's discard (Cribbage Partner's
         recommendations, after the fact: :func:`door.play.hints.discard_analysis`,
         about half a millisecond) where the computer thinks, off the event
         loop: it is said when the hand is over (:meth:`notify`, at the
@@ -289,7 +289,7 @@ class HumanSeat:
 
     def _pegging_note(self, game: Game, hand: int) -> None:
         """After hand ``hand`` (at the next deal): what each side left in
-        its play, with both hands known (issue 38.2), where hints are
+        its play, with both hands known, where hints are
         given.  Worked out since the play ended (:meth:`notify` starts it
         with the show), so it is usually ready and said here, before the
         new hand's lines; otherwise as soon as it is."""

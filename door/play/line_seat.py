@@ -1,4 +1,4 @@
-"""A human seated at a table in the line presentation (issue 35): the game
+"""A human seated at a table in the line presentation: the game
 said in short sentences, choices by number, and keys that read the hand,
 the table, the scores, whose turn it is and the last ten events again.
 
@@ -182,7 +182,7 @@ class LineSeat(HumanSeat):
 
     def _prompt(self) -> tuple[str, str]:
         """What to say for the state now: ``(kind, words)``; every prompt
-        ends with the keys it takes (issue 35.2)."""
+        ends with the keys it takes."""
         vs, game, me = self.vs, self.game, self.index
         seating = self.seating()
         if seating.leaving:

@@ -1,4 +1,4 @@
-"""Matches between people (issue 36.1): best of 1, 3 or 5 games, rated or
+"""Matches between people: best of 1, 3 or 5 games, rated or
 not, and what a table reports when one ends.
 
 A table with :class:`MatchTerms` plays games until a player has won more

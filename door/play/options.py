@@ -1,5 +1,5 @@
 """A caller's options for games against the computer (Cribbage Partner's
-options screen and F-keys, seed 003; Black Dog Cribbage's options, seed 000),
+options screen and F-keys; Black Dog Cribbage's options),
 and the house rules a caller may change.
 
 Options are remembered for registered callers as a JSON object in their
@@ -23,7 +23,7 @@ CHANGEABLE_RULES = ("game_to", "run_mode", "counting", "muggins", "overclaim", "
 
 
 class Pace(enum.Enum):
-    """How the game goes on after a score (seed 003): ``PROMPT`` waits for a
+    """How the game goes on after a score (as in Cribbage Partner): ``PROMPT`` waits for a
     key, ``PAUSE`` waits about a second after a pegging score and two after
     a hand, then goes on by itself."""
 
@@ -32,7 +32,7 @@ class Pace(enum.Enum):
 
 
 class Skill(enum.Enum):
-    """The computer's level of play: seed 003's Hard and Easy, and the
+    """The computer's level of play: Cribbage Partner's Hard and Easy, and the
     expert (:mod:`engine.expert`, the default)."""
 
     EXPERT = "expert"
@@ -60,13 +60,13 @@ class CallerOptions:
     box: bool = True
     rules: dict[str, Any] = field(default_factory=dict)
     reader: bool = False
-    """Screen-reader mode: the door in plain lines (issue 35), remembered
+    """Screen-reader mode: the door in plain lines, remembered
     with the options of a registered caller."""
     watchers: bool = True
-    """Whether other callers may watch this caller's games against people
-    (issue 36.2); remembered with the options."""
+    """Whether other callers may watch this caller's games against people;
+   remembered with the options."""
     shuffle_seed: str = ""
-    """What the caller typed as their part of the shuffle (issue 36.5; at
+    """What the caller typed as their part of the shuffle (at
     most :data:`SEED_LIMIT` characters), or ``""`` for a seed drawn for each
     session."""
 

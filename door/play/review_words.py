@@ -1,4 +1,4 @@
-"""The game review in words (issue 38.1): the totals, then hand by hand
+"""The game review in words: the totals, then hand by hand
 the discard, each card played and each count, for any presentation (the
 full screen pages it; screen-reader mode says it, cards named in full).
 Pure: a :class:`~engine.game_review.GameReview` in, lines of at most 75

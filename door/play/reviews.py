@@ -1,4 +1,4 @@
-"""Game reviews (issue 38.1) as the door works them out: where the
+"""Game reviews as the door works them out: where the
 computer thinks, one at a time, and the last few kept.
 
 A review is about 20 ms of search a card played, 0.5-1 s a game.  In a

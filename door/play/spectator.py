@@ -1,5 +1,5 @@
 """Watching a table: the sysop's read-only view of a game, and the
-demonstration (the computer against itself, every card face up, seed 003)."""
+demonstration (the computer against itself, every card face up, as in Cribbage Partner)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class Spectator:
         names = [s.name for s in self.table.seats]
         for e in events:
             self.vs.say(*describe(e, -1, names))
-            if self.display.lines:  # screen-reader mode: each event said as it happens (issue 35)
+            if self.display.lines:  # screen-reader mode: each event said as it happens
                 self.display.say(*spoken(e, -1, names))
         self.vs.chat = list(self.table.chat_log)
         self.vs.series = self.table.score_words()  # "Rated best of 3: 1-0", as the players see it

@@ -3,12 +3,12 @@
 Seats submit actions whenever they like (:meth:`Table.submit`); the table
 applies them one at a time in arrival order, tells both seats what happened,
 and tells a seat when its action was refused.  Seat 0 is the caller, seat 1
-the sysop or the computer (seed 004), or the caller who was challenged.  After each game both seats are asked
-whether to play another; the loser deals first (seed 000).  With a
+the sysop or the computer (as in the original door), or the caller who was challenged.  After each game both seats are asked
+whether to play another; the loser deals first (as in Black Dog Cribbage).  With a
 :class:`~door.play.journal.Journal`, every action is kept in the store before
 its effect is shown, and every finished game is recorded.
 
-Before each hand the table is in *chat mode* (seed 004): the cards are
+Before each hand the table is in *chat mode* (as in the original door): the cards are
 dealt but not shown, the players may chat, and the player about to deal
 deals by pressing RETURN on a blank chat line (:meth:`Table.deal`; against
 the computer, the caller always may).
@@ -137,7 +137,7 @@ HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was 
 
 
 def new_seed() -> str:
-    """A fresh seed for a verifiable shuffle (issue 36.5): 256 bits from
+    """A fresh seed for a verifiable shuffle: 256 bits from
     :mod:`secrets`, as 64 hex digits."""
     return secrets.token_hex(32)
 
@@ -252,14 +252,14 @@ class Table:
         not kept, lost if the server dies)."""
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
-        before each hand, seed 004)."""
+        before each hand, as in the original door)."""
         self.forfeit: int | None = None
         """The seat that left a game against a person on purpose, or a
         guest whose line dropped there (it cannot come back): it loses it."""
         self.parting: dict[int, str] = {}
         """What the seat that stayed is told, by seat, when the other left
         the match ("Sysop left the game: you win by forfeit."); its
-        session shows it on the menu (issue 33.3b: it landed there with no word)."""
+        session shows it on the menu (it landed there with no word)."""
         self.abandoned: int | None = None
         """The seat that ended the match by abandoning the game (:meth:`abandon`)."""
         self.ended = asyncio.Event()

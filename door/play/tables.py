@@ -1,5 +1,5 @@
 """Table factories: the computer opponent a caller chose, and the
-demonstration (the computer against itself, seed 003)."""
+demonstration (the computer against itself, as in Cribbage Partner)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ __all__ = ["computer_opponent", "demonstration", "DEMO_FLOOR", "DEMO_CEILING"]
 DEMO_FLOOR = 0.25
 """The fastest a demonstration goes, in seconds a move (+ stops there).
 Each move is a computer's decision and a frame: at the old floor of 0.05 s,
-150 demonstrations over one SSH connection took the door's whole core
-(issue 32.2); at this one, the ten connections an address may have cost a
+150 demonstrations over one SSH connection took the door's whole core;
+at this one, the ten connections an address may have cost a
 few per cent of it (``python3 -m bench.abuse --only demo-flood``)."""
 
 DEMO_CEILING = 5.0
@@ -39,7 +39,7 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
     """The computer at the level the caller chose (``options.skill``),
     moving after ``delay`` seconds; with the "pause" pace it waits
     ``pegging_pause`` seconds more after a pegging score and ``hand_pause``
-    after a hand that scored (seed 003).  Its tie-breaks draw from its own
+    after a hand that scored (as in Cribbage Partner).  Its tie-breaks draw from its own
     generator, seeded from :mod:`secrets`; the expert thinks in
     ``thinking``."""
     rng = random.Random(secrets.randbits(64))
@@ -56,7 +56,7 @@ def computer_opponent(options: CallerOptions, delay: float, pegging_pause: float
 
 
 async def demonstration(display: Display, rules: Rules, delay: float) -> None:
-    """Cribbage Partner's demonstration (seed 003): the hard computer plays
+    """Cribbage Partner's demonstration (as in Cribbage Partner): the hard computer plays
     both hands, every card face up, ``delay`` seconds a move; + and - change
     the pace, from :data:`DEMO_FLOOR` to :data:`DEMO_CEILING`; any other key
     stops.  Raises :class:`~door.net.terminal.HungUp` on hang-up."""

@@ -28,7 +28,7 @@ decision it held is made again on the thread: no game waits for it.
 
 Other work of the computer's kind goes the same way (:meth:`Thinking.run`,
 any picklable call): the pegging looked back on after each hand, with both
-hands known (about 1.5 ms of search a hand, issue 39).
+hands known (about 1.5 ms of search a hand).
 """
 
 from __future__ import annotations
@@ -125,7 +125,7 @@ def _serve(sock: socket.socket, niceness: int) -> None:
     each after a :data:`_HEADER`.  ``(0, None)``
     first says the process is ready.
 
-    It ends without a word however the door stops (issue 33.3i: a stopping
+    It ends without a word however the door stops (a stopping
     door left a worker's traceback in its log): when the door's end closes
     while it reads or answers, and on SIGTERM (a service manager stopping
     the door's whole group), which ends it at once, as it would a

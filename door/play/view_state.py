@@ -27,7 +27,7 @@ class Mode(enum.Enum):
     DISCARD = "discard"    # choose two cards for the crib
     PLAY = "play"          # choose a card to play
     COUNT = "count"        # type the points of a hand or crib
-    CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (seed 004)
+    CHAT = "chat"          # before a hand: the last show, chat; the dealer deals (as in the original door)
     OVER = "over"          # the game is over: play again?
 
 
@@ -97,7 +97,7 @@ class ViewState:
     """The game screen's parts as last painted (:class:`~door.ui.screen.Band`), by name."""
 
     before_deal: bool = False
-    """The hand on the table is not dealt yet (chat mode, seed 004)."""
+    """The hand on the table is not dealt yet (chat mode, as in the original door)."""
     cut: str = ""
     """The cut for the first deal, in words ("You cut 5♥, Computer cut J♣:
     low card deals."), shown before the first hand."""

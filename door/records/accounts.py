@@ -37,7 +37,7 @@ class RegistrationLimit:
     ``register_total``, ``register_reserve``).  A stranger with a script
     cannot fill the disk with accounts, nor the password hasher's threads
     with their hashes, and a few addresses cannot switch registration off
-    for everybody else (issue 32.6: ten addresses filled ``total``)."""
+    for everybody else (ten addresses filled ``total``)."""
 
     window: float = 3600.0
     per_address: int = 5
@@ -128,7 +128,7 @@ class Accounts:
 
     async def remove(self, name: str) -> int:
         """Remove a player's account and every game that player took part
-        in (Cribbage Champ's ``CRIB xxx /R``, seed 002); returns the games
+        in (Cribbage Champ's ``CRIB xxx /R``, as in Cribbage Champ); returns the games
         removed, or -1 when there is no such account."""
         def tx(db: Connection) -> int:
             row = db.execute("SELECT id FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()
@@ -140,7 +140,7 @@ class Accounts:
         return await self.database.tx(tx)
 
     async def remove_all(self) -> int:
-        """Remove every record and account (``CRIB /X``, seed 002); returns
+        """Remove every record and account (``CRIB /X``, as in Cribbage Champ); returns
         the games removed."""
         def tx(db: Connection) -> int:
             n = db.execute("DELETE FROM games").rowcount

@@ -1,5 +1,5 @@
-"""Bulletins for the BBS (issue 37.2): the top players, the recent games,
-the day's news and today's deal's ranking (issue 37.3), each written as ``.ans`` (CP437 with colour, 80
+"""Bulletins for the BBS: the top players, the recent games,
+the day's news and today's deal's ranking, each written as ``.ans`` (CP437 with colour, 80
 columns), ``.txt`` (plain ASCII) and ``.html``, into a folder the board
 shows them from.
 

@@ -1,5 +1,5 @@
 """``cribbage-door records``: the sysop's maintenance of the records, like
-Cribbage Champ's ``CRIB /V``, ``CRIB xxx /R`` and ``CRIB /X`` (seed 002).
+Cribbage Champ's ``CRIB /V``, ``CRIB xxx /R`` and ``CRIB /X`` (as in Cribbage Champ).
 
     records list              every registered player with their figures
     records show NAME         one player's statistics and recent games
@@ -155,7 +155,7 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
             return 1
         print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
         return 0
-    if args.action == "club":  # the last club night's standings (issue 36.4)
+    if args.action == "club":  # the last club night's standings
         night = await store.clubs.latest()
         if night is None:
             print("(no club night recorded)", file=out)

@@ -1,4 +1,4 @@
-"""The one clock of the door's records and tables (issue 33.1): seconds
+"""The one clock of the door's records and tables: seconds
 since the epoch, injected where time is read, so that a test can set it.
 Timeouts that only wait use the event loop's clock instead."""
 

@@ -1,4 +1,4 @@
-"""A club night's arithmetic (issue 36.4), pure: the American Cribbage
+"""A club night's arithmetic, pure: the American Cribbage
 Congress's scoring, the standings, and Swiss pairings.
 
 ACC club play: each round is one game; a win is worth 2 points, a win by a

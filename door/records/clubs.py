@@ -1,4 +1,4 @@
-"""Club nights in the records (issue 36.4): each night's final standings."""
+"""Club nights in the records: each night's final standings."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ class Opponent(enum.StrEnum):
     COMPUTER = "computer"
     SYSOP = "sysop"
     CALLER = "caller"
-    """Another caller (issue 16.3); each caller's account is in its seat."""
+    """Another caller; each caller's account is in its seat."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class GameSummary:
     forfeit: bool = False
     """True when the loser left the game (it was won by forfeit)."""
     shuffle: SeededShuffle | None = None
-    """The seeds its shuffles came from (issue 36.5), or ``None`` for a
+    """The seeds its shuffles came from, or ``None`` for a
     numbered game (or a record whose seeds cannot be read)."""
 
     def line(self) -> str:

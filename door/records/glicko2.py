@@ -1,4 +1,4 @@
-"""Glicko-2 ratings (issue 36.3), from Glickman's paper: Mark E. Glickman,
+"""Glicko-2 ratings, from Glickman's paper: Mark E. Glickman,
 "Example of the Glicko-2 system" (Boston University, 2013), steps 1-8.
 
 Pure arithmetic on plain values: :class:`Rating` (rating and RD in the
@@ -111,5 +111,5 @@ def rate_match(first: Rating, second: Rating, first_won: bool, tau: float = TAU)
 
 def provisional(rating: Rating, matches: int) -> bool:
     """True while a rating is provisional: fewer than 5 rated matches, or an
-    RD of 100 points or more (issue 36.3)."""
+    RD of 100 points or more."""
     return matches < 5 or rating.rd >= 100.0

@@ -1,4 +1,4 @@
-"""Who somebody is, as a login proved it (issue 33.1: a value, not the
+"""Who somebody is, as a login proved it (a value, not the
 text ``"account:12"``): seats, presences and dropped games are matched by
 it, never by a name typed at a prompt (DESIGN.md, "Identity")."""
 

@@ -6,7 +6,7 @@ ignorable* code points (soft hyphen, zero-width space and joiners,
 variation selectors, Hangul fillers, ...) removed and runs of white space
 made one space.  So ``"Ａｎｎ"`` (full width), ``"AN\\u00adN"`` (a soft
 hyphen) and ``"ann"`` are one name, and nobody can register a lookalike
-beside an existing account or a sysop (issue 13.3).
+beside an existing account or a sysop.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""The serve processes sharing one store, and who is on line on each
-(issue 16.2): each process (a *node*) registers the address of its peer
+"""The serve processes sharing one store, and who is on line on each: each process (a *node*) registers the address of its peer
 port (:mod:`door.net.peer_socket`), and every
 :data:`~door.sysop.node_link.BEAT` seconds counts a heartbeat and, when
 its people changed, rewrites its rows of ``presence`` and bumps its
@@ -76,7 +75,7 @@ class Nodes:
         returns its id."""
         return await self.database.tx(lambda db: int(db.execute(
             "INSERT INTO nodes (address, port, token, started) VALUES (?, ?, ?, ?) RETURNING id",
-            (address, port, "", self.clock())).fetchone()[0]))  # (the token column: unused since issue 32.3)
+            (address, port, "", self.clock())).fetchone()[0]))  # (the token column: no longer used)
 
     async def beat(self, node_id: int, people: Sequence[tuple[str, str, bool]] | None) -> bool:
         """Count a heartbeat of ``node_id`` and, when ``people`` is given

@@ -8,7 +8,7 @@ A password is compared in one form whatever the transport:
 :func:`normalize_password` (NFKC, as SASLprep, RFC 4013, maps it; spaces
 kept), so ``"ｐａｓｓ"`` typed over telnet in full width, the same word
 composed differently by an SSH client, and plain ``"pass"`` are one
-password (issue 13.5).
+password.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The PostgreSQL store: ``[store] url = "postgresql://..."`` (issue 16.4),
+"""The PostgreSQL store: ``[store] url = "postgresql://..."``,
 for several door processes or machines on one set of records.
 
 The connection is psycopg 3's (the optional ``postgresql`` extra), in

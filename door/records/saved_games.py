@@ -44,7 +44,7 @@ class SavedGame:
     other_account: int | None = None
     players: tuple[str, ...] = ()
     shuffle: SeededShuffle | None = None
-    """The seeds of its shuffles (issue 36.5), or ``None`` for a numbered game."""
+    """The seeds of its shuffles, or ``None`` for a numbered game."""
 
     def seat_of(self, account_id: int) -> int:
         """The seat ``account_id`` plays in this game (0 or 1).  Raises

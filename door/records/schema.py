@@ -113,7 +113,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     """,
     # version 2: names compared by NFKC + case fold, ignorables removed
     lambda db: _rekey_names(db),
-    # version 3: a game between two callers is kept for both (issue 16.3): the owner's seat, the other
+    # version 3: a game between two callers is kept for both: the owner's seat, the other
     # caller's account, and both players' names
     """
     ALTER TABLE saved_games ADD COLUMN seat INTEGER NOT NULL DEFAULT 0;
@@ -121,7 +121,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE saved_games ADD COLUMN players TEXT NOT NULL DEFAULT '[]';
     CREATE INDEX saved_games_other ON saved_games(other_account);
     """,
-    # version 4: the serve processes sharing this store, and who is on line on each (issue 16.2)
+    # version 4: the serve processes sharing this store, and who is on line on each
     """
     CREATE TABLE nodes (
         id $id,
@@ -140,7 +140,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX presence_node ON presence(node_id);
     """,
-    # version 5: which node holds each registered caller's one session (issue 16.6: workers)
+    # version 5: which node holds each registered caller's one session (workers)
     """
     CREATE TABLE sessions (
         account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
@@ -158,7 +158,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     """
     ALTER TABLE games ADD COLUMN forfeit INTEGER NOT NULL DEFAULT 0;
     """,
-    # version 8: the daily deal (issue 37.3): who played each day's deal (once a day), and the expert's own result
+    # version 8: the daily deal: who played each day's deal (once a day), and the expert's own result
     """
     CREATE TABLE daily_plays (
         day TEXT NOT NULL,
@@ -175,7 +175,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         computer INTEGER NOT NULL
     );
     """,
-    # version 9: a shuffle anyone can verify (issue 36.5): each game's seeds (JSON; NULL for a numbered game),
+    # version 9: a shuffle anyone can verify: each game's seeds (JSON; NULL for a numbered game),
     # while it runs and once recorded, and the cards each shuffle of a recorded game gave
     """
     ALTER TABLE saved_games ADD COLUMN shuffle TEXT;
@@ -187,7 +187,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         PRIMARY KEY (game_id, shuffle)
     );
     """,
-    # version 10: matches between people and their Glicko-2 ratings (issue 36.1, 36.3)
+    # version 10: matches between people and their Glicko-2 ratings (36.3)
     """
     CREATE TABLE ratings (
         account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
@@ -218,7 +218,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     CREATE INDEX matches_account0 ON matches(account0);
     CREATE INDEX matches_account1 ON matches(account1);
     """,
-    # version 11: a recorded game keeps its moves and first dealer, for its review (issue 38.1)
+    # version 11: a recorded game keeps its moves and first dealer, for its review
     """
     ALTER TABLE games ADD COLUMN first_dealer INTEGER;
     CREATE TABLE game_actions (
@@ -228,7 +228,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         PRIMARY KEY (game_id, seq)
     );
     """,
-    # version 12: club nights and their final standings (issue 36.4)
+    # version 12: club nights and their final standings
     """
     CREATE TABLE club_nights (
         id $id,

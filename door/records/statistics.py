@@ -1,5 +1,5 @@
-"""Statistics of a player from the records (seed 003's "about 20
-categories", seed 001's per-player score database).
+"""Statistics of a player from the records (Cribbage Partner's "about 20
+categories", Cribbage for Windows's per-player score database).
 
 Only hands that were not replayed count; averages per hand, crib and play
 count only *complete* hands, whose show finished (as Cribbage Partner does).

@@ -1,4 +1,4 @@
-"""A club night (issue 36.4): the sysop opens it from the console (how
+"""A club night: the sysop opens it from the console (how
 many games, when it starts), callers join from the menu, and the night
 plays its rounds.
 

@@ -1,5 +1,5 @@
 """The sysop console: who is on line, pages, games in progress, and playing
-the callers (seed 004: the caller is player 1, the sysop player 2).
+the callers (the original door: the caller is player 1, the sysop player 2).
 
 The same console runs over SSH (a sysop's login) and on the local Unix
 socket (``cribbage-door console``).  Keys:
@@ -124,7 +124,7 @@ class SysopConsole:
             canvas.put(first + i, 0, line[: canvas.cols], style)
         if not callers:
             canvas.put(first, 2, "Nobody is on line.", TEXT)
-        # who is on line on the other nodes of a shared store (issue 16.2): listed, not selectable
+        # who is on line on the other nodes of a shared store: listed, not selectable
         row = first + max(1, min(len(callers), max(0, canvas.rows - first - 8)))
         for person in lobby.elsewhere[: max(0, canvas.rows - 8 - row)]:
             words = Activity.decode(person.doing).words()

@@ -1,10 +1,10 @@
-"""The sysop console's keys, pure (issue 33.1, as :mod:`door.play.controller`
+"""The sysop console's keys, pure (as :mod:`door.play.controller`
 is for the game): a key and the console's :class:`ConsoleKeys` state in,
 what the console must do out (:data:`Intent`), with no screen, lobby or
 socket in sight.  :class:`door.sysop.console.SysopConsole` carries the
 intents out.
 
-The keys (seed 004's sysop, and the door's own): Up/Down (or Left/Right)
+The keys (the original door's sysop, and the door's own): Up/Down (or Left/Right)
 select a caller; Y accepts the page (the selected caller's, or the
 oldest); N declines it; W watches the selected caller's game (ESC or Q
 stops); M types a message to the selected caller (RETURN sends, ESC
@@ -24,7 +24,7 @@ __all__ = ["ConsoleKeys", "handle_key", "Intent", "StopWatching", "LeaveConsole"
            "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL"]
 
 CLUB_LABEL = "Club night: games and minutes to the start (e.g. 9 15): "
-"""What the console asks after C (issue 36.4)."""
+"""What the console asks after C."""
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""What somebody on line is doing, as a value (issue 33.1): set by their
+"""What somebody on line is doing, as a value: set by their
 session in one place (:meth:`door.sysop.lobby.Lobby.update`), compared as
 an enum, carried to the other nodes of a shared store as its value
 (:meth:`Activity.encode`), and put into words only when a console shows it
@@ -28,9 +28,9 @@ class Doing(enum.Enum):
     TESTING_TERMINAL = "testing the terminal"
     WATCHING_DEMONSTRATION = "watching a demonstration"
     CLUB_NIGHT = "at the club night"
-    """A caller between the rounds of a club night (issue 36.4)."""
+    """A caller between the rounds of a club night."""
     WATCHING_GAME = "watching {}"
-    """A caller watching a game between callers (issue 36.2)."""
+    """A caller watching a game between callers."""
     WATCHED = "done watching"
     """A caller told why the game they watched stopped showing (it ended)."""
     REJOIN_PROMPT = "asked to rejoin a game"

@@ -8,14 +8,14 @@ available sysop console until a sysop accepts or declines it, or until
 :class:`Invitation`: the caller's session sets up the table and hands the
 sysop's seat back through it.
 
-A *challenge* (issue 16.3) asks a caller at the main menu to play the
+A *challenge* asks a caller at the main menu to play the
 caller who sends it, for ``page_timeout`` seconds.  Accepting answers it
 with the challenged caller's seat; the challenger's session sets up the
 table.  A caller who declines, or whom a challenger withdraws from, is not
 challenged again by the same caller, nor from the same address, for
 :data:`CHALLENGE_COOLDOWN` seconds; one address sends at most
 :data:`CHALLENGE_RATE` challenges in :data:`CHALLENGE_RATE_WINDOW`
-seconds; and a caller may turn challenges off (issue 32.5: two guests
+seconds; and a caller may turn challenges off (two guests
 challenged and withdrew 102 times in 30 s, and their victim never reached
 a game).
 """
@@ -132,7 +132,7 @@ class Presence:
     challengeable: bool = True
     """False when the caller turned challenges off (the main menu's C)."""
     presentation: Presentation = Presentation.SCREEN
-    """How the caller sees the door: the console marks screen-reader mode (issue 35)."""
+    """How the caller sees the door: the console marks screen-reader mode."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
@@ -234,7 +234,7 @@ class Lobby:
         self.on_change: Callable[[], None] | None = None
         """Called whenever :meth:`changed` is (the node link's early beat)."""
         self.club: object | None = None
-        """Tonight's club night, once the sysop opened one (issue 36.4): a
+        """Tonight's club night, once the sysop opened one: a
         :class:`door.sysop.club_night.ClubNight` (which knows the lobby: typed
         apart so that the two modules do not import each other)."""
         self.club_maker: Callable[[int, float], object] | None = None
@@ -271,7 +271,7 @@ class Lobby:
     async def take_over(self, presence: Presence, identity: Identity, timeout: float = 15.0) -> bool:
         """Make ``presence`` the one session of ``identity``: an older one
         is told, disconnected, and waited for (its game is saved first), so
-        two sessions never write one account's game (issue 13.4).  False
+        two sessions never write one account's game.  False
         when the older session did not end within ``timeout`` seconds."""
         while (old := self.holder(identity, presence)) is not None:
             log.info("%s logs in again: closing the older session (conn %d)", identity, old.conn)

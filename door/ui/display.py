@@ -28,7 +28,7 @@ presentation, :class:`door.ui.line_display.LineDisplay`)."""
 
 
 class Presentation(enum.Enum):
-    """How a session shows the door (issue 35)."""
+    """How a session shows the door."""
 
     SCREEN = "screen"
     """The full screen: cursor addressing, colour, the highlight bar."""
@@ -180,7 +180,7 @@ class Display:
             if self.screen_key(key):
                 continue
             if self.too_small():
-                continue  # the caller cannot see the screen the key would act on (issue 33.3a)
+                continue  # the caller cannot see the screen the key would act on
             yield key
 
     def screen_key(self, key: Key) -> bool:

@@ -1,4 +1,4 @@
-"""The line presentation (issue 35): the door for a screen reader or a
+"""The line presentation: the door for a screen reader or a
 teletype.  Nothing is painted: a screen is said once, as plain lines, when
 it is shown; what changes later is said as a new line; typed keys are
 echoed.  No cursor addressing, no erase, no colour, no box drawing, no

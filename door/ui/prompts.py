@@ -191,7 +191,7 @@ async def charset_test(display: Display) -> Presentation:
         return Presentation.SCREEN if got == "F" else Presentation.LINES
     while True:
         label = display.terminal.charset.label
-        if display.terminal.charset.name == "ascii":  # no glyphs to see: the suits are letters here (issue 33.3h)
+        if display.terminal.charset.name == "ascii":  # no glyphs to see: the suits are letters here
             question = ["Plain ASCII shows suits as letters (H, D, C, S) and draws no lines or colours.",
                         "Does this line read cleanly, with nothing garbled?"]
         else:

@@ -43,7 +43,7 @@ class Style(int):
     each cell's style as one character (the one whose code is the packed
     ``int``): a row's styles are then a string, which the cyclic
     collector never tracks (a band's painting and the screen a session
-    shows stay out of every collection; issue 39).  Two styles are equal
+    shows stay out of every collection).  Two styles are equal
     when their attributes are.
 
     >>> Style(fg=CYAN, bold=True).fg, Style(fg=CYAN, bold=True).bold, Style() == Style(fg=WHITE)
@@ -249,7 +249,7 @@ class Canvas:
     traced in a young collection at 300 callers; as tuples of ints,
     traced once each, still six tenths of what a young collection
     visited), and rows compare at ``memcmp`` speed.  A frame's untouched
-    rows are neither built nor joined (issue 39).
+    rows are neither built nor joined.
     """
 
     __slots__ = ("cols", "rows", "chars", "styles", "cursor", "wide", "kept")
@@ -341,7 +341,7 @@ class Canvas:
         replaced).  The row comes from a memo of such rows shared by every
         canvas (:func:`_line`), read-only like a band's: a message, a chat
         line or a prompt is laid out once however many frames show it, and
-        the renderer finds the row it already shows by identity (issue 39)."""
+        the renderer finds the row it already shows by identity."""
         if not 0 <= row < self.rows:
             return
         long = len(text) > 2 * self.cols  # (a caller's long text: drawn on a blank row, not kept in the memo)
@@ -418,7 +418,7 @@ class Canvas:
 class Band:
     """Whole rows of a screen (the title bar, the pegboard, the message
     area) painted once and copied into each frame while what they show is
-    the same: a frame then paints only the parts that changed (issue 39).
+    the same: a frame then paints only the parts that changed.
 
     :meth:`draw` takes a ``key``, a hashable value of everything the
     band's painter reads; the band is painted again when the key, the

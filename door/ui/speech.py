@@ -1,5 +1,5 @@
 """What the door says aloud: the game in short plain sentences with full
-card names, for a caller in screen-reader mode (issue 35), and the show
+card names, for a caller in screen-reader mode, and the show
 counted as players say it ("fifteen two, fifteen four, and a pair is six"),
 in both presentations.
 

@@ -174,7 +174,7 @@ class Player:
         if prompt.startswith("Count your"):
             await self.count(prompt)
             return True
-        if prompt.startswith("Chat"):  # chat mode before each hand (seed 004)
+        if prompt.startswith("Chat"):  # chat mode before each hand (as in the original door)
             if "blank line deals" not in prompt:
                 return False  # the other player deals
             if "The show" in screen:

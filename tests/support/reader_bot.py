@@ -1,5 +1,4 @@
-"""A caller who reads only the byte stream, as a screen reader does
-(issue 35): no terminal emulator.  It keeps every byte, splits the text
+"""A caller who reads only the byte stream, as a screen reader does: no terminal emulator.  It keeps every byte, splits the text
 into lines, answers prompts by their words, and counts what a screen
 reader would trip on (cursor addressing, erase, SGR, box drawing)."""
 

@@ -1,5 +1,5 @@
 """The door's page in a browser, read as a player reads it: through
-xterm.js's own buffer (issue 34).  :class:`XtermScreen` is a
+xterm.js's own buffer.  :class:`XtermScreen` is a
 :class:`~tests.support.player.ClientScreen` whose rows and highlight bar
 come from the page's terminal (polled), so the same
 :class:`~tests.support.player.Player` plays in the browser as over telnet."""

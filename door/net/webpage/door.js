@@ -1,4 +1,4 @@
-// The cribbage door in a page (issue 34): xterm.js shows the door's bytes, a
+// The cribbage door in a page: xterm.js shows the door's bytes, a
 // WebSocket carries them; the window's size goes to the door as a resize,
 // and a row of keys stands in for a keyboard on a phone.
 (function () {
