@@ -1,4 +1,4 @@
-"""The networked door, in layers (README, "Code layout"); a layer imports
+"""The networked door, in layers (docs/architecture.md); a layer imports
 only the layers listed before it (``tests/unit/test_layers.py`` checks):
 
 1. :mod:`door.net`: terminals and transports;

@@ -265,7 +265,7 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
         s = seeded.shuffle
         sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
         door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
-        lines += ["", f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the README):",
+        lines += ["", f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
                   f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
                   f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
                   f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]

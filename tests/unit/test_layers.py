@@ -1,4 +1,4 @@
-"""The import rules of the code layout (README, "Code layout"): ``engine``
+"""The import rules of the code layout (docs/architecture.md): ``engine``
 imports nothing from ``door`` nor any I/O module; inside ``door`` a layer
 imports only the layers below it, and no two modules import each other,
 directly or round a longer loop.

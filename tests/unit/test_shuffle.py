@@ -1,5 +1,5 @@
-"""The verifiable shuffle (issue 36.5): the algorithm as the README gives
-it, its record, and the checks of ``cribbage-door verify``."""
+"""The verifiable shuffle: the algorithm as the manual gives it
+(docs/shuffle.md), its record, and the checks of ``cribbage-door verify``."""
 
 from __future__ import annotations
 
@@ -21,24 +21,22 @@ from door.records.verify import RecordedDeals, check_game
 
 SERVER = "7ab35da5310e76767f713c4764c9f5adf019abc8e6426d23ea93a58db01cddd2"
 ANN = player_seed("my lucky words")
-README = Path(__file__).resolve().parents[2] / "README.md"
+MANUAL = Path(__file__).resolve().parents[2] / "docs" / "shuffle.md"
 
 hexes = st.binary(min_size=32, max_size=32).map(bytes.hex)
 
 
 def readme_deal():  # type: ignore[no-untyped-def]
-    """The README's checker, run as written."""
-    text = README.read_text()
-    section = text[text.index("### A shuffle anyone can verify"):]
-    code = re.search(r"```python\n(.*?)```", section, re.S)
-    assert code, "the README gives the algorithm in Python"
+    """The manual's checker, run as written."""
+    code = re.search(r"```python\n(.*?)```", MANUAL.read_text(), re.S)
+    assert code, "the manual gives the algorithm in Python"
     scope: dict[str, object] = {}
     exec(code.group(1), scope)
     return scope["deal"]
 
 
 def test_a_known_deal_stays_the_same() -> None:
-    # a fixed answer: a change to the algorithm would break every checker written from the README
+    # a fixed answer: a change to the algorithm would break every checker written from the manual
     dealt = format_cards(seeded_deck(SERVER, (ANN, COMPUTER_SEED), 12345, 1)[:13])
     assert dealt == "9S 5H KH TH KC AD QD KS 7D 3S 9H AH 6H"
 
