@@ -32,8 +32,8 @@ loop is bounded in count and time.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -47,8 +47,8 @@ from typing import Any
 
 from bench import abuse_strangers as strangers
 from bench import abuse_web as web
-from bench.reading import ACCOUNT, PASSWORD, read_until, telnet
 from bench.load import _cpu_seconds, _descendants, _status_kib, door_process
+from bench.reading import ACCOUNT, PASSWORD, read_until, telnet
 
 ATTACKS = ["paste", "hint-flood", "resize-storm", "ssh-paste", "non-reader-hangs-up", "non-reader-stays",
            "connection-flood", "key-query", "sysop-name", "login-twice", *strangers.ATTACKS, *web.ATTACKS,
@@ -180,7 +180,7 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sys
                 s.setblocking(False)
                 await asyncio.wait_for(asyncio.get_running_loop().sock_connect(s, ("127.0.0.1", port)), 2)
                 socks.append(s)
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 refused += 1
         await asyncio.sleep(2)
         alive = 0
@@ -209,7 +209,7 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sys
                                                 known_hosts=None, client_keys=None, agent_path=None, config=None,
                                                 login_timeout=10):
                         got_in += 1
-                except (asyncssh.Error, OSError, asyncio.TimeoutError):
+                except (TimeoutError, asyncssh.Error, OSError):
                     pass
 
         async def one_telnet() -> None:
@@ -225,7 +225,7 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sys
                         writer.write(b"guess%d\r" % tried)
                         seen = await read_until(reader, b"Wrong password.", 10, seen) if _ == 0 else seen
                     writer.close()
-                except (OSError, TimeoutError, ConnectionError, asyncio.TimeoutError):
+                except (OSError, TimeoutError, ConnectionError):
                     await asyncio.sleep(0.1)
 
         started = time.monotonic()
@@ -278,14 +278,14 @@ async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, sys
             sessions.append((reader, writer))
         await asyncio.sleep(2)
         live = 0
-        for reader, writer in sessions:
+        for reader, _writer in sessions:
             try:
                 while data := await asyncio.wait_for(reader.read(65536), 0.5):
                     if b"logged in again" in data:
                         break
                 else:
                     continue
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 live += 1  # still connected, nothing more said
         result["entries"] = max(0, live - 1)
         result["notes"] = "one account logs in three times"
@@ -331,7 +331,7 @@ class Honest:
             writer.write(RIGHT)
             try:
                 await asyncio.wait_for(self.answered.wait(), 2.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.measuring:
                     self.latencies.append(2.0)
                 self.sent_at = None
@@ -405,7 +405,7 @@ class HonestNode:
         started = time.monotonic()
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             return None
         try:
             nonce = bytes.fromhex((await asyncio.wait_for(reader.readline(), 5))[6:].decode().strip())
@@ -421,7 +421,7 @@ class HonestNode:
                 seen += chunk
             self.took.append(time.monotonic() - started)
             return line
-        except (OSError, ValueError, TimeoutError, ConnectionError, asyncio.TimeoutError):
+        except (OSError, ValueError, TimeoutError, ConnectionError):
             return None
         finally:
             writer.close()
@@ -505,10 +505,10 @@ async def run_all(names: list[str], seconds: float) -> list[dict[str, Any]]:
                 stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parent.parent)
             rss_before, rss_peak = rss_mib_of(door.pid), 0.0
 
-            async def sample() -> None:
+            async def sample(pid: int = door.pid) -> None:
                 nonlocal rss_peak
                 while True:
-                    rss_peak = max(rss_peak, rss_mib_of(door.pid))
+                    rss_peak = max(rss_peak, rss_mib_of(pid))
                     await asyncio.sleep(0.5)
 
             sampling = asyncio.create_task(sample())

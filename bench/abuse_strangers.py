@@ -33,7 +33,7 @@ import re
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bench.reading import ACCOUNT, read_until, screen_of
 
@@ -184,7 +184,7 @@ async def _challenge_spam(telnet_port: int, end: float) -> dict[str, Any]:
                 await read_until(reader, b"withdrew", 3)
                 writer.write(b" ")
                 await read_until(reader, b"Main menu", 3)
-            except (TimeoutError, ConnectionError, asyncio.TimeoutError):
+            except (TimeoutError, ConnectionError):
                 writer.write(b"\x1b")
                 await asyncio.sleep(0.2)
 
@@ -199,7 +199,7 @@ async def _challenge_spam(telnet_port: int, end: float) -> dict[str, Any]:
                 honoured += 1
                 victim_w.write(b" ")
                 await read_until(victim_r, b"Main menu", 3)
-            except (TimeoutError, asyncio.TimeoutError):
+            except TimeoutError:
                 victim_w.write(b"n")  # a challenge screen: say no
             await asyncio.sleep(0.5)
         return tried, honoured
@@ -209,7 +209,7 @@ async def _challenge_spam(telnet_port: int, end: float) -> dict[str, Any]:
             await asyncio.sleep(0.25)
 
     results = await asyncio.gather(victim(), *(spam(r, w) for r, w in spammers), watch())
-    tried, honoured = results[0]
+    tried, honoured = cast(tuple[int, int], results[0])
     for _, w in [*spammers, (victim_r, victim_w)]:
         w.close()
     return {"entries": max(0, sent - 1), "notes": f"2 guests of one address sent {sent} challenge(s) to a caller at "
@@ -234,7 +234,7 @@ async def _registration_lockout(telnet_port: int) -> dict[str, Any]:
                 await asyncio.sleep(0.2)
             seen = await read_until(reader, b"Main menu", 15)
             return True
-        except (TimeoutError, ConnectionError, asyncio.TimeoutError):
+        except (TimeoutError, ConnectionError):
             return False
         finally:
             writer.close()
@@ -276,7 +276,7 @@ async def _log_flood(telnet_port: int, peer_ports: list[int], end: float) -> dic
                 await asyncio.sleep(0.05)
                 writer.close()
                 connects += 1
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 await asyncio.sleep(0.01)
 
     await asyncio.gather(*(bad_hellos(p) for p in peer_ports for _ in range(3)), hang_ups(), hang_ups())
@@ -296,7 +296,7 @@ async def _peer_slots(peer_ports: list[int], end: float) -> dict[str, Any]:
                 opened += 1
                 held.append(writer)
                 await asyncio.wait_for(reader.read(), max(0.1, end - time.monotonic()))  # until the port closes it
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 pass
             await asyncio.sleep(0.1)  # then a new one in its place
 
@@ -316,7 +316,7 @@ async def _got_in(host: str, port: int, line: bytes, local: str) -> bool:
         writer.write(line)
         try:
             answer = await asyncio.wait_for(reader.read(4096), 10)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             answer = b""
         return answer.startswith(b"WELCOME") or b"Main menu" in answer
     finally:

@@ -103,7 +103,7 @@ async def _ping_flood(web_port: int, end: float, park: bool = False) -> dict[str
             sent += len(burst)
         try:
             await asyncio.wait_for(asyncio.gather(*(w.drain() for _, w in sockets if not w.is_closing())), 1.0)
-        except (asyncio.TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError):
             pass
     await asyncio.sleep(max(0.0, end - time.monotonic()))
     dropped = sum(1 for reader, _ in sockets if reader.at_eof() or reader.exception() is not None)
@@ -136,7 +136,7 @@ async def _hub_half_open(rlogin_port: int, end: float) -> dict[str, Any]:
     try:
         await read_until(reader, b"Main menu", 15)
         got_in = True
-    except (TimeoutError, ConnectionError, asyncio.TimeoutError):
+    except (TimeoutError, ConnectionError):
         got_in = False
     writer.close()
     return {"entries": 0, "notes": f"{opened} half-open calls ({refused} refused at connect); the board's caller "
@@ -186,7 +186,7 @@ async def _slow_requests(telnet_port: int, web_port: int, end: float) -> dict[st
         await read_until(reader, b"Main menu", 10)
         got_in = True
         writer.close()
-    except (TimeoutError, ConnectionError, OSError, asyncio.TimeoutError):
+    except (TimeoutError, ConnectionError, OSError):
         got_in = False
     for writer in held:
         writer.transport.abort()

@@ -30,9 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
-from tests.support.server import make_config  # noqa: E402
 from tests.support.player import LEFT, RIGHT, Cp437Screen, Player, telnet_caller  # noqa: E402
-
+from tests.support.server import make_config  # noqa: E402
 
 GAP = 0.05
 """Seconds of silence that end one screen update."""
@@ -60,7 +59,7 @@ class MeasuringPlayer(Player):
         before = self.term.received
         await self.send(keys)
         await asyncio.sleep(settle)
-        return self.term.received - before
+        return int(self.term.received - before)
 
     async def quiet(self, seconds: float) -> None:
         """Wait until nothing has arrived for ``seconds`` (at most 5 s)."""
@@ -107,7 +106,7 @@ async def one_game(door: DoorServer, number: int, cp437: bool = False) -> dict[s
         if m and int(m.group(1)) not in hand_starts:
             hand_starts[int(m.group(1))] = caller.screen.received
 
-    caller.screen.feed = measuring_feed  # type: ignore[method-assign]
+    caller.screen.feed = measuring_feed
     player = MeasuringPlayer(caller.screen, caller.send, name="Bench",
                              game_number=number)  # the same deals every run: figures that compare
     await player.play(timeout=600)

@@ -23,12 +23,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.records.passwords import hash_password  # noqa: E402
-from engine.tally import GameTally  # noqa: E402
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
-from engine.rules import Rules  # noqa: E402
 from engine.hard import HardPlayer
+from engine.rules import Rules  # noqa: E402
 from engine.strategy import choose_action  # noqa: E402
+from engine.tally import GameTally  # noqa: E402
 
 
 def play(number: int) -> tuple[Game, GameTally]:

@@ -22,19 +22,18 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game, Phase  # noqa: E402
 from engine.expert import ExpertPlayer  # noqa: E402
+from engine.game import Game, Phase  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.pegging_review import review_hand  # noqa: E402
-from engine.rules import Rules  # noqa: E402
 from engine.players import RandomPlayer  # noqa: E402
+from engine.rules import Rules  # noqa: E402
 from engine.strategy import Strategy, choose_action  # noqa: E402
-
 
 Maker = Callable[[random.Random], Strategy]
 """A player's class: called with its random generator."""

@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -67,8 +68,8 @@ def serve_main(port: int, answer: int) -> None:
 
 async def _caller(port: int, seconds: float, rng: random.Random, latencies: list[float], counts: list[int]) -> None:
     import telnetlib3
-    reader, writer = await telnetlib3.open_connection("127.0.0.1", port, encoding=False, term="xterm",
-                                                      cols=80, rows=24, connect_minwait=0.05)
+    reader, writer = cast(tuple[Any, Any], await telnetlib3.open_connection(
+        "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05))
     deadline = time.monotonic() + seconds
     try:
         while not (await reader.read(65536)).endswith(b"ready\r\n"):

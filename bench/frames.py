@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -33,7 +33,6 @@ from door.server import DoorServer  # noqa: E402
 from door.ui import display as display_module  # noqa: E402
 from door.ui import screen as screen_module  # noqa: E402
 from tests.support.player import Player, telnet_caller  # noqa: E402
-
 from tests.support.server import make_config  # noqa: E402
 
 RIGHT, LEFT = b"\x1b[C", b"\x1b[D"
@@ -47,7 +46,7 @@ class LookingPlayer(Player):
         if prompt.startswith("Choose 2 cards"):
             for key in (RIGHT, RIGHT, LEFT, LEFT):
                 await self.send(key)
-        return await super().act(prompt, screen)
+        return cast("bool | str", await super().act(prompt, screen))
 
 
 class Meter:
@@ -64,7 +63,7 @@ class Meter:
         saved = [(display_module.Display, "refresh", display_module.Display.refresh),
                  (screen_module.Renderer, "render", screen_module.Renderer.render),
                  (screen_module.Renderer, "_render_row", screen_module.Renderer._render_row)]
-        refresh, render, render_row = (s[2] for s in saved)
+        refresh, render, render_row = (cast(Any, s[2]) for s in saved)
         meter = self
         pending: list[float] = []
         rows = [0]
@@ -102,7 +101,7 @@ class Meter:
 
         display_module.Display.refresh = timed_refresh  # type: ignore[method-assign]
         screen_module.Renderer.render = timed_render  # type: ignore[method-assign]
-        screen_module.Renderer._render_row = counted_row  # type: ignore[method-assign]
+        screen_module.Renderer._render_row = counted_row  # type: ignore[method-assign,assignment]
         return saved
 
     @staticmethod

@@ -11,7 +11,6 @@ them stops the door for a moment)."""
 from __future__ import annotations
 
 import atexit
-from array import array
 import collections
 import contextlib
 import gc
@@ -22,7 +21,9 @@ import sys
 import time
 import tracemalloc
 import weakref
-from typing import Any, Iterator
+from array import array
+from collections.abc import Iterator
+from typing import Any
 
 import door.collector
 from bench.load import _quantile, p99_and_max_by_window
@@ -89,7 +90,7 @@ def _arrival(sock: socket.socket) -> float | None:
     for level, kind, data in ancillary:
         if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS and len(data) >= 16:
             seconds, nanoseconds = struct.unpack("qq", data[:16])
-            return time.monotonic() - (time.time() - (seconds + nanoseconds / 1e9))
+            return float(time.monotonic() - (time.time() - (seconds + nanoseconds / 1e9)))
     return None
 
 
@@ -97,7 +98,7 @@ def _watch_answers() -> None:
     """Time every accepted connection's read-to-first-write (see :data:`_answers`)."""
     from asyncio import selector_events
 
-    transport = selector_events._SelectorSocketTransport
+    transport: Any = vars(selector_events)["_SelectorSocketTransport"]  # (asyncio's own: not in its hints)
     read_ready, write = transport._read_ready, transport.write
     pending: weakref.WeakKeyDictionary[Any, tuple[float, float | None]] = weakref.WeakKeyDictionary()
     """A connection's first bytes not yet answered: when the loop read them,
@@ -277,7 +278,8 @@ if __name__ == "__main__":
         loop_probe.install()
         atexit.register(loop_probe.report)
     if os.environ.get("GC_PROBE_THRESHOLDS"):
-        door.collector.GC_THRESHOLDS = tuple(int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
+        first, second, third = (int(x) for x in os.environ["GC_PROBE_THRESHOLDS"].split(","))
+        door.collector.GC_THRESHOLDS = (first, second, third)
     door.collector.Collector.due = _recorded_due  # type: ignore[method-assign]
     door.collector.Collector.start = _watched_start  # type: ignore[method-assign]
     _watch_answers()

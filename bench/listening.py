@@ -27,9 +27,10 @@ import subprocess
 import sys
 import tempfile
 import wave
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 __all__ = ["main", "Transcript", "ListeningBot", "play_games", "speech_seconds", "measure"]
 
@@ -93,7 +94,7 @@ def _score(cards: list[tuple[int, int | None]], starter: tuple[int, int | None],
     def fill(rank: int, avoid: set[int], k: int) -> int:
         suit = next(x for x in [*range(k % 4, 4), *range(0, k % 4)] if (rank, x) not in taken and x not in avoid)
         taken.add((rank, suit))
-        return suit
+        return int(suit)
 
     hand = [(r, s if s is not None else fill(r, set(), i)) for i, (r, s) in enumerate(cards)]
     top = starter if starter[1] is not None else (starter[0], fill(starter[0], jack_suits, 0))
@@ -179,7 +180,7 @@ class ListeningBot:
                 return m
             try:
                 data = await asyncio.wait_for(self.reader.read(65536), max(0.0, deadline - loop.time()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise TimeoutError(f"{regex.pattern!r} never came: {self.text()[-600:]!r}") from None
             if not data:
                 raise ConnectionError(f"the door hung up: {self.text()[-300:]!r}")
@@ -265,7 +266,7 @@ def speech_seconds(text: str, rate: int = RATE) -> float | None:
         subprocess.run(["espeak-ng", "-s", str(rate), "-w", str(wav), "-f", str(source)], check=True,
                        capture_output=True)
         with wave.open(str(wav)) as w:
-            return w.getnframes() / w.getframerate()
+            return float(w.getnframes()) / float(w.getframerate())
 
 
 def measure(transcripts: list[Transcript]) -> dict[str, float]:

@@ -49,8 +49,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -94,6 +95,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
                       name: str | None = None, password: str | None = None, via: str = "telnet") -> None:
     import telnetlib3
     from websockets.asyncio.client import connect
+    from websockets.typing import Origin
 
     from tests.support.player import ClientScreen, Player
 
@@ -137,13 +139,14 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
     term = PacedTerminal()
     try:
         if via == "web":  # the page's WebSocket: the door's bytes, and the window's size
-            ws = await connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://127.0.0.1:{port}", compression=None)
+            ws = await connect(f"ws://127.0.0.1:{port}/ws", origin=Origin(f"http://127.0.0.1:{port}"),
+                               compression=None)
             await ws.send('{"cols": 80, "rows": 24}')
             writer: Any = _WebWriter(ws)
         else:
             reader, writer = await telnetlib3.open_connection(
                 "127.0.0.1", port, encoding=False, term="xterm", cols=80, rows=24, connect_minwait=0.05)
-    except (OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, OSError) as exc:
         stats.errors.append(f"caller {index}: cannot connect: {exc}")
         return
 
@@ -155,7 +158,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
                         term.feed(message)
             return
         while data := await reader.read(65536):
-            term.feed(data)
+            term.feed(cast(bytes, data))  # (encoding=False: bytes, whatever telnetlib3's hints say)
 
     pumping = asyncio.create_task(pump())
 
@@ -179,7 +182,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
                 term.changed.clear()
                 try:
                     await asyncio.wait_for(term.changed.wait(), 1.0)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
 
     player = Player(term, send, name=name or f"Load{index:04d}", password=password)
@@ -188,7 +191,7 @@ async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng:
         stats.games += 1
         await asyncio.wait_for(player.leave(), 30)
         await asyncio.wait_for(pumping, 30)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         stats.errors.append(f"caller {index}: no end of game within the time limit; prompt {term.prompt()!r}")
         if os.environ.get("LOAD_DEBUG"):
             print(term.text(), file=sys.stderr)
@@ -224,7 +227,7 @@ def _check(deadline: float) -> None:
     than the cancellation when both arrive at once (each key's wait for
     its answer is one), and 1,000 callers then played on past the limit."""
     if time.monotonic() > deadline:
-        raise asyncio.TimeoutError
+        raise TimeoutError
 
 
 async def _play(player: Any, term: Any, deadline: float = float("inf")) -> None:
@@ -250,7 +253,7 @@ async def _play(player: Any, term: Any, deadline: float = float("inf")) -> None:
                 continue
         try:
             await asyncio.wait_for(term.changed.wait(), 1.0)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
 

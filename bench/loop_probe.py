@@ -25,11 +25,11 @@ import sys
 import time
 from typing import Any
 
-_cpu: collections.Counter[str] = collections.Counter()
+_cpu: collections.defaultdict[str, float] = collections.defaultdict(float)
 _calls: collections.Counter[str] = collections.Counter()
-_frames: collections.Counter[str] = collections.Counter()
+_frames: collections.defaultdict[str, float] = collections.defaultdict(float)
 _frame_calls: collections.Counter[str] = collections.Counter()
-_render: collections.Counter[str] = collections.Counter()
+_render: collections.defaultdict[str, float] = collections.defaultdict(float)
 _rendering = [0.0]
 _empty: collections.Counter[str] = collections.Counter()
 """Frames that sent nothing (the screen was as shown), by prompt."""
@@ -105,10 +105,10 @@ def report() -> None:
           file=sys.stderr)
     print(f"loop frames that sent nothing: {sum(_empty.values())}; by prompt: "
           f"{', '.join(f'{p!r} {n}' for p, n in _empty.most_common(6))}", file=sys.stderr)
-    for kind, cpu in _cpu.most_common(12):
+    for kind, cpu in sorted(_cpu.items(), key=lambda kv: -kv[1])[:12]:
         print(f"loop callback: {100 * cpu / total:5.1f} %  {_calls[kind]:7} calls  "
               f"{1e6 * cpu / _calls[kind]:8.1f} us each  {kind}", file=sys.stderr)
-    for prompt, cpu in _frames.most_common(8):
+    for prompt, cpu in sorted(_frames.items(), key=lambda kv: -kv[1])[:8]:
         n = _frame_calls[prompt]
         print(f"loop frames: {100 * cpu / total:5.1f} %  {n:7} frames  {1e6 * cpu / n:7.1f} us each "
               f"(rendering {1e6 * _render[prompt] / n:6.1f})  '{prompt}'", file=sys.stderr)

@@ -60,8 +60,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -253,7 +254,7 @@ async def run_postgresql(rounds: int) -> None:
             await console.wait_for(lambda: any(name in line for line in console.lines()), timeout=10)
             await asyncio.sleep(0.3)  # a fresh beat phase each time
             await far_caller_round(cy, name, sysop, console, f"round {i}", online, handovers, pages)
-            cy.writer.close()  # type: ignore[attr-defined]
+            cy.writer.close()
         # Ann (on node 2, relayed to node 1) plays the sysop: chat lines each way
         actions = await table_actions(ann, sysop, console, rounds)
         print(f"3 serve processes (nodes) on one PostgreSQL server, {rounds} rounds")

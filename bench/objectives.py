@@ -33,14 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.strength import mean_and_half_width  # noqa: E402
 from engine.actions import Action  # noqa: E402
 from engine.expert import ExpertPlayer  # noqa: E402
 from engine.game import Game, Phase  # noqa: E402
 from engine.objectives import ACC_POINTS, MATCH_POINTS, WIN_CHANCE, Objective  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import Decision, decision_for  # noqa: E402
-
-from bench.strength import mean_and_half_width  # noqa: E402
 
 OBJECTIVES = {o.name: o for o in (WIN_CHANCE, MATCH_POINTS, ACC_POINTS)}
 MATCHUPS = [("win", "match"), ("acc", "win"), ("acc", "match")]
@@ -55,7 +54,7 @@ def _weighs_objective(decision: Decision) -> bool:
 def _finish(game: Game, players: list[ExpertPlayer], objectives: tuple[Objective, Objective]) -> list[Action]:
     """Play ``game`` to its end, ``objectives[s]`` in seat ``s``; the
     actions taken."""
-    taken = []
+    taken: list[Action] = []
     while not game.over:
         seat = game.to_act()[0]
         action = decision_for(game, seat, objectives[seat]).take(players[seat])

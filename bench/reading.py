@@ -22,7 +22,7 @@ async def telnet(port: int, cols: int = 80, rows: int = 24) -> tuple[Any, Any]:
                                             connect_minwait=0.05)
 
 
-_SCREENS: "weakref.WeakKeyDictionary[Any, Any]" = weakref.WeakKeyDictionary()
+_SCREENS: weakref.WeakKeyDictionary[Any, Any] = weakref.WeakKeyDictionary()
 
 
 def screen_of(reader: Any) -> Any:

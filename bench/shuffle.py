@@ -35,13 +35,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.cards import FULL_DECK  # noqa: E402
+from engine.events import GameResult  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.players import GreedyPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.shuffle import COMPUTER_SEED, SeededShuffle, player_seed, seeded_deck  # noqa: E402
 from engine.strategy import choose_action  # noqa: E402
 from engine.tally import GameTally, HandRecord  # noqa: E402
-from engine.events import GameResult  # noqa: E402
 
 INDEX = {card: i for i, card in enumerate(FULL_DECK)}
 

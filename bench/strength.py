@@ -24,15 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.tally import GameTally  # noqa: E402
-from engine.game import Game  # noqa: E402
+from bench.yale_greedy import YaleGreedy  # noqa: E402
 from engine.expert import ExpertPlayer  # noqa: E402
+from engine.game import Game  # noqa: E402
 from engine.hard import HardPlayer  # noqa: E402
 from engine.players import EasyPlayer, GreedyPlayer, RandomPlayer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 from engine.strategy import Strategy, choose_action  # noqa: E402
-
-from bench.yale_greedy import YaleGreedy  # noqa: E402
+from engine.tally import GameTally  # noqa: E402
 
 PLAYERS = {"expert": ExpertPlayer, "hard": HardPlayer, "easy": EasyPlayer, "greedy": GreedyPlayer, "random": RandomPlayer,
            "yale": YaleGreedy}

@@ -19,8 +19,8 @@ The best published figure against it is +0.317 match points per game.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from engine.cards import Card
 from engine.scoring import RunMode, score_play

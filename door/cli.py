@@ -18,14 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from door.net.logs import configure as configure_logs
 from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
-from door.records.cli import add_parser as add_records_parser
+from door.net.logs import configure as configure_logs
+from door.net.private import SecretFileError
 from door.records.cli import NAMED, run_records
+from door.records.cli import add_parser as add_records_parser
+from door.records.store import StoreError
 from door.server import serve
 from door.workers import MAX_WORKERS, run_workers
-from door.net.private import SecretFileError
-from door.records.store import StoreError
 
 __all__ = ["main"]
 

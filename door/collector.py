@@ -44,7 +44,7 @@ import gc
 import logging
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["GC_THRESHOLDS", "OLDEST_NEVER", "FULL_GROWTH", "PER_SESSION", "YOUNG_EVERY", "CHECK_EVERY", "Collector"]
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 import enum
 import re
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Sequence
-
-from engine.rules import Rules, RulesError
+from typing import Any
 
 from door.net.gate import PreloginLimit, check_networks
 from door.net.peer_socket import PEER_SECRET
@@ -25,6 +24,7 @@ from door.records.fair_play import FairPlayRules
 from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url
 from door.records.sqlite_database import DATABASE_NAME
+from engine.rules import Rules, RulesError
 
 __all__ = ["Config", "ServerConfig", "DailyConfig", "RankedConfig", "ComputerConfig", "CallerConfig", "SysopConfig", "PagingConfig", "LimitsConfig",
            "StoreConfig",
@@ -392,7 +392,7 @@ def _check_section(path: Path, name: str, raw: Any, cls: type) -> Any:
             raise ConfigError(f"{path}: {name}.{key}: unknown key (expected one of {', '.join(known)})")
         default = known[key].default
         where = f"{path}: {name}.{key}"
-        if isinstance(default, bool) or isinstance(default, str):
+        if isinstance(default, (bool, str)):
             if type(value) is not type(default):
                 raise ConfigError(f"{where}: expected {'true or false' if isinstance(default, bool) else 'a string'}, got {value!r}")
         elif isinstance(default, int):

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.rules import Rules
-
+from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
 from door.play.reviews import GameReviews
 from door.play.thinking import IN_THREAD, Thinking
-from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
-from door.sysop.lobby import Lobby
-from door.sysop.node_link import NodeLink
 from door.records.names import name_key
 from door.records.store import Store
 from door.records.throttle import LoginThrottle
+from door.sysop.lobby import Lobby
+from door.sysop.node_link import NodeLink
+from engine.rules import Rules
 
 __all__ = ["DoorContext"]
 

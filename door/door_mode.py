@@ -27,26 +27,26 @@ import stat
 import sys
 import termios
 import tty
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
-from door.net.charset import ASCII, CP437, UTF8, Charset
-from door.config import Config
-from door.net.logs import CONNECTION
-from door.context import DoorContext
-from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
-from door.net.node_socket import NodeHello, connect_hub
-from door.net.relay import relay
-from door.sysop.lobby import Lobby
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Caller
 from door.caller.login import reserved
 from door.caller.session import CallerSession
-from door.ui.display import Display
+from door.config import Config
+from door.context import DoorContext
+from door.net.bbs_terminals import SocketTerminal, StdioTerminal
+from door.net.charset import ASCII, CP437, UTF8, Charset
+from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
+from door.net.logs import CONNECTION
+from door.net.node_socket import NodeHello, connect_hub
+from door.net.relay import relay
+from door.net.terminal import Terminal
 from door.records.bulletins import BulletinWriter
 from door.records.store import Store
-from door.net.bbs_terminals import SocketTerminal, StdioTerminal
-from door.net.terminal import Terminal
+from door.sysop.lobby import Lobby
+from door.ui.display import Display
 
 __all__ = ["run_door", "door_main"]
 

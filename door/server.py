@@ -13,23 +13,23 @@ import itertools
 import logging
 import signal
 import ssl
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from door.caller.bbs import bbs_account, time_limit
-from door.collector import Collector
 from door.caller.hub import hub_account, hub_login
-from door.caller.identity import Login
-from door.caller.identity import Caller
+from door.caller.identity import Caller, Login
 from door.caller.login import reserved
 from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
+from door.collector import Collector
 from door.config import Config, LimitsConfig, SysopConfig, WebConfig
 from door.context import DoorContext
+from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
 from door.net.logs import CONNECTION, SOURCE
-from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
@@ -39,14 +39,14 @@ from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
 from door.net.web import WebOptions, default_hosts, start_web
-from door.records.names import clean_name
+from door.play.hints import load_tables
+from door.play.thinking import Thinking
 from door.records.bulletins import BulletinWriter
+from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.sysop.club_night import ClubNight
 from door.sysop.console import sysop_session
-from door.play.hints import load_tables
-from door.play.thinking import Thinking
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from door.ui.display import Display

@@ -6,7 +6,6 @@ frozen value naming its seat (0 or 1); the notation
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from .cards import Card
 
@@ -48,7 +47,7 @@ class ReplayHand:
     seat: int
 
 
-Action = Union[Discard, Play, Claim, ReplayHand]
+Action = Discard | Play | Claim | ReplayHand
 
 
 class IllegalAction(ValueError):

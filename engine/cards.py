@@ -13,8 +13,8 @@ Black Dog Cribbage's game numbers 1..32767 (as in Black Dog Cribbage) are among 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 __all__ = [
     "Suit", "Card", "CardParseError", "RANKS", "RANK_CHARS", "FULL_DECK",
@@ -81,7 +81,7 @@ class Card:
         object.__setattr__(self, "pip", self.rank if self.rank < 10 else 10)
 
     @classmethod
-    def from_str(cls, text: str) -> "Card":
+    def from_str(cls, text: str) -> Card:
         """Parse ``"5H"``, ``"TD"``, ``"10d"``, ``"js"`` (case-insensitive).
 
         Raises :class:`CardParseError` quoting the text when it is not a card.
@@ -94,7 +94,7 @@ class Card:
         return _CARDS[RANK_CHARS.index(s[0]) * 4 + "CDHS".index(s[1])]
 
     @classmethod
-    def from_index(cls, index: int) -> "Card":
+    def from_index(cls, index: int) -> Card:
         """The card with index 0..51 (``(rank - 1) * 4 + suit``)."""
         return _CARDS[index]
 
@@ -113,7 +113,7 @@ class Card:
     def __repr__(self) -> str:
         return f"Card.from_str({self.to_str()!r})"
 
-    def __reduce__(self) -> tuple[Callable[[int], "Card"], tuple[int]]:
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:
         """Pickled as its index, unpickled as the one card of that index
         (a decision crosses to a thinking process as a pickle: a card by
         its fields took a tenth of a millisecond)."""

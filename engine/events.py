@@ -6,8 +6,8 @@ dataclasses, never words (the door turns them into sentences)."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence, Union
 
 from .cards import Card
 from .claims import ClaimOutcome
@@ -151,8 +151,8 @@ class HandReplayed:
     scores: tuple[int, int]
 
 
-Event = Union[CutForDeal, HandDealt, Discarded, StarterTurned, CardPlayed, GoDeclared,
-              PlayPoint, SeriesReset, HandCounted, GameOver, HandReplayed]
+Event = (CutForDeal | HandDealt | Discarded | StarterTurned | CardPlayed | GoDeclared | PlayPoint | SeriesReset
+         | HandCounted | GameOver | HandReplayed)
 
 
 def scored(events: Sequence[Event]) -> tuple[bool, bool]:

@@ -36,10 +36,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
 from math import comb, prod
-from typing import Sequence
 
 from .cards import FULL_DECK, Card
 from .crib_values import crib_value as random_crib_value
@@ -291,7 +291,7 @@ class ExpertPlayer(ExactCounter):
             weight += p
             their_show = rank_show_points(played + theirs + (starter.rank,)) if len(played + theirs) == 4 else 8
 
-            def leaf(me: int, them: int) -> float:
+            def leaf(me: int, them: int, their_show: int = their_show) -> float:
                 if where.dealer:
                     if them + their_show >= target:
                         return -win(me)

@@ -19,9 +19,10 @@ shipped as package data (``engine/data/expert_tables.json``):
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from .cards import Card
 from .crib_values import table_key

@@ -20,18 +20,33 @@ actions on a new game reproduces it exactly, which is how a game is saved.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Iterable, Sequence
 
 from .actions import Action, Claim, Discard, IllegalAction, Play, ReplayHand
 from .cards import Card, shuffled_deck
-from .shuffle import SeededShuffle
 from .claims import adjudicate
-from .events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GameResult, GoDeclared, HandCounted,
-                     HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from .events import (
+    CardPlayed,
+    CutForDeal,
+    Discarded,
+    Event,
+    GameOver,
+    GameResult,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    SeriesReset,
+    ShowTurn,
+    Skunk,
+    StarterTurned,
+)
 from .rules import Counting, FirstDeal, Rules
 from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play, score_show
+from .shuffle import SeededShuffle
 
 __all__ = ["Phase", "Peg", "PlayedCard", "ShownDeal", "Game", "Match", "other", "replay"]
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from math import comb
-from typing import Sequence
 
 from .cards import FULL_DECK, Card
 from .crib_values import crib_value

@@ -32,9 +32,9 @@ alone and +0.45 with this model.  Whole games, with pegging per hand:
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from math import comb
-from typing import Iterator, Sequence
 
 from .cards import FULL_DECK, Card
 from .pegging_search import PIP, series_points

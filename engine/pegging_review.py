@@ -11,15 +11,15 @@ for a seat is the points that seat left on the table in the play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from .actions import Action, Play
 from .cards import Card
 from .game import Game, PlayedCard
-from .shuffle import SeededShuffle
 from .pegging_search import PeggingSearch
 from .rules import Rules
+from .shuffle import SeededShuffle
 
 __all__ = ["PlayChoice", "review_plays", "review_hand", "left_on_the_table"]
 

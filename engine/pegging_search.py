@@ -23,7 +23,7 @@ common endings.  Used by :mod:`engine.expert`.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .rules import RunMode
 

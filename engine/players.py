@@ -4,8 +4,8 @@ random players the benchmarks measure the hard computer against."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Sequence
 
 from .cards import FULL_DECK, Card
 from .rules import RunMode

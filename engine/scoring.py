@@ -20,9 +20,9 @@ series that forms one.  Whether the tail must be in order is the run mode
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, combinations_with_replacement
-from typing import Sequence
 
 from .cards import FULL_DECK, Card
 

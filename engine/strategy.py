@@ -11,13 +11,13 @@ strategy's decision into an action for the game.
 from __future__ import annotations
 
 import random
-
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable, Iterable, Protocol, Sequence, TypeVar
+from typing import Protocol, TypeVar
 
-from .cards import Card
 from .actions import Claim, Discard, Play
+from .cards import Card
 from .game import Game, Phase
 from .objectives import WIN_CHANCE, Objective, rules_objective
 from .rules import RunMode

@@ -11,10 +11,20 @@ not count in the statistics.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
-from .events import (CardPlayed, Event, GameOver, HandCounted, HandDealt, HandReplayed, PlayPoint, ShowTurn, StarterTurned)
+from .events import (
+    CardPlayed,
+    Event,
+    GameOver,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    ShowTurn,
+    StarterTurned,
+)
 
 __all__ = ["SeatHand", "HandRecord", "GameTally"]
 

@@ -16,10 +16,10 @@ so the table follows the hard policy on nearly every hand.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from math import comb
-from typing import Sequence
 
 __all__ = ["TABLE_FILE", "SIXES", "six_index", "thrown_ranks", "kept_ranks"]
 

@@ -26,9 +26,10 @@ independent.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from .objectives import ACC_POINTS, MATCH_POINTS, WIN_CHANCE, Objective
 

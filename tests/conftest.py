@@ -6,8 +6,8 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import AsyncIterator, Iterator
 
 import asyncssh
 import pytest

@@ -17,31 +17,30 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-from engine.game import replay
-from engine.rules import Rules
-from engine.scoring import RunMode
-
 from door.caller.handover import hand_over
 from door.caller.seated import seated
 from door.caller.side import CallerSide, shared_line
-from door.sysop.doing import Doing
+from door.net.gate import network_of
 from door.net.keys import KeyName
 from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
 from door.play.match import MatchResult, MatchTerms, ranked_rules
 from door.play.table import Table
-from door.records.glicko2 import Rating
-from door.net.gate import network_of
 from door.records.fair_play import Contender
-from door.records.ratings import MatchRecord
 from door.records.games import Opponent
+from door.records.glicko2 import Rating
 from door.records.names import name_key
 from door.records.nodes import Present
+from door.records.ratings import MatchRecord
 from door.records.store import SavedGame, Store, StoreError
+from door.sysop.doing import Doing
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
 from door.ui.screen import Canvas
+from engine.game import replay
+from engine.rules import Rules
+from engine.scoring import RunMode
 
 __all__ = ["challenge_caller", "answer_challenge", "rules_words", "OPPONENTS_SHOWN"]
 

@@ -3,7 +3,7 @@ between rounds with the standings on screen, and each round's game."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from door.caller.seated import seated
 from door.caller.side import CallerSide

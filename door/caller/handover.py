@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Literal
 
 from door.caller.side import CallerSide
-from door.sysop.doing import Doing
-from door.net.relay import relay
 from door.net.peer_socket import PeerHello, connect_peer
-from door.records.nodes import Node
+from door.net.relay import relay
 from door.net.terminal import HungUp
+from door.records.nodes import Node
+from door.sysop.doing import Doing
 from door.ui.prompts import show_page
 
 __all__ = ["hand_over", "Purpose"]

@@ -16,11 +16,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
-from door.net.gate import in_networks
 from door.config import BoardConfig, Handshake
+from door.net.gate import in_networks
 from door.net.rlogin import Handshake as RloginHandshake
 from door.records.accounts import Account, NameTaken
 from door.records.names import clean_name

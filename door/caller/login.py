@@ -12,16 +12,16 @@ guest's games leave no records.
 from __future__ import annotations
 
 import asyncio
-from typing import Sequence
+from collections.abc import Sequence
 
 from door.caller.identity import Caller
 from door.caller.side import CallerSide
 from door.config import SysopConfig
 from door.records.names import clean_name, name_key
 from door.records.passwords import new_hash
+from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
 from door.ui.display import Presentation
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
-from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
 
 __all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD", "READER_OFFER", "READER_KEY"]
 

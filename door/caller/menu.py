@@ -4,17 +4,17 @@ players, and the recent games with date and time (seeds 001, 002, 003)."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
-from door.ui.display import Display
 from door.caller.identity import Caller
 from door.net.keys import KeyName
+from door.records.games import GameSummary
+from door.records.store import Store
+from door.ui.display import Display
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.screen import Canvas, cell_width, fit
 from door.ui.words import wrap
-from door.records.games import GameSummary
-from door.records.store import Store
 
 __all__ = ["MenuItem", "MenuEntry", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
 

@@ -3,15 +3,14 @@ options screen; the original door's run mode, asked last: 1 or 2 starts the game
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
-
-from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
 from door.config import CallerConfig
-from door.ui.display import Display
 from door.play.options import CHANGEABLE_RULES, SEED_LIMIT, CallerOptions, Pace
+from door.ui.display import Display
 from door.ui.prompts import BACK, ask_choice, ask_line
+from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
 __all__ = ["ask_game_options", "Option", "OPTIONS", "OPTION_KEYS"]
 

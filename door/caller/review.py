@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from functools import partial
 
-from engine.actions import IllegalAction
-from engine.game_review import review_game
-from engine.notation import NotationError
-
 from door.caller.side import CallerSide
 from door.play.review_words import review_lines
 from door.records.games import GameSummary
 from door.sysop.doing import Doing
 from door.ui.prompts import frame, show_page, show_pages
 from door.ui.screen import Canvas
+from engine.actions import IllegalAction
+from engine.game_review import review_game
+from engine.notation import NotationError
 
 __all__ = ["review_recorded"]
 

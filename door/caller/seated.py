@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 
 from door.caller.side import CallerSide
-from door.sysop.doing import Doing
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
+from door.sysop.doing import Doing
 from door.ui.prompts import show_page
 
 __all__ = ["seated", "rejoin", "opponent_of", "NEWS_WAIT"]
@@ -43,7 +43,7 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
         # then show what it did to the ratings on a page of its own, which waits for a key
         try:
             await asyncio.wait_for(played.ended.wait(), NEWS_WAIT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         if played.news[seat.index]:
             await show_page(side.display, "Rated match", played.news[seat.index])

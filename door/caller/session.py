@@ -7,43 +7,40 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
+from door.caller.challenges import answer_challenge, challenge_caller
+from door.caller.club import club_night
+from door.caller.handover import hand_over
+from door.caller.identity import Caller, Login
+from door.caller.login import READER_OFFER, login
+from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
+from door.caller.options_screen import ask_game_options
+from door.caller.review import review_recorded
+from door.caller.seated import rejoin, seated
+from door.caller.side import CallerSide
+from door.caller.watching import any_watchable, watch_game
+from door.net.keys import KeyName
+from door.net.terminal import HungUp, TerminalKind
+from door.play.daily_deal import daily_opponent, par_result
+from door.play.human_seat import HumanSeat
+from door.play.journal import Journal
+from door.play.options import CallerOptions, Pace
+from door.play.table import HELD_MESSAGE, Table
+from door.play.tables import computer_opponent, demonstration
+from door.records.daily import marker, par_line
+from door.records.games import Opponent
+from door.records.store import SavedGame, StoreError
+from door.sysop.club_night import ClubNight, Night
+from door.sysop.doing import Doing
+from door.sysop.lobby import account_identity, sysop_identity
+from door.ui.display import Presentation
+from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
+from door.ui.screen import Canvas
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 from engine.shuffle import SeededShuffle
-
-from door.caller.challenges import answer_challenge, challenge_caller
-from door.caller.handover import hand_over
-from door.caller.identity import Login
-from door.caller.seated import rejoin, seated
-from door.caller.club import club_night
-from door.caller.review import review_recorded
-from door.sysop.club_night import ClubNight, Night
-from door.caller.side import CallerSide
-from door.caller.watching import any_watchable, watch_game
-from door.sysop.doing import Doing
-from door.play.journal import Journal
-from door.net.keys import KeyName
-from door.sysop.lobby import account_identity, sysop_identity
-from door.caller.identity import Caller
-from door.caller.login import login
-from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
-from door.play.options import CallerOptions, Pace
-from door.caller.options_screen import ask_game_options
-from door.caller.login import READER_OFFER
-from door.ui.display import Presentation
-from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
-from door.ui.screen import Canvas
-from door.play.human_seat import HumanSeat
-from door.records.store import SavedGame, StoreError
-from door.play.table import HELD_MESSAGE, Table
-from door.play.daily_deal import daily_opponent, par_result
-from door.play.tables import computer_opponent, demonstration
-from door.records.daily import marker, par_line
-from door.records.games import Opponent
-from door.net.terminal import HungUp, TerminalKind
 
 __all__ = ["CallerSession", "KeptGame"]
 
@@ -74,6 +71,10 @@ class KeptGame:
         return self.saved.opponent == Opponent.CALLER
 
 
+NO_LOGIN = Login()
+"""What a transport proved of a caller it knows nothing of (telnet, the web page)."""
+
+
 class CallerSession(CallerSide):
     """One caller's session (the original door's flow, with accounts, records and
     the sysop), from the welcome screen to goodbye: who is calling, a game
@@ -81,7 +82,7 @@ class CallerSession(CallerSide):
     they leave or hang up.  Its screens are its methods, or functions of
     ``door/caller`` that take it (:class:`~door.caller.side.CallerSide`)."""
 
-    async def run(self, proved: Login = Login(), caller: Caller | None = None, challenge: str = "",
+    async def run(self, proved: Login = NO_LOGIN, caller: Caller | None = None, challenge: str = "",
                   start: MenuItem | None = None) -> None:
         """``proved``: what the transport proved of who is calling;
         ``caller`` when someone else (a BBS, in door mode, or another

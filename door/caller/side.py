@@ -13,8 +13,6 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.shuffle import SeedChain
-
 from door.caller.identity import Caller
 from door.context import DoorContext
 from door.net.gate import in_networks
@@ -23,11 +21,12 @@ from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
 from door.play.table import new_chain, new_seed
+from door.records.store import StoreError
 from door.sysop.doing import Doing
 from door.sysop.lobby import Presence
-from door.records.store import StoreError
 from door.ui.display import Display, Presentation
 from door.ui.line_display import LineDisplay
+from engine.shuffle import SeedChain
 
 if TYPE_CHECKING:
     from door.play.table import Table
@@ -85,7 +84,7 @@ class CallerSide:
         ranked play judges them by other signs than the address."""
         return shared_line(self.terminal, self.ctx.shared)
 
-    def doing(self, what: Doing, table: "Table | None" = None, whom: str = "") -> None:
+    def doing(self, what: Doing, table: Table | None = None, whom: str = "") -> None:
         """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""
         self.ctx.lobby.update(self.presence, what, table, whom)
 

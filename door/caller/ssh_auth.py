@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from door.caller.identity import Login
 from door.config import SysopConfig

@@ -11,7 +11,7 @@ players are told when someone starts and stops watching.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from door.caller.side import CallerSide
 from door.net.keys import KeyName

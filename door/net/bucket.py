@@ -5,7 +5,7 @@ window, not in the door's memory or its event loop."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["TokenBucket"]
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from door.net.ansi import CONSOLE_RESIZE
 from door.net.local_socket import start_local
@@ -57,7 +58,7 @@ async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[
             term = hello[3] if len(hello) > 3 else "xterm"
             if hello[0] != "CONSOLE":
                 raise ValueError(hello)
-        except (asyncio.TimeoutError, ValueError, IndexError):
+        except (TimeoutError, ValueError, IndexError):
             writer.write(b"Expected: CONSOLE COLS ROWS TERM\r\n")
             writer.close()
             return

@@ -39,7 +39,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 __all__ = ["DropInfo", "DropFileError", "parse_dropfile"]
@@ -268,7 +268,7 @@ def _bbsdev(path: Path, raw: bytes, now: float) -> DropInfo:
     minutes = MAX_MINUTES
     if logoff:
         try:
-            deadline = datetime.strptime(logoff, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc).timestamp()
+            deadline = datetime.strptime(logoff, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).timestamp()
         except ValueError:
             raise DropFileError(f"{path}: line 11: expected the logoff time as YYYY-MM-DDTHH:MM:SSZ (UTC), "
                                 f"got {logoff[:40]!r}") from None

@@ -16,8 +16,8 @@ import ipaddress
 import logging
 import resource
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Sequence
 
 __all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]

@@ -12,8 +12,9 @@ import logging
 import os
 import socket
 import struct
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 __all__ = ["start_local", "peer_uid"]
 

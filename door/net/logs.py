@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from contextvars import ContextVar
-from typing import Callable
 
 from door.net.gate import network_of
 

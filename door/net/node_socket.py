@@ -19,12 +19,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from door.net.charset import Charset
-from door.net.hello import HELLO_LIMIT, check_charset, check_flag, check_name, check_whole, encode_hello, hello_fields, profile_named
+from door.net.hello import (
+    HELLO_LIMIT,
+    check_charset,
+    check_flag,
+    check_name,
+    check_whole,
+    encode_hello,
+    hello_fields,
+    profile_named,
+)
 from door.net.local_socket import start_local
 from door.net.relay import RelayedTerminal
 from door.net.terminal import TerminalKind
@@ -58,7 +68,7 @@ class NodeHello:
         return encode_hello("NODE", asdict(self))
 
     @classmethod
-    def decode(cls, line: bytes) -> "NodeHello":
+    def decode(cls, line: bytes) -> NodeHello:
         """Read a hello line.  Raises ``ValueError`` (with what is wrong)
         for anything but a well-formed one."""
         fields = hello_fields(line, "NODE", cls.__dataclass_fields__)
@@ -95,7 +105,7 @@ async def start_nodes(data_dir: Path, session: Callable[[NodeTerminal, NodeHello
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             hello = NodeHello.decode(await asyncio.wait_for(reader.readline(), 10))
-        except (asyncio.TimeoutError, ValueError) as exc:  # a line over the limit is a ValueError too
+        except (TimeoutError, ValueError) as exc:  # a line over the limit is a ValueError too
             log.warning("node hello refused: %s", exc)
             writer.write(b"\r\nThe door's server did not understand this node: " + str(exc).encode()[:200] + b"\r\n")
             writer.close()
@@ -115,5 +125,5 @@ async def connect_hub(data_dir: Path) -> tuple[asyncio.StreamReader, asyncio.Str
     when none runs there (no socket, a stale one, or not ours)."""
     try:
         return await asyncio.wait_for(asyncio.open_unix_connection(str(data_dir / NODE_SOCKET)), 5)
-    except (OSError, asyncio.TimeoutError):
+    except (TimeoutError, OSError):
         return None

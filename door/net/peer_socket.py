@@ -52,14 +52,23 @@ import secrets
 import ssl
 import tempfile
 from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from door.net.charset import Charset
 from door.net.gate import address_of
-from door.net.hello import (HELLO_LIMIT, check_charset, check_flag, check_name, check_whole, hello_fields, printable,
-                            profile_named)
+from door.net.hello import (
+    HELLO_LIMIT,
+    check_charset,
+    check_flag,
+    check_name,
+    check_whole,
+    hello_fields,
+    printable,
+    profile_named,
+)
 from door.net.logs import SOURCE
 from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
@@ -168,7 +177,7 @@ class PeerHello:
 
     @classmethod
     def for_terminal(cls, name: str, account: int | None, terminal: Terminal,
-                     challenge: str = "") -> "PeerHello":
+                     challenge: str = "") -> PeerHello:
         """The hello for the caller at ``terminal``: its size, charset,
         terminal type (what the client sent, made printable) and address,
         and whom they come to ``challenge``."""
@@ -177,7 +186,7 @@ class PeerHello:
                    terminal.plain)
 
     @classmethod
-    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> tuple["PeerHello", bytes]:
+    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> tuple[PeerHello, bytes]:
         """Read a hello line sent to the port that sent ``nonce``: the
         hello and the other side's nonce.  Raises ``ValueError`` (saying
         what is wrong) for anything but a well-formed hello whose MAC under
@@ -345,7 +354,7 @@ async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,
         reader, writer = await asyncio.wait_for(asyncio.open_connection(
             address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
             ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
-    except (OSError, asyncio.TimeoutError, ssl.SSLError):
+    except (TimeoutError, OSError, ssl.SSLError):
         return None
     try:
         line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
@@ -359,7 +368,7 @@ async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,
         answer = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
         if not hmac.compare_digest(answer, welcome(secret, nonce, mine)):
             raise ValueError("no welcome signed with this store's peer secret")
-    except (OSError, asyncio.TimeoutError, ValueError, UnicodeDecodeError) as exc:
+    except (TimeoutError, OSError, ValueError, UnicodeDecodeError) as exc:
         log.warning("node at %s:%d did not prove itself: %s", address, port, exc or "no answer in time")
         writer.close()
         return None

@@ -16,8 +16,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
 
 from door.net.gate import ConnectionGate, address_of, in_networks
 from door.net.terminal import StreamTerminal, TerminalKind
@@ -185,7 +185,7 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
         try:
             try:
                 handshake = await asyncio.wait_for(read_handshake(reader), min(login_timeout, HANDSHAKE_TIMEOUT))
-            except (HandshakeError, asyncio.IncompleteReadError, asyncio.TimeoutError, ConnectionError) as exc:
+            except (TimeoutError, HandshakeError, asyncio.IncompleteReadError, ConnectionError) as exc:
                 log.warning("rlogin from %s: no handshake: %s", peer, exc or type(exc).__name__)
                 writer.close()
                 return

@@ -24,7 +24,8 @@ import ctypes
 import logging
 import socket
 import struct
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 __all__ = ["steer_by_address", "SO_ATTACH_REUSEPORT_CBPF", "program"]
 

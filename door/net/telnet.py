@@ -12,13 +12,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from typing import Any, Awaitable, Callable, cast
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 import telnetlib3
 from telnetlib3 import telopt
 
-from door.net.cycles import untie_transport
 from door.net.bucket import TokenBucket
+from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.terminal import Terminal, TerminalKind
 
@@ -206,7 +207,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
                          login_timeout, extra={"source": self._door_address})
                 self._transport.abort()
 
-        def begin_shell(self, future: "asyncio.Future[None]") -> None:
+        def begin_shell(self, future: asyncio.Future[None]) -> None:
             self.door_started = True
             super().begin_shell(future)
 

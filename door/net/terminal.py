@@ -14,11 +14,11 @@ import asyncio
 import enum
 import logging
 from collections import deque
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from door.net.ansi import farewell
-from door.net.gate import Ticket, address_of
 from door.net.charset import Charset, choose_charset
+from door.net.gate import Ticket, address_of
 from door.net.keys import Key, KeyDecoder, KeyName, key_bytes
 
 __all__ = ["Terminal", "TerminalKind", "HungUp", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
@@ -443,7 +443,7 @@ class Terminal:
         """Encode ``text`` in the session's charset and write it."""
         self.write(self.charset.encode(text))
 
-    async def run_session(self, session: "Callable[[Terminal], Awaitable[None]]") -> None:
+    async def run_session(self, session: Callable[[Terminal], Awaitable[None]]) -> None:
         """Read input in the background while ``session(self)`` runs, then
         close the connection."""
         pump = asyncio.create_task(self.pump())

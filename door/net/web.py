@@ -36,9 +36,10 @@ import ipaddress
 import json
 import logging
 import ssl
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Sequence, cast
+from typing import Any, cast
 
 from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
@@ -279,7 +280,7 @@ class WebTerminal(Terminal):
             if self._sender is not None and not self._sender.done():
                 await asyncio.wait_for(asyncio.shield(self._sender), CLOSE_GRACE)
             await self._ws.close()
-        except (asyncio.TimeoutError, ConnectionClosed, OSError):
+        except (TimeoutError, ConnectionClosed, OSError):
             self.abort()
 
     def abort(self) -> None:

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
 from engine.game import Peg
 from engine.rules import Rules
-
-from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
 
 __all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_legend", "draw_track", "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
+from door.play.table import Table
+from door.play.thinking import IN_THREAD, Thinking
+from door.records.identity import Identity
 from engine.actions import Action
 from engine.events import Event, scored
 from engine.game import Game
 from engine.hard import HardPlayer
-from engine.strategy import Strategy, decision_for
 from engine.shuffle import COMPUTER_SEED
-
-from door.play.table import Table
-from door.records.identity import Identity
-from door.play.thinking import IN_THREAD, Thinking
+from engine.strategy import Strategy, decision_for
 
 __all__ = ["ComputerSeat"]
 

@@ -19,20 +19,18 @@ Ctrl-R replays the last hand against the computer.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
+from door.net.keys import Key, KeyName
+from door.play.game_view import my_cards
+from door.play.hints import hint
+from door.play.options import SEED_LIMIT
+from door.play.view_state import Mode, ViewState
+from door.ui.screen import cell_width
+from door.ui.words import card_text
 from engine.actions import Action, Claim, Discard, Play, ReplayHand
 from engine.cards import Card
 from engine.game import Game, Phase
 from engine.scoring import MAX_SHOW_POINTS
-
-from door.net.keys import Key, KeyName
-from door.play.hints import hint
-from door.play.options import SEED_LIMIT
-from door.play.view_state import Mode, ViewState
-from door.play.game_view import my_cards
-from door.ui.screen import cell_width
-from door.ui.words import card_text
 
 __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "SetSeed", "Release", "Beep", "Intent",
            "may_replay", "prompt_for", "handle_key"]
@@ -131,7 +129,7 @@ class Beep:
     """A wrong key: ring the bell if the player wants it."""
 
 
-Intent = Union[Submit, Deal, Say, Leave, Abandon, Again, SetSeed, Release, Beep]
+Intent = Submit | Deal | Say | Leave | Abandon | Again | SetSeed | Release | Beep
 
 _LEFT = {KeyName.LEFT, KeyName.UP}
 _RIGHT = {KeyName.RIGHT, KeyName.DOWN}

@@ -14,16 +14,14 @@ from __future__ import annotations
 import asyncio
 import random
 
+from door.play.computer_seat import ComputerSeat
+from door.play.thinking import IN_THREAD, Thinking
+from door.records.daily import strategy_seed
 from engine.expert import ExpertPlayer
 from engine.game import Game
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle
 from engine.strategy import decision_for
-
-from door.records.daily import strategy_seed
-
-from door.play.computer_seat import ComputerSeat
-from door.play.thinking import IN_THREAD, Thinking
 
 __all__ = ["daily_opponent", "par_result"]
 

@@ -24,20 +24,18 @@ import time
 from functools import lru_cache, partial
 from operator import attrgetter
 
-from engine.cards import Card
-from engine.events import HandCounted, ShowTurn
-from engine.game import Game, Phase
-from engine.rules import Counting, Rules
-from engine.scoring import RunMode
-
-from engine.tally import HandRecord
-
 from door.net.charset import SUIT_GLYPHS
 from door.play.board import board_height, draw_legend, draw_track, track_rows
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
 from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
 from door.ui.words import show_summary
+from engine.cards import Card
+from engine.events import HandCounted, ShowTurn
+from engine.game import Game, Phase
+from engine.rules import Counting, Rules
+from engine.scoring import RunMode
+from engine.tally import HandRecord
 
 __all__ = ["paint_game", "rules_summary", "CARD_WIDTH", "CARD_STEP", "HAND_COL", "PEG_COLOURS",
            "layout_rows"]

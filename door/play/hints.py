@@ -7,22 +7,20 @@ and the same verdict.  Pure: a game and a seat in, sentences and cards out."""
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from engine.cards import Card
-from engine.crib_values import load_table
-from engine.game import Game, Phase
-from engine.expert import rank_discards
-from engine.game_review import judge_discard
-from engine.hard import HardPlayer
-from engine.rules import Rules
-from engine.scoring import rank_points_table
-from engine.game import PlayedCard
-from engine.pegging_review import left_on_the_table, review_hand
-from engine.strategy import situation
+from collections.abc import Sequence
 
 from door.ui.speech import card_name, rank_name
 from door.ui.words import card_text, cards_text
+from engine.cards import Card
+from engine.crib_values import load_table
+from engine.expert import rank_discards
+from engine.game import Game, Phase, PlayedCard
+from engine.game_review import judge_discard
+from engine.hard import HardPlayer
+from engine.pegging_review import left_on_the_table, review_hand
+from engine.rules import Rules
+from engine.scoring import rank_points_table
+from engine.strategy import situation
 
 __all__ = ["discard_analysis", "hint", "hand_play", "pegging_note", "load_tables"]
 

@@ -7,18 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Callable, Sequence
-
-from engine.actions import Discard
-from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
-from engine.shuffle import player_seed
-from engine.game import Game, Phase
 
 from door.net.keys import Key
 from door.net.terminal import HungUp
-from door.records.clock import WALL
-from door.records.identity import Identity
 from door.play import controller
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, SetSeed, Submit
 from door.play.game_view import paint_game
@@ -27,9 +20,15 @@ from door.play.options import CallerOptions, Pace
 from door.play.table import ChatLine, Table, new_seed, reveal_notice
 from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode, ViewState
+from door.records.clock import WALL
+from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.screen import Canvas
 from door.ui.words import describe
+from engine.actions import Discard
+from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
+from engine.game import Game, Phase
+from engine.shuffle import player_seed
 
 log = logging.getLogger(__name__)
 
@@ -228,14 +227,14 @@ class HumanSeat:
         """A shuffle's seeds as this presentation says them (in full here)."""
         return text
 
-    def _work_out_note(self, game: Game, hand: int) -> "asyncio.Task[str] | None":
+    def _work_out_note(self, game: Game, hand: int) -> asyncio.Task[str] | None:
         """Start working out the pegging note of ``hand``
         where the computer thinks (about 1.5 ms of search, off the event
         loop); ``None`` where no hints are given or the hand is gone."""
         call = self._note_call(game, hand)
         return None if call is None else self._advise(call)
 
-    def _advise(self, call: Callable[[], str]) -> "asyncio.Task[str]":
+    def _advise(self, call: Callable[[], str]) -> asyncio.Task[str]:
         """Start working out a note of advice, ``call()`` (picklable), where
         the computer thinks; the task is kept until it ends (a failure
         gives an empty note, :meth:`_note_of`)."""
@@ -258,7 +257,7 @@ class HumanSeat:
         task = self._advise(partial(discard_analysis, tuple(game.hands[self.index]), discard.cards,
                                     game.dealer == self.index, self.spoken_advice))
 
-        def ready(task: "asyncio.Task[str]") -> None:
+        def ready(task: asyncio.Task[str]) -> None:
             if task.cancelled() or not task.result():
                 return
             game = self.table.game if self.table is not None else None
@@ -303,7 +302,7 @@ class HumanSeat:
         else:
             task.add_done_callback(self._say_when_done)
 
-    def _say_when_done(self, task: "asyncio.Task[str]") -> None:
+    def _say_when_done(self, task: asyncio.Task[str]) -> None:
         if not task.cancelled():  # (cancelled: the door is stopping)
             self._say_note(task.result(), later=True)
 
@@ -488,6 +487,5 @@ class HumanSeat:
                          "Your seed is one drawn for this call.")
         elif isinstance(intent, Release):
             self._release()
-        elif isinstance(intent, Beep):
-            if self.vs.options.beep:
-                self.display.terminal.write(b"\x07")
+        elif isinstance(intent, Beep) and self.vs.options.beep:
+            self.display.terminal.write(b"\x07")

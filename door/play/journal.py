@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Awaitable, Callable, TypeVar
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
-from engine.events import GameResult, Skunk
-from engine.game import Game
-
-from engine.tally import GameTally
 from door.records.games import Opponent
 from door.records.store import Conflict, SavedGame, Store, StoreError
+from engine.events import GameResult, Skunk
+from engine.game import Game
+from engine.tally import GameTally
 
 __all__ = ["Journal", "JournalError", "RETRY_FOR"]
 

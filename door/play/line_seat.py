@@ -10,27 +10,39 @@ whose own keys choose cards by number instead of with the highlight bar.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Sequence
-
-from engine.actions import Discard, Play
-from engine.cards import Card
-from engine.events import CardPlayed, Discarded, Event
-from engine.game import Game, Phase
+from typing import TYPE_CHECKING
 
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
 from door.play.game_view import my_cards
-from door.play.thinking import IN_THREAD, Thinking
 from door.play.human_seat import HumanSeat
-from door.play.options import CallerOptions
+from door.play.options import CallerOptions, Pace
+from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode, ViewState
 from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.line_display import LineDisplay
-from door.play.options import Pace
-from door.ui.speech import (card_name, cards_list, cards_names, digest_groups, has_digest, number_words,
-                            numbered_ranks, points_of, scores_event, short_digests, show_cards, spoken, suited_cards)
+from door.ui.speech import (
+    card_name,
+    cards_list,
+    cards_names,
+    digest_groups,
+    has_digest,
+    number_words,
+    numbered_ranks,
+    points_of,
+    scores_event,
+    short_digests,
+    show_cards,
+    spoken,
+    suited_cards,
+)
+from engine.actions import Discard, Play
+from engine.cards import Card
+from engine.events import CardPlayed, Discarded, Event
+from engine.game import Game, Phase
 
 if TYPE_CHECKING:
     from door.play.table import Table
@@ -82,7 +94,7 @@ class LineSeat(HumanSeat):
 
     # -- words ------------------------------------------------------------------
 
-    def attach(self, table: "Table", index: int) -> None:
+    def attach(self, table: Table, index: int) -> None:
         super().attach(table, index)
         self.display.text = self._screen  # Ctrl-L says this phase's table and prompt, not the last page shown
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from engine.rules import Counting, FirstDeal, Overclaim, Rules, RulesError, RunMode
 
@@ -77,7 +78,7 @@ class CallerOptions:
                 "shuffle_seed": self.shuffle_seed, "watchers": self.watchers}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any], defaults: "CallerOptions | None" = None) -> "CallerOptions":
+    def from_dict(cls, data: dict[str, Any], defaults: CallerOptions | None = None) -> CallerOptions:
         """Options from :meth:`to_dict`'s form over ``defaults``; values that
         are missing or invalid keep the default."""
         out = dataclasses.replace(defaults or cls(), rules=dict((defaults or cls()).rules))

@@ -6,9 +6,8 @@ columns out."""
 
 from __future__ import annotations
 
-from engine.game_review import CountReview, GameReview
-
 from door.ui.words import card_text, cards_text
+from engine.game_review import CountReview, GameReview
 
 __all__ = ["review_lines", "totals_line", "count_words"]
 

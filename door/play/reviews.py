@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from typing import Callable
-
-from engine.game_review import GameReview
+from collections.abc import Callable
 
 from door.play.thinking import Thinking
+from engine.game_review import GameReview
 
 __all__ = ["GameReviews", "KEPT"]
 

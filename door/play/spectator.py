@@ -3,14 +3,13 @@ demonstration (the computer against itself, every card face up, as in Cribbage P
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from engine.events import Event
-
-from door.ui.display import Display
 from door.play.game_view import paint_game
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import BLACK, Canvas, Style, YELLOW
+from door.ui.display import Display
+from door.ui.screen import BLACK, YELLOW, Canvas, Style
+from engine.events import Event
 
 BANNER = Style(fg=BLACK, bg=YELLOW)
 from door.play.table import Table

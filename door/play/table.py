@@ -22,19 +22,11 @@ abandoned; the player who stayed may abandon it sooner.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
 import logging
 import secrets
-from typing import Any, Awaitable, Callable, Protocol, Sequence
-
-from engine.actions import Action, IllegalAction
-from engine.events import Event, HandDealt
-from engine.game import Game, Match, Phase, replay
-from engine.objectives import WIN_CHANCE, Objective, rules_objective
-from engine.rules import Rules
-from engine.shuffle import SeedChain, SeededShuffle, game_number
-
-from engine.tally import GameTally
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from door.play.journal import Journal, JournalError
 from door.play.match import MatchResult, MatchTerms
@@ -42,6 +34,13 @@ from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
+from engine.actions import Action, IllegalAction
+from engine.events import Event, HandDealt
+from engine.game import Game, Match, Phase, replay
+from engine.objectives import WIN_CHANCE, Objective, rules_objective
+from engine.rules import Rules
+from engine.shuffle import SeedChain, SeededShuffle, game_number
+from engine.tally import GameTally
 
 __all__ = ["Table", "Seat", "new_seed", "new_chain", "commitment_notice", "reveal_notice",
            "next_notice", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
@@ -592,7 +591,7 @@ class Table:
             wait = max(0.0, self.absent_until - self.clock()) if self.absent else None
             try:
                 command = await asyncio.wait_for(self._queue.get(), wait)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if self.rated and len(self.absent) == 1:
                     gone = next(iter(self.absent))  # a rated match: staying away past the grace forfeits it
                     self._lose(gone)

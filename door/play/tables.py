@@ -7,12 +7,6 @@ import asyncio
 import random
 import secrets
 
-from engine.expert import ExpertPlayer
-from engine.hard import HardPlayer
-from engine.players import EasyPlayer
-from engine.rules import Rules
-from engine.strategy import Strategy
-
 from door.net.keys import KeyName
 from door.play.computer_seat import ComputerSeat
 from door.play.options import CallerOptions, Pace, Skill
@@ -20,6 +14,11 @@ from door.play.spectator import Spectator
 from door.play.table import Table
 from door.play.thinking import IN_THREAD, Thinking
 from door.ui.display import Display
+from engine.expert import ExpertPlayer
+from engine.hard import HardPlayer
+from engine.players import EasyPlayer
+from engine.rules import Rules
+from engine.strategy import Strategy
 
 __all__ = ["computer_opponent", "demonstration", "DEMO_FLOOR", "DEMO_CEILING"]
 

@@ -44,9 +44,10 @@ import signal
 import socket
 import struct
 import sys
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from engine.actions import Action
 from engine.strategy import Decision, Strategy
@@ -82,7 +83,7 @@ up to a switch interval to get it back from each; with six threads at 500
 callers a key's p99 went from 81 ms to 220 ms."""
 
 
-def _on_thread(call: Callable[[], T]) -> "asyncio.Future[T]":
+def _on_thread(call: Callable[[], T]) -> asyncio.Future[T]:
     """Run ``call`` on the thinking thread (the interpreter's switch
     interval lowered first, see :data:`SWITCH_INTERVAL`)."""
     if sys.getswitchinterval() > SWITCH_INTERVAL:
@@ -105,8 +106,8 @@ def _load_tables() -> None:
     """Load the expert's tables now rather than at the first move, and
     those of the advice worked out here too (the show's rank table, built
     rather than read, took 0.2-0.5 s at the first decision)."""
-    from engine import expert_tables, win_tables
     from door.play.hints import load_tables
+    from engine import expert_tables, win_tables
     expert_tables.load()
     load_tables()
     for objective in win_tables.SHIPPED:

@@ -9,13 +9,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from engine.cards import Card
-from engine.events import HandCounted
-from engine.tally import HandRecord
-
 from door.play.options import CallerOptions
 from door.ui.screen import Band
 from door.ui.words import wrap_text
+from engine.cards import Card
+from engine.events import HandCounted
+from engine.tally import HandRecord
 
 __all__ = ["Mode", "ViewState"]
 
@@ -61,7 +60,7 @@ class ViewState:
     """The seed being typed at "Play again?" (S), or ``None``."""
     log: list[str] = field(default_factory=list)
     review: list[HandCounted] = field(default_factory=list)
-    recap: "HandRecord | None" = None
+    recap: HandRecord | None = None
     replayed_hand: bool = False
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""

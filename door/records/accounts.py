@@ -6,13 +6,14 @@ ignored)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from door.records.connection import Connection
-from door.records.clock import WALL, Clock
-from door.records.database import Conflict, Database
 from door.net.gate import network_of
+from door.records.clock import WALL, Clock
+from door.records.connection import Connection
+from door.records.database import Conflict, Database
 from door.records.names import name_key
 
 __all__ = ["Account", "Accounts", "NameTaken", "RegistrationLimit", "TooManyRegistrations", "name_key", "network_of"]

@@ -17,9 +17,9 @@ import html
 import logging
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 from door.net.ansi import CONTROL
 from door.net.charset import CP437

@@ -17,8 +17,9 @@ import asyncio
 import csv
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import TextIO
 
 from door.records.store import Store, StoreError
 from door.ui.screen import cell_width
@@ -53,7 +54,7 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_width(text))
 
 
-def add_parser(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``records`` command to the command line."""
     p = sub.add_parser("records", help="list, show, remove or export the game records")
     p.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")

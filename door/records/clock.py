@@ -5,7 +5,7 @@ Timeouts that only wait use the event loop's clock instead."""
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = ["Clock", "WALL"]
 

@@ -13,8 +13,8 @@ plays the computer, whose games count for that player only.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["ClubResult", "Standing", "acc_points", "standings", "swiss_pairs", "COMPUTER"]
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
 
-from door.records.club_scoring import Standing
 from door.records.clock import WALL, Clock
+from door.records.club_scoring import Standing
 from door.records.connection import Connection
 from door.records.database import Database
 

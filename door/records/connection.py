@@ -10,7 +10,8 @@ CONFLICT DO NOTHING``; see :mod:`door.records.schema` for the tables.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Protocol, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
 
 __all__ = ["Connection", "Cursor"]
 

@@ -29,17 +29,17 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
-
-from engine.game import replay
-from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
+from typing import Any
 
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
 from door.records.saved_games import SavedGames
 from door.ui.screen import fit
+from engine.game import replay
+from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
 
 __all__ = ["Daily", "DailyResult", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed"]
 

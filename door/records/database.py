@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from door.records.connection import Connection
 
@@ -106,6 +107,7 @@ class Database(ABC):
         """Within a transaction on ``db``: when it commits, wake whoever
         :meth:`listen` s on ``channel``.  Nothing where the database has no
         notifications (SQLite: its listeners see every commit)."""
+        return None  # (a database with no notifications: nothing to do)
 
     def listen(self, channel: str, wake: Callable[[], None]) -> Callable[[], None] | None:
         """Call ``wake()`` (from another thread) whenever a transaction

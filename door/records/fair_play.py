@@ -27,8 +27,9 @@ again from the history without it.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from door.net.gate import network_of
 from door.records.clock import WALL, Clock

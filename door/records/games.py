@@ -6,21 +6,21 @@ from __future__ import annotations
 import enum
 import json
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
+from door.records.clock import WALL, Clock
+from door.records.connection import Connection
+from door.records.database import Database
+from door.records.names import name_key
+from engine.actions import Action
 from engine.cards import Card, format_cards
 from engine.events import GameResult, Skunk
-from engine.actions import Action
 from engine.notation import NotationError, action_from_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
-
-from door.records.names import name_key
-from door.records.connection import Connection
-from door.records.clock import WALL, Clock
-from door.records.database import Database
 
 __all__ = ["GameSummary", "Games", "Opponent", "RecordedMoves"]
 

@@ -15,8 +15,8 @@ release; the paper's steps are short, and the worked example is the test.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 __all__ = ["Rating", "SCALE", "TAU", "rate", "rate_match", "provisional"]
 

@@ -30,12 +30,12 @@ class Identity:
             raise ValueError("an identity is an account or a sysop, not both or neither")
 
     @classmethod
-    def of_account(cls, account_id: int) -> "Identity":
+    def of_account(cls, account_id: int) -> Identity:
         """The identity of the registered caller with account ``account_id``."""
         return cls(account=account_id)
 
     @classmethod
-    def of_sysop(cls, name: str) -> "Identity":
+    def of_sysop(cls, name: str) -> Identity:
         """The identity of the ``[[sysop]]`` entry ``name`` (its case and width do not matter)."""
         return cls(sysop=name_key(name))
 

@@ -22,11 +22,11 @@ rows go with it).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Collection, Sequence
 
-from door.records.connection import Connection
 from door.records.clock import WALL, Clock
+from door.records.connection import Connection
 from door.records.database import Database, StoreError
 
 __all__ = ["Node", "Present", "Nodes", "FORGET_AFTER", "CHANNEL"]

@@ -23,7 +23,8 @@ import functools
 import logging
 import re
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from door.records.connection import Connection, Cursor
 from door.records.database import Conflict, Database, StoreError
@@ -77,7 +78,7 @@ class _Connection:
     """A :class:`~door.records.connection.Connection` over a psycopg
     connection."""
 
-    def __init__(self, conn: "psycopg.Connection[Any]") -> None:
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
         self._conn = conn
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
@@ -99,11 +100,11 @@ class PostgresDatabase(Database):
     def __init__(self, url: str) -> None:
         super().__init__(masked(url))
         self.url = url
-        self._conn: "psycopg.Connection[Any] | None" = None
+        self._conn: psycopg.Connection[Any] | None = None
         self._closed = False
 
     @classmethod
-    async def open(cls, url: str) -> "PostgresDatabase":
+    async def open(cls, url: str) -> PostgresDatabase:
         """Connect to ``url``, migrate the database to the current schema.
         Raises :class:`StoreError` (no psycopg, the server unreachable or
         refusing, a schema newer than this program)."""
@@ -111,7 +112,7 @@ class PostgresDatabase(Database):
         await database._start()
         return database
 
-    def _connection(self) -> "psycopg.Connection[Any]":
+    def _connection(self) -> psycopg.Connection[Any]:
         """The open connection, made again when it was lost."""
         if self._closed:
             raise StoreError(f"{self.where}: the store is closed")

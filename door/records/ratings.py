@@ -9,8 +9,9 @@ order the matches ended, so the result is exact)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection

@@ -7,16 +7,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from door.records.clock import WALL, Clock
+from door.records.connection import Connection
+from door.records.database import Database
+from door.records.games import Opponent
 from engine.actions import Action
 from engine.game import Game
 from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
-
-from door.records.connection import Connection
-from door.records.clock import WALL, Clock
-from door.records.database import Database
-from door.records.games import Opponent
 
 __all__ = ["SavedGame", "SavedGames"]
 

@@ -12,8 +12,8 @@ database assigns), ``$time`` (seconds since the epoch, a double) and
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from string import Template
-from typing import Callable
 
 from door.records.connection import Connection
 from door.records.names import name_key

@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from door.net.private import SecretFileError, check_private
 from door.records.connection import Connection
@@ -45,7 +46,7 @@ class SqliteDatabase(Database):
         self._db: sqlite3.Connection | None = None
 
     @classmethod
-    async def open(cls, path: Path) -> "SqliteDatabase":
+    async def open(cls, path: Path) -> SqliteDatabase:
         """Open (creating on first use) the database at ``path``, migrate it
         to the current schema and check it.  Raises :class:`StoreError`."""
         database = cls(path)

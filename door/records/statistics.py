@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from door.records.names import name_key
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.names import name_key
 
 __all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]
 

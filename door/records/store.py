@@ -14,19 +14,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
-from door.records.names import name_key
+from door.records.clock import WALL, Clock
+from door.records.clubs import Clubs
+from door.records.daily import Daily
 from door.records.database import Conflict, Database, StoreError
+from door.records.fair_play import FairPlay
+from door.records.games import Games, GameSummary
+from door.records.names import name_key
+from door.records.nodes import Nodes
 from door.records.postgres_database import PostgresDatabase, is_postgres_url
+from door.records.ratings import Ratings
+from door.records.saved_games import SavedGame, SavedGames
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
-from door.records.daily import Daily
-from door.records.games import Games, GameSummary
-from door.records.nodes import Nodes
-from door.records.saved_games import SavedGame, SavedGames
-from door.records.fair_play import FairPlay
-from door.records.ratings import Ratings
-from door.records.clubs import Clubs
-from door.records.clock import WALL, Clock
 from door.records.statistics import StatisticsQueries
 
 __all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
@@ -53,7 +53,7 @@ class Store:
         self.daily = Daily(database, self.saved, clock)
 
     @classmethod
-    async def open(cls, where: Path | str, clock: Clock = WALL) -> "Store":
+    async def open(cls, where: Path | str, clock: Clock = WALL) -> Store:
         """Open the database ``where``: a ``postgresql://`` URL, else the
         path of an SQLite file (created on first use); migrated and
         checked; its times read from ``clock``.  Raises :class:`StoreError`."""

@@ -31,8 +31,8 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from door.records.names import name_key
 from door.records.passwords import check_password

@@ -14,12 +14,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from door.records.connection import Connection
+from door.records.daily import daily_shuffle, marker
+from door.records.store import Store
 from engine.cards import Card, CardParseError, format_cards, parse_cards, shuffled_deck
 from engine.shuffle import SeededShuffle, ShuffleError
-
-from door.records.daily import daily_shuffle, marker
-from door.records.connection import Connection
-from door.records.store import Store
 
 __all__ = ["RecordedDeals", "Verdict", "check_game", "load_deals", "verify_games", "verify_daily"]
 

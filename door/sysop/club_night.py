@@ -20,27 +20,26 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from engine.events import Skunk
-from engine.objectives import ACC_POINTS
-from engine.rules import Rules
-
-from door.records.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
 from door.play.computer_seat import ComputerSeat
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
 from door.play.match import MatchTerms
+from door.play.options import CallerOptions
 from door.play.table import Seat, Table
 from door.play.tables import computer_opponent
-from door.play.options import CallerOptions
 from door.play.thinking import IN_THREAD, Thinking
 from door.records.clock import WALL, Clock
+from door.records.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
 from door.records.games import Opponent
 from door.records.identity import Identity
 from door.records.store import Store
 from door.sysop.lobby import Lobby
+from engine.events import Skunk
+from engine.objectives import ACC_POINTS
+from engine.rules import Rules
 
 __all__ = ["ClubNight", "Night", "Assignment", "SIT_TIMEOUT"]
 
@@ -75,8 +74,8 @@ class Assignment:
 
     round: int
     players: tuple[str, str | None]
-    seats: dict[str, "asyncio.Future[HumanSeat]"] = field(default_factory=dict)
-    table: "asyncio.Future[Table | None]" = field(default_factory=lambda: asyncio.get_event_loop().create_future())
+    seats: dict[str, asyncio.Future[HumanSeat]] = field(default_factory=dict)
+    table: asyncio.Future[Table | None] = field(default_factory=lambda: asyncio.get_event_loop().create_future())
 
     def opponent(self, name: str) -> str:
         """The other player's name as ``name`` sees it ("Computer" for the computer)."""
@@ -165,14 +164,15 @@ class ClubNight:
         try:
             try:
                 await asyncio.wait_for(self._go.wait(), max(0.0, self.starts - self.clock()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass  # the time came
             if len(self.entrants) < 2:
                 log.info("club night called off: %d joined", len(self.entrants))
                 self.state = Night.OVER
                 return
             self.state = Night.PLAYING
-            for self.round in range(1, self.games + 1):
+            for number in range(1, self.games + 1):
+                self.round = number
                 pairs = swiss_pairs([e.name for e in self.entrants], self.results, self.rng)
                 loop = asyncio.get_running_loop()
                 tables = []
@@ -204,7 +204,7 @@ class ClubNight:
         names = [n for n in a.players if n is not None]
         try:
             await asyncio.wait_for(asyncio.shield(asyncio.gather(*(a.seats[n] for n in names))), SIT_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             came = [n for n in names if a.seats[n].done()]
             a.table.set_result(None)
             for n in names:

@@ -18,18 +18,30 @@ import logging
 import time
 
 from door.net.ansi import CLEAR
-from door.ui.display import Display, Presentation
 from door.net.keys import Key
-from door.sysop.club_night import ClubNight, Night
-from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, Intent, LeaveConsole, OpenClub, Resume,
-                                     SendMessage, StopWatching, ToggleAvailable, Watch, handle_key)
-from door.sysop.doing import Activity, Doing
-from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
-from door.ui.prompts import TITLE
-from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
+from door.net.terminal import HungUp, Terminal
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
-from door.net.terminal import HungUp, Terminal
+from door.sysop.club_night import ClubNight, Night
+from door.sysop.console_keys import (
+    AnswerPage,
+    ConsoleKeys,
+    Disconnect,
+    Intent,
+    LeaveConsole,
+    OpenClub,
+    Resume,
+    SendMessage,
+    StopWatching,
+    ToggleAvailable,
+    Watch,
+    handle_key,
+)
+from door.sysop.doing import Activity, Doing
+from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
+from door.ui.display import Display, Presentation
+from door.ui.prompts import TITLE
+from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
 from door.ui.words import strip_controls, wrap
 
 __all__ = ["SysopConsole", "sysop_session"]
@@ -302,7 +314,7 @@ class SysopConsole:
         self.display.show(waiting)
         try:
             seat = await asyncio.wait_for(handoff, 300)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             seat = None
         if seat is not None:
             self.lobby.update(self.presence, Doing.VS_CALLER, seat.table, caller)

@@ -84,7 +84,7 @@ class Activity:
         return f"{self.doing.name} {self.whom}" if self.whom else self.doing.name
 
     @classmethod
-    def decode(cls, text: str) -> "Activity":
+    def decode(cls, text: str) -> Activity:
         """What :meth:`encode` made; anything else is :attr:`Doing.OTHER`
         with ``text`` as its words (a node of another version)."""
         name, _, whom = text.partition(" ")

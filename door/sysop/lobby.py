@@ -24,25 +24,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from engine.rules import Rules
-
-from door.play.match import MatchTerms
 from door.config import PagingConfig
 from door.net.terminal import Terminal
+from door.play.match import MatchTerms
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.sysop.doing import Activity, Doing
 from door.ui.display import Presentation
+from engine.rules import Rules
 
 if TYPE_CHECKING:
-    from door.ui.display import Display
     from door.play.human_seat import HumanSeat
     from door.play.table import Table
     from door.records.store import SavedGame
+    from door.ui.display import Display
 
 __all__ = ["Lobby", "Presence", "Page", "Invitation", "Challenge", "Console", "account_identity",
            "account_of", "sysop_identity", "CHALLENGE_COOLDOWN"]
@@ -71,7 +71,7 @@ def account_of(identity: Identity | None) -> int | None:
     return None if identity is None else identity.account
 
 
-def challenger_key(presence: "Presence") -> str:
+def challenger_key(presence: Presence) -> str:
     """Who sends a challenge, as a declined one is remembered: the
     account, or for a guest the address they call from, so that calling
     again (or under another name) does not lift the
@@ -81,7 +81,7 @@ def challenger_key(presence: "Presence") -> str:
     return "guest@" + presence.terminal.address
 
 
-def _challenger_keys(presence: "Presence") -> tuple[str, ...]:
+def _challenger_keys(presence: Presence) -> tuple[str, ...]:
     """Every key a declined or withdrawn challenge is remembered by: the
     challenger's (:func:`challenger_key`) and their address's."""
     return challenger_key(presence), "from@" + presence.terminal.address
@@ -98,12 +98,12 @@ class Console(Protocol):
     name: str
     available: bool
     busy: bool
-    display: "Display"
+    display: Display
 
     def lobby_changed(self) -> None:
         """Something the console lists changed: redraw."""
 
-    def ring(self, page: "Page") -> None:
+    def ring(self, page: Page) -> None:
         """A new page: ring the bell and show the banner."""
 
 
@@ -117,7 +117,7 @@ class Presence:
     terminal: Terminal
     name: str = ""
     doing: Activity = Activity(Doing.LOGGING_IN)
-    table: "Table | None" = None
+    table: Table | None = None
     is_sysop: bool = False
     messages: list[str] = field(default_factory=list)
     deliver: Callable[[str], None] | None = None
@@ -156,7 +156,7 @@ class Invitation:
     sysop's seat back through ``handoff`` (``None`` if the caller left)."""
 
     console: Console
-    handoff: "asyncio.Future[HumanSeat | None]"
+    handoff: asyncio.Future[HumanSeat | None]
 
 
 @dataclass(eq=False)
@@ -167,7 +167,7 @@ class Page:
     presence: Presence
     reason: str
     deadline: float
-    answer: "asyncio.Future[Invitation | None]"
+    answer: asyncio.Future[Invitation | None]
     clock: Clock = WALL
 
     @property
@@ -189,8 +189,8 @@ class Challenge:
     challenged: Presence
     rules: Rules
     deadline: float
-    answer: "asyncio.Future[HumanSeat | None]"
-    resume: "SavedGame | None" = None
+    answer: asyncio.Future[HumanSeat | None]
+    resume: SavedGame | None = None
     terms: MatchTerms | None = None
     """The match offered (best of N, rated), or ``None`` for games until
     one declines another (a kept game goes on that way)."""
@@ -222,7 +222,7 @@ class Lobby:
         """A challenger's address -> when its challenges of the last :data:`CHALLENGE_RATE_WINDOW` were sent."""
         self.clock = clock
         """Seconds since the epoch: the records' clock (a test may set another)."""
-        self.tables: set["Table"] = set()
+        self.tables: set[Table] = set()
         self.nodes: dict[int, Node] = {}
         """The other live serve processes on a shared store, by node id (:mod:`door.sysop.node_link`)."""
         self.elsewhere: list[Present] = []
@@ -281,12 +281,12 @@ class Lobby:
             old.terminal.lost()
             try:
                 await asyncio.wait_for(old.ended.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return False
         presence.identity = identity
         return True
 
-    def update(self, presence: Presence, doing: Doing, table: "Table | None" = None, whom: str = "") -> None:
+    def update(self, presence: Presence, doing: Doing, table: Table | None = None, whom: str = "") -> None:
         """``presence`` now does ``doing`` (naming ``whom``: the opponent,
         the node), in ``table``'s game if any: the one place it is set."""
         presence.doing, presence.table = Activity(doing, whom), table
@@ -367,7 +367,7 @@ class Lobby:
         self.changed()
         try:
             return await asyncio.wait_for(asyncio.shield(page.answer), self.paging.page_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         finally:
             if not page.answer.done():
@@ -436,7 +436,7 @@ class Lobby:
         sent = [t for t in self._sent.get(presence.terminal.address, []) if now - t < CHALLENGE_RATE_WINDOW]
         return max(0, CHALLENGE_RATE - len(sent))
 
-    def _remember_no(self, challenge: "Challenge") -> None:
+    def _remember_no(self, challenge: Challenge) -> None:
         """The challenged caller said no, or the challenger withdrew: the
         :data:`CHALLENGE_COOLDOWN` starts for the challenger's keys."""
         now = self.clock()
@@ -448,7 +448,7 @@ class Lobby:
         return next((c for c in self.challenges if c.challenged is presence and not c.answer.done()), None)
 
     async def challenge(self, challenger: Presence, challenged: Presence, rules: Rules,
-                        resume: "SavedGame | None" = None, terms: MatchTerms | None = None) -> Challenge:
+                        resume: SavedGame | None = None, terms: MatchTerms | None = None) -> Challenge:
         """Ask ``challenged`` to play ``challenger`` under ``rules`` (to go
         on with the kept game ``resume`` when given) and wait up to
         ``page_timeout`` seconds; returns the challenge, whose ``answer``
@@ -473,7 +473,7 @@ class Lobby:
         self.changed()
         try:
             await asyncio.wait_for(asyncio.shield(c.answer), self.paging.page_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         except BaseException:
             if c.answer.done() and (seat := c.answer.result()) is not None:
@@ -495,7 +495,7 @@ class Lobby:
                 self._remember_no(c)
                 c.answer.set_result(None)
 
-    def answer_challenge(self, challenge: Challenge, seat: "HumanSeat | None") -> bool:
+    def answer_challenge(self, challenge: Challenge, seat: HumanSeat | None) -> bool:
         """The challenged caller accepts (with their ``seat``) or declines
         (``None``); False when the challenge is no longer open."""
         if challenge.answer.done():
@@ -510,7 +510,7 @@ class Lobby:
 
     # -- tables ------------------------------------------------------------------
 
-    def run_table(self, table: "Table", resume: "SavedGame | None" = None) -> "asyncio.Task[None]":
+    def run_table(self, table: Table, resume: SavedGame | None = None) -> asyncio.Task[None]:
         """Run a ``table`` between people in the background (it outlives a
         dropped connection), from the saved game ``resume`` when given; it
         leaves the lobby when it ends."""
@@ -531,7 +531,7 @@ class Lobby:
         ``identity`` (playing, or waiting for them to come back)."""
         return any(seat.identity == identity for table in self.tables for seat in table.seats)
 
-    def waiting_table(self, identity: Identity | None) -> "tuple[Table, int] | None":
+    def waiting_table(self, identity: Identity | None) -> tuple[Table, int] | None:
         """A game that waits for ``identity`` (:func:`account_identity`,
         :func:`sysop_identity`) to come back: the table and the seat.  A
         seat is given back to the identity that left it, never by name; a

@@ -22,10 +22,10 @@ process's clock) and deleted after
 from __future__ import annotations
 
 import asyncio
-import ssl
 import logging
+import ssl
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from door.records.database import StoreError
 from door.records.nodes import CHANNEL, FORGET_AFTER, Node
@@ -129,7 +129,7 @@ class NodeLink:
             try:
                 await asyncio.wait_for(self._soon.wait(), max(0.0, next_beat - loop.time()))
                 await asyncio.sleep(SETTLE)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             self._soon.clear()
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from typing import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
-from door.ui.screen import Canvas, Renderer, Style, YELLOW
 from door.net.terminal import MIN_COLS, MIN_ROWS, HungUp, Terminal
+from door.ui.screen import YELLOW, Canvas, Renderer, Style
 
 __all__ = ["Display", "Painter", "HungUp", "Presentation", "Text"]
 

@@ -7,7 +7,7 @@ redraw: Ctrl-L says the current screen again.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from door.net.keys import Key, KeyName
 from door.net.terminal import Terminal

@@ -5,11 +5,12 @@ is :class:`~door.net.terminal.HungUp`, raised by the key loop."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from functools import partial
 
 from door.net.ansi import CLEAR
-from door.ui.display import Display, Presentation
 from door.net.keys import KeyName
+from door.ui.display import Display, Presentation
 from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
 from door.ui.words import strip_controls, wrap
 
@@ -165,8 +166,7 @@ async def show_pages(display: Display, subtitle: str, lines: Sequence[str]) -> N
             canvas.put(canvas.rows - 1, 4, more, INPUT)
             canvas.cursor = None
 
-        shown: list[str] = page
-        display.show(paint, text=lambda: shown)
+        display.show(paint, text=partial(list, page))  # (this page's lines, whenever they are asked for)
         async for key in display.keys():
             if key is None:
                 continue

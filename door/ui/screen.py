@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_left
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from itertools import count
-from typing import Callable, Hashable, Sequence
 
 from wcwidth import wcwidth
 
@@ -53,7 +53,7 @@ class Style(int):
     __slots__ = ()
 
     def __new__(cls, fg: int = WHITE, bg: int = BLACK, bold: bool = False, underline: bool = False,
-                reverse: bool = False) -> "Style":
+                reverse: bool = False) -> Style:
         if not (0 <= fg <= 7 and 0 <= bg <= 7):
             raise ValueError(f"colours are 0..7, got fg={fg}, bg={bg}")
         return super().__new__(cls, fg | bg << 3 | bool(bold) << 6 | bool(underline) << 7 | bool(reverse) << 8)
@@ -84,7 +84,7 @@ class Style(int):
         return bool(self & 256)
 
     @classmethod
-    def packed(cls, value: int) -> "Style":
+    def packed(cls, value: int) -> Style:
         """The style whose attributes ``value`` packs (the code of the
         character a :class:`Canvas` cell holds for its style)."""
         return int.__new__(cls, value)
@@ -375,7 +375,7 @@ class Canvas:
         styles[start:stop] = _CELLS[style] * (stop - start)
         return end
 
-    def blit(self, row: int, col: int, source: "Canvas", first_col: int = 0) -> None:
+    def blit(self, row: int, col: int, source: Canvas, first_col: int = 0) -> None:
         """Copy the cells of ``source`` from its column ``first_col`` on,
         with its top-left cell at (``row``, ``col`` + ``first_col``);
         clipped like :meth:`put`.  Used for parts drawn once and reused
@@ -391,7 +391,7 @@ class Canvas:
                 chars[start:stop] = source.chars[r][start - col:stop - col]
                 styles[start:stop] = source.styles[r][start - col:stop - col]
 
-    def share(self, top: int, source: "Canvas", serial: int) -> None:
+    def share(self, top: int, source: Canvas, serial: int) -> None:
         """Make rows ``top`` .. of this canvas ``source``'s rows (the same
         width), shared rather than copied: a :class:`Band`'s, painted as
         its painting number ``serial`` and never written again (this

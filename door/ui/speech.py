@@ -10,12 +10,26 @@ no abbreviations a speech synthesizer would spell out ("5H", "15s").
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.claims import Verdict
-from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted, HandDealt,
-                           HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from engine.events import (
+    CardPlayed,
+    CutForDeal,
+    Discarded,
+    Event,
+    GameOver,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    SeriesReset,
+    ShowTurn,
+    Skunk,
+    StarterTurned,
+)
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 __all__ = ["short_digests", "digest_groups", "has_digest", "speak_cards", "number_words", "card_name", "cards_names",

@@ -8,16 +8,30 @@ the game's own terms ("Fifteen for 2", "Pair royal for 6", "His heels for 2",
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
-
-from engine.cards import Card
-from engine.claims import Verdict
-from engine.events import (CardPlayed, CutForDeal, Discarded, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
-from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 from door.net.charset import SUIT_GLYPHS
 from door.ui.speech import cadence
+from engine.cards import Card
+from engine.claims import Verdict
+from engine.events import (
+    CardPlayed,
+    CutForDeal,
+    Discarded,
+    Event,
+    GameOver,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    SeriesReset,
+    ShowTurn,
+    Skunk,
+    StarterTurned,
+)
+from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 __all__ = ["wrap", "wrap_text", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
            "Names", "strip_controls"]

@@ -15,48 +15,47 @@ import logging
 import random
 import re
 import tempfile
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 import pyte
 
+from door.caller.club import final_lines
+from door.caller.identity import Caller
+from door.caller.login import login
+from door.caller.menu import main_menu, show_statistics, show_top_players
+from door.caller.options_screen import ask_game_options
+from door.caller.side import CallerSide
+from door.config import CallerConfig, PagingConfig
+from door.context import DoorContext
+from door.net.charset import UTF8
+from door.play.controller import Seating, prompt_for
+from door.play.game_view import paint_game
+from door.play.match import MatchTerms
+from door.play.options import CallerOptions
+from door.play.review_words import review_lines
+from door.play.view_state import Mode, ViewState
+from door.records.club_scoring import ClubResult, standings
+from door.records.passwords import hash_password
+from door.records.ratings import MatchRecord
+from door.records.store import DATABASE_NAME, Store
+from door.sysop.console import SysopConsole
+from door.sysop.doing import Doing
+from door.sysop.lobby import Lobby
+from door.ui.display import Display
+from door.ui.prompts import show_page, show_pages
+from door.ui.screen import Canvas, Renderer
+from door.ui.words import describe
 from engine.events import CutForDeal, Event, HandCounted, HandDealt
-from engine.game import Game, Phase
 from engine.expert import ExpertPlayer
+from engine.game import Game, Phase
 from engine.game_review import review_game
 from engine.players import GreedyPlayer, RandomPlayer
 from engine.rules import Counting, Rules
 from engine.shuffle import SeedChain
 from engine.strategy import choose_action
 from engine.tally import GameTally
-
-from door.caller.identity import Caller
-from door.caller.login import login
-from door.caller.side import CallerSide
-from door.sysop.doing import Doing
-from door.caller.menu import main_menu, show_statistics, show_top_players
-from door.caller.options_screen import ask_game_options
-from door.config import CallerConfig
-from door.context import DoorContext
-from door.net.charset import UTF8
-from door.play.controller import Seating, prompt_for
-from door.play.game_view import paint_game
-from door.play.options import CallerOptions
-from door.play.review_words import review_lines
-from door.play.match import MatchTerms
-from door.records.ratings import MatchRecord
-from door.play.view_state import Mode, ViewState
-from door.records.passwords import hash_password
-from door.records.store import DATABASE_NAME, Store
-from door.sysop.console import SysopConsole
-from door.sysop.lobby import Lobby
-from door.config import PagingConfig
-from door.ui.display import Display
-from door.ui.prompts import show_page, show_pages
-from door.caller.club import final_lines
-from door.records.club_scoring import ClubResult, standings
-from door.ui.screen import Canvas, Renderer
-from door.ui.words import describe
 from tests.support.memory_terminal import MemoryTerminal
 
 __all__ = ["SCREENS", "render_all", "GOLDEN_DIR"]

@@ -14,9 +14,8 @@ import asyncssh
 import pytest
 
 from door.server import DoorServer
-
-from tests.support.player import Player, log_in_as_guest, telnet_caller
 from tests.support.clients import watch
+from tests.support.player import Player, log_in_as_guest, telnet_caller
 
 IAC, SB, SE, WILL, DO = 255, 250, 240, 251, 253
 NAWS = 31
@@ -70,7 +69,7 @@ async def raw_session(door: DoorServer, payload: bytes) -> bytes:
             if not chunk:
                 break
             got += chunk
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
     writer.close()
     return got

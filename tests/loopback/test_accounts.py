@@ -11,7 +11,6 @@ import pytest
 
 from door.records.passwords import hash_password
 from door.server import DoorServer
-
 from tests.support.clients import telnet_client, watch
 
 
@@ -165,8 +164,7 @@ async def test_ssh_password_then_linked_key_logs_straight_in(door: DoorServer) -
 
 async def test_wrong_ssh_password_is_refused_and_logged(door: DoorServer, caplog: pytest.LogCaptureFixture) -> None:
     await door.store.accounts.create("Sid", hash_password("sid-pass"))
-    with caplog.at_level(logging.WARNING, logger="door.caller.login"):
-        with pytest.raises(asyncssh.PermissionDenied):
-            await asyncssh.connect("127.0.0.1", door.ssh_port, username="sid", client_keys=None,
-                                   password="nope-nope", known_hosts=None, agent_path=None, config=None)
+    with caplog.at_level(logging.WARNING, logger="door.caller.login"), pytest.raises(asyncssh.PermissionDenied):
+        await asyncssh.connect("127.0.0.1", door.ssh_port, username="sid", client_keys=None,
+                               password="nope-nope", known_hosts=None, agent_path=None, config=None)
     assert any("wrong password for 'Sid'" in r.getMessage() and "ssh" in r.getMessage() for r in caplog.records)

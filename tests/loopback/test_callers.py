@@ -9,18 +9,16 @@ from __future__ import annotations
 import asyncio
 import re
 import signal
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
-
-from engine.rules import Rules
 
 from door.records.games import Opponent
 from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
 from door.server import DoorServer
-
+from engine.rules import Rules
 from tests.support.player import RIGHT, Player, TelnetCaller, log_in_as_guest, log_in_registered, telnet_caller
 from tests.support.server import make_config, running, start_server_process
 

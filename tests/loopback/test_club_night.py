@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from door.net.keys import Key, KeyName
 from door.records.club_scoring import ClubResult, standings
-from engine.events import Skunk
-from engine.objectives import ACC_POINTS
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.console_keys import CLUB_LABEL, ConsoleKeys, OpenClub, handle_key
-from door.net.keys import Key, KeyName
+from engine.events import Skunk
+from engine.objectives import ACC_POINTS
 from tests.loopback.test_callers import registered
 from tests.support.player import Player
 from tests.support.server import make_config, running

@@ -9,7 +9,6 @@ import gc
 from pathlib import Path
 
 from engine.rules import Rules
-
 from tests.support.player import Player, telnet_caller
 from tests.support.server import make_config, running
 

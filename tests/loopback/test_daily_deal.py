@@ -5,13 +5,12 @@ same cards, with the day's commitment."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
 from door.server import DoorServer
-
 from tests.support.player import Player, log_in_registered
 from tests.support.server import make_config, running
 

@@ -9,15 +9,16 @@ import os
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 from door.records.store import DATABASE_NAME, Store
-
 from tests.support.player import ClientScreen, Cp437Screen, Player
 from tests.support.pty_door import CONFIG, PtyDoor, door32
+
 
 @pytest.mark.slow
 async def test_door_mode_plays_a_whole_game_and_records_it(tmp_path: Path) -> None:
@@ -205,6 +206,7 @@ async def test_door_mode_reads_no_standard_input_while_its_relay_is_full() -> No
     relay drains, every byte comes through in order."""
     import os
     import threading
+
     from door.net.bbs_terminals import StdioTerminal
     from door.net.charset import UTF8
     read_end, write_end = os.pipe()

@@ -10,8 +10,7 @@ import asyncssh
 import pytest
 
 from door.server import DoorServer
-
-from tests.support.player import Player, ClientScreen, telnet_caller
+from tests.support.player import ClientScreen, Player, telnet_caller
 
 
 async def pump(read, term: ClientScreen) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from door.server import DoorServer
-
 from tests.support.player import RIGHT, log_in_as_guest, telnet_caller
 
 

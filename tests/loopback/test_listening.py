@@ -8,14 +8,13 @@ up, and the first line clean for a caller who types S at once."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
 from bench.listening import ListeningBot, Transcript
 from door.server import DoorServer
-
 from tests.support.reader_bot import NOISE
 from tests.support.server import make_config, running
 

@@ -10,18 +10,17 @@ import asyncio
 import json
 import re
 import signal
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import pytest
 
 from door.net.node_socket import HELLO_LIMIT, NODE_SOCKET, NodeHello
 from door.records.store import DATABASE_NAME, Store
 from door.server import DoorServer
-
-from tests.support.pty_door import PtyDoor, door32
 from tests.support.clients import console_client
 from tests.support.player import Player
+from tests.support.pty_door import PtyDoor, door32
 from tests.support.server import make_config, running, start_server_process
 
 
@@ -197,7 +196,7 @@ async def test_a_relayed_caller_who_floods_a_far_end_that_does_not_read_is_not_r
         while fed < budget:  # the caller's pump: reads only while there is room
             try:
                 await asyncio.wait_for(caller.room(), 2)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 break
             caller.feed(chunk)
             fed += len(chunk)

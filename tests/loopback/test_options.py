@@ -13,7 +13,6 @@ from door.play.board import hole_position
 from door.server import DoorServer
 from engine.game import Game
 from engine.rules import Rules
-
 from tests.support.player import Player, log_in_as_guest, telnet_caller
 
 

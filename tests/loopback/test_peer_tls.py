@@ -23,7 +23,7 @@ SECRET = b"s" * 32
 def authority(folder: Path, name: str) -> tuple[Path, Path, Path]:
     """A sysop's own certificate authority and one node certificate it
     signed, as PEM files: (certificate, key, authority)."""
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     ca_key = ec.generate_private_key(ec.SECP256R1())
     ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, f"{name} door authority")])
     ca = (x509.CertificateBuilder().subject_name(ca_name).issuer_name(ca_name).public_key(ca_key.public_key())

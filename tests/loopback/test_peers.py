@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator, Callable
 
 import pytest
 
+from door.config import PagingConfig
 from door.net.peer_socket import HELLO_LIMIT, PeerHello, connect_peer
 from door.records.passwords import hash_password
+from door.records.store import Store
 from door.server import DoorServer
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import BEAT, STALE, NodeLink
-from door.config import PagingConfig
-from door.records.store import Store
 from tests.support.postgres import PostgresServer
 from tests.support.server import make_config, running
 
@@ -49,7 +49,7 @@ async def until(check, timeout: float = 5.0) -> None:  # type: ignore[no-untyped
 
 
 @asynccontextmanager
-async def two_nodes(url: "str | Path") -> AsyncIterator[tuple[list[Lobby], list[NodeLink]]]:
+async def two_nodes(url: str | Path) -> AsyncIterator[tuple[list[Lobby], list[NodeLink]]]:
     """Two node links on the store ``url``, each with its own lobby and
     store connection (as two serve processes have); stopped at the end."""
     stores = [await Store.open(url) for _ in range(2)]

@@ -9,7 +9,6 @@ import asyncio
 from pathlib import Path
 
 from door.net.gate import ConnectionGate, PreloginLimit
-
 from tests.support.player import log_in_as_guest, telnet_caller
 from tests.support.server import make_config, running
 

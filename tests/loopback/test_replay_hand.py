@@ -8,7 +8,6 @@ import asyncio
 import re
 
 from door.server import DoorServer
-
 from tests.support.player import Player, telnet_caller
 
 

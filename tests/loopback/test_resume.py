@@ -10,12 +10,11 @@ import signal
 from pathlib import Path
 
 from door.records.passwords import hash_password
-from door.server import DoorServer
 from door.records.store import DATABASE_NAME, Store
-
-from tests.support.server import start_server_process
-from tests.support.player import RIGHT, ClientScreen, telnet_caller, type_guest_login
+from door.server import DoorServer
 from tests.support.clients import console_client, telnet_client
+from tests.support.player import RIGHT, ClientScreen, telnet_caller, type_guest_login
+from tests.support.server import start_server_process
 
 GAME_ROWS = slice(1, 17)  # the board, the dealer line and both players' cards
 
@@ -180,7 +179,7 @@ async def page_and_play(writer, screen: ClientScreen, sysop, console: ClientScre
     sysop.write(b"y")
     await screen.wait_for(lambda: "accepted your page" in screen.text())
     writer.write(b"2")  # runs in exact order
-    for side, term in ((writer, screen), (sysop, console)):
+    for _side, term in ((writer, screen), (sysop, console)):
         await term.wait_for(lambda term=term: term.prompt().startswith("Chat"))
     for side in (writer, sysop):
         side.write(b"\r")  # the dealer deals (the other is told to wait)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import asyncssh
 import pytest
@@ -17,7 +17,6 @@ import telnetlib3
 
 from door.server import DoorServer
 from door.ui.display import Presentation
-
 from tests.loopback.test_sysop import sysop_login
 from tests.support.player import Player
 from tests.support.reader_bot import PROMPTS, ReaderBot, count_of, playable

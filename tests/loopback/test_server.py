@@ -11,7 +11,6 @@ import pytest
 
 from door.server import DoorServer
 from engine import crib_values, scoring
-
 from tests.support.clients import as_guest_to_the_game, telnet_client, watch
 from tests.support.player import type_guest_login
 from tests.support.server import make_config, running, start_server_process
@@ -142,6 +141,7 @@ async def test_a_second_server_on_the_same_data_folder_is_refused_and_the_first_
     take its console and node sockets (the sysop could no longer reach
     it): it is refused with a clear error, and the first is untouched."""
     import pytest
+
     from tests.support.clients import console_client
     from tests.support.server import make_config
     data = Path(door.config.server.data_dir)

@@ -6,17 +6,17 @@ only from a signed key or a right password, for the name that authenticated."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import asyncssh
 import pytest
 
 from door.records.passwords import hash_password
 from door.server import DoorServer
-
-from tests.support.server import make_config, running, with_sysop
 from tests.support.clients import watch
+from tests.support.server import make_config, running, with_sysop
 
 
 @pytest.fixture

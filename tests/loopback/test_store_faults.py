@@ -21,8 +21,8 @@ from door.records.passwords import hash_password
 from door.records.saved_games import SavedGames
 from door.records.store import DATABASE_NAME
 from door.server import DoorServer
-from tests.support.player import RIGHT, type_guest_login
 from tests.loopback.test_resume import GAME_ROWS, connect, log_in, play_into_the_hand, resume
+from tests.support.player import RIGHT, type_guest_login
 
 LOCKER = """
 import sqlite3, sys, time
@@ -52,7 +52,7 @@ async def into_a_hand(door: DoorServer, name: str) -> tuple[object, object, list
     return writer, screen, before, saved_actions(Path(door.config.server.data_dir))
 
 
-async def a_move_the_store_refuses(door: DoorServer, fail: "callable") -> None:  # type: ignore[valid-type]
+async def a_move_the_store_refuses(door: DoorServer, fail: callable) -> None:  # type: ignore[valid-type]
     """Log in, play into a hand, make the store fail with ``fail()`` (which
     returns an undo), press a key that plays a card; check that the move
     never shows and that the game resumes as it was."""

@@ -119,7 +119,7 @@ async def test_a_storm_of_telnet_commands_gets_a_share_of_the_loop(door: DoorSer
     transport = terminal._writer.transport  # type: ignore[attr-defined]
     assert transport.max_size == READ_SIZE
     assert await until(lambda: not transport.is_reading(), 5), "a connection over its share is still read"
-    assert READ_BURST < len(storm)  # (paused after its burst: the rest waits in the kernel's buffers)
+    assert len(storm) > READ_BURST  # (paused after its burst: the rest waits in the kernel's buffers)
     # a caller at another connection is answered meanwhile
     from tests.support.player import log_in_as_guest, telnet_caller
     calm = await telnet_caller(door.telnet_port)

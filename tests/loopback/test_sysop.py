@@ -10,18 +10,17 @@ import asyncio
 import os
 import re
 import subprocess
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import asyncssh
 import pytest
 
 from door.net.console_socket import CONSOLE_SOCKET
 from door.server import DoorServer
-
-from tests.support.server import make_config, running, with_sysop
-from tests.support.player import Player, ClientScreen, log_in_as_guest, log_in_registered, telnet_caller
 from tests.support.clients import console_client, watch
+from tests.support.player import ClientScreen, Player, log_in_as_guest, log_in_registered, telnet_caller
+from tests.support.server import make_config, running, with_sysop
 
 SYSOP_PASSWORD = "sysop-secret"
 

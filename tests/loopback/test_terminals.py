@@ -10,7 +10,6 @@ import re
 import pytest
 
 from door.server import DoorServer
-
 from tests.support.player import Player, TelnetCaller, log_in_as_guest, telnet_caller
 
 

@@ -9,8 +9,8 @@ import asyncio
 import time
 import urllib.error
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
 
 import pyte
 import pytest
@@ -19,7 +19,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from door.net.terminal import TerminalKind
 from door.server import DoorServer
-
 from tests.support.server import make_config, running
 
 
@@ -234,7 +233,7 @@ def _self_signed(where: Path) -> tuple[Path, Path]:
 
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
+    now = datetime.datetime.now(datetime.UTC)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
             .serial_number(x509.random_serial_number()).not_valid_before(now)
             .not_valid_after(now + datetime.timedelta(days=1))

@@ -10,14 +10,14 @@ import asyncio
 import os
 import re
 import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 
 from door.net.terminal import TerminalKind
 from door.server import DoorServer
-
 from tests.support.player import RIGHT, Player
 from tests.support.server import make_config, running
 from tests.support.xterm_page import XtermScreen

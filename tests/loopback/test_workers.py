@@ -12,9 +12,9 @@ import re
 import signal
 import subprocess
 import time
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import AsyncIterator
 
 from door.records.passwords import hash_password
 from door.server import DoorServer
@@ -228,6 +228,7 @@ async def test_a_relayed_caller_who_resizes_the_window_is_redrawn_at_the_new_siz
     sysop"); he widens his window: worker 1 passes the new size on (a
     window frame), and worker 0 redraws his menu 100 columns wide."""
     import asyncssh
+
     from tests.support.clients import watch
     data = tmp_path / "data"
     async with two_workers(data) as (zero, one):

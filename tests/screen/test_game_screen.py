@@ -1,19 +1,19 @@
 """The game screen as a person sees it: render the bytes the door sends
 into pyte and check text, colours and peg positions."""
 
-from typing import Callable
+from collections.abc import Callable
 
 import pyte
 import pytest
 
-from door.play.board import hole_position
 from door.net.charset import CP437, UTF8
-from door.play.game_view import HAND_COL, CARD_STEP, layout_rows, paint_game
+from door.play.board import hole_position
+from door.play.game_view import CARD_STEP, HAND_COL, layout_rows, paint_game
 from door.play.view_state import Mode, ViewState
 from door.ui.screen import YELLOW, Canvas, Renderer, Style
 from door.ui.words import card_text
-from engine.cards import Card, FULL_DECK, parse_cards
 from engine.actions import Discard, Play
+from engine.cards import FULL_DECK, Card, parse_cards
 from engine.game import Game
 from engine.rules import FirstDeal, Rules
 

@@ -6,11 +6,9 @@ that its caller must remember to check."""
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
-
-from engine.rules import Rules
 
 from door.caller.identity import Caller
 from door.caller.menu import main_menu
@@ -20,6 +18,7 @@ from door.play.table import Table
 from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.prompts import ask_choice, ask_line, charset_test, show_page
+from engine.rules import Rules
 from tests.support.memory_terminal import MemoryTerminal
 
 Screen = Callable[[Display], Awaitable[object]]

@@ -1,6 +1,6 @@
 """The cell grid and diff renderer, seen through a terminal emulator (pyte)."""
 
-from typing import Callable
+from collections.abc import Callable
 
 import pyte
 import pytest

@@ -4,12 +4,9 @@ off the event loop (issue 39): the analysis of a discard."""
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-
-from engine.game import Phase
-from engine.rules import Rules
 
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
@@ -17,6 +14,8 @@ from door.play.thinking import Thinking
 from door.play.view_state import Mode
 from door.records.identity import Identity
 from door.ui.display import Display
+from engine.game import Phase
+from engine.rules import Rules
 from tests.support.memory_terminal import MemoryTerminal
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Callable
+from collections.abc import Callable
 from pathlib import Path
 
 from door.net.console_socket import CONSOLE_SOCKET

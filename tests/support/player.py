@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable
 
 import pyte
 
@@ -85,7 +85,7 @@ class ClientScreen:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 
@@ -130,7 +130,7 @@ class Player:
             self.term.changed.clear()
             try:
                 await asyncio.wait_for(self.term.changed.wait(), 0.3)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             await asyncio.sleep(0.01)
         raise AssertionError(f"game did not finish in {timeout}s; screen:\n{self.term.text()}")
@@ -231,7 +231,7 @@ class TelnetCaller:
 
     writer: object
     screen: ClientScreen
-    done: "asyncio.Task[None]"
+    done: asyncio.Task[None]
 
     async def send(self, data: bytes) -> None:
         self.writer.write(data)  # type: ignore[attr-defined]

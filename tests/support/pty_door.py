@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
-import signal
 import pty
+import signal
 import struct
 import sys
 import termios

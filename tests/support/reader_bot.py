@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from engine.cards import Card
 
@@ -74,7 +74,7 @@ class ReaderBot:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def send(self, text: str) -> None:

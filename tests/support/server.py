@@ -9,17 +9,17 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import IO, AsyncIterator
+from typing import IO
 
 import asyncssh
-
-from engine.rules import Rules
 
 from door.config import Config, SysopConfig
 from door.records.passwords import hash_password
 from door.server import DoorServer
+from engine.rules import Rules
 
 __all__ = ["make_config", "with_sysop", "running", "start_server_process", "start_workers_process", "worker_of"]
 

@@ -24,12 +24,12 @@ SNAPSHOT = """() => {
         let bar = -1;
         for (let x = 0; x < t.cols; x++) {
             const cell = line.getCell(x);
-            if (cell && cell.isBgPalette() && cell.getBgColor() === %d) { bar = x; break; }
+            if (cell && cell.isBgPalette() && cell.getBgColor() === CYAN_INDEX) { bar = x; break; }
         }
         bars.push(bar);
     }
     return [rows, bars, t.cols, t.rows];
-}""" % CYAN
+}""".replace("CYAN_INDEX", str(CYAN))
 """What the page's terminal shows: each row's text (full width), the
 column where the cyan bar starts in it (-1: none), its size."""
 

@@ -11,7 +11,7 @@ import asyncio
 import gc
 import sys
 import weakref
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

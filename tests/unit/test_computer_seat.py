@@ -8,10 +8,12 @@ import logging
 import sys
 import threading
 import time
-from typing import Sequence
+from collections.abc import Sequence
 
 import pytest
 
+from door.play.computer_seat import ComputerSeat
+from door.play.table import Table
 from engine.actions import Action, Discard, Play
 from engine.cards import Card
 from engine.events import Event
@@ -19,10 +21,6 @@ from engine.game import Game, Phase
 from engine.hard import HardPlayer
 from engine.rules import Rules
 from engine.strategy import Situation
-
-from door.play.computer_seat import ComputerSeat
-from door.play.table import Table
-
 
 THINKS = 0.2
 """Seconds the caller takes over a card: four times the computer's delay."""

@@ -3,8 +3,18 @@
 from __future__ import annotations
 
 from door.net.keys import Key, KeyName
-from door.sysop.console_keys import (AnswerPage, ConsoleKeys, Disconnect, LeaveConsole, Resume, SendMessage,
-                                     StopWatching, ToggleAvailable, Watch, handle_key)
+from door.sysop.console_keys import (
+    AnswerPage,
+    ConsoleKeys,
+    Disconnect,
+    LeaveConsole,
+    Resume,
+    SendMessage,
+    StopWatching,
+    ToggleAvailable,
+    Watch,
+    handle_key,
+)
 
 
 def key(name: KeyName | str) -> Key:

@@ -3,17 +3,27 @@ sockets, no table; a real engine game brought to the state under test."""
 
 from __future__ import annotations
 
+from door.net.keys import Key, KeyName
+from door.play.controller import (
+    Abandon,
+    Again,
+    Beep,
+    Deal,
+    Leave,
+    Release,
+    Say,
+    Seating,
+    Submit,
+    handle_key,
+    prompt_for,
+)
+from door.play.game_view import my_cards
+from door.play.view_state import Mode, ViewState
 from engine.actions import Claim, Discard, Play, ReplayHand
 from engine.game import Game, Phase
 from engine.players import GreedyPlayer
 from engine.rules import Rules
 from engine.strategy import choose_action
-
-from door.net.keys import Key, KeyName
-from door.play.game_view import my_cards
-from door.play.controller import (Abandon, Again, Beep, Deal, Leave, Release, Say, Seating, Submit, handle_key,
-                                  prompt_for)
-from door.play.view_state import Mode, ViewState
 
 ME = 0
 NAMES = ("Ann", "Computer")
@@ -36,7 +46,10 @@ def game_at(phase: Phase, number: int = 7) -> Game:
     return game
 
 
-def ready(game: Game, seating: Seating = Seating(ME, NAMES)) -> ViewState:
+SEATED = Seating(ME, NAMES)
+
+
+def ready(game: Game, seating: Seating = SEATED) -> ViewState:
     vs = ViewState()
     prompt_for(vs, game, seating)
     return vs

@@ -9,15 +9,14 @@ import hashlib
 import time
 from pathlib import Path
 
-from engine.actions import Discard
-from engine.game import Game
-from engine.rules import Rules
-from engine.shuffle import commitment
-
 from door.records.daily import day_of, marker
 from door.records.games import Opponent
 from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
+from engine.actions import Discard
+from engine.game import Game
+from engine.rules import Rules
+from engine.shuffle import commitment
 
 
 class Clock:

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from engine import pegging_search
 from engine.actions import Discard, Play
 from engine.cards import FULL_DECK, Card, parse_cards
 from engine.crib_values import representatives
@@ -13,7 +14,6 @@ from engine.expert import ExpertPlayer, rank_discards, their_holdings
 from engine.expert_tables import crib_value, keep_share, load, pegging_value
 from engine.game import Game, Phase
 from engine.hard import HardPlayer
-from engine import pegging_search
 from engine.pegging_search import PIP
 from engine.rules import Rules, RunMode
 from engine.strategy import Situation, choose_action, situation

@@ -8,14 +8,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from engine.events import GameResult, Skunk
-from engine.rules import Rules
-
 from door.records.fair_play import DAY, Contender, FairPlayRules
 from door.records.glicko2 import Rating, rate_match
 from door.records.passwords import hash_password
 from door.records.ratings import MatchRecord
 from door.records.store import DATABASE_NAME, Store
+from engine.events import GameResult, Skunk
+from engine.rules import Rules
 
 HASH = hash_password("fair-secret")
 """One hash for every account here (scrypt is slow)."""

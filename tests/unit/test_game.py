@@ -4,12 +4,26 @@ last card, the show with claims, game end, skunks, matches and replay."""
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.actions import Claim, Discard, IllegalAction, Play, ReplayHand
 from engine.cards import Card, parse_cards
 from engine.claims import Verdict
-from engine.actions import Claim, Discard, IllegalAction, Play, ReplayHand
-from engine.events import (CardPlayed, CutForDeal, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, PlayPoint, SeriesReset, ShowTurn, Skunk, StarterTurned)
+from engine.events import (
+    CardPlayed,
+    CutForDeal,
+    GameOver,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    SeriesReset,
+    ShowTurn,
+    Skunk,
+    StarterTurned,
+)
 from engine.game import Game, Match, Phase, replay
 from engine.rules import Counting, FirstDeal, Rules
 from engine.scoring import PlayKind, RunMode

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from door.play.review_words import review_lines, totals_line
 from engine.actions import Claim, Discard, IllegalAction, Play
 from engine.cards import FULL_DECK, parse_cards
 from engine.expert import rank_discards
@@ -13,8 +14,6 @@ from engine.game import Game
 from engine.game_review import CRIB_SE, Z_95, review_game
 from engine.rules import Counting, Rules
 from engine.scoring import show_points
-
-from door.play.review_words import review_lines, totals_line
 
 PONE = parse_cards("KC QC TC JC 2H 3H")
 DEALER = parse_cards("AS TD 2S 9S 4D 5D")
@@ -52,7 +51,7 @@ def test_a_near_tie_is_not_called_a_mistake() -> None:
         other = [c for c in FULL_DECK if c not in held][:6]
         deck = [c for pair in zip(other, held) for c in pair] + [STARTER]
         review = review_game(Rules(), 1, [Discard(0, near[0].thrown)], seat=0, first_dealer=0, stacked=[deck])
-        assert 0 < review.discards[0].cost and not review.discards[0].mistake
+        assert review.discards[0].cost > 0 and not review.discards[0].mistake
         assert review.discard_cost == 0
         found += 1
     assert found >= 3

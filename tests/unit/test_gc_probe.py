@@ -26,8 +26,7 @@ def _stamped(server: socket.socket, client: socket.socket) -> bool:
 def test_the_arrival_of_unread_bytes_is_the_kernels_and_leaves_them_unread() -> None:
     """The bytes' age is how long they waited, not when they were read;
     peeking reads nothing; no bytes, no time."""
-    with socket.create_server(("127.0.0.1", 0)) as listener:
-        with socket.create_connection(listener.getsockname()) as client:
+    with socket.create_server(("127.0.0.1", 0)) as listener, socket.create_connection(listener.getsockname()) as client:
             server, _ = listener.accept()
             with server:
                 server.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)

@@ -2,7 +2,8 @@
 reads, lone ESC, and noise that must never raise."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from door.net.keys import SEQUENCES, Key, KeyDecoder, KeyName, key_bytes
 

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.rules import Rules
-
 from door.config import PagingConfig
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import CHALLENGE_COOLDOWN, Lobby, Presence, challenger_key
+from engine.rules import Rules
 from tests.support.memory_terminal import MemoryTerminal
 
 
@@ -110,8 +109,8 @@ async def test_a_page_rings_until_a_sysop_answers() -> None:
 
 
 async def test_a_waiting_game_goes_back_to_the_identity_that_left_it_never_to_a_name() -> None:
-    from tests.unit.test_table import Scripted
     from door.play.table import Table
+    from tests.unit.test_table import Scripted
 
     lobby, _ = lobby_of()
     flo = Identity.of_account(7)

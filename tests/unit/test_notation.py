@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine.cards import Card
 from engine.actions import Claim, Discard, Play, ReplayHand
+from engine.cards import Card
 from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
 from engine.rules import Counting, FirstDeal, Overclaim, Rules, RunMode
 

@@ -64,8 +64,8 @@ def test_each_kind_of_table_gives_its_computer_the_table_s_objective() -> None:
     from door.play.match import MatchTerms
     from door.play.table import Table
 
-    def table(rules: Rules = Rules(), **kw: object) -> Table:
-        return Table(rules, [ComputerSeat("North"), ComputerSeat("South")], **kw)  # type: ignore[arg-type]
+    def table(rules: Rules | None = None, **kw: object) -> Table:
+        return Table(rules or Rules(), [ComputerSeat("North"), ComputerSeat("South")], **kw)  # type: ignore[arg-type]
 
     assert table().objective is MATCH_POINTS  # a game credits 1, 2 or 3
     assert table(dataclasses.replace(Rules(), skunk_value=1, double_skunk_value=1)).objective is WIN_CHANCE

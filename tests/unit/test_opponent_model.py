@@ -2,8 +2,8 @@
 by ranks, its play by ranks, and the holdings inferred from both."""
 
 import random
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations_with_replacement
 
 import pytest
@@ -12,8 +12,15 @@ from engine.actions import Play
 from engine.cards import FULL_DECK, Card
 from engine.game import Game, Phase
 from engine.hard import HardPlayer, rank_discards
-from engine.opponent_model import (MISS, blended, discard_odds, inferred_holdings, play_likelihood, play_values,
-                                   random_likelihood)
+from engine.opponent_model import (
+    MISS,
+    blended,
+    discard_odds,
+    inferred_holdings,
+    play_likelihood,
+    play_values,
+    random_likelihood,
+)
 from engine.rules import Rules, RunMode
 from engine.strategy import Situation, choose_action, situation
 from engine.throw_table import SIXES, kept_ranks, six_index

@@ -1,7 +1,8 @@
 """The play: fifteen, thirty-one, pairs, and runs in both run modes."""
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.cards import FULL_DECK, Card, Suit, parse_cards
 from engine.scoring import PlayKind, RunMode, score_play

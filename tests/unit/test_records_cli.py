@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from door.records.passwords import hash_password
 from door.records.cli import run_records
-from engine.tally import HandRecord, SeatHand
+from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
 from engine.events import GameResult, Skunk
 from engine.rules import Rules
+from engine.tally import HandRecord, SeatHand
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ import time
 
 import pytest
 
-from engine.game_review import GameReview
-
 from door.play import reviews as reviews_module
 from door.play.reviews import GameReviews
 from door.play.thinking import Thinking
+from engine.game_review import GameReview
 
 
 class Search:

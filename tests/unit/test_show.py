@@ -3,7 +3,8 @@
 from collections import Counter
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.cards import FULL_DECK, Card, Suit, parse_cards
 from engine.scoring import ShowKind, score_show, show_points

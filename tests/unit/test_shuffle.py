@@ -12,12 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from door.records.verify import RecordedDeals, check_game
 from engine.cards import FULL_DECK, format_cards, shuffled_deck
 from engine.game import Game, replay
 from engine.rules import Rules
 from engine.shuffle import COMPUTER_SEED, SeededShuffle, ShuffleError, commitment, player_seed, seeded_deck
-
-from door.records.verify import RecordedDeals, check_game
 
 SERVER = "7ab35da5310e76767f713c4764c9f5adf019abc8e6426d23ea93a58db01cddd2"
 ANN = player_seed("my lucky words")

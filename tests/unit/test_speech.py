@@ -7,14 +7,23 @@ from __future__ import annotations
 import random
 import re
 
+from door.ui.speech import (
+    cadence,
+    card_name,
+    digest_groups,
+    number_words,
+    numbered_cards,
+    numbered_ranks,
+    short_digests,
+    show_cards,
+    spoken,
+    suited_cards,
+)
 from engine.cards import Card
-from engine.events import CardPlayed, HandCounted, ShowTurn
 from engine.claims import adjudicate
+from engine.events import CardPlayed, HandCounted, ShowTurn
 from engine.rules import Rules
 from engine.scoring import PlayKind, PlayScore, ShowKind, score_show
-
-from door.ui.speech import (cadence, card_name, digest_groups, number_words, numbered_cards, numbered_ranks,
-                            short_digests, show_cards, spoken, suited_cards)
 
 WORDS = {number_words(n): n for n in range(0, 30)}
 
@@ -28,15 +37,15 @@ def test_card_names_and_numbers() -> None:
         "zero", "fifteen", "twenty-one", "thirty-one", "one hundred", "one hundred twenty-one"]
     assert numbered_cards([Card.from_str("AS"), None, Card.from_str("KH")]) == "1 ace of spades, 3 king of hearts"
     # the cards to lay away by suit, each suit said once; the cards to play by rank (the play scores ranks)
-    assert suited_cards([Card.from_str(c) for c in "2C JC 6D 7D 9D KH".split()]) == (
+    assert suited_cards([Card.from_str(c) for c in ["2C", "JC", "6D", "7D", "9D", "KH"]]) == (
         "clubs, 1 two, 2 jack; diamonds, 3 six, 4 seven, 5 nine; hearts, 6 king")
     assert numbered_ranks([Card.from_str("AS"), None, Card.from_str("KH")]) == "1 ace, 3 king"
     # a hand to count: suits only where they can score (a flush, nobs and the starter's suit)
-    hand = [Card.from_str(c) for c in "4D 5H 9S QH".split()]
+    hand = [Card.from_str(c) for c in ["4D", "5H", "9S", "QH"]]
     assert show_cards(hand, Card.from_str("KC")) == "four, five, nine, queen; starter king"
-    nobs = [Card.from_str(c) for c in "4D 5H 9S JH".split()]
+    nobs = [Card.from_str(c) for c in ["4D", "5H", "9S", "JH"]]
     assert show_cards(nobs, Card.from_str("KH")) == "four, five, nine, jack of hearts; starter king of hearts"
-    flush = [Card.from_str(c) for c in "4H 5H 9H QH".split()]
+    flush = [Card.from_str(c) for c in ["4H", "5H", "9H", "QH"]]
     assert show_cards(flush, Card.from_str("KC")).startswith("four of hearts, five of hearts")
 
 
@@ -98,7 +107,7 @@ def test_events_in_short_sentences_each_fact_once() -> None:
     played = CardPlayed(1, Card.from_str("5H"), 15, (PlayScore(PlayKind.FIFTEEN, 2),))
     assert spoken(played, 1, ["Computer", "Ann"]) == ["You: five, fifteen, two for fifteen."]
     assert spoken(played, 0, ["Computer", "Ann"]) == ["Ann: five, fifteen, two for fifteen."]
-    show = score_show([Card.from_str(c) for c in "5H 5D 9C TS".split()], Card.from_str("KH"))
+    show = score_show([Card.from_str(c) for c in ["5H", "5D", "9C", "TS"]], Card.from_str("KH"))
     counted = HandCounted(0, ShowTurn.HAND, show, 9, adjudicate(10, 9, Rules()))
     lines = spoken(counted, 0, ["Ann", "Computer"])
     # the caller's own count: its cards were in the prompt, so the result is the count and the verdict

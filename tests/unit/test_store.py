@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from door.records.passwords import hash_password, verify_password
-from engine.tally import HandRecord, SeatHand
 from door.records.schema import render
 from door.records.store import DATABASE_NAME, MIGRATIONS, Conflict, NameTaken, Store, StoreError
 from door.records.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
 from engine.actions import Claim, Discard, Play
-from engine.events import GameResult, Skunk
 from engine.cards import Card
+from engine.events import GameResult, Skunk
 from engine.rules import Rules
+from engine.tally import HandRecord, SeatHand
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -329,6 +329,7 @@ def test_a_migration_another_process_made_while_this_one_waited_is_not_made_twic
     second time."""
     import os
     import threading
+
     from door.records.sqlite_database import SqliteDatabase, _statements
     path = tmp_path / DATABASE_NAME
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from engine.cards import FULL_DECK, Card, parse_cards
 from engine.actions import Claim, ReplayHand
+from engine.cards import FULL_DECK, Card, parse_cards
 from engine.game import Game, Phase
+from engine.hard import HardPlayer
 from engine.rules import Rules
 from engine.scoring import RunMode, score_show
-from engine.hard import HardPlayer
 from engine.strategy import choose_action, decision_for, expected_hand
 
 P = HardPlayer(random.Random(1))

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
-from engine.shuffle import player_seed
+from door.play.table import Abandon, Leave, Quit, Submit, Table
+from door.records.identity import Identity
 from engine.actions import Action
 from engine.events import Event, GameOver
 from engine.game import Game
 from engine.players import GreedyPlayer
 from engine.rules import Rules
+from engine.shuffle import player_seed
 from engine.strategy import choose_action
-
-from door.play.table import Abandon, Leave, Quit, Submit, Table
-from door.records.identity import Identity
 
 ANN = Identity.of_account(1)
 

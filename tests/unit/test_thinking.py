@@ -13,12 +13,15 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
-from typing import Sequence
 
 import pytest
 
+from door.play.computer_seat import ComputerSeat
+from door.play.table import Table
+from door.play.thinking import NICENESS, Thinking
 from engine.actions import Action, Claim, Discard, Play
 from engine.cards import Card, parse_cards
 from engine.expert import ExpertPlayer
@@ -26,10 +29,6 @@ from engine.game import Game, Phase
 from engine.hard import HardPlayer
 from engine.rules import Rules
 from engine.strategy import Decision, Situation, Strategy, choose_action, decision_for, situation
-
-from door.play.computer_seat import ComputerSeat
-from door.play.table import Table
-from door.play.thinking import NICENESS, Thinking
 
 ROOT = Path(__file__).resolve().parents[2]
 

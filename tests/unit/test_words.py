@@ -84,13 +84,12 @@ async def test_table_chat_is_stripped_and_limited() -> None:
 
 def test_a_counted_hand_shows_its_cards_as_the_screen_does() -> None:
     """Issue 14.7: "Your hand 3♠ J♥ 9♦ 6♠" under a hand shown 3♠ 6♠ 9♦ J♥."""
+    from door.ui.words import describe
     from engine.cards import Card, parse_cards
     from engine.claims import adjudicate
     from engine.events import HandCounted, ShowTurn
     from engine.rules import Rules
     from engine.scoring import score_show
-
-    from door.ui.words import describe
 
     show = score_show(parse_cards("3S JH 9D 6S"), Card.from_str("2C"))
     event = HandCounted(0, ShowTurn.HAND, show, None, adjudicate(show.total, show.total, Rules()))
