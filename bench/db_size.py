@@ -22,7 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from door.records.games import GameRecord
 from door.records.passwords import hash_password  # noqa: E402
+from door.records.saved_games import GameStart
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.hard import HardPlayer
@@ -52,11 +54,11 @@ async def run(games: int) -> None:
             account = accounts[n % len(accounts)]
             assert game.result is not None
             t0 = time.perf_counter()
-            saved = await store.saved.begin(account.id, "computer", n, None, game.rules, (0, 0))
+            saved = await store.saved.begin(GameStart(account.id, "computer", n, None, game.rules, (0, 0)))
             for i, action in enumerate(game.actions):
                 await store.saved.append(saved, i, action)
-            await store.games.record(saved, n, game.rules, (account.name, "Computer"), (account.id, None),
-                                    "computer", game.result, recorder.hands, time.time())
+            await store.games.record(saved, GameRecord(n, game.rules, (account.name, "Computer"), (account.id, None),
+                                    "computer", game.result, recorder.hands, time.time()))
             write_time += time.perf_counter() - t0
         await store.close()
         db = sqlite3.connect(path)

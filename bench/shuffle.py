@@ -102,6 +102,7 @@ def play(n: int) -> tuple[int, dict[str, object], dict[int, list[str]], GameResu
 
 
 async def verification(games: int, processes: int) -> None:
+    from door.records.games import GameRecord
     from door.records.passwords import hash_password
     from door.records.store import DATABASE_NAME, Store
     from door.records.verify import verify_games
@@ -115,9 +116,9 @@ async def verification(games: int, processes: int) -> None:
         with ProcessPoolExecutor(processes) as pool:
             for number, seeds, dealt, result, hands in pool.map(play, range(1, games + 1), chunksize=50):
                 shuffle = SeededShuffle.from_dict(number, seeds)
-                await store.games.record(None, number, Rules(), ("Ann", "Computer"), (account.id, None), "computer",
+                await store.games.record(None, GameRecord(number, Rules(), ("Ann", "Computer"), (account.id, None), "computer",
                                          result, hands, time.time(), shuffle=shuffle,
-                                         dealt={k: [Card.from_str(c) for c in v] for k, v in dealt.items()})
+                                         dealt={k: [Card.from_str(c) for c in v] for k, v in dealt.items()}))
         played = time.perf_counter() - t0
         t0 = time.perf_counter()
         verdicts = await verify_games(store)

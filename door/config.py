@@ -20,9 +20,9 @@ from door.net.gate import PreloginLimit, check_networks
 from door.net.peer_socket import PEER_SECRET
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
-from door.records.fair_play import FairPlayRules
 from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url
+from door.records.ranked.fair_play import FairPlayRules
 from door.records.sqlite_database import DATABASE_NAME
 from engine.rules import Rules, RulesError
 

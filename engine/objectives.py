@@ -9,7 +9,7 @@ finished, which is the table's scoring.
   benchmark's scoring in ``bench.strength``).
 - :data:`ACC_POINTS`: the American Cribbage Congress's game points, 2 a
   win and 3 a skunk (a double skunk is a skunk), as a club night scores
-  (:mod:`door.records.club_scoring`).
+  (:mod:`door.records.ranked.club_scoring`).
 
 A game's value to a player is the winner's worth taken from the loser:
 plus when they win, minus when they lose (a club night's standings go by

@@ -25,15 +25,14 @@ from door.net.keys import KeyName
 from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
-from door.play.match import MatchResult, MatchTerms, ranked_rules
 from door.play.table import Table
-from door.records.fair_play import Contender
+from door.play.table_settings import TableSettings
 from door.records.games import Opponent
-from door.records.glicko2 import Rating
 from door.records.names import name_key
 from door.records.nodes import Present
-from door.records.ratings import MatchRecord
-from door.records.store import SavedGame, Store, StoreError
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.match import MatchEntry, MatchTerms, ranked_rules
+from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
@@ -154,7 +153,7 @@ async def _why_unrated(side: CallerSide, target: Presence) -> str | None:
 
 async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:
     """How long a match, and whether it is rated (between two registered
-    callers whom fair play allows, :mod:`door.records.fair_play`; else
+    callers whom fair play allows, :mod:`door.records.ranked.fair_play`; else
     the screen says why not); ``None`` to go back."""
     why = await _why_unrated(side, target) if side.caller.account is not None else None
     may_rate = side.caller.account is not None and why is None
@@ -280,13 +279,6 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
     seats = [mine, theirs] if index == 0 else [theirs, mine]
     accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
     owner = resume.account_id if resume is not None else next((a for a in accounts if a is not None), None)
-    journal = None
-    if owner is not None:
-        def warn(text: str) -> None:
-            for seat in seats:
-                seat.notice(text)
-
-        journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn)
     terms = challenge.terms
     rated = terms is not None and terms.rated
     why = ""
@@ -300,40 +292,25 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) 
     networks = tuple("" if (c := _contender(side, p)) is None or c.shared else network_of(c.address)
                      for p in ((side.presence, challenge.challenged) if index == 0
                                else (challenge.challenged, side.presence)))
-    table = Table(challenge.rules, seats, journal=journal,
-                  rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
-                  chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
-                  clock=ctx.store.clock, terms=terms, seeds=side.seeds,
-                  on_match=lambda result: record_match(ctx.store, (seats[0].name, seats[1].name), accounts, result,
-                                                       (networks[0], networks[1]), why))
+
+    def warn(text: str) -> None:
+        for seat in seats:
+            seat.notice(text)
+
+    journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn,
+                      matches=MatchEntry((networks[0], networks[1]), why))
+    table = Table(challenge.rules, seats, TableSettings(
+        journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
+        chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
+        clock=ctx.store.clock, terms=terms, seeds=side.seeds))
     if rated and accounts[0] is not None and accounts[1] is not None:
         stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
-        table.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
+        table.series.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
     log.info("%s plays %s%s", caller.name, theirs.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
     ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
     ctx.lobby.run_table(table, resume)
     await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
-
-
-async def record_match(store: Store, players: tuple[str, str], accounts: tuple[int | None, int | None],
-                       result: MatchResult, networks: tuple[str, str] = ("", ""), unrated_why: str = "") -> list[str]:
-    """Keep a match that ended (a rated one moves both ratings, unless it
-    was aborted before its first deal); returns what both players are
-    told: the ratings before and after, in points, or why it is not rated."""
-    rated = result.terms.rated and None not in accounts
-    before = [await store.ratings.of(a) if a is not None and rated else None for a in accounts]
-    after = await store.ratings.record(MatchRecord(players, accounts, result.terms.best_of, rated, result.wins,
-                                                   result.winner, result.forfeit, result.aborted, result.leaver,
-                                                   result.hands, networks, unrated_why))
-    if after is None:
-        return []
-    lines = []
-    for seat in (0, 1):
-        old = before[seat].rating.rating if before[seat] is not None else Rating().rating  # type: ignore[union-attr]
-        lines.append(f"{players[seat]}'s rating: {old:.0f} -> {after[seat].rating:.0f} "
-                     f"(RD {after[seat].rd:.0f}).")
-    return lines
 
 
 async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:

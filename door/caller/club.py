@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from door.caller.seated import seated
 from door.caller.side import CallerSide
 from door.net.keys import KeyName
-from door.records.club_scoring import Standing
+from door.records.ranked.club_scoring import Standing
 from door.sysop.club_night import Assignment, ClubNight, Night
 from door.sysop.doing import Doing
 from door.ui.prompts import frame, show_page

@@ -45,8 +45,8 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
             await asyncio.wait_for(played.ended.wait(), NEWS_WAIT)
         except TimeoutError:
             pass
-        if played.news[seat.index]:
-            await show_page(side.display, "Rated match", played.news[seat.index])
+        if played.series.news[seat.index]:
+            await show_page(side.display, "Rated match", played.series.news[seat.index])
     elif parting := played.parting.get(seat.index):
         presence.messages.append(parting)  # the menu says why the game ended (the other player left)
 

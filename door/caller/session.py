@@ -24,9 +24,10 @@ from door.net.keys import KeyName
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent, par_result
 from door.play.human_seat import HumanSeat
-from door.play.journal import Journal
+from door.play.journal import HELD_MESSAGE, Journal
 from door.play.options import CallerOptions, Pace
-from door.play.table import HELD_MESSAGE, Table
+from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent, demonstration
 from door.records.daily import marker, par_line
 from door.records.games import Opponent
@@ -149,8 +150,8 @@ class CallerSession(CallerSide):
             self.doing(Doing.REJOIN_PROMPT)
             table, index = waiting
             if table.rated:
-                stake = table.stakes.get(index)
-                loses = ("N aborts it: it has not begun" if not table.match_dealt else
+                stake = table.series.stakes.get(index)
+                loses = ("N aborts it: it has not begun" if not table.series.dealt else
                          f"N forfeits the rated match{f': {stake}' if stake else ''}")
             else:
                 loses = "N abandons it"
@@ -162,8 +163,8 @@ class CallerSession(CallerSide):
             else:
                 table.abandon(index)
                 await table.ended.wait()  # its saved game is gone before the next screen looks for one
-                if table.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
-                    await show_page(self.display, "Rated match", table.news[index])
+                if table.series.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
+                    await show_page(self.display, "Rated match", table.series.news[index])
         saved, broken = await self._load_saved()
         if broken:
             answer = await ask_choice(self.display, "Unfinished game", [
@@ -552,8 +553,9 @@ class CallerSession(CallerSide):
                               Opponent.COMPUTER, warn=human.notice)
         first: int | SeededShuffle | None = deal if daily is not None else number
         numbers = iter([first]) if first is not None else iter(())
-        table = Table(rules, [human, computer], lambda: next(numbers, None), journal,
-                      chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock, seeds=self.seeds, sealed_until=daily)
+        table = Table(rules, [human, computer], TableSettings(
+            lambda: next(numbers, None), journal, chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock,
+            seeds=self.seeds, sealed_until=daily))
         self.doing(Doing.VS_COMPUTER, table)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
@@ -566,7 +568,7 @@ class CallerSession(CallerSide):
             # the seats and the table refer to each other: unlinked, the game and its events go by reference
             # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
             human.table = computer.table = None
-            self.seeds = table.seeds  # (a new chain, when the call used one up)
+            self.seeds = table.dealer.seeds  # (a new chain, when the call used one up)
             await self.remember_options()  # a seed set at "Play again?" is the caller's from now on
         if daily is not None and deal is not None and caller.account is not None:
             await self._keep_daily(table, daily, deal)
@@ -582,7 +584,7 @@ class CallerSession(CallerSide):
         stands: its result when finished, else the score now (the day's
         ranking takes it as it stood if the day ends first)."""
         account = self.caller.account
-        game = next((g for g in table.match.games if g.shuffle == deal), None)
+        game = next((g for g in table.series.match.games if g.shuffle == deal), None)
         if game is None or account is None:
             return
         scores = game.result.scores if game.result is not None else game.scores()
@@ -667,9 +669,9 @@ class CallerSession(CallerSide):
         if caller.account is not None:
             journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
                               (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
-        table = Table(rules, [mine, theirs], journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout,
-                      chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people, clock=ctx.store.clock,
-                      seeds=self.seeds)
+        table = Table(rules, [mine, theirs], TableSettings(
+            journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout, chat_limit=ctx.paging.chat_limit,
+            hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=self.seeds))
         invitation.handoff.set_result(theirs)
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")

@@ -17,10 +17,10 @@ from door.caller.identity import Caller
 from door.context import DoorContext
 from door.net.gate import in_networks
 from door.net.terminal import Terminal, TerminalKind
+from door.play.deals import new_chain, new_seed
 from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
-from door.play.table import new_chain, new_seed
 from door.records.store import StoreError
 from door.sysop.doing import Doing
 from door.sysop.lobby import Presence

@@ -13,11 +13,13 @@ from functools import partial
 from door.net.keys import Key
 from door.net.terminal import HungUp
 from door.play import controller
+from door.play.commands import ChatLine
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, SetSeed, Submit
+from door.play.deals import new_seed, reveal_notice
 from door.play.game_view import paint_game
 from door.play.hints import discard_analysis, hand_play, pegging_note
 from door.play.options import CallerOptions, Pace
-from door.play.table import ChatLine, Table, new_seed, reveal_notice
+from door.play.table import Table
 from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode, ViewState
 from door.records.clock import WALL
@@ -107,7 +109,7 @@ class HumanSeat:
         self.table, self.index = table, index
         self.vs.computer = table.against_computer(index)
         if table.terms is not None and (table.terms.best_of > 1 or table.terms.rated):
-            self.vs.series = table.score_words()
+            self.vs.series = table.series.score_words()
         self.display.painter = self._paint
         self.display.hold = lambda: table.writing
 
@@ -131,7 +133,7 @@ class HumanSeat:
                        dealt=table.dealt.is_set(), absent=absent,
                        seconds_left=max(0, int(table.absent_until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
-                       hints=computer or table.hints, again_question=table.again_question(),
+                       hints=computer or table.hints, again_question=table.series.again_question(),
                        leave_question=table.leave_question(self.index), rated=table.rated)
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
@@ -195,8 +197,8 @@ class HumanSeat:
                 vs.cut = " ".join(lines[-2:])  # the cut that decided
             elif isinstance(event, GameOver):
                 vs.review, vs.counted = [], []
-                vs.match_points = self.table.match_points()
-                vs.series = self.table.score_words()
+                vs.match_points = self.table.series.points()
+                vs.series = self.table.series.score_words()
                 self._note = None  # (one being worked out since the show is not waited for)
                 call = self._note_call(game, game.hand_number)
                 if call is not None:  # at once: the result stays the last line

@@ -1,5 +1,6 @@
-"""A registered caller's game in the store: the action log while it runs,
-the record when it ends.
+"""A table's route to the store: a registered caller's game, its action
+log while it runs and its record when it ends, and the matches between
+callers as they end (with the ratings they move).
 
 The table calls :meth:`Journal.action` after the engine accepted an action
 and *before* anyone is shown its effect, so a game dropped at any moment
@@ -18,19 +19,26 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from door.records.games import Opponent
+from door.records.games import GameRecord, Opponent
+from door.records.ranked.match import MatchEntry, MatchResult
+from door.records.ranked.ratings import MatchRecord
+from door.records.saved_games import GameStart
 from door.records.store import Conflict, SavedGame, Store, StoreError
 from engine.events import GameResult, Skunk
 from engine.game import Game
 from engine.tally import GameTally
 
-__all__ = ["Journal", "JournalError", "RETRY_FOR"]
+__all__ = ["Journal", "JournalError", "RETRY_FOR", "HELD_MESSAGE"]
 
 log = logging.getLogger(__name__)
 
 RETRY_FOR = 5.0
 """Seconds a failed write of a move is tried again before the game is held
 (each try also waits up to the database's own 2 s busy timeout)."""
+
+HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was before your last move. "
+                "Call again later to resume it.")
+"""What the players are told when the store could not keep a move."""
 
 T = TypeVar("T")
 
@@ -42,28 +50,31 @@ class JournalError(RuntimeError):
 
 class Journal:
     """Keeps the games of the account ``account_id`` (the owner; one of
-    ``accounts``).
+    ``accounts``; ``None`` for a table of guests, whose games are not kept).
 
     ``players``: both seats' names; ``accounts``: both seats' account ids
     (``None`` for the computer, the sysop or a guest); ``opponent``: who
     the owner plays (:class:`Opponent`); ``warn``: called with a sentence
-    for the players when the store fails.  Every game is journaled, against
+    for the players when the store fails; ``matches``: keep the matches
+    played at the table as they end (between callers; ``None``: a club
+    night's games, which keeps its own standings).  Every game is journaled, against
     the computer, the sysop or another caller, so any of them survives a
     killed server; a game between two registered callers is kept for both
     (:class:`~door.records.saved_games.SavedGame`).  Raises ``ValueError``
     when ``account_id`` is not in ``accounts``."""
 
-    def __init__(self, store: Store, account_id: int, players: tuple[str, str],
+    def __init__(self, store: Store, account_id: int | None, players: tuple[str, str],
                  accounts: tuple[int | None, int | None], opponent: Opponent,
-                 warn: Callable[[str], None] = lambda text: None) -> None:
+                 warn: Callable[[str], None] = lambda text: None, matches: MatchEntry | None = None) -> None:
         self.store = store
         self.account_id = account_id
         self.players = players
         self.accounts = accounts
         self.opponent = opponent
-        self.seat = accounts.index(account_id)
-        """The owner's seat (0 or 1)."""
+        self.seat = accounts.index(account_id) if account_id is not None else None
+        """The owner's seat (0 or 1; ``None`` without an owner)."""
         self.warn = warn
+        self.matches = matches
         self.saved_id: int | None = None
         self.started = self.store.clock()
 
@@ -96,9 +107,11 @@ class Journal:
         """A new game began: open its action log.  Raises
         :class:`JournalError` when the store cannot keep it."""
         self.started = self.store.clock()
-        self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(
-            self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
-            self.seat, self.accounts[1 - self.seat], self.players, game.shuffle))
+        if self.account_id is None or self.seat is None:
+            return  # a table of guests: nothing to keep
+        start = GameStart(self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
+                          self.seat, self.accounts[1 - self.seat], self.players, game.shuffle)
+        self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(start))
 
     def keeps_for(self, seat: int) -> bool:
         """True when ``seat``'s player has this game kept in the store (a
@@ -143,11 +156,27 @@ class Journal:
         assert game.result is not None
         await self._record(game, game.result, tally)
 
+    async def match_over(self, result: MatchResult) -> list[str]:
+        """Keep a match that ended (with ``matches`` given; a rated one
+        moves both ratings, unless it was aborted before its first deal);
+        returns what both players are told: the ratings before and after,
+        in points (none for a match not rated).  Raises what the store
+        raises (:class:`~door.records.database.StoreError`)."""
+        if self.matches is None:
+            return []
+        rated = result.terms.rated and None not in self.accounts
+        change = await self.store.ratings.record(MatchRecord(
+            self.players, self.accounts, result.terms.best_of, rated, result.wins, result.winner, result.forfeit,
+            result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why))
+        return [] if change is None else change.lines(self.players)
+
     async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:
+        if self.account_id is None:
+            return  # a table of guests leaves no records
+        record = GameRecord(game.number, game.rules, self.players, self.accounts, self.opponent, result, tally.hands,
+                            self.started, forfeit, game.shuffle, game.dealt, game.first_dealer)
         try:
-            await self._retrying("record the game", lambda: self.store.games.record(
-                self.saved_id, game.number, game.rules, self.players, self.accounts, self.opponent, result,
-                tally.hands, self.started, forfeit, game.shuffle, game.dealt, game.first_dealer))
+            await self._retrying("record the game", lambda: self.store.games.record(self.saved_id, record))
         except JournalError as exc:
             self._failed("record the game", exc)
         self.saved_id = None

@@ -47,7 +47,7 @@ class Spectator:
             if self.display.lines:  # screen-reader mode: each event said as it happens
                 self.display.say(*spoken(e, -1, names))
         self.vs.chat = list(self.table.chat_log)
-        self.vs.series = self.table.score_words()  # "Rated best of 3: 1-0", as the players see it
+        self.vs.series = self.table.series.score_words()  # "Rated best of 3: 1-0", as the players see it
         game = self.table.game
         # before a hand is dealt (the players chatting) the chat window, as the players see it
         self.vs.before_deal = game is not None and not game.over and not self.table.dealt.is_set()

@@ -23,64 +23,27 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, Protocol
 
-from door.play.journal import Journal, JournalError
-from door.play.match import MatchResult, MatchTerms
-from door.records.clock import WALL, Clock
+from door.play.commands import Abandon, ChatLine, Command, Leave, Quit, Submit
+from door.play.deals import Dealer, commitment_notice
+from door.play.journal import HELD_MESSAGE, JournalError
+from door.play.series import Series
+from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
-from engine.game import Game, Match, Phase, replay
+from engine.game import Game, Phase, replay
 from engine.objectives import WIN_CHANCE, Objective, rules_objective
 from engine.rules import Rules
-from engine.shuffle import SeedChain, SeededShuffle, game_number
 from engine.tally import GameTally
 
-__all__ = ["Table", "Seat", "new_seed", "new_chain", "commitment_notice", "reveal_notice",
-           "next_notice", "Watcher", "ChatLine", "Command", "Submit", "Leave", "Quit", "Abandon"]
+__all__ = ["Table", "Seat", "Watcher"]
 
 log = logging.getLogger(__name__)
-
-@dataclass(frozen=True, slots=True)
-class Submit:
-    """``seat`` makes a move: ``action``."""
-
-    seat: int
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
-class Leave:
-    """``seat``'s player has gone (hung up, or the session ended)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Quit:
-    """``seat``'s player leaves on purpose (Q, then Y)."""
-
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class Abandon:
-    """``seat``'s player gives the game up."""
-
-    seat: int
-
-
-Command = Submit | Leave | Quit | Abandon
-"""What the table's queue carries, in the order the seats sent them."""
-
-ChatLine = tuple[float, str, str]
-"""A chat line: (time in seconds since the epoch, the speaker's name, the text)."""
 
 
 class Seat(Protocol):
@@ -130,117 +93,31 @@ class Watcher(Protocol):
         """The game changed by ``events``, or the chat changed."""
 
 
-HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was before your last move. "
-                "Call again later to resume it.")
-"""What the players are told when the store could not keep a move."""
-
-
-def new_seed() -> str:
-    """A fresh seed for a verifiable shuffle: 256 bits from
-    :mod:`secrets`, as 64 hex digits."""
-    return secrets.token_hex(32)
-
-
-def new_chain() -> SeedChain:
-    """The door's seeds for one call's games (:class:`~engine.shuffle.SeedChain`),
-    from a top seed drawn from :mod:`secrets`."""
-    return SeedChain(new_seed())
-
-
-def commitment_notice(shuffle: SeededShuffle, mine: str, sealed_until: str | None = None) -> str:
-    """What a player is told before the cut of a game with a verifiable
-    shuffle: the commitment and their own seed (64 hex digits each);
-    ``sealed_until``: the day after which the seed is shown (the daily
-    deal's), rather than at the game's end."""
-    when = f"once {sealed_until} is over" if sealed_until else "when the game ends"
-    return (f"Shuffle: the door's seed commits to {shuffle.commitment} (SHA-256); "
-            f"your seed is {mine}. The seed is shown {when}.")
-
-
-def next_notice(commitment: str) -> str:
-    """What a player is told before they may set their seed for the next
-    game: the commitment of the door's seed for it."""
-    return (f"Your next game's shuffle: the door's seed commits to {commitment} (SHA-256). "
-            "S sets your seed.")
-
-
-def reveal_notice(shuffle: SeededShuffle) -> str:
-    """What a player is told under the result of a game with a verifiable
-    shuffle: the server seed, to check every deal against the commitment
-    (77 columns: one line of the message area)."""
-    return f"Door's seed: {shuffle.server_seed}"
-
-
-def _opening_dealer(game: Game) -> int:
-    """Who dealt hand 1 of ``game`` (the dealer alternates; a hand played
-    over is dealt by its own dealer)."""
-    return game.dealer if game.hand_number % 2 == 1 else 1 - game.dealer
-
-
 class Table:
-    """A match between ``seats`` (two) under ``rules``.
+    """A match between ``seats`` (two) under ``rules``, played as
+    ``settings`` say (:class:`~door.play.table_settings.TableSettings`).
+    Raises ``ValueError`` unless there are two seats."""
 
-    ``numbers``: the number of each new game, or ``None`` for the door to
-    deal it by a verifiable shuffle (:class:`~engine.shuffle.SeededShuffle`
-    of the next of ``seeds`` and the seats' ``shuffle_seed``, numbered by
-    :func:`~engine.shuffle.game_number`); a number given (a
-    numbered game, a daily deal, a test) deals that number's shuffle; ``journal``: keeps the games of a
-    registered caller (``None`` for guests, whose games leave no records);
-    ``rejoin_timeout``: seconds a dropped player may take to come back
-    (``None``: a drop ends the match); ``chat_limit``: the longest chat
-    line in characters; ``auto_deal``: no chat mode before the hands (the
-    demonstration, where nobody chats); ``hints``: whether players are
-    given hints in a game between people (against the computer always);
-    ``clock``: where the chat's and the absent player's times come from;
-    ``terms``: a match of best of N games (:mod:`door.play.match`; ``None``:
-    games until a player declines another), whose end is reported to
-    ``on_match`` (it returns lines to tell both players: the ratings);
-    ``rematch``: offer one when a match ends (not at a club night);
-    ``objective``: what a computer at the table plays for
-    (:mod:`engine.objectives`; by default :attr:`objective`'s rule);
-    ``seeds``: the door's seeds for the games it deals by a verifiable
-    shuffle, whose next commitment the players were shown before they
-    could set their seeds (the caller's session's; by default a new chain);
-    ``numbers`` may also give a :class:`~engine.shuffle.SeededShuffle` to
-    deal (the daily deal's), whose seed stays secret until the day
-    ``sealed_until`` is over.
-    """
-
-    def __init__(self, rules: Rules, seats: Sequence[Seat],
-                 numbers: Callable[[], int | SeededShuffle | None] = lambda: None,
-                 journal: Journal | None = None, rejoin_timeout: float | None = None,
-                 chat_limit: int = 70, auto_deal: bool = False, hints: bool = False, clock: Clock = WALL,
-                 terms: MatchTerms | None = None,
-                 on_match: Callable[[MatchResult], Awaitable[list[str]]] | None = None, rematch: bool = True,
-                 objective: Objective | None = None, seeds: SeedChain | None = None,
-                 sealed_until: str | None = None) -> None:
+    def __init__(self, rules: Rules, seats: Sequence[Seat], settings: TableSettings | None = None) -> None:
         if len(seats) != 2:
             raise ValueError(f"a table seats two, got {len(seats)}")
+        self.settings = settings = settings if settings is not None else TableSettings()
         self.rules = rules
         self.seats = list(seats)
-        self._objective = objective
-        self.seeds = seeds if seeds is not None else new_chain()
-        self.sealed_until = sealed_until
-        self._given: SeededShuffle | None = None
-        """The day until whose end a dealt shuffle's seed is not shown (the daily deal), or ``None``."""
-        """The door's seeds for the games dealt by a verifiable shuffle
-        (game *n* from the chain's next seed, its number from the seed)."""
-        self.match = Match(rules)
+        self.dealer = Dealer(settings.numbers, settings.seeds, settings.sealed_until)
+        self.series = Series(rules, settings.terms)
         self.game: Game | None = None
         self.tally = GameTally()
         self.history: list[Event] = []
-        self.numbers = numbers
-        self.journal = journal
-        self.rejoin_timeout = rejoin_timeout
-        self.chat_limit = chat_limit
-        self.hints = hints
-        self.clock = clock
+        self.journal = settings.journal
+        self.rejoin_timeout = settings.rejoin_timeout
+        self.hints = settings.hints
+        self.clock = settings.clock
         self.chat_log: list[ChatLine] = []
         self.watchers: list[Watcher] = []
         self.left: int | None = None
         self.absent: set[int] = set()
         self.absent_until = 0.0
-        self.points_offset = (0, 0)
         self.go_on = asyncio.Event()
         """Set while play may go on; a seat clears it to hold the computer
         until its player has read a score (the "prompt" pace)."""
@@ -266,28 +143,11 @@ class Table:
         self.held: str | None = None
         """Why the match stopped with its game kept as the store has it
         (the store could not keep a move), or ``None``."""
-        self.terms = terms
-        self.on_match = on_match
-        self.rematch = rematch
-        self.match_start = 0
-        """Where the current match begins in ``match.games`` (a rematch
-        starts a new one)."""
-        self.match_result: MatchResult | None = None
-        """The last match that ended (with terms)."""
-        self.match_dealt = False
-        """A hand of the current match has been dealt (shown): leaving before that aborts a match, after it
-        forfeits it."""
+        self.terms = settings.terms
         self.aborted: int | None = None
         """The seat that left a match before its first deal (it is aborted: not rated, nobody wins it)."""
-        self.stakes: dict[int, str] = {}
-        """What losing a rated match does to each seat's rating ("your rating 1500 -> 1338"), said before a
-        player leaves it."""
-        self.news: dict[int, list[str]] = {0: [], 1: []}
-        """What each seat was told when its matches ended (the ratings): shown on a page that waits for a key
-        when the player leaves the table."""
-        self._first_dealer: int | None = None
-        self.auto_deal = auto_deal
-        if auto_deal:
+        self.auto_deal = settings.auto_deal
+        if self.auto_deal:
             self.dealt.set()
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
@@ -301,54 +161,21 @@ class Table:
         else the chance to win when the table plays a match (it counts
         games won, skunks or not), else the games the rules credit a win
         (1, 2, 3 by default: :func:`~engine.objectives.rules_objective`)."""
-        if self._objective is not None:
-            return self._objective
+        if self.settings.objective is not None:
+            return self.settings.objective
         if self.terms is not None:
             return WIN_CHANCE
         return rules_objective(self.rules)
 
-    def match_points(self) -> tuple[int, int]:
-        """Games credited to each seat so far (skunks count double)."""
-        p = self.match.points
-        return (p[0] + self.points_offset[0], p[1] + self.points_offset[1])
-
-    def series_wins(self) -> tuple[int, int]:
-        """Games each seat won in the current match (a skunk is one game)."""
-        wins = [0, 0]
-        for g in self.match.games[self.match_start:]:
-            if g.result is not None:
-                wins[g.result.winner] += 1
-        return (wins[0], wins[1])
-
-    def score_words(self) -> str:
-        """The series score for the title bar: ``"Best of 3: 1-0"`` in a
-        match, ``"Games 0-2"`` (games credited, skunks double) otherwise."""
-        if self.terms is not None and (self.terms.best_of > 1 or self.terms.rated):
-            return self.terms.score_words(self.series_wins())
-        points = self.match_points()
-        return f"Games {points[0]}-{points[1]}"
-
     @property
     def rated(self) -> bool:
         """True for a rated match."""
-        return self.terms is not None and self.terms.rated
+        return self.series.rated
 
     def leave_question(self, seat: int) -> str:
-        """What ``seat`` is asked before leaving on purpose: in a rated
-        match what it costs ("Leave this rated match? You
-        forfeit it: your rating 1500 -> 1338. (Y/N)"), or that it is aborted
-        before its first deal."""
-        if self.terms is None or self.against_computer(seat) or (self.terms.best_of == 1 and not self.rated):
-            return "Leave this game? (Y/N)"
-        what = "rated match" if self.rated else "match"
-        if self.rated and not self.match_dealt:
-            return "Leave this rated match? It has not begun: it is aborted, and not rated. (Y/N)"
-        stake = self.stakes.get(seat)
-        return f"Leave this {what}? You forfeit it{f': {stake}' if stake else ''}. (Y/N)"
-
-    def again_question(self) -> str:
-        """What the players are asked after a game (a match: a rematch)."""
-        return "Rematch?" if self.terms is not None else "Play again?"
+        """What ``seat`` is asked before leaving on purpose (:meth:`Series.leave_question
+        <door.play.series.Series.leave_question>`)."""
+        return self.series.leave_question(seat, self.against_computer(seat))
 
     def against_computer(self, seat: int) -> bool:
         """True when ``seat``'s opponent is the computer."""
@@ -386,14 +213,14 @@ class Table:
         if seat != game.dealer and not self.against_computer(seat):
             return f"{self.seats[game.dealer].name} deals: wait for RETURN on a blank chat line."
         self.dealt.set()
-        self.match_dealt = True
+        self.series.dealt = True
         self._broadcast(game, [])
         return None
 
     def chat(self, seat: int, text: str) -> None:
         """A chat line from ``seat``: control characters and escape
         sequences are removed and the length is limited before anyone sees it."""
-        clean = strip_controls(text, self.chat_limit)
+        clean = strip_controls(text, self.settings.chat_limit)
         if not clean:
             return
         line = (self.clock(), self.seats[seat].name, clean)
@@ -423,31 +250,9 @@ class Table:
     def sealed(self) -> str | None:
         """The day until whose end the current game's seed is kept secret
         (a daily deal), else ``None``: the seed is shown at the game's end."""
-        game = self.game
-        if self.sealed_until is None or game is None or game.shuffle is None or game.shuffle is not self._given:
-            return None
-        return self.sealed_until
+        return self.dealer.sealed(self.game)
 
     # -- the match ----------------------------------------------------------------
-
-    def _new_game(self) -> Game:
-        """The next game of the match, unstarted: the number ``numbers``
-        gives, or a fresh one dealt by a verifiable shuffle."""
-        number = self.numbers()
-        first, self._first_dealer = self._first_dealer, None
-        if isinstance(number, SeededShuffle):
-            self._given = number
-            return self.match.new_game(number.game, number, first)
-        if number is not None:
-            return self.match.new_game(number, first_dealer=first)
-        if self.seeds.left == 0:  # (a call of more games than a chain holds: a new one, said before its first game)
-            self.seeds = new_chain()
-            for seat in self.seats:
-                seat.notice(f"New shuffle seeds: the door's next seed commits to {self.seeds.anchor}.")
-        server_seed = self.seeds.take()
-        number = game_number(server_seed)
-        seeds = (self.seats[0].shuffle_seed, self.seats[1].shuffle_seed)
-        return self.match.new_game(number, SeededShuffle(number, server_seed, seeds), first)
 
     async def run(self, resume: SavedGame | None = None) -> None:
         """Play games until a seat declines another, leaves, or the game is
@@ -464,19 +269,20 @@ class Table:
             if resume is not None:
                 game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer,
                                       resume.shuffle)
-                self.match.games.append(game)
-                self.points_offset = resume.match_points
+                self.series.match.games.append(game)
+                self.series.offset = resume.match_points
                 if self.journal is not None:
                     self.journal.resume(resume)
                 resume = None
                 underway = game.phase is not Phase.DISCARD or any(len(h) < 6 for h in game.hands)
                 log.info("game %d resumed after %d actions", game.number, len(game.actions))
             else:
-                game = self._new_game()
+                game = self.dealer.next_game(self.series.match, (self.seats[0].shuffle_seed,
+                                                                  self.seats[1].shuffle_seed), self._tell)
                 events = game.start()
                 if self.journal is not None:
                     try:
-                        await self.journal.start(game, self.match_points())
+                        await self.journal.start(game, self.series.points())
                     except JournalError as exc:
                         self.held = str(exc)
                         for seat in self.seats:
@@ -509,8 +315,8 @@ class Table:
             log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
                      game.result.scores)
             if self.terms is not None:
-                wins = self.series_wins()
-                played = len(self.match.games) - self.match_start
+                wins = self.series.wins()
+                played = len(self.series.games())
                 a, b = self.seats[0].name, self.seats[1].name
                 for seat in self.seats if self.terms.best_of > 1 else ():
                     seat.notice(f"Game {played} to {self.seats[game.result.winner].name}, "
@@ -519,32 +325,26 @@ class Table:
                 if max(wins) < self.terms.needed:
                     continue  # the match goes on: the loser deals first (engine.game.Match)
                 await self._match_over(0 if wins[0] > wins[1] else 1)
-                if not self.rematch or not all(await self._ask_again()):
+                if not self.settings.rematch or not all(await self._ask_again()):
                     return
-                first = self.match.games[self.match_start]
-                self._first_dealer = 1 - _opening_dealer(first)  # a rematch swaps the first deal
-                self.match_start = len(self.match.games)
-                self.match_dealt = self.auto_deal
+                self.dealer.first_dealer = self.series.rematch(self.auto_deal)
                 continue
             if not all(await self._ask_again()):
                 return
 
     async def _match_over(self, winner: int, forfeit: bool = False, aborted: bool = False) -> None:
-        """The match ended: report it (``on_match``) and tell both players
-        (the ratings are kept in :attr:`news` too, for the page each player
-        is shown when they leave the table)."""
+        """The match ended: keep it (the journal) and tell both players
+        (the ratings are kept in the series' ``news`` too, for the page each
+        player is shown when they leave the table)."""
         assert self.terms is not None
-        hands = sum(g.hand_number for g in self.match.games[self.match_start:])
-        result = MatchResult(self.terms, self.series_wins(), winner, forfeit, aborted,
-                             1 - winner if forfeit or aborted else None, hands)
-        self.match_result = result
+        result = self.series.over(winner, forfeit, aborted)
         names = (self.seats[0].name, self.seats[1].name)
         lines = [result.words(names)]
         if self.terms.best_of == 1 and not self.terms.rated:
             lines = []  # one game: its result says it all
-        if self.on_match is not None:
+        if self.journal is not None:
             try:
-                lines += await self.on_match(result)
+                lines += await self.journal.match_over(result)
             except Exception:  # a store that fails must not end the table unreported
                 log.exception("the end of the match could not be recorded")
                 lines.append("The door could not record the match.")
@@ -553,7 +353,7 @@ class Table:
             for line in lines:
                 seat.notice(line)
             if self.terms.rated:
-                self.news[i].extend(lines)
+                self.series.news[i].extend(lines)
             if (forfeit or aborted) and i == winner and lines:
                 self.parting[winner] = " ".join(lines)
 
@@ -583,7 +383,7 @@ class Table:
         ``underway``: the hand on the table was dealt already (a resumed game)."""
         self._broadcast(game, events)
         if underway or self.auto_deal:
-            self.match_dealt = True
+            self.series.dealt = True
         if underway:
             self.dealt.set()
             self._broadcast(game, [])
@@ -668,10 +468,15 @@ class Table:
         match not yet dealt (its first hand unseen) that aborts the match,
         else the game (and a match) is lost by forfeit."""
         self.left = seat
-        if self.rated and not self.match_dealt:
+        if self.rated and not self.series.dealt:
             self.aborted = seat
         else:
             self.forfeit = seat
+
+    def _tell(self, text: str) -> None:
+        """Say ``text`` to both players."""
+        for seat in self.seats:
+            seat.notice(text)
 
     def _hold(self, game: Game, exc: JournalError) -> None:
         """The store could not keep the move just applied: the match ends

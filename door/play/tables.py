@@ -12,6 +12,7 @@ from door.play.computer_seat import ComputerSeat
 from door.play.options import CallerOptions, Pace, Skill
 from door.play.spectator import Spectator
 from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.play.thinking import IN_THREAD, Thinking
 from door.ui.display import Display
 from engine.expert import ExpertPlayer
@@ -62,7 +63,7 @@ async def demonstration(display: Display, rules: Rules, delay: float) -> None:
     rng = random.Random(secrets.randbits(64))
     delay = max(DEMO_FLOOR, min(DEMO_CEILING, delay))
     seats = [ComputerSeat("North", HardPlayer(rng), delay), ComputerSeat("South", HardPlayer(rng), delay)]
-    table = Table(rules, seats, auto_deal=True)
+    table = Table(rules, seats, TableSettings(auto_deal=True))
     view = Spectator(display, table, reveal=True,
                      prompt="Demonstration, {a} against {b}: + faster, - slower, any other key stops.")
     table.watchers.append(view)

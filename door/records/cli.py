@@ -109,7 +109,7 @@ def _no_player(name: str) -> int:
 
 async def _ratings(store: Store, days: float, out: TextIO) -> int:
     """``records ratings``: what may have slipped through fair play in the
-    last ``days`` (:meth:`~door.records.fair_play.FairPlay.suspicious`),
+    last ``days`` (:meth:`~door.records.ranked.fair_play.FairPlay.suspicious`),
     then the latest rated matches, each with its id for ``records void``."""
     since = store.clock() - days * 86400
     found = await store.fair_play.suspicious(since)

@@ -22,7 +22,7 @@ from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
 
-__all__ = ["GameSummary", "Games", "Opponent", "RecordedMoves"]
+__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves"]
 
 
 class Opponent(enum.StrEnum):
@@ -95,6 +95,33 @@ def _summary(r: Sequence[Any]) -> GameSummary:
                        rules_from_dict(json.loads(r[12])), bool(r[13]), shuffle)
 
 
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game to keep: its ``number`` and ``rules``, both seats'
+    ``players`` (names) and ``accounts`` (``None`` for the computer, the
+    sysop or a guest), who the caller played (``opponent``, an
+    :class:`Opponent` value), the ``result``, the figures of its ``hands``,
+    when it ``started`` (seconds since the epoch); ``forfeit``: the loser
+    left the game before its end; ``shuffle``: its seeds (a verifiable
+    shuffle; ``None`` for a numbered game); ``dealt``: the cards each
+    shuffle gave (:attr:`engine.game.Game.dealt`), which ``cribbage-door
+    verify`` deals again; ``first_dealer``: the game's fixed first dealer
+    (``None``: the cut decided)."""
+
+    number: int
+    rules: Rules
+    players: tuple[str, str]
+    accounts: tuple[int | None, int | None]
+    opponent: str
+    result: GameResult
+    hands: Sequence[HandRecord]
+    started: float
+    forfeit: bool = False
+    shuffle: SeededShuffle | None = None
+    dealt: Mapping[int, Sequence[Card]] | None = None
+    first_dealer: int | None = None
+
+
 class Games:
     """The finished games in ``database``."""
 
@@ -104,20 +131,15 @@ class Games:
         self.recorded: list[Callable[[], None]] = []
         """Called after each game is recorded (the bulletins are written then)."""
 
-    async def record(self, saved_id: int | None, number: int, rules: Rules, players: tuple[str, str],
-                     accounts: tuple[int | None, int | None], opponent: str, result: GameResult,
-                     hands: Sequence[HandRecord], started: float, forfeit: bool = False,
-                     shuffle: SeededShuffle | None = None, dealt: Mapping[int, Sequence[Card]] | None = None,
-                     first_dealer: int | None = None) -> int:
-        """Keep a finished game and its hands, and drop its action log
-        (``saved_id``), in one transaction; returns the game's id.
-        ``forfeit``: the loser left the game before its end; ``shuffle``: its
-        seeds (a verifiable shuffle; ``None`` for a numbered game);
-        ``dealt``: the cards each shuffle gave (:attr:`engine.game.Game.dealt`),
-        which ``cribbage-door verify`` deals again; ``first_dealer``: the
-        game's fixed first dealer (``None``: the cut decided).  The action
+    async def record(self, saved_id: int | None, game: GameRecord) -> int:
+        """Keep a finished ``game`` and its hands, and drop its action log
+        (``saved_id``), in one transaction; returns the game's id.  The action
         log is kept with the record (``game_actions``), for the game's
         review."""
+        number, rules, players, accounts = game.number, game.rules, game.players, game.accounts
+        opponent, result, hands, started = game.opponent, game.result, game.hands, game.started
+        forfeit, shuffle, dealt, first_dealer = game.forfeit, game.shuffle, game.dealt, game.first_dealer
+
         def tx(db: Connection) -> int:
             row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "

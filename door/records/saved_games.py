@@ -17,7 +17,7 @@ from engine.notation import NotationError, action_from_text, action_to_text, rul
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 
-__all__ = ["SavedGame", "SavedGames"]
+__all__ = ["GameStart", "SavedGame", "SavedGames"]
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,27 @@ class SavedGame:
         return f"game #{self.number} (hand {game.hand_number}, you {scores[seat]}, {who} {scores[1 - seat]})"
 
 
+@dataclass(frozen=True)
+class GameStart:
+    """A new game whose action log begins: owned by ``account_id``, who
+    plays ``opponent`` (an :class:`~door.records.games.Opponent` value), game ``number``
+    with its fixed ``first_dealer`` (``None``: the cut decides) under
+    ``rules``, the games each seat was credited before it (``match_points``),
+    the owner sitting in ``seat``; ``other_account``, ``players`` and
+    ``shuffle``: see :class:`SavedGame`."""
+
+    account_id: int
+    opponent: str
+    number: int
+    first_dealer: int | None
+    rules: Rules
+    match_points: tuple[int, int]
+    seat: int = 0
+    other_account: int | None = None
+    players: tuple[str, str] | None = None
+    shuffle: SeededShuffle | None = None
+
+
 class SavedGames:
     """The action logs in ``database``: each account owns at most one
     unfinished game; a game between two callers belongs to one of them
@@ -79,14 +100,14 @@ class SavedGames:
         self.database = database
         self.clock = clock
 
-    async def begin(self, account_id: int, opponent: str, number: int, first_dealer: int | None,
-                    rules: Rules, match_points: tuple[int, int], seat: int = 0,
-                    other_account: int | None = None, players: tuple[str, str] | None = None,
-                    shuffle: SeededShuffle | None = None) -> int:
-        """Start the action log of a new game owned by ``account_id``,
-        sitting in ``seat`` (replacing any older unfinished game it owns;
-        a game it is only the other caller of stays); ``other_account``
-        ``players`` and ``shuffle``: see :class:`SavedGame`.  Returns its id."""
+    async def begin(self, start: GameStart) -> int:
+        """Start the action log of a new game (``start``; it replaces any
+        older unfinished game its owner owns; a game the owner is only the
+        other caller of stays).  Returns its id."""
+        account_id, opponent, number, first_dealer = start.account_id, start.opponent, start.number, start.first_dealer
+        rules, match_points, seat, other_account = start.rules, start.match_points, start.seat, start.other_account
+        players, shuffle = start.players, start.shuffle
+
         def tx(db: Connection) -> int:
             db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,))
             row = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "

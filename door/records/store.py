@@ -15,15 +15,15 @@ from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
 from door.records.clock import WALL, Clock
-from door.records.clubs import Clubs
 from door.records.daily import Daily
 from door.records.database import Conflict, Database, StoreError
-from door.records.fair_play import FairPlay
 from door.records.games import Games, GameSummary
 from door.records.names import name_key
 from door.records.nodes import Nodes
 from door.records.postgres_database import PostgresDatabase, is_postgres_url
-from door.records.ratings import Ratings
+from door.records.ranked.clubs import Clubs
+from door.records.ranked.fair_play import FairPlay
+from door.records.ranked.ratings import Ratings
 from door.records.saved_games import SavedGame, SavedGames
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase

@@ -2,14 +2,14 @@
 many games, when it starts), callers join from the menu, and the night
 plays its rounds.
 
-Each round the night pairs the players (:func:`door.records.club_scoring.swiss_pairs`),
+Each round the night pairs the players (:func:`door.records.ranked.club_scoring.swiss_pairs`),
 each player's session sits down (:meth:`ClubNight.sit`), and the night runs
 the tables in the lobby, one game each (no rematch), under the house rules;
 the player left over in an odd round plays the expert computer.  A player
 who does not sit within :data:`SIT_TIMEOUT` seconds, or leaves the game,
 loses it by forfeit.  When every table of the round is over its results
-count (ACC: :func:`door.records.club_scoring.acc_points`), and after the last round the
-standings are kept in the store (:class:`door.records.clubs.Clubs`).
+count (ACC: :func:`door.records.ranked.club_scoring.acc_points`), and after the last round the
+standings are kept in the store (:class:`door.records.ranked.clubs.Clubs`).
 """
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ from dataclasses import dataclass, field
 from door.play.computer_seat import ComputerSeat
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
-from door.play.match import MatchTerms
 from door.play.options import CallerOptions
 from door.play.table import Seat, Table
+from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.play.thinking import IN_THREAD, Thinking
 from door.records.clock import WALL, Clock
-from door.records.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
 from door.records.games import Opponent
 from door.records.identity import Identity
+from door.records.ranked.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
+from door.records.ranked.match import MatchTerms
 from door.records.store import Store
 from door.sysop.lobby import Lobby
 from engine.events import Skunk
@@ -223,8 +224,8 @@ class ClubNight:
         if owner is not None:
             journal = Journal(self.store, owner, (seats[0].name, seats[1].name), (accounts[0], accounts[1]),
                               Opponent.COMPUTER if a.players[1] is COMPUTER else Opponent.CALLER)
-        table = Table(self.rules, seats, journal=journal, rejoin_timeout=self.grace, hints=False, clock=self.store.clock,
-                      terms=MatchTerms(1), rematch=False, objective=ACC_POINTS)
+        table = Table(self.rules, seats, TableSettings(journal=journal, rejoin_timeout=self.grace, clock=self.store.clock,
+                                                      terms=MatchTerms(1), rematch=False, objective=ACC_POINTS))
         a.table.set_result(table)
         await self.lobby.run_table(table)
         for seat in seats:

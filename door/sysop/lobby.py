@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from door.config import PagingConfig
 from door.net.terminal import Terminal
-from door.play.match import MatchTerms
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
+from door.records.ranked.match import MatchTerms
 from door.sysop.doing import Activity, Doing
 from door.ui.display import Presentation
 from engine.rules import Rules

@@ -32,13 +32,13 @@ from door.context import DoorContext
 from door.net.charset import UTF8
 from door.play.controller import Seating, prompt_for
 from door.play.game_view import paint_game
-from door.play.match import MatchTerms
 from door.play.options import CallerOptions
 from door.play.review_words import review_lines
 from door.play.view_state import Mode, ViewState
-from door.records.club_scoring import ClubResult, standings
 from door.records.passwords import hash_password
-from door.records.ratings import MatchRecord
+from door.records.ranked.club_scoring import ClubResult, standings
+from door.records.ranked.match import MatchTerms
+from door.records.ranked.ratings import MatchRecord
 from door.records.store import DATABASE_NAME, Store
 from door.sysop.console import SysopConsole
 from door.sysop.doing import Doing

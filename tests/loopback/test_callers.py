@@ -16,6 +16,7 @@ import pytest
 
 from door.records.games import Opponent
 from door.records.passwords import hash_password
+from door.records.saved_games import GameStart
 from door.records.store import DATABASE_NAME, Store
 from door.server import DoorServer
 from engine.rules import Rules
@@ -409,8 +410,8 @@ async def test_a_kept_game_against_a_guest_is_never_offered_to_resume(door: Door
     from door.records.passwords import hash_password as hashed
 
     ann = await door.store.accounts.create("Ann", hashed(PASSWORD))
-    await door.store.saved.begin(ann.id, Opponent.CALLER.value, 715088, 0, Rules(game_to=61), (0, 0), seat=0,
-                                 other_account=None, players=("Ann", "Gus"))
+    await door.store.saved.begin(GameStart(ann.id, Opponent.CALLER.value, 715088, 0, Rules(game_to=61), (0, 0), seat=0,
+                                 other_account=None, players=("Ann", "Gus")))
     caller = await registered(door.telnet_port, door.store, "Ann")
     s = caller.screen
     await s.wait_for(lambda: "Main menu" in s.text() and "cannot come back" in " ".join(s.text().split()))

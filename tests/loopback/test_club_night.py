@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from door.net.keys import Key, KeyName
-from door.records.club_scoring import ClubResult, standings
+from door.records.ranked.club_scoring import ClubResult, standings
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.console_keys import CLUB_LABEL, ConsoleKeys, OpenClub, handle_key
 from engine.events import Skunk

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from door.records.glicko2 import Rating, rate_match
+from door.records.ranked.glicko2 import Rating, rate_match
 from tests.loopback.test_callers import challenge
 from tests.loopback.test_matches import caller_from, first_deal, ranked_config
 from tests.support.player import TelnetCaller, log_in_as_guest, telnet_caller

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from door.config import Config
-from door.records.glicko2 import Rating, rate_match
+from door.records.ranked.glicko2 import Rating, rate_match
 from tests.loopback.test_callers import PASSWORD, both_in_chat, challenge
 from tests.support.player import Player, TelnetCaller, log_in_registered
 from tests.support.server import make_config, running

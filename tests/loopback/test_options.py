@@ -10,6 +10,7 @@ import re
 import pytest
 
 from door.play.board import hole_position
+from door.records.games import GameRecord
 from door.server import DoorServer
 from engine.game import Game
 from engine.rules import Rules
@@ -192,8 +193,8 @@ async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> No
     from engine.events import GameResult, Skunk
     from engine.rules import RunMode
     played = Rules(game_to=61, run_mode=RunMode.ORDERED)
-    await door.store.games.record(None, 4242, played, ("Old", "Computer"), (None, None), "computer",
-                                 GameResult(0, (61, 40), Skunk.NONE, 1), [], 0.0)
+    await door.store.games.record(None, GameRecord(4242, played, ("Old", "Computer"), (None, None), "computer",
+                                 GameResult(0, (61, 40), Skunk.NONE, 1), [], 0.0))
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen
     await log_in_as_guest(caller, "Numbers")

@@ -15,6 +15,7 @@ from door.caller.menu import main_menu
 from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.prompts import ask_choice, ask_line, charset_test, show_page
@@ -54,7 +55,7 @@ async def test_a_seat_whose_line_ends_leaves_the_table_then_raises_hung_up() -> 
     terminal = MemoryTerminal()
     mine = HumanSeat(Display(terminal), "Ann", identity=Identity.of_account(1))
     theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
-    table = Table(Rules(), [mine, theirs], rejoin_timeout=60)
+    table = Table(Rules(), [mine, theirs], TableSettings(rejoin_timeout=60))
     running = asyncio.create_task(table.run())
     playing = asyncio.create_task(mine.play())
     await asyncio.sleep(0.1)

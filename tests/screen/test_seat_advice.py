@@ -10,6 +10,7 @@ import pytest
 
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.play.thinking import Thinking
 from door.play.view_state import Mode
 from door.records.identity import Identity
@@ -30,7 +31,7 @@ async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_
     thinking = Thinking(1)  # one worker process: what it answered is counted
     mine = HumanSeat(Display(terminal), "Ann", identity=Identity.of_account(1), thinking=thinking)
     theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
-    table = Table(Rules(), [mine, theirs], auto_deal=True, hints=hints)
+    table = Table(Rules(), [mine, theirs], TableSettings(auto_deal=True, hints=hints))
     running = asyncio.create_task(table.run())
     playing = asyncio.create_task(mine.play())
 
@@ -71,7 +72,7 @@ async def test_a_discard_submitted_again_before_it_is_applied_is_analysed_once()
     thinking = Thinking(1)
     mine = HumanSeat(Display(MemoryTerminal()), "Ann", identity=Identity.of_account(1), thinking=thinking)
     theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
-    table = Table(Rules(), [mine, theirs], auto_deal=True, hints=True)
+    table = Table(Rules(), [mine, theirs], TableSettings(auto_deal=True, hints=True))
     running = asyncio.create_task(table.run())
     try:
         for _ in range(500):

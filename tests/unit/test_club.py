@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from door.records.club_scoring import ClubResult, acc_points, standings, swiss_pairs
+from door.records.ranked.club_scoring import ClubResult, acc_points, standings, swiss_pairs
 
 
 def test_acc_scoring_two_a_win_three_a_skunk() -> None:

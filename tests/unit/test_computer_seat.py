@@ -14,6 +14,7 @@ import pytest
 
 from door.play.computer_seat import ComputerSeat
 from door.play.table import Table
+from door.play.table_settings import TableSettings
 from engine.actions import Action, Discard, Play
 from engine.cards import Card
 from engine.events import Event
@@ -96,7 +97,7 @@ async def test_the_other_players_move_in_between_starts_no_second_decision(
     never moved again (the game hung at "Computer's turn...")."""
     caller = Caller()
     computer = ComputerSeat(strategy=HardPlayer(), delay=0.05)
-    table = CallerFirst(Rules(), [caller, computer], numbers=lambda: 4242, auto_deal=True)
+    table = CallerFirst(Rules(), [caller, computer], TableSettings(numbers=lambda: 4242, auto_deal=True))
     running = asyncio.create_task(table.run())
     try:
         async with asyncio.timeout(5):
@@ -135,7 +136,7 @@ async def test_the_computers_of_all_tables_think_on_one_thread() -> None:
     every socket write): with asyncio's default pool, six computers thought
     at once and a key's p99 at 500 callers went from 81 ms to 220 ms."""
     Ponderer.thinking = Ponderer.most = 0
-    tables = [Table(Rules(), [Caller(), ComputerSeat(strategy=Ponderer(), delay=0.0)], auto_deal=True)
+    tables = [Table(Rules(), [Caller(), ComputerSeat(strategy=Ponderer(), delay=0.0)], TableSettings(auto_deal=True))
               for _ in range(4)]
     running = [asyncio.create_task(t.run()) for t in tables]
     try:
@@ -158,7 +159,7 @@ async def test_a_thinking_computer_gives_the_interpreter_back_within_half_a_mill
     saved = sys.getswitchinterval()
     sys.setswitchinterval(0.005)
     try:
-        table = Table(Rules(), [Caller(), ComputerSeat(strategy=Ponderer(), delay=0.0)], auto_deal=True)
+        table = Table(Rules(), [Caller(), ComputerSeat(strategy=Ponderer(), delay=0.0)], TableSettings(auto_deal=True))
         running = asyncio.create_task(table.run())
         try:
             async with asyncio.timeout(5):

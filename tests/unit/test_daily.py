@@ -12,6 +12,7 @@ from pathlib import Path
 from door.records.daily import day_of, marker
 from door.records.games import Opponent
 from door.records.passwords import hash_password
+from door.records.saved_games import GameStart
 from door.records.store import DATABASE_NAME, Store
 from engine.actions import Discard
 from engine.game import Game
@@ -135,8 +136,8 @@ async def test_a_play_left_unfinished_is_ranked_as_it_stood_once_the_day_is_over
         # Cy's server stopped mid-game: no standing, only the kept game (two discards in)
         game = Game(Rules(game_to=61), deal.game, shuffle=deal)
         game.start()
-        saved_id = await store.saved.begin(cy.id, Opponent.COMPUTER, deal.game, game.first_dealer, game.rules, (0, 0),
-                                           0, None, ("Cy", "Computer"), deal)
+        saved_id = await store.saved.begin(GameStart(cy.id, Opponent.COMPUTER, deal.game, game.first_dealer, game.rules, (0, 0),
+                                           0, None, ("Cy", "Computer"), deal))
         for seq, seat in enumerate((1 - game.dealer, game.dealer)):
             action = Discard(seat, (game.hands[seat][0], game.hands[seat][1]))
             game.apply(action)

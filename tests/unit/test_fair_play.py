@@ -8,10 +8,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from door.records.fair_play import DAY, Contender, FairPlayRules
-from door.records.glicko2 import Rating, rate_match
+from door.records.games import GameRecord
 from door.records.passwords import hash_password
-from door.records.ratings import MatchRecord
+from door.records.ranked.fair_play import DAY, Contender, FairPlayRules
+from door.records.ranked.glicko2 import Rating, rate_match
+from door.records.ranked.ratings import MatchRecord
 from door.records.store import DATABASE_NAME, Store
 from engine.events import GameResult, Skunk
 from engine.rules import Rules
@@ -35,8 +36,8 @@ async def accounts(store: Store, *names_and_addresses: tuple[str, str]) -> list[
 async def finished_games(store: Store, account_id: int, n: int) -> None:
     """``n`` finished games of ``account_id`` against the computer."""
     for _ in range(n):
-        await store.games.record(None, 1, Rules(), ("X", "Computer"), (account_id, None), "computer",
-                                 GameResult(0, (121, 90), Skunk.NONE, 1), [], store.clock())
+        await store.games.record(None, GameRecord(1, Rules(), ("X", "Computer"), (account_id, None), "computer",
+                                 GameResult(0, (121, 90), Skunk.NONE, 1), [], store.clock()))
 
 
 def rated(a: int, b: int, winner: int, **extra) -> MatchRecord:  # type: ignore[no-untyped-def]

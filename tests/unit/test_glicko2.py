@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from door.records.glicko2 import Rating, provisional, rate, rate_match
+from door.records.ranked.glicko2 import Rating, provisional, rate, rate_match
 
 
 def test_glickmans_worked_example() -> None:

@@ -110,12 +110,13 @@ async def test_a_page_rings_until_a_sysop_answers() -> None:
 
 async def test_a_waiting_game_goes_back_to_the_identity_that_left_it_never_to_a_name() -> None:
     from door.play.table import Table
+    from door.play.table_settings import TableSettings
     from tests.unit.test_table import Scripted
 
     lobby, _ = lobby_of()
     flo = Identity.of_account(7)
     seats = [Scripted("Flo", flo), Scripted("Sysop", Identity.of_sysop("Sysop"))]
-    table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(rejoin_timeout=60, auto_deal=True))
     lobby.tables.add(table)
     table.absent.add(0)
     assert lobby.waiting_table(flo) == (table, 0)

@@ -61,11 +61,12 @@ def test_an_objective_not_shipped_is_solved_and_agrees_with_its_neighbours() -> 
 
 def test_each_kind_of_table_gives_its_computer_the_table_s_objective() -> None:
     from door.play.computer_seat import ComputerSeat
-    from door.play.match import MatchTerms
     from door.play.table import Table
+    from door.play.table_settings import TableSettings
+    from door.records.ranked.match import MatchTerms
 
     def table(rules: Rules | None = None, **kw: object) -> Table:
-        return Table(rules or Rules(), [ComputerSeat("North"), ComputerSeat("South")], **kw)  # type: ignore[arg-type]
+        return Table(rules or Rules(), [ComputerSeat("North"), ComputerSeat("South")], TableSettings(**kw))  # type: ignore[arg-type]
 
     assert table().objective is MATCH_POINTS  # a game credits 1, 2 or 3
     assert table(dataclasses.replace(Rules(), skunk_value=1, double_skunk_value=1)).objective is WIN_CHANCE

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from door.records.cli import run_records
+from door.records.games import GameRecord
 from door.records.passwords import hash_password
 from door.records.store import DATABASE_NAME, Store
 from engine.events import GameResult, Skunk
@@ -31,8 +32,8 @@ def data_dir(tmp_path: Path) -> Path:
         for number, (who, result) in enumerate([
                 (ann, GameResult(0, (121, 70), Skunk.SKUNK, 2)), (ann, GameResult(1, (110, 121), Skunk.NONE, 1)),
                 (bob, GameResult(0, (121, 100), Skunk.NONE, 1))], start=1):
-            await store.games.record(None, number, Rules(), (who.name, "Computer"), (who.id, None), "computer",
-                                    result, [h], 0.0)
+            await store.games.record(None, GameRecord(number, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                    result, [h], 0.0))
         await store.close()
     asyncio.run(fill())
     return tmp_path
@@ -108,8 +109,8 @@ def test_list_pads_names_by_cells(data_dir: Path) -> None:
         store = await Store.open(data_dir / DATABASE_NAME)
         for name in ("Zoe\u0301e\u0301", "\u732b\u5b50"):
             who = await store.accounts.create(name, hash_password("secret3"))
-            await store.games.record(None, 9, Rules(), (who.name, "Computer"), (who.id, None), "computer",
-                                     GameResult(0, (121, 80), Skunk.SKUNK, 2), [], 0.0)
+            await store.games.record(None, GameRecord(9, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                     GameResult(0, (121, 80), Skunk.SKUNK, 2), [], 0.0))
         await store.close()
     asyncio.run(add())
     from door.ui.screen import cell_width
@@ -123,8 +124,8 @@ def test_a_name_that_starts_with_a_dash(tmp_path: Path) -> None:
     async def add() -> None:
         store = await Store.open(tmp_path / DATABASE_NAME)
         who = await store.accounts.create("-Bob", hash_password("secret4"))
-        await store.games.record(None, 1, Rules(), (who.name, "Computer"), (who.id, None), "computer",
-                                 GameResult(0, (121, 80), Skunk.NONE, 1), [], 0.0)
+        await store.games.record(None, GameRecord(1, Rules(), (who.name, "Computer"), (who.id, None), "computer",
+                                 GameResult(0, (121, 80), Skunk.NONE, 1), [], 0.0))
         await store.close()
     asyncio.run(add())
 
@@ -143,7 +144,7 @@ def test_records_ratings_shows_what_slipped_through_and_void_takes_a_match_out(t
     """The sysop's view of rated play: the farmed pair and its quick
     forfeits listed with their match ids, and ``records void ID`` working
     every rating out again without the match."""
-    from door.records.ratings import MatchRecord
+    from door.records.ranked.ratings import MatchRecord
 
     async def fill() -> tuple[int, int]:
         store = await Store.open(tmp_path / DATABASE_NAME)

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from door.records.games import GameRecord
 from door.records.passwords import hash_password, verify_password
+from door.records.saved_games import GameStart
 from door.records.schema import render
 from door.records.store import DATABASE_NAME, MIGRATIONS, Conflict, NameTaken, Store, StoreError
 from door.records.throttle import BASE_DELAY, MAX_DELAY, LoginThrottle
@@ -201,13 +203,13 @@ async def test_statistics_from_known_hands(store: Store) -> None:
               SeatHand(pegging=4, hand_points=10, hand_true=10, hand_claim=10, crib_points=4, crib_true=4,
                        crib_claim=4))
     h3 = hand(3, 0, SeatHand(pegging=9, hand_points=20, hand_true=20), SeatHand(), replayed=True)
-    await store.games.record(None, 7, rules, ("Ann", "Computer"), (ann.id, None), "computer",
-                            GameResult(0, (121, 80), Skunk.SKUNK, 2), [h1, h2, h3], 1000.0)
+    await store.games.record(None, GameRecord(7, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(0, (121, 80), Skunk.SKUNK, 2), [h1, h2, h3], 1000.0))
     # game 2: Ann loses 100-121; one incomplete hand with an over-claim
     h4 = hand(1, 1, SeatHand(pegging=2, hand_points=0, hand_true=6, hand_claim=9, muggins_lost=6),
               SeatHand(pegging=0, muggins_won=6), complete=False)
-    await store.games.record(None, 8, rules, ("Ann", "Computer"), (ann.id, None), "computer",
-                            GameResult(1, (100, 121), Skunk.NONE, 1), [h4], 2000.0)
+    await store.games.record(None, GameRecord(8, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(1, (100, 121), Skunk.NONE, 1), [h4], 2000.0))
     s = await store.statistics.player("ann")
     assert s is not None
     assert (s.games, s.wins, s.losses, s.credited) == (2, 1, 1, 2)
@@ -229,7 +231,7 @@ async def test_statistics_from_known_hands(store: Store) -> None:
 async def test_action_log_round_trip_and_finish(store: Store) -> None:
     ann = await store.accounts.create("Ann", hash_password("secret1"))
     rules = Rules(game_to=61)
-    saved_id = await store.saved.begin(ann.id, "computer", 42, None, rules, (1, 0))
+    saved_id = await store.saved.begin(GameStart(ann.id, "computer", 42, None, rules, (1, 0)))
     actions = [Discard(0, (Card.from_str("5H"), Card.from_str("JD"))), Play(1, Card.from_str("TC")), Claim(0, 12)]
     for i, a in enumerate(actions):
         await store.saved.append(saved_id, i, a)
@@ -238,8 +240,8 @@ async def test_action_log_round_trip_and_finish(store: Store) -> None:
     saved = await store.saved.load(ann.id)
     assert saved is not None and saved.actions == actions and saved.rules == rules
     assert (saved.number, saved.match_points, saved.first_dealer) == (42, (1, 0), None)
-    await store.games.record(saved_id, 42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
-                            GameResult(0, (61, 20), Skunk.SKUNK, 2), [], 0.0)
+    await store.games.record(saved_id, GameRecord(42, rules, ("Ann", "Computer"), (ann.id, None), "computer",
+                            GameResult(0, (61, 20), Skunk.SKUNK, 2), [], 0.0))
     assert await store.saved.load(ann.id) is None
 
 
@@ -288,8 +290,8 @@ async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
     ann = await store.accounts.create("Ann", hash_password("secret1"))
     bob = await store.accounts.create("Bob", hash_password("secret1"))
     rules = Rules(game_to=61)
-    saved_id = await store.saved.begin(bob.id, "caller", 7, 1, rules, (0, 0), seat=1, other_account=ann.id,
-                                       players=("Ann", "Bob"))
+    saved_id = await store.saved.begin(GameStart(bob.id, "caller", 7, 1, rules, (0, 0), seat=1, other_account=ann.id,
+                                       players=("Ann", "Bob")))
     await store.saved.append(saved_id, 0, Discard(0, (Card.from_str("5H"), Card.from_str("JD"))))
     for account in (ann, bob):
         saved = await store.saved.load(account.id)
@@ -298,10 +300,10 @@ async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
     assert saved.seat_of(bob.id) == 1 and saved.seat_of(ann.id) == 0
     with pytest.raises(ValueError):
         saved.seat_of(bob.id + ann.id + 1)
-    own = await store.saved.begin(ann.id, "computer", 8, None, rules, (0, 0))  # Ann plays the computer
+    own = await store.saved.begin(GameStart(ann.id, "computer", 8, None, rules, (0, 0)))  # Ann plays the computer
     assert (await store.saved.load(ann.id)).id == own  # her own game first
     assert (await store.saved.load(bob.id)).id == saved_id  # Bob's game with her is still kept
-    await store.saved.begin(bob.id, "computer", 9, None, rules, (0, 0))  # the owner's new game replaces it
+    await store.saved.begin(GameStart(bob.id, "computer", 9, None, rules, (0, 0)))  # the owner's new game replaces it
     assert (await store.saved.load(ann.id)).id == own
     assert await store.saved.drop_for(ann.id) and await store.saved.load(ann.id) is None
 

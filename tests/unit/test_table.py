@@ -8,7 +8,9 @@ import asyncio
 import random
 from collections.abc import Sequence
 
-from door.play.table import Abandon, Leave, Quit, Submit, Table
+from door.play.commands import Abandon, Leave, Quit, Submit
+from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from engine.actions import Action
 from engine.events import Event, GameOver
@@ -65,7 +67,7 @@ class Scripted:
 
 
 def test_the_queue_carries_frozen_commands() -> None:
-    table = Table(Rules(), [Scripted("Ann"), Scripted("Bob")], auto_deal=True)
+    table = Table(Rules(), [Scripted("Ann"), Scripted("Bob")], TableSettings(auto_deal=True))
     game = Game(Rules(), 1)
     game.start()
     move = choose_action(game, 0, GreedyPlayer())
@@ -80,7 +82,7 @@ def test_the_queue_carries_frozen_commands() -> None:
 
 async def test_two_seats_play_a_whole_game() -> None:
     seats = [Scripted("Ann"), Scripted("Bob")]
-    table = Table(Rules(game_to=61), seats, numbers=lambda: 7, auto_deal=True)
+    table = Table(Rules(game_to=61), seats, TableSettings(numbers=lambda: 7, auto_deal=True))
     await asyncio.wait_for(table.run(), 30)
     assert table.game is not None and table.game.over
     assert any(isinstance(e, GameOver) for e in seats[0].events)
@@ -90,7 +92,7 @@ async def test_two_seats_play_a_whole_game() -> None:
 
 async def test_a_game_the_door_numbers_is_dealt_from_seeds_and_each_player_is_told_the_commitment() -> None:
     seats = [Scripted("Ann"), Scripted("Bob")]
-    table = Table(Rules(game_to=61), seats, auto_deal=True)
+    table = Table(Rules(game_to=61), seats, TableSettings(auto_deal=True))
     await asyncio.wait_for(table.run(), 30)
     game = table.game
     assert game is not None and game.shuffle is not None and game.shuffle.game == game.number
@@ -101,7 +103,7 @@ async def test_a_game_the_door_numbers_is_dealt_from_seeds_and_each_player_is_to
         assert said == [f"Shuffle: the door's seed commits to {game.shuffle.commitment} (SHA-256); your seed is "
                         f"{seat.shuffle_seed}. The seed is shown when the game ends."]
     # a number given (a numbered game, a daily deal) deals that number's shuffle: no seeds
-    numbered = Table(Rules(game_to=61), [Scripted("Ann"), Scripted("Bob")], numbers=lambda: 7, auto_deal=True)
+    numbered = Table(Rules(game_to=61), [Scripted("Ann"), Scripted("Bob")], TableSettings(numbers=lambda: 7, auto_deal=True))
     await asyncio.wait_for(numbered.run(), 30)
     assert numbered.game is not None and numbered.game.shuffle is None
 
@@ -109,7 +111,7 @@ async def test_a_game_the_door_numbers_is_dealt_from_seeds_and_each_player_is_to
 async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_other_is_told() -> None:
     seats = [Scripted("Ann", ANN), Scripted("Sysop", Identity.of_sysop("Sysop"))]
     seats[0].acting = seats[1].acting = False  # nobody moves: the quit comes first
-    table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(rejoin_timeout=60, auto_deal=True))
     running = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
     table.quit(1)
@@ -122,7 +124,7 @@ async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_ot
 async def test_a_guest_whose_line_drops_between_people_forfeits_at_once() -> None:
     seats = [Scripted("Ann", ANN), Scripted("Gus", None)]
     seats[0].acting = seats[1].acting = False
-    table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(rejoin_timeout=60, auto_deal=True))
     running = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
     table.leave(1)
@@ -133,7 +135,7 @@ async def test_a_guest_whose_line_drops_between_people_forfeits_at_once() -> Non
 async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
     seats = [Scripted("Ann", ANN), Scripted("Bob", Identity.of_account(2))]
     seats[0].acting = seats[1].acting = False
-    table = Table(Rules(), seats, rejoin_timeout=0.3, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(rejoin_timeout=0.3, auto_deal=True))
     running = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
     table.leave(1)
@@ -147,7 +149,7 @@ async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
 async def test_abandoning_ends_the_match() -> None:
     seats = [Scripted("Ann", ANN), Scripted("Bob", Identity.of_account(2))]
     seats[0].acting = seats[1].acting = False
-    table = Table(Rules(), seats, rejoin_timeout=60, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(rejoin_timeout=60, auto_deal=True))
     running = asyncio.create_task(table.run())
     await asyncio.sleep(0.05)
     table.abandon(0)

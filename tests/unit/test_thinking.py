@@ -21,6 +21,7 @@ import pytest
 
 from door.play.computer_seat import ComputerSeat
 from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.play.thinking import NICENESS, Thinking
 from engine.actions import Action, Claim, Discard, Play
 from engine.cards import Card, parse_cards
@@ -114,7 +115,7 @@ async def _two_experts_play(thinking: Thinking, claims: int) -> Game:
     """Two expert computers thinking in ``thinking`` play at a real table
     until ``claims`` counts of the show are made; returns the game."""
     seats = [ComputerSeat(f"C{i}", ExpertPlayer(random.Random(i)), delay=0.0, thinking=thinking) for i in (0, 1)]
-    table = Table(Rules(), seats, auto_deal=True)
+    table = Table(Rules(), seats, TableSettings(auto_deal=True))
     running = asyncio.create_task(table.run())
     try:
         async with asyncio.timeout(20):

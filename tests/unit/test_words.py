@@ -63,6 +63,7 @@ def test_untrusted_text_is_stripped() -> None:
 async def test_table_chat_is_stripped_and_limited() -> None:
     from door.play.computer_seat import ComputerSeat
     from door.play.table import Table
+    from door.play.table_settings import TableSettings
     from engine.rules import Rules
 
     class Ear(ComputerSeat):
@@ -74,7 +75,7 @@ async def test_table_chat_is_stripped_and_limited() -> None:
             self.heard.append(line)
 
     ears = [Ear("A"), Ear("B")]
-    table = Table(Rules(), ears, chat_limit=20)
+    table = Table(Rules(), ears, TableSettings(chat_limit=20))
     table.chat(0, "\x1b[2J\x1b]0;owned\x07hello\x9b31m" + "x" * 50)
     assert [line[2] for line in ears[0].heard] == ["[2J]0;ownedhello31mx"]
     assert all("\x1b" not in line[2] and "\x07" not in line[2] for line in ears[1].heard)

@@ -20,7 +20,7 @@ a rated match needs two accounts that
 
 :class:`FairPlay.suspicious` lists for the sysop what may have slipped
 through (``cribbage-door records ratings``); a match is then voided with
-:meth:`door.records.ratings.Ratings.void`, which works every rating out
+:meth:`door.records.ranked.ratings.Ratings.void`, which works every rating out
 again from the history without it.
 """
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from engine.rules import Counting, Rules
 
-__all__ = ["MatchTerms", "MatchResult", "BEST_OF", "ranked_rules"]
+__all__ = ["MatchTerms", "MatchResult", "MatchEntry", "BEST_OF", "ranked_rules"]
 
 BEST_OF = (1, 3, 5)
 """The lengths a match may have, in games."""
@@ -86,3 +86,14 @@ class MatchResult:
         if self.forfeit:
             return f"{names[self.winner]} wins the match by forfeit ({score} in games; {self.terms.words()})."
         return f"{names[self.winner]} wins the match {score} ({self.terms.words()})."
+
+
+@dataclass(frozen=True)
+class MatchEntry:
+    """What keeping a match between callers needs beyond its result:
+    both players' ``networks`` as they played (empty for a shared line;
+    the fair-play checks read them) and ``unrated_why``, why a match
+    offered rated is played unrated (a sentence, or empty)."""
+
+    networks: tuple[str, str] = ("", "")
+    unrated_why: str = ""

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from door.records.clock import WALL, Clock
-from door.records.club_scoring import Standing
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.ranked.club_scoring import Standing
 
 __all__ = ["Clubs", "NightRecord"]
 

@@ -1,6 +1,6 @@
 """Matches between people and their ratings: each match that ends is kept
 (table ``matches``); a rated match between two registered callers moves
-both Glicko-2 ratings (table ``ratings``, :mod:`door.records.glicko2`) in
+both Glicko-2 ratings (table ``ratings``, :mod:`door.records.ranked.glicko2`) in
 the same transaction.  A match aborted before its first deal is kept
 unrated.  A match the sysop voids (:meth:`Ratings.void`) is taken out of
 the history and every rating worked out again from what is left, as if it
@@ -16,14 +16,14 @@ from typing import Any
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
-from door.records.glicko2 import Rating, provisional, rate_match
+from door.records.ranked.glicko2 import Rating, provisional, rate_match
 
-__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes"]
+__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes", "RatingChange"]
 
 
 @dataclass(frozen=True)
 class RatedPlayer:
-    """A registered caller's ``rating`` (:class:`~door.records.glicko2.Rating`)
+    """A registered caller's ``rating`` (:class:`~door.records.ranked.glicko2.Rating`)
     after ``matches`` rated matches."""
 
     name: str
@@ -77,6 +77,20 @@ class Stakes:
         return f"your rating {self.before[seat].rating:.0f} -> {after[seat].rating:.0f}"
 
 
+@dataclass(frozen=True)
+class RatingChange:
+    """What a rated match did: both seats' ratings ``before`` and ``after`` it."""
+
+    before: tuple[Rating, Rating]
+    after: tuple[Rating, Rating]
+
+    def lines(self, players: tuple[str, str]) -> list[str]:
+        """What both players are told, one line a seat: ``"Ann's rating: 1500 -> 1662 (RD 290)."``
+        (points, rounded)."""
+        return [f"{players[seat]}'s rating: {self.before[seat].rating:.0f} -> {self.after[seat].rating:.0f} "
+                f"(RD {self.after[seat].rd:.0f})." for seat in (0, 1)]
+
+
 def _rating(db: Connection, account_id: int) -> tuple[Rating, int]:
     row = db.execute("SELECT rating, rd, volatility, matches FROM ratings WHERE account_id = ?",
                      (account_id,)).fetchone()
@@ -96,23 +110,25 @@ class Ratings:
         self.database = database
         self.clock = clock
 
-    async def record(self, match: MatchRecord) -> tuple[Rating, Rating] | None:
+    async def record(self, match: MatchRecord) -> RatingChange | None:
         """Keep ``match``; when it is rated (not aborted) and both seats
         are accounts, move both ratings by Glicko-2 (each against the
-        other's rating before the match) and return them (seat 0's, seat
-        1's); else ``None``.  Raises ``ValueError`` for a rated match without two accounts."""
+        other's rating before the match) and return both before and after
+        (:class:`RatingChange`, read and written in one transaction); else ``None``.  Raises ``ValueError`` for a rated match without two accounts."""
         a, b = match.accounts
         rated = match.rated and not match.aborted
         if rated and (a is None or b is None or a == b):
             raise ValueError("a rated match needs two registered callers")
 
-        def tx(db: Connection) -> tuple[Rating, Rating] | None:
+        def tx(db: Connection) -> RatingChange | None:
             now = self.clock()
             before: list[Any] = [None, None]
             after: tuple[Rating, Rating] | None = None
+            change = None
             if rated and a is not None and b is not None:
                 (ra, na), (rb, nb) = _rating(db, a), _rating(db, b)
                 after = rate_match(ra, rb, match.winner == 0)
+                change = RatingChange((ra, rb), after)
                 before = [ra.rating, rb.rating]
                 _write(db, a, after[0], na + 1, now)
                 _write(db, b, after[1], nb + 1, now)
@@ -124,7 +140,7 @@ class Ratings:
                  match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
                  after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
                  match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why))
-            return after
+            return change
         return await self.database.tx(tx)
 
     async def of(self, account_id: int) -> RatedPlayer | None:

@@ -1,0 +1,46 @@
+"""What a table's queue carries: the seats' moves and departures, frozen,
+in the order the seats sent them; and the shape of a chat line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.actions import Action
+
+__all__ = ["Submit", "Leave", "Quit", "Abandon", "Command", "ChatLine"]
+
+
+@dataclass(frozen=True, slots=True)
+class Submit:
+    """``seat`` makes a move: ``action``."""
+
+    seat: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """``seat``'s player has gone (hung up, or the session ended)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """``seat``'s player leaves on purpose (Q, then Y)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """``seat``'s player gives the game up."""
+
+    seat: int
+
+
+Command = Submit | Leave | Quit | Abandon
+"""What the table's queue carries, in the order the seats sent them."""
+
+ChatLine = tuple[float, str, str]
+"""A chat line: (time in seconds since the epoch, the speaker's name, the text)."""

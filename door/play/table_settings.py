@@ -1,0 +1,64 @@
+"""How a table plays, beyond the rules: what :class:`~door.play.table.Table`
+takes as ``settings``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from door.play.deals import new_chain
+from door.play.journal import Journal
+from door.records.clock import WALL, Clock
+from door.records.ranked.match import MatchTerms
+from engine.objectives import Objective
+from engine.shuffle import SeedChain, SeededShuffle
+
+__all__ = ["TableSettings"]
+
+
+def _no_number() -> int | SeededShuffle | None:
+    return None
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """A table's settings (all optional).
+
+    ``numbers``: called for the number of each new game; ``None`` (the
+    default) for the door to deal it by a verifiable shuffle
+    (:class:`~engine.shuffle.SeededShuffle` of the next of ``seeds`` and the
+    seats' ``shuffle_seed``, numbered by :func:`~engine.shuffle.game_number`);
+    a number given (a numbered game, a test) deals that number's shuffle,
+    and a :class:`~engine.shuffle.SeededShuffle` given (the daily deal's) is
+    dealt with its seed kept secret until the day ``sealed_until`` is over.
+    ``journal``: the table's route to the store, which keeps a registered
+    caller's games and the matches between callers (``None``: a
+    demonstration or a test, which leave no records).
+    ``rejoin_timeout``: seconds a dropped player may take to come back
+    (``None``: a drop ends the match).  ``chat_limit``: the longest chat
+    line, in characters.  ``auto_deal``: no chat mode before the hands (the
+    demonstration, where nobody chats).  ``hints``: whether players are
+    given hints in a game between people (against the computer always).
+    ``clock``: where the chat's and the absent player's times come from.
+    ``terms``: a match of best of N games (:mod:`door.records.ranked.match`;
+    ``None``: games until a player declines another).  ``rematch``: offer
+    one when a match ends (not at a club night).  ``objective``: what a
+    computer at the table plays for (:mod:`engine.objectives`; ``None``:
+    :attr:`Table.objective <door.play.table.Table.objective>`'s rule).
+    ``seeds``: the door's seeds for the games it deals by a verifiable
+    shuffle, whose next commitment the players were shown before they
+    could set their seeds (the caller's session's; by default a new chain).
+    """
+
+    numbers: Callable[[], int | SeededShuffle | None] = _no_number
+    journal: Journal | None = None
+    rejoin_timeout: float | None = None
+    chat_limit: int = 70
+    auto_deal: bool = False
+    hints: bool = False
+    clock: Clock = WALL
+    terms: MatchTerms | None = None
+    rematch: bool = True
+    objective: Objective | None = None
+    seeds: SeedChain = field(default_factory=new_chain)
+    sealed_until: str | None = None
