@@ -7,7 +7,7 @@ Runs a real server in-process (the computer moving at once) and one
 in-process telnetlib3 caller who reads the screen (pyte) and plays numbered
 games 1 to N (the same deals every run), and times every
 :meth:`door.ui.display.Display.refresh` of the game screen: the whole
-refresh, the renderer's part of it (:meth:`door.ui.screen.Renderer.render`)
+refresh, the renderer's part of it (:meth:`door.ui.renderer.Renderer.render`)
 and the terminal's write (telnetlib3 and the socket); painting is the rest.  Prints medians and means in microseconds of CPU
 (``time.thread_time``), taken over ``R`` runs (the median run's figures),
 with the rows the renderer compared and wrote per frame.
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from door.server import DoorServer  # noqa: E402
 from door.ui import display as display_module  # noqa: E402
-from door.ui import screen as screen_module  # noqa: E402
+from door.ui import renderer as screen_module  # noqa: E402
 from tests.support.player import Player, telnet_caller  # noqa: E402
 from tests.support.server import make_config  # noqa: E402
 

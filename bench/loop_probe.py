@@ -7,7 +7,7 @@ Every callback the loop runs is timed in CPU (``time.thread_time``) and
 counted under its kind: a task's step by its coroutine and the one it
 resumed in (``task HumanSeat.run < Queue.get``), any other callback by its
 function.  Frames (:meth:`door.ui.display.Display.refresh`) are also
-split into the renderer's part (:meth:`door.ui.screen.Renderer.render`)
+split into the renderer's part (:meth:`door.ui.renderer.Renderer.render`)
 and the rest (painting the canvas, writing the bytes), and counted by the
 screen's last row (its prompt), to tell which screens cost the most.
 
@@ -53,7 +53,8 @@ def _kind(handle: asyncio.events.Handle) -> str:
 
 def install() -> None:
     """Time the loop's callbacks and the door's frames from now on."""
-    from door.ui import display, screen
+    from door.ui import canvas as canvas_module
+    from door.ui import display, renderer
 
     run = asyncio.events.Handle._run
 
@@ -66,7 +67,7 @@ def install() -> None:
             _cpu[kind] += time.thread_time() - start
             _calls[kind] += 1
 
-    refresh, render = display.Display.refresh, screen.Renderer.render
+    refresh, render = display.Display.refresh, renderer.Renderer.render
 
     def timed_refresh(self: display.Display) -> None:
         start = time.thread_time()
@@ -81,7 +82,7 @@ def install() -> None:
         if _written[0] == 0:
             _empty[prompt] += 1
 
-    def timed_render(self: screen.Renderer, canvas: screen.Canvas) -> bytes:
+    def timed_render(self: renderer.Renderer, canvas: canvas_module.Canvas) -> bytes:
         start = time.thread_time()
         out: bytes = render(self, canvas)
         _rendering[0] += time.thread_time() - start
@@ -90,7 +91,7 @@ def install() -> None:
 
     asyncio.events.Handle._run = timed_run  # type: ignore[method-assign]
     display.Display.refresh = timed_refresh  # type: ignore[method-assign]
-    screen.Renderer.render = timed_render  # type: ignore[method-assign]
+    renderer.Renderer.render = timed_render  # type: ignore[method-assign]
 
 
 def report() -> None:

@@ -13,7 +13,8 @@ import asyncssh
 import pytest
 
 from door.server import DoorServer
-from door.ui.screen import Canvas, cell_width
+from door.ui.canvas import Canvas
+from door.ui.cells import cell_width
 from tests.support.postgres import REQUIRE_ENV, PostgresServer, find_bin
 from tests.support.server import make_config, running
 

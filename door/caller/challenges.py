@@ -35,8 +35,8 @@ from door.records.ranked.match import MatchEntry, MatchTerms, ranked_rules
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
 from door.sysop.lobby import Challenge, Presence, account_identity, account_of
+from door.ui.canvas import Canvas
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
-from door.ui.screen import Canvas
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode

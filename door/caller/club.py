@@ -11,8 +11,8 @@ from door.net.keys import KeyName
 from door.records.ranked.club_scoring import Standing
 from door.sysop.club_night import Assignment, ClubNight, Night
 from door.sysop.doing import Doing
+from door.ui.canvas import Canvas
 from door.ui.prompts import frame, show_page
-from door.ui.screen import Canvas
 
 __all__ = ["club_night", "final_lines"]
 

@@ -11,9 +11,10 @@ from door.caller.identity import Caller
 from door.net.keys import KeyName
 from door.records.games import GameSummary
 from door.records.store import Store
+from door.ui.canvas import Canvas
+from door.ui.cells import cell_width, fit
 from door.ui.display import Display
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
-from door.ui.screen import Canvas, cell_width, fit
 from door.ui.words import wrap
 
 __all__ = ["MenuItem", "MenuEntry", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]

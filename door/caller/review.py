@@ -10,8 +10,8 @@ from door.caller.side import CallerSide
 from door.play.review_words import review_lines
 from door.records.games import GameSummary
 from door.sysop.doing import Doing
+from door.ui.canvas import Canvas
 from door.ui.prompts import frame, show_page, show_pages
-from door.ui.screen import Canvas
 from engine.actions import IllegalAction
 from engine.game_review import review_game
 from engine.notation import NotationError

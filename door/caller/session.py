@@ -35,9 +35,9 @@ from door.records.store import SavedGame, StoreError
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
 from door.sysop.lobby import account_identity, sysop_identity
+from door.ui.canvas import Canvas
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
-from door.ui.screen import Canvas
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode

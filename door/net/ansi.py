@@ -1,6 +1,6 @@
 """The one place for the escape sequences the door sends (Rich's
 ``CONTROL_CODES_FORMAT``, STYLE.md): the renderer
-(:mod:`door.ui.screen`) builds every frame from :data:`CONTROL`, and the
+(:mod:`door.ui.renderer`) builds every frame from :data:`CONTROL`, and the
 few lines written outside a frame (a farewell, a cleared screen as a
 session ends) come from :func:`farewell` and :data:`CLEAR`."""
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from door.ui.screen import BLACK, RED, WHITE, Canvas, Style, fit
+from door.ui.canvas import Canvas
+from door.ui.cells import fit
+from door.ui.style import BLACK, RED, WHITE, Style
 from engine.game import Peg
 from engine.rules import Rules
 

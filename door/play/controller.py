@@ -25,7 +25,7 @@ from door.play.game_view import my_cards
 from door.play.hints import hint
 from door.play.options import SEED_LIMIT
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import cell_width
+from door.ui.cells import cell_width
 from door.ui.words import card_text
 from engine.actions import Action, Claim, Discard, Play, ReplayHand
 from engine.cards import Card

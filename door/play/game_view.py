@@ -28,7 +28,9 @@ from door.net.charset import SUIT_GLYPHS
 from door.play.board import board_height, draw_legend, draw_track, track_rows
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
+from door.ui.canvas import Canvas
+from door.ui.cells import cell_width, fit
+from door.ui.style import BLACK, BLUE, CYAN, GREEN, MAGENTA, RED, WHITE, YELLOW, Style
 from door.ui.words import show_summary
 from engine.cards import Card
 from engine.events import HandCounted, ShowTurn

@@ -24,8 +24,8 @@ from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode, ViewState
 from door.records.clock import WALL
 from door.records.identity import Identity
+from door.ui.canvas import Canvas
 from door.ui.display import Display
-from door.ui.screen import Canvas
 from door.ui.words import describe
 from engine.actions import Discard
 from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored

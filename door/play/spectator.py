@@ -7,8 +7,9 @@ from collections.abc import Callable, Sequence
 
 from door.play.game_view import paint_game
 from door.play.view_state import Mode, ViewState
+from door.ui.canvas import Canvas
 from door.ui.display import Display
-from door.ui.screen import BLACK, YELLOW, Canvas, Style
+from door.ui.style import BLACK, YELLOW, Style
 from engine.events import Event
 
 BANNER = Style(fg=BLACK, bg=YELLOW)

@@ -10,7 +10,7 @@ import enum
 from dataclasses import dataclass, field
 
 from door.play.options import CallerOptions
-from door.ui.screen import Band
+from door.ui.canvas import Band
 from door.ui.words import wrap_text
 from engine.cards import Card
 from engine.events import HandCounted
@@ -93,7 +93,7 @@ class ViewState:
     """Counts the lines :meth:`say` added (the message area is painted
     again only when it changed)."""
     bands: dict[str, Band] = field(default_factory=dict, repr=False, compare=False)
-    """The game screen's parts as last painted (:class:`~door.ui.screen.Band`), by name."""
+    """The game screen's parts as last painted (:class:`~door.ui.canvas.Band`), by name."""
 
     before_deal: bool = False
     """The hand on the table is not dealt yet (chat mode, as in the original door)."""
@@ -111,7 +111,7 @@ class ViewState:
         self.note, self.note_mode = text, self.mode
 
     def band(self, name: str) -> Band:
-        """The :class:`~door.ui.screen.Band` called ``name`` of this view's screen."""
+        """The :class:`~door.ui.canvas.Band` called ``name`` of this view's screen."""
         band = self.bands.get(name)
         if band is None:
             band = self.bands[name] = Band()

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TextIO
 
 from door.records.store import Store, StoreError
-from door.ui.screen import cell_width
+from door.ui.cells import cell_width
 
 __all__ = ["add_parser", "run_records", "spreadsheet_safe", "pad", "NAMED"]
 

@@ -37,7 +37,7 @@ from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
 from door.records.saved_games import SavedGames
-from door.ui.screen import fit
+from door.ui.cells import fit
 from engine.game import replay
 from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
 

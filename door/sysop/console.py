@@ -39,9 +39,11 @@ from door.sysop.console_keys import (
 )
 from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
+from door.ui.canvas import Canvas
+from door.ui.cells import cell_width, fit
 from door.ui.display import Display, Presentation
 from door.ui.prompts import TITLE
-from door.ui.screen import BLACK, CYAN, RED, WHITE, YELLOW, Canvas, Style, cell_width, fit
+from door.ui.style import BLACK, CYAN, RED, WHITE, YELLOW, Style
 from door.ui.words import strip_controls, wrap
 
 __all__ = ["SysopConsole", "sysop_session"]

@@ -17,7 +17,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
 from door.net.terminal import MIN_COLS, MIN_ROWS, HungUp, Terminal
-from door.ui.screen import YELLOW, Canvas, Renderer, Style
+from door.ui.canvas import Canvas
+from door.ui.renderer import Renderer
+from door.ui.style import YELLOW, Style
 
 __all__ = ["Display", "Painter", "HungUp", "Presentation", "Text"]
 

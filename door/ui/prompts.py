@@ -10,8 +10,10 @@ from functools import partial
 
 from door.net.ansi import CLEAR
 from door.net.keys import KeyName
+from door.ui.canvas import Canvas
+from door.ui.cells import cell_width
 from door.ui.display import Display, Presentation
-from door.ui.screen import BLUE, CYAN, WHITE, YELLOW, Canvas, Style, cell_width
+from door.ui.style import BLUE, CYAN, WHITE, YELLOW, Style
 from door.ui.words import strip_controls, wrap
 
 __all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "show_pages", "goodbye", "charset_test", "NAME_LIMIT"]

@@ -43,9 +43,10 @@ from door.records.store import DATABASE_NAME, Store
 from door.sysop.console import SysopConsole
 from door.sysop.doing import Doing
 from door.sysop.lobby import Lobby
+from door.ui.canvas import Canvas
 from door.ui.display import Display
 from door.ui.prompts import show_page, show_pages
-from door.ui.screen import Canvas, Renderer
+from door.ui.renderer import Renderer
 from door.ui.words import describe
 from engine.events import CutForDeal, Event, HandCounted, HandDealt
 from engine.expert import ExpertPlayer

@@ -26,7 +26,7 @@ import pytest
 
 from door.net.gate import ConnectionGate, raise_descriptor_limit
 from door.server import DoorServer
-from door.ui.screen import Renderer
+from door.ui.renderer import Renderer
 from tests.support.clients import until
 from tests.support.player import log_in_as_guest, telnet_caller
 from tests.support.server import make_config, running

@@ -10,7 +10,9 @@ from door.net.charset import CP437, UTF8
 from door.play.board import hole_position
 from door.play.game_view import CARD_STEP, HAND_COL, layout_rows, paint_game
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import YELLOW, Canvas, Renderer, Style
+from door.ui.canvas import Canvas
+from door.ui.renderer import Renderer
+from door.ui.style import YELLOW, Style
 from door.ui.words import card_text
 from engine.actions import Discard, Play
 from engine.cards import FULL_DECK, Card, parse_cards

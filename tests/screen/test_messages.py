@@ -11,7 +11,8 @@ from door.play.controller import Seating, handle_key, prompt_for
 from door.play.game_view import paint_game, rules_summary
 from door.play.options import CallerOptions
 from door.play.view_state import Mode, ViewState
-from door.ui.screen import Canvas, Renderer
+from door.ui.canvas import Canvas
+from door.ui.renderer import Renderer
 from engine.actions import Discard
 from engine.game import Game, Phase
 from engine.players import GreedyPlayer

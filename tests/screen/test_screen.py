@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from door.net.charset import ASCII, CP437, UTF8, Charset
-from door.ui.screen import CYAN, RED, WHITE, YELLOW, Band, Canvas, Renderer, Style
+from door.ui.canvas import Band, Canvas
+from door.ui.renderer import Renderer
+from door.ui.style import CYAN, RED, WHITE, YELLOW, Style
 
 
 def emulate(cols: int, rows: int):
@@ -73,7 +75,7 @@ def test_cp437_suits_and_invalidate_redraws() -> None:
 
 
 def test_bold_off_resets() -> None:
-    from door.ui.screen import sgr_transition
+    from door.ui.style import sgr_transition
     assert sgr_transition(Style(bold=True), Style()) == "\x1b[0m"
     assert sgr_transition(Style(fg=RED, bold=True), Style(fg=RED, bg=CYAN)) == "\x1b[0;31;46m"
     assert sgr_transition(None, Style()) == "\x1b[0m"

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from door.net.charset import CP437, UTF8, WIDE_TAIL
 from door.play.game_view import paint_game
 from door.play.view_state import ViewState
-from door.ui.screen import _ONE_CELL, Canvas, Renderer, cell_chars, cell_width, fit
+from door.ui.canvas import Canvas
+from door.ui.cells import ONE_CELL, cell_chars, cell_width, fit
+from door.ui.renderer import Renderer
 from engine.game import Game
 from engine.rules import FirstDeal, Rules
 
@@ -81,7 +83,7 @@ def test_a_twenty_cell_name_on_the_game_screen_garbles_nothing() -> None:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.text(alphabet=st.sampled_from(sorted(_ONE_CELL) + ["\u0301", "\u732b", "\x00", "\t"]), max_size=18))
+@given(st.text(alphabet=st.sampled_from(sorted(ONE_CELL) + ["\u0301", "\u732b", "\x00", "\t"]), max_size=18))
 def test_a_text_laid_out_without_wcwidth_is_laid_out_as_wcwidth_lays_it(text: str) -> None:
     """Texts of printable ASCII and the screens' own glyphs skip the cell
     by cell layout (issue 39); whatever the text, the cells are those

@@ -137,7 +137,7 @@ def test_no_import_cycles() -> None:
 
 def test_the_rules_catch_what_they_should() -> None:
     """The checker itself: a relative import resolves, and the layers order."""
-    assert layer_of("door.net.keys") < layer_of("door.ui.screen") < layer_of("door.records.store")
+    assert layer_of("door.net.keys") < layer_of("door.ui.renderer") < layer_of("door.records.store")
     assert layer_of("door.play.table") < layer_of("door.sysop.lobby") < layer_of("door.caller.session")
     assert layer_of("door.server") == len(LAYERS) - 1
     assert resolve("door.net.keys.KeyName", our_modules()) == "door.net.keys"

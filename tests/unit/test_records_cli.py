@@ -113,7 +113,7 @@ def test_list_pads_names_by_cells(data_dir: Path) -> None:
                                      GameResult(0, (121, 80), Skunk.SKUNK, 2), [], 0.0))
         await store.close()
     asyncio.run(add())
-    from door.ui.screen import cell_width
+    from door.ui.cells import cell_width
     code, out = run(data_dir, "list")
     assert code == 0
     lines = out.splitlines()
