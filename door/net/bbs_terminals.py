@@ -14,7 +14,8 @@ import sys
 import threading
 
 from door.net.charset import Charset
-from door.net.terminal import StreamTerminal, Terminal, TerminalKind
+from door.net.stream_terminal import StreamTerminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["StdioTerminal", "SocketTerminal", "TelnetStripper"]
 

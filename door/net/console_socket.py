@@ -18,7 +18,8 @@ from typing import Any
 
 from door.net.ansi import CONSOLE_RESIZE
 from door.net.local_socket import start_local
-from door.net.terminal import StreamTerminal, Terminal, TerminalKind
+from door.net.stream_terminal import StreamTerminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["ConsoleTerminal", "start_console", "CONSOLE_SOCKET", "RESIZE_SEQUENCE"]
 

@@ -22,7 +22,8 @@ import logging
 import struct
 
 from door.net.keys import KeyName
-from door.net.terminal import StreamTerminal, Terminal, TerminalKind
+from door.net.stream_terminal import StreamTerminal
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["ESCAPE", "RelayedTerminal", "FrameDecoder", "relay", "window_frame"]
 

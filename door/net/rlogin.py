@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from door.net.gate import ConnectionGate, address_of, in_networks
-from door.net.terminal import StreamTerminal, TerminalKind
+from door.net.stream_terminal import StreamTerminal
+from door.net.terminal import TerminalKind
 
 __all__ = ["Handshake", "HandshakeError", "RloginTerminal", "parse_handshake", "start_rlogin", "Strangers",
            "HANDSHAKE_LIMIT", "FIELD_LIMIT"]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import enum
-import logging
 from collections import deque
 from collections.abc import Awaitable, Callable
 
@@ -20,8 +19,9 @@ from door.net.ansi import farewell
 from door.net.charset import Charset, choose_charset
 from door.net.gate import Ticket, address_of
 from door.net.keys import Key, KeyDecoder, KeyName, key_bytes
+from door.net.output import Output
 
-__all__ = ["Terminal", "TerminalKind", "HungUp", "StreamTerminal", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS", "HOLD_LIMIT",
+__all__ = ["Terminal", "TerminalKind", "HungUp", "ESCAPE_TIMEOUT", "MIN_COLS", "MIN_ROWS", "MAX_COLS", "MAX_ROWS",
            "INPUT_LIMIT", "clamp_size"]
 
 ESCAPE_TIMEOUT = 0.06
@@ -47,13 +47,6 @@ _RESIZE = object()
 _EOF = object()
 _TICK = object()  # a wait of get_key is over
 _WAKE = object()  # get_key returns None now (see Terminal.wake)
-
-HOLD_LIMIT = 256 * 1024
-"""Bytes of output Ctrl-S may hold before the screen is redrawn in full on
-Ctrl-Q instead."""
-
-CLOSE_GRACE = 2.0
-"""Seconds a closed connection may take to send its last output."""
 
 INPUT_LIMIT = 1024
 """Bytes of a caller's input the door holds unread; past it the transport
@@ -89,7 +82,7 @@ class TerminalKind(enum.StrEnum):
     """Door mode: the one caller of a BBS node, on standard input and output or the BBS's socket."""
 
 
-class Terminal:
+class Terminal(Output):
     """A caller's terminal, whatever the transport.
 
     ``kind``: a :class:`TerminalKind`; ``peer``: the remote address as
@@ -100,14 +93,17 @@ class Terminal:
     ``lang``.  Who is calling is not the terminal's business: a
     :class:`~door.caller.identity.Login` travels beside it.
 
-    Subclasses implement :meth:`_write`, :meth:`drain` and :meth:`close`, and
-    call :meth:`feed`, :meth:`resized` and :meth:`lost` as input arrives.
+    The input half is here (keys, resizes, the end of the line); the
+    output half is :class:`~door.net.output.Output`'s.  Subclasses
+    implement :meth:`pump`, :meth:`_write`, :meth:`_drain` and
+    :meth:`close`, and call :meth:`feed`, :meth:`resized` and :meth:`lost`
+    as input arrives.
     """
 
     def __init__(self, kind: TerminalKind | str, peer: str, term_type: str, cols: int, rows: int,
                  lang: str | None = None, address: str | None = None) -> None:
+        super().__init__(peer)
         self.kind = TerminalKind(kind)
-        self.peer = peer
         self.address = address if address is not None else address_of(peer)
         """The caller's own address (no port), what limits, cool-downs and
         the log count by: the host part of ``peer``, or for a caller relayed
@@ -115,13 +111,6 @@ class Terminal:
         self.term_type = term_type or "unknown"
         self.cols, self.rows = clamp_size(cols, rows)
         self.charset: Charset = choose_charset(term_type, lang)
-        self.closed = False
-        self.bytes_sent = 0
-        self.paused = False
-        """Output held by Ctrl-S until Ctrl-Q or any other key (as in the original door)."""
-        self._held: list[bytes] = []
-        self._held_bytes = 0
-        self._held_overflow = False  # more than HOLD_LIMIT: redraw on resume instead
         self.idle_timeout: float | None = None
         """Seconds without input before the caller is told and disconnected
         (``None``: never)."""
@@ -130,13 +119,6 @@ class Terminal:
         self.warn: Callable[[str], None] | None = None
         """Shows a sentence to the caller on the current screen (set by the session)."""
         self._warned = False
-        self.max_output = 256 * 1024
-        """Bytes of output the caller may leave unread before new output is held back."""
-        self.stuck_timeout = 30.0
-        """Seconds the caller may stay over ``max_output`` before being disconnected."""
-        self.dropped_output = False
-        """True when output was held back: the next frame must be a full redraw."""
-        self._stuck_timer: asyncio.TimerHandle | None = None
         self.plain = False
         """The session shows the door in plain lines: the
         terminal's own words (:meth:`say_farewell`) carry no escape sequence either."""
@@ -163,7 +145,6 @@ class Terminal:
         """When set (by :meth:`divert`), the caller's bytes go there as they
         arrive instead of becoming keys (a process relaying its caller to
         another, :func:`door.net.relay.relay`)."""
-        self.log = logging.getLogger(__name__)
 
     # -- fed by the adapters ------------------------------------------------
 
@@ -285,7 +266,7 @@ class Terminal:
 
     def lost(self) -> None:
         """The connection ended (clean close, reset or abort)."""
-        self.closed = True
+        super().lost()
         self._room.set()
         self._inbox.put_nowait(_EOF)
 
@@ -371,13 +352,8 @@ class Terminal:
     def _resume(self) -> None:
         """Ctrl-Q: send what Ctrl-S held (or, past :data:`HOLD_LIMIT`, ask
         for a full redraw instead)."""
-        self.paused = False
-        held, overflow = self._held, self._held_overflow
-        self._held, self._held_bytes, self._held_overflow = [], 0, False
-        if overflow:
+        if not self._unpause():
             self._keys.append(Key(KeyName.CTRL_L))
-        elif held:
-            self.write(b"".join(held))
 
     def _idle_out(self) -> None:
         minutes = (self.idle_timeout or 0) / 60
@@ -385,59 +361,6 @@ class Terminal:
         self.log.info("%s idle for %s s: disconnecting", self.peer, self.idle_timeout)
         self.close()
         self.lost()
-
-    def write(self, data: bytes) -> None:
-        """Queue ``data`` for the caller (no-op once closed); while paused
-        (Ctrl-S) it is held, up to :data:`HOLD_LIMIT` bytes."""
-        if self.closed or not data:
-            return
-        if self.paused:
-            self._held_bytes += len(data)
-            if self._held_bytes > HOLD_LIMIT:
-                self._held_overflow, self._held = True, []
-            elif not self._held_overflow:
-                self._held.append(data)
-            return
-        if self.buffered() > self.max_output:
-            self.hold_back()
-            return
-        self.bytes_sent += len(data)
-        try:
-            self._write(data)
-        except (ConnectionError, OSError, RuntimeError) as exc:
-            self.log.debug("write to %s failed: %s", self.peer, exc)
-            self.lost()
-
-    def hold_back(self) -> None:
-        """The caller is not reading (over ``max_output``): new output is
-        held back (the screen is redrawn whole later, see
-        :attr:`dropped_output`) and they have ``stuck_timeout`` seconds."""
-        self.dropped_output = True
-        if self._stuck_timer is None and not self.closed:
-            self._stuck_timer = asyncio.get_event_loop().call_later(self.stuck_timeout, self._check_stuck)
-
-    def _check_stuck(self) -> None:
-        self._stuck_timer = None
-        if self.closed:
-            return
-        if self.buffered() > self.max_output:
-            self._cut_off()
-
-    def _cut_off(self) -> None:
-        """The caller has not read for ``stuck_timeout`` seconds: end the
-        connection now (an abort: a close would wait for them to read)."""
-        self.log.info("%s has not read %d bytes for %g s: disconnecting", self.peer, self.buffered(),
-                      self.stuck_timeout)
-        self.abort()
-        self.lost()
-
-    counts_output = False
-    """True for the transports whose :meth:`buffered` counts what waits to
-    be sent (a 0 from the others says nothing)."""
-
-    def buffered(self) -> int:
-        """Bytes written but not yet taken by the network (0 if unknown)."""
-        return 0
 
     def write_text(self, text: str) -> None:
         """Encode ``text`` in the session's charset and write it."""
@@ -478,88 +401,3 @@ class Terminal:
         :meth:`pump_from`)."""
         raise NotImplementedError
 
-    def _write(self, data: bytes) -> None:
-        raise NotImplementedError
-
-    async def drain(self) -> None:
-        """Wait until the transport has taken the queued output, at most
-        ``stuck_timeout`` seconds: a caller who reads nothing for that long
-        is disconnected (and a lost connection returns at once)."""
-        if self.closed or self._drained():
-            return
-        try:
-            async with asyncio.timeout(self.stuck_timeout):
-                await self._drain()
-        except TimeoutError:
-            if not self.closed:
-                self._cut_off()
-
-    def _drained(self) -> bool:
-        """True when the transport surely holds no output (drain then returns
-        at once, without a timer); False when unknown."""
-        return self.counts_output and self.buffered() == 0
-
-    async def _drain(self) -> None:
-        """The transport's own drain; calls :meth:`lost` when it fails."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """End the connection (what was written is still sent, for
-        :data:`CLOSE_GRACE` seconds at most)."""
-        raise NotImplementedError
-
-    def abort(self) -> None:
-        """End the connection at once, dropping unsent output."""
-        self.close()
-
-    def _abort_later(self) -> None:
-        """After a close: if output is still unsent in :data:`CLOSE_GRACE`
-        seconds (a caller who does not read), abort."""
-        if self.buffered() > 0:
-            asyncio.get_event_loop().call_later(CLOSE_GRACE, self._abort_if_stuck)
-
-    def _abort_if_stuck(self) -> None:
-        if self.buffered() > 0:
-            self.abort()
-
-
-class StreamTerminal(Terminal):
-    """A :class:`Terminal` over an asyncio stream pair (the console socket,
-    a BBS's telnet socket); subclasses may look at what arrives first in
-    :meth:`received`."""
-
-    def __init__(self, kind: TerminalKind | str, peer: str, term_type: str, cols: int, rows: int,
-                 reader: asyncio.StreamReader, writer: asyncio.StreamWriter, address: str | None = None) -> None:
-        super().__init__(kind, peer, term_type, cols, rows, address=address)
-        self._reader = reader
-        self._writer = writer
-
-    async def pump(self) -> None:
-        await self.pump_from(lambda: self._reader.read(4096), self.received)
-
-    def received(self, data: bytes) -> None:
-        """Bytes from the stream (fed to the keys as they are)."""
-        self.feed(data)
-
-    def _write(self, data: bytes) -> None:
-        self._writer.write(data)
-
-    counts_output = True
-
-    def buffered(self) -> int:
-        return int(self._writer.transport.get_write_buffer_size())
-
-    async def _drain(self) -> None:
-        try:
-            await self._writer.drain()
-        except (ConnectionError, OSError):
-            self.lost()
-
-    def close(self) -> None:
-        self.closed = True
-        self._writer.close()
-        self._abort_later()
-
-    def abort(self) -> None:
-        self.closed = True
-        self._writer.transport.abort()

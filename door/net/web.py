@@ -51,7 +51,8 @@ from door.net.bucket import TokenBucket
 from door.net.charset import UTF8
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
-from door.net.terminal import CLOSE_GRACE, Terminal, TerminalKind
+from door.net.output import CLOSE_GRACE
+from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
            "allowed_origin", "default_hosts"]

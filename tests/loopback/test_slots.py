@@ -119,8 +119,8 @@ async def test_the_sysop_kick_never_waits_for_a_non_reader() -> None:
     port = server.sockets[0].getsockname()[1]
     _, client = await non_reader(port)
     await until(lambda: bool(served))
-    from door.net import terminal as terminal_module
-    from door.net.terminal import StreamTerminal
+    from door.net import output as terminal_module
+    from door.net.stream_terminal import StreamTerminal
     reader = asyncio.StreamReader()
     t = StreamTerminal("telnet", "x", "xterm", 80, 24, reader, served[0])
     served[0].transport.set_write_buffer_limits(high=1 << 30)
