@@ -47,8 +47,9 @@ from .events import (
 from .rules import Counting, FirstDeal, Rules
 from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play, score_show
 from .shuffle import SeededShuffle
+from .state import Peg, PlayedCard, ShownDeal
 
-__all__ = ["Phase", "Peg", "PlayedCard", "ShownDeal", "Game", "Match", "other", "replay"]
+__all__ = ["Phase", "Game", "other", "replay"]
 
 
 def other(seat: int) -> int:
@@ -63,39 +64,6 @@ class Phase(enum.Enum):
     PLAY = "play"
     SHOW = "show"
     OVER = "over"
-
-
-# --- state ----------------------------------------------------------------------
-
-@dataclass(slots=True)
-class Peg:
-    """A player's two pegs, in points: ``front`` is the score, ``back`` where
-    the front peg stood before its last move (0 at the start)."""
-
-    front: int = 0
-    back: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class PlayedCard:
-    """A card laid down in the play: its ``order`` (1, 2, ...) within its
-    ``series`` (0, 1, ...) of the hand, counting both players' cards."""
-
-    card: Card
-    order: int
-    series: int
-
-
-@dataclass(frozen=True, slots=True)
-class ShownDeal:
-    """A deal whose play ended and whose hands were shown: its
-    ``hand_number``, its ``dealer`` seat, and per seat the four cards
-    ``kept`` and the two ``thrown`` to the crib (all face up by then)."""
-
-    hand_number: int
-    dealer: int
-    kept: tuple[tuple[Card, ...], tuple[Card, ...]]
-    thrown: tuple[tuple[Card, ...], tuple[Card, ...]]
 
 
 @dataclass
@@ -527,40 +495,3 @@ def replay(rules: Rules, number: int, actions: Iterable[Action],
     for action in actions:
         events.extend(game.apply(action))
     return game, events
-
-
-@dataclass
-class Match:
-    """A series of games between the same two seats (as in Black Dog Cribbage): the first
-    game's dealer follows ``rules.first_deal``, and the loser of each game deals
-    first in the next."""
-
-    rules: Rules
-    games: list[Game] = field(default_factory=list)
-
-    @property
-    def points(self) -> tuple[int, int]:
-        """Games credited per seat over the finished games (1 a win, 2 a
-        skunk, 3 a double skunk by default)."""
-        pts = [0, 0]
-        for g in self.games:
-            if g.result is not None:
-                pts[g.result.winner] += g.result.value
-        return (pts[0], pts[1])
-
-    def new_game(self, number: int, shuffle: SeededShuffle | None = None, first_dealer: int | None = None) -> Game:
-        """Add the next game, with game ``number`` (and its seeds,
-        ``shuffle``, when it has them), and return it unstarted; its first
-        dealer is ``first_dealer`` when given (a rematch swaps the first
-        deal), else the loser of the last game.
-        Raises ``RuntimeError`` while the current game is not over."""
-        if self.games and not self.games[-1].over:
-            raise RuntimeError("the current game is not over")
-        first = first_dealer
-        if self.games and first is None:
-            result = self.games[-1].result
-            assert result is not None
-            first = other(result.winner)
-        game = Game(self.rules, number, first, shuffle=shuffle)
-        self.games.append(game)
-        return game

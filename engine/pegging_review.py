@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 from .actions import Action, Play
 from .cards import Card
-from .game import Game, PlayedCard
+from .game import Game
 from .pegging_search import PeggingSearch
 from .rules import Rules
 from .shuffle import SeededShuffle
+from .state import PlayedCard
 
 __all__ = ["PlayChoice", "review_plays", "review_hand", "left_on_the_table"]
 
@@ -67,7 +68,7 @@ def review_hand(rules: Rules, hand: int, kept: Sequence[Sequence[Card]],
     """The cards of one hand's play against the best card, from that
     hand's own cards (no replay of the game before it, so it costs the
     search alone: about 0.3 ms a card): ``kept``, each seat's four kept
-    cards, and ``played``, each seat's :class:`~engine.game.PlayedCard`
+    cards, and ``played``, each seat's :class:`~engine.state.PlayedCard`
     list as :class:`~engine.game.Game` keeps it (``Game.kept`` and
     ``Game.played`` before the next deal).  The same choices as
     :func:`review_plays` with ``hand``.  Raises ``ValueError`` when a card

@@ -16,8 +16,8 @@ from functools import lru_cache
 from door.ui.canvas import Canvas
 from door.ui.cells import fit
 from door.ui.style import BLACK, RED, WHITE, Style
-from engine.game import Peg
 from engine.rules import Rules
+from engine.state import Peg
 
 __all__ = ["LABEL_WIDTH", "HOLES_PER_ROW", "hole_position", "track_rows", "draw_legend", "draw_track", "board_height",
            "FRONT_PEG", "BACK_PEG", "HOLE", "GAME_HOLE"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from engine.game import Game, Match
+from engine.game import Game
+from engine.match import Match
 from engine.shuffle import SeedChain, SeededShuffle, game_number
 
 __all__ = ["Dealer", "new_seed", "new_chain", "commitment_notice", "reveal_notice"]

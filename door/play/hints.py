@@ -14,12 +14,13 @@ from door.ui.words import card_text, cards_text
 from engine.cards import Card
 from engine.crib_values import load_table
 from engine.expert import rank_discards
-from engine.game import Game, Phase, PlayedCard
+from engine.game import Game, Phase
 from engine.game_review import judge_discard
 from engine.hard import HardPlayer
 from engine.pegging_review import left_on_the_table, review_hand
 from engine.rules import Rules
 from engine.scoring import rank_points_table
+from engine.state import PlayedCard
 from engine.strategy import situation
 
 __all__ = ["discard_analysis", "hint", "hand_play", "pegging_note", "load_tables"]

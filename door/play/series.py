@@ -5,7 +5,8 @@ what leaving costs, and the match's result when it ends."""
 from __future__ import annotations
 
 from door.records.ranked.match import MatchResult, MatchTerms
-from engine.game import Game, Match
+from engine.game import Game
+from engine.match import Match
 from engine.rules import Rules
 
 __all__ = ["Series"]
@@ -24,7 +25,7 @@ class Series:
 
     def __init__(self, rules: Rules, terms: MatchTerms | None) -> None:
         self.match = Match(rules)
-        """Every game played at the table (:class:`engine.game.Match`: the loser of one deals first in the next)."""
+        """Every game played at the table (:class:`engine.match.Match`: the loser of one deals first in the next)."""
         self.terms = terms
         self.start = 0
         """Where the current match begins in ``match.games`` (a rematch starts a new one)."""

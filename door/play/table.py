@@ -323,7 +323,7 @@ class Table:
                                 f"{game.result.scores[0]}-{game.result.scores[1]}: {a} {wins[0]}, {b} {wins[1]} "
                                 f"(best of {self.terms.best_of}).")
                 if max(wins) < self.terms.needed:
-                    continue  # the match goes on: the loser deals first (engine.game.Match)
+                    continue  # the match goes on: the loser deals first (engine.match.Match)
                 await self._match_over(0 if wins[0] > wins[1] else 1)
                 if not self.settings.rematch or not all(await self._ask_again()):
                     return

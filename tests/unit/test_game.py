@@ -24,7 +24,8 @@ from engine.events import (
     Skunk,
     StarterTurned,
 )
-from engine.game import Game, Match, Phase, replay
+from engine.game import Game, Phase, replay
+from engine.match import Match
 from engine.rules import Counting, FirstDeal, Rules
 from engine.scoring import PlayKind, RunMode
 

@@ -3,8 +3,8 @@ not, and what a table reports when one ends.
 
 A table with :class:`MatchTerms` plays games until a player has won more
 than half of them (a skunk is still one game won), without asking "play
-again?" between them; the loser of a game deals first in the next (seed
-000, as :class:`engine.game.Match`).  Then both are asked for a rematch,
+again?" between them; the loser of a game deals first in the next (as in
+Black Dog Cribbage: :class:`engine.match.Match`).  Then both are asked for a rematch,
 which keeps the terms and swaps the first deal.  Leaving a match on purpose
 forfeits it; in a rated match so does a line that stays dropped past the
 grace (``[ranked] grace``).
