@@ -10,7 +10,7 @@ import logging
 from door.net.ansi import CLEAR
 from door.net.terminal import Terminal
 from door.records.store import Account, Store
-from door.sysop.lobby import Presence
+from door.sysop.presence import Presence
 
 __all__ = ["bbs_account", "time_limit", "WARN_BEFORE"]
 

@@ -34,7 +34,7 @@ from door.records.ranked.fair_play import Contender
 from door.records.ranked.match import MatchEntry, MatchTerms, ranked_rules
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
-from door.sysop.lobby import Challenge, Presence, account_identity, account_of
+from door.sysop.presence import Challenge, Presence, account_identity, account_of
 from door.ui.canvas import Canvas
 from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
 from engine.game import replay

@@ -34,7 +34,7 @@ from door.records.games import Opponent
 from door.records.store import SavedGame, StoreError
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
-from door.sysop.lobby import account_identity, sysop_identity
+from door.sysop.presence import account_identity, sysop_identity
 from door.ui.canvas import Canvas
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page

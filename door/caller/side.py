@@ -23,7 +23,7 @@ from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
 from door.records.store import StoreError
 from door.sysop.doing import Doing
-from door.sysop.lobby import Presence
+from door.sysop.presence import Presence
 from door.ui.display import Display, Presentation
 from door.ui.line_display import LineDisplay
 from engine.shuffle import SeedChain

@@ -19,7 +19,7 @@ from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.play.table import Table
 from door.sysop.doing import Doing
-from door.sysop.lobby import Presence
+from door.sysop.presence import Presence
 from door.ui.prompts import BACK, ask_choice, show_page
 
 __all__ = ["watch_game", "watchable_tables", "any_watchable", "TABLES_SHOWN"]

@@ -38,7 +38,8 @@ from door.sysop.console_keys import (
     handle_key,
 )
 from door.sysop.doing import Activity, Doing
-from door.sysop.lobby import Invitation, Lobby, Page, Presence, sysop_identity
+from door.sysop.lobby import Lobby
+from door.sysop.presence import Invitation, Page, Presence, sysop_identity
 from door.ui.canvas import Canvas
 from door.ui.cells import cell_width, fit
 from door.ui.display import Display, Presentation

@@ -25,8 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from door.config import PagingConfig
 from door.net.terminal import Terminal
@@ -35,17 +34,22 @@ from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.records.ranked.match import MatchTerms
 from door.sysop.doing import Activity, Doing
-from door.ui.display import Presentation
+from door.sysop.presence import (
+    Challenge,
+    Console,
+    Invitation,
+    Page,
+    Presence,
+    challenger_keys,
+)
 from engine.rules import Rules
 
 if TYPE_CHECKING:
     from door.play.human_seat import HumanSeat
     from door.play.table import Table
     from door.records.store import SavedGame
-    from door.ui.display import Display
 
-__all__ = ["Lobby", "Presence", "Page", "Invitation", "Challenge", "Console", "account_identity",
-           "account_of", "sysop_identity", "CHALLENGE_COOLDOWN"]
+__all__ = ["Lobby", "CHALLENGE_COOLDOWN", "CHALLENGE_RATE", "CHALLENGE_RATE_WINDOW"]
 
 log = logging.getLogger(__name__)
 
@@ -59,149 +63,6 @@ CHALLENGE_RATE = 4
 
 CHALLENGE_RATE_WINDOW = 60.0
 """Seconds over which :data:`CHALLENGE_RATE` counts."""
-
-
-def account_identity(account_id: int) -> Identity:
-    """The identity of a registered caller, as seats and presences carry it."""
-    return Identity.of_account(account_id)
-
-
-def account_of(identity: Identity | None) -> int | None:
-    """The account id of ``identity``, else ``None`` (a sysop, a guest)."""
-    return None if identity is None else identity.account
-
-
-def challenger_key(presence: Presence) -> str:
-    """Who sends a challenge, as a declined one is remembered: the
-    account, or for a guest the address they call from, so that calling
-    again (or under another name) does not lift the
-    :data:`CHALLENGE_COOLDOWN`."""
-    if presence.identity is not None:
-        return str(presence.identity)
-    return "guest@" + presence.terminal.address
-
-
-def _challenger_keys(presence: Presence) -> tuple[str, ...]:
-    """Every key a declined or withdrawn challenge is remembered by: the
-    challenger's (:func:`challenger_key`) and their address's."""
-    return challenger_key(presence), "from@" + presence.terminal.address
-
-
-def sysop_identity(name: str) -> Identity:
-    """The identity of the ``[[sysop]]`` entry ``name``."""
-    return Identity.of_sysop(name)
-
-
-class Console(Protocol):
-    """What the lobby needs of a sysop console."""
-
-    name: str
-    available: bool
-    busy: bool
-    display: Display
-
-    def lobby_changed(self) -> None:
-        """Something the console lists changed: redraw."""
-
-    def ring(self, page: Page) -> None:
-        """A new page: ring the bell and show the banner."""
-
-
-@dataclass(eq=False)
-class Presence:
-    """A connection as the console lists it: ``name`` (empty while logging
-    in), what the person is ``doing``, the ``table`` of their game, and
-    ``messages`` from the sysop not yet shown."""
-
-    conn: int
-    terminal: Terminal
-    name: str = ""
-    doing: Activity = Activity(Doing.LOGGING_IN)
-    table: Table | None = None
-    is_sysop: bool = False
-    messages: list[str] = field(default_factory=list)
-    deliver: Callable[[str], None] | None = None
-    """Shows a sentence at once; set while a screen can (a game, the menu)."""
-    identity: Identity | None = None
-    """Who this is as the transport or a password proved it
-    (:func:`account_identity`, :func:`sysop_identity`); ``None``: a guest."""
-    ended: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set when the connection's session is over."""
-    away: bool = False
-    """True once the caller is handed to another node (their session goes on there)."""
-    challengeable: bool = True
-    """False when the caller turned challenges off (the main menu's C)."""
-    presentation: Presentation = Presentation.SCREEN
-    """How the caller sees the door: the console marks screen-reader mode."""
-
-    def tell(self, text: str) -> None:
-        """Show ``text`` now if the screen can, else keep it for the menu."""
-        if self.deliver is not None:
-            self.deliver(text)
-        else:
-            self.messages.append(text)
-
-    def activity(self) -> str:
-        """``doing`` in words, with the hand and score while in a game."""
-        game = self.table.game if self.table is not None else None
-        if game is not None and not game.over:
-            a, b = game.scores()
-            return f"{self.doing.words()}, hand {game.hand_number} {a}-{b}"
-        return self.doing.words()
-
-
-@dataclass(eq=False)
-class Invitation:
-    """A page accepted by ``console``; the caller's session sends the
-    sysop's seat back through ``handoff`` (``None`` if the caller left)."""
-
-    console: Console
-    handoff: asyncio.Future[HumanSeat | None]
-
-
-@dataclass(eq=False)
-class Page:
-    """``presence`` asks for the sysop, for ``reason``, until ``deadline``
-    (seconds since the epoch)."""
-
-    presence: Presence
-    reason: str
-    deadline: float
-    answer: asyncio.Future[Invitation | None]
-    clock: Clock = WALL
-
-    @property
-    def seconds_left(self) -> int:
-        """Whole seconds before the page stops ringing."""
-        return max(0, int(self.deadline - self.clock() + 0.999))
-
-
-@dataclass(eq=False)
-class Challenge:
-    """``challenger`` asks ``challenged`` to play under ``rules`` until
-    ``deadline`` (seconds since the epoch); with ``resume`` (a kept game
-    between the two), to go on with that game.  ``answer`` gets the
-    challenged caller's seat when they accept, ``None`` otherwise;
-    ``declined`` says they said no, ``withdrawn`` that the challenger
-    stopped waiting."""
-
-    challenger: Presence
-    challenged: Presence
-    rules: Rules
-    deadline: float
-    answer: asyncio.Future[HumanSeat | None]
-    resume: SavedGame | None = None
-    terms: MatchTerms | None = None
-    """The match offered (best of N, rated), or ``None`` for games until
-    one declines another (a kept game goes on that way)."""
-    declined: bool = False
-    withdrawn: bool = False
-    clock: Clock = WALL
-
-    @property
-    def seconds_left(self) -> int:
-        """Whole seconds before the challenge lapses."""
-        return max(0, int(self.deadline - self.clock() + 0.999))
 
 
 class Lobby:
@@ -427,7 +288,7 @@ class Lobby:
             return False
         now = self.clock()
         return all(now - self._declined.get((key, other.conn), -CHALLENGE_COOLDOWN) >= CHALLENGE_COOLDOWN
-                   for key in _challenger_keys(presence))
+                   for key in challenger_keys(presence))
 
     def challenges_left(self, presence: Presence) -> int:
         """How many challenges ``presence``'s address may still send now
@@ -440,7 +301,7 @@ class Lobby:
         """The challenged caller said no, or the challenger withdrew: the
         :data:`CHALLENGE_COOLDOWN` starts for the challenger's keys."""
         now = self.clock()
-        for key in _challenger_keys(challenge.challenger):
+        for key in challenger_keys(challenge.challenger):
             self._declined[(key, challenge.challenged.conn)] = now
 
     def challenge_for(self, presence: Presence) -> Challenge | None:

@@ -367,7 +367,7 @@ async def test_the_peer_port_is_not_on_the_callers_address(tmp_path: Path, postg
 async def test_a_relayed_caller_keeps_their_own_address(shared: DoorServer) -> None:
     """Cool-downs, limits and the log count a handed-over caller by the
     address they called from, not by the node that relayed them."""
-    from door.sysop.lobby import challenger_key
+    from door.sysop.presence import challenger_key
 
     assert shared.link is not None
     reader, writer = await asyncio.open_connection("127.0.0.1", shared.link.port)

@@ -10,7 +10,8 @@ from door.config import PagingConfig
 from door.records.identity import Identity
 from door.records.nodes import Node, Present
 from door.sysop.doing import Activity, Doing
-from door.sysop.lobby import CHALLENGE_COOLDOWN, Lobby, Presence, challenger_key
+from door.sysop.lobby import CHALLENGE_COOLDOWN, Lobby
+from door.sysop.presence import Presence, challenger_key
 from engine.rules import Rules
 from tests.support.memory_terminal import MemoryTerminal
 
