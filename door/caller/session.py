@@ -6,70 +6,48 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime
 from collections.abc import Awaitable, Callable
 
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
+from door.caller.daily_screens import daily_deal, daily_of, keep_daily
 from door.caller.handover import hand_over
 from door.caller.identity import Caller, Login
+from door.caller.kept import KeptGame, back_to_waiting_table, load_kept, offer_resume, offer_to_drop
 from door.caller.login import READER_OFFER, login
 from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
 from door.caller.review import review_recorded
-from door.caller.seated import rejoin, seated
+from door.caller.seated import seated
 from door.caller.side import CallerSide
+from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
 from door.net.keys import KeyName
 from door.net.terminal import HungUp, TerminalKind
-from door.play.daily_deal import daily_opponent, par_result
+from door.play.daily_deal import daily_opponent
 from door.play.human_seat import HumanSeat
 from door.play.journal import HELD_MESSAGE, Journal
 from door.play.options import CallerOptions, Pace
 from door.play.table import Table
 from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent, demonstration
-from door.records.daily import marker, par_line
 from door.records.games import Opponent
-from door.records.store import SavedGame, StoreError
+from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
 from door.sysop.presence import account_identity, sysop_identity
 from door.ui.canvas import Canvas
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
-from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 from engine.shuffle import SeededShuffle
 
-__all__ = ["CallerSession", "KeptGame"]
+__all__ = ["CallerSession", "NO_LOGIN"]
 
 
 _REPLACING = (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP, MenuItem.PLAY_CALLER)
 """Menu choices that start a new game the caller owns (which replaces the kept game they own)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class KeptGame:
-    """A caller's unfinished game and how it stands, in words (``line``:
-    ``"game #N (hand 3, you 20, Computer 26)"``); ``owned``: the caller
-    owns it (a new game of theirs replaces it), rather than being the
-    other caller in someone else's."""
-
-    saved: SavedGame
-    line: str
-    owned: bool = True
-
-    @property
-    def against_sysop(self) -> bool:
-        """True for a game against the sysop (resumed by paging them)."""
-        return self.saved.opponent == Opponent.SYSOP
-
-    @property
-    def against_caller(self) -> bool:
-        """True for a game against another caller (resumed by challenging them)."""
-        return self.saved.opponent == Opponent.CALLER
 
 
 NO_LOGIN = Login()
@@ -144,45 +122,17 @@ class CallerSession(CallerSide):
             await self.remember_options()  # the account remembers the mode
         elif self.options.reader:
             self.present(Presentation.LINES)
-        await self._offer_key_link(proved.offered_key)
-        waiting = ctx.lobby.waiting_table(presence.identity)
-        if waiting is not None:
-            self.doing(Doing.REJOIN_PROMPT)
-            table, index = waiting
-            if table.rated:
-                stake = table.series.stakes.get(index)
-                loses = ("N aborts it: it has not begun" if not table.series.dealt else
-                         f"N forfeits the rated match{f': {stake}' if stake else ''}")
-            else:
-                loses = "N abandons it"
-            answer = await ask_choice(self.display, "Your game", [
-                f"Your game against {table.seats[1 - index].name} is waiting for you.",
-                "", f"Go back to it? (Y/N; {loses})"], "YN")
-            if answer == "Y":
-                await rejoin(self, table, index)
-            else:
-                table.abandon(index)
-                await table.ended.wait()  # its saved game is gone before the next screen looks for one
-                if table.series.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
-                    await show_page(self.display, "Rated match", table.series.news[index])
-        saved, broken = await self._load_saved()
+        await offer_key_link(self, proved.offered_key)
+        await back_to_waiting_table(self)
+        saved, broken = await load_kept(self)
         if broken:
-            answer = await ask_choice(self.display, "Unfinished game", [
-                "Your unfinished game cannot be rebuilt: its saved moves do not replay.",
-                f"({broken})",
-                "",
-                "  A  Abandon it (it is removed; your records are not touched).",
-                "  K  Keep it for now (the sysop can look at it; a new game replaces it).",
-            ], "AK")
-            if answer == "A":
-                await ctx.store.saved.drop_for(caller.account.id)  # type: ignore[union-attr]
-                log.info("%r abandoned a saved game that did not replay", caller.name)
+            await offer_to_drop(self, broken)
         if saved is not None:
             self.doing(Doing.RESUME_PROMPT)
-            if await self._offer_resume(saved):
+            if await offer_resume(self, saved):
                 await self._resume(saved)
         while True:
-            kept, _ = await self._load_saved()  # a kept game is offered on the menu
+            kept, _ = await load_kept(self)  # a kept game is offered on the menu
             named, challenge = challenge, ""  # (the first time round only)
             first, start = start, None
             choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
@@ -241,7 +191,7 @@ class CallerSession(CallerSide):
             MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
-            MenuItem.DAILY_DEAL: self._daily_deal,
+            MenuItem.DAILY_DEAL: lambda: daily_deal(self, lambda day, deal: self._play(daily=day, deal=deal)),
             MenuItem.STATISTICS: lambda: self._reading(Doing.READING_STATISTICS,
                                                        show_statistics(self.display, self.ctx.store, self.caller)),
             MenuItem.TOP_PLAYERS: lambda: self._reading(Doing.READING_TOP,
@@ -275,73 +225,6 @@ class CallerSession(CallerSide):
         """Tell the lobby what the caller is ``doing``, then show ``screen``."""
         self.doing(doing)
         await screen
-
-    async def _daily_deal(self) -> None:
-        """Today's deal: once a day for a registered caller (and by
-        default once an address), then the day's ranking against the
-        expert's own result, with the day's commitment, and yesterday's
-        result with its seed revealed."""
-        display, ctx, caller = self.display, self.ctx, self.caller
-        daily = ctx.store.daily
-        day = daily.today()
-        self.doing(Doing.DAILY_DEAL)
-        if caller.account is None:
-            await show_page(display, "Today's deal", [
-                "Today's deal is ranked, and each caller plays it once: it is for registered callers.", "",
-                "Register your name at your next call to play it."])
-            return
-        deal = await daily.deal(day)
-        if not await daily.played(caller.account.id, day):
-            kept, _ = await self._load_saved()
-            replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
-            answer = await ask_choice(display, "Today's deal", [
-                f"Today's deal ({day}) is game #{deal.game}: everyone plays the same cards against the expert "
-                "computer, once.",
-                "Your margin over the computer is ranked against the other callers' and against the "
-                "expert's own game on the same cards (the par).",
-                "The cards come from the day's secret seed: nobody knows them before they are dealt, "
-                "and the seed is shown once the day is over.",
-                *replaces, "", "Play it now? (Y/N)"], "YN")
-            if answer == "N":
-                return
-            address = "" if self.shared_line or not ctx.daily.per_address else self.terminal.address
-            refused = await daily.claim(caller.account.id, day, address)
-            if refused is not None:
-                self.log.info("%r may not play the daily deal of %s: %s", caller.name, day, refused)
-                await show_page(display, "Today's deal", [refused])
-                return
-            self.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, deal.game)
-            await self._play(daily=day, deal=deal)
-        await self._daily_ranking(day)
-
-    async def _daily_ranking(self, day: str) -> None:
-        """The day's ranking, with the par (worked out by the first caller
-        to ask), the day's commitment, the caller's streak, and yesterday's
-        winner with its seed revealed."""
-        ctx, caller = self.ctx, self.caller
-        daily = ctx.store.daily
-        deal = await daily.deal(day)
-        self.doing(Doing.DAILY_DEAL)
-        par = await daily.par(day)
-        if par is None:
-            par = await par_result(ctx.rules, deal, ctx.thinking)
-            await daily.set_par(day, *par)
-        lines = [f"Today's deal, {day} (game #{deal.game}): the same cards for everyone.", par_line(par),
-                 "Its seed's SHA-256:", f"  {deal.commitment}", ""]
-        ranking = await daily.ranking(day)
-        lines += [r.line(i) for i, r in enumerate(ranking[:10], 1)]
-        if not ranking:
-            lines.append("Nobody has finished today's deal yet.")
-        if caller.account is not None:
-            streak = await daily.streak(caller.account.id, day)
-            lines += ["", f"Your streak: {streak} day{'s' if streak != 1 else ''} in a row."]
-        yesterday = (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
-        seed = await daily.revealed(yesterday)
-        if seed is not None:
-            before = await daily.ranking(yesterday)
-            best = f"{before[0].name} won it, {before[0].score} - {before[0].computer}" if before else "nobody played it"
-            lines += ["", f"Yesterday's deal ({yesterday}): {best}. Its seed, to deal it again:", f"  {seed}"]
-        await show_page(self.display, "Today's deal", lines)
 
     async def _terminal_test(self) -> None:
         """The terminal test: the character set, or screen-reader mode on or off."""
@@ -419,92 +302,6 @@ class CallerSession(CallerSide):
             ctx.lobby.at_menu(presence, False)
             presence.deliver = None
 
-    async def _offer_key_link(self, key: str | None) -> None:
-        """After a password login over SSH, offer to link the public key ``key``
-        the client showed."""
-        display, ctx, caller = self.display, self.ctx, self.caller
-        if caller.account is None or key is None:
-            return
-        if await ctx.store.accounts.key_matches(caller.account.id, key):
-            return
-        tail = key.split()[1][-12:] if len(key.split()) > 1 else key[-12:]
-        answer = await ask_choice(display, "SSH key", [
-            "Your SSH client offered a public key:",
-            f"  {key.split()[0]} ...{tail}",
-            "",
-            f"Link it to {caller.name}, so that `ssh {caller.name}@...` logs you in without a password?",
-            "",
-            "Press Y to link it, N to leave it.",
-        ], "YN")
-        if answer == "Y":
-            try:
-                await ctx.store.accounts.add_ssh_key(caller.account.id, key)
-            except StoreError:
-                await show_page(display, "SSH key", [
-                    "The door cannot write its records right now: the key is not linked.",
-                    "", "It will be offered again at your next password login."])
-                return
-            await show_page(display, "SSH key", [
-                "The key is linked.",
-                "",
-                f"From now on `ssh {caller.name}@...` with this key logs you in without a password.",
-            ])
-
-    async def _load_saved(self) -> tuple[KeptGame | None, str]:
-        """The caller's unfinished game, checked by replaying it once:
-        ``(kept, "")``, ``(None, "")`` when there is none, or ``(None, why)``
-        when its log cannot be read or does not replay (never a crash).  A
-        game against a guest cannot go on (a guest cannot come back): it is
-        given up, and the menu says so (``presence``'s messages), rather than
-        offered to resume."""
-        ctx, caller, log, presence = self.ctx, self.caller, self.log, self.presence
-        if caller.account is None:
-            return None, ""
-        try:
-            saved = await ctx.store.saved.load(caller.account.id)
-            if saved is None:
-                return None, ""
-            other = saved.other_account if saved.account_id == caller.account.id else saved.account_id
-            if saved.opponent == Opponent.CALLER and other is None:
-                await ctx.store.saved.drop(saved.id)
-                log.info("the kept game %d of %r against a guest was given up", saved.number, caller.name)
-                if presence is not None:
-                    presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
-                                             "it is given up.")
-                return None, ""
-            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-            if game.over:
-                raise ValueError("the game in it is already over")
-            line = saved.line(caller.account.id, game)
-        except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
-            log.error("the saved game of %r does not replay: %s", caller.name, exc)
-            return None, str(exc)[:70]
-        return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
-
-    async def _daily_of(self, saved: SavedGame) -> str | None:
-        """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
-        daily, account = self.ctx.store.daily, self.caller.account
-        day = daily.today()
-        if account is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
-                or not await daily.pending(account.id, day):
-            return None
-        return day
-
-    async def _offer_resume(self, kept: KeptGame) -> bool:
-        """Ask whether to go on with ``kept`` now: True for yes."""
-        display = self.display
-        if kept.against_sysop:
-            lines = [f"You have an unfinished {kept.line}.", "",
-                     "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
-        elif kept.against_caller:
-            lines = [f"You have an unfinished {kept.line}.", "",
-                     "Ask them to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
-        else:
-            lines = [f"You have an unfinished {kept.line} against the computer.", "",
-                     "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
-        answer = await ask_choice(display, "Unfinished game", lines, "YN")
-        return answer == "Y"
-
     async def _resume(self, kept: KeptGame) -> None:
         """Go on with a kept game: against the computer at once, against the
         sysop by paging them, against another caller by challenging them."""
@@ -526,7 +323,7 @@ class CallerSession(CallerSide):
         display, ctx, caller, options, presence = self.display, self.ctx, self.caller, self.options, self.presence
         if resume is not None:
             rules = resume.rules
-            daily = await self._daily_of(resume)
+            daily = await daily_of(self, resume)
             deal = resume.shuffle if daily is not None else None
         elif daily is not None:
             rules = ctx.rules
@@ -571,27 +368,13 @@ class CallerSession(CallerSide):
             self.seeds = table.dealer.seeds  # (a new chain, when the call used one up)
             await self.remember_options()  # a seed set at "Play again?" is the caller's from now on
         if daily is not None and deal is not None and caller.account is not None:
-            await self._keep_daily(table, daily, deal)
+            await keep_daily(self, table, daily, deal)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
         if human.failure is not None:
             await show_page(display, "Sorry", [human.failure])
         if table.held is not None:
             await show_page(display, "Your game is kept", [HELD_MESSAGE])
-
-    async def _keep_daily(self, table: Table, day: str, deal: SeededShuffle) -> None:
-        """Keep how the caller's play of ``day``'s ``deal`` at ``table``
-        stands: its result when finished, else the score now (the day's
-        ranking takes it as it stood if the day ends first)."""
-        account = self.caller.account
-        game = next((g for g in table.series.match.games if g.shuffle == deal), None)
-        if game is None or account is None:
-            return
-        scores = game.result.scores if game.result is not None else game.scores()
-        try:
-            await self.ctx.store.daily.finish(account.id, day, scores[0], scores[1], finished=game.result is not None)
-        except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
-            self.log.warning("could not keep %r's result on the deal of %s: %s", self.caller.name, day, exc)
 
     async def _page_sysop(self, resume: SavedGame | None = None) -> None:
         """Page the sysop (with a reason, as BBS pages had); play the sysop

@@ -1,0 +1,114 @@
+"""The daily deal as a caller meets it: the offer (once a day, for a
+registered caller), the day's ranking against the expert's own result,
+yesterday's seed revealed, and the caller's result kept for the ranking."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Awaitable, Callable
+
+from door.caller.kept import load_kept
+from door.caller.side import CallerSide
+from door.play.daily_deal import par_result
+from door.play.table import Table
+from door.records.daily import marker, par_line
+from door.records.store import SavedGame, StoreError
+from door.sysop.doing import Doing
+from door.ui.prompts import ask_choice, show_page
+from engine.shuffle import SeededShuffle
+
+__all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily"]
+
+
+async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awaitable[None]]) -> None:
+    """Today's deal: once a day for a registered caller (and by
+    default once an address), then the day's ranking against the
+    expert's own result, with the day's commitment, and yesterday's
+    result with its seed revealed."""
+    display, ctx, caller = side.display, side.ctx, side.caller
+    daily = ctx.store.daily
+    day = daily.today()
+    side.doing(Doing.DAILY_DEAL)
+    if caller.account is None:
+        await show_page(display, "Today's deal", [
+            "Today's deal is ranked, and each caller plays it once: it is for registered callers.", "",
+            "Register your name at your next call to play it."])
+        return
+    deal = await daily.deal(day)
+    if not await daily.played(caller.account.id, day):
+        kept, _ = await load_kept(side)
+        replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
+        answer = await ask_choice(display, "Today's deal", [
+            f"Today's deal ({day}) is game #{deal.game}: everyone plays the same cards against the expert "
+            "computer, once.",
+            "Your margin over the computer is ranked against the other callers' and against the "
+            "expert's own game on the same cards (the par).",
+            "The cards come from the day's secret seed: nobody knows them before they are dealt, "
+            "and the seed is shown once the day is over.",
+            *replaces, "", "Play it now? (Y/N)"], "YN")
+        if answer == "N":
+            return
+        address = "" if side.shared_line or not ctx.daily.per_address else side.terminal.address
+        refused = await daily.claim(caller.account.id, day, address)
+        if refused is not None:
+            side.log.info("%r may not play the daily deal of %s: %s", caller.name, day, refused)
+            await show_page(display, "Today's deal", [refused])
+            return
+        side.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, deal.game)
+        await play(day, deal)
+    await daily_ranking(side, day)
+
+
+async def daily_ranking(side: CallerSide, day: str) -> None:
+    """The day's ranking, with the par (worked out by the first caller
+    to ask), the day's commitment, the caller's streak, and yesterday's
+    winner with its seed revealed."""
+    ctx, caller = side.ctx, side.caller
+    daily = ctx.store.daily
+    deal = await daily.deal(day)
+    side.doing(Doing.DAILY_DEAL)
+    par = await daily.par(day)
+    if par is None:
+        par = await par_result(ctx.rules, deal, ctx.thinking)
+        await daily.set_par(day, *par)
+    lines = [f"Today's deal, {day} (game #{deal.game}): the same cards for everyone.", par_line(par),
+             "Its seed's SHA-256:", f"  {deal.commitment}", ""]
+    ranking = await daily.ranking(day)
+    lines += [r.line(i) for i, r in enumerate(ranking[:10], 1)]
+    if not ranking:
+        lines.append("Nobody has finished today's deal yet.")
+    if caller.account is not None:
+        streak = await daily.streak(caller.account.id, day)
+        lines += ["", f"Your streak: {streak} day{'s' if streak != 1 else ''} in a row."]
+    yesterday = (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
+    seed = await daily.revealed(yesterday)
+    if seed is not None:
+        before = await daily.ranking(yesterday)
+        best = f"{before[0].name} won it, {before[0].score} - {before[0].computer}" if before else "nobody played it"
+        lines += ["", f"Yesterday's deal ({yesterday}): {best}. Its seed, to deal it again:", f"  {seed}"]
+    await show_page(side.display, "Today's deal", lines)
+
+
+async def daily_of(side: CallerSide, saved: SavedGame) -> str | None:
+    """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
+    daily, account = side.ctx.store.daily, side.caller.account
+    day = daily.today()
+    if account is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
+            or not await daily.pending(account.id, day):
+        return None
+    return day
+
+
+async def keep_daily(side: CallerSide, table: Table, day: str, deal: SeededShuffle) -> None:
+    """Keep how the caller's play of ``day``'s ``deal`` at ``table``
+    stands: its result when finished, else the score now (the day's
+    ranking takes it as it stood if the day ends first)."""
+    account = side.caller.account
+    game = next((g for g in table.series.match.games if g.shuffle == deal), None)
+    if game is None or account is None:
+        return
+    scores = game.result.scores if game.result is not None else game.scores()
+    try:
+        await side.ctx.store.daily.finish(account.id, day, scores[0], scores[1], finished=game.result is not None)
+    except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
+        side.log.warning("could not keep %r's result on the deal of %s: %s", side.caller.name, day, exc)
