@@ -41,6 +41,7 @@ from bench.load import THINK, _cpu_seconds, _free_port, _quantile  # noqa: E402
 def serve_main(port: int, answer: int) -> None:
     """The server's process: the door's telnet listener answering keys."""
     from door.net.keys import KeyName
+    from door.net.listener import Bind
     from door.net.telnet import start_telnet
 
     payload = bytes(range(0x20, 0x7f)) * (answer // 95 + 1)
@@ -58,10 +59,12 @@ def serve_main(port: int, answer: int) -> None:
             await terminal.drain()
 
     async def main() -> None:
-        server = await start_telnet("127.0.0.1", port, session, connect_maxwait=0.5)
+        listener = await start_telnet(Bind("127.0.0.1", port), session, connect_maxwait=0.5)
         print("listening", flush=True)
-        async with server:
-            await server.serve_forever()
+        try:
+            await asyncio.Event().wait()  # (until the benchmark terminates this process)
+        finally:
+            listener.close()
 
     asyncio.run(main())
 

@@ -15,7 +15,6 @@ import signal
 import ssl
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.hub import hub_account, hub_login
@@ -29,12 +28,13 @@ from door.config import Config, LimitsConfig, SysopConfig, WebConfig
 from door.context import DoorContext
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
+from door.net.listener import Bind, Listener
 from door.net.logs import CONNECTION, SOURCE
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
 from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
-from door.net.ssh import load_host_key, start_ssh
+from door.net.ssh import HostKey, load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
@@ -45,7 +45,7 @@ from door.records.bulletins import BulletinWriter
 from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
-from door.sysop.club_night import ClubNight
+from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import sysop_session
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
@@ -84,22 +84,29 @@ class DoorServer:
         self.rlogin_port = 0
         self.sessions: set[Terminal] = set()
         self._sysop_sessions: set[Terminal] = set()
-        self._telnet: Any = None
-        self._ssh: Any = None
-        self._web: Any = None
-        self._rlogin: Any = None
+        self._telnet: Listener | None = None
+        self._ssh: Listener | None = None
+        self._web: Listener | None = None
+        self._rlogin: Listener | None = None
         self._ids = itertools.count(1)
         self._tasks: set[asyncio.Task[None]] = set()
         self.store: Store | None = None
-        self._console: Any = None
-        self._nodes: Any = None
-        self._peers: Any = None
+        self._console: Listener | None = None
+        self._nodes: Listener | None = None
+        self._peers: Listener | None = None
         self.link: NodeLink | None = None
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
         self.thinking = Thinking(config.computer.processes)
         """Where the expert computer thinks (its worker processes start with the door)."""
+
+    @property
+    def listeners(self) -> list[Listener]:
+        """The listeners open now: the callers' (telnet, SSH, the web page,
+        the rlogin hub), then the data folder's sockets and the peer port."""
+        return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
+                                          self._nodes, self._peers) if listener is not None]
 
     async def start(self, before_listening: Callable[[], None] | None = None) -> None:
         """Open the store and both listeners; ``before_listening()`` is
@@ -137,8 +144,8 @@ class DoorServer:
                                ranked=self.config.ranked, shared=self.config.shared)
         lobby, store, config = self.ctx.lobby, self.store, self.config
         lobby.club_maker = lambda games, minutes: ClubNight(
-            lobby, store, config.rules, games, store.clock() + minutes * 60, self.thinking, config.computer.delay,
-            config.paging.ranked_grace, store.clock)
+            lobby, store, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),
+            self.thinking, config.computer.delay)
         load_tables()  # (before any caller: built at a caller's first discard, it stopped every screen)
         try:
             if before_listening is not None:
@@ -148,7 +155,7 @@ class DoorServer:
             await self.stop()
             raise
 
-    async def _listen(self, data_dir: Path, host_key: Any) -> None:
+    async def _listen(self, data_dir: Path, host_key: HostKey) -> None:
         """Start thinking, both listeners, the data folder's Unix sockets
         (worker 0) and the node link on a shared store.  Raises
         ``OSError`` when a port is taken or another server serves
@@ -157,24 +164,24 @@ class DoorServer:
         self.thinking.start()
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
-        self._telnet = await start_telnet(s.host, s.telnet_port, self._telnet_session, idle_timeout=s.idle_timeout + 60,
-                                          connect_maxwait=s.connect_maxwait, gate=self.gate,
-                                          login_timeout=s.login_timeout, reuse_port=reuse)
-        self.telnet_port = self._telnet.sockets[0].getsockname()[1]
+        self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,
+                                          idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
+                                          gate=self.gate, login_timeout=s.login_timeout)
+        self.telnet_port = self._telnet.port
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
-        self._ssh = await start_ssh(s.host, s.ssh_port, self._session, host_key,
+        self._ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self._session, host_key,
                                     lambda peer, close: SshAuthenticator(
                                         self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
                                         self.ctx.limits.ssh_password_attempts, peer, close),
-                                    login_timeout=s.login_timeout, gate=self.gate, reuse_port=reuse,
+                                    login_timeout=s.login_timeout, gate=self.gate,
                                     channels=self.config.limits.ssh_sessions)
-        self.ssh_port = self._ssh.get_port()
+        self.ssh_port = self._ssh.port
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
-            self._web = await start_web(s.host, self.config.web.port, self._web_session, self.gate,
-                                        web_options(self.config.web, s.host, self.config.limits), reuse_port=reuse)
-            self.web_port = self._web.sockets[0].getsockname()[1]
+            self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
+                                        web_options(self.config.web, s.host, self.config.limits))
+            self.web_port = self._web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
@@ -187,14 +194,14 @@ class DoorServer:
                 log.warning("rlogin: board(s) %s list no addresses: anyone who has seen a secret go by in the "
                             "clear may call as their callers (give each board its addresses)", ", ".join(open_boards))
             members = None if open_boards else [a for b in hub.boards for a in b.addresses]
-            self._rlogin = await start_rlogin(s.host, hub.port, self._rlogin_session,
+            self._rlogin = await start_rlogin(Bind(s.host, hub.port), self._rlogin_session,
                                               ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
                                                              prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
                                                                                     hub.max_sessions,
                                                                                     hub.max_sessions)),
                                               members=members,
                                               login_timeout=s.login_timeout)
-            self.rlogin_port = self._rlogin.sockets[0].getsockname()[1]
+            self.rlogin_port = self._rlogin.port
             log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,
                      self.rlogin_port)
         if self.worker == 0:
@@ -224,8 +231,8 @@ class DoorServer:
         store = self.config.store
         if store.peer_certfile:
             tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile)
-        self._peers = await start_peers(host, port, secret, self._peer_session, tls=tls)
-        port = self._peers.sockets[0].getsockname()[1]
+        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls)
+        port = self._peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
@@ -362,28 +369,13 @@ class DoorServer:
             terminal.close()
         for task in list(self._tasks):
             task.cancel()
-        if self._telnet is not None:
-            self._telnet.close()
-        if self._ssh is not None:
-            self._ssh.close()
-        if self._web is not None:
-            self._web.close()
-        if self._rlogin is not None:
-            self._rlogin.close()
-        if self._console is not None:
-            self._console.close()
-        if self._nodes is not None:
-            self._nodes.close()
-        if self._peers is not None:
-            self._peers.close()
+        for listener in self.listeners:
+            listener.close()
         if self.link is not None:
             await self.link.stop()
-        if self._telnet is not None:
-            await self._telnet.wait_closed()
-        if self._ssh is not None:
-            await self._ssh.wait_closed()
-        if self._web is not None:
-            await self._web.wait_closed()
+        for callers in (self._telnet, self._ssh, self._web):  # the callers' own: every connection is closed
+            if callers is not None:
+                await callers.wait_closed()
         if self.store is not None:
             await self.store.close()
             self.store = None

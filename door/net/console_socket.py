@@ -14,9 +14,9 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from door.net.ansi import CONSOLE_RESIZE
+from door.net.listener import Listener
 from door.net.local_socket import start_local
 from door.net.stream_terminal import StreamTerminal
 from door.net.terminal import Terminal, TerminalKind
@@ -48,10 +48,10 @@ class ConsoleTerminal(StreamTerminal):
             self.feed(data)
 
 
-async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]]) -> Any:
+async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]]) -> Listener:
     """Listen on ``data_dir/console.sock`` (mode 0600) and run
     ``session(terminal)`` for each console that connects as the server's
-    user.  Returns the asyncio server."""
+    user."""
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             hello = (await asyncio.wait_for(reader.readline(), 10)).decode("ascii", "replace").split()

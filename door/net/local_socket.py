@@ -14,7 +14,8 @@ import socket
 import struct
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+
+from door.net.listener import Listener
 
 __all__ = ["start_local", "peer_uid"]
 
@@ -49,12 +50,11 @@ def _answers(path: Path) -> bool:
         probe.close()
 
 
-async def start_local(path: Path, handle: Handler, refusal: bytes, limit: int = 4096) -> Any:
+async def start_local(path: Path, handle: Handler, refusal: bytes, limit: int = 4096) -> Listener:
     """Listen on ``path`` (a stale socket file there is replaced; the new
     one is mode 0600) and run ``handle(reader, writer)`` for each process
     of this user that connects; others get ``refusal`` and are closed.
-    ``limit``: the longest line ``readline`` accepts, in bytes.  Returns
-    the asyncio server.  Raises ``OSError`` (``EADDRINUSE``) when a live
+    ``limit``: the longest line ``readline`` accepts, in bytes.  Raises ``OSError`` (``EADDRINUSE``) when a live
     server answers on ``path``: another door serves this data folder, and
     taking its socket would cut its sysop console and BBS nodes off."""
     if _answers(path):
@@ -78,4 +78,4 @@ async def start_local(path: Path, handle: Handler, refusal: bytes, limit: int = 
     finally:
         os.umask(old)
     os.chmod(path, 0o600)
-    return server
+    return Listener(path.name, server, server.sockets)

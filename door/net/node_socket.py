@@ -22,7 +22,6 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from door.net.charset import Charset
 from door.net.hello import (
@@ -35,6 +34,7 @@ from door.net.hello import (
     hello_fields,
     profile_named,
 )
+from door.net.listener import Listener
 from door.net.local_socket import start_local
 from door.net.relay import RelayedTerminal
 from door.net.terminal import TerminalKind
@@ -98,10 +98,10 @@ class NodeTerminal(RelayedTerminal):
         self.screen_reader = hello.plain
 
 
-async def start_nodes(data_dir: Path, session: Callable[[NodeTerminal, NodeHello], Awaitable[None]]) -> Any:
+async def start_nodes(data_dir: Path, session: Callable[[NodeTerminal, NodeHello], Awaitable[None]]) -> Listener:
     """Listen on ``data_dir/node.sock`` (mode 0600) and run
     ``session(terminal, hello)`` for each door process of the server's
-    user that hands over a caller.  Returns the asyncio server."""
+    user that hands over a caller."""
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             hello = NodeHello.decode(await asyncio.wait_for(reader.readline(), 10))

@@ -69,6 +69,7 @@ from door.net.hello import (
     printable,
     profile_named,
 )
+from door.net.listener import Bind, Listener
 from door.net.logs import SOURCE
 from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
@@ -262,15 +263,15 @@ def peer_tls(certfile: str, keyfile: str, cafile: str) -> tuple[ssl.SSLContext, 
     return server, client
 
 
-async def start_peers(host: str, port: int, secret: bytes,
+async def start_peers(bind: Bind, secret: bytes,
                       session: Callable[[PeerTerminal, PeerHello], Awaitable[None]],
-                      tls: ssl.SSLContext | None = None) -> Any:
-    """Listen on ``host``:``port`` (0: any free port) and run
+                      tls: ssl.SSLContext | None = None) -> Listener:
+    """Listen where ``bind`` says and run
     ``session(terminal, hello)`` for each caller another node hands over
     with a hello signed with ``secret`` for that connection; ``tls``: the
     link runs over TLS (:func:`peer_tls`: nodes on different machines,
     where the hello's names and addresses must not cross a network in the
-    clear).  Returns the asyncio server."""
+    clear)."""
     waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
     """Connections in the handshake, oldest first, with their addresses."""
     by_address: Counter[str] = Counter()
@@ -335,9 +336,10 @@ async def start_peers(host: str, port: int, secret: bytes,
                 return
             super().connection_made(transport)
 
-    return await asyncio.get_running_loop().create_server(
-        lambda: Gated(asyncio.StreamReader(limit=HELLO_LIMIT), handle), host, port, ssl=tls,
+    server = await asyncio.get_running_loop().create_server(
+        lambda: Gated(asyncio.StreamReader(limit=HELLO_LIMIT), handle), bind.host, bind.port, ssl=tls,
         ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None)
+    return Listener("peer", server, server.sockets)
 
 
 async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from door.net.gate import ConnectionGate, address_of, in_networks
+from door.net.listener import Bind, Listener
 from door.net.stream_terminal import StreamTerminal
 from door.net.terminal import TerminalKind
 
@@ -157,10 +158,10 @@ class Strangers:
                         self.refused)
 
 
-async def start_rlogin(host: str, port: int, session: RloginSession, gate: ConnectionGate,
+async def start_rlogin(bind: Bind, session: RloginSession, gate: ConnectionGate,
                        login_timeout: float = 60.0, members: Sequence[str] | None = None,
-                       strangers: Strangers | None = None) -> asyncio.Server:
-    """Listen for rlogin on ``host``:``port``; each connection that
+                       strangers: Strangers | None = None) -> Listener:
+    """Listen for rlogin where ``bind`` says; each connection that
     ``gate`` admits and that sends a handshake within ``login_timeout``
     seconds is answered (``\\0``, then the urgent byte asking for the
     window size) and handed to ``session`` with its terminal.
@@ -204,4 +205,5 @@ async def start_rlogin(host: str, port: int, session: RloginSession, gate: Conne
         finally:
             ticket.release()
 
-    return await asyncio.start_server(connected, host, port, limit=HANDSHAKE_LIMIT * 8)
+    server = await asyncio.start_server(connected, bind.host, bind.port, limit=HANDSHAKE_LIMIT * 8)
+    return Listener("rlogin", server, server.sockets)

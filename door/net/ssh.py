@@ -22,10 +22,14 @@ import asyncssh
 from asyncssh.sftp import MIN_SFTP_VERSION
 
 from door.net.gate import ConnectionGate, Ticket, address_of
+from door.net.listener import Bind, Listener
 from door.net.private import check_private
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["SshTerminal", "Authenticator", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
+__all__ = ["HostKey", "SshTerminal", "Authenticator", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
+
+HostKey = asyncssh.SSHKey
+"""A private key the SSH listener proves the door's identity with (:func:`load_host_key`)."""
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +274,7 @@ def openssh_key(key: asyncssh.SSHKey) -> str:
     return " ".join(parts[:2])
 
 
-def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
+def load_host_key(data_dir: Path) -> HostKey:
     """The server's ed25519 host key from ``data_dir/ssh_host_ed25519_key``,
     generated on first start with file mode 0600.  Raises ``OSError`` when
     the folder cannot be written, and :class:`~door.net.private.SecretFileError`
@@ -287,20 +291,18 @@ def load_host_key(data_dir: Path) -> asyncssh.SSHKey:
     return asyncssh.read_private_key(str(path))
 
 
-async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awaitable[None]],
+async def start_ssh(bind: Bind, session: Callable[[Terminal, Any], Awaitable[None]],
                     host_key: asyncssh.SSHKey,
                     make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
                     login_timeout: float = 60.0, gate: ConnectionGate | None = None,
-                    reuse_port: bool = False, channels: int = 1) -> Any:
-    """Listen for SSH callers on ``host``:``port`` (0: any free port) and run
+                    channels: int = 1) -> Listener:
+    """Listen for SSH callers where ``bind`` says and run
     ``session(terminal, identity)`` for each shell, ``identity`` being what
     the connection's :class:`Authenticator` said at the end of
     authentication.  ``gate`` counts connections from the moment of accept
-    (:class:`~door.net.gate.ConnectionGate`); ``reuse_port``: bind with
-    ``SO_REUSEPORT`` (several worker processes on one port); ``channels``:
+    (:class:`~door.net.gate.ConnectionGate`); ``channels``:
     the session channels one connection may have open at once
-    (:class:`DoorSshServer`).  Returns the asyncssh acceptor (``close()``,
-    ``wait_closed()``, ``get_port()``)."""
+    (:class:`DoorSshServer`)."""
 
     async def handle(process: Any) -> None:
         terminal = SshTerminal(process)
@@ -308,8 +310,9 @@ async def start_ssh(host: str, port: int, session: Callable[[Terminal, Any], Awa
         identity = owner.identity if isinstance(owner, DoorSshServer) else None
         await terminal.run_session(lambda t: session(t, identity))
 
-    return await asyncssh.listen(
-        host, port, server_factory=lambda: DoorSshServer(make_authenticator, gate, handle, channels),
+    acceptor = await asyncssh.listen(
+        bind.host, bind.port, server_factory=lambda: DoorSshServer(make_authenticator, gate, handle, channels),
         server_host_keys=[host_key], encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
-        login_timeout=login_timeout, keepalive_interval=30, reuse_port=reuse_port or None)
+        login_timeout=login_timeout, keepalive_interval=30, reuse_port=bind.reuse_port or None)
+    return Listener("ssh", acceptor, acceptor.sockets)

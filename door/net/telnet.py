@@ -21,6 +21,7 @@ from telnetlib3 import telopt
 from door.net.bucket import TokenBucket
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
+from door.net.listener import Bind, Listener
 from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
@@ -261,20 +262,18 @@ def untie(transport: object, writer: object) -> None:
             option._on_change = None  # (the options still read as they were)
 
 
-async def start_telnet(host: str, port: int, session: Callable[[Terminal], Awaitable[None]],
+async def start_telnet(bind: Bind, session: Callable[[Terminal], Awaitable[None]],
                        idle_timeout: int = 900, connect_maxwait: float = 4.0,
-                       gate: ConnectionGate | None = None, login_timeout: float = 60.0,
-                       reuse_port: bool = False) -> asyncio.Server:
-    """Listen for telnet callers on ``host``:``port`` (0: any free port) and
+                       gate: ConnectionGate | None = None, login_timeout: float = 60.0) -> Listener:
+    """Listen for telnet callers where ``bind`` says and
     run ``session(terminal)`` for each.  ``idle_timeout``: seconds of silence
     before telnetlib3 disconnects a caller; ``connect_maxwait``: seconds to
     wait for a client that never negotiates; ``gate``: counts connections
     at accept (:class:`~door.net.gate.ConnectionGate`; none: unlimited);
     ``login_timeout``: seconds a connection may take to reach the name
-    prompt; ``reuse_port``: bind with ``SO_REUSEPORT``, so that several
-    worker processes listen on one port and the kernel spreads the callers
-    among them.  Returns the asyncio server (``close()``, ``wait_closed()``,
-    ``sockets``).  Raises ``OSError`` when the port is taken.
+    prompt.  With ``bind.reuse_port`` several worker processes listen on
+    one port and the kernel spreads the callers among them.  Raises
+    ``OSError`` when the port is taken.
 
     The listener is asyncio's own, making telnetlib3's protocol for each
     connection: ``telnetlib3.create_server`` has no ``reuse_port``, and its
@@ -294,4 +293,6 @@ async def start_telnet(host: str, port: int, session: Callable[[Terminal], Await
         return protocol(shell=shell, encoding=False, timeout=idle_timeout, connect_maxwait=connect_maxwait,
                         cols=80, rows=24, term="unknown")
 
-    return await asyncio.get_running_loop().create_server(factory, host, port, reuse_port=reuse_port or None)
+    server = await asyncio.get_running_loop().create_server(factory, bind.host, bind.port,
+                                                            reuse_port=bind.reuse_port or None)
+    return Listener("telnet", server, server.sockets)

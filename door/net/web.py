@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
@@ -51,6 +51,7 @@ from door.net.bucket import TokenBucket
 from door.net.charset import UTF8
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
+from door.net.listener import Bind, Listener
 from door.net.output import CLOSE_GRACE
 from door.net.terminal import Terminal, TerminalKind
 
@@ -431,9 +432,9 @@ def _load_files() -> dict[str, tuple[bytes, str]]:
     return {path: ((PAGE / name).read_bytes(), kind) for path, (name, kind) in _FILES.items()}
 
 
-async def start_web(host: str, port: int, session: Callable[[WebTerminal], Awaitable[None]],
-                    gate: ConnectionGate, options: WebOptions, reuse_port: bool = False) -> Server:
-    """Listen on ``host``:``port`` for the page and its WebSocket; each
+async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]],
+                    gate: ConnectionGate, options: WebOptions) -> Listener:
+    """Listen where ``bind`` says for the page and its WebSocket; each
     caller's session is ``session(terminal)``.  Raises ``OSError`` when
     the port is taken."""
     files = _load_files()
@@ -481,9 +482,10 @@ async def start_web(host: str, port: int, session: Callable[[WebTerminal], Await
 
     quiet = logging.getLogger("door.net.web.protocol")  # scanners' broken handshakes are not the door's news
     quiet.setLevel(logging.CRITICAL)
-    kwargs: dict[str, Any] = {"reuse_port": True} if reuse_port else {}
-    return await serve(handler, host, port, process_request=process_request, create_connection=Gated,
+    kwargs: dict[str, Any] = {"reuse_port": True} if bind.reuse_port else {}
+    server = await serve(handler, bind.host, bind.port, process_request=process_request, create_connection=Gated,
                        max_size=options.max_message, max_queue=4, ping_interval=PING_INTERVAL,
                        ping_timeout=PING_INTERVAL, open_timeout=10, close_timeout=CLOSE_GRACE, compression=None,
                        ssl=options.tls,
                        server_header=None, logger=quiet, **kwargs)
+    return Listener("web", server, server.sockets)

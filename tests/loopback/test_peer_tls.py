@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from door.net.listener import Bind
 from door.net.peer_socket import PeerHello, PeerTerminal, connect_peer, peer_tls, start_peers
 
 SECRET = b"s" * 32
@@ -56,8 +57,8 @@ async def test_the_peer_link_runs_over_tls_between_the_sysops_own_nodes(tmp_path
         terminal.write(b"welcome over TLS\r\n")
         await terminal.drain()
 
-    server = await start_peers("127.0.0.1", 0, SECRET, session, tls=server_tls)
-    port = server.sockets[0].getsockname()[1]
+    server = await start_peers(Bind("127.0.0.1", 0), SECRET, session, tls=server_tls)
+    port = server.port
     try:
         link = await connect_peer("127.0.0.1", port, SECRET, PeerHello("Syd", None, 80, 24, "utf-8", "xterm"),
                                   tls=client_tls, source="127.0.0.1")
