@@ -17,7 +17,7 @@ from door.ui.display import Display
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.words import wrap
 
-__all__ = ["MenuItem", "MenuEntry", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
+__all__ = ["MenuItem", "MenuEntry", "MenuState", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
 
 
 class MenuItem(enum.Enum):
@@ -77,14 +77,40 @@ class MenuEntry:
         return f"  {self.key}  {self.label()}"
 
 
-def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[], bool],
-                      opponents: Callable[[], bool], resume: str | None,
-                      challenges_on: Callable[[], bool] | None,
-                      watchable: Callable[[], bool] = _always_not,
-                      watchers_on: Callable[[], bool] | None = None,
-                      club: Callable[[], str] = lambda: "") -> list[MenuEntry]:
-    """The main menu's entries, in order (see :func:`main_menu` for what
-    each argument offers; ``terminal()``: the terminal profile's name)."""
+def _nothing() -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class MenuState:
+    """What the main menu asks of the door while it waits, each a function
+    called at every paint and every second: "Play the sysop" is offered
+    while ``sysop_available()`` says so, "Play another caller" while
+    ``opponents()`` does; when ``challenged()`` turns True the menu
+    returns :attr:`MenuItem.CHALLENGED`; ``challenges_on()`` says whether
+    other callers may challenge this caller (offered as C to change; not
+    offered when ``None``); "Watch a game" is offered while
+    ``watchable()`` says a game between callers may be watched, and
+    ``watchers_on()`` says whether this caller's own games may be (offered
+    as V to change; not offered when ``None``); ``club()`` describes a
+    club night taking players (J joins; not offered while it says
+    nothing)."""
+
+    sysop_available: Callable[[], bool] = _always_not
+    opponents: Callable[[], bool] = _always_not
+    challenged: Callable[[], bool] = _always_not
+    challenges_on: Callable[[], bool] | None = None
+    watchable: Callable[[], bool] = _always_not
+    watchers_on: Callable[[], bool] | None = None
+    club: Callable[[], str] = _nothing
+
+
+def main_menu_entries(terminal: Callable[[], str], state: MenuState, resume: str | None) -> list[MenuEntry]:
+    """The main menu's entries, in order (see :class:`MenuState` for what
+    each offers; ``terminal()``: the terminal profile's name; ``resume``:
+    a kept game, offered as R)."""
+    sysop_available, opponents, watchable, club = state.sysop_available, state.opponents, state.watchable, state.club
+    challenges_on, watchers_on = state.challenges_on, state.watchers_on
     def fixed(text: str) -> Callable[[], str]:
         return lambda: text
 
@@ -117,34 +143,21 @@ def main_menu_entries(terminal: Callable[[], str], sysop_available: Callable[[],
     return entries
 
 
-async def main_menu(display: Display, caller: Caller, sysop_available: Callable[[], bool] = lambda: False,
-                    messages: Sequence[str] = (), resume: str | None = None,
-                    opponents: Callable[[], bool] = lambda: False,
-                    challenged: Callable[[], bool] = lambda: False,
-                    challenges_on: Callable[[], bool] | None = None,
-                    watchable: Callable[[], bool] = _always_not,
-                    watchers_on: Callable[[], bool] | None = None,
-                    club: Callable[[], str] = lambda: "") -> MenuItem:
+async def main_menu(display: Display, caller: Caller, state: MenuState = MenuState(),
+                    messages: Sequence[str] = (), resume: str | None = None) -> MenuItem:
     """The caller's menu; returns the :class:`MenuItem` chosen (raises
-    :class:`~door.net.terminal.HungUp` on hang-up).  "Play the sysop" is offered while
-    ``sysop_available()`` says so, "Play another caller" while
-    ``opponents()`` does (both checked every second); ``messages`` from
-    the sysop show as they arrive; ``resume`` describes a kept game
-    ("game #N (hand 3, you 20, Computer 26)"), offered as R.  When
-    ``challenged()`` turns True (checked at every wake-up of the
-    terminal) the menu returns :attr:`MenuItem.CHALLENGED`, unless the
-    caller pressed a key of the menu: their own choice comes first (issue
-    32.5).  ``challenges_on()`` says whether other callers may challenge
-    this one (offered as C to change; not offered when ``None``);
-    "Watch a game" is offered while ``watchable()`` says a game between
-    callers may be watched, and ``watchers_on()`` whether this caller's own
-    games may be (offered as V to change; not offered when ``None``);
-    ``club()`` describes a club night taking players (J joins; not
-    offered while it says nothing)."""
+    :class:`~door.net.terminal.HungUp` on hang-up).  What it offers
+    follows ``state`` (:class:`MenuState`, checked every second);
+    ``messages`` from the sysop show as they arrive; ``resume`` describes
+    a kept game ("game #N (hand 3, you 20, Computer 26)"), offered as R.
+    When ``state.challenged()`` turns True (checked at every wake-up of
+    the terminal) the menu returns :attr:`MenuItem.CHALLENGED`, unless the
+    caller pressed a key of the menu: their own choice comes first."""
+    sysop_available, opponents, watchable, club = state.sysop_available, state.opponents, state.watchable, state.club
+    challenged = state.challenged
     who = f"Welcome, {caller.name}." if not caller.guest else f"Welcome, {caller.name} (guest: nothing is kept)."
     note = ""
-    entries = main_menu_entries(lambda: display.terminal.charset.label, sysop_available, opponents, resume,
-                                challenges_on, watchable, watchers_on, club)
+    entries = main_menu_entries(lambda: display.terminal.charset.label, state, resume)
 
     def lines() -> list[str]:
         return [who, "", *(e.line() for e in entries if e.enabled())]
@@ -251,8 +264,7 @@ async def show_top_players(display: Display, store: Store) -> None:
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> GameSummary | None:
     """The latest games (the caller's own when registered), and the seeds
     of the latest one dealt by a verifiable shuffle.  A
-    registered caller may press a game's number to review it (issue
-    38.1): returns that game, else ``None`` (any other key)."""
+    registered caller may press a game's number to review it: returns that game, else ``None`` (any other key)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     numbered = [] if caller.guest else games[:9]
     title = "Recent games" if caller.guest else f"Recent games of {caller.name}"

@@ -15,7 +15,7 @@ from door.caller.handover import hand_over
 from door.caller.identity import Caller, Login
 from door.caller.kept import KeptGame, back_to_waiting_table, load_kept, offer_resume, offer_to_drop
 from door.caller.login import READER_OFFER, login
-from door.caller.menu import MenuItem, main_menu, show_recent_games, show_statistics, show_top_players
+from door.caller.menu import MenuItem, MenuState, main_menu, show_recent_games, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
 from door.caller.review import review_recorded
 from door.caller.seated import seated
@@ -284,17 +284,16 @@ class CallerSession(CallerSide):
         presence.deliver = deliver
         ctx.lobby.at_menu(presence, True)
         try:
-            choice = await main_menu(display, caller,
-                                     lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
-                                     messages,
-                                     resume=kept.line if kept is not None else None,
-                                     opponents=lambda: ctx.lobby.has_opponents(presence),
-                                     challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
-                                     challenges_on=lambda: presence.challengeable,
-                                     watchable=lambda: any_watchable(ctx.lobby.tables, presence),
-                                     watchers_on=lambda: self.options.watchers,
-                                     club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
-                                     and club.state is Night.OPEN else "")
+            state = MenuState(
+                sysop_available=lambda: ctx.lobby.sysop_available() or ctx.lobby.sysop_elsewhere() is not None,
+                opponents=lambda: ctx.lobby.has_opponents(presence),
+                challenged=lambda: ctx.lobby.challenge_for(presence) is not None,
+                challenges_on=lambda: presence.challengeable,
+                watchable=lambda: any_watchable(ctx.lobby.tables, presence),
+                watchers_on=lambda: self.options.watchers,
+                club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
+                and club.state is Night.OPEN else "")
+            choice = await main_menu(display, caller, state, messages, resume=kept.line if kept is not None else None)
             if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
                 ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
             return choice

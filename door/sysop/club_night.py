@@ -31,7 +31,7 @@ from door.play.table import Seat, Table
 from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.play.thinking import IN_THREAD, Thinking
-from door.records.clock import WALL, Clock
+from door.records.clock import Clock
 from door.records.games import Opponent
 from door.records.identity import Identity
 from door.records.ranked.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
@@ -42,7 +42,7 @@ from engine.events import Skunk
 from engine.objectives import ACC_POINTS
 from engine.rules import Rules
 
-__all__ = ["ClubNight", "Night", "Assignment", "SIT_TIMEOUT"]
+__all__ = ["ClubNight", "NightTerms", "Night", "Assignment", "SIT_TIMEOUT"]
 
 log = logging.getLogger(__name__)
 
@@ -84,19 +84,32 @@ class Assignment:
         return (b or "Computer") if name == a else a
 
 
-class ClubNight:
-    """A night of ``games`` rounds starting at ``starts`` (seconds since
-    the epoch), played under ``rules`` in ``lobby``'s tables and kept in
-    ``store``; ``thinking`` and ``delay``: the computer's, for the odd
-    player out.  ``rng`` pairs the first round."""
+@dataclass(frozen=True)
+class NightTerms:
+    """What a club night is: ``games`` rounds (1 to 20) starting at
+    ``starts`` (seconds since the epoch, by the store's clock), played
+    under ``rules``; ``grace``: seconds a table waits for a player whose
+    line dropped (``[paging] ranked_grace``)."""
 
-    def __init__(self, lobby: Lobby, store: Store, rules: Rules, games: int, starts: float,
-                 thinking: Thinking = IN_THREAD, delay: float = 0.6, grace: float = 120.0, clock: Clock = WALL,
-                 rng: random.Random | None = None) -> None:
-        if not 1 <= games <= 20:
-            raise ValueError(f"a club night is 1 to 20 games, got {games!r}")
-        self.lobby, self.store, self.rules, self.games, self.starts = lobby, store, rules, games, starts
-        self.thinking, self.delay, self.grace, self.clock = thinking, delay, grace, clock
+    rules: Rules
+    games: int
+    starts: float
+    grace: float = 120.0
+
+
+class ClubNight:
+    """A night of the ``terms``' rounds, played in ``lobby``'s tables and
+    kept in ``store`` (whose clock it keeps time by); ``thinking`` and
+    ``delay``: the computer's, for the odd player out.  ``rng`` pairs the
+    first round.  Raises ``ValueError`` for a night not of 1 to 20 games."""
+
+    def __init__(self, lobby: Lobby, store: Store, terms: NightTerms, thinking: Thinking = IN_THREAD,
+                 delay: float = 0.6, rng: random.Random | None = None) -> None:
+        if not 1 <= terms.games <= 20:
+            raise ValueError(f"a club night is 1 to 20 games, got {terms.games!r}")
+        self.lobby, self.store, self.rules, self.games, self.starts = lobby, store, terms.rules, terms.games, terms.starts
+        self.thinking, self.delay, self.grace = thinking, delay, terms.grace
+        self.clock: Clock = store.clock
         self.rng = rng or random.Random(secrets.randbits(64))
         self.state = Night.OPEN
         self.entrants: list[Entrant] = []

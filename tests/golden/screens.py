@@ -1,4 +1,4 @@
-"""The golden screens (issue 14): every screen of the door as text, so that
+"""The golden screens: every screen of the door as text, so that
 a change of layout shows in the diff of ``tests/golden/*.txt``.
 
 Each screen is painted by the door's own code into an in-memory terminal
@@ -24,7 +24,7 @@ import pyte
 from door.caller.club import final_lines
 from door.caller.identity import Caller
 from door.caller.login import login
-from door.caller.menu import main_menu, show_statistics, show_top_players
+from door.caller.menu import MenuState, main_menu, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
 from door.caller.side import CallerSide
 from door.config import CallerConfig, PagingConfig
@@ -116,7 +116,7 @@ def _game_screens() -> dict[str, str]:
     greedy = GreedyPlayer()
     prompt_for(vs, game, Seating(0, ("Ann", "Computer"), dealt=False))
     out["chat"] = _painted(game, vs)
-    vs.series = MatchTerms(3, rated=True).score_words((1, 0))  # a rated match's header (issue 36.1)
+    vs.series = MatchTerms(3, rated=True).score_words((1, 0))  # a rated match's header
     out["match"] = _painted(game, vs)
     vs.series = ""
     prompt_for(vs, game, Seating(0, ("Ann", "Computer")))
@@ -200,7 +200,7 @@ async def _door_screens() -> dict[str, str]:
             screens: dict[str, Callable[[Display], Awaitable[Any]]] = {
                 "name": lambda d: login(CallerSide(d, ctx, Lobby(PagingConfig()).join(99, d.terminal),
                                                    logging.getLogger(__name__)), None, None),
-                "menu": lambda d: main_menu(d, ann, lambda: True),
+                "menu": lambda d: main_menu(d, ann, MenuState(sysop_available=lambda: True)),
                 "options": lambda d: ask_game_options(d, Rules(), CallerConfig(), CallerOptions(),
                                                       commitment=SeedChain("ab" * 32).anchor),
                 "statistics": lambda d: show_statistics(d, store, ann),

@@ -1,12 +1,12 @@
 """Screens that wait: a caller who reads the menu or thinks over a hand
-costs the door next to nothing (issue 17: at 1,000 callers, the menu's
+costs the door next to nothing (at 1,000 callers, the menu's
 once-a-second repaint and the scattered clock ticks were a fifth of the
 door's CPU)."""
 
 import asyncio
 
 from door.caller.identity import Caller
-from door.caller.menu import main_menu
+from door.caller.menu import MenuState, main_menu
 from door.ui.display import Display
 from tests.support.memory_terminal import MemoryTerminal
 
@@ -16,7 +16,7 @@ async def test_the_menu_repaints_only_when_what_it_shows_changes() -> None:
     display = Display(terminal)
     sysop = False
     messages: list[str] = []
-    menu = asyncio.create_task(main_menu(display, Caller("Ann", None), lambda: sysop, messages))
+    menu = asyncio.create_task(main_menu(display, Caller("Ann", None), MenuState(sysop_available=lambda: sysop), messages))
     try:
         await asyncio.sleep(2.3)  # two ticks of the menu's clock, nothing new
         assert display.renderer.frames == 1

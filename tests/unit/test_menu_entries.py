@@ -1,14 +1,15 @@
-"""The main menu as data (issue 33.1): its entries, what each offers and
+"""The main menu as data: its entries, what each offers and
 when, so that another presentation (a line mode) can show the same menu."""
 
 from __future__ import annotations
 
-from door.caller.menu import MenuItem, main_menu_entries
+from door.caller.menu import MenuItem, MenuState, main_menu_entries
 
 
 def test_the_entries_offer_what_is_available_in_order() -> None:
     sysop = [False]
-    entries = main_menu_entries(lambda: "UTF-8 ANSI", lambda: sysop[0], lambda: True, "game #7 (hand 2)", lambda: True)
+    entries = main_menu_entries(lambda: "UTF-8 ANSI", MenuState(sysop_available=lambda: sysop[0], opponents=lambda: True,
+                                                         challenges_on=lambda: True), "game #7 (hand 2)")
     offered = [e.key for e in entries if e.enabled()]
     assert offered == ["R", "1", "2", "D", "3", "4", "5", "7", "8", "C", "T", "Q"]
     sysop[0] = True  # asked again at each paint and key
@@ -21,5 +22,5 @@ def test_the_entries_offer_what_is_available_in_order() -> None:
 
 
 def test_no_resume_and_no_challenge_switch_when_there_is_none() -> None:
-    entries = main_menu_entries(lambda: "plain ASCII", lambda: False, lambda: False, None, None)
+    entries = main_menu_entries(lambda: "plain ASCII", MenuState(), None)
     assert [e.key for e in entries if e.enabled()] == ["1", "2", "D", "3", "4", "5", "7", "T", "Q"]
