@@ -68,7 +68,7 @@ async def _guest_at_menu(port: int, name: str, local: str) -> tuple[Any, Any]:
 
 async def attack(name: str, telnet_port: int, ssh_port: int, seconds: float, peer_ports: list[int],
                  data_dir: Path | None, sniffed: bytes) -> dict[str, Any]:
-    """Run the issue-32 attack ``name`` for about ``seconds``."""
+    """Run the attack ``name`` for about ``seconds``."""
     end = time.monotonic() + seconds
     if name == "ssh-channels":
         return await _channels(ssh_port, telnet_port, end)

@@ -1,6 +1,6 @@
-"""This serve process as one node of several on a shared store (issue
-16.2; PostgreSQL, or the SQLite file of ``serve --workers``): it registers
-its peer port (:mod:`door.net.peer_socket`), publishes who is on line
+"""This serve process as one node of several on a shared store
+(PostgreSQL, or the SQLite file of ``serve --workers``): it registers its
+peer port (:mod:`door.net.peer_socket`), publishes who is on line
 here, and learns who is on line on the other nodes
 (:mod:`door.records.nodes`).
 

@@ -102,8 +102,8 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
 
 
 def keys_words(keys: Sequence[str], escape: bool = False) -> str:
-    """The keys a prompt takes, said last (the line presentation, issue
-    35.2): ``"Press Y or N."``, ``"Press 1, 2, 3 or Q; ESC goes back."``."""
+    """The keys a prompt takes, said last (in the line presentation):
+    ``"Press Y or N."``, ``"Press 1, 2, 3 or Q; ESC goes back."``."""
     keys = list(keys)
     said = keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " or " + keys[-1]
     return f"Press {said}" + ("; ESC goes back." if escape else ".")

@@ -1,4 +1,4 @@
-"""Bad input and bad clients (issue 6): random bytes on the telnet and SSH
+"""Bad input and bad clients: random bytes on the telnet and SSH
 input paths, telnet option storms and silly window sizes, and a client that
 stops reading; every other caller goes on as if nothing happened."""
 

@@ -82,7 +82,7 @@ async def test_registrations_in_all_are_limited_in_the_same_transaction(door: Do
 
 
 async def test_a_few_addresses_cannot_switch_registration_off_for_everybody(door: DoorServer) -> None:
-    """Issue 32.6: ten addresses registering five names each filled
+    """Ten addresses registering five names each filled
     ``register_total`` and refused every newcomer for the hour.  Now one
     network stops at ``per_network``; networks that fill ``total``
     leave the ``reserve`` to networks that have not registered."""
@@ -133,7 +133,7 @@ async def ssh_menu(door: DoorServer, **kwargs) -> str:
         screen, task = watch(process, 80, 24)
         await screen.wait_for(lambda: "Main menu" in screen.text() or "SSH key" in screen.text())
         if "SSH key" in screen.text():
-            # issue 14.10: the question is on screen whole, and Y is confirmed
+            # the question is on screen whole, and Y is confirmed
             assert "ssh-ed25519" in screen.text() and "Press Y to link it, N to leave it." in screen.text()
             process.stdin.write(b"y")
             await screen.wait_for(lambda: "The key is linked." in screen.text())

@@ -1,4 +1,4 @@
-"""Bulletins for the BBS (issue 37.2): after a game ends, the top players,
+"""Bulletins for the BBS: after a game ends, the top players,
 the recent games and the day's news in three formats, the sysop's header,
 footer and CSS used and never overwritten, each file written whole."""
 

@@ -1,4 +1,4 @@
-"""Issue 16.3: one caller challenges another, with real telnet clients.
+"""One caller challenges another, with real telnet clients.
 The challenged caller sees the challenge over their menu; they accept or
 decline; both chat and play a whole game through their own screens; it is
 recorded for both as a game against a caller; a dropped caller comes back
@@ -257,7 +257,7 @@ async def test_killed_server_keeps_a_game_between_callers_for_both(tmp_path: Pat
         await store.close()
 
 
-# -- issue 32.5: challenge spam -----------------------------------------------------------
+# -- challenge spam -----------------------------------------------------------
 
 
 async def test_a_withdrawn_challenge_cools_down_and_leaves_the_victim_at_the_menu(door: DoorServer) -> None:
@@ -289,7 +289,7 @@ async def test_a_withdrawn_challenge_cools_down_and_leaves_the_victim_at_the_men
 
 
 async def test_one_opponent_is_offered_in_words_that_read_right(door: DoorServer) -> None:
-    """Issue 33.3h: "Press 1 to 1 to challenge a caller"."""
+    """"Press 1 to 1 to challenge a caller"."""
     ann = await telnet_caller(door.telnet_port)
     await log_in_as_guest(ann, "Ann")
     bob = await telnet_caller(door.telnet_port)
@@ -383,7 +383,7 @@ def test_one_address_sends_a_few_challenges_a_minute() -> None:
 
 
 async def test_a_guest_opponent_who_drops_is_a_forfeit_said_and_recorded(door: DoorServer) -> None:
-    """Issue 33.3b: a guest who drops cannot come back; the registered
+    """A guest who drops cannot come back; the registered
     caller who stayed was back at the menu with no word, offered to
     "resume" a game nobody could go on with."""
     ann = await registered(door.telnet_port, door.store, "Ann")
@@ -405,7 +405,7 @@ async def test_a_guest_opponent_who_drops_is_a_forfeit_said_and_recorded(door: D
 
 
 async def test_a_kept_game_against_a_guest_is_never_offered_to_resume(door: DoorServer) -> None:
-    """Issue 33.3b: "R Resume game #715088", then "A guest cannot come back
+    """"R Resume game #715088", then "A guest cannot come back
     to a game" (a game kept from before, against a guest)."""
     from door.records.passwords import hash_password as hashed
 

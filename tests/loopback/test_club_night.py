@@ -1,4 +1,4 @@
-"""A club night (issue 36.4): the sysop opens one (2 games), four callers
+"""A club night: the sysop opens one (2 games), four callers
 join from the menu, play two Swiss rounds, and the standings (ACC: 2 a win,
 3 a skunk; then games won, then spread) are right on screen and in the
 records."""
@@ -64,7 +64,7 @@ async def test_four_callers_play_two_rounds_and_the_standings_are_right(tmp_path
         games = asyncio.gather(*(p.play(timeout=300) for p in players))
         while not lobby.tables:
             await asyncio.sleep(0.05)
-        # a computer at a club night plays for the ACC's points (issue 38.4)
+        # a computer at a club night plays for the ACC's points
         assert {t.objective for t in lobby.tables} == {ACC_POINTS}
         ends = await games
         assert night.state is Night.OVER and night.round == 2

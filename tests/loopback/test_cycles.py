@@ -40,7 +40,7 @@ async def test_a_finished_session_leaves_nothing_of_the_door_to_the_cyclic_colle
             left = collections.Counter(type(o).__qualname__ for o in gc.garbage
                                        if type(o).__module__.partition(".")[0] in ("door", "engine"))
             # the door's end of the connection: telnetlib3's writer and asyncio's transport
-            # (issue 39: the door freezes what survives, so a cycle would wait for a full collection)
+            # (the door freezes what survives, so a cycle would wait for a full collection)
             ends = collections.Counter(type(o).__qualname__ for o in gc.garbage if _the_doors_end(o, door.telnet_port))
         finally:
             gc.set_debug(0)

@@ -39,7 +39,7 @@ async def test_door_mode_plays_a_whole_game_and_records_it(tmp_path: Path) -> No
 
 
 async def test_a_bbs_caller_without_ansi_gets_plain_lines(tmp_path: Path) -> None:
-    """Issue 35.5: the drop file says ASCII (no ANSI at all): the line
+    """The drop file says ASCII (no ANSI at all): the line
     presentation, with not one escape sequence."""
     door = PtyDoor(tmp_path, door32(tmp_path, "Teletype", emulation=0))
     await door.start()
@@ -56,7 +56,7 @@ async def test_door_mode_ends_when_the_time_is_up(tmp_path: Path) -> None:
     door = PtyDoor(tmp_path, door32(tmp_path, "Latecomer", minutes=0))
     await door.start()
     await door.screen.wait_for(lambda: "Your time is up" in door.screen.text(), timeout=20)
-    # issue 14.10: on the screen's first row, nothing scrolled away below it
+    # on the screen's first row, nothing scrolled away below it
     assert door.screen.lines()[0].startswith("Your time is up")
     assert await door.finish() == 0
 
@@ -167,7 +167,7 @@ async def run_door_command(tmp_path: Path, dropfile: Path, stdin: int | None = N
 
 @pytest.mark.parametrize("handle", ["0", "99"])
 async def test_a_comm_handle_that_is_not_a_socket_is_one_line(tmp_path: Path, handle: str) -> None:
-    """Issue 13.13: standard input (a file here) or a closed descriptor."""
+    """Standard input (a file here) or a closed descriptor."""
     path = tmp_path / "door32.sys"
     path.write_text("\r\n".join(["2", handle, "38400", "BBS", "7", "Door Man", "Doorman", "50", "30", "1", "2"]))
     with open(path, "rb") as stdin:
@@ -178,7 +178,7 @@ async def test_a_comm_handle_that_is_not_a_socket_is_one_line(tmp_path: Path, ha
 
 @pytest.mark.parametrize("handle", ["-2", "1" + "0" * 20])
 async def test_an_impossible_comm_handle_is_one_line_and_status_2(tmp_path: Path, handle: str) -> None:
-    """Issue 32.8: these ended in a traceback."""
+    """These ended in a traceback."""
     path = tmp_path / "door32.sys"
     path.write_text("\r\n".join(["2", handle, "38400", "BBS", "7", "Door Man", "Doorman", "50", "30", "1", "2"]))
     code, err = await run_door_command(tmp_path, path)
@@ -247,7 +247,7 @@ async def test_door_mode_redraws_when_the_window_changes(tmp_path: Path) -> None
     assert await door.finish() == 0
 
 
-# -- issue 37.4: modern drop files ---------------------------------------------------------------------------------
+# -- modern drop files ---------------------------------------------------------------------------------
 
 def bbsdev_drp(tmp_path: Path, lines: dict[int, str] | None = None) -> Path:
     """A BBSDEV.DRP for a stdio door: 100 columns by 30 lines, UTF-8, an hour left."""

@@ -82,7 +82,7 @@ def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
     client.send("1")
     client.until(lambda s: "Press 1 or 2" in s)
     client.send("1")
-    client.until(lambda s: "blank line deals" in s)  # chat mode before the deal (seed 004)
+    client.until(lambda s: "blank line deals" in s)  # chat mode before the deal (the original door)
     client.send("\r")
     text = client.until(lambda s: "Choose 2 cards" in s)
     assert "Your cards" in text and "Dealer:" in text
@@ -101,7 +101,7 @@ def drive_to_first_card(client: PtyScreen, name: str | None) -> None:
     if "Your turn" in client.screen.display[-1]:
         marks = client.screen.display[row - 1]
         client.send("\r")
-        # a play-order mark appears above the card played (seed 004)
+        # a play-order mark appears above the card played (the original door)
         client.until(lambda s: client.screen.display[row - 1].strip() not in ("", marks.strip()))
     else:
         assert re.search(r"Computer plays \S+, count \d+", text)
@@ -206,7 +206,7 @@ def test_local_console_command(served) -> None:
 
 @pytest.mark.skipif(shutil.which("telnet") is None, reason="the telnet client is not installed")
 def test_system_telnet_with_term_dumb_gets_plain_lines(served) -> None:
-    """Debian's telnet under a PTY with TERM=dumb (issue 35): screen-reader
+    """Debian's telnet under a PTY with TERM=dumb: screen-reader
     mode without asking, through the name, the discard and the first card,
     with no cursor addressing, erase or colour in what the door sends."""
     from tests.support.reader_bot import NOISE

@@ -1,4 +1,4 @@
-"""The game review from the caller's side (issue 38.1): after a game, the
+"""The game review from the caller's side: after a game, the
 door says it is reviewed; under Recent games its number opens the review,
 a screenful at a time, with the caller's own miscount in it."""
 

@@ -1,4 +1,4 @@
-"""The cribbage hub (issue 37.1): callers from other boards over rlogin, with
+"""The cribbage hub: callers from other boards over rlogin, with
 a raw rlogin client (RFC 1282): one board with Synchronet's handshake, one
 with DoorParty's; their callers play each other as alias@TAG; a wrong secret
 is refused and counted; an alias that is also a local name stays apart."""

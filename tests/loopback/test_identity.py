@@ -1,4 +1,4 @@
-"""Issue 13, items 2 and 4: password guessing is limited across
+"""Password guessing is limited across
 connections and transports without locking the owner out, and one
 account has one session (a second login takes over; never two writers of
 one saved game)."""

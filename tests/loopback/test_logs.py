@@ -1,4 +1,4 @@
-"""Every log line of a session names its connection (issue 12.6): lines
+"""Every log line of a session names its connection: lines
 logged by other modules on the session's behalf (the table, in a task of
 its own) carry the same ``conn`` as the server's connect line."""
 
@@ -50,7 +50,7 @@ async def test_a_sessions_lines_carry_its_connection_id(door: DoorServer) -> Non
 
 
 async def test_what_callers_send_cannot_forge_log_lines(door: DoorServer) -> None:
-    """Issue 13.10: a newline in the terminal type, or escape sequences in
+    """A newline in the terminal type, or escape sequences in
     a name, reach the log escaped, one record one line."""
     keep = Keep()
     door_log = logging.getLogger("door")

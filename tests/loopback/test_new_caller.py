@@ -1,4 +1,4 @@
-"""Issue 33.3: what a new caller tripped on, through a real client's screen."""
+"""What a new caller tripped on, through a real client's screen."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 16.2: BBS nodes join a running server.  ``cribbage-door door``
+"""BBS nodes join a running server.  ``cribbage-door door``
 under a BBS (a PTY and a DOOR32.SYS) hands its caller to the
 ``cribbage-door serve`` running on the same data folder: the caller pages
 the sysop at the console and plays them; two nodes challenge each other
@@ -156,7 +156,7 @@ async def test_a_node_caller_with_a_reserved_name_is_refused(door: DoorServer) -
 
 
 async def test_a_node_caller_without_ansi_gets_plain_lines_on_the_server(door: DoorServer) -> None:
-    """Issue 35: the BBS said no ANSI; the door process hands the caller to
+    """The BBS said no ANSI; the door process hands the caller to
     the running server, which says the door in plain lines."""
     reader, writer = await hand_over(door, NodeHello("Plainly", 3, 80, 24, "ascii", 600, plain=True).encode())
     said = b""
@@ -257,7 +257,7 @@ async def test_keys_typed_while_a_caller_is_handed_over_reach_the_far_end() -> N
 
 
 async def test_a_caller_who_paused_output_is_not_left_frozen_when_handed_over() -> None:
-    """Ctrl-S held the door's output (seed 004) just before the caller was
+    """Ctrl-S held the door's output (the original door) just before the caller was
     handed over: the Ctrl-Q that would resume it now goes to the far end,
     so the hand-over resumes it here, what was held first, and the far
     end's screen shows (without this the caller's screen stayed frozen)."""

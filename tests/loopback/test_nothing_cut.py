@@ -1,4 +1,4 @@
-"""Issue 14.4: no text is cut off by the right edge, on any screen of a
+"""No text is cut off by the right edge, on any screen of a
 few whole games (80x24 and 80x25, a twenty-character name, manual and
 automatic counting, against the computer)."""
 

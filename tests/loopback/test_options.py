@@ -211,7 +211,7 @@ async def test_a_numbered_game_on_record_keeps_its_rules(door: DoorServer) -> No
 
 @pytest.mark.parametrize("back", [b"q", b"\x1b"])
 async def test_q_or_escape_on_the_options_screen_goes_back_to_the_menu(door: DoorServer, back: bytes) -> None:
-    """Issue 14.5."""
+    """Q or Escape on the options screen goes back to the menu, changing nothing."""
     caller = await telnet_caller(door.telnet_port)
     await log_in_as_guest(caller, "Olive")
     s = caller.screen
@@ -258,7 +258,7 @@ def miscounting(player: CribMiscounter, send):  # type: ignore[no-untyped-def]
 
 @pytest.mark.slow
 async def test_a_crib_count_shows_its_verdict_before_the_door_moves_on(door: DoorServer) -> None:
-    """Issue 14.3: the crib's verdict was never on screen (chat mode came at
+    """The crib's verdict was never on screen (chat mode came at
     once); with the prompt pace it stays until a key."""
     caller = await telnet_caller(door.telnet_port)
     player = CribMiscounter(caller.screen, caller.send, name="Cribby", option_keys=b"P")

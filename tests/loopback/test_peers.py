@@ -1,4 +1,4 @@
-"""Serve processes on one PostgreSQL store find each other (issue 16.2):
+"""Serve processes on one PostgreSQL store find each other:
 the node link's view of who is on line elsewhere, and the peer port that
 takes callers handed over by another node (only from a node that holds
 the peer secret, on the connection it was signed for, and only for the
@@ -195,7 +195,7 @@ async def test_a_handed_over_caller_arrives_at_the_menu(shared: DoorServer) -> N
 
 
 async def test_a_caller_in_screen_reader_mode_stays_in_it_when_handed_over(shared: DoorServer) -> None:
-    """Issue 35: a guest who chose plain lines is handed to another node
+    """A guest who chose plain lines is handed to another node
     (to play its sysop, or a caller there): the hello says so."""
     assert shared.link is not None
     link = await connect_peer("127.0.0.1", shared.link.port, shared.link.secret,
@@ -271,7 +271,7 @@ def test_news_after_the_loop_closed_is_dropped(tmp_path: Path) -> None:
     heard[0]()  # the loop is closed now
 
 
-# -- issue 32.3 and 32.4: nodes trust only each other -------------------------------------
+# -- nodes trust only each other -------------------------------------
 
 
 async def test_a_sniffed_hello_does_not_open_another_connection(shared: DoorServer) -> None:

@@ -50,7 +50,7 @@ async def test_a_game_killed_on_one_node_resumes_on_another(tmp_path: Path, post
 
 async def test_a_caller_plays_the_sysop_of_another_node_and_survives_their_node(
         tmp_path: Path, postgres: PostgresServer) -> None:
-    """Issue 16's done-when: two serve processes on one PostgreSQL; Syd on
+    """Done-when: two serve processes on one PostgreSQL; Syd on
     node A sees "Play the sysop" (the sysop is at node B's console), is
     handed to B, pages and plays; A is killed mid-hand; Syd calls B, is
     offered the waiting game and it goes on with nothing lost."""

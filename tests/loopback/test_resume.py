@@ -128,7 +128,7 @@ async def test_killed_server_resumes_the_same_game(tmp_path: Path) -> None:
 
 
 async def test_a_kept_game_is_on_the_menu_and_never_replaced_silently(door: DoorServer) -> None:
-    """Issue 14.2: Q, Y keeps the game; the menu offers "Resume game #N
+    """Q, Y keeps the game; the menu offers "Resume game #N
     (...)", starting another asks first, and R resumes it."""
     await door.store.accounts.create("Kip", hash_password("kip-pass"))
     writer, screen, task = await connect(door.telnet_port)
@@ -197,7 +197,7 @@ async def page_and_play(writer, screen: ClientScreen, sysop, console: ClientScre
 
 
 async def test_killed_server_resumes_a_game_against_the_sysop(tmp_path: Path) -> None:
-    """Issue 16.1: a game against the sysop is journaled as a game against
+    """A game against the sysop is journaled as a game against
     the computer is.  Killed with ``kill -9`` in the play, the server comes
     back; the caller is offered the game, pages the sysop to go on with it,
     and both screens are where they were."""

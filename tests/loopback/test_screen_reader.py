@@ -1,4 +1,4 @@
-"""Screen-reader mode (issue 35), tested by a caller who reads only the
+"""Screen-reader mode, tested by a caller who reads only the
 byte stream (tests/support/reader_bot.py): no cursor addressing, no
 colour, no box drawing, a few short lines for each event, every prompt
 ending with its keys; the mode chosen at the first line, by MTTS or by

@@ -1,4 +1,4 @@
-"""Issue 13, items 7-9: one connection can neither freeze the others nor
+"""One connection can neither freeze the others nor
 keep a slot it no longer uses.
 
 - A caller who stops reading and hangs up ends its session at once (its

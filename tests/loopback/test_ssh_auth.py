@@ -1,4 +1,4 @@
-"""SSH authentication as an attacker tries it (issue 13.1): an unsigned
+"""SSH authentication as an attacker tries it: an unsigned
 public-key *query* (RFC 4252 section 7) for the sysop's key, then a switch to
 an unregistered user name, must not open the sysop console; identity comes
 only from a signed key or a right password, for the name that authenticated."""

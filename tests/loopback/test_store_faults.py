@@ -1,4 +1,4 @@
-"""Issue 13.6: a move the store cannot keep is never shown as played, the
+"""A move the store cannot keep is never shown as played, the
 action log stays contiguous, and a saved game that does not replay is
 never a crash.
 
@@ -138,7 +138,7 @@ async def test_a_saved_game_that_does_not_replay_is_offered_for_abandoning(door:
 
 async def test_a_slow_write_shows_the_move_only_once_it_is_kept(door: DoorServer,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """Issue 17.5's cause: screens painted a move while the table still
+    """Cause: screens painted a move while the table still
     waited for the store to keep it, so a kill in that window resumed
     without a move the caller had seen.  With the write lock held by
     another process, the move must not show until the lock goes."""

@@ -1,4 +1,4 @@
-"""Issue 32: one stranger cannot fill, slow or split the door.
+"""One stranger cannot fill, slow or split the door.
 
 - One SSH connection is one caller: a second session channel is refused
   with a channel-open failure, and channels past the first (when the sysop
@@ -69,7 +69,7 @@ async def test_extra_ssh_sessions_count_against_the_address(tmp_path: Path) -> N
 
 
 async def test_refused_hellos_cannot_flood_the_log(tmp_path: Path) -> None:
-    """Issue 32.7: 400 bad hellos on a worker's peer port from one address
+    """400 bad hellos on a worker's peer port from one address
     (451 KiB of log a second before) write at most a burst of lines."""
     import re
 
@@ -101,7 +101,7 @@ async def test_refused_hellos_cannot_flood_the_log(tmp_path: Path) -> None:
 
 
 async def test_a_storm_of_telnet_commands_gets_a_share_of_the_loop(door: DoorServer) -> None:
-    """Found while measuring issue 32.2: a window-size storm (telnet
+    """Found while measuring the honest callers' delays under attack: a window-size storm (telnet
     commands telnetlib3 answers itself, which never reach the door's input
     limit) was parsed 256 KiB at a time, keeping every other caller waiting
     for over a second (bench.abuse resize-storm: honest p99 1,364 ms).  Now a

@@ -82,7 +82,7 @@ async def test_caller_and_sysop_page_chat_and_play_a_whole_game(door: DoorServer
     await sysop.send(b"y")
     s = caller.screen
     await s.wait_for(lambda: "accepted your page" in s.text())
-    await caller.send(b"2")  # the caller picks the run mode (seed 004)
+    await caller.send(b"2")  # the caller picks the run mode (the original door)
     await s.wait_for(lambda: s.prompt().startswith("Chat"))
     await sysop.screen.wait_for(lambda: sysop.screen.prompt().startswith("Chat"))
     assert "runs in order" in s.lines()[0] and "runs in order" in sysop.screen.lines()[0]
@@ -235,7 +235,7 @@ async def test_dropped_caller_comes_back_and_finishes(door: DoorServer, sysop_ke
 
 
 async def test_a_dropped_seat_goes_back_to_the_same_account_never_to_a_name(door: DoorServer, sysop_key) -> None:
-    """Issue 13.3: a guest who types the dropped player's name is not
+    """A guest who types the dropped player's name is not
     offered their seat; the account is."""
     sysop = await sysop_login(door, sysop_key)
     caller = await registered(door, "Flo")
@@ -376,7 +376,7 @@ async def test_the_console_stops_watching_a_game_that_ends(door: DoorServer) -> 
 
 
 async def test_wide_and_combining_names_keep_the_console_s_columns(door: DoorServer, sysop_key) -> None:
-    """Issue 13.12: the sysop's list of callers with a twenty-cell name."""
+    """The sysop's list of callers with a twenty-cell name."""
     sysop = await sysop_login(door, sysop_key)
     callers = [await guest(door, name) for name in ("\u732b" * 10, "Zoe\u0308", "Al")]
     s = sysop.screen
@@ -393,7 +393,7 @@ async def test_wide_and_combining_names_keep_the_console_s_columns(door: DoorSer
 
 
 async def test_leaving_a_sysop_game_on_purpose_is_not_a_dropped_line(door: DoorServer, sysop_key) -> None:
-    """Issue 14.1: Q, Y takes the caller to the menu at once; the sysop is
+    """Q, Y takes the caller to the menu at once; the sysop is
     told that they left (not that their line dropped) and is back at the
     console; the game is the caller's loss by forfeit."""
     sysop = await sysop_login(door, sysop_key)
@@ -416,7 +416,7 @@ async def test_leaving_a_sysop_game_on_purpose_is_not_a_dropped_line(door: DoorS
 
 
 async def test_a_refused_deal_is_said_in_the_chat_and_goes_with_it(door: DoorServer, sysop_key) -> None:
-    """Issue 14.6: "Sysop deals: wait for RETURN..." stayed on screen after the deal."""
+    """"Sysop deals: wait for RETURN..." stayed on screen after the deal."""
     sysop = await sysop_login(door, sysop_key)
     caller = await guest(door, "Dee")
     await to_the_chat(sysop, caller, "Dee")
@@ -435,7 +435,7 @@ async def test_a_refused_deal_is_said_in_the_chat_and_goes_with_it(door: DoorSer
 
 
 async def test_the_console_lists_every_key_and_rings_over_a_watched_game(door: DoorServer, sysop_key) -> None:
-    """Issue 14.9: Q and R were missing from the key bar; a page while the
+    """Q and R were missing from the key bar; a page while the
     sysop watched a game only rang the bell; "Doing" said "main menu" at
     the resume question."""
     from door.sysop.console import KEYS
@@ -478,7 +478,7 @@ async def test_the_console_lists_every_key_and_rings_over_a_watched_game(door: D
 
 
 async def test_a_caller_who_gives_up_a_waiting_game_has_nothing_left_to_resume(door: DoorServer, sysop_key) -> None:
-    """Issue 16.1: a game against the sysop is journaled from its start; the
+    """A game against the sysop is journaled from its start; the
     caller who drops and then answers N to "Go back to it?" gives it up,
     and it is not offered again."""
     sysop = await sysop_login(door, sysop_key)
@@ -500,7 +500,7 @@ async def test_a_caller_who_gives_up_a_waiting_game_has_nothing_left_to_resume(d
 
 
 async def test_when_the_sysop_leaves_the_caller_is_told_and_wins_by_forfeit(door: DoorServer, sysop_key) -> None:
-    """Issue 33.3b: the caller landed on the bare menu with no word, and
+    """The caller landed on the bare menu with no word, and
     the game was recorded as a plain win."""
     sysop = await sysop_login(door, sysop_key)
     caller = await registered(door, "Liv")

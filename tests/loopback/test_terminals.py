@@ -117,7 +117,7 @@ async def test_charset_test_from_the_menu_switches_profiles(door: DoorServer) ->
     await s.wait_for(lambda: "ANSI-BBS (CP437)" in s.text())
     await caller.send(b"n")
     await s.wait_for(lambda: "plain ASCII" in s.text())
-    # plain ASCII has no heart to see: the question says what it shows instead (issue 33.3h)
+    # plain ASCII has no heart to see: the question says what it shows instead
     await s.wait_for(lambda: "suits as letters (H, D, C, S)" in s.text())
     assert "Do you see a heart" not in s.text()
     mark = len(raw)

@@ -1,4 +1,4 @@
-"""A shuffle anyone can verify (issue 36.5), as a caller sees it: the
+"""A shuffle anyone can verify, as a caller sees it: the
 commitment before the cut, the seed after the game, the seeds in Recent
 games, and ``cribbage-door verify`` dealing the game again from them (and
 failing on a changed seed or a changed deal)."""

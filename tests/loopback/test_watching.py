@@ -1,4 +1,4 @@
-"""Watching a game between callers (issue 36.2): a watcher sees the game
+"""Watching a game between callers: a watcher sees the game
 with both hands hidden until the show and the players' chat, cannot write
 to it, and the players are told; a player who refuses watchers keeps their
 game from the list."""

@@ -1,4 +1,4 @@
-"""The web listener without a browser (issue 34): the page and its
+"""The web listener without a browser: the page and its
 headers, the WebSocket session (a guest to the menu, a resize), and the
 door's rules for strangers: origin, frame size, message rate, the
 connection gate at accept, X-Forwarded-For only from a proxy."""

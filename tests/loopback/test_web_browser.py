@@ -1,4 +1,4 @@
-"""The web page in a real browser (issue 34): Playwright drives Debian's
+"""The web page in a real browser: Playwright drives Debian's
 chromium (no browser is downloaded).  A caller plays from the page as
 from a terminal: the name, a guest, the menu, the options, the deal and
 the discard with the highlight bar; the page follows the window's size;

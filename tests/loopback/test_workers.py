@@ -1,4 +1,4 @@
-"""``serve --workers`` (issue 16.6): worker processes sharing one SQLite
+"""``serve --workers``: worker processes sharing one SQLite
 file join as its nodes, so a caller at any worker reaches the sysop at
 worker 0's console, and one account has one session across them; the
 command spreads callers over its workers on one port and stops them all
@@ -152,7 +152,7 @@ async def test_the_limit_per_address_holds_for_all_the_workers_together(tmp_path
 
 
 async def test_a_caller_at_one_worker_challenges_a_caller_at_another(tmp_path: Path) -> None:
-    """Issue 16.3 across workers: Bob at worker 1 lists Ann, at worker 0's
+    """Across workers: Bob at worker 1 lists Ann, at worker 0's
     menu, "on another server"; choosing her takes him to worker 0, where
     the challenge is sent; she accepts and both are at the table there."""
     from tests.loopback.test_callers import both_in_chat, registered

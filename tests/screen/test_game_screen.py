@@ -95,7 +95,7 @@ def test_selecting_the_card_under_the_bar_shows_at_once() -> None:
 
 @pytest.mark.parametrize("charset,median_target", [(UTF8, 32), (CP437, 28)])
 def test_a_bar_move_costs_at_most_32_bytes(charset, median_target: int) -> None:
-    """Issue 17.4: a highlight-bar move costs a median of at most 32 bytes in
+    """A highlight-bar move costs a median of at most 32 bytes in
     UTF-8 and 28 in CP437 (the cursor steps along the card row; the two
     cards are written in whichever order costs less, so that a step that
     goes on in the same direction starts where the last one ended, in its
@@ -214,7 +214,7 @@ def test_a_bar_move_sends_only_the_two_cards() -> None:
 
 @pytest.mark.parametrize("game_to", [121, 61])
 def test_names_of_twenty_characters_show_in_full_by_the_board(game_to: int) -> None:
-    """Issue 14.8: "Comput", "JCalle" and "Tes 35" were all a caller saw."""
+    """"Comput", "JCalle" and "Tes 35" were all a caller saw."""
     game = Game(Rules(game_to=game_to, first_deal=FirstDeal.SYSOP), 1)
     game.start()
     screen = pyte.Screen(80, 24)
@@ -226,7 +226,7 @@ def test_names_of_twenty_characters_show_in_full_by_the_board(game_to: int) -> N
 
 
 def test_nothing_of_the_next_deal_shows_while_the_last_count_lingers() -> None:
-    """Issue 33.3c: after the show the next hand's six cards showed
+    """After the show the next hand's six cards showed
     (while the last count lingered) before the chat screen, and before the
     dealer dealt them."""
     from engine.game import Phase
@@ -249,7 +249,7 @@ def test_nothing_of_the_next_deal_shows_while_the_last_count_lingers() -> None:
 
 def test_parts_kept_from_frame_to_frame_show_every_change() -> None:
     """The title, the pegboard, the dealer line and the message area are
-    painted again only when what they show changed (issue 39): with one
+    painted again only when what they show changed: with one
     view and one renderer over several frames, as a session has them, a
     peg moved, a count, a new message and a match score each show, and a
     frame where nothing changed sends nothing but the cursor."""
@@ -288,8 +288,7 @@ def test_parts_kept_from_frame_to_frame_show_every_change() -> None:
 
 
 def test_the_message_area_is_painted_again_only_for_a_new_message() -> None:
-    """The message area's band is kept while its lines are the same (issue
-    39): a highlight-bar move after a message paints the hand, not the
+    """The message area's band is kept while its lines are the same: a highlight-bar move after a message paints the hand, not the
     messages again (its key once held what its own painting changed, so
     it was painted afresh at every frame)."""
     g = stacked_game()
@@ -315,8 +314,7 @@ def test_the_message_area_is_painted_again_only_for_a_new_message() -> None:
 
 
 def test_the_opponents_cards_are_kept_while_the_caller_moves_the_bar_and_show_each_play() -> None:
-    """The opponent's cards, the crib and the starter are a band (issue
-    39): the same band through highlight-bar moves, and painted again
+    """The opponent's cards, the crib and the starter are a band: the same band through highlight-bar moves, and painted again
     (and seen) when the opponent lays away, the starter is cut and the
     opponent plays."""
     g = stacked_game()
@@ -349,7 +347,7 @@ def test_the_opponents_cards_are_kept_while_the_caller_moves_the_bar_and_show_ea
 
 
 def test_the_callers_cards_and_each_track_are_kept_while_the_other_side_moves() -> None:
-    """The player's own cards are a band (issue 39): the same painting
+    """The player's own cards are a band: the same painting
     while the opponent lays away, painted again (and seen) when the bar
     moves or a card is selected; each seat's track is a band of its own,
     so the opponent's pegs moving leaves this seat's track as painted."""
@@ -387,7 +385,7 @@ def test_the_callers_cards_and_each_track_are_kept_while_the_other_side_moves() 
 
 
 def test_a_frames_rows_it_does_not_write_are_one_shared_blank_row() -> None:
-    """A canvas builds no row it does not write (issue 39): every row
+    """A canvas builds no row it does not write: every row
     starts as one blank row shared by every canvas of that width, and a
     row is copied only when written; a line drawn with ``Canvas.line`` is
     the same row object in every frame that shows it, which the renderer

@@ -1,4 +1,4 @@
-"""Issue 14: the golden screens.  A layout change fails here until
+"""The golden screens.  A layout change fails here until
 ``python3 scripts/golden_screens.py`` writes the files anew and the diff is
 committed, so a reviewer sees it."""
 

@@ -1,4 +1,4 @@
-"""A hang-up is one exception (issue 33.1): the key loop raises
+"""A hang-up is one exception: the key loop raises
 :class:`HungUp` when the line ends, every screen lets it go up, and a seat
 at a table leaves the table first.  No screen returns a "hung up" value
 that its caller must remember to check."""

@@ -1,4 +1,4 @@
-"""The line presentation's display (issue 35): a screen is said once as
+"""The line presentation's display: a screen is said once as
 plain lines, Ctrl-L says it again, a window change says nothing, typed
 keys are echoed, cards are named in full, and no escape sequence is sent."""
 

@@ -1,4 +1,4 @@
-"""Issue 14.6: each message belongs to a state and goes when the state
+"""Each message belongs to a state and goes when the state
 goes; a watcher is nobody's "you"; the screen says which hand it is about."""
 
 from __future__ import annotations

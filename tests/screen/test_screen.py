@@ -160,8 +160,7 @@ def test_frames_in_colour_show_what_a_full_repaint_shows(charset: Charset,
                 min_size=1, max_size=10))
 def test_frames_of_bands_show_what_a_full_repaint_shows(frames: list[tuple[int, int, int, list]]) -> None:
     """Frames built of two bands (rows shared with the frame, not copied,
-    and skipped by the renderer while they are the ones it shows; issue
-    39), sometimes repainted, sometimes moved, with text written over them:
+    and skipped by the renderer while they are the ones it shows), sometimes repainted, sometimes moved, with text written over them:
     the terminal shows what one full repaint of the last frame shows, and
     writing over a band's row in a frame never changes the band."""
     def painter(key: int) -> Callable[[Canvas], None]:
@@ -192,7 +191,7 @@ def test_frames_of_bands_show_what_a_full_repaint_shows(frames: list[tuple[int, 
 def test_a_bands_painting_and_the_shown_screen_are_not_traced_by_the_collector() -> None:
     """What lives for seconds (a band's painting, the screen a renderer
     shows) holds nothing the cyclic collector traces, not even once
-    (issue 39: as lists of style objects, bands were nine tenths of what a
+    (as lists of style objects, bands were nine tenths of what a
     collection of the middle generation traced; as tuples of ints, traced
     by the young collection that untracked them, six tenths of what a
     young collection visited); a frame that writes over a band's row gets

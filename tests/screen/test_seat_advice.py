@@ -1,5 +1,5 @@
 """The advice a seat works out for its caller where the computer thinks,
-off the event loop (issue 39): the analysis of a discard."""
+off the event loop: the analysis of a discard."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ async def test_a_discards_analysis_is_worked_out_where_the_computer_thinks_only_
         hints: bool) -> None:
     """The analysis of a caller's discard (about half a millisecond of
     search) is worked out where the computer thinks, off the event loop,
-    once the discard is laid away (issue 39), and kept for the end of the
+    once the discard is laid away, and kept for the end of the
     hand; in a game between people without the house's hints, never."""
     terminal = MemoryTerminal()
     thinking = Thinking(1)  # one worker process: what it answered is counted

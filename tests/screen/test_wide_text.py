@@ -1,4 +1,4 @@
-"""Issue 13.12: text is measured in terminal cells.  Double-width and
+"""Text is measured in terminal cells.  Double-width and
 combining characters (in names, chat) take the cells a terminal gives them,
 so nothing after them shifts, wraps or garbles: what pyte shows after any
 sequence of frames is what a full repaint of the last frame shows."""
@@ -86,7 +86,7 @@ def test_a_twenty_cell_name_on_the_game_screen_garbles_nothing() -> None:
 @given(st.text(alphabet=st.sampled_from(sorted(ONE_CELL) + ["\u0301", "\u732b", "\x00", "\t"]), max_size=18))
 def test_a_text_laid_out_without_wcwidth_is_laid_out_as_wcwidth_lays_it(text: str) -> None:
     """Texts of printable ASCII and the screens' own glyphs skip the cell
-    by cell layout (issue 39); whatever the text, the cells are those
+    by cell layout; whatever the text, the cells are those
     :func:`cell_chars` (NFC, wcwidth) gives."""
     canvas = Canvas(40, 1)
     canvas.put(0, 0, text)

@@ -69,7 +69,7 @@ def test_bad_game_numbers(number: int, stream: int) -> None:
 
 
 def test_a_card_pickles_as_its_index_and_comes_back_as_the_same_card() -> None:
-    """A decision crosses to a thinking process as a pickle (issue 39): a
+    """A decision crosses to a thinking process as a pickle: a
     card goes as its index, a few bytes, and comes back as the one card
     of that index, not a copy built field by field."""
     import pickle

@@ -1,4 +1,4 @@
-"""One injected clock (issue 33.1): the records, the lobby and the tables
+"""One injected clock: the records, the lobby and the tables
 read the time from it, so a test can move it instead of waiting."""
 
 from __future__ import annotations

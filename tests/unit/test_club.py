@@ -1,4 +1,4 @@
-"""A club night's arithmetic (issue 36.4): ACC scoring, standings by
+"""A club night's arithmetic: ACC scoring, standings by
 points, wins and spread, and Swiss pairings without rematches."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sysop console's keys, without a screen or a lobby (issue 33.1)."""
+"""The sysop console's keys, without a screen or a lobby."""
 
 from __future__ import annotations
 

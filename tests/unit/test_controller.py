@@ -110,7 +110,7 @@ def test_play_mode_plays_the_card_under_the_bar_and_skips_played_cards() -> None
 
 
 def test_the_play_starts_with_the_bar_on_the_first_playable_card() -> None:
-    """Issue 33.3g: the bar stayed in the slot the discard left it in, over
+    """The bar stayed in the slot the discard left it in, over
     whichever card moved under it; the first RETURN of the play played it."""
     for number in range(1, 40):
         game = game_at(Phase.DISCARD, number)
@@ -128,7 +128,7 @@ def test_the_play_starts_with_the_bar_on_the_first_playable_card() -> None:
 
 
 def test_no_hints_between_people_unless_the_house_says_so() -> None:
-    """Issue 33.3d: ? and the best discard after the hand worked in games
+    """? and the best discard after the hand worked in games
     against the sysop and other callers; now a house rule, off by default."""
     game = game_at(Phase.DISCARD)
     person = Seating(ME, ("Ann", "Sysop"), computer=False, hints=False)
@@ -185,7 +185,7 @@ def test_chat_mode_sends_lines_deals_and_replays() -> None:
 
 
 def test_every_chat_prompt_says_how_to_leave() -> None:
-    """Issue 33.3e: in chat mode Q and Y are typed as chat ("> qy" reached the sysop)."""
+    """In chat mode Q and Y are typed as chat ("> qy" reached the sysop)."""
     game = game_at(Phase.DISCARD)
     for seating in (Seating(ME, NAMES, computer=True, dealt=False), Seating(ME, ("Ann", "Sysop"), dealt=False),
                     Seating(1 - ME, ("Ann", "Sysop"), dealt=False)):
@@ -309,7 +309,7 @@ def test_o_turns_the_rules_box_on_and_off() -> None:
 
 
 def test_a_flood_of_question_marks_works_the_hint_out_once(monkeypatch) -> None:
-    """Issue 13.7: 200 KB of ``?`` in a game was 56 s of CPU; the same
+    """200 KB of ``?`` in a game was 56 s of CPU; the same
     state's hint is worked out once, and again after the game moves on."""
     import door.play.controller as controller
 
@@ -333,7 +333,7 @@ def test_a_flood_of_question_marks_works_the_hint_out_once(monkeypatch) -> None:
 
 
 def test_home_and_end_put_the_bar_on_the_first_and_last_card() -> None:
-    """Issue 14.5: every form of Home and End the README promises."""
+    """Every form of Home and End the README promises."""
     from door.net.keys import KeyDecoder
 
     game = game_at(Phase.DISCARD)

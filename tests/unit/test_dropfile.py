@@ -108,7 +108,7 @@ ODD_FIELDS = [
                                                                enumerate(ODD_FIELDS)])
 def test_every_odd_field_is_one_line_naming_file_line_and_field(tmp_path: Path, name: str, lines: list[str],
                                                                  message: str) -> None:
-    """Issue 32.8: a comm handle of -1 or 10^20 was a traceback."""
+    """A comm handle of -1 or 10^20 was a traceback."""
     path = write(tmp_path, name, lines)
     with pytest.raises(DropFileError) as err:
         parse_dropfile(path)
@@ -141,7 +141,7 @@ def test_telnet_commands_are_stripped_across_reads() -> None:
     assert s.feed(b"\xf1e") == b"e"  # the IAC left over from the last read, then a NOP
 
 
-# -- issue 37.4: modern drop files ---------------------------------------------------------------------------------
+# -- modern drop files ---------------------------------------------------------------------------------
 
 NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z
 BBSDEV = ["1.0", "stdio", "", "Zoë", "user-17", "132", "50", "Y", "N", "", "2027-01-15T08:45:30Z", "UTF-8",

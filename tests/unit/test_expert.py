@@ -1,4 +1,4 @@
-"""The expert computer (issue 15): its tables, its inference of the
+"""The expert computer: its tables, its inference of the
 opponent's cards, and whole games."""
 
 import random

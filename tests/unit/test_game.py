@@ -121,7 +121,7 @@ def test_go_last_card_and_thirty_one_sequence() -> None:
     events = g.apply(Play(1, card("6C")))
     assert isinstance(events[1], PlayPoint) and events[1].score.kind is PlayKind.LAST_CARD
     assert g.scores() == (2, 1) and g.phase is Phase.SHOW and g.show_turn == (0, ShowTurn.HAND)
-    # play-order numbers and series, as shown above the cards (seed 004)
+    # play-order numbers and series, as shown above the cards (the original door)
     assert [(p.card.to_str(), p.order, p.series) for p in g.played[0]] == [
         ("TH", 1, 0), ("TD", 3, 0), ("9C", 2, 1), ("2S", 4, 1)]
 

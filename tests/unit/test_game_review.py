@@ -1,4 +1,4 @@
-"""The game review (issue 38.1): a known bad discard and a known bad play
+"""The game review: a known bad discard and a known bad play
 are flagged with the right cost, a near-tie is not, and counts missed or
 over-claimed are found."""
 

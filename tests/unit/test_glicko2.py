@@ -1,4 +1,4 @@
-"""Glicko-2 (issue 36.3) against Glickman's own worked example, and the
+"""Glicko-2 against Glickman's own worked example, and the
 properties a ranking relies on."""
 
 from __future__ import annotations

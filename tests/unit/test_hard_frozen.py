@@ -1,4 +1,4 @@
-"""The hard computer is frozen (issue 15: it is the benchmark every
+"""The hard computer is frozen (it is the benchmark every
 stronger level is measured against): its choices and the values behind
 them must not move when its code is made faster."""
 

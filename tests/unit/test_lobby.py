@@ -1,4 +1,4 @@
-"""The lobby alone, without sockets (issue 33.1): presences and what they
+"""The lobby alone, without sockets: presences and what they
 are doing, challenges and their cool-downs, pages, the games that wait for
 a dropped player, and what the other nodes are told and tell."""
 

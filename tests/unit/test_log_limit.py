@@ -1,4 +1,4 @@
-"""Issue 32.7: a stranger cannot flood the sysop's log.  Each source gets
+"""A stranger cannot flood the sysop's log.  Each source gets
 :data:`SOURCE_BURST` lines a period; the rest are counted and said in one
 line; errors and the door's own lines always pass."""
 

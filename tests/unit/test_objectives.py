@@ -1,4 +1,4 @@
-"""What the computer plays for (issue 38.4): the objectives, their tables,
+"""What the computer plays for: the objectives, their tables,
 and the objective each kind of table gives its computer."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The expert's model of its opponent (issue 15): the hard policy's throw
+"""The expert's model of its opponent: the hard policy's throw
 by ranks, its play by ranks, and the holdings inferred from both."""
 
 import random

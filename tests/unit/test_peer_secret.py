@@ -1,4 +1,4 @@
-"""The peer secret's file (issue 32.3): made whole, private, and refused
+"""The peer secret's file: made whole, private, and refused
 with a clear message when it cannot be used."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pegging left on the table (issue 38.2): each card of the play against
+"""Pegging left on the table: each card of the play against
 the best card with both hands known, by the exact search."""
 
 from __future__ import annotations

@@ -132,7 +132,7 @@ def test_the_search_pegs_as_the_game_does(seed: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("mode", list(RunMode))
 def test_the_search_agrees_with_brute_force_on_1000_deals(mode: RunMode) -> None:
-    """Issue 38's check of the double-dummy solver: 1,000 random deals in
+    """Check of the double-dummy solver: 1,000 random deals in
     each run mode (one in three of low cards, for long series, gos and
     31s), the value of the position and of each card of the lead."""
     rng = random.Random(3800 + list(RunMode).index(mode))

@@ -21,7 +21,7 @@ def kinds(series: str, mode: RunMode = U):
     ("7H 7D 7S", U, [(PlayKind.PAIR_ROYAL, 6)]),
     ("7H 7D 7S 7C", U, [(PlayKind.DOUBLE_PAIR_ROYAL, 12)]),
     ("5H 5D 5S", U, [(PlayKind.FIFTEEN, 2), (PlayKind.PAIR_ROYAL, 6)]),
-    # seed 004: 6, 7, 8 is a run
+    # the original door: 6, 7, 8 is a run
     ("6H 7D 8S", U, [(PlayKind.RUN, 3)]),
     ("6H 7D 8S", O, [(PlayKind.RUN, 3)]),
     # option 1: 7-5-6 is a run; option 2: it is not, but 5-6-7 and 7-6-5 are
@@ -65,7 +65,7 @@ def test_ordered_runs_are_also_unordered_runs(cards) -> None:
 
 def test_play_points_keeps_its_first_series_and_evicts_nothing(monkeypatch) -> None:
     """The computer's memo of play points is filled once and never churns
-    (an evicting cache made the soak's memory creep, issue 17.3)."""
+    (an evicting cache made the soak's memory creep)."""
     from itertools import product
 
     from engine import scoring

@@ -1,5 +1,5 @@
 """The throwaway PostgreSQL server of the tests runs from the README's
-test command in any environment (issue 33.3k: with a PATH without
+test command in any environment (with a PATH without
 /usr/sbin, 25 tests errored on ``runuser`` and left a folder owned by
 postgres in /tmp)."""
 

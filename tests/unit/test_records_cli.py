@@ -103,7 +103,7 @@ def test_command_line_errors(tmp_path: Path) -> None:
 
 
 def test_list_pads_names_by_cells(data_dir: Path) -> None:
-    """Issue 32.9: a name with combining marks or wide characters keeps
+    """A name with combining marks or wide characters keeps
     the columns (padding by code points shifted them)."""
     async def add() -> None:
         store = await Store.open(data_dir / DATABASE_NAME)

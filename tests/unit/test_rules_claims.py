@@ -35,7 +35,7 @@ def test_invalid_rules_say_why(kwargs, msg) -> None:
     (12, 12, Rules(), Verdict.EXACT, 12, 0),
     (12, 10, Rules(), Verdict.UNDER, 10, 2),             # muggins!
     (12, 10, Rules(muggins=False), Verdict.UNDER, 10, 0),
-    (12, 14, Rules(), Verdict.OVER, 0, 12),              # seed 004: forfeit
+    (12, 14, Rules(), Verdict.OVER, 0, 12),              # the original door: forfeit
     (12, 14, Rules(overclaim=Overclaim.CAPPED), Verdict.OVER, 12, 0),
     (0, 0, Rules(), Verdict.EXACT, 0, 0),
     (0, 2, Rules(), Verdict.OVER, 0, 0),

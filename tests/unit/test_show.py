@@ -15,7 +15,7 @@ def show(hand: str, starter: str, crib: bool = False):
 
 
 @pytest.mark.parametrize("hand,starter,crib,total,parts", [
-    # seed 002 (Cribbage Champ): 4D 4H 5S 6D + KC = 14
+    # Cribbage Champ (Cribbage Champ): 4D 4H 5S 6D + KC = 14
     ("4D 4H 5S 6D", "KC", False, 14, {ShowKind.FIFTEEN: 6, ShowKind.PAIR: 2, ShowKind.RUN: 6}),
     # the 29 hand: three fives and the jack of the starter's suit, the fourth five cut
     ("5H 5D 5S JC", "5C", False, 29, {ShowKind.FIFTEEN: 16, ShowKind.PAIR: 12, ShowKind.NOBS: 1}),
@@ -23,11 +23,11 @@ def show(hand: str, starter: str, crib: bool = False):
     ("9H 8D 7S 7C", "6C", False, 16, {ShowKind.FIFTEEN: 6, ShowKind.PAIR: 2, ShowKind.RUN: 8}),
     # J J Q Q K: four runs of three and two pairs
     ("JH JD QS QC", "KC", False, 16, {ShowKind.RUN: 12, ShowKind.PAIR: 4}),
-    # Q-K-A is not a run (seed 002); no fifteens, no pairs
+    # Q-K-A is not a run (Cribbage Champ); no fifteens, no pairs
     ("QH KD AS 3C", "9C", False, 0, {}),
     # a four-card flush counts in the hand...
     ("2H 4H 6H 8H", "KC", False, 4, {ShowKind.FLUSH: 4}),
-    # ...but not in the crib, which needs all five (seed 004)
+    # ...but not in the crib, which needs all five (the original door)
     ("2H 4H 6H 8H", "KC", True, 0, {}),
     ("2H 4H 6H 8H", "TH", True, 5, {ShowKind.FLUSH: 5}),
     ("2H 4H 6H 8H", "TH", False, 5, {ShowKind.FLUSH: 5}),

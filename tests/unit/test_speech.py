@@ -1,4 +1,4 @@
-"""The door's spoken words (issue 35.3): full card names, numbers in
+"""The door's spoken words: full card names, numbers in
 words, and the show counted as players count it, checked against the
 scorer for 100,000 random hands and cribs."""
 

@@ -25,7 +25,7 @@ from engine.tally import HandRecord, SeatHand
 @pytest.fixture(params=["sqlite", "postgresql"])
 async def store(request: pytest.FixtureRequest, tmp_path: Path):
     """An empty store: the SQLite file, and a new database on the
-    throwaway PostgreSQL server (issue 16.5)."""
+    throwaway PostgreSQL server."""
     where = (tmp_path / DATABASE_NAME if request.param == "sqlite"
              else request.getfixturevalue("postgres").new_database())
     s = await Store.open(where)
@@ -246,7 +246,7 @@ async def test_action_log_round_trip_and_finish(store: Store) -> None:
 
 
 async def test_lookalike_names_are_one_name(store: Store) -> None:
-    """Issue 13.3: full width, a soft hyphen, zero-width characters and
+    """Full width, a soft hyphen, zero-width characters and
     case make no new name."""
     await store.accounts.create("Gandalf", hash_password("secret1"))
     for twin in ["GANDALF", "\uff27andalf", "Gan\u00addalf", "Gand\u200balf", "Gandalf\u200d", "  gandalf "]:
@@ -284,7 +284,7 @@ async def test_migration_rekeys_old_names(tmp_path: Path) -> None:
 
 
 async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
-    """Issue 16.3: the owner's seat, the other caller's account and the
+    """The owner's seat, the other caller's account and the
     names are kept; either finds the game; the other caller's own new game
     leaves it, the owner's replaces it."""
     ann = await store.accounts.create("Ann", hash_password("secret1"))
@@ -365,7 +365,7 @@ def test_a_migration_another_process_made_while_this_one_waited_is_not_made_twic
 
 
 async def test_one_session_per_account_across_nodes(store: Store) -> None:
-    """``sessions`` (issue 16.6): the first node to claim an account holds
+    """``sessions``: the first node to claim an account holds
     it; another sees the holder while it is alive, takes it from a dead
     one or when forced; a release by a session that was taken over leaves
     the claim; a forgotten node's claims go with it."""

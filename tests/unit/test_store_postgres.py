@@ -1,4 +1,4 @@
-"""The PostgreSQL store (issue 16.4) against a real, throwaway server:
+"""The PostgreSQL store against a real, throwaway server:
 the schema and its version, two nodes migrating at once, a newer schema,
 an unreachable server, a server restart under an open store.  The
 repositories' own tests run on both databases in ``test_store.py``."""

@@ -1,4 +1,4 @@
-"""The table alone, without sockets or screens (issue 33.1): two scripted
+"""The table alone, without sockets or screens: two scripted
 seats, the queue's commands, and what the table says and keeps when a
 player leaves."""
 

@@ -268,7 +268,7 @@ class Lingering(HardPlayer):
 
 @pytest.mark.parametrize("ending", ["door closes mid-move", "SIGTERM"])
 def test_a_thinking_process_stops_quietly(ending: str) -> None:
-    """Issue 33.3i: a stopping door left a thinking process's traceback
+    """A stopping door left a thinking process's traceback
     header ("Process cribbage-door computer:") in its log.  A worker whose
     door closes while it thinks, or that gets SIGTERM (a service manager
     stops the whole group), ends without a word."""
@@ -297,7 +297,7 @@ def test_a_thinking_process_stops_quietly(ending: str) -> None:
 
 
 async def test_other_work_of_the_computers_kind_runs_in_a_worker_process_and_its_error_is_raised() -> None:
-    """Thinking.run (the pegging looked back on after a hand, issue 39):
+    """Thinking.run (the pegging looked back on after a hand):
     the call runs in a worker process, not the door's, and what it raises
     is raised in the door; with no processes it runs on the thread."""
     thinking = Thinking(1)

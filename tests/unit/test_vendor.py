@@ -1,4 +1,4 @@
-"""The vendored xterm.js (issue 34): each file the page serves is the one
+"""The vendored xterm.js: each file the page serves is the one
 ``scripts/refresh_xterm.py`` took from npm, pinned by version and
 checksum, with its licence beside it."""
 

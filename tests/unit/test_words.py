@@ -1,4 +1,4 @@
-"""The words the door says for every kind of score (seed 004's terms)."""
+"""The words the door says for every kind of score (the original door's terms)."""
 
 import pytest
 from hypothesis import given, settings
@@ -84,7 +84,7 @@ async def test_table_chat_is_stripped_and_limited() -> None:
 
 
 def test_a_counted_hand_shows_its_cards_as_the_screen_does() -> None:
-    """Issue 14.7: "Your hand 3♠ J♥ 9♦ 6♠" under a hand shown 3♠ 6♠ 9♦ J♥."""
+    """"Your hand 3♠ J♥ 9♦ 6♠" under a hand shown 3♠ 6♠ 9♦ J♥."""
     from door.ui.words import describe
     from engine.cards import Card, parse_cards
     from engine.claims import adjudicate
@@ -99,7 +99,7 @@ def test_a_counted_hand_shows_its_cards_as_the_screen_does() -> None:
 
 
 def test_a_game_s_messages_are_wrapped_by_its_own_view_not_kept_for_good() -> None:
-    """Issue 17.3: every session's messages in one global memo (8,192
+    """Every session's messages in one global memo (8,192
     texts) made the 2,000-game soak's memory grow as long as it ran; they
     are memoized by the view, which goes with the session, and bounded."""
     from door.play.view_state import WRAP_MEMO, ViewState
@@ -117,8 +117,7 @@ def test_a_game_s_messages_are_wrapped_by_its_own_view_not_kept_for_good() -> No
 @settings(max_examples=2000, deadline=None)
 @given(st.text(alphabet=" ab\u2665\t\n\r\x0b\x0c\u00a05,", max_size=16), st.integers(1, 16))
 def test_wrapping_a_text_that_fits_gives_what_textwrap_gives(text: str, width: int) -> None:
-    """A text that fits its width is left whole without textwrap (issue
-    39: most messages fit, and wrapping them was a tenth of a frame's
+    """A text that fits its width is left whole without textwrap (most messages fit, and wrapping them was a tenth of a frame's
     painting), with exactly textwrap's lines in every case."""
     import textwrap
 

@@ -1,4 +1,4 @@
-"""The Yale CPSC 474 greedy benchmark opponent (issue 38.3), as the course
+"""The Yale CPSC 474 greedy benchmark opponent, as the course
 states its policy."""
 
 from __future__ import annotations
