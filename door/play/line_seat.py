@@ -10,6 +10,7 @@ whose own keys choose cards by number instead of with the highlight bar.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -47,7 +48,7 @@ from engine.game import Game, Phase
 if TYPE_CHECKING:
     from door.play.table import Table
 
-__all__ = ["LineSeat", "SpokenView", "REREAD_KEYS"]
+__all__ = ["LineSeat", "SpokenView", "Prompt", "REREAD_KEYS"]
 
 REREAD_KEYS = ("Keys: H your hand, T the table, S the scores, W whose turn, L the last ten events, A advice, "
                "K the shuffle's seeds, Ctrl-L this again.")
@@ -56,6 +57,44 @@ REREAD_KEYS = ("Keys: H your hand, T the table, S the scores, W whose turn, L th
 
 def _nothing(text: str) -> None:
     return None
+
+
+class Prompt(enum.Enum):
+    """What a spoken prompt asks for (its kind), which says how it is said:
+    once per kind (:data:`SAID_ONCE`), as a line to type into
+    (:data:`LINE_PROMPTS`), or as a move (:data:`MOVE_PROMPTS`, after which
+    the keys are told once a call)."""
+
+    NONE = "none"
+    """Nothing said yet (or say the next prompt again)."""
+    LEAVING = "leaving"
+    """The leave question (Y or N)."""
+    WAIT = "wait"
+    """Nothing to choose: the other player, or the table, moves."""
+    DISCARD = "discard"
+    """Two cards for the crib."""
+    PLAY = "play"
+    """A card for the play."""
+    COUNT = "count"
+    """The points of a hand or the crib (manual counting)."""
+    SEED = "seed"
+    """The caller's seed for the next game's shuffle."""
+    OVER = "over"
+    """The game is over: play again?"""
+    CHAT = "chat"
+    """Chat between hands (RETURN on a blank line deals)."""
+    HOLD = "hold"
+    """A key to go on (the prompt pace)."""
+    ABSENT = "absent"
+    """The other player's line dropped: wait, or abandon the game."""
+
+
+SAID_ONCE = frozenset({Prompt.WAIT, Prompt.CHAT, Prompt.ABSENT})
+"""Said when the kind comes, not again while it stays (its words may change)."""
+LINE_PROMPTS = frozenset({Prompt.COUNT, Prompt.SEED})
+"""Prompts of a line the caller types (the display's input line)."""
+MOVE_PROMPTS = frozenset({Prompt.DISCARD, Prompt.PLAY})
+"""Prompts of a move: the keys are told after the first one of a call."""
 
 
 @dataclass
@@ -86,7 +125,7 @@ class LineSeat(HumanSeat):
                  session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed, thinking)
         self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
-        self._said = ("", "")  # the last prompt said: (its kind, its words)
+        self._said: tuple[Prompt, str] = (Prompt.NONE, "")  # the last prompt said: (its kind, its words)
         self._told_chat = False  # the chat prompt's keys were said once in full
         self._seeds: list[str] = []  # the lines about the shuffle's seeds, in full, for K
         self._advice: list[str] = []  # the last notes of advice, for A
@@ -179,33 +218,33 @@ class LineSeat(HumanSeat):
             return
         super()._update()
         kind, words = self._prompt()
-        if (kind, words) == self._said or (kind in ("wait", "chat", "absent") and kind == self._said[0]):
+        if (kind, words) == self._said or (kind in SAID_ONCE and kind is self._said[0]):
             return
-        if kind == "discard" and self.vs.selected and self.display.terminal.has_input():
+        if kind is Prompt.DISCARD and self.vs.selected and self.display.terminal.has_input():
             return  # the second card is typed already: no question about it
         self._said = (kind, words)
-        if kind in ("count", "seed"):
+        if kind in LINE_PROMPTS:
             self.display.prompt(words)
         elif words:
             self.display.say(words)
-        if kind in ("discard", "play") and isinstance(self.display, LineDisplay) and not self.display.told_keys:
+        if kind in MOVE_PROMPTS and isinstance(self.display, LineDisplay) and not self.display.told_keys:
             self.display.told_keys = True  # (once a call: the display lasts the call)
             self.display.say(REREAD_KEYS)
 
-    def _prompt(self) -> tuple[str, str]:
+    def _prompt(self) -> tuple[Prompt, str]:
         """What to say for the state now: ``(kind, words)``; every prompt
         ends with the keys it takes."""
         vs, game, me = self.vs, self.game, self.index
         seating = self.seating()
         if seating.leaving:
-            return "leaving", seating.leave_question.replace("(Y/N)", "Press Y or N.")
+            return Prompt.LEAVING, seating.leave_question.replace("(Y/N)", "Press Y or N.")
         if self._sent == len(game.actions) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
-            return "wait", ""  # the move sent is on its way to the table: nothing to choose until it is made
+            return Prompt.WAIT, ""  # the move sent is on its way to the table: nothing to choose until it is made
         if vs.mode is Mode.DISCARD:
             crib = "your" if game.dealer == me else f"{seating.opponent}'s"
             if vs.selected:
-                return "discard", f"You chose the {card_name(vs.selected[0])}: one more for {crib} crib, or DEL."
-            return "discard", f"Your cards: {suited_cards(self._numbered(game))}. Type two for {crib} crib."
+                return Prompt.DISCARD, f"You chose the {card_name(vs.selected[0])}: one more for {crib} crib, or DEL."
+            return Prompt.DISCARD, f"Your cards: {suited_cards(self._numbered(game))}. Type two for {crib} crib."
         if vs.mode is Mode.PLAY:  # only the cards that can be played now, each by its number in the hand
             held, ranks = game.hands[me], set()
             shown: list[Card | None] = []
@@ -213,32 +252,32 @@ class LineSeat(HumanSeat):
                 playable = c in held and game.count + c.pip <= 31 and c.rank not in ranks
                 shown.append(c if playable else None)
                 ranks |= {c.rank} if playable else set()
-            return "play", f"Your turn at {number_words(game.count)}: {numbered_ranks(shown)}."
+            return Prompt.PLAY, f"Your turn at {number_words(game.count)}: {numbered_ranks(shown)}."
         if vs.mode is Mode.COUNT:
             assert game.show_turn is not None
             seat, what = game.show_turn
             cards = game.crib if what.value == "crib" else game.kept[seat]
             assert game.starter is not None
-            return "count", f"Count your {what.value}: {show_cards(sorted(cards), game.starter)}. Points: "
+            return Prompt.COUNT, f"Count your {what.value}: {show_cards(sorted(cards), game.starter)}. Points: "
         if vs.mode is Mode.OVER and vs.seed_input is not None:
-            return "seed", "Type your seed, then RETURN; ESC keeps yours: "
+            return Prompt.SEED, "Type your seed, then RETURN; ESC keeps yours: "
         if vs.mode is Mode.OVER:
-            return "over", (f"{seating.again_question} Press Y or N. E sets your seed first."
+            return Prompt.OVER, (f"{seating.again_question} Press Y or N. E sets your seed first."
                             if seating.asking_again else "")
         if vs.mode is Mode.CHAT:
             if self._told_chat:  # (the keys said in full the first time at this table, then briefly)
                 if seating.computer:
-                    return "chat", "RETURN deals."
+                    return Prompt.CHAT, "RETURN deals."
                 if me == game.dealer:
-                    return "chat", "Chat, or RETURN on a blank line deals."
-                return "chat", f"{seating.opponent} deals with RETURN on a blank line."
+                    return Prompt.CHAT, "Chat, or RETURN on a blank line deals."
+                return Prompt.CHAT, f"{seating.opponent} deals with RETURN on a blank line."
             self._told_chat = True
-            return "chat", vs.prompt
+            return Prompt.CHAT, vs.prompt
         if vs.holding or (vs.lingering and vs.options.pace is Pace.PROMPT):
-            return "hold", "Press a key to go on."  # (the pause pace goes on by itself: nothing to press)
+            return Prompt.HOLD, "Press a key to go on."  # (the pause pace goes on by itself: nothing to press)
         if seating.absent:
-            return "absent", vs.prompt
-        return "wait", ""
+            return Prompt.ABSENT, vs.prompt
+        return Prompt.WAIT, ""
 
     def _screen(self) -> list[str]:
         """What Ctrl-L says at the table: where the game stands (the hand,
@@ -321,7 +360,7 @@ class LineSeat(HumanSeat):
         if vs.mode in (Mode.DISCARD, Mode.PLAY) and not vs.chatting and not seating.leaving and (
                 key.name in (KeyName.LEFT, KeyName.RIGHT, KeyName.UP, KeyName.DOWN, KeyName.ENTER)):
             if not self.display.terminal.has_input():  # (once for a burst of them)
-                self._said = ("", "")  # RETURN or an arrow: say the choice again
+                self._said = (Prompt.NONE, "")  # RETURN or an arrow: say the choice again
             self._update()
             return
         before = self._typed()
