@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from door.ui.telling import Telling, possessive, subject
 from engine.cards import Card
 from engine.claims import Verdict
 from engine.events import (
@@ -34,7 +35,7 @@ from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 __all__ = ["short_digests", "digest_groups", "has_digest", "speak_cards", "number_words", "card_name", "cards_names",
            "cards_list", "numbered_cards", "numbered_ranks", "suited_cards", "rank_name", "suits_count", "hand_words", "show_cards", "cadence",
-           "spoken", "scores_event", "points_of"]
+           "spoken", "SpokenWords", "scores_event", "points_of"]
 
 _RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen", "king")
 _SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -219,16 +220,6 @@ def cadence(show: ShowScore) -> str:
     return ", ".join(parts[:-1]) + ", and " + parts[-1]
 
 
-def _subject(who: str, verb: str) -> str:
-    """``"You peg"`` / ``"Ann pegs"`` (``"you peg"`` inside a sentence)."""
-    return f"{who} {verb}" if who in ("You", "you") else f"{who} {verb}s"
-
-
-def _lower(who: str) -> str:
-    """``"you"`` for ``"You"`` inside a sentence; a name as it is."""
-    return "you" if who == "You" else who
-
-
 def _play_score_words(score: PlayScore) -> str:
     """``"two for fifteen"``, ``"three for a run of three"``, ``"one for the go"``."""
     what = {PlayKind.FIFTEEN: "fifteen", PlayKind.THIRTY_ONE: "thirty-one", PlayKind.PAIR: "a pair",
@@ -269,84 +260,102 @@ def scores_event(event: Event) -> int | None:
     return None
 
 
-def spoken(event: Event, me: int, names: Sequence[str]) -> list[str]:
-    """``event`` in short sentences for seat ``me`` (``names``: both seats'
-    names; ``names[me]`` is said as "You"): ``["You: five, fifteen, two
-    for fifteen. You 2, Computer 0."]`` (the scores are added by the
-    line seat).  Each fact once: a
-    hand the caller counts was named in the count's prompt, so its result
-    is the count alone; the starter is said when it is turned.  At most
-    four lines an event (the line mode's budget is ten lines)."""
-    who = [("You" if s == me else names[s]) for s in (0, 1)]
-    if isinstance(event, CutForDeal):
+class SpokenWords(Telling):
+    """The events in short sentences for screen-reader mode
+    (:class:`~door.ui.telling.Telling`): ``["You: five, fifteen, two for
+    fifteen."]`` (the scores are added by the line seat).  Each fact once:
+    a hand the caller counts was named in the count's prompt, so its
+    result is the count alone; the starter is said when it is turned.  At
+    most four lines an event (the line mode's budget is ten lines)."""
+
+    def cut_for_deal(self, event: CutForDeal) -> list[str]:
+        who = self.who
         if not event.cuts:  # a fixed first dealer: the loser of the last game, a rematch, or the house's rule
-            return [f"{_subject(who[event.dealer], 'deal')} first."]
+            return [f"{subject(who[event.dealer], 'deal')} first."]
         a, b = event.cuts[-1]
         tie = "A tie; cut again. " * (len(event.cuts) > 1)
         return [f"{tie}{who[0]} cut the {card_name(a)}, {who[1]} the {card_name(b)}: "
-                f"{_subject(_lower(who[event.dealer]), 'deal')} first."]
-    if isinstance(event, HandReplayed):
+                f"{subject(_lower(who[event.dealer]), 'deal')} first."]
+
+    def hand_replayed(self, event: HandReplayed) -> list[str]:
+        me = self.me
         return [f"Hand {number_words(event.number)} is played again. The scores go back to "
-                f"{event.scores[me]} for you and {event.scores[1 - me]} for {who[1 - me]}."]
-    if isinstance(event, HandDealt):
-        return [f"Hand {number_words(event.number)}, {_subject(_lower(who[event.dealer]), 'deal')}."]
-    if isinstance(event, Discarded):
-        if event.seat == me:
+                f"{event.scores[me]} for you and {event.scores[1 - me]} for {self.who[1 - me]}."]
+
+    def hand_dealt(self, event: HandDealt) -> list[str]:
+        return [f"Hand {number_words(event.number)}, {subject(_lower(self.who[event.dealer]), 'deal')}."]
+
+    def discarded(self, event: Discarded) -> list[str]:
+        if event.seat == self.me:
             return [f"Laid away: {card_name(event.cards[0])}, {card_name(event.cards[1])}."]
-        return [f"{names[event.seat]} has laid away."]
-    if isinstance(event, StarterTurned):
+        return [f"{self.names[event.seat]} has laid away."]
+
+    def starter_turned(self, event: StarterTurned) -> list[str]:
         line = f"Starter: {card_name(event.card)}."
         if event.heels:
-            line += f" His heels: {who[event.dealer]} {'peg' if event.dealer == me else 'pegs'} two."
+            line += f" His heels: {self.who[event.dealer]} {'peg' if event.dealer == self.me else 'pegs'} two."
         return [line]
-    if isinstance(event, CardPlayed):
+
+    def card_played(self, event: CardPlayed) -> list[str]:
         # by rank alone: the play scores by rank, and each card is named in full in the show if its suit scores
-        line = f"{who[event.seat]}: {rank_name(event.card)}, {number_words(event.count)}"
+        line = f"{self.who[event.seat]}: {rank_name(event.card)}, {number_words(event.count)}"
         if event.scores:  # "Computer: five, fifteen, two for fifteen and three for a run of three."
             line += ", " + " and ".join(_play_score_words(s) for s in event.scores)
         return [line + "."]
-    if isinstance(event, GoDeclared):
-        return [f"{who[event.seat]}: go."]
-    if isinstance(event, PlayPoint):
-        return [f"{who[event.seat]}: {_play_score_words(event.score)}."]
-    if isinstance(event, SeriesReset):
+
+    def go_declared(self, event: GoDeclared) -> list[str]:
+        return [f"{self.who[event.seat]}: go."]
+
+    def play_point(self, event: PlayPoint) -> list[str]:
+        return [f"{self.who[event.seat]}: {_play_score_words(event.score)}."]
+
+    def series_reset(self, event: SeriesReset) -> list[str]:
         return []  # (the next card's count, or the next turn's, says it is back to zero)
-    if isinstance(event, HandCounted):
-        return _counted(event, me, who)
-    if isinstance(event, GameOver):
+
+    def game_over(self, event: GameOver) -> list[str]:
         r = event.result
-        line = f"{_subject(who[r.winner], 'win')}, {r.scores[r.winner]} to {r.scores[1 - r.winner]}."
+        line = f"{subject(self.who[r.winner], 'win')}, {r.scores[r.winner]} to {r.scores[1 - r.winner]}."
         if r.skunk is Skunk.SKUNK:
             line += f" A skunk: it counts {number_words(r.value)} games."
         elif r.skunk is Skunk.DOUBLE:
             line += f" A double skunk: it counts {number_words(r.value)} games."
         return [line]
-    return []
 
-
-def _counted(event: HandCounted, me: int, who: list[str]) -> list[str]:
-    show = event.show
-    what = "crib" if event.what is ShowTurn.CRIB else "hand"
-    owner = "Your" if event.seat == me else f"{who[event.seat]}'s"
-    counted = f"{cadence(show)}."
-    out = event.outcome
-    if event.seat == me and event.claim is not None:
-        head = counted.capitalize()  # its cards and the starter were in the prompt to count it
-    else:  # (the starter was said when it was turned; suits that cannot score are left out)
-        head = f"{owner} {what}: {hand_words(sorted(show.hand))}. {counted.capitalize()}"
-    if event.claim is None:
-        return [head]  # counted by the door: the count said is what is pegged
-    if out.verdict is Verdict.EXACT:  # (the count said last is the claim: "right" says it was the player's)
-        return [head[:-1] + ": right." if event.seat == me else head]
-    claimer, other = who[event.seat], who[1 - event.seat]
-    if out.verdict is Verdict.UNDER:
-        line = f"{claimer} claimed {number_words(event.claim)}, {number_words(show.total - event.claim)} short."
-        if out.opponent:
-            line += f" Muggins: {_subject(other, 'take')} {number_words(out.opponent)}."
-    else:
-        line = f"{claimer} claimed {number_words(event.claim)}, but it is worth {number_words(show.total)}."
-        if out.claimer == 0:
-            line += f" {_subject(claimer, 'peg')} nothing and {_subject(other, 'peg')} {number_words(out.opponent)}."
+    def hand_counted(self, event: HandCounted) -> list[str]:
+        show, who, me = event.show, self.who, self.me
+        what = "crib" if event.what is ShowTurn.CRIB else "hand"
+        owner = possessive(who[event.seat])
+        counted = f"{cadence(show)}."
+        out = event.outcome
+        if event.seat == me and event.claim is not None:
+            head = counted.capitalize()  # its cards and the starter were in the prompt to count it
+        else:  # (the starter was said when it was turned; suits that cannot score are left out)
+            head = f"{owner} {what}: {hand_words(sorted(show.hand))}. {counted.capitalize()}"
+        if event.claim is None:
+            return [head]  # counted by the door: the count said is what is pegged
+        if out.verdict is Verdict.EXACT:  # (the count said last is the claim: "right" says it was the player's)
+            return [head[:-1] + ": right." if event.seat == me else head]
+        claimer, other = who[event.seat], who[1 - event.seat]
+        if out.verdict is Verdict.UNDER:
+            line = f"{claimer} claimed {number_words(event.claim)}, {number_words(show.total - event.claim)} short."
+            if out.opponent:
+                line += f" Muggins: {subject(other, 'take')} {number_words(out.opponent)}."
         else:
-            line += f" {_subject(claimer, 'peg')} {number_words(out.claimer)}."
-    return [head, line]
+            line = f"{claimer} claimed {number_words(event.claim)}, but it is worth {number_words(show.total)}."
+            if out.claimer == 0:
+                line += (f" {subject(claimer, 'peg')} nothing and {subject(other, 'peg')} "
+                         f"{number_words(out.opponent)}.")
+            else:
+                line += f" {subject(claimer, 'peg')} {number_words(out.claimer)}."
+        return [head, line]
+
+
+def _lower(who: str) -> str:
+    """``"you"`` for ``"You"`` inside a sentence; a name as it is."""
+    return "you" if who == "You" else who
+
+
+def spoken(event: Event, me: int, names: Sequence[str]) -> list[str]:
+    """``event`` in short sentences for seat ``me`` (``names``: both
+    seats' names; ``names[me]`` is said as "You"): see :class:`SpokenWords`."""
+    return SpokenWords(me, names).tell(event)

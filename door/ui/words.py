@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from door.net.charset import SUIT_GLYPHS
 from door.ui.speech import cadence
+from door.ui.telling import Telling, possessive, subject
 from engine.cards import Card
 from engine.claims import Verdict
 from engine.events import (
@@ -34,7 +35,7 @@ from engine.events import (
 from engine.scoring import PlayKind, PlayScore, ShowKind, ShowScore
 
 __all__ = ["wrap", "wrap_text", "card_text", "cards_text", "play_score_text", "show_summary", "show_detail", "describe",
-           "Names", "strip_controls"]
+           "Names", "strip_controls", "ScreenWords"]
 
 Names = Sequence[str]
 """The display names of seat 0 and seat 1 for the reader ("You" for itself)."""
@@ -142,94 +143,102 @@ def show_detail(show: ShowScore) -> list[str]:
     return lines
 
 
-def _says(name: str, verb: str) -> str:
-    """``"You peg"`` / ``"Ann pegs"``: subject and verb in agreement."""
-    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+class ScreenWords(Telling):
+    """The events as the screen's message lines (:class:`~door.ui.telling.Telling`):
+    ``sort``: the cards of a counted hand in rank order, as the screen
+    shows them when the player keeps the hand sorted (else in the order
+    held)."""
 
+    def __init__(self, me: int, names: Names, sort: bool = True) -> None:
+        super().__init__(me, names)
+        self.sort = sort
 
-def _possessive(name: str) -> str:
-    return "Your" if name == "You" else f"{name}'s"
-
-
-def describe(event: Event, me: int, names: Names, sort: bool = True) -> list[str]:
-    """The message lines for ``event`` as seat ``me`` reads it; ``names``
-    are the seats' names (``names[me]`` is shown as "You"); ``sort``: the
-    cards of a counted hand in rank order, as the screen shows them when the
-    player keeps the hand sorted (else in the order held)."""
-    who = [("You" if s == me else names[s]) for s in (0, 1)]
-    if isinstance(event, CutForDeal):
-        lines = []
+    def cut_for_deal(self, event: CutForDeal) -> list[str]:
+        who, lines = self.who, []
         for a, b in event.cuts:
             if a.rank == b.rank:
                 lines.append(f"{who[0]} cut {card_text(a)}, {who[1]} cut {card_text(b)}: a tie, cut again.")
             else:
                 lines.append(f"{who[0]} cut {card_text(a)}, {who[1]} cut {card_text(b)}: low card deals.")
-        lines.append(f"{_says(who[event.dealer], 'deal')} first.")
+        lines.append(f"{subject(who[event.dealer], 'deal')} first.")
         return lines
-    if isinstance(event, HandReplayed):
-        return [f"{_says(who[event.seat], 'replay')} hand {event.number}: the scores go back to "
+
+    def hand_replayed(self, event: HandReplayed) -> list[str]:
+        me = self.me
+        return [f"{subject(self.who[event.seat], 'replay')} hand {event.number}: the scores go back to "
                 f"{event.scores[me]} - {event.scores[1 - me]}; it does not count in the statistics."]
-    if isinstance(event, HandDealt):
-        crib = "your" if event.dealer == me else f"{names[event.dealer]}'s"
+
+    def hand_dealt(self, event: HandDealt) -> list[str]:
+        crib = "your" if event.dealer == self.me else f"{self.names[event.dealer]}'s"
         # present tense: it is said in the chat before the dealer deals, and read after
-        return [f"Hand {event.number}: {_says(who[event.dealer], 'deal')}. Lay away two cards to {crib} crib."]
-    if isinstance(event, Discarded):
-        return [] if event.seat == me else [f"{names[event.seat]} has laid away two cards."]
-    if isinstance(event, StarterTurned):
+        return [f"Hand {event.number}: {subject(self.who[event.dealer], 'deal')}. Lay away two cards to {crib} crib."]
+
+    def discarded(self, event: Discarded) -> list[str]:
+        return [] if event.seat == self.me else [f"{self.names[event.seat]} has laid away two cards."]
+
+    def starter_turned(self, event: StarterTurned) -> list[str]:
         line = f"The starter is {card_text(event.card)}."
         if event.heels:
-            line += f" His heels for {event.heels} to {who[event.dealer]}!"
+            line += f" His heels for {event.heels} to {self.who[event.dealer]}!"
         return [line]
-    if isinstance(event, CardPlayed):
-        line = f"{_says(who[event.seat], 'play')} {card_text(event.card)}, count {event.count}."
+
+    def card_played(self, event: CardPlayed) -> list[str]:
+        line = f"{subject(self.who[event.seat], 'play')} {card_text(event.card)}, count {event.count}."
         if event.scores:
             line += " " + ", ".join(play_score_text(s) for s in event.scores) + "."
         return [line]
-    if isinstance(event, GoDeclared):
-        return [f"{_says(who[event.seat], 'say')} go."]
-    if isinstance(event, PlayPoint):
-        return [f"{play_score_text(event.score)} to {who[event.seat]}."]
-    if isinstance(event, SeriesReset):
+
+    def go_declared(self, event: GoDeclared) -> list[str]:
+        return [f"{subject(self.who[event.seat], 'say')} go."]
+
+    def play_point(self, event: PlayPoint) -> list[str]:
+        return [f"{play_score_text(event.score)} to {self.who[event.seat]}."]
+
+    def series_reset(self, event: SeriesReset) -> list[str]:
         return ["The count goes back to 0."]
-    if isinstance(event, HandCounted):
-        return _counted(event, me, who, sort)
-    if isinstance(event, GameOver):
+
+    def game_over(self, event: GameOver) -> list[str]:
         r = event.result
         loser = 1 - r.winner
-        line = f"{_says(who[r.winner], 'win')} {r.scores[r.winner]} to {r.scores[loser]}!"
+        line = f"{subject(self.who[r.winner], 'win')} {r.scores[r.winner]} to {r.scores[loser]}!"
         if r.skunk is Skunk.SKUNK:
             line += f" Skunk! It counts {r.value} games."
         elif r.skunk is Skunk.DOUBLE:
             line += f" Double skunk! It counts {r.value} games."
         return [line]
-    return []
 
-
-def _counted(event: HandCounted, me: int, who: list[str], sort: bool) -> list[str]:
-    show = event.show
-    what = "crib" if event.what is ShowTurn.CRIB else "hand"
-    owner = _possessive(who[event.seat])
-    cards = sorted(show.hand) if sort else show.hand
-    head = (f"{owner} {what} {cards_text(cards)} + {card_text(show.starter)}: "
-            f"{show.total} ({show_summary(show)}).")
-    lines = [head] + ["  " + d for d in show_detail(show)] + [f"  \"{cadence(show).capitalize()}.\""]
-    out = event.outcome
-    opp = who[1 - event.seat]
-    if event.claim is None or out.verdict is Verdict.EXACT:
-        if event.claim is not None and event.seat == me:
-            lines.append(f"Right: you peg {out.claimer}.")
-        return lines
-    claimer = who[event.seat]
-    if out.verdict is Verdict.UNDER:
-        line = f"{claimer} claimed {event.claim}, {show.total - event.claim} short."
-        if out.opponent:
-            line += f" Muggins! {_says(opp, 'take')} {out.opponent}."
-        lines.append(line)
-    else:
-        line = f"{claimer} claimed {event.claim}, but it is worth {show.total}:"
-        if out.claimer == 0:
-            line += f" {_says(claimer, 'peg')} nothing and {_says(opp, 'peg')} {out.opponent}."
+    def hand_counted(self, event: HandCounted) -> list[str]:
+        show, who = event.show, self.who
+        what = "crib" if event.what is ShowTurn.CRIB else "hand"
+        owner = possessive(who[event.seat])
+        cards = sorted(show.hand) if self.sort else show.hand
+        head = (f"{owner} {what} {cards_text(cards)} + {card_text(show.starter)}: "
+                f"{show.total} ({show_summary(show)}).")
+        lines = [head] + ["  " + d for d in show_detail(show)] + [f"  \"{cadence(show).capitalize()}.\""]
+        out = event.outcome
+        opp = who[1 - event.seat]
+        if event.claim is None or out.verdict is Verdict.EXACT:
+            if event.claim is not None and event.seat == self.me:
+                lines.append(f"Right: you peg {out.claimer}.")
+            return lines
+        claimer = who[event.seat]
+        if out.verdict is Verdict.UNDER:
+            line = f"{claimer} claimed {event.claim}, {show.total - event.claim} short."
+            if out.opponent:
+                line += f" Muggins! {subject(opp, 'take')} {out.opponent}."
+            lines.append(line)
         else:
-            line += f" {_says(claimer, 'peg')} {out.claimer}."
-        lines.append(line)
-    return lines
+            line = f"{claimer} claimed {event.claim}, but it is worth {show.total}:"
+            if out.claimer == 0:
+                line += f" {subject(claimer, 'peg')} nothing and {subject(opp, 'peg')} {out.opponent}."
+            else:
+                line += f" {subject(claimer, 'peg')} {out.claimer}."
+            lines.append(line)
+        return lines
+
+
+def describe(event: Event, me: int, names: Names, sort: bool = True) -> list[str]:
+    """The message lines for ``event`` as seat ``me`` reads it; ``names``
+    are the seats' names (``names[me]`` is shown as "You"); ``sort``: see
+    :class:`ScreenWords`."""
+    return ScreenWords(me, names, sort).tell(event)
