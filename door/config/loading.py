@@ -61,7 +61,7 @@ _RANGES: dict[str, tuple[float, float]] = {
 }
 
 
-_NETWORK_LISTS = {"shared_addresses"}
+_NETWORK_LISTS = {"shared_addresses", "proxies"}
 """Keys whose value is a list of addresses and networks (CIDR)."""
 
 

@@ -44,6 +44,12 @@ class ServerConfig:
     several callers share, such as a BBS or a proxy: the daily deal counts
     their callers by account only, and ranked play judges two accounts
     there by other signs than the address."""
+    proxies: list[str] = field(default_factory=list)
+    """Addresses and networks of TCP load balancers (HAProxy, nginx's
+    stream module) that send the PROXY protocol (version 1 or 2) on the
+    telnet, SSH and rlogin ports: a connection from one of them must begin
+    with a header, which names the caller; a header from anywhere else is
+    refused (:mod:`door.net.proxy_protocol`)."""
 
 
 @dataclass

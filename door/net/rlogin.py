@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from door.net.gate import ConnectionGate, address_of, in_networks
 from door.net.listener import Bind, Listener
+from door.net.proxy_protocol import proxied
 from door.net.stream_terminal import StreamTerminal
 from door.net.terminal import TerminalKind
 
@@ -160,7 +161,7 @@ class Strangers:
 
 async def start_rlogin(bind: Bind, session: RloginSession, gate: ConnectionGate,
                        login_timeout: float = 60.0, members: Sequence[str] | None = None,
-                       strangers: Strangers | None = None) -> Listener:
+                       strangers: Strangers | None = None, proxies: Sequence[str] = ()) -> Listener:
     """Listen for rlogin where ``bind`` says; each connection that
     ``gate`` admits and that sends a handshake within ``login_timeout``
     seconds is answered (``\\0``, then the urgent byte asking for the
@@ -168,7 +169,9 @@ async def start_rlogin(bind: Bind, session: RloginSession, gate: ConnectionGate,
     ``members``: the addresses and networks member boards call from
     (``None``: any); a call from elsewhere is closed at once, before a
     byte of it is read (its secret included), and counted in
-    ``strangers``.  Raises ``OSError`` when the port is taken."""
+    ``strangers``; ``proxies``: the load balancers whose PROXY protocol
+    header names the caller (:mod:`door.net.proxy_protocol`).  Raises
+    ``OSError`` when the port is taken."""
     strangers = strangers or Strangers()
 
     async def connected(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -205,5 +208,10 @@ async def start_rlogin(bind: Bind, session: RloginSession, gate: ConnectionGate,
         finally:
             ticket.release()
 
-    server = await asyncio.start_server(connected, bind.host, bind.port, limit=HANDSHAKE_LIMIT * 8)
+    loop = asyncio.get_running_loop()
+
+    def factory() -> asyncio.StreamReaderProtocol:  # (what asyncio.start_server makes for each connection)
+        return asyncio.StreamReaderProtocol(asyncio.StreamReader(limit=HANDSHAKE_LIMIT * 8, loop=loop), connected)
+
+    server = await loop.create_server(proxied(factory, proxies, "rlogin"), bind.host, bind.port)
     return Listener("rlogin", server, server.sockets)

@@ -12,9 +12,10 @@ session.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -24,6 +25,7 @@ from asyncssh.sftp import MIN_SFTP_VERSION
 from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.listener import Bind, Listener
 from door.net.private import check_private
+from door.net.proxy_protocol import proxied
 from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["HostKey", "SshTerminal", "Authenticator", "DoorSshServer", "start_ssh", "load_host_key", "openssh_key"]
@@ -291,18 +293,34 @@ def load_host_key(data_dir: Path) -> HostKey:
     return asyncssh.read_private_key(str(path))
 
 
+class _ProxiedListen:
+    """What asyncssh calls a tunnel to listen through: here the door's own
+    TCP listener, whose connections begin with a load balancer's PROXY
+    protocol header (:func:`~door.net.proxy_protocol.proxied`)."""
+
+    def __init__(self, proxies: Sequence[str], reuse_port: bool) -> None:
+        self.proxies, self.reuse_port = proxies, reuse_port
+
+    async def create_server(self, session_factory: Callable[[str, int], Any], host: str,
+                            port: int) -> asyncio.AbstractServer:
+        return await asyncio.get_running_loop().create_server(
+            proxied(lambda: session_factory(host, port), self.proxies, "ssh"), host, port,
+            reuse_port=self.reuse_port or None)
+
+
 async def start_ssh(bind: Bind, session: Callable[[Terminal, Any], Awaitable[None]],
                     host_key: asyncssh.SSHKey,
                     make_authenticator: Callable[[str, Callable[[], None]], Authenticator[Any]],
                     login_timeout: float = 60.0, gate: ConnectionGate | None = None,
-                    channels: int = 1) -> Listener:
+                    channels: int = 1, proxies: Sequence[str] = ()) -> Listener:
     """Listen for SSH callers where ``bind`` says and run
     ``session(terminal, identity)`` for each shell, ``identity`` being what
     the connection's :class:`Authenticator` said at the end of
     authentication.  ``gate`` counts connections from the moment of accept
     (:class:`~door.net.gate.ConnectionGate`); ``channels``:
     the session channels one connection may have open at once
-    (:class:`DoorSshServer`)."""
+    (:class:`DoorSshServer`); ``proxies``: the load balancers whose PROXY
+    protocol header names the caller (:mod:`door.net.proxy_protocol`)."""
 
     async def handle(process: Any) -> None:
         terminal = SshTerminal(process)
@@ -310,8 +328,9 @@ async def start_ssh(bind: Bind, session: Callable[[Terminal, Any], Awaitable[Non
         identity = owner.identity if isinstance(owner, DoorSshServer) else None
         await terminal.run_session(lambda t: session(t, identity))
 
+    extra: dict[str, Any] = {"tunnel": _ProxiedListen(proxies, bind.reuse_port)} if proxies else {}
     acceptor = await asyncssh.listen(
-        bind.host, bind.port, server_factory=lambda: DoorSshServer(make_authenticator, gate, handle, channels),
+        bind.host, bind.port, **extra, server_factory=lambda: DoorSshServer(make_authenticator, gate, handle, channels),
         server_host_keys=[host_key], encoding=None, line_editor=False,
         agent_forwarding=False, x11_forwarding=False, allow_pty=True,
         login_timeout=login_timeout, keepalive_interval=30, reuse_port=bind.reuse_port or None)

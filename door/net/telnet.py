@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast
 
 import telnetlib3
@@ -22,6 +22,7 @@ from door.net.bucket import TokenBucket
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.listener import Bind, Listener
+from door.net.proxy_protocol import proxied
 from door.net.terminal import Terminal, TerminalKind
 
 __all__ = ["TelnetTerminal", "start_telnet", "gated_protocol"]
@@ -264,14 +265,16 @@ def untie(transport: object, writer: object) -> None:
 
 async def start_telnet(bind: Bind, session: Callable[[Terminal], Awaitable[None]],
                        idle_timeout: int = 900, connect_maxwait: float = 4.0,
-                       gate: ConnectionGate | None = None, login_timeout: float = 60.0) -> Listener:
+                       gate: ConnectionGate | None = None, login_timeout: float = 60.0,
+                       proxies: Sequence[str] = ()) -> Listener:
     """Listen for telnet callers where ``bind`` says and
     run ``session(terminal)`` for each.  ``idle_timeout``: seconds of silence
     before telnetlib3 disconnects a caller; ``connect_maxwait``: seconds to
     wait for a client that never negotiates; ``gate``: counts connections
     at accept (:class:`~door.net.gate.ConnectionGate`; none: unlimited);
     ``login_timeout``: seconds a connection may take to reach the name
-    prompt.  With ``bind.reuse_port`` several worker processes listen on
+    prompt; ``proxies``: the load balancers whose PROXY protocol header
+    names the caller (:mod:`door.net.proxy_protocol`).  With ``bind.reuse_port`` several worker processes listen on
     one port and the kernel spreads the callers among them.  Raises
     ``OSError`` when the port is taken.
 
@@ -293,6 +296,6 @@ async def start_telnet(bind: Bind, session: Callable[[Terminal], Awaitable[None]
         return protocol(shell=shell, encoding=False, timeout=idle_timeout, connect_maxwait=connect_maxwait,
                         cols=80, rows=24, term="unknown")
 
-    server = await asyncio.get_running_loop().create_server(factory, bind.host, bind.port,
+    server = await asyncio.get_running_loop().create_server(proxied(factory, proxies, "telnet"), bind.host, bind.port,
                                                             reuse_port=bind.reuse_port or None)
     return Listener("telnet", server, server.sockets)
