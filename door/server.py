@@ -60,6 +60,12 @@ SYSOP_ROOM = 4
 """Connections the gate lets in past ``max_sessions``, so that a full door
 still answers its sysops."""
 
+HEALTH_WAIT = 2.0
+"""Seconds the health check waits for the store to answer."""
+
+HEALTH_EVERY = 1.0
+"""Seconds a health check's answer is given again without asking anew."""
+
 SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
 
 
@@ -98,6 +104,7 @@ class DoorServer:
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
+        self._health: tuple[float, tuple[bool, list[str]]] | None = None
         self.thinking = Thinking(config.computer.processes)
         """Where the expert computer thinks (its worker processes start with the door)."""
 
@@ -107,6 +114,34 @@ class DoorServer:
         the rlogin hub), then the data folder's sockets and the peer port."""
         return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
                                           self._nodes, self._peers) if listener is not None]
+
+    async def health(self) -> tuple[bool, list[str]]:
+        """How this door is, for ``/healthz`` (a load balancer, a monitor):
+        ``(healthy, lines)``.  Healthy while the store answers within
+        :data:`HEALTH_WAIT` seconds, the callers' listeners are open and
+        every thinking process runs; worked out at most once every
+        :data:`HEALTH_EVERY` seconds, whoever asks how often."""
+        now = asyncio.get_running_loop().time()
+        if self._health is not None and now - self._health[0] < HEALTH_EVERY:
+            return self._health[1]
+        lines, healthy = [], True
+        try:
+            if self.store is None:
+                raise StoreError("not open")
+            async with asyncio.timeout(HEALTH_WAIT):
+                await self.store.ping()
+            lines.append("store: answers")
+        except (StoreError, TimeoutError):
+            healthy = False
+            lines.append("store: does not answer")
+        for name, listener in (("telnet", self._telnet), ("ssh", self._ssh)):
+            healthy = healthy and listener is not None
+            lines.append(f"{name}: {'listening' if listener is not None else 'closed'}")
+        running, wanted = self.thinking.alive()
+        healthy = healthy and running >= wanted
+        lines.append(f"thinking: {running} of {wanted} processes" if wanted else "thinking: on the door's thread")
+        self._health = (now, (healthy, lines))
+        return healthy, lines
 
     async def start(self, before_listening: Callable[[], None] | None = None) -> None:
         """Open the store and both listeners; ``before_listening()`` is
@@ -166,7 +201,7 @@ class DoorServer:
         reuse = self.workers > 1
         self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,
                                           idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
-                                          gate=self.gate, login_timeout=s.login_timeout)
+                                          gate=self.gate, login_timeout=s.login_timeout, proxies=s.proxies)
         self.telnet_port = self._telnet.port
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
         self._ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self._session, host_key,
@@ -174,13 +209,13 @@ class DoorServer:
                                         self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
                                         self.ctx.limits.ssh_password_attempts, peer, close),
                                     login_timeout=s.login_timeout, gate=self.gate,
-                                    channels=self.config.limits.ssh_sessions)
+                                    channels=self.config.limits.ssh_sessions, proxies=s.proxies)
         self.ssh_port = self._ssh.port
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
-                                        web_options(self.config.web, s.host, self.config.limits))
+                                        web_options(self.config.web, s.host, self.config.limits), self.health)
             self.web_port = self._web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -200,7 +235,7 @@ class DoorServer:
                                                                                     hub.max_sessions,
                                                                                     hub.max_sessions)),
                                               members=members,
-                                              login_timeout=s.login_timeout)
+                                              login_timeout=s.login_timeout, proxies=s.proxies)
             self.rlogin_port = self._rlogin.port
             log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,
                      self.rlogin_port)

@@ -55,7 +55,7 @@ from door.net.listener import Bind, Listener
 from door.net.output import CLOSE_GRACE
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
+__all__ = ["HEALTH_PATH", "Health", "WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
            "allowed_origin", "default_hosts"]
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,14 @@ READ_BURST = 16 * 1024
 READ_SIZE = 4096
 """The most a WebSocket's socket is read at once, in bytes (the share is
 counted a read at a time)."""
+
+
+HEALTH_PATH = "/healthz"
+"""Where a load balancer or a monitor asks whether this door is well."""
+
+Health = Callable[[], Awaitable[tuple[bool, list[str]]]]
+"""What ``/healthz`` asks: ``(healthy, lines)``, each line one part and
+how it is (no caller data); 200 when healthy, else 503."""
 
 
 @dataclass(frozen=True)
@@ -433,7 +441,7 @@ def _load_files() -> dict[str, tuple[bytes, str]]:
 
 
 async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]],
-                    gate: ConnectionGate, options: WebOptions) -> Listener:
+                    gate: ConnectionGate, options: WebOptions, health: Health | None = None) -> Listener:
     """Listen where ``bind`` says for the page and its WebSocket; each
     caller's session is ``session(terminal)``.  Raises ``OSError`` when
     the port is taken."""
@@ -446,7 +454,7 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
     Gated.gate, Gated.proxies = gate, tuple(options.proxies)
     Gated.output_limit, Gated.stuck_timeout = options.max_output, options.stuck_timeout
 
-    def process_request(connection: ServerConnection, request: Request) -> Response | None:
+    async def process_request(connection: ServerConnection, request: Request) -> Response | None:
         assert isinstance(connection, _GatedConnection)
         if connection.counted is None and connection.refused is None:  # from a proxy: count the caller now
             connection.admit(forwarded_address(connection.door_address, request.headers.get("X-Forwarded-For"),
@@ -454,6 +462,11 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
         if connection.refused is not None:
             return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, f"Sorry, {connection.refused}.\n".encode(),
                              "text/plain; charset=utf-8", {})
+        if request.path.split("?", 1)[0] == HEALTH_PATH and health is not None:  # (any Host: a balancer's own)
+            healthy, lines = await health()
+            return _response(http.HTTPStatus.OK if healthy else http.HTTPStatus.SERVICE_UNAVAILABLE,
+                             ("\n".join(["ok" if healthy else "unhealthy", *lines]) + "\n").encode(),
+                             "text/plain; charset=utf-8", {"Cache-Control": "no-store"})
         named = request.headers.get_all("Host")
         if len(named) != 1 or host_name(named[0]) not in options.hosts:  # another name: DNS rebinding, a scan
             log.warning("web request from %s refused: host %r", connection.door_address,

@@ -319,6 +319,13 @@ class Thinking:
         while len(self._workers) < self.processes:
             self._workers.append(_Worker(NICENESS))
 
+    def alive(self) -> tuple[int, int]:
+        """``(running, wanted)``: the thinking processes alive now and how
+        many the door runs (0 wanted: the computer thinks on its thread)."""
+        if self.unable or self._closed:
+            return 0, 0
+        return sum(not w.gone for w in self._workers), self.processes
+
     async def worker_pids(self) -> list[int]:
         """The process ids of the workers (empty with 0 processes), once
         each is ready: for tests and benchmarks.  Starts them when they are

@@ -61,6 +61,12 @@ class Store:
             return cls(await PostgresDatabase.open(where), clock)
         return cls(await SqliteDatabase.open(Path(where)), clock)
 
+    async def ping(self) -> None:
+        """Ask the database the smallest question (``SELECT 1``): returns
+        when it answers, raises :class:`StoreError` when it cannot (the
+        health check, ``/healthz``)."""
+        await self.database.query(lambda db: db.execute("SELECT 1").fetchone())
+
     async def close(self) -> None:
         """Close the database and stop its worker thread."""
         await self.database.close()
