@@ -43,7 +43,8 @@ class Listener:
 
     def __init__(self, name: str, server: _Accepting, sockets: Iterable[socket.socket]) -> None:
         self.name = name
-        self._server = server
+        self.server = server
+        """The library's own server (for tests and benchmarks that look inside it)."""
         self.sockets: tuple[socket.socket, ...] = tuple(sockets)
         """The listening sockets (one per address the host resolved to)."""
         self.port = next((int(sock.getsockname()[1]) for sock in self.sockets
@@ -52,8 +53,8 @@ class Listener:
 
     def close(self) -> None:
         """Stop accepting connections (those already made go on)."""
-        self._server.close()
+        self.server.close()
 
     async def wait_closed(self) -> None:
         """Wait until the listener is closed (:meth:`close` first)."""
-        await self._server.wait_closed()
+        await self.server.wait_closed()
