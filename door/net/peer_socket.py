@@ -108,6 +108,13 @@ _HELLO_LABEL = b"cribbage-door peer hello v2"
 _WELCOME_LABEL = b"cribbage-door peer welcome v2"
 
 
+def secret_fingerprint(secret: bytes) -> str:
+    """A fingerprint of the peer secret that says nothing of it
+    (HMAC-SHA256 of a fixed text under the secret, as 64 hex digits): the
+    store keeps it, so that a node with another secret is told at start."""
+    return hmac.new(secret, b"cribbage-door peer secret fingerprint", hashlib.sha256).hexdigest()
+
+
 def load_peer_secret(path: Path) -> bytes:
     """The peer secret in ``path``, made (64 random hex digits, mode 0600)
     when there is no such file.  It appears whole or not at all (written

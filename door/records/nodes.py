@@ -70,6 +70,18 @@ class Nodes:
         self.database = database
         self.clock = clock
 
+    async def agree_secret(self, fingerprint: str) -> str:
+        """The fingerprint of the peer secret the store's nodes prove: the
+        one already kept, or ``fingerprint`` (kept now) for the first node
+        of the store.  The caller compares (:func:`~door.net.peer_socket.secret_fingerprint`)."""
+        def tx(db: Connection) -> str:
+            row = db.execute("SELECT fingerprint FROM peer_secret").fetchone()
+            if row is not None:
+                return str(row[0])
+            db.execute("INSERT INTO peer_secret (fingerprint) VALUES (?)", (fingerprint,))
+            return fingerprint
+        return await self.database.tx(tx)
+
     async def register(self, address: str, port: int) -> int:
         """Add this process as a node reachable at ``address``:``port``;
         returns its id."""

@@ -272,6 +272,12 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE matches ADD COLUMN voided INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX matches_ended ON matches(ended);
     """,
+    # version 15: the fingerprint of the peer secret the store's nodes prove (never the secret itself)
+    """
+    CREATE TABLE peer_secret (
+        fingerprint TEXT NOT NULL
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -108,8 +108,10 @@ class SysopConsole:
         canvas.put(0, canvas.cols - len(state) - 8, f"{state}  {time.strftime('%H:%M')}", TITLE)
         callers = self.callers()
         games = sum(1 for p in callers if p.table is not None)
-        canvas.put(2, 1, f"On line: {len(callers)} caller(s), {len(lobby.pages)} page(s) waiting, "
-                         f"{games} in a game.", TEXT)
+        away = sum(1 for person in lobby.elsewhere if not person.sysop)  # (the other nodes' callers count too)
+        where = f" ({away} on other servers)" if away else ""
+        canvas.put(2, 1, f"On line: {len(callers) + away} caller(s){where}, {len(lobby.pages)} page(s) waiting, "
+                         f"{games} in a game{' here' if away else ''}.", TEXT)
         row = 3
         for page in lobby.pages:
             canvas.fill(row, 0, canvas.cols, BANNER)

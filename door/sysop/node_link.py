@@ -27,12 +27,14 @@ import ssl
 import time
 from collections.abc import Callable
 
+from door.net.peer_socket import secret_fingerprint
+from door.net.private import SecretFileError
 from door.records.database import StoreError
 from door.records.nodes import CHANNEL, FORGET_AFTER, Node
 from door.records.store import Store
 from door.sysop.lobby import Lobby
 
-__all__ = ["NodeLink", "BEAT", "STALE"]
+__all__ = ["NodeLink", "SecretMismatch", "BEAT", "STALE"]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,20 @@ node's presence rows whole)."""
 
 STALE = 3.0
 """Seconds without a heartbeat after which another node counts as gone."""
+
+
+class SecretMismatch(SecretFileError):
+    """This node's peer secret is not the one the store's nodes prove (its
+    fingerprint, ``ours``, is not the one the store keeps, ``kept``): it
+    could hand no caller to them, nor take one.  The message says what to
+    copy where."""
+
+    def __init__(self, ours: str, kept: str) -> None:
+        super().__init__(
+            f"this node's peer secret (fingerprint {ours[:16]}) is not the one the other nodes of the store prove "
+            f"(fingerprint {kept[:16]}): copy the peer secret file of a node already running (by default "
+            "data/peer_secret, or [store] peer_secret_file) to this machine's, mode 0600, and start again")
+        self.ours, self.kept = ours, kept
 
 
 class NodeLink:
@@ -77,7 +93,14 @@ class NodeLink:
         self._stopping = False
 
     async def start(self) -> None:
-        """Register and start beating.  Raises :class:`StoreError`."""
+        """Register and start beating.  Raises :class:`StoreError`, and
+        :class:`SecretMismatch` when this node's peer secret is not the
+        one the store's nodes prove."""
+        if self.secret:
+            ours = secret_fingerprint(self.secret)
+            kept = await self.store.nodes.agree_secret(ours)
+            if kept != ours:
+                raise SecretMismatch(ours, kept)
         self.node_id = await self.store.nodes.register(self.address, self.port)
         log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
         self.lobby.on_change = self._changed_here
