@@ -107,8 +107,11 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
         log.info("handing %r (node %s) to the running server", info.name, info.node)
         hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
                           info.minutes_left * 60, not info.ansi)
+        async def relayed(t: Terminal) -> None:
+            await relay(t, hub[0], hub[1], hello.encode())  # (however it ended, the BBS gets its caller back)
+
         try:
-            await terminal.run_session(lambda t: relay(t, hub[0], hub[1], hello.encode()))
+            await terminal.run_session(relayed)
         finally:
             if saved_tty is not None:
                 termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)

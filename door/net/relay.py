@@ -13,6 +13,12 @@ caller sent; ``NUL W`` and four bytes (columns, rows: big-endian 16-bit)
 is the caller's new window size (their client's NAWS or SSH window
 change); any other byte after a NUL is dropped with it.  A caller cannot
 forge a frame: each NUL they send arrives doubled.
+
+The far end's bytes come back as they are, but for the last two: a far
+end whose session ends in order (goodbye, the caller's time up) closes
+with :data:`SESSION_END`, so that the relay can tell that from a far end
+that died (its process killed, its machine gone), whose caller is then
+kept by the process that relays them.
 """
 
 from __future__ import annotations
@@ -25,12 +31,16 @@ from door.net.keys import KeyName
 from door.net.stream_terminal import StreamTerminal
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["ESCAPE", "RelayedTerminal", "FrameDecoder", "relay", "window_frame"]
+__all__ = ["ESCAPE", "SESSION_END", "RelayedTerminal", "FrameDecoder", "relay", "window_frame"]
 
 log = logging.getLogger(__name__)
 
 ESCAPE = b"\0"
 """The byte that starts a frame in a relayed caller's stream."""
+
+SESSION_END = b"\0\x04"
+"""What a relayed session's far end sends last when it ends in order (a
+door never writes NUL to a screen; the relay strips it)."""
 
 _WINDOW = b"W"
 _SIZE = struct.Struct(">HH")
@@ -89,6 +99,12 @@ class RelayedTerminal(StreamTerminal):
         super().__init__(kind, peer, term_type, cols, rows, reader, writer, address)
         self._frames = FrameDecoder()
 
+    def close(self) -> None:
+        """End the session in order: :data:`SESSION_END` goes last."""
+        if not self.closed:
+            self._write(SESSION_END)
+        super().close()
+
     def received(self, data: bytes) -> None:
         typed, sizes = self._frames.feed(data)
         if typed:
@@ -97,8 +113,16 @@ class RelayedTerminal(StreamTerminal):
             self.resized(cols, rows)
 
 
+def _end_begins(data: bytes) -> int:
+    """How many bytes at the end of ``data`` may begin :data:`SESSION_END`."""
+    for n in range(min(len(SESSION_END), len(data)), 0, -1):
+        if data.endswith(SESSION_END[:n]):
+            return n
+    return 0
+
+
 async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                hello: bytes) -> None:
+                hello: bytes) -> bool:
     """Hand ``terminal``'s caller to the server at the other end of
     ``reader``/``writer``: send the ``hello`` line (:meth:`NodeHello.encode`,
     or a peer's, :mod:`door.net.peer_socket`), then pass the caller's bytes
@@ -106,7 +130,9 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
     caller's side is full), until either side ends.  While the server's
     side holds more than its transport's high-water mark unsent, the
     caller's connection is not read (a paste or a flood waits in their TCP
-    window, not in this process)."""
+    window, not in this process).  Returns True when the far end ended
+    the session in order (:data:`SESSION_END`), False when it ended
+    otherwise (it died) or the caller's line ended first."""
     writer.write(hello)
     high = writer.transport.get_write_buffer_limits()[1]
     releasing: asyncio.Task[None] | None = None
@@ -136,6 +162,8 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
                 writer.write(window_frame(terminal.cols, terminal.rows))
 
     gone = asyncio.create_task(caller_gone())
+    held = b""  # the end of what came, while it may be the start of SESSION_END
+    orderly = False
     try:
         while not gone.done():
             read = asyncio.create_task(reader.read(65536))
@@ -144,10 +172,15 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
                 read.cancel()
                 break
             data = read.result()
-            if not data:
-                break  # the server ended the session (goodbye, time up, or it stopped)
-            terminal.write(data)
-            await terminal.drain()
+            if not data:  # the server ended the session: in order (goodbye, time up), or it died
+                orderly = held == SESSION_END
+                break
+            data = held + data
+            keep = _end_begins(data)
+            data, held = data[:len(data) - keep], data[len(data) - keep:]
+            if data:
+                terminal.write(data)
+                await terminal.drain()
     except (ConnectionError, OSError) as exc:
         log.info("the server's node socket failed: %s", exc)
     finally:
@@ -157,3 +190,4 @@ async def relay(terminal: Terminal, reader: asyncio.StreamReader, writer: asynci
         terminal.divert(None)
         terminal.release_input()
         writer.close()
+    return orderly

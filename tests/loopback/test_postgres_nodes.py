@@ -1,4 +1,4 @@
-"""Door processes on one PostgreSQL store (issues 16.2, 16.4, 16.5): a
+"""Door processes on one PostgreSQL store: a
 game journaled by one ``serve`` process, killed with ``kill -9`` mid-hand,
 resumes on another ``serve`` process with its own data folder (nothing
 shared but the database), with 0 actions lost; the records command works
@@ -89,6 +89,46 @@ async def test_a_caller_plays_the_sysop_of_another_node_and_survives_their_node(
         await asyncio.sleep(0.3)
         assert screen.lines()[GAME_ROWS] == before  # 0 actions lost
         assert console.lines()[GAME_ROWS] == console_before
+        writer.close()
+        sysop.close()
+    finally:
+        for proc in (node_a, node_b):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(10)
+
+
+async def test_a_caller_whose_far_node_dies_is_kept_at_their_own(tmp_path: Path, postgres: PostgresServer) -> None:
+    """Syd on node A is handed to node B (the sysop is there); B is
+    killed with kill -9: Syd's line, which is A's, stays up, A says what
+    happened, and Syd is back at A's menu (the line was hung up, 0 bytes
+    sent, before)."""
+    url = postgres.new_database()
+    store = await Store.open(url)
+    await store.accounts.create("Syd", hash_password("syd-pass"))
+    await store.close()
+    conf = config_file(tmp_path, url)
+    node_b, _, _ = start_server_process(tmp_path / "b", "--config", str(conf))
+    node_a = None
+    try:
+        sysop, console, _ = await console_client(tmp_path / "b")
+        await console.wait_for(lambda: "SYSOP CONSOLE" in console.text())
+        node_a, port_a, _ = start_server_process(tmp_path / "a", "--config", str(conf))
+        writer, screen, task = await connect(port_a)
+        await log_in(writer, screen, "Syd", "syd-pass")
+        await screen.wait_for(lambda: "Play the sysop" in screen.text(), timeout=5)
+        writer.write(b"6")  # handed to node B
+        await console.wait_for(lambda: any("Syd" in line and " peer " in line for line in console.lines()),
+                               timeout=5)
+        node_b.send_signal(signal.SIGKILL)
+        assert node_b.wait(10) == -signal.SIGKILL
+        await screen.wait_for(lambda: "Back on this server" in screen.text(), timeout=10)
+        assert "stopped. You are back on this one." in " ".join(screen.text().split())
+        assert not task.done()  # the line is up
+        writer.write(b" ")
+        await screen.wait_for(lambda: "Main menu" in screen.text(), timeout=5)
+        writer.write(b"1")  # and the door goes on here: the computer's game
+        await screen.wait_for(lambda: "Computer" in screen.text(), timeout=10)
         writer.close()
         sysop.close()
     finally:

@@ -1,4 +1,4 @@
-"""The collector's policy for a serving door (issues 17.1 and 39): start-up
+"""The collector's policy for a serving door: start-up
 objects frozen for good, the first threshold raised, the oldest
 generation never collected by Python itself, and collected by the door
 (start-up left frozen) once the door's memory is FULL_GROWTH times what
