@@ -69,7 +69,8 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
     game to go on with it; with ``named``, challenge the caller of that
     name (one who came from another node to challenge them).  A caller at
     another node's menu is challenged by going there
-    (:func:`~door.caller.handover.hand_over`)."""
+    (:func:`~door.caller.handover.hand_over`), and so is the other player
+    of a kept game (whose node died, or who called another node)."""
     display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     if resume is not None:
         assert caller.account is not None  # only a registered caller has kept games
@@ -88,6 +89,14 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
             return
         target = next((p for p in ctx.lobby.opponents(presence) if p.identity == account_identity(other_account)),
                       None)
+        away = next((p for p in ctx.lobby.opponents_elsewhere() if name_key(p.name) == name_key(other_name)), None)
+        # (one hop at most: a caller handed here to go on with it, ``named``, is not handed on again)
+        node = ctx.lobby.nodes.get(away.node_id) if target is None and away is not None and not named else None
+        if node is not None and away is not None:  # at another node's menu: go there and ask them
+            log.info("%r goes to node %d to go on with game %d against %r", caller.name, node.id, resume.number,
+                     away.name)
+            await hand_over(side, node, "challenge", away.name)
+            return
         if target is None:
             await show_page(display, "Your kept game", [
                 f"{other_name} is not at the main menu right now.", "",

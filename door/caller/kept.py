@@ -10,6 +10,7 @@ import dataclasses
 from door.caller.seated import rejoin
 from door.caller.side import CallerSide
 from door.records.games import Opponent
+from door.records.names import name_key
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.ui.prompts import ask_choice, show_page
@@ -28,6 +29,12 @@ class KeptGame:
     saved: SavedGame
     line: str
     owned: bool = True
+    opponent: str = ""
+    """The other player's name (a game against another caller)."""
+
+    def against(self, name: str) -> bool:
+        """True for a game against the caller called ``name`` (ignoring case)."""
+        return self.against_caller and bool(name) and name_key(self.opponent) == name_key(name)
 
     @property
     def against_sysop(self) -> bool:
@@ -69,7 +76,9 @@ async def load_kept(side: CallerSide) -> tuple[KeptGame | None, str]:
     except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
         log.error("the saved game of %r does not replay: %s", caller.name, exc)
         return None, str(exc)[:70]
-    return KeptGame(saved, line, owned=saved.account_id == caller.account.id), ""
+    seat = saved.seat_of(caller.account.id)
+    opponent = saved.players[1 - seat] if len(saved.players) == 2 else ""
+    return KeptGame(saved, line, owned=saved.account_id == caller.account.id, opponent=opponent), ""
 
 
 async def offer_resume(side: CallerSide, kept: KeptGame) -> bool:

@@ -127,7 +127,7 @@ class CallerSession(CallerSide):
         saved, broken = await load_kept(self)
         if broken:
             await offer_to_drop(self, broken)
-        if saved is not None:
+        if saved is not None and not saved.against(challenge):  # (come to go on with it: no question first)
             self.doing(Doing.RESUME_PROMPT)
             if await offer_resume(self, saved):
                 await self._resume(saved)
@@ -139,6 +139,8 @@ class CallerSession(CallerSide):
             if choice is MenuItem.QUIT:
                 break
             owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
+            if owned is not None and owned.against(named):
+                owned = None  # (not a new game: come from another node to go on with this one)
             if owned is not None and choice in _REPLACING:
                 self.doing(Doing.KEPT_GAME_PROMPT)
                 against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
@@ -188,7 +190,8 @@ class CallerSession(CallerSide):
         caller to challenge at once)."""
         handlers: dict[MenuItem, Callable[[], Awaitable[None]]] = {
             MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
-            MenuItem.PLAY_CALLER: lambda: challenge_caller(self, named=named),
+            MenuItem.PLAY_CALLER: lambda: challenge_caller(  # (come from another node to go on with a kept game)
+                self, named=named, resume=kept.saved if kept is not None and kept.against(named) else None),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
             MenuItem.DAILY_DEAL: lambda: daily_deal(self, lambda day, deal: self._play(daily=day, deal=deal)),

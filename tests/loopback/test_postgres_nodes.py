@@ -18,6 +18,7 @@ import pytest
 
 from door.records.passwords import hash_password
 from door.records.store import Store
+from door.sysop.doing import Activity, Doing
 from tests.loopback.test_resume import GAME_ROWS, connect, log_in, log_in_and_resume, page_and_play, play_then_kill
 from tests.support.clients import console_client
 from tests.support.postgres import PostgresServer
@@ -136,3 +137,79 @@ async def test_a_caller_whose_far_node_dies_is_kept_at_their_own(tmp_path: Path,
             if proc is not None and proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(10)
+
+
+async def test_a_game_between_callers_resumes_when_they_call_different_nodes(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """Two nodes on one PostgreSQL: Ann and Bob play at node A, which is
+    killed with kill -9 in the play.  A comes back; Bob calls A and waits
+    at its menu, Ann calls node B and asks to go on: B hands her to A,
+    where Bob is asked, and both screens are where they were (same seats,
+    cards and scores)."""
+    from tests.loopback.test_callers import PASSWORD, both_in_chat, challenge, registered
+    from tests.support.player import RIGHT
+
+    url = postgres.new_database()
+    store = await Store.open(url)
+    for name in ("Ann", "Bob"):
+        await store.accounts.create(name, hash_password(PASSWORD))
+    conf = config_file(tmp_path, url)
+    node_a, port_a, _ = start_server_process(tmp_path / "a", "--config", str(conf))
+    node_b = None
+    try:
+        node_b, port_b, _ = start_server_process(tmp_path / "b", "--config", str(conf))
+        ann = await registered(port_a, store, "Ann")
+        bob = await registered(port_a, store, "Bob")
+        await challenge(ann, "Bob", run_mode=b"2")
+        await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+        await bob.send(b"y")
+        await both_in_chat(ann, bob)
+        for c in (ann, bob):
+            await c.send(b"\r")
+        for c in (ann, bob):
+            await c.screen.wait_for(lambda c=c: c.screen.prompt().startswith("Choose 2 cards"))
+            await c.send(b"\r" + RIGHT + b"\r\r")
+        await ann.screen.wait_for(lambda: any(c.screen.prompt().startswith("Your turn") for c in (ann, bob)),
+                                  timeout=15)
+        pone = next(c for c in (ann, bob) if c.screen.prompt().startswith("Your turn"))
+        dealer = bob if pone is ann else ann
+        await pone.send(b"\r")
+        await dealer.screen.wait_for(lambda: dealer.screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        before = {c is ann: c.screen.lines()[GAME_ROWS] for c in (ann, bob)}
+        ann_deals = dealer is ann
+        node_a.send_signal(signal.SIGKILL)
+        assert node_a.wait(10) == -signal.SIGKILL
+        for c in (ann, bob):
+            await asyncio.wait_for(c.done, 5)
+        node_a, port_a, _ = start_server_process(tmp_path / "a", "--config", str(conf))
+        bob = await registered(port_a, store, "Bob", until="Ask them to go on with it?")
+        await bob.send(b"n")  # kept for later: Bob waits at A's menu
+        await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+        ann = await registered(port_b, store, "Ann", until="Ask them to go on with it?")
+        for _ in range(50):  # Bob at A's menu, as the store says (B reads it there within about 0.1 s)
+            nodes = await store.nodes.others(-1)
+            people = await store.nodes.people([n.id for n in nodes])
+            if any(p.name == "Bob" and Activity.decode(p.doing).doing is Doing.MAIN_MENU for p in people):
+                break
+            await asyncio.sleep(0.1)
+        else:
+            pytest.fail("the store never said Bob is at A's menu")
+        await asyncio.sleep(0.5)
+        await ann.send(b"y")  # B hands Ann to A, where Bob is asked
+        await bob.screen.wait_for(lambda: "Ann asks you to go on with your game #" in " ".join(bob.screen.text().split()),
+                                  timeout=10)
+        await bob.send(b"y")
+        dealer = ann if ann_deals else bob
+        await dealer.screen.wait_for(lambda: dealer.screen.prompt().startswith("Your turn"), timeout=15)
+        await asyncio.sleep(0.3)
+        assert ann.screen.lines()[GAME_ROWS] == before[True]
+        assert bob.screen.lines()[GAME_ROWS] == before[False]
+        ann.close()
+        bob.close()
+    finally:
+        for proc in (node_a, node_b):
+            if proc is not None and proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(10)
+        await store.close()
