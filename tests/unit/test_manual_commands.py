@@ -32,6 +32,21 @@ def shown_commands() -> list[tuple[str, str]]:
     return found
 
 
+def unit_commands() -> list[tuple[str, str]]:
+    """(unit, command) for the ExecStart of every systemd unit in contrib/."""
+    return [(unit.name, line.split("=", 1)[1].replace("/opt/cribbage-door/.venv/bin/", ""))
+            for unit in sorted((ROOT / "contrib" / "systemd").glob("*.service"))
+            for line in unit.read_text().splitlines() if line.startswith("ExecStart=")]
+
+
+@pytest.mark.parametrize("unit,command", unit_commands())
+def test_every_service_unit_starts_a_command_the_door_takes(unit: str, command: str) -> None:
+    words = shlex.split(command)
+    assert words[0] == "cribbage-door"
+    args = _parser().parse_args(words[1:])
+    assert args.command == "serve" and args.data_dir == "/var/lib/cribbage-door", unit
+
+
 def test_the_manual_shows_commands() -> None:
     assert len(shown_commands()) >= 25
 
