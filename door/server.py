@@ -16,6 +16,7 @@ import ssl
 from collections.abc import Callable
 from pathlib import Path
 
+from door.caller.api_session import play_by_protocol
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.hub import hub_account, hub_login
 from door.caller.identity import Caller, Login
@@ -26,6 +27,7 @@ from door.caller.ssh_auth import SshAuthenticator
 from door.collector import Collector
 from door.config import Config, LimitsConfig, SysopConfig, WebConfig
 from door.context import DoorContext
+from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
 from door.net.listener import Bind, Listener
@@ -215,7 +217,8 @@ class DoorServer:
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
-                                        web_options(self.config.web, s.host, self.config.limits), self.health)
+                                        web_options(self.config.web, s.host, self.config.limits), self.health,
+                                        self._api_session)
             self.web_port = self._web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -277,6 +280,9 @@ class DoorServer:
 
     async def _web_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
+
+    async def _api_session(self, link: ApiLink) -> None:
+        await self._session(link, Login())
 
     async def _rlogin_session(self, terminal: RloginTerminal, handshake: Handshake) -> None:
         """A caller from a member board of the cribbage hub:
@@ -374,6 +380,8 @@ class DoorServer:
         try:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
+            elif isinstance(terminal, ApiLink):  # a program, by the game protocol
+                await play_by_protocol(terminal, self.ctx, presence, clog)
             else:
                 await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge, start)
         except asyncio.CancelledError:

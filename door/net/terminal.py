@@ -76,6 +76,8 @@ class TerminalKind(enum.StrEnum):
     """A caller another node of the shared store handed over."""
     WEB = "web"
     """A browser, through the web page's WebSocket."""
+    API = "api"
+    """A program, through the game protocol's WebSocket."""
     RLOGIN = "rlogin"
     """A caller from another board, by rlogin (the cribbage hub)."""
     DOOR = "door"

@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import http
 import ipaddress
-import json
 import logging
 import ssl
 from collections.abc import Awaitable, Callable, Sequence
@@ -43,19 +42,18 @@ from typing import Any, cast
 
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 
+from door.net.api_link import ApiLink
 from door.net.bucket import TokenBucket
-from door.net.charset import UTF8
 from door.net.cycles import untie_transport
 from door.net.gate import ConnectionGate, Ticket, address_of
 from door.net.listener import Bind, Listener
 from door.net.output import CLOSE_GRACE
-from door.net.terminal import Terminal, TerminalKind
+from door.net.web_terminal import WebTerminal
 
-__all__ = ["HEALTH_PATH", "Health", "WebOptions", "WebTerminal", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
+__all__ = ["HEALTH_PATH", "Health", "WebOptions", "WebTerminal", "API_PATH", "start_web", "PAGE", "WS_PATH", "forwarded_address", "host_name",
            "allowed_origin", "default_hosts"]
 
 log = logging.getLogger(__name__)
@@ -64,6 +62,9 @@ PAGE = Path(__file__).resolve().parent / "webpage"
 """The page's files (``index.html``, ``door.js``, ``door.css``, ``vendor/``)."""
 
 WS_PATH = "/ws"
+
+API_PATH = "/api/v1/play"
+"""Where a program plays by the game protocol (version 1)."""
 """Where the page opens its WebSocket."""
 
 _FILES = {
@@ -202,101 +203,6 @@ def allowed_origin(origin: str, hosts: Sequence[str], origins: Sequence[str], tl
     schemes = ("https",) if tls else ("http", "https")  # (plain HTTP may be behind a TLS proxy: its page is https)
     head, _, authority = origin.partition("://")
     return head.lower() in schemes and bool(authority) and "/" not in authority and host_name(authority) in hosts
-
-
-class WebTerminal(Terminal):
-    """A :class:`Terminal` over a WebSocket: UTF-8, 80x25 until the page
-    says its size."""
-
-    counts_output = True
-
-    def __init__(self, connection: ServerConnection, address: str, message_rate: int) -> None:
-        peer = connection.remote_address
-        peer_text = f"{address}:{peer[1]}" if peer else address
-        super().__init__(TerminalKind.WEB, peer_text, "xterm-256color", 80, 25, lang="C.UTF-8", address=address)
-        self.charset = UTF8
-        self._ws = connection
-        self._out = bytearray()
-        self._sender: asyncio.Task[None] | None = None
-        self._share = TokenBucket(max(1, message_rate), max(1, message_rate), asyncio.get_running_loop().time)
-
-    async def pump(self) -> None:
-        """Read messages until the socket closes: binary ones are keys, a
-        text one a window size; at most ``message_rate`` a second."""
-        try:
-            while True:
-                await self.room()
-                message = await self._ws.recv()
-                wait = self._share.spent(1)  # past message_rate a second: read no more for a while
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                if isinstance(message, str):
-                    self._control(message)
-                else:
-                    self.feed(message)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.lost()
-
-    def _control(self, text: str) -> None:
-        """``{"cols": c, "rows": r}``: the page's window changed size;
-        anything else is ignored."""
-        try:
-            size = json.loads(text)
-        except ValueError:
-            return
-        if isinstance(size, dict):
-            cols, rows = size.get("cols"), size.get("rows")
-            if isinstance(cols, int) and isinstance(rows, int) and not isinstance(cols, bool) \
-                    and not isinstance(rows, bool):
-                self.resized(cols, rows)
-
-    def _write(self, data: bytes) -> None:
-        self._out += data
-        if self._sender is None or self._sender.done():
-            self._sender = asyncio.create_task(self._send())
-
-    async def _send(self) -> None:
-        """Send what was written, one message per burst."""
-        while self._out:
-            data = bytes(self._out)
-            self._out.clear()
-            try:
-                await self._ws.send(data)
-            except ConnectionClosed:
-                self.lost()
-                return
-
-    def buffered(self) -> int:
-        transport = self._ws.transport
-        waiting = transport.get_write_buffer_size() if transport is not None and not transport.is_closing() else 0
-        return len(self._out) + int(waiting)
-
-    async def _drain(self) -> None:
-        if self._sender is not None and not self._sender.done():
-            await asyncio.shield(self._sender)
-
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        asyncio.get_running_loop().create_task(self._close())
-
-    async def _close(self) -> None:
-        """Let what was written go out (for :data:`CLOSE_GRACE` seconds at
-        most), then close the WebSocket."""
-        try:
-            if self._sender is not None and not self._sender.done():
-                await asyncio.wait_for(asyncio.shield(self._sender), CLOSE_GRACE)
-            await self._ws.close()
-        except (TimeoutError, ConnectionClosed, OSError):
-            self.abort()
-
-    def abort(self) -> None:
-        self.closed = True
-        if self._ws.transport is not None:
-            self._ws.transport.abort()
 
 
 def _nothing() -> None:
@@ -441,7 +347,8 @@ def _load_files() -> dict[str, tuple[bytes, str]]:
 
 
 async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]],
-                    gate: ConnectionGate, options: WebOptions, health: Health | None = None) -> Listener:
+                    gate: ConnectionGate, options: WebOptions, health: Health | None = None,
+                    api: Callable[[ApiLink], Awaitable[None]] | None = None) -> Listener:
     """Listen where ``bind`` says for the page and its WebSocket; each
     caller's session is ``session(terminal)``.  Raises ``OSError`` when
     the port is taken."""
@@ -474,7 +381,7 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
             return _response(http.HTTPStatus.MISDIRECTED_REQUEST, b"This door does not answer to that name.\n",
                              "text/plain; charset=utf-8", {})
         path = request.path.split("?", 1)[0]
-        if path == WS_PATH:
+        if path in (WS_PATH, API_PATH):
             origin = request.headers.get("Origin")
             if origin is not None and not allowed_origin(origin, options.hosts, options.origins, tls):
                 log.warning("web socket from %s refused: origin %r", connection.door_address, origin[:100])
@@ -489,6 +396,14 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
 
     async def handler(connection: ServerConnection) -> None:
         assert isinstance(connection, _GatedConnection)
+        if connection.request is not None and connection.request.path.split("?", 1)[0] == API_PATH:
+            if api is None:
+                await connection.close(1008, "no game protocol here")
+                return
+            link = ApiLink(connection, connection.door_address, options.message_rate)
+            link.ticket = connection.ticket
+            await link.run_session(lambda t: api(link))
+            return
         terminal = WebTerminal(connection, connection.door_address, options.message_rate)
         terminal.ticket = connection.ticket
         await terminal.run_session(lambda t: session(terminal))

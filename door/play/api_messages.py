@@ -1,0 +1,236 @@
+"""The game protocol's messages (version 1): JSON objects, each with a
+``type``, checked against a JSON Schema (``jsonschema``) on the way in,
+and built here on the way out.  ``docs/protocol.md`` publishes every
+schema (a test holds the page and :data:`CLIENT_SCHEMAS` and
+:data:`SERVER_SCHEMAS` to be the same).
+
+What the server sends is for one seat: the other player's hand and what
+they laid away stay hidden until the show (a hand dealt says their six
+cards by count only; their discard by who only).  Cards are two
+characters, rank then suit: ``"AS"``, ``"TD"``, ``"5H"``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from engine.cards import Card, parse_cards
+from engine.events import (
+    CardPlayed,
+    CutForDeal,
+    Discarded,
+    Event,
+    GameOver,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    PlayPoint,
+    SeriesReset,
+    StarterTurned,
+)
+from engine.game import Game, Phase
+
+__all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message", "event_message",
+           "ask_message", "state_message", "error_message", "card_list", "MAX_MESSAGE"]
+
+PROTOCOL = 1
+"""The protocol's version, in the server's ``hello``."""
+
+MAX_MESSAGE = 4096
+"""The longest message a client may send, in bytes."""
+
+_CARD: dict[str, Any] = {"type": "string", "pattern": "^(A|[2-9]|T|J|Q|K)[CDHS]$"}
+_SEAT: dict[str, Any] = {"type": "integer", "enum": [0, 1]}
+
+
+def _message(kind: str, properties: dict[str, Any] | None = None, required: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"type": "object", "properties": {"type": {"const": kind}, **(properties or {})},
+            "required": ["type", *required], "additionalProperties": False}
+
+
+CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
+    "login": _message("login", {"name": {"type": "string", "minLength": 1, "maxLength": 20}}, ("name",)),
+    "play_computer": _message("play_computer", {
+        "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
+    "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2}},
+                        ("cards",)),
+    "play": _message("play", {"card": _CARD}, ("card",)),
+    "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
+    "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
+    "leave": _message("leave"),
+}
+"""What a client may send, by ``type``."""
+
+_CARDS: dict[str, Any] = {"type": "array", "items": _CARD}
+_SCORES: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+_PEG: dict[str, Any] = {"type": "object", "properties": {"kind": {"type": "string"}, "points": {"type": "integer"}},
+                        "required": ["kind", "points"], "additionalProperties": False}
+
+SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
+    "hello": _message("hello", {"protocol": {"const": PROTOCOL}, "door": {"type": "string"}}, ("protocol", "door")),
+    "welcome": _message("welcome", {"name": {"type": "string"}, "guest": {"type": "boolean"}}, ("name", "guest")),
+    "table": _message("table", {"seat": _SEAT, "players": {"type": "array", "items": {"type": "string"}},
+                                "game_to": {"type": "integer"}, "game": {"type": "integer"}},
+                      ("seat", "players", "game_to", "game")),
+    "state": _message("state", {
+        "phase": {"enum": ["discard", "play", "show", "over"]}, "hand_number": {"type": "integer"},
+        "dealer": _SEAT, "scores": _SCORES, "hand": _CARDS, "starter": {"anyOf": [_CARD, {"type": "null"}]},
+        "count": {"type": "integer"}, "series": _CARDS}, ("phase", "hand_number", "dealer", "scores", "hand",
+                                                          "starter", "count", "series")),
+    "event": _message("event", {
+        "event": {"enum": ["cut", "deal", "discard", "starter", "card", "go", "peg", "reset", "show", "over",
+                           "replay"]},
+        "seat": _SEAT, "dealer": _SEAT, "hand_number": {"type": "integer"}, "hand": _CARDS,
+        "cards": _CARDS, "card": _CARD, "count": {"type": "integer"}, "pegs": {"type": "array", "items": _PEG},
+        "heels": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "starter": _CARD,
+        "total": {"type": "integer"}, "items": {"type": "array", "items": {
+            "type": "object", "properties": {"kind": {"type": "string"}, "cards": _CARDS, "points": {"type": "integer"}},
+            "required": ["kind", "cards", "points"], "additionalProperties": False}},
+        "claim": {"anyOf": [{"type": "integer"}, {"type": "null"}]}, "verdict": {"type": "string"},
+        "pegged": {"type": "integer"}, "muggins": {"type": "integer"}, "winner": _SEAT, "scores": _SCORES,
+        "skunk": {"enum": ["none", "skunk", "double"]}, "value": {"type": "integer"},
+        "cuts": {"type": "array", "items": _CARDS}}, ("event",)),
+    "ask": _message("ask", {
+        "ask": {"enum": ["discard", "play", "count"]}, "hand": _CARDS, "choose": {"type": "integer"},
+        "playable": _CARDS, "count": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "cards": _CARDS,
+        "starter": _CARD}, ("ask",)),
+    "chat": _message("chat", {"name": {"type": "string"}, "text": {"type": "string"}}, ("name", "text")),
+    "notice": _message("notice", {"text": {"type": "string"}}, ("text",)),
+    "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
+    "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES}, ("winner", "scores")),
+    "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),
+}
+"""What the server sends, by ``type``."""
+
+_VALIDATORS = {kind: Draft202012Validator(schema) for kind, schema in CLIENT_SCHEMAS.items()}
+
+
+class MessageError(ValueError):
+    """A client message that is not one: ``field`` names where (``"$"``
+    for the whole message), and the message says what was expected."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def read_message(text: str | bytes) -> dict[str, Any]:
+    """A client's message, checked against its schema.  Raises
+    :class:`MessageError` naming the field for anything else: not text,
+    not JSON, not an object, an unknown ``type``, a field missing, of the
+    wrong kind or out of range, a field too many."""
+    if isinstance(text, bytes):
+        raise MessageError("$", "messages are JSON text, not binary")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
+        raise MessageError("$", f"a message is at most {MAX_MESSAGE} bytes")
+    try:
+        message = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise MessageError("$", f"not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise MessageError("$", "nested too deeply") from None
+    if not isinstance(message, dict):
+        raise MessageError("$", "a message is a JSON object")
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in _VALIDATORS:
+        raise MessageError("type", f"expected one of {', '.join(sorted(_VALIDATORS))}")
+    error = next(iter(sorted(_VALIDATORS[kind].iter_errors(message), key=lambda e: list(e.path))), None)
+    if error is not None:
+        field = ".".join(str(p) for p in error.path) or (
+            error.message.split("'")[1] if error.validator in ("required", "additionalProperties")
+            and "'" in error.message else "$")
+        raise MessageError(field, error.message[:200])
+    return message
+
+
+def card_list(cards: tuple[Card, ...] | list[Card]) -> list[str]:
+    """Cards as the protocol writes them."""
+    return [str(card) for card in cards]
+
+
+def cards_of(names: list[str]) -> list[Card]:
+    """The cards a client named (already checked by the schema)."""
+    return list(parse_cards(" ".join(names)))
+
+
+def _show(event: HandCounted) -> dict[str, Any]:
+    show = event.show
+    return {"event": "show", "seat": event.seat, "what": event.what.value, "cards": card_list(show.hand),
+            "starter": str(show.starter), "total": show.total,
+            "items": [{"kind": item.kind.name.lower(), "cards": card_list(item.cards), "points": item.points}
+                      for item in show.items],
+            "claim": event.claim, "verdict": event.outcome.verdict.name.lower(), "pegged": event.outcome.claimer,
+            "muggins": event.outcome.opponent}
+
+
+def event_message(event: Event, me: int) -> dict[str, Any] | None:
+    """``event`` as seat ``me`` may see it (``None`` for one not sent)."""
+    body: dict[str, Any]
+    if isinstance(event, CutForDeal):
+        body = {"event": "cut", "cuts": [card_list(pair) for pair in event.cuts], "dealer": event.dealer}
+    elif isinstance(event, HandDealt):
+        body = {"event": "deal", "hand_number": event.number, "dealer": event.dealer,
+                "hand": card_list(event.hands[me]) if me in (0, 1) else []}
+    elif isinstance(event, Discarded):
+        body = {"event": "discard", "seat": event.seat}
+        if event.seat == me:
+            body["cards"] = card_list(event.cards)
+    elif isinstance(event, StarterTurned):
+        body = {"event": "starter", "card": str(event.card), "dealer": event.dealer, "heels": event.heels}
+    elif isinstance(event, CardPlayed):
+        body = {"event": "card", "seat": event.seat, "card": str(event.card), "count": event.count,
+                "pegs": [{"kind": s.kind.name.lower(), "points": s.points} for s in event.scores]}
+    elif isinstance(event, GoDeclared):
+        body = {"event": "go", "seat": event.seat, "count": event.count}
+    elif isinstance(event, PlayPoint):
+        body = {"event": "peg", "seat": event.seat,
+                "pegs": [{"kind": event.score.kind.name.lower(), "points": event.score.points}]}
+    elif isinstance(event, SeriesReset):
+        body = {"event": "reset", "seat": event.turn}
+    elif isinstance(event, HandCounted):
+        body = _show(event)
+    elif isinstance(event, GameOver):
+        r = event.result
+        body = {"event": "over", "winner": r.winner, "scores": list(r.scores), "skunk": r.skunk.name.lower(),
+                "value": r.value}
+    elif isinstance(event, HandReplayed):
+        body = {"event": "replay", "seat": event.seat, "hand_number": event.number, "scores": list(event.scores)}
+    else:
+        return None
+    return {"type": "event", **body}
+
+
+def ask_message(game: Game, me: int) -> dict[str, Any] | None:
+    """What ``game`` asks of seat ``me`` now, with its legal answers, or
+    ``None`` when it waits for the other seat."""
+    if me not in game.to_act():
+        return None
+    if game.phase is Phase.DISCARD:
+        return {"type": "ask", "ask": "discard", "hand": card_list(game.hands[me]), "choose": 2}
+    if game.phase is Phase.PLAY:
+        return {"type": "ask", "ask": "play", "count": game.count, "playable": card_list(game.playable(me))}
+    if game.phase is Phase.SHOW and game.show_turn is not None and game.starter is not None:
+        seat, what = game.show_turn
+        cards = game.show_cards(seat, what)
+        return {"type": "ask", "ask": "count", "what": what.value, "cards": card_list(cards),
+                "starter": str(game.starter)}
+    return None
+
+
+def state_message(game: Game, me: int) -> dict[str, Any]:
+    """Everything seat ``me`` may see of ``game`` now (sent on joining and
+    on resuming): the phase, the hand, the scores, the starter, the count
+    and the cards of the series."""
+    return {"type": "state", "phase": game.phase.value, "hand_number": game.hand_number, "dealer": game.dealer,
+            "scores": list(game.scores()), "hand": card_list(game.hands[me]),
+            "starter": str(game.starter) if game.starter is not None else None, "count": game.count,
+            "series": card_list(game.series)}
+
+
+def error_message(field: str, message: str) -> dict[str, Any]:
+    """An error about the client's last message: ``field`` names where."""
+    return {"type": "error", "field": field, "message": message}

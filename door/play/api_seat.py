@@ -1,0 +1,126 @@
+"""A program's seat at a table, by the game protocol: what happens goes
+out as messages (:mod:`door.play.api_messages`), each seen as this seat
+may see it, with what the game asks of it and the legal answers; what the
+program sends comes in as moves for the table.  It sits beside the full
+screen's and the spoken lines' seats: the table does not know which."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from door.play.api_messages import ask_message, cards_of, error_message, event_message, state_message
+from door.play.table import Table
+from door.records.identity import Identity
+from engine.actions import Claim, Discard, Play
+from engine.events import Event
+from engine.game import Game, Phase
+
+__all__ = ["ApiSeat"]
+
+log = logging.getLogger(__name__)
+
+
+class ApiSeat:
+    """Seat ``name`` for a program: ``send`` puts one message on its
+    connection.  :meth:`take` hands it the program's messages during the
+    game; the game's end is :attr:`over`."""
+
+    computer = False
+
+    def __init__(self, name: str, send: Callable[[dict[str, Any]], None], seed: str,
+                 identity: Identity | None = None) -> None:
+        self.name = name
+        self.send = send
+        self.identity = identity
+        self._seed = seed
+        self.table: Table | None = None
+        self.index = 0
+        self.over = asyncio.Event()
+        """Set when the game at the table is over (or the table is done with this seat)."""
+        self._started = False
+        self._asked: tuple[int, dict[str, Any]] | None = None
+        """The last ask sent, with how many moves this seat had made then:
+        the same ask is not sent again while the program's answer is on
+        its way (the other seat moving meanwhile changes nothing it asks)."""
+
+    @property
+    def shuffle_seed(self) -> str:
+        return self._seed
+
+    def attach(self, table: Table, index: int) -> None:
+        self.table, self.index = table, index
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        if not self._started:
+            self._started = True
+            assert self.table is not None
+            self.send({"type": "table", "seat": self.index, "players": [s.name for s in self.table.seats],
+                       "game_to": game.rules.game_to, "game": game.number})
+            if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
+                self.send(state_message(game, self.index))
+        for event in events:
+            message = event_message(event, self.index)
+            if message is not None:
+                self.send(message)
+        if game.over:
+            assert game.result is not None
+            self.send({"type": "game_over", "winner": game.result.winner, "scores": list(game.result.scores)})
+            self.over.set()
+            return
+        self._ask(game)
+
+    def _ask(self, game: Game) -> None:
+        """Send what ``game`` asks of this seat, unless it was asked already
+        and nothing has been played since."""
+        ask = ask_message(game, self.index)
+        mine = sum(1 for action in game.actions if action.seat == self.index)
+        if ask is None or self._asked == (mine, ask):
+            return
+        self._asked = (mine, ask)
+        self.send(ask)
+
+    def take(self, message: dict[str, Any]) -> None:
+        """A checked message from the program (a move, chat, leaving):
+        a move is the table's to apply; one that is not legal now is
+        answered with an ``error`` (:meth:`rejected`)."""
+        table, kind = self.table, message["type"]
+        if table is None or table.game is None:
+            self.send(error_message("type", "no game is under way"))
+            return
+        me = self.index
+        if kind == "discard":
+            cards = cards_of(message["cards"])
+            table.submit(me, Discard(me, (cards[0], cards[1])))
+        elif kind == "play":
+            table.submit(me, Play(me, cards_of([message["card"]])[0]))
+        elif kind == "claim":
+            table.submit(me, Claim(me, message["points"]))
+        elif kind == "chat":
+            table.chat(me, message["text"])
+        elif kind == "leave":
+            table.quit(me)
+            self.over.set()
+        else:
+            self.send(error_message("type", f"{kind!r} is not a move during a game"))
+
+    def rejected(self, message: str) -> None:
+        self.send(error_message("move", message))
+        if self.table is not None and self.table.game is not None:
+            self._asked = None  # (asked again: the move sent was not the answer)
+            self._ask(self.table.game)
+
+    async def play_again(self) -> bool:
+        return False  # (a program asks for a new game with a new play_computer)
+
+    def on_chat(self, line: tuple[float, str, str]) -> None:
+        if line[1] != self.name:
+            self.send({"type": "chat", "name": line[1], "text": line[2]})
+
+    def notice(self, text: str) -> None:
+        self.send({"type": "notice", "text": text})
+
+    def finish(self) -> None:
+        self.over.set()
