@@ -75,6 +75,9 @@ _FILES = {
     "/vendor/xterm.js": ("vendor/xterm.js", "text/javascript; charset=utf-8"),
     "/vendor/xterm.css": ("vendor/xterm.css", "text/css; charset=utf-8"),
     "/vendor/addon-fit.js": ("vendor/addon-fit.js", "text/javascript; charset=utf-8"),
+    "/table": ("table.html", "text/html; charset=utf-8"),
+    "/table.js": ("table.js", "text/javascript; charset=utf-8"),
+    "/table.css": ("table.css", "text/css; charset=utf-8"),
 }
 """The only paths served, and their types (nothing else of the disk is reachable)."""
 

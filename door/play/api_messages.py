@@ -93,7 +93,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "claim": {"anyOf": [{"type": "integer"}, {"type": "null"}]}, "verdict": {"type": "string"},
         "pegged": {"type": "integer"}, "muggins": {"type": "integer"}, "winner": _SEAT, "scores": _SCORES,
         "skunk": {"enum": ["none", "skunk", "double"]}, "value": {"type": "integer"},
-        "cuts": {"type": "array", "items": _CARDS}}, ("event",)),
+        "cuts": {"type": "array", "items": _CARDS},
+        "said": {"type": "array", "items": {"type": "string"}}}, ("event",)),
     "ask": _message("ask", {
         "ask": {"enum": ["discard", "play", "count"]}, "hand": _CARDS, "choose": {"type": "integer"},
         "playable": _CARDS, "count": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "cards": _CARDS,

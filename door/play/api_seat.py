@@ -14,6 +14,7 @@ from typing import Any
 from door.play.api_messages import ask_message, cards_of, error_message, event_message, state_message
 from door.play.table import Table
 from door.records.identity import Identity
+from door.ui.speech import SpokenWords
 from engine.actions import Claim, Discard, Play
 from engine.events import Event
 from engine.game import Game, Phase
@@ -61,9 +62,12 @@ class ApiSeat:
                        "game_to": game.rules.game_to, "game": game.number})
             if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
                 self.send(state_message(game, self.index))
+        names = [seat.name for seat in self.table.seats] if self.table is not None else ["", ""]
+        spoken = SpokenWords(self.index, names)
         for event in events:
             message = event_message(event, self.index)
             if message is not None:
+                message["said"] = spoken.tell(event)  # (the screen-reader mode's sentences, for a live region)
                 self.send(message)
         if game.over:
             assert game.result is not None

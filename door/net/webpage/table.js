@@ -1,0 +1,154 @@
+// The card table: the door's game protocol (docs/protocol.md) drawn as cards,
+// for a tap or a click; what happens is also said in a live region, in the
+// sentences of the door's screen-reader mode.
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
+  const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
+  const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
+  let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
+
+  const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
+  const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
+  function cardElement(c, tag) {
+    const el = document.createElement(tag);
+    el.className = "card" + (c[1] === "D" || c[1] === "H" ? " red" : "");
+    el.textContent = face(c);
+    el.dataset.card = c;
+    el.setAttribute("aria-label", label(c));
+    return el;
+  }
+  function say(lines) {
+    for (const line of lines) {
+      const li = document.createElement("li");
+      li.textContent = line;
+      $("log").appendChild(li);
+    }
+    while ($("log").children.length > 40) $("log").firstChild.remove();
+    $("log").scrollTop = $("log").scrollHeight;
+  }
+  function drawScores() {
+    const me = seat, them = 1 - seat;
+    $("me-score").textContent = scores[me];
+    $("them-score").textContent = scores[them];
+    $("me-peg").style.width = `${Math.min(100, (100 * scores[me]) / target)}%`;
+    $("them-peg").style.width = `${Math.min(100, (100 * scores[them]) / target)}%`;
+    $("scores").setAttribute("aria-label", `Scores: you ${scores[me]}, ${names[them]} ${scores[them]}, of ${target}`);
+  }
+  function drawHand() {
+    const box = $("hand");
+    box.replaceChildren();
+    const playable = asked && asked.ask === "play" ? asked.playable : null;
+    hand.forEach((c, i) => {
+      const b = cardElement(c, "button");
+      b.type = "button";
+      b.setAttribute("aria-keyshortcuts", String(i + 1));
+      if (asked && asked.ask === "discard") {
+        b.setAttribute("aria-pressed", chosen.includes(c) ? "true" : "false");
+        b.addEventListener("click", () => choose(c));
+      } else if (playable) {
+        b.disabled = !playable.includes(c);
+        b.addEventListener("click", () => { send({ type: "play", card: c }); wait(); });
+      } else {
+        b.disabled = true;
+      }
+      box.appendChild(b);
+    });
+    $("lay").hidden = !(asked && asked.ask === "discard");
+    $("lay").disabled = chosen.length !== 2;
+    for (const id of ["claim-label", "claim", "claim-go"]) $(id).hidden = !(asked && asked.ask === "count");
+  }
+  function choose(c) {
+    chosen = chosen.includes(c) ? chosen.filter((x) => x !== c) : [...chosen, c].slice(-2);
+    drawHand();
+  }
+  function wait() { asked = null; chosen = []; $("prompt").textContent = ""; drawHand(); }
+  function send(message) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); }
+  function peg(s, points) { scores[s] += points; drawScores(); }
+  function played(c) {
+    $("played").appendChild(cardElement(c, "span"));
+  }
+
+  function onEvent(m) {
+    if (m.said && m.said.length) say(m.said);
+    switch (m.event) {
+      case "deal":
+        hand = m.hand.slice(); $("played").replaceChildren(); $("starter").textContent = "none yet";
+        $("count").textContent = "0";
+        $("dealer").textContent = m.dealer === seat ? "Your crib." : `${names[m.dealer]}'s crib.`;
+        break;
+      case "discard": if (m.seat === seat) hand = hand.filter((c) => !m.cards.includes(c)); break;
+      case "starter": $("starter").textContent = face(m.card); $("starter").setAttribute("aria-label", label(m.card));
+        if (m.heels) peg(m.dealer, m.heels); break;
+      case "card":
+        if (m.seat === seat) hand = hand.filter((c) => c !== m.card);
+        played(m.card); $("count").textContent = String(m.count);
+        for (const p of m.pegs) peg(m.seat, p.points);
+        break;
+      case "peg": for (const p of m.pegs) peg(m.seat, p.points); break;
+      case "reset": $("played").replaceChildren(); $("count").textContent = "0"; break;
+      case "show": peg(m.seat, m.pegged); peg(1 - m.seat, m.muggins); break;
+      case "replay": scores = m.scores.slice(); drawScores(); break;
+    }
+    drawHand();
+  }
+  function onMessage(m) {
+    switch (m.type) {
+      case "hello": send({ type: "login", name: $("name").value.trim() }); break;
+      case "welcome": names[seat] = m.name; send({ type: "play_computer", game_to: target }); break;
+      case "table":
+        seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
+        $("me-name").textContent = "You"; $("them-name").textContent = names[1 - seat];
+        $("join").hidden = true; $("game").hidden = false; $("again").hidden = true;
+        $("status").textContent = `Game #${m.game}, to ${m.game_to}.`; drawScores(); break;
+      case "state": scores = m.scores.slice(); hand = m.hand.slice(); drawScores(); drawHand(); break;
+      case "event": onEvent(m); break;
+      case "ask":
+        asked = m; chosen = [];
+        $("prompt").textContent = m.ask === "discard" ? "Choose two cards for the crib, then Lay away."
+          : m.ask === "play" ? `Your turn at ${m.count}: tap a card to play it.`
+          : `Count your ${m.what}: how many points?`;
+        if (m.ask === "count") { $("claim").value = ""; }
+        drawHand();
+        if (m.ask === "count") $("claim").focus();
+        break;
+      case "error": $("status").textContent = `The door says: ${m.message}`; break;
+      case "notice": say([m.text]); break;
+      case "chat": say([`${m.name} says: ${m.text}`]); break;
+      case "game_over": {
+        wait();
+        const won = m.winner === seat;
+        const line = `${won ? "You win" : `${names[m.winner]} wins`}, ${m.scores[m.winner]} to ${m.scores[1 - m.winner]}.`;
+        $("prompt").textContent = line; $("status").textContent = line; $("again").hidden = false; $("again").focus();
+        break;
+      }
+      case "bye": $("status").textContent = m.text; break;
+    }
+  }
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    ws = new WebSocket(`${scheme}//${location.host}/api/v1/play`);
+    ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+    ws.onclose = () => { $("status").textContent = "The door closed the connection."; };
+    $("status").textContent = "Connecting...";
+  }
+
+  $("start").addEventListener("click", () => {
+    if (!$("name").value.trim()) { $("status").textContent = "Type your name first."; $("name").focus(); return; }
+    target = Number($("target").value); connect();
+  });
+  $("lay").addEventListener("click", () => { if (chosen.length === 2) { send({ type: "discard", cards: chosen }); wait(); } });
+  $("claim-go").addEventListener("click", () => {
+    const points = Number($("claim").value);
+    if (Number.isInteger(points) && points >= 0 && points <= 29) { send({ type: "claim", points }); wait(); }
+  });
+  $("again").addEventListener("click", () => { $("again").hidden = true; $("log").replaceChildren(); send({ type: "play_computer", game_to: target }); });
+  document.addEventListener("keydown", (e) => {   // a desktop's keys: 1-6 a card, RETURN the action
+    if (e.target instanceof HTMLInputElement) { if (e.key === "Enter" && asked && asked.ask === "count") $("claim-go").click(); return; }
+    const n = Number(e.key);
+    if (n >= 1 && n <= hand.length) { const b = $("hand").children[n - 1]; if (b && !b.disabled) b.click(); }
+    else if (e.key === "Enter" && asked && asked.ask === "discard") $("lay").click();
+  });
+  window.cribbageTable = { get hand() { return hand.slice(); }, get asked() { return asked; } };
+})();
