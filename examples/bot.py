@@ -4,8 +4,9 @@ door's game protocol (docs/protocol.md) and prints the result.
     python examples/bot.py http://HOST:PORT/ [--name NAME] [--game-to 61|121]
 
 It needs the ``websockets`` library (``pip install websockets``).  It
-logs in as a guest under ``--name``, asks for one game against the
-computer, and answers what it is asked: it lays away its two highest
+logs in as the bot ``--name`` with the token in ``CRIBBAGE_BOT_TOKEN``
+(``cribbage-door records bot NAME`` gives one), or as a guest under that
+name without it, asks for one game against the computer, and answers what it is asked: it lays away its two highest
 cards, plays its lowest playable card, and claims the points a hand is
 worth when the house counts by hand.  It exits 0 when the game is over.
 """
@@ -16,6 +17,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import sys
 from urllib.parse import urlsplit
 
@@ -76,7 +78,8 @@ async def play(url: str, name: str, game_to: int) -> int:
             message = json.loads(text)
             kind = message["type"]
             if kind == "hello":
-                await send({"type": "login", "name": name})
+                token = os.environ.get("CRIBBAGE_BOT_TOKEN")
+                await send({"type": "login", "name": name, **({"token": token} if token else {})})
             elif kind == "welcome":
                 await send({"type": "play_computer", "game_to": game_to})
             elif kind == "table":

@@ -1,9 +1,12 @@
 """A program's session by the game protocol (``/api/v1/play``): the
-server says hello, the program logs in as a guest under a name, then plays
-the computer as many games as it likes, and leaves.  Every message it
-sends is checked against its schema (:mod:`door.play.api_messages`); a
-bad one is answered with an ``error`` naming the field, and the session
-goes on."""
+server says hello, the program logs in (a bot with its name and token, or a
+guest under a name), then plays the computer as many games as it likes,
+and leaves.  A bot waits at the door's menu between games, where callers
+see it and may challenge it; it accepts by itself.  A bot's game against
+the computer is kept as a caller's is, and goes on when it logs in again.
+Every message a program sends is checked against its schema
+(:mod:`door.play.api_messages`); a bad one is answered with an ``error``
+naming the field, and the session goes on."""
 
 from __future__ import annotations
 
@@ -18,109 +21,187 @@ from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, MessageError, error_message, read_message
 from door.play.api_seat import ApiSeat
 from door.play.deals import new_seed
+from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.table import Table
 from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
+from door.records.accounts import Account
+from door.records.games import Opponent
 from door.records.names import clean_name
+from door.records.store import SavedGame
 from door.sysop.doing import Doing
-from door.sysop.presence import Presence
+from door.sysop.presence import Challenge, Presence, account_identity
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["play_by_protocol", "DOOR_NAME"]
+__all__ = ["play_by_protocol", "DOOR_NAME", "IDLE_LOOK"]
 
 DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
 
+IDLE_LOOK = 0.5
+"""Seconds between a waiting bot's looks for a challenge."""
 
-async def _next(link: ApiLink) -> dict[str, Any]:
-    """The program's next message that is one; each that is not gets an
-    ``error`` (the field, and what was expected).  Raises
-    :class:`~door.net.terminal.HungUp` when the connection ends."""
+
+async def _next(link: ApiLink, timeout: float | None = None) -> dict[str, Any] | None:
+    """The program's next message that is one (``None`` when ``timeout``
+    seconds pass first); each that is not gets an ``error`` (the field, and
+    what was expected).  Raises :class:`~door.net.terminal.HungUp` when the
+    connection ends."""
     while True:
-        text = await link.receive()
+        text = await link.receive(timeout)
         if text is None:
-            continue
+            return None
         try:
             return read_message(text)
         except MessageError as exc:
             link.send(error_message(exc.field, str(exc)))
 
 
-async def _log_in(link: ApiLink, ctx: DoorContext) -> str:
-    """A guest's name, once the program sent one that may be used."""
+async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None]:
+    """Who the program is: a bot's name and account (its token checked),
+    or a guest's name and ``None``."""
     while True:
         message = await _next(link)
+        assert message is not None
         if message["type"] != "login":
             link.send(error_message("type", "log in first: {\"type\": \"login\", \"name\": ...}"))
             continue
         name = clean_name(message["name"])[:NAME_LIMIT]
+        if "token" in message:
+            bot = await ctx.store.bots.log_in(name, message["token"])
+            if bot is None:
+                await asyncio.sleep(1.0)  # (a guess costs a second)
+                link.send(error_message("token", "no bot by that name has that token"))
+                continue
+            return bot.name, bot
         if not name or reserved(name, ctx.sysops):
             link.send(error_message("name", "that name is reserved: choose another"))
         elif await ctx.store.accounts.find(name) is not None:
             link.send(error_message("name", "that name is registered: a guest chooses another"))
         else:
-            return name
+            return name, None
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
-    """The session of one program on ``link``: hello, login, games against
-    the computer, until it leaves or the connection ends."""
+    """The session of one program on ``link``: hello, login, games, until
+    it leaves or the connection ends."""
     try:
         await _session(link, ctx, presence, log)
     except HungUp:
-        pass  # the connection ended (or idled out): a guest's game is not kept
+        pass  # the connection ended (or idled out): a bot's game is kept, a guest's is not
+    finally:
+        ctx.lobby.at_menu(presence, False)
 
 
 async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-    name = await _log_in(link, ctx)
+    name, bot = await _log_in(link, ctx)
+    if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
+        link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
+        return
     link.logged_in()
     presence.name = name
     ctx.lobby.update(presence, Doing.LOGGED_IN)
-    log.info("program %r logged in by the game protocol (guest)", name)
-    link.send({"type": "welcome", "name": name, "guest": True})
+    log.info("program %r logged in by the game protocol (%s)", name, "a bot" if bot else "a guest")
+    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": bot is not None})
+    if bot is not None:
+        saved = await ctx.store.saved.load(bot.id)
+        if saved is not None and saved.opponent == Opponent.COMPUTER:
+            link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
+            if await _play_computer(link, ctx, presence, (name, bot), {"type": "play_computer"}, saved):
+                return await _goodbye(link)
     while True:
-        message = await _next(link)
+        ctx.lobby.update(presence, Doing.MAIN_MENU)
+        ctx.lobby.at_menu(presence, bot is not None)  # (a bot may be challenged; a guest program may not)
+        message = await _next(link, IDLE_LOOK if bot is not None else None)
+        if message is None:
+            challenge = ctx.lobby.challenge_for(presence)
+            if challenge is not None:
+                ctx.lobby.at_menu(presence, False)
+                if await _accept(link, ctx, (name, bot), challenge):
+                    return await _goodbye(link)
+            continue
         if message["type"] == "leave":
-            link.send({"type": "bye", "text": "Thanks for playing cribbage. Goodbye!"})
-            await link.drain()
-            return
+            return await _goodbye(link)
         if message["type"] != "play_computer":
             link.send(error_message("type", "no game is under way: play_computer or leave"))
             continue
-        ctx.lobby.update(presence, Doing.MAIN_MENU)
-        await _play_computer(link, ctx, presence, name, message)
+        ctx.lobby.at_menu(presence, False)
+        if await _play_computer(link, ctx, presence, (name, bot), message):
+            return await _goodbye(link)
 
 
-async def _play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, name: str,
-                         message: dict[str, Any]) -> None:
+async def _goodbye(link: ApiLink) -> None:
+    link.send({"type": "bye", "text": "Thanks for playing cribbage. Goodbye!"})
+    await link.drain()
+
+
+async def _seated(link: ApiLink, seat: ApiSeat) -> bool:
+    """Hand the program's messages to ``seat`` until the table is done with
+    it; True when the program left (``leave``: the game is quit, as Q
+    quits it, and the session ends)."""
+    while not seat.over.is_set():
+        over = asyncio.create_task(seat.over.wait())
+        arrived = asyncio.create_task(_next(link))
+        await asyncio.wait({over, arrived}, return_when=asyncio.FIRST_COMPLETED)
+        over.cancel()
+        if not arrived.done():
+            arrived.cancel()
+            break
+        message = arrived.result()  # (raises HungUp when the connection ended)
+        if message is not None and message["type"] == "leave":
+            if seat.table is not None and not seat.over.is_set():
+                seat.table.quit(seat.index)
+                await asyncio.wait({asyncio.create_task(seat.over.wait())}, timeout=5)
+            return True
+        if message is not None:
+            seat.take(message)
+    return False
+
+
+async def _accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:
+    """A bot accepts ``challenge``: the challenger's session sets the table
+    and runs it; the bot plays its seat there until the match is over.
+    True when the program left meanwhile."""
+    name, bot = who
+    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
+    if not ctx.lobby.answer_challenge(challenge, seat):
+        return False
+    link.send({"type": "notice", "text": f"{challenge.challenger.name} challenges you: accepted."})
+    try:
+        return await _seated(link, seat)
+    except HungUp:
+        if seat.table is not None:
+            seat.table.leave(seat.index)
+        raise
+
+
+async def _play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+                         message: dict[str, Any], resume: SavedGame | None = None) -> bool:
     """One game against the computer at the level and target asked for
     (the house's rules otherwise, and only what the sysop lets callers
-    change)."""
+    change), or the bot's kept game (``resume``).  A bot's game is kept
+    move by move, as a caller's is.  True when the program left."""
+    name, bot = who
     options = CallerOptions()
     if "skill" in message and message["skill"] in ctx.caller.skills:
         options.skill = Skill(message["skill"])
     if "game_to" in message:
         options.rules["game_to"] = message["game_to"]
-    rules = options.game_rules(ctx.rules, ctx.caller.may_change)
-    seat = ApiSeat(name, link.send, new_seed())
+    rules = resume.rules if resume is not None else options.game_rules(ctx.rules, ctx.caller.may_change)
+    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
     computer = computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking)
-    table = Table(rules, [seat, computer], TableSettings(auto_deal=True, chat_limit=ctx.paging.chat_limit,
-                                                         clock=ctx.store.clock))
+    journal = (Journal(ctx.store, bot.id, (name, computer.name), (bot.id, None), Opponent.COMPUTER, warn=seat.notice)
+               if bot is not None else None)
+    table = Table(rules, [seat, computer], TableSettings(journal=journal, auto_deal=True,
+                                                         chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock))
     ctx.lobby.update(presence, Doing.VS_COMPUTER, table)
-    running = asyncio.create_task(table.run())
+    running = asyncio.create_task(table.run(resume))
     try:
-        while not seat.over.is_set():
-            over = asyncio.create_task(seat.over.wait())
-            arrived = asyncio.create_task(_next(link))
-            await asyncio.wait({over, arrived}, return_when=asyncio.FIRST_COMPLETED)
-            over.cancel()
-            if not arrived.done():
-                arrived.cancel()
-                break
-            seat.take(arrived.result())  # (raises HungUp when the connection ended)
+        left = await _seated(link, seat)
         await running
+        return left
     finally:
         if not running.done():
             table.leave(seat.index)

@@ -23,9 +23,8 @@ from door.caller.side import CallerSide, shared_line
 from door.net.gate import network_of
 from door.net.keys import KeyName
 from door.net.terminal import HungUp
-from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
-from door.play.table import Table
+from door.play.table import Seat, Table
 from door.play.table_settings import TableSettings
 from door.records.games import Opponent
 from door.records.names import name_key
@@ -157,6 +156,8 @@ async def _why_unrated(side: CallerSide, target: Presence) -> str | None:
     mine, theirs = _contender(side, side.presence), _contender(side, target)
     if mine is None or theirs is None:
         return "Rated matches are between two registered callers."
+    if await side.ctx.store.bots.is_bot(mine.account_id) or await side.ctx.store.bots.is_bot(theirs.account_id):
+        return "A bot's matches are not rated (bots are not ranked with people)."
     return await side.ctx.store.fair_play.why_unrated(mine, theirs, side.ctx.ranked.rules())
 
 
@@ -278,7 +279,7 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
     await _play_them(side, challenge, theirs)
 
 
-async def _play_them(side: CallerSide, challenge: Challenge, theirs: HumanSeat) -> None:
+async def _play_them(side: CallerSide, challenge: Challenge, theirs: Seat) -> None:
     """Seat both callers at a new table (no waiting from the answer to the
     table: the other caller's seat must not be left unseated) and play."""
     ctx, caller, log = side.ctx, side.caller, side.log

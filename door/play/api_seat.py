@@ -27,7 +27,9 @@ log = logging.getLogger(__name__)
 class ApiSeat:
     """Seat ``name`` for a program: ``send`` puts one message on its
     connection.  :meth:`take` hands it the program's messages during the
-    game; the game's end is :attr:`over`."""
+    game; :attr:`over` is set when the table is done with it.  At a table
+    between people it deals when it is the dealer (a program has no blank
+    chat line to type)."""
 
     computer = False
 
@@ -40,7 +42,7 @@ class ApiSeat:
         self.table: Table | None = None
         self.index = 0
         self.over = asyncio.Event()
-        """Set when the game at the table is over (or the table is done with this seat)."""
+        """Set when the table is done with this seat (or the program left)."""
         self._started = False
         self._asked: tuple[int, dict[str, Any]] | None = None
         """The last ask sent, with how many moves this seat had made then:
@@ -72,8 +74,10 @@ class ApiSeat:
         if game.over:
             assert game.result is not None
             self.send({"type": "game_over", "winner": game.result.winner, "scores": list(game.result.scores)})
-            self.over.set()
             return
+        table = self.table
+        if table is not None and not table.dealt.is_set() and game.dealer == self.index:
+            asyncio.get_running_loop().call_soon(table.deal, self.index)  # (after this notify, not inside it)
         self._ask(game)
 
     def _ask(self, game: Game) -> None:
@@ -104,9 +108,6 @@ class ApiSeat:
             table.submit(me, Claim(me, message["points"]))
         elif kind == "chat":
             table.chat(me, message["text"])
-        elif kind == "leave":
-            table.quit(me)
-            self.over.set()
         else:
             self.send(error_message("type", f"{kind!r} is not a move during a game"))
 

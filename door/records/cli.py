@@ -61,8 +61,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void"])
-    p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved), the FILE "
+                                      "club", "ratings", "void", "bot"])
+    p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
                                              "(export, backup), or the MATCH id (void)")
     p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
 
@@ -71,7 +71,7 @@ def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.s
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command on the store ``where`` (the SQLite
     file's path, or a PostgreSQL URL); returns the exit status."""
-    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void") and not args.target:
+    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void", "bot") and not args.target:
         what = {"export": "FILE", "backup": "FILE", "void": "MATCH id"}.get(args.action, "NAME")
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
@@ -155,6 +155,12 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
             print(f"cribbage-door: {exc.args[0]}", file=sys.stderr)
             return 1
         print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
+        return 0
+    if args.action == "bot":
+        bot, token = await store.bots.make(args.target)
+        print(f"{bot.name} is a bot. Its token (shown this once; a new one replaces it):", file=out)
+        print(f"  {token}", file=out)
+        print("The program logs in by the game protocol with this name and token (docs/protocol.md).", file=out)
         return 0
     if args.action == "club":  # the last club night's standings
         night = await store.clubs.latest()

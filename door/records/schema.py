@@ -278,6 +278,14 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         fingerprint TEXT NOT NULL
     );
     """,
+    # version 16: bots: accounts a program plays by the game protocol, with the SHA-256 of its token
+    """
+    CREATE TABLE bots (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        token_hash TEXT NOT NULL,
+        made $time NOT NULL
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
+from door.records.bots import Bots
 from door.records.clock import WALL, Clock
 from door.records.daily import Daily
 from door.records.database import Conflict, Database, StoreError
@@ -51,6 +52,7 @@ class Store:
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
         self.daily = Daily(database, self.saved, clock)
+        self.bots = Bots(database, self.accounts, clock)
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL) -> Store:

@@ -45,8 +45,7 @@ from door.sysop.presence import (
 from engine.rules import Rules
 
 if TYPE_CHECKING:
-    from door.play.human_seat import HumanSeat
-    from door.play.table import Table
+    from door.play.table import Seat, Table
     from door.records.store import SavedGame
 
 __all__ = ["Lobby", "CHALLENGE_COOLDOWN", "CHALLENGE_RATE", "CHALLENGE_RATE_WINDOW"]
@@ -356,7 +355,7 @@ class Lobby:
                 self._remember_no(c)
                 c.answer.set_result(None)
 
-    def answer_challenge(self, challenge: Challenge, seat: HumanSeat | None) -> bool:
+    def answer_challenge(self, challenge: Challenge, seat: Seat | None) -> bool:
         """The challenged caller accepts (with their ``seat``) or declines
         (``None``); False when the challenge is no longer open."""
         if challenge.answer.done():

@@ -20,7 +20,7 @@ from engine.rules import Rules
 
 if TYPE_CHECKING:
     from door.play.human_seat import HumanSeat
-    from door.play.table import Table
+    from door.play.table import Seat, Table
     from door.records.store import SavedGame
     from door.ui.display import Display
 
@@ -156,7 +156,7 @@ class Challenge:
     challenged: Presence
     rules: Rules
     deadline: float
-    answer: asyncio.Future[HumanSeat | None]
+    answer: asyncio.Future[Seat | None]
     resume: SavedGame | None = None
     terms: MatchTerms | None = None
     """The match offered (best of N, rated), or ``None`` for games until

@@ -1,0 +1,72 @@
+"""Bots: accounts that a program plays by the game protocol.  The sysop
+makes one (``cribbage-door records bot NAME``), which gives it a token; the
+store keeps the token's SHA-256 only (a token is 256 random bits: no
+password hashing is needed to make it unguessable), and a program logs in
+with the name and the token."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from door.records.accounts import Account, Accounts
+from door.records.clock import WALL, Clock
+from door.records.database import Database
+
+__all__ = ["Bots", "TOKEN_BYTES"]
+
+TOKEN_BYTES = 32
+"""A token's random bytes (it is shown as 64 hex digits)."""
+
+NO_PASSWORD = "bot"
+"""A bot account's password hash: no password verifies against it (it is no scrypt hash), so a
+bot cannot log in by the name prompt."""
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Bots:
+    """The ``bots`` table in ``database``, beside ``accounts``."""
+
+    def __init__(self, database: Database, accounts: Accounts, clock: Clock = WALL) -> None:
+        self.database = database
+        self.accounts = accounts
+        self.clock = clock
+
+    async def make(self, name: str) -> tuple[Account, str]:
+        """Make ``name`` a bot (a new account when there is none by that
+        name) with a fresh token, which replaces any it had; returns the
+        account and the token, to show once.  Raises
+        :class:`~door.records.accounts.NameTaken` never: an existing
+        account of that name becomes the bot."""
+        account = await self.accounts.find(name)
+        if account is None:
+            account = await self.accounts.create(name, NO_PASSWORD)
+        token = secrets.token_hex(TOKEN_BYTES)
+        digest, made, account_id = _digest(token), self.clock(), account.id
+        await self.database.tx(lambda db: db.execute(
+            "INSERT INTO bots (account_id, token_hash, made) VALUES (?, ?, ?) "
+            "ON CONFLICT (account_id) DO UPDATE SET token_hash = excluded.token_hash, made = excluded.made",
+            (account_id, digest, made)))
+        return account, token
+
+    async def log_in(self, name: str, token: str) -> Account | None:
+        """The bot called ``name`` when ``token`` is its token, else ``None``
+        (the same for a wrong token and a name that is no bot)."""
+        account = await self.accounts.find(name)
+        if account is None:
+            return None
+        account_id = account.id
+        row = await self.database.query(lambda db: db.execute(
+            "SELECT token_hash FROM bots WHERE account_id = ?", (account_id,)).fetchone())
+        if row is None or not hmac.compare_digest(str(row[0]), _digest(token)):
+            return None
+        return account
+
+    async def is_bot(self, account_id: int) -> bool:
+        """True when ``account_id`` is a bot's."""
+        return await self.database.query(lambda db: db.execute(
+            "SELECT 1 FROM bots WHERE account_id = ?", (account_id,)).fetchone()) is not None

@@ -1,0 +1,154 @@
+"""Bots by the game protocol: the sysop's ``records bot NAME`` gives a
+token (the store keeps its SHA-256 only); a bot logs in with it, waits at
+the menu where a telnet caller challenges it, and plays them to the end,
+unrated; a bot whose connection drops finds its game against the
+computer going on when it logs in again."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import io
+import json
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from door.records.cli import run_records
+from door.records.store import DATABASE_NAME, Store
+from door.server import DoorServer
+from tests.loopback.test_callers import registered
+from tests.loopback.test_protocol import next_message
+from tests.support.player import Player
+from tests.support.server import make_config, running
+
+
+@pytest.fixture
+async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
+    async with running(make_config(tmp_path / "data", game_to=61)) as server:
+        yield server
+
+
+async def bot_in(door: DoorServer, name: str, token: str) -> ClientConnection:
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": name, "token": token}))
+    welcome = await next_message(ws, "welcome")
+    assert welcome == {"type": "welcome", "name": name, "guest": False, "bot": True}
+    return ws
+
+
+def answer(ask: dict[str, Any]) -> dict[str, Any]:
+    if ask["ask"] == "discard":
+        return {"type": "discard", "cards": ask["hand"][:2]}
+    if ask["ask"] == "play":
+        return {"type": "play", "card": ask["playable"][0]}
+    return {"type": "claim", "points": 0}
+
+
+async def play_on(ws: ClientConnection, moves: int | None = None) -> list[dict[str, Any]]:
+    """Answer every ask until the table is done (a game_over and no more
+    asks for a while), or ``moves`` answers; returns the messages seen."""
+    seen: list[dict[str, Any]] = []
+    answered = 0
+    while moves is None or answered < moves:
+        try:
+            message = await next_message(ws, timeout=5 if seen and seen[-1]["type"] == "game_over" else 30)
+        except TimeoutError:
+            break
+        seen.append(message)
+        if message["type"] == "ask":
+            await ws.send(json.dumps(answer(message)))
+            answered += 1
+    return seen
+
+
+def test_records_bot_gives_a_token_the_store_keeps_hashed(tmp_path: Path) -> None:
+    async def make() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        await store.close()
+    asyncio.run(make())
+
+    def records_bot() -> str:
+        out = io.StringIO()
+        args = argparse.Namespace(action="bot", target="Robo", yes=False)
+        assert run_records(args, tmp_path / DATABASE_NAME, out) == 0
+        return out.getvalue()
+
+    said = records_bot()
+    token = re.search(r"^  ([0-9a-f]{64})$", said, re.M)
+    assert token and "Robo is a bot" in said
+    again = re.search(r"^  ([0-9a-f]{64})$", records_bot(), re.M)
+    assert again and again.group(1) != token.group(1)
+
+    async def check() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        try:
+            assert await store.bots.log_in("robo", token.group(1)) is None  # the old token stopped working
+            assert await store.bots.log_in("Robo", again.group(1)) is not None
+            kept = await store.database.query(lambda db: db.execute("SELECT token_hash FROM bots").fetchall())
+            assert kept == [(hashlib.sha256(again.group(1).encode()).hexdigest(),)]  # never the token itself
+        finally:
+            await store.close()
+    asyncio.run(check())
+
+
+async def test_a_wrong_token_is_refused_by_name(door: DoorServer) -> None:
+    await door.store.bots.make("Robo")
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": "Robo", "token": "0" * 64}))
+    assert (await next_message(ws)) == {"type": "error", "field": "token",
+                                        "message": "no bot by that name has that token"}
+    await ws.close()
+
+
+async def test_a_telnet_caller_challenges_a_bot_and_they_play_to_the_end(door: DoorServer) -> None:
+    _, token = await door.store.bots.make("Robo")
+    bot = await bot_in(door, "Robo", token)
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    s = ann.screen
+    await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
+    await ann.send(b"8")
+    await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
+    await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await ann.send(b"1")
+    await s.wait_for(lambda: "How long a match?" in s.text())
+    assert "No rated match: A bot's matches are not rated" in " ".join(s.text().split())
+    await ann.send(b"1")
+    bot_game = asyncio.create_task(play_on(bot))
+    player = Player(ann.screen, ann.send, name="Ann")
+    end = await player.play(timeout=200)
+    assert re.search(r"(You win|Robo wins) \d+ to \d+!", end), end
+    seen = await bot_game
+    assert any(m["type"] == "notice" and "Ann challenges you" in m["text"] for m in seen)
+    assert any(m["type"] == "game_over" for m in seen)
+    games = await door.store.games.recent()
+    assert len(games) == 1 and set(games[0].players) == {"Ann", "Robo"}
+    await bot.close()
+    ann.close()
+
+
+async def test_a_dropped_bot_finds_its_game_going_on(door: DoorServer) -> None:
+    _, token = await door.store.bots.make("Robo")
+    bot = await bot_in(door, "Robo", token)
+    await bot.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    seen = await play_on(bot, moves=3)
+    assert sum(m["type"] == "ask" for m in seen) == 3
+    await bot.close()  # the line drops mid-game
+    await asyncio.sleep(0.5)
+    bot = await bot_in(door, "Robo", token)
+    notice = await next_message(bot, "notice")
+    assert "against the computer goes on" in notice["text"]
+    state = await next_message(bot, "state")
+    assert state["hand_number"] >= 1 and len(state["hand"]) <= 6
+    rest = await play_on(bot)
+    assert any(m["type"] == "game_over" for m in rest)
+    assert await door.store.saved.load((await door.store.accounts.find("Robo")).id) is None  # type: ignore[union-attr]
+    await bot.close()
