@@ -270,3 +270,22 @@ async def test_a_second_tab_of_the_same_account_takes_over(door: DoorServer, bro
     assert "Main menu" in await screen_text(pages[1])
     for page in pages:
         await page.close()
+
+
+async def test_a_window_too_small_is_said_and_black_is_black(door: DoorServer, browser: Any) -> None:
+    """On a phone held upright the 80x25 screen's text would be a few
+    pixels high: the page says so (and points to the card table) instead
+    of leaving it unread; on a desktop it says nothing of it.  The door's
+    black background is painted black, not xterm.js's dark grey."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/")
+    await until(page, "Your name:")
+    assert "too small" in await page.inner_text("#status") and "/table" in await page.inner_text("#status")
+    assert await page.evaluate("() => window.doorTerminal.options.theme.black") == "#000000"
+    await context.close()
+    page = await browser.new_page(viewport={"width": 1280, "height": 800})
+    await page.goto(f"http://127.0.0.1:{door.web_port}/")
+    await until(page, "Your name:")
+    assert "too small" not in await page.inner_text("#status")
+    await page.close()

@@ -3,15 +3,17 @@
 // and a row of keys stands in for a keyboard on a phone.
 (function () {
   "use strict";
-  const MIN_COLS = 80, MIN_ROWS = 25;
+  const MIN_COLS = 80, MIN_ROWS = 25, READABLE = 12;
   const KEYS = {
     left: "\x1b[D", up: "\x1b[A", down: "\x1b[B", right: "\x1b[C", "return": "\r", del: "\x7f", esc: "\x1b",
     "ctrl-l": "\x0c", "0": "0", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8",
     "9": "9"
   };
   const status = document.getElementById("status");
+  // the door's black is black (xterm.js's own palette has a dark grey for it)
   const term = new Terminal({ cols: MIN_COLS, rows: MIN_ROWS, fontSize: 16, convertEol: false,
-                              scrollback: 0, cursorBlink: true });
+                              scrollback: 0, cursorBlink: true,
+                              theme: { background: "#000000", black: "#000000" } });
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open(document.getElementById("screen"));
@@ -28,7 +30,15 @@
     }
     const want = fit.proposeDimensions();
     if (want) term.resize(Math.max(MIN_COLS, want.cols), Math.max(MIN_ROWS, want.rows));
+    small = font < READABLE;
+    if (small) {  // said, rather than a screen too small to read
+      status.textContent = "This window is too small for the door's 80x25 screen (" + font + " px text): " +
+        "turn the phone sideways, widen the window, or play at the card table, /table.";
+    } else if (status.textContent.indexOf("too small") >= 0) {
+      status.textContent = "Connected.";
+    }
   }
+  let small = false;
 
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(scheme + "//" + location.host + "/ws");
