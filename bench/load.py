@@ -4,6 +4,7 @@ computer at human pace, and the door's latency, CPU and memory are measured.
     python3 -m bench.load                     # 100, 500 and 1,000 callers
     python3 -m bench.load --sessions 200 --game-to 61
     python3 -m bench.load --sessions 100 500 --via telnet web   # telnet, then the web page's WebSocket
+    python3 -m bench.load --sessions 100 --via telnet protocol   # telnet callers, then programs (game protocol)
 
 Each run starts a real ``cribbage-door serve`` process (house rules from the
 flags, the computer at its default pace) and a second process that opens N
@@ -91,8 +92,63 @@ class Stats:
         self.lag: list[float] = []
 
 
+async def _protocol_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random) -> None:
+    """A program playing the computer by the game protocol (``/api/v1/play``)
+    at the same human pace: a think time before each move; its latency is
+    from a move sent to the first message that answers it."""
+    from websockets.asyncio.client import connect
+
+    try:
+        ws = await connect(f"ws://127.0.0.1:{port}/api/v1/play", compression=None)
+    except (TimeoutError, OSError) as exc:
+        stats.errors.append(f"caller {index}: cannot connect: {exc}")
+        return
+    sent_at: float | None = None
+    sent_on = ""
+    try:
+        async for text in ws:
+            now = time.monotonic()
+            stats.bytes += len(text)
+            if sent_at is not None:
+                stats.latencies.append(now - sent_at)
+                stats.screens.append(sent_on)
+                stats.times.append(sent_at - stats.started)
+                sent_at = None
+            message = json.loads(text)
+            kind = message["type"]
+            reply: dict[str, Any] | None = None
+            if kind == "hello":
+                reply = {"type": "login", "name": f"Load{index:04d}"}
+            elif kind == "welcome":
+                reply = {"type": "play_computer"}
+            elif kind == "ask":
+                await asyncio.sleep(rng.uniform(*THINK))
+                _check(deadline)
+                ask = message["ask"]
+                reply = ({"type": "discard", "cards": message["hand"][:2]} if ask == "discard" else
+                         {"type": "play", "card": message["playable"][0]} if ask == "play" else
+                         {"type": "claim", "points": 0})
+                sent_at, sent_on = time.monotonic(), ask
+                stats.keys += 1
+            elif kind == "game_over":
+                stats.games += 1
+                reply = {"type": "leave"}
+            elif kind == "bye":
+                break
+            if reply is not None:
+                await ws.send(json.dumps(reply))
+    except TimeoutError:
+        stats.errors.append(f"caller {index}: no end of game within the time limit")
+    except Exception as exc:  # (a dropped connection, a message not as published)
+        stats.errors.append(f"caller {index}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}")
+    finally:
+        await ws.close()
+
+
 async def _one_caller(index: int, port: int, stats: Stats, deadline: float, rng: random.Random,
                       name: str | None = None, password: str | None = None, via: str = "telnet") -> None:
+    if via == "protocol":
+        return await _protocol_caller(index, port, stats, deadline, rng)
     import telnetlib3
     from websockets.asyncio.client import connect
     from websockets.typing import Origin
@@ -516,7 +572,7 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
         user0, system0 = _cpu_times(door.pid)
         loop0 = _loops_cpu(loops)
         workers0, thinking0 = _workers_cpu(door.workers), _workers_cpu(thinking)
-        door.callers_port = door.web_port if via == "web" else door.telnet_port
+        door.callers_port = door.web_port if via in ("web", "protocol") else door.telnet_port
         callers = door.start_callers("bench.load", "--callers", str(sessions), "--ramp", str(ramp),
                                      "--time-limit", str(time_limit), "--seed", str(seed), "--caller-via", via)
         samples: list[tuple[float, float]] = []
@@ -578,7 +634,8 @@ def report(r: dict[str, Any]) -> None:
         print("  client lag p99/max by 30 s of the run: " + p99_and_max_by_window(zip(lag_at, lag)) + " ms")
     print(f"  server CPU: {r['cpu']:.1f} s over {r['wall']:.0f} s = {100 * r['cpu'] / r['wall']:.0f}% of one core "
           f"(busiest 5 s: {100 * r['busiest']:.0f}%), {1000 * r['cpu'] / max(1, r['keys']):.2f} ms per key "
-          f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel)")
+          f"({1000 * r['system'] / max(1, r['keys']):.2f} ms of it in the kernel), "
+          f"{1000 * r['cpu'] / max(1, r['games']):.0f} ms per game")
     if r.get("by_window"):
         print("  server CPU by 30 s of the run, all / the event loop's thread: "
               + ", ".join(f"{a}/{b}%" for a, b in r["by_window"]))
@@ -626,9 +683,9 @@ def main() -> None:
                         help="leave the server and the callers to the scheduler (default: one core each)")
     parser.add_argument("--workers", type=int, default=1,
                         help="serve --workers N (more than 1: nothing pinned, callers and door share the cores)")
-    parser.add_argument("--via", nargs="+", choices=["telnet", "web"], default=["telnet"],
-                        help="how the callers call: telnet, the web page's WebSocket, or both, one after the "
-                             "other for each number of callers (default: telnet)")
+    parser.add_argument("--via", nargs="+", choices=["telnet", "web", "protocol"], default=["telnet"],
+                        help="how the callers call: telnet, the web page's WebSocket, programs by the game "
+                             "protocol, one after the other for each number of callers (default: telnet)")
     add_common_arguments(parser, time_limit=900.0)
     args = parser.parse_args()
     if args.callers:
