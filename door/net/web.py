@@ -353,8 +353,10 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
                     gate: ConnectionGate, options: WebOptions, health: Health | None = None,
                     api: Callable[[ApiLink], Awaitable[None]] | None = None) -> Listener:
     """Listen where ``bind`` says for the page and its WebSocket; each
-    caller's session is ``session(terminal)``.  Raises ``OSError`` when
-    the port is taken."""
+    caller's session is ``session(terminal)``; ``health``: what
+    :data:`HEALTH_PATH` answers (``None``: not found); ``api``: the session
+    of a program on :data:`API_PATH`, the game protocol (``None``: refused).
+    Raises ``OSError`` when the port is taken."""
     files = _load_files()
     tls = options.tls is not None
 
