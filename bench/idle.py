@@ -53,7 +53,9 @@ def main() -> None:
     parser.add_argument("--callers", type=int, default=100)
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()
-    limits = f"[limits]\nmax_sessions = {args.callers + 10}\nmax_per_address = {args.callers + 10}\n"
+    n = args.callers + 10  # (every caller from 127.0.0.1: the pre-login budgets of an address and a network too)
+    limits = (f"[limits]\nmax_sessions = {n}\nmax_per_address = {n}\nprelogin_total = {n}\n"
+              f"prelogin_per_address = {n}\nprelogin_per_network = {n}\n")
     for where in ("menu", "game"):
         with door_process(limits, pin=True) as door:
             ms = asyncio.run(measure(door.telnet_port, door.pid, args.callers, where, args.seconds))

@@ -557,7 +557,10 @@ def one_run(sessions: int, game_to: int, ramp: float, time_limit: float, seed: i
     --workers`` (more than 1: nothing pinned; the event loop's figures
     are the workers' main threads together, memory their peaks added)."""
     config = (f"[rules]\ngame_to = {game_to}\n\n"
-              f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n")
+              f"[limits]\nmax_sessions = {sessions + 10}\nmax_per_address = {sessions + 10}\n"
+              # (every caller comes from 127.0.0.1: the pre-login budgets of one address and one network too)
+              f"prelogin_total = {sessions + 10}\nprelogin_per_address = {sessions + 10}\n"
+              f"prelogin_per_network = {sessions + 10}\n")
     args = ("--workers", str(workers)) if workers > 1 else ()
     with door_process(config, profile, pin and workers == 1, gc_probe, args) as door:
         if workers > 1:  # the supervisor's children serve; theirs think

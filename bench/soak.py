@@ -109,6 +109,9 @@ def soak(games: int, concurrent: int, game_to: int, time_limit: float, seed: int
               f"[rules]\ngame_to = {game_to}\n\n"
               f"[limits]\nmax_sessions = {concurrent + IDLE_CALLERS + 10}\n"
               f"max_per_address = {concurrent + IDLE_CALLERS + 10}\n"
+              f"prelogin_per_address = {concurrent + IDLE_CALLERS + 10}\n"
+              f"prelogin_per_network = {concurrent + IDLE_CALLERS + 10}\n"
+              f"prelogin_total = {concurrent + IDLE_CALLERS + 10}\n"
               # the registered callers (one per other worker) all register from loopback
               f"register_per_address = {concurrent}\nregister_total = {concurrent + 10}\n")
     with load.door_process(config) as door:
