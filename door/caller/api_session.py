@@ -148,6 +148,8 @@ async def _seated(link: ApiLink, seat: ApiSeat) -> bool:
         over.cancel()
         if not arrived.done():
             arrived.cancel()
+            # (a connection that ends as it is cancelled: its HungUp is this session's end, not news for the log)
+            arrived.add_done_callback(lambda task: task.cancelled() or task.exception())
             break
         message = arrived.result()  # (raises HungUp when the connection ended)
         if message is not None and message["type"] == "leave":

@@ -368,7 +368,9 @@ class Thinking:
             return result
         except WorkerGone:
             if not self._closed and worker.was_ready:
-                log.error("a thinking process died: starting another, and deciding this move on the thread")
+                ended = None if worker.process.is_alive() else worker.process.exitcode  # (a signal: negative)
+                log.error("a thinking process died (exit code %s): starting another, and deciding this move on "
+                          "the thread", ended)
             self.start()
             return await _on_thread(fallback)
 
