@@ -185,6 +185,7 @@ class _Worker:
         self._socket: socket.socket | None = ours
         self._writer: asyncio.StreamWriter | None = None
         self._reading: asyncio.Task[None] | None = None
+        self._connecting: asyncio.Future[asyncio.StreamWriter] | None = None
         self._ready: asyncio.Future[bool] | None = None
         """Done once the process said it was ready (``True``) or ended
         first (``False``)."""
@@ -226,13 +227,24 @@ class _Worker:
 
     async def _connect(self) -> asyncio.StreamWriter:
         """The door's end of the socket as a stream, with its reading task
-        (made at the first use, in the running loop)."""
-        if self._writer is None:
-            assert self._socket is not None
-            reader, self._writer = await asyncio.open_unix_connection(sock=self._socket)
-            self._socket = None
-            self._ready = asyncio.get_running_loop().create_future()
-            self._reading = asyncio.create_task(self._read(reader, self._ready))
+        (made at the first use, in the running loop).  Calls at the same
+        moment share the one connection being made: each opening its own
+        put two readers on the process's one socket, which split its
+        answers between them and took it for dead."""
+        if self._connecting is None:
+            self._connecting = asyncio.ensure_future(self._open())
+        return await asyncio.shield(self._connecting)
+
+    async def _open(self) -> asyncio.StreamWriter:
+        assert self._socket is not None
+        sock, self._socket = self._socket, None
+        self._ready = asyncio.get_running_loop().create_future()
+        try:
+            reader, self._writer = await asyncio.open_unix_connection(sock=sock)
+        except BaseException:  # (closed while connecting)
+            sock.close()
+            raise
+        self._reading = asyncio.create_task(self._read(reader, self._ready))
         return self._writer
 
     async def _read(self, reader: asyncio.StreamReader, ready: asyncio.Future[bool]) -> None:
@@ -265,6 +277,8 @@ class _Worker:
         """Close the door's end: the process ends when it reads it closed
         (a decision it is making is dropped, its future cancelled)."""
         self.gone = True
+        if self._connecting is not None and not self._connecting.done():
+            self._connecting.cancel()
         if self._reading is not None:
             self._reading.cancel()
         if self._writer is not None:

@@ -328,3 +328,30 @@ async def test_a_worker_has_every_table_before_its_first_call() -> None:
         assert await thinking.run(_show_tables_ready) == (True, 1)
     finally:
         thinking.close()
+
+
+async def test_many_first_decisions_at_once_share_one_connection_to_the_process(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fifty calls at the same moment on a fresh process (fifty games'
+    first discards, as when programs arrive together) all go through one
+    connection to it: none finds the process 'dead' (two connections were
+    opened on its one socket, and it was taken for dead and replaced)."""
+    opened = 0
+    real_open = asyncio.open_unix_connection
+
+    async def counting(*args: object, **kwargs: object) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        nonlocal opened
+        opened += 1
+        return await real_open(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(asyncio, "open_unix_connection", counting)
+    thinking = Thinking(1)
+    thinking.start()
+    try:
+        answers = await asyncio.gather(*(thinking.run(partial(pow, 2, n)) for n in range(50)))
+        assert opened == 1
+        assert answers == [2 ** n for n in range(50)]
+        assert thinking.answered == 50
+        assert not [r for r in caplog.records if "died" in r.getMessage()]
+    finally:
+        thinking.close()
