@@ -293,7 +293,7 @@ class SpokenWords(Telling):
     def starter_turned(self, event: StarterTurned) -> list[str]:
         line = f"Starter: {card_name(event.card)}."
         if event.heels:
-            line += f" His heels: {self.who[event.dealer]} {'peg' if event.dealer == self.me else 'pegs'} two."
+            line += f" His heels: {subject(_lower(self.who[event.dealer]), 'peg')} two."
         return [line]
 
     def card_played(self, event: CardPlayed) -> list[str]:

@@ -128,3 +128,12 @@ def test_a_seed_is_left_out_unasked_and_said_in_groups_of_four_on_request() -> N
     assert short_digests("game #123456, 12 points") == "game #123456, 12 points"  # short numbers stay whole
     assert digest_groups(f"Door's seed: {seed}") == (
         "Door's seed: 7ab3 5da5 310e 7676 7f71 3c47 64c9 f5ad f019 abc8 e642 6d23 ea93 a58d b01c ddd2")
+
+
+def test_his_heels_is_said_in_a_sentence_that_reads_right() -> None:
+    from engine.cards import Card
+    from engine.events import StarterTurned
+    jack = Card.from_str("JH")
+    assert spoken(StarterTurned(jack, 0, 2), 0, ["Ann", "Computer"]) == ["Starter: jack of hearts. His heels: you peg two."]
+    assert spoken(StarterTurned(jack, 1, 2), 0, ["Ann", "Computer"]) == [
+        "Starter: jack of hearts. His heels: Computer pegs two."]
