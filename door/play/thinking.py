@@ -208,6 +208,8 @@ class _Worker:
         if self.gone:
             raise WorkerGone()
         writer = await self._connect()
+        if self.gone:  # it ended while the connection was made: nobody would answer (its reader is done)
+            raise WorkerGone()
         self._number += 1
         number = self._number
         future = self.pending[number] = asyncio.get_running_loop().create_future()

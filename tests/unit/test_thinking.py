@@ -355,3 +355,23 @@ async def test_many_first_decisions_at_once_share_one_connection_to_the_process(
         assert not [r for r in caplog.records if "died" in r.getMessage()]
     finally:
         thinking.close()
+
+
+async def test_a_process_that_ends_as_it_is_first_used_is_found_gone_not_waited_for() -> None:
+    """A process that ends as the door first connects to it (here its
+    interpreter is ``false``): the call raises WorkerGone, and is not left
+    waiting for an answer nobody will send (its reader may be done before
+    the call asks; the whole suite once hung there)."""
+    from door.play.thinking import WorkerGone, _Worker
+
+    spawn = multiprocessing.get_context("spawn")
+    spawn.set_executable("/bin/false")
+    worker = _Worker(NICENESS)
+    try:
+        worker.process.join(10)  # (ended before the first call: its end of the socket is closed already)
+        for _ in range(3):
+            with pytest.raises(WorkerGone):
+                await asyncio.wait_for(worker.run(partial(pow, 2, 3)), 10)
+    finally:
+        spawn.set_executable(sys.executable)
+        worker.close()
