@@ -105,6 +105,14 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name, "a bot" if bot else "a guest")
     link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": bot is not None})
+    if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
+        table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
+        seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id))
+        link.send({"type": "notice", "text": f"Your game against {table.seats[1 - index].name} goes on."})
+        ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name)
+        table.rejoin(index, seat)
+        if await _play_seat(link, seat):
+            return await _goodbye(link)
     if bot is not None:
         saved = await ctx.store.saved.load(bot.id)
         if saved is not None and saved.opponent == Opponent.COMPUTER:
@@ -171,6 +179,13 @@ async def _accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | Non
     if not ctx.lobby.answer_challenge(challenge, seat):
         return False
     link.send({"type": "notice", "text": f"{challenge.challenger.name} challenges you: accepted."})
+    return await _play_seat(link, seat)
+
+
+async def _play_seat(link: ApiLink, seat: ApiSeat) -> bool:
+    """:func:`_seated` at a table between people: a connection that ends
+    leaves the seat (the table waits for the bot to log in again, as for
+    any registered caller).  True when the program left."""
     try:
         return await _seated(link, seat)
     except HungUp:

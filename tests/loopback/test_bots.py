@@ -152,3 +152,34 @@ async def test_a_dropped_bot_finds_its_game_going_on(door: DoorServer) -> None:
     assert any(m["type"] == "game_over" for m in rest)
     assert await door.store.saved.load((await door.store.accounts.find("Robo")).id) is None  # type: ignore[union-attr]
     await bot.close()
+
+
+async def test_a_bot_whose_line_drops_in_a_game_against_a_caller_goes_back_to_it(door: DoorServer) -> None:
+    """The caller's table waits for a bot that dropped, as for any
+    registered caller: the bot logs in again, is put back in that game
+    (told so, with where it stands), and they play to the end."""
+    _, token = await door.store.bots.make("Robo")
+    bot = await bot_in(door, "Robo", token)
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    s = ann.screen
+    await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
+    await ann.send(b"8")
+    await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
+    await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await ann.send(b"1")
+    await s.wait_for(lambda: "How long a match?" in s.text())
+    await ann.send(b"1")
+    player = Player(ann.screen, ann.send, name="Ann")
+    playing = asyncio.create_task(player.play(timeout=200))
+    await next_message(bot, "table")
+    await bot.close()  # the bot's line drops before it has moved
+    await s.wait_for(lambda: "Robo's line dropped" in " ".join(s.text().split()), timeout=10)
+    bot = await bot_in(door, "Robo", token)
+    assert "Your game against Ann goes on." in (await next_message(bot, "notice"))["text"]
+    rest = await play_on(bot)
+    end = await playing
+    assert re.search(r"(You win|Robo wins) \d+ to \d+!", end), end
+    assert any(m["type"] == "game_over" for m in rest)
+    await bot.close()
+    ann.close()
