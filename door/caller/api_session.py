@@ -11,16 +11,19 @@ naming the field, and the session goes on."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
+from door.caller.challenges import rules_words
 from door.caller.login import reserved
+from door.caller.match_table import set_table, why_unrated
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, MessageError, error_message, read_message
 from door.play.api_seat import ApiSeat
-from door.play.deals import new_seed
+from door.play.deals import new_chain, new_seed
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.table import Table
@@ -28,11 +31,14 @@ from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.records.accounts import Account
 from door.records.games import Opponent
-from door.records.names import clean_name
+from door.records.names import clean_name, name_key
+from door.records.ranked.match import MatchTerms, ranked_rules
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
-from door.sysop.presence import Challenge, Presence, account_identity
+from door.sysop.presence import Challenge, Presence, account_identity, account_of
 from door.ui.prompts import NAME_LIMIT
+from engine.rules import Rules
+from engine.scoring import RunMode
 
 __all__ = ["play_by_protocol", "DOOR_NAME", "IDLE_LOOK"]
 
@@ -132,8 +138,16 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             continue
         if message["type"] == "leave":
             return await _goodbye(link)
+        if message["type"] == "lobby":
+            link.send(await _lobby(ctx, presence))
+            continue
+        if message["type"] == "challenge":
+            ctx.lobby.at_menu(presence, False)
+            if await _challenge(link, ctx, presence, (name, bot), message, log):
+                return await _goodbye(link)
+            continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, lobby, challenge or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await _play_computer(link, ctx, presence, (name, bot), message):
@@ -168,6 +182,98 @@ async def _seated(link: ApiLink, seat: ApiSeat) -> bool:
         if message is not None:
             seat.take(message)
     return False
+
+
+async def _lobby(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
+    """The ``lobby`` message: who ``presence`` may challenge now (at the
+    main menu here), each a bot or not, a guest or not."""
+    players = []
+    for p in ctx.lobby.opponents(presence):
+        account = account_of(p.identity)
+        players.append({"name": p.name, "guest": account is None,
+                        "bot": account is not None and await ctx.store.bots.is_bot(account)})
+    return {"type": "lobby", "players": players}
+
+
+async def _challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+                     message: dict[str, Any], log: Log) -> bool:
+    """The program challenges the player named in ``message`` (one at the
+    main menu here: a caller, or a bot, which accepts by itself) to a game
+    or a match, rated when asked and fair play allows; on a yes this
+    session sets the table, and the program plays its seat to the end of
+    the match.  True when the program left meanwhile."""
+    name, bot = who
+    target = next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(message["name"])), None)
+    if target is None:
+        link.send(error_message("name", f"{message['name']} is not at the main menu to be challenged "
+                                        "(the lobby message lists who is)"))
+        return False
+    rated = bool(message.get("rated", False))
+    best_of = message.get("best_of", 3 if rated else 1)
+    if rated and best_of != 3:
+        link.send(error_message("best_of", "a rated match is a best of three"))
+        return False
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if message.get("runs") == "order"
+                                else RunMode.UNORDERED)
+    if rated:
+        why = await why_unrated(ctx, presence, target)
+        if why is not None:
+            link.send(error_message("rated", f"no rated match: {why}"))
+            return False
+        rules = ranked_rules(rules)
+    terms = MatchTerms(best_of, rated)
+    if not ctx.lobby.challenges_left(presence):
+        link.send(error_message("name", "too many challenges were sent from your address: wait a minute"))
+        return False
+    link.send({"type": "notice", "text": f"You challenged {target.name} to {rules_words(rules, terms)}: "
+                                         f"waiting up to {ctx.paging.page_timeout:.0f} seconds for an answer."})
+    ctx.lobby.update(presence, Doing.CHALLENGING, whom=target.name)
+    challenge, left = await _answered(link, ctx, presence, target, (rules, terms))
+    theirs = challenge.answer.result()
+    if left or theirs is None:
+        if theirs is not None:
+            theirs.finish()  # (accepted as the program left: the other player goes back to the menu)
+        link.send({"type": "notice", "text": f"{target.name} declined." if challenge.declined else
+                   "The challenge is withdrawn." if challenge.withdrawn else f"{target.name} did not answer."})
+        return left
+    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
+    table = await set_table(ctx, challenge, (seat, theirs), 0, new_chain(), log)
+    ctx.lobby.update(presence, Doing.VS_CALLER, table, target.name)
+    ctx.lobby.update(target, Doing.VS_CALLER, table, name)
+    return await _play_seat(link, seat)
+
+
+async def _answered(link: ApiLink, ctx: DoorContext, presence: Presence, target: Presence,
+                    offer: tuple[Rules, MatchTerms]) -> tuple[Challenge, bool]:
+    """Send the challenge and wait for its answer (``page_timeout``
+    seconds at most); the program's messages meanwhile are answered with
+    an error, but ``leave`` withdraws it.  Returns the challenge and
+    whether the program left.  Raises :class:`~door.net.terminal.HungUp`
+    when the connection ends (the challenge withdrawn)."""
+    waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, offer[0], None, offer[1]))
+    left = False
+    try:
+        while not waiting.done():
+            reading = asyncio.create_task(_next(link))
+            await asyncio.wait({waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
+            if not reading.done():
+                reading.cancel()
+                reading.add_done_callback(lambda task: task.cancelled() or task.exception())
+                break
+            message = reading.result()
+            if message is not None and message["type"] == "leave":
+                ctx.lobby.withdraw(presence)
+                left = True
+            elif message is not None:
+                link.send(error_message("type", f"waiting for {target.name} to answer the challenge: "
+                                                "only leave withdraws it"))
+    except HungUp:
+        ctx.lobby.withdraw(presence)
+        challenge = await waiting
+        if (seat := challenge.answer.result()) is not None:
+            seat.finish()  # accepted as the line dropped: the other player goes back to the menu
+        raise
+    return await waiting, left
 
 
 async def _accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:

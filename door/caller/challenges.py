@@ -18,19 +18,15 @@ import asyncio
 import dataclasses
 
 from door.caller.handover import hand_over
+from door.caller.match_table import set_table, why_unrated
 from door.caller.seated import seated
-from door.caller.side import CallerSide, shared_line
-from door.net.gate import network_of
+from door.caller.side import CallerSide
 from door.net.keys import KeyName
 from door.net.terminal import HungUp
-from door.play.journal import Journal
-from door.play.table import Seat, Table
-from door.play.table_settings import TableSettings
-from door.records.games import Opponent
+from door.play.table import Seat
 from door.records.names import name_key
 from door.records.nodes import Present
-from door.records.ranked.fair_play import Contender
-from door.records.ranked.match import MatchEntry, MatchTerms, ranked_rules
+from door.records.ranked.match import MatchTerms, ranked_rules
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
 from door.sysop.presence import Challenge, Presence, account_identity, account_of
@@ -141,31 +137,11 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
     await _challenge(side, target, rules, resume, None if resume is not None else terms)
 
 
-def _contender(side: CallerSide, presence: Presence) -> Contender | None:
-    """``presence`` (a registered caller here) as a side of a rated match, else ``None``."""
-    account = account_of(presence.identity)
-    if account is None:
-        return None
-    shared = shared_line(presence.terminal, side.ctx.shared)
-    return Contender(account, presence.name, "" if shared else presence.terminal.address, shared)
-
-
-async def _why_unrated(side: CallerSide, target: Presence) -> str | None:
-    """Why ``side``'s caller and ``target`` may not play a rated match now
-    (a guest, too few games, a shared network, ...), or ``None``."""
-    mine, theirs = _contender(side, side.presence), _contender(side, target)
-    if mine is None or theirs is None:
-        return "Rated matches are between two registered callers."
-    if await side.ctx.store.bots.is_bot(mine.account_id) or await side.ctx.store.bots.is_bot(theirs.account_id):
-        return "A bot's matches are not rated (bots are not ranked with people)."
-    return await side.ctx.store.fair_play.why_unrated(mine, theirs, side.ctx.ranked.rules())
-
-
 async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:
     """How long a match, and whether it is rated (between two registered
     callers whom fair play allows, :mod:`door.records.ranked.fair_play`; else
     the screen says why not); ``None`` to go back."""
-    why = await _why_unrated(side, target) if side.caller.account is not None else None
+    why = await why_unrated(side.ctx, side.presence, target) if side.caller.account is not None else None
     may_rate = side.caller.account is not None and why is None
     lines = [f"You challenge {target.name}.", "", "How long a match?",
              "  1  One game.",
@@ -282,44 +258,12 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
 async def _play_them(side: CallerSide, challenge: Challenge, theirs: Seat) -> None:
     """Seat both callers at a new table (no waiting from the answer to the
     table: the other caller's seat must not be left unseated) and play."""
-    ctx, caller, log = side.ctx, side.caller, side.log
-    resume = challenge.resume
+    caller, resume = side.caller, challenge.resume
     mine = side.new_seat()
     index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
-    seats = [mine, theirs] if index == 0 else [theirs, mine]
-    accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
-    owner = resume.account_id if resume is not None else next((a for a in accounts if a is not None), None)
-    terms = challenge.terms
-    rated = terms is not None and terms.rated
-    why = ""
-    if rated and terms is not None:  # fair play is asked again: the answer may have changed while they chose
-        target = challenge.challenged
-        unrated = await _why_unrated(side, target)
-        if unrated is not None:
-            terms, rated, why = MatchTerms(terms.best_of), False, unrated
-            for seat in seats:
-                seat.notice(f"This match is not rated after all: {unrated}")
-    networks = tuple("" if (c := _contender(side, p)) is None or c.shared else network_of(c.address)
-                     for p in ((side.presence, challenge.challenged) if index == 0
-                               else (challenge.challenged, side.presence)))
-
-    def warn(text: str) -> None:
-        for seat in seats:
-            seat.notice(text)
-
-    journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn,
-                      matches=MatchEntry((networks[0], networks[1]), why))
-    table = Table(challenge.rules, seats, TableSettings(
-        journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
-        chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
-        clock=ctx.store.clock, terms=terms, seeds=side.seeds))
-    if rated and accounts[0] is not None and accounts[1] is not None:
-        stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
-        table.series.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
-    log.info("%s plays %s%s", caller.name, theirs.name,
-             f" (game {resume.number} resumed)" if resume is not None else "")
-    ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
-    ctx.lobby.run_table(table, resume)
+    seats = (mine, theirs) if index == 0 else (theirs, mine)
+    table = await set_table(side.ctx, challenge, seats, index, side.seeds, side.log)
+    side.ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
     await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
 
 

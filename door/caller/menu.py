@@ -249,6 +249,10 @@ async def show_top_players(display: Display, store: Store) -> None:
             names = ", ".join(f"{p.name} {p.rating.rating:.0f}" for p in provisional)
             lines += [fit(f"Provisional: {names}", 150)]
         lines.append("")
+    bots = await store.ratings.top(8, pool="bots")
+    if bots:  # (a pool of their own: a program's rating is never ranked beside a person's)
+        names = ", ".join(f"{p.name} {p.rating.rating:.0f}" for p in bots)
+        lines += [fit(f"Bots, rated among themselves: {names}", 150), ""]
     top = await store.statistics.top(12)
     used = sum(max(1, -(-cell_width(line) // 75)) for line in lines)  # (a long line wraps at 75 columns)
     room = max(3, TOP_LINES - used - 3)

@@ -62,6 +62,10 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "play": _message("play", {"card": _CARD}, ("card",)),
     "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
     "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
+    "lobby": _message("lobby"),
+    "challenge": _message("challenge", {
+        "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
+        "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
@@ -76,7 +80,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "welcome": _message("welcome", {"name": {"type": "string"}, "guest": {"type": "boolean"},
                                     "bot": {"type": "boolean"}}, ("name", "guest")),
     "table": _message("table", {"seat": _SEAT, "players": {"type": "array", "items": {"type": "string"}},
-                                "game_to": {"type": "integer"}, "game": {"type": "integer"}},
+                                "game_to": {"type": "integer"}, "game": {"type": "integer"},
+                                "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}},
                       ("seat", "players", "game_to", "game")),
     "state": _message("state", {
         "phase": {"enum": ["discard", "play", "show", "over"]}, "hand_number": {"type": "integer"},
@@ -104,7 +109,12 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", {"name": {"type": "string"}, "text": {"type": "string"}}, ("name", "text")),
     "notice": _message("notice", {"text": {"type": "string"}}, ("text",)),
     "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
-    "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES}, ("winner", "scores")),
+    "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES},
+                          ("winner", "scores")),
+    "lobby": _message("lobby", {"players": {"type": "array", "items": {
+        "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
+                                         "guest": {"type": "boolean"}},
+        "required": ["name", "bot", "guest"], "additionalProperties": False}}}, ("players",)),
     "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),
 }
 """What the server sends, by ``type``."""

@@ -43,7 +43,8 @@ class ApiSeat:
         self.index = 0
         self.over = asyncio.Event()
         """Set when the table is done with this seat (or the program left)."""
-        self._started = False
+        self._game: Game | None = None
+        """The game this seat was last told of."""
         self._asked: tuple[int, dict[str, Any]] | None = None
         """The last ask sent, with how many moves this seat had made then:
         the same ask is not sent again while the program's answer is on
@@ -57,11 +58,15 @@ class ApiSeat:
         self.table, self.index = table, index
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
-        if not self._started:
-            self._started = True
+        if self._game is not game:  # (each game of a match begins with its table)
+            self._game = game
             assert self.table is not None
-            self.send({"type": "table", "seat": self.index, "players": [s.name for s in self.table.seats],
-                       "game_to": game.rules.game_to, "game": game.number})
+            sat: dict[str, Any] = {"type": "table", "seat": self.index,
+                                   "players": [s.name for s in self.table.seats],
+                                   "game_to": game.rules.game_to, "game": game.number}
+            if self.table.terms is not None:  # (a match between people: its length, and whether it is rated)
+                sat.update(best_of=self.table.terms.best_of, rated=self.table.terms.rated)
+            self.send(sat)
             if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
                 self.send(state_message(game, self.index))
         names = [seat.name for seat in self.table.seats] if self.table is not None else ["", ""]
@@ -73,7 +78,11 @@ class ApiSeat:
                 self.send(message)
         if game.over:
             assert game.result is not None
-            self.send({"type": "game_over", "winner": game.result.winner, "scores": list(game.result.scores)})
+            over: dict[str, Any] = {"type": "game_over", "winner": game.result.winner,
+                                    "scores": list(game.result.scores)}
+            if self.table is not None and self.table.terms is not None:
+                over["wins"] = list(self.table.series.wins())  # (the match's games won so far, this one in)
+            self.send(over)
             return
         table = self.table
         if table is not None and not table.dealt.is_set() and game.dealer == self.index:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from door.records.bots import POOLS
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
 
@@ -65,6 +66,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
                                              "(export, backup), or the MATCH id (void)")
     p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
+    p.add_argument("--pool", choices=POOLS, help="bot: the pool it plays rated matches in: its own (bots, the "
+                                                 "default), people's, or none (unrated); kept when not given")
 
 
 def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.stdout,
@@ -137,6 +140,13 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
         print(f"  {r[0]:>5}  {when}  {pad(r[2], 12)} v {pad(r[3], 12)} {result};{moved}", file=out)
     if not rows:
         print("  (none)", file=out)
+    bots = await store.ratings.top(pool="bots")
+    if bots:
+        print("", file=out)
+        print("Bots' ratings (a pool of their own):", file=out)
+        for b in bots:
+            print(f"  {pad(b.name, 20)} {b.rating.rating:>6.0f} RD {b.rating.rd:>3.0f} {b.matches:>4} matches"
+                  f"{' (provisional)' if b.provisional else ''}", file=out)
     return 0
 
 
@@ -157,8 +167,11 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
         print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
         return 0
     if args.action == "bot":
-        bot, token = await store.bots.make(args.target)
-        print(f"{bot.name} is a bot. Its token (shown this once; a new one replaces it):", file=out)
+        bot, token = await store.bots.make(args.target, getattr(args, "pool", None))
+        pool = await store.bots.pool_of(bot.id)
+        rated = {"bots": "rated in the bots' own pool", "people": "rated with people",
+                 "unrated": "never rated"}[pool]
+        print(f"{bot.name} is a bot, {rated}. Its token (shown this once; a new one replaces it):", file=out)
         print(f"  {token}", file=out)
         print("The program logs in by the game protocol with this name and token (docs/protocol.md).", file=out)
         return 0

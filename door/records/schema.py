@@ -286,6 +286,10 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         made $time NOT NULL
     );
     """,
+    # version 17: the rating pool a bot plays rated matches in: 'bots' (its own), 'people', or 'unrated'
+    """
+    ALTER TABLE bots ADD COLUMN pool TEXT NOT NULL DEFAULT 'bots';
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -74,16 +74,18 @@ def test_records_bot_gives_a_token_the_store_keeps_hashed(tmp_path: Path) -> Non
         await store.close()
     asyncio.run(make())
 
-    def records_bot() -> str:
+    def records_bot(pool: str | None = None) -> str:
         out = io.StringIO()
-        args = argparse.Namespace(action="bot", target="Robo", yes=False)
+        args = argparse.Namespace(action="bot", target="Robo", yes=False, pool=pool)
         assert run_records(args, tmp_path / DATABASE_NAME, out) == 0
         return out.getvalue()
 
     said = records_bot()
     token = re.search(r"^  ([0-9a-f]{64})$", said, re.M)
-    assert token and "Robo is a bot" in said
-    again = re.search(r"^  ([0-9a-f]{64})$", records_bot(), re.M)
+    assert token and "Robo is a bot, rated in the bots' own pool." in said
+    said = records_bot("people")
+    assert "Robo is a bot, rated with people." in said
+    again = re.search(r"^  ([0-9a-f]{64})$", said, re.M)
     assert again and again.group(1) != token.group(1)
 
     async def check() -> None:
@@ -120,7 +122,7 @@ async def test_a_telnet_caller_challenges_a_bot_and_they_play_to_the_end(door: D
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await ann.send(b"1")
     await s.wait_for(lambda: "How long a match?" in s.text())
-    assert "No rated match: A bot's matches are not rated" in " ".join(s.text().split())
+    assert "No rated match: Bots are rated in a pool of their own, not with people." in " ".join(s.text().split())
     await ann.send(b"1")
     bot_game = asyncio.create_task(play_on(bot))
     player = Player(ann.screen, ann.send, name="Ann")

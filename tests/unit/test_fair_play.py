@@ -12,6 +12,7 @@ from door.records.games import GameRecord
 from door.records.passwords import hash_password
 from door.records.ranked.fair_play import DAY, Contender, FairPlayRules
 from door.records.ranked.glicko2 import Rating, rate_match
+from door.records.ranked.pools import why_unrated
 from door.records.ranked.ratings import MatchRecord
 from door.records.store import DATABASE_NAME, Store
 from engine.events import GameResult, Skunk
@@ -163,5 +164,37 @@ async def test_the_sysop_sees_what_slipped_through(tmp_path: Path) -> None:
         assert "4 rated matches" in pair.text and "p" in pair.text and len(pair.matches) == 4
         gain = next(s for s in found if s.kind == "big gain")
         assert gain.text.startswith("p") and "gained" in gain.text
+    finally:
+        await store.close()
+
+
+async def test_bots_are_rated_in_a_pool_of_their_own(tmp_path: Path) -> None:
+    """Two bots of one machine, minutes old, may play rated (in their own
+    pool, only the sysop makes an account) once each has finished its
+    games; a bot and a person may not, unless the sysop puts the bot in
+    people's pool, where fair play judges it as any person; a bot kept
+    unrated plays nobody rated."""
+    store = await Store.open(tmp_path / DATABASE_NAME, Clock())
+    try:
+        rules = FairPlayRules(min_games=2)
+        (ann,) = await accounts(store, ("Ann", "10.0.0.5"))
+        robo, bender, hal, kit = [(await store.bots.make(name, pool))[0].id for name, pool in
+                                  (("Robo", None), ("Bender", "bots"), ("Hal", "people"), ("Kit", "unrated"))]
+        for account in (ann, robo, bender, hal, kit):
+            await finished_games(store, account, 2)
+        side = {a: Contender(a, name, "10.0.0.9") for a, name in
+                ((ann, "Ann"), (robo, "Robo"), (bender, "Bender"), (hal, "Hal"), (kit, "Kit"))}
+
+        async def why(a: int, b: int) -> str | None:
+            return await why_unrated(store.bots, store.fair_play, side[a], side[b], rules)
+
+        assert await why(robo, bender) is None
+        assert await why(robo, ann) == "Bots are rated in a pool of their own, not with people."
+        assert await why(hal, robo) == "Bots are rated in a pool of their own, not with people."
+        assert "Hal's account is new" in (await why(hal, ann) or "")  # people's rules, every one of them
+        assert await why(kit, bender) == "Kit is a bot that the sysop keeps out of rated play."
+        strict = FairPlayRules(min_games=3)
+        assert "Robo has finished 2 of the 3 games" in (
+            await why_unrated(store.bots, store.fair_play, side[robo], side[bender], strict) or "")
     finally:
         await store.close()

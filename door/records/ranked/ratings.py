@@ -160,13 +160,15 @@ class Ratings:
         ra, rb = await self.database.query(q)
         return Stakes((ra, rb), rate_match(ra, rb, True), rate_match(ra, rb, False))
 
-    async def top(self, limit: int = 100) -> list[RatedPlayer]:
-        """Every rated player, established players first, each group by
-        rating (highest first, then fewer RD points, then name); at most
-        ``limit``."""
+    async def top(self, limit: int = 100, pool: str = "people") -> list[RatedPlayer]:
+        """Every rated player of ``pool`` (``"people"``, or the bots'
+        ``"bots"``: :mod:`door.records.ranked.pools`), established players
+        first, each group by rating (highest first, then fewer RD points,
+        then name); at most ``limit``."""
         def q(db: Connection) -> list[RatedPlayer]:
             rows = db.execute("SELECT a.name, r.rating, r.rd, r.volatility, r.matches FROM ratings r "
-                              "JOIN accounts a ON a.id = r.account_id").fetchall()
+                              "JOIN accounts a ON a.id = r.account_id LEFT JOIN bots b ON b.account_id = a.id "
+                              "WHERE COALESCE(b.pool, 'people') = ?", (pool,)).fetchall()
             players = [RatedPlayer(r[0], Rating(r[1], r[2], r[3]), int(r[4])) for r in rows]
             players.sort(key=lambda p: (p.provisional, -p.rating.rating, p.rating.rd, p.name))
             return players[:limit]

@@ -1,0 +1,87 @@
+"""The table of a game or match between two people that one of them
+challenged the other to, whoever they are (a caller at a screen or a
+program by the game protocol): whether it may be rated, and setting it up
+in the lobby once the challenge is accepted.
+
+A rated match needs two registered accounts of one rating pool that fair
+play allows (:mod:`door.records.ranked.pools`); it is asked when the
+challenge is offered and again when it is accepted (the answer may have
+changed meanwhile), and a match offered rated that may no longer be is
+played unrated, both players told why."""
+
+from __future__ import annotations
+
+from door.caller.side import Log, shared_line
+from door.context import DoorContext
+from door.net.gate import network_of
+from door.play.journal import Journal
+from door.play.table import Seat, Table
+from door.play.table_settings import TableSettings
+from door.records.games import Opponent
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.match import MatchEntry, MatchTerms
+from door.records.ranked.pools import why_unrated as pool_why_unrated
+from door.sysop.presence import Challenge, Presence, account_of
+from engine.shuffle import SeedChain
+
+__all__ = ["contender", "why_unrated", "set_table"]
+
+
+def contender(ctx: DoorContext, presence: Presence) -> Contender | None:
+    """``presence`` (a registered caller or bot here) as a side of a rated
+    match, else ``None`` (a guest, the sysop)."""
+    account = account_of(presence.identity)
+    if account is None:
+        return None
+    shared = shared_line(presence.terminal, ctx.shared)
+    return Contender(account, presence.name, "" if shared else presence.terminal.address, shared)
+
+
+async def why_unrated(ctx: DoorContext, mine: Presence, target: Presence) -> str | None:
+    """Why ``mine`` and ``target`` may not play a rated match now (a guest,
+    another rating pool, too few games, a shared network, ...), in a
+    sentence, or ``None``."""
+    a, b = contender(ctx, mine), contender(ctx, target)
+    if a is None or b is None:
+        return "Rated matches are between two registered callers."
+    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, a, b, ctx.ranked.rules())
+
+
+async def set_table(ctx: DoorContext, challenge: Challenge, seats: tuple[Seat, Seat], challenger: int,
+                    seeds: SeedChain, log: Log) -> Table:
+    """Seat ``seats`` (seat 0 first) at a new table for ``challenge``, the
+    challenger at seat ``challenger``, and run it in the lobby (it
+    outlives a dropped line); returns the table.  ``seeds``: the
+    challenger's call's door seeds."""
+    resume, terms = challenge.resume, challenge.terms
+    accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
+    owner = resume.account_id if resume is not None else next((a for a in accounts if a is not None), None)
+    rated = terms is not None and terms.rated
+    why = ""
+    if rated and terms is not None:  # fair play is asked again: the answer may have changed while they chose
+        unrated = await why_unrated(ctx, challenge.challenger, challenge.challenged)
+        if unrated is not None:
+            terms, rated, why = MatchTerms(terms.best_of), False, unrated
+            for seat in seats:
+                seat.notice(f"This match is not rated after all: {unrated}")
+    players = ((challenge.challenger, challenge.challenged) if challenger == 0
+               else (challenge.challenged, challenge.challenger))
+    networks = tuple("" if (c := contender(ctx, p)) is None or c.shared else network_of(c.address) for p in players)
+
+    def warn(text: str) -> None:
+        for seat in seats:
+            seat.notice(text)
+
+    journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn,
+                      matches=MatchEntry((networks[0], networks[1]), why))
+    table = Table(challenge.rules, seats, TableSettings(
+        journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
+        chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
+        clock=ctx.store.clock, terms=terms, seeds=seeds))
+    if rated and accounts[0] is not None and accounts[1] is not None:
+        stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
+        table.series.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
+    log.info("%s plays %s%s", challenge.challenger.name, challenge.challenged.name,
+             f" (game {resume.number} resumed)" if resume is not None else "")
+    ctx.lobby.run_table(table, resume)
+    return table

@@ -1,0 +1,99 @@
+"""Bots are rated in a pool of their own: two bots play a rated best of 3
+by the game protocol (one challenges the other, which accepts by
+itself), their ratings move by Glicko-2 and are ranked apart from
+people's; a bot and a person never play rated unless the sysop puts the
+bot in people's pool, and then fair play judges them as two people."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from door.records.cli import run_records
+from door.records.ranked.glicko2 import Rating, rate_match
+from door.records.store import DATABASE_NAME
+from tests.loopback.test_bots import bot_in, play_on
+from tests.loopback.test_matches import ranked_config
+from tests.loopback.test_protocol import next_message
+from tests.support.server import running
+
+
+@pytest.mark.slow
+async def test_two_bots_play_a_rated_match_in_their_own_pool(tmp_path: Path) -> None:
+    config = ranked_config(tmp_path / "data")
+    config.ranked.min_age_days = 1.0  # people's rule: the bots are minutes old, and on one machine's network
+    async with running(config) as door:
+        _, robo_token = await door.store.bots.make("Robo")
+        _, bender_token = await door.store.bots.make("Bender")
+        robo = await bot_in(door, "Robo", robo_token)
+        bender = await bot_in(door, "Bender", bender_token)
+        waiting = asyncio.create_task(play_on(bender))  # (it waits at the menu and accepts by itself)
+        await robo.send(json.dumps({"type": "lobby"}))
+        lobby = await next_message(robo, "lobby")
+        assert {"name": "Bender", "bot": True, "guest": False} in lobby["players"]
+        await robo.send(json.dumps({"type": "challenge", "name": "Bender", "rated": True}))
+        table = await next_message(robo, "table")
+        assert table["best_of"] == 3 and table["rated"] is True and set(table["players"]) == {"Robo", "Bender"}
+        robo_seen = [table, *await play_on(robo)]
+        bender_seen = await waiting
+        games = await door.store.games.recent(oldest_first=True)
+        assert 2 <= len(games) <= 3 and all(set(g.players) == {"Robo", "Bender"} for g in games)
+        overs = [m for m in robo_seen if m["type"] == "game_over"]
+        assert len(overs) == len(games) and max(overs[-1]["wins"]) == 2
+        first = games[0].players[0]
+        won = [sum(g.winner == seat for g in games) for seat in (0, 1)]
+        expected = dict(zip((first, "Bender" if first == "Robo" else "Robo"), rate_match(Rating(), Rating(),
+                                                                                       won[0] == 2)))
+        for name, want in expected.items():
+            account = await door.store.accounts.find(name)
+            assert account is not None
+            got = await door.store.ratings.of(account.id)
+            assert got is not None and got.matches == 1
+            assert abs(got.rating.rating - want.rating) < 0.01
+        assert {p.name for p in await door.store.ratings.top(pool="bots")} == {"Robo", "Bender"}
+        assert await door.store.ratings.top() == []  # people's ranking: no bot in it
+        out = io.StringIO()
+        args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
+        assert await asyncio.to_thread(run_records, args, Path(config.server.data_dir) / DATABASE_NAME, out) == 0
+        assert re.search(r"Bots' ratings \(a pool of their own\):\n  (Robo|Bender) +1[5-6]\d\d RD", out.getvalue())
+        for seen in (robo_seen, bender_seen):
+            said = " ".join(m["text"] for m in seen if m["type"] == "notice")
+            assert re.search(r"(Robo|Bender) wins the match 2-[01] \(a rated best-of-3 match\)\.", said), said
+            assert "Robo's rating: 1500 -> " in said
+        await robo.close()
+        await bender.close()
+
+
+async def test_a_bot_and_a_person_play_unrated_unless_the_sysop_pools_them(tmp_path: Path) -> None:
+    config = ranked_config(tmp_path / "data")
+    async with running(config) as door:
+        _, token = await door.store.bots.make("Robo")
+        _, other = await door.store.bots.make("Hal", pool="unrated")
+        robo = await bot_in(door, "Robo", token)
+        hal = await bot_in(door, "Hal", other)
+        asyncio.create_task(play_on(hal, moves=0))
+        await robo.send(json.dumps({"type": "challenge", "name": "Hal", "rated": True}))
+        error = await next_message(robo, "error")
+        assert error == {"type": "error", "field": "rated",
+                         "message": "no rated match: Hal is a bot that the sysop keeps out of rated play."}
+        await robo.send(json.dumps({"type": "challenge", "name": "Hal", "rated": True, "best_of": 5}))
+        assert (await next_message(robo, "error"))["field"] == "best_of"
+        await robo.send(json.dumps({"type": "challenge", "name": "Nobody"}))
+        assert (await next_message(robo, "error"))["field"] == "name"
+        account = await door.store.accounts.find("Robo")
+        assert account is not None
+        assert await door.store.bots.pool_of(account.id) == "bots"
+        await door.store.bots.make("Robo", pool="people")  # (a new token; the pool kept by later renewals)
+        assert await door.store.bots.pool_of(account.id) == "people"
+        await door.store.bots.make("Robo")
+        assert await door.store.bots.pool_of(account.id) == "people"
+        with pytest.raises(ValueError):
+            await door.store.bots.make("Robo", pool="martians")
+        await robo.close()
+        await hal.close()
