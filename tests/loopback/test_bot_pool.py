@@ -21,7 +21,8 @@ from door.records.store import DATABASE_NAME
 from tests.loopback.test_bots import bot_in, play_on
 from tests.loopback.test_matches import ranked_config
 from tests.loopback.test_protocol import next_message
-from tests.support.server import running
+from tests.loopback.test_screen_reader import as_guest, play_a_game, reader
+from tests.support.server import make_config, running
 
 
 @pytest.mark.slow
@@ -97,3 +98,38 @@ async def test_a_bot_and_a_person_play_unrated_unless_the_sysop_pools_them(tmp_p
             await door.store.bots.make("Robo", pool="martians")
         await robo.close()
         await hal.close()
+
+
+async def test_a_bot_challenges_a_blind_caller_and_they_play_to_the_end(tmp_path: Path) -> None:
+    """A protocol client and a screen-reader caller at one table: the bot
+    finds the caller in the lobby and challenges them, the caller hears
+    the challenge and accepts with Y, and both play the game out, each in
+    its own presentation (the caller hears only plain lines)."""
+    config = make_config(tmp_path / "data", game_to=61)
+    async with running(config) as door:
+        _, token = await door.store.bots.make("Robo")
+        robo = await bot_in(door, "Robo", token)
+        lee, pump, writer = await reader(door.telnet_port, term="dumb")
+        await as_guest(lee, "Lee")
+        for _ in range(50):  # (the caller is at the menu once the lobby lists them)
+            await robo.send(json.dumps({"type": "lobby"}))
+            if {"name": "Lee", "bot": False, "guest": True} in (await next_message(robo, "lobby"))["players"]:
+                break
+            await asyncio.sleep(0.1)
+        await robo.send(json.dumps({"type": "challenge", "name": "Lee", "runs": "order"}))
+        await lee.wait_for(re.compile(r"Robo challenges you to a 61-point game, runs in exact order\.\r\n"
+                                      r"\d+ seconds to answer\. Press Y to accept or N to decline\."))
+        lee.send("y")
+        bot_game = asyncio.create_task(play_on(robo))
+        await play_a_game(lee)
+        seen = await bot_game
+        table = next(m for m in seen if m["type"] == "table")
+        over = next(m for m in seen if m["type"] == "game_over")
+        winner = "Robo" if over["winner"] == table["seat"] else "You"
+        assert re.search(rf"{winner} wins?, \d+ to \d+\.", lee.text()), lee.text()[-600:]
+        assert lee.noise() == dict.fromkeys(lee.noise(), 0)  # plain lines from first to last
+        games = await door.store.games.recent()
+        assert len(games) == 1 and set(games[0].players) == {"Lee", "Robo"}
+        await robo.close()
+        writer.close()  # type: ignore[attr-defined]
+        pump.cancel()

@@ -7,6 +7,7 @@ played or shown; screenshots at the discard, the play and the show."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -18,6 +19,7 @@ import pytest
 
 from door.net.api_link import ApiLink
 from door.server import DoorServer
+from tests.loopback.test_bots import bot_in, play_on
 from tests.support.server import make_config, running
 
 ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "table"
@@ -67,12 +69,13 @@ SIZES = """() => {
 }"""
 
 
-def computer_cards(door: DoorServer) -> set[str]:
-    """The cards in the computer's hand now (the test's look inside the door)."""
+def hidden_cards(door: DoorServer, name: str) -> set[str]:
+    """The cards in the hand of ``name``'s opponent now (the test's look inside the door)."""
     for presence in door.ctx.lobby.callers():
-        if isinstance(presence.terminal, ApiLink) and presence.table is not None and presence.table.game:
-            game = presence.table.game
-            return {str(c) for c in game.hands[1]}
+        if isinstance(presence.terminal, ApiLink) and presence.name == name and presence.table is not None \
+                and presence.table.game:
+            mine = [seat.name for seat in presence.table.seats].index(name)
+            return {str(c) for c in presence.table.game.hands[1 - mine]}
     return set()
 
 
@@ -97,6 +100,24 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     await page.fill("#name", "Tapper")
     await page.select_option("#target", "61")
     await tap(page, "#start", touch)
+    shots, leaks, counted = await play_through(page, door, "Tapper", kind)
+    assert not await page.is_hidden("#again")
+    assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+    assert leaks == []
+    assert {"discard", "play", "count"} <= shots and counted > 0
+    log = await page.inner_text("#log")
+    assert "Starter:" in log and "Computer:" in log  # the spoken sentences, in the live region
+    await page.screenshot(path=str(ARTIFACTS / f"{kind}-over.png"))
+    await context.close()
+
+
+async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tuple[set[str], list[str], int]:
+    """Answer every question at the table until the game's end (the
+    "again" button), by taps on a phone and clicks on a desktop, checking
+    sizes and that no hidden card is in the page; screenshots of each
+    kind of question.  Returns the questions seen, the cards that leaked,
+    and how many counts were claimed."""
+    touch = kind.startswith("phone")
     shots: set[str] = set()
     leaks: list[str] = []
     counted = 0
@@ -106,7 +127,7 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
         if not await page.is_hidden("#again"):
             break
         asked = await page.evaluate("() => window.cribbageTable.asked")
-        hidden_now = computer_cards(door)
+        hidden_now = hidden_cards(door, name)
         if asked["ask"] != "count":  # (in the show every hand is face up)
             leaks += sorted((await page_cards(page)) & hidden_now)
         sizes = await page.evaluate(SIZES)
@@ -127,11 +148,40 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
             counted += 1
         await page.wait_for_function(  # (answered: the next question, or the game's end)
             "() => window.cribbageTable.asked !== null || !document.querySelector('#again').hidden", timeout=20000)
-    assert not await page.is_hidden("#again")
-    assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+    return shots, leaks, counted
+
+
+@pytest.mark.parametrize("kind", ["desktop", "phone"])
+async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: DoorServer, browser: Any,
+                                                                       kind: str) -> None:
+    """Against someone: the table lists who is at the door's menu, a tap
+    challenges a bot (which accepts by itself), they chat, and the game is
+    played to the end with the bot's cards hidden until the show."""
+    _, token = await door.store.bots.make("Robo")
+    robo = await bot_in(door, "Robo", token)
+    bot_game = asyncio.create_task(play_on(robo))
+    context = await browser.new_context(**VIEWPORTS[kind])
+    page = await context.new_page()
+    touch = kind == "phone"
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Tapper")
+    await page.select_option("#target", "61")
+    await tap(page, "#people", touch)
+    await page.wait_for_selector("#players button")
+    assert await page.inner_text("#players") == "Challenge Robo (a bot)"
+    sizes = await page.evaluate(SIZES)
+    assert sizes == {"small": [], "tiny": []}, sizes
+    await tap(page, "#players button", touch)
+    await page.wait_for_function("() => document.querySelector('#them-name').textContent === 'Robo'")
+    await page.fill("#chat", "good luck")
+    await tap(page, "#say", touch)
+    _, leaks, _ = await play_through(page, door, "Tapper", f"{kind}-someone")
     assert leaks == []
-    assert {"discard", "play", "count"} <= shots and counted > 0
-    log = await page.inner_text("#log")
-    assert "Starter:" in log and "Computer:" in log  # the spoken sentences, in the live region
-    await page.screenshot(path=str(ARTIFACTS / f"{kind}-over.png"))
+    assert re.search(r"(You win|Robo wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+    assert await page.inner_text("#again") == "Play someone again"
+    seen = await bot_game
+    assert {"type": "chat", "name": "Tapper", "text": "good luck"} in seen
+    games = await door.store.games.recent()
+    assert len(games) == 1 and set(games[0].players) == {"Tapper", "Robo"}
+    await robo.close()
     await context.close()

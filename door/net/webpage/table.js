@@ -8,6 +8,7 @@
   const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
   const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
+  let people = false, bestOf = 1, terms = null;   // playing someone: the match asked for, and the table's
 
   const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
   const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
@@ -96,11 +97,14 @@
   function onMessage(m) {
     switch (m.type) {
       case "hello": send({ type: "login", name: $("name").value.trim() }); break;
-      case "welcome": names[seat] = m.name; send({ type: "play_computer", game_to: target }); break;
+      case "welcome": names[seat] = m.name; begin(); break;
+      case "lobby": showLobby(m.players); break;
       case "table":
         seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
+        terms = m.best_of > 1 ? { bestOf: m.best_of, rated: m.rated, wins: terms ? terms.wins : [0, 0] } : null;
         $("me-name").textContent = "You"; $("them-name").textContent = names[1 - seat];
-        $("join").hidden = true; $("game").hidden = false; $("again").hidden = true;
+        $("join").hidden = true; $("lobby").hidden = true; $("game").hidden = false; $("again").hidden = true;
+        $("match").hidden = !terms; if (terms) drawMatch(terms.wins);
         $("status").textContent = `Game #${m.game}, to ${m.game_to}.`; drawScores(); break;
       case "state": scores = m.scores.slice(); hand = m.hand.slice(); drawScores(); drawHand(); break;
       case "event": onEvent(m); break;
@@ -120,11 +124,40 @@
         wait();
         const won = m.winner === seat;
         const line = `${won ? "You win" : `${names[m.winner]} wins`}, ${m.scores[m.winner]} to ${m.scores[1 - m.winner]}.`;
-        $("prompt").textContent = line; $("status").textContent = line; $("again").hidden = false; $("again").focus();
+        $("prompt").textContent = line; $("status").textContent = line;
+        if (terms && m.wins) { terms.wins = m.wins; drawMatch(m.wins); }
+        if (terms && m.wins && Math.max(...m.wins) <= terms.bestOf / 2) break;   // the match goes on: the next game comes
+        terms = null;
+        $("again").textContent = people ? "Play someone again" : "Play again";
+        $("again").hidden = false; $("again").focus();
         break;
       }
       case "bye": $("status").textContent = m.text; break;
     }
+  }
+  function drawMatch(wins) {
+    const what = `${terms.rated ? "Rated best" : "Best"} of ${terms.bestOf}`;
+    $("match").textContent = `${what}: you ${wins[seat]}, ${names[1 - seat]} ${wins[1 - seat]}.`;
+  }
+  function begin() {   // logged in: the computer at once, or who there is to play
+    if (people) send({ type: "lobby" }); else send({ type: "play_computer", game_to: target });
+  }
+  function showLobby(players) {
+    $("join").hidden = true; $("game").hidden = true; $("lobby").hidden = false;
+    const list = $("players");
+    list.replaceChildren();
+    for (const p of players) {
+      const li = document.createElement("li"), b = document.createElement("button");
+      b.type = "button";
+      b.textContent = `Challenge ${p.name}${p.bot ? " (a bot)" : p.guest ? " (a guest)" : ""}`;
+      b.addEventListener("click", () => {
+        send({ type: "challenge", name: p.name, best_of: bestOf });
+        $("status").textContent = `You challenged ${p.name}: waiting for an answer.`;
+      });
+      li.appendChild(b); list.appendChild(li);
+    }
+    $("status").textContent = players.length ? "Choose whom to challenge." : "Nobody is at the door's menu now: look again in a moment.";
+    (list.querySelector("button") || $("refresh")).focus();
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -134,16 +167,25 @@
     $("status").textContent = "Connecting...";
   }
 
-  $("start").addEventListener("click", () => {
+  function start(someone) {
     if (!$("name").value.trim()) { $("status").textContent = "Type your name first."; $("name").focus(); return; }
-    target = Number($("target").value); connect();
+    target = Number($("target").value); bestOf = Number($("best").value); people = someone; connect();
+  }
+  $("start").addEventListener("click", () => start(false));
+  $("people").addEventListener("click", () => start(true));
+  $("refresh").addEventListener("click", () => send({ type: "lobby" }));
+  $("computer").addEventListener("click", () => { people = false; begin(); });
+  $("talk").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = $("chat").value.trim();
+    if (text) { send({ type: "chat", text }); say([`You say: ${text}`]); $("chat").value = ""; }
   });
   $("lay").addEventListener("click", () => { if (chosen.length === 2) { send({ type: "discard", cards: chosen }); wait(); } });
   $("claim-go").addEventListener("click", () => {
     const points = Number($("claim").value);
     if (Number.isInteger(points) && points >= 0 && points <= 29) { send({ type: "claim", points }); wait(); }
   });
-  $("again").addEventListener("click", () => { $("again").hidden = true; $("log").replaceChildren(); send({ type: "play_computer", game_to: target }); });
+  $("again").addEventListener("click", () => { $("again").hidden = true; $("log").replaceChildren(); begin(); });
   document.addEventListener("keydown", (e) => {   // a desktop's keys: 1-6 a card, RETURN the action
     if (e.target instanceof HTMLInputElement) { if (e.key === "Enter" && asked && asked.ask === "count") $("claim-go").click(); return; }
     const n = Number(e.key);
