@@ -1,9 +1,11 @@
 """A program's session by the game protocol (``/api/v1/play``): the
-server says hello, the program logs in (a bot with its name and token, or a
-guest under a name), then plays the computer as many games as it likes,
-and leaves.  A bot waits at the door's menu between games, where callers
-see it and may challenge it; it accepts by itself.  A bot's game against
-the computer is kept as a caller's is, and goes on when it logs in again.
+server says hello, the program logs in (a bot with its name and token, a
+registered caller with their password, or a guest under a name), then
+plays the computer, or challenges a player at the menu, as many games as
+it likes, and leaves.  A bot waits at the door's menu between games,
+where callers see it and may challenge it; it accepts by itself.  A bot's
+or a registered caller's game against the computer is kept as at a
+screen, and goes on when they log in again (by either way in).
 Every message a program sends is checked against its schema
 (:mod:`door.play.api_messages`); a bad one is answered with an ``error``
 naming the field, and the session goes on."""
@@ -64,9 +66,12 @@ async def _next(link: ApiLink, timeout: float | None = None) -> dict[str, Any] |
             link.send(error_message(exc.field, str(exc)))
 
 
-async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None]:
+async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None, bool]:
     """Who the program is: a bot's name and account (its token checked),
-    or a guest's name and ``None``."""
+    a registered caller's (their password checked, within the same limits
+    on wrong passwords as at the name prompt:
+    :class:`~door.records.throttle.LoginThrottle`), or a guest's name and
+    ``None``; and whether it is a bot."""
     while True:
         message = await _next(link)
         assert message is not None
@@ -74,19 +79,32 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None]
             link.send(error_message("type", "log in first: {\"type\": \"login\", \"name\": ...}"))
             continue
         name = clean_name(message["name"])[:NAME_LIMIT]
+        if "password" in message and "token" not in message:
+            account = await ctx.store.accounts.find(name)
+            if account is None or await ctx.store.bots.is_bot(account.id):
+                link.send(error_message("name", "no caller by that name is registered"))
+                continue
+            stored = await ctx.store.accounts.password_hash(account.id)
+            verdict = await ctx.throttle.check(account.name, link.address, "protocol", message["password"], stored)
+            if verdict.ok:
+                return account.name, account, False
+            if verdict.refused is None:
+                await asyncio.sleep(verdict.delay)
+            link.send(error_message("password", verdict.refused or "wrong password"))
+            continue
         if "token" in message:
             bot = await ctx.store.bots.log_in(name, message["token"])
             if bot is None:
                 await asyncio.sleep(1.0)  # (a guess costs a second)
                 link.send(error_message("token", "no bot by that name has that token"))
                 continue
-            return bot.name, bot
+            return bot.name, bot, True
         if not name or reserved(name, ctx.sysops):
             link.send(error_message("name", "that name is reserved: choose another"))
         elif await ctx.store.accounts.find(name) is not None:
             link.send(error_message("name", "that name is registered: a guest chooses another"))
         else:
-            return name, None
+            return name, None, False
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
@@ -102,15 +120,16 @@ async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, 
 
 async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-    name, bot = await _log_in(link, ctx)
+    name, bot, is_bot = await _log_in(link, ctx)
     if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return
     link.logged_in()
     presence.name = name
     ctx.lobby.update(presence, Doing.LOGGED_IN)
-    log.info("program %r logged in by the game protocol (%s)", name, "a bot" if bot else "a guest")
-    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": bot is not None})
+    log.info("program %r logged in by the game protocol (%s)", name,
+             "a bot" if is_bot else "a registered caller" if bot else "a guest")
+    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot})
     if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
         table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
         seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id))
@@ -127,8 +146,8 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                 return await _goodbye(link)
     while True:
         ctx.lobby.update(presence, Doing.MAIN_MENU)
-        ctx.lobby.at_menu(presence, bot is not None)  # (a bot may be challenged; a guest program may not)
-        message = await _next(link, IDLE_LOOK if bot is not None else None)
+        ctx.lobby.at_menu(presence, is_bot)  # (a bot may be challenged: it accepts by itself; no other program)
+        message = await _next(link, IDLE_LOOK if is_bot else None)
         if message is None:
             challenge = ctx.lobby.challenge_for(presence)
             if challenge is not None:

@@ -54,7 +54,8 @@ def _message(kind: str, properties: dict[str, Any] | None = None, required: tupl
 
 CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "login": _message("login", {"name": {"type": "string", "minLength": 1, "maxLength": 20},
-                                "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"}}, ("name",)),
+                                "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                                "password": {"type": "string", "minLength": 1, "maxLength": 64}}, ("name",)),
     "play_computer": _message("play_computer", {
         "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
     "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2}},

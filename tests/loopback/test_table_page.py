@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from door.net.api_link import ApiLink
+from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bots import bot_in, play_on
 from tests.support.server import make_config, running
@@ -184,4 +185,44 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     games = await door.store.games.recent()
     assert len(games) == 1 and set(games[0].players) == {"Tapper", "Robo"}
     await robo.close()
+    await context.close()
+
+
+async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(door: DoorServer,
+                                                                                browser: Any) -> None:
+    """Logged in with a password (a wrong one first: the door says so),
+    the game against the computer is kept move by move; the page closed
+    mid-hand, a new page logs in and finds the game where it stood, and
+    plays it out."""
+    await door.store.accounts.create("Ann", hash_password("ann-secret"))
+    context = await browser.new_context(**VIEWPORTS["phone"])
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Ann")
+    await page.fill("#password", "wrong")
+    await page.select_option("#target", "61")
+    await page.tap("#start")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('wrong password')")
+    await page.fill("#password", "ann-secret")
+    await page.tap("#start")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.tap("#hand .card:nth-child(1)")
+    await page.tap("#hand .card:nth-child(2)")
+    await page.tap("#lay")
+    await page.wait_for_function("() => window.cribbageTable.hand.length === 4")
+    await page.close()  # the line drops with two cards laid away
+    account = await door.store.accounts.find("Ann")
+    assert account is not None and await door.store.saved.load(account.id) is not None
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Ann")
+    await page.fill("#password", "ann-secret")
+    await page.tap("#start")
+    await page.wait_for_function("() => document.querySelector('#log').textContent.includes('goes on')")
+    await page.wait_for_function("() => window.cribbageTable.hand.length === 4")  # where it stood: four cards
+    _, leaks, _ = await play_through(page, door, "Ann", "phone-resumed")
+    assert leaks == []
+    assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+    assert await door.store.saved.load(account.id) is None
+    assert len(await door.store.games.recent("Ann")) == 1
     await context.close()

@@ -8,7 +8,8 @@
   const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
   const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
-  let people = false, bestOf = 1, terms = null;   // playing someone: the match asked for, and the table's
+  let people = false, bestOf = 1, rated = false, terms = null;   // playing someone: the match asked for, and the table's
+  let welcomed = false;
 
   const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
   const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
@@ -96,8 +97,15 @@
   }
   function onMessage(m) {
     switch (m.type) {
-      case "hello": send({ type: "login", name: $("name").value.trim() }); break;
-      case "welcome": names[seat] = m.name; begin(); break;
+      case "hello": {
+        const login = { type: "login", name: $("name").value.trim() };
+        if ($("password").value) login.password = $("password").value;
+        send(login); break;
+      }
+      case "welcome":
+        welcomed = true; names[seat] = m.name; $("password").value = "";
+        $("status").textContent = m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`;
+        begin(); break;
       case "lobby": showLobby(m.players); break;
       case "table":
         seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
@@ -117,7 +125,10 @@
         drawHand();
         if (m.ask === "count") $("claim").focus();
         break;
-      case "error": $("status").textContent = `The door says: ${m.message}`; break;
+      case "error":
+        $("status").textContent = `The door says: ${m.message}`;
+        if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
+        break;
       case "notice": say([m.text]); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
@@ -151,7 +162,7 @@
       b.type = "button";
       b.textContent = `Challenge ${p.name}${p.bot ? " (a bot)" : p.guest ? " (a guest)" : ""}`;
       b.addEventListener("click", () => {
-        send({ type: "challenge", name: p.name, best_of: bestOf });
+        send(rated ? { type: "challenge", name: p.name, best_of: 3, rated: true } : { type: "challenge", name: p.name, best_of: bestOf });
         $("status").textContent = `You challenged ${p.name}: waiting for an answer.`;
       });
       li.appendChild(b); list.appendChild(li);
@@ -169,7 +180,8 @@
 
   function start(someone) {
     if (!$("name").value.trim()) { $("status").textContent = "Type your name first."; $("name").focus(); return; }
-    target = Number($("target").value); bestOf = Number($("best").value); people = someone; connect();
+    target = Number($("target").value); rated = $("best").value === "R"; bestOf = rated ? 3 : Number($("best").value);
+    people = someone; welcomed = false; connect();
   }
   $("start").addEventListener("click", () => start(false));
   $("people").addEventListener("click", () => start(true));

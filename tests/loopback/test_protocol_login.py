@@ -1,0 +1,73 @@
+"""A registered caller by the game protocol (the card table, or their
+own program): the password is checked within the door's limits on wrong
+passwords, their game against the computer is kept move by move, and a
+dropped connection finds it going on at the next login."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from door.records.passwords import hash_password
+from door.server import DoorServer
+from tests.loopback.test_bots import play_on
+from tests.loopback.test_protocol import next_message
+from tests.support.server import make_config, running
+
+PASSWORD = "card-table-secret"
+
+
+@pytest.fixture
+async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
+    async with running(make_config(tmp_path / "data", game_to=61)) as server:
+        await server.store.accounts.create("Ann", hash_password(PASSWORD))
+        yield server
+
+
+async def opened(door: DoorServer) -> ClientConnection:
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    return ws
+
+
+async def test_a_wrong_password_is_refused_and_the_right_one_logs_in(door: DoorServer) -> None:
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Ann", "password": "guess"}))
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": "wrong password"}
+    await ws.send(json.dumps({"type": "login", "name": "Nobody", "password": "guess"}))
+    assert (await next_message(ws))["field"] == "name"
+    await ws.send(json.dumps({"type": "login", "name": "Ann"}))  # (a guest may not take a registered name)
+    assert (await next_message(ws))["field"] == "name"
+    await ws.send(json.dumps({"type": "login", "name": "ann", "password": PASSWORD}))
+    assert await next_message(ws) == {"type": "welcome", "name": "Ann", "guest": False, "bot": False}
+    assert door.ctx.throttle.failures("Ann") == 0  # (the right password forgets this address's wrong one)
+    await ws.close()
+
+
+async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: DoorServer) -> None:
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    seen = await play_on(ws, moves=3)
+    assert sum(m["type"] == "ask" for m in seen) == 3
+    await ws.close()  # the line drops mid-game
+    account = await door.store.accounts.find("Ann")
+    assert account is not None
+    assert await door.store.saved.load(account.id) is not None  # (kept move by move, before the next ask)
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    assert "against the computer goes on" in (await next_message(ws, "notice"))["text"]
+    state = await next_message(ws, "state")
+    assert state["hand_number"] >= 1
+    rest = await play_on(ws)
+    assert any(m["type"] == "game_over" for m in rest)
+    assert await door.store.saved.load(account.id) is None
+    games = await door.store.games.recent("Ann")
+    assert len(games) == 1
+    await ws.close()
