@@ -19,6 +19,7 @@ from typing import Any
 from door.caller.challenges import rules_words
 from door.caller.login import reserved
 from door.caller.match_table import set_table, why_unrated
+from door.caller.review import reviewed
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
@@ -160,13 +161,16 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "lobby":
             link.send(await _lobby(ctx, presence))
             continue
+        if message["type"] == "review":
+            link.send(await _review(ctx, bot, log))
+            continue
         if message["type"] == "challenge":
             ctx.lobby.at_menu(presence, False)
             if await _challenge(link, ctx, presence, (name, bot), message, log):
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, lobby, challenge or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, lobby, challenge, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await _play_computer(link, ctx, presence, (name, bot), message):
@@ -212,6 +216,21 @@ async def _lobby(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
         players.append({"name": p.name, "guest": account is None,
                         "bot": account is not None and await ctx.store.bots.is_bot(account)})
     return {"type": "lobby", "players": players}
+
+
+async def _review(ctx: DoorContext, account: Account | None, log: Log) -> dict[str, Any]:
+    """The ``review`` of the program's last recorded game (the door's
+    review, :func:`~door.caller.review.reviewed`, line by line), or an
+    ``error`` saying why there is none."""
+    if account is None:
+        return error_message("type", "a guest's games are not kept: there is nothing to review")
+    games = await ctx.store.games.recent(account.name, 1)
+    if not games:
+        return error_message("type", "you have no finished game to review")
+    lines = await reviewed(ctx, games[0], account.id, log)
+    if isinstance(lines, str):
+        return error_message("type", lines)
+    return {"type": "review", "game": games[0].number, "lines": lines}
 
 
 async def _challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],

@@ -4,9 +4,11 @@ shown a screenful at a time (said whole in screen-reader mode)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Log
+from door.context import DoorContext
 from door.play.review_words import review_lines
 from door.records.games import GameSummary
 from door.sysop.doing import Doing
@@ -19,41 +21,50 @@ from engine.notation import NotationError
 __all__ = ["review_recorded"]
 
 
+async def reviewed(ctx: DoorContext, summary: GameSummary, account_id: int | None, log: Log,
+                   working: Callable[[], None] = lambda: None) -> list[str] | str:
+    """The review of the recorded game ``summary`` for the seat of
+    ``account_id`` in it, line by line (:func:`~door.play.review_words.review_lines`),
+    or a sentence saying why there is none (its moves were not kept, or
+    it is not that account's game, or its moves do not replay).
+    ``working()`` is called when the searches begin (about 20 ms a card
+    played, where the computer thinks, one review at a time, and a game
+    reviewed again is not searched again: :mod:`door.play.reviews`)."""
+    try:
+        moves = await ctx.store.games.moves(summary.id)
+    except NotationError as exc:
+        log.error("game %d cannot be replayed: %s", summary.id, exc)
+        moves = None
+    if moves is None or account_id is None or account_id not in moves.accounts:
+        return (f"Game #{summary.number} has no review: its moves were not kept "
+                "(a game recorded before reviews, or not one of yours).")
+    seat = moves.accounts.index(account_id)
+    working()
+    try:
+        review = await ctx.reviews.review(summary.id, seat, partial(
+            review_game, moves.rules, moves.number, moves.actions, seat, moves.first_dealer, moves.shuffle))
+    except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
+        log.error("game %d cannot be reviewed: %s", summary.id, exc)
+        return f"Game #{summary.number} cannot be reviewed: its moves do not replay."
+    return review_lines(review, moves.number, summary.players[1 - seat])
+
+
 async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
     """The review of the recorded game ``summary`` for the caller's seat in
-    it; a page saying why not when its moves were not kept (a game
-    recorded before reviews, or one the caller did not play).  The
-    searches (about 20 ms a card played) run where the computer thinks
-    (a worker process under ``serve``), one review at a time, and a game
-    reviewed again is not searched again (:mod:`door.play.reviews`).
-    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
+    it (:func:`reviewed`), shown a screenful at a time; a page saying why
+    not when there is none.  Raises :class:`~door.net.terminal.HungUp` on
+    hang-up."""
     display, caller = side.display, side.caller
     side.doing(Doing.READING_RECENT)
-    try:
-        moves = await side.ctx.store.games.moves(summary.id)
-    except NotationError as exc:
-        side.log.error("game %d cannot be replayed: %s", summary.id, exc)
-        moves = None
-    account = caller.account
-    if moves is None or account is None or account.id not in moves.accounts:
-        await show_page(display, "Game review", [
-            f"Game #{summary.number} has no review: its moves were not kept",
-            "(a game recorded before reviews, or not one of yours)."])
-        return
-    seat = moves.accounts.index(account.id)
     waiting = [f"Reviewing game #{summary.number}: every discard, card and count..."]
 
     def paint(canvas: Canvas) -> None:
         frame(canvas, "Game review", waiting, banner=False)
         canvas.cursor = None
 
-    display.show(paint, text=lambda: waiting)
-    try:
-        review = await side.ctx.reviews.review(summary.id, seat, partial(
-            review_game, moves.rules, moves.number, moves.actions, seat, moves.first_dealer, moves.shuffle))
-    except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
-        side.log.error("game %d cannot be reviewed: %s", summary.id, exc)
-        await show_page(display, "Game review", [f"Game #{summary.number} cannot be reviewed: its moves do not "
-                                                 "replay."])
+    lines = await reviewed(side.ctx, summary, caller.account.id if caller.account is not None else None, side.log,
+                           lambda: display.show(paint, text=lambda: waiting))
+    if isinstance(lines, str):
+        await show_page(display, "Game review", [lines])
         return
-    await show_pages(display, "Game review", review_lines(review, moves.number, summary.players[1 - seat]))
+    await show_pages(display, "Game review", lines)

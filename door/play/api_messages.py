@@ -64,6 +64,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
     "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
     "lobby": _message("lobby"),
+    "review": _message("review"),
     "challenge": _message("challenge", {
         "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
@@ -112,6 +113,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
     "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES},
                           ("winner", "scores")),
+    "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
+                       ("game", "lines")),
     "lobby": _message("lobby", {"players": {"type": "array", "items": {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},

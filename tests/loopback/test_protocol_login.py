@@ -70,4 +70,19 @@ async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: 
     assert await door.store.saved.load(account.id) is None
     games = await door.store.games.recent("Ann")
     assert len(games) == 1
+    await ws.send(json.dumps({"type": "review"}))  # the door's review of it, line by line
+    review = await next_message(ws, "review")
+    assert review["game"] == games[0].number
+    assert review["lines"][0] == f"Review of game #{games[0].number} against Computer"
+    assert any(line.startswith("Your discards cost ") for line in review["lines"])
+    await ws.close()
+
+
+async def test_a_guest_has_no_review(door: DoorServer) -> None:
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus"}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "review"}))
+    assert await next_message(ws) == {"type": "error", "field": "type",
+                                      "message": "a guest's games are not kept: there is nothing to review"}
     await ws.close()

@@ -224,5 +224,16 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     assert leaks == []
     assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
     assert await door.store.saved.load(account.id) is None
-    assert len(await door.store.games.recent("Ann")) == 1
+    games = await door.store.games.recent("Ann")
+    assert len(games) == 1
+    await page.tap("#review")  # the door's review of the game just played
+    await page.wait_for_selector("#reviewed:not([hidden])")
+    assert await page.inner_text("#review-title") == f"Review of game #{games[0].number}"
+    shown = sorted([int(await page.inner_text("#me-score")), int(await page.inner_text("#them-score"))])
+    assert shown == sorted([games[0].scores[0], games[0].scores[1]])  # (the winner's peg stops at the target)
+    assert "Your discards cost " in await page.inner_text("#review-lines")
+    assert await page.evaluate("() => document.activeElement.id") == "review-title"
+    sizes = await page.evaluate(SIZES)
+    assert sizes == {"small": [], "tiny": []}, sizes
+    await page.screenshot(path=str(ARTIFACTS / "phone-review.png"))
     await context.close()

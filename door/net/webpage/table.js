@@ -9,7 +9,7 @@
   const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
   let people = false, bestOf = 1, rated = false, terms = null;   // playing someone: the match asked for, and the table's
-  let welcomed = false;
+  let welcomed = false, registered = false;
 
   const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
   const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
@@ -67,7 +67,7 @@
   }
   function wait() { asked = null; chosen = []; $("prompt").textContent = ""; drawHand(); }
   function send(message) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message)); }
-  function peg(s, points) { scores[s] += points; drawScores(); }
+  function peg(s, points) { scores[s] = Math.min(target, scores[s] + points); drawScores(); }   // (the game ends at the target)
   function played(c) {
     $("played").appendChild(cardElement(c, "span"));
   }
@@ -103,7 +103,7 @@
         send(login); break;
       }
       case "welcome":
-        welcomed = true; names[seat] = m.name; $("password").value = "";
+        welcomed = true; registered = !m.guest; names[seat] = m.name; $("password").value = "";
         $("status").textContent = m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`;
         begin(); break;
       case "lobby": showLobby(m.players); break;
@@ -132,7 +132,7 @@
       case "notice": say([m.text]); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
-        wait();
+        wait(); scores = m.scores.slice(); drawScores();
         const won = m.winner === seat;
         const line = `${won ? "You win" : `${names[m.winner]} wins`}, ${m.scores[m.winner]} to ${m.scores[1 - m.winner]}.`;
         $("prompt").textContent = line; $("status").textContent = line;
@@ -140,7 +140,18 @@
         if (terms && m.wins && Math.max(...m.wins) <= terms.bestOf / 2) break;   // the match goes on: the next game comes
         terms = null;
         $("again").textContent = people ? "Play someone again" : "Play again";
-        $("again").hidden = false; $("again").focus();
+        $("again").hidden = false; $("review").hidden = !registered; $("again").focus();
+        break;
+      }
+      case "review": {
+        const list = $("review-lines");
+        list.replaceChildren();
+        for (const line of m.lines) {
+          if (!line.trim()) continue;
+          const li = document.createElement("li"); li.textContent = line; list.appendChild(li);
+        }
+        $("review-title").textContent = `Review of game #${m.game}`;
+        $("reviewed").hidden = false; $("review").hidden = true; $("review-title").focus();
         break;
       }
       case "bye": $("status").textContent = m.text; break;
@@ -197,7 +208,10 @@
     const points = Number($("claim").value);
     if (Number.isInteger(points) && points >= 0 && points <= 29) { send({ type: "claim", points }); wait(); }
   });
-  $("again").addEventListener("click", () => { $("again").hidden = true; $("log").replaceChildren(); begin(); });
+  $("again").addEventListener("click", () => {
+    $("again").hidden = true; $("review").hidden = true; $("reviewed").hidden = true; $("log").replaceChildren(); begin();
+  });
+  $("review").addEventListener("click", () => { send({ type: "review" }); $("status").textContent = "Reviewing every discard, card and count..."; });
   document.addEventListener("keydown", (e) => {   // a desktop's keys: 1-6 a card, RETURN the action
     if (e.target instanceof HTMLInputElement) { if (e.key === "Enter" && asked && asked.ask === "count") $("claim-go").click(); return; }
     const n = Number(e.key);
