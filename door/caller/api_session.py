@@ -14,18 +14,21 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 from typing import Any
 
 from door.caller.challenges import rules_words
+from door.caller.daily_screens import keep_result, pending_day, ranking_lines
 from door.caller.login import reserved
 from door.caller.match_table import set_table, why_unrated
 from door.caller.review import reviewed
-from door.caller.side import Log
+from door.caller.side import Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, MessageError, error_message, read_message
 from door.play.api_seat import ApiSeat
+from door.play.daily_deal import daily_opponent
 from door.play.deals import new_chain, new_seed
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
@@ -42,6 +45,7 @@ from door.sysop.presence import Challenge, Presence, account_identity, account_o
 from door.ui.prompts import NAME_LIMIT
 from engine.rules import Rules
 from engine.scoring import RunMode
+from engine.shuffle import SeededShuffle
 
 __all__ = ["play_by_protocol", "DOOR_NAME", "IDLE_LOOK"]
 
@@ -50,6 +54,8 @@ DOOR_NAME = "cribbage-door"
 
 IDLE_LOOK = 0.5
 """Seconds between a waiting bot's looks for a challenge."""
+
+_log = logging.getLogger(__name__)
 
 
 async def _next(link: ApiLink, timeout: float | None = None) -> dict[str, Any] | None:
@@ -164,6 +170,10 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "review":
             link.send(await _review(ctx, bot, log))
             continue
+        if message["type"] == "daily":
+            if await _daily(link, ctx, presence, (name, bot, is_bot), log):
+                return await _goodbye(link)
+            continue
         if message["type"] == "challenge":
             ctx.lobby.at_menu(presence, False)
             if await _challenge(link, ctx, presence, (name, bot), message, log):
@@ -216,6 +226,35 @@ async def _lobby(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
         players.append({"name": p.name, "guest": account is None,
                         "bot": account is not None and await ctx.store.bots.is_bot(account)})
     return {"type": "lobby", "players": players}
+
+
+async def _daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None, bool],
+                 log: Log) -> bool:
+    """Today's deal for a registered caller, once (as at the screens:
+    once an account, and by default once an address), then the day's
+    ranking (a ``daily`` message); a caller who played it today gets the
+    ranking at once.  A guest has no account to rank, and a bot does not
+    play it (it is ranked among people).  True when the program left."""
+    name, account, is_bot = who
+    if account is None or is_bot:
+        link.send(error_message("type", "today's deal is ranked among people: it is for registered callers"
+                                if account is None or not is_bot else "today's deal is ranked among people: "
+                                "a bot does not play it"))
+        return False
+    daily = ctx.store.daily
+    day = daily.today()
+    deal = await daily.deal(day)
+    if not await daily.played(account.id, day):
+        address = "" if shared_line(link, ctx.shared) or not ctx.daily.per_address else link.address
+        refused = await daily.claim(account.id, day, address)
+        if refused is not None:
+            link.send(error_message("type", refused))
+            return False
+        log.info("%r plays the daily deal of %s (game %d) by the game protocol", name, day, deal.game)
+        return await _play_computer(link, ctx, presence, (name, account), {"type": "play_computer"}, None,
+                                    (day, deal))
+    link.send({"type": "daily", "day": day, "game": deal.game, "lines": await ranking_lines(ctx, account.id, day)})
+    return False
 
 
 async def _review(ctx: DoorContext, account: Account | None, log: Log) -> dict[str, Any]:
@@ -339,33 +378,50 @@ async def _play_seat(link: ApiLink, seat: ApiSeat) -> bool:
 
 
 async def _play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
-                         message: dict[str, Any], resume: SavedGame | None = None) -> bool:
+                         message: dict[str, Any], resume: SavedGame | None = None,
+                         daily: tuple[str, SeededShuffle] | None = None) -> bool:
     """One game against the computer at the level and target asked for
     (the house's rules otherwise, and only what the sysop lets callers
-    change), or the bot's kept game (``resume``).  A bot's game is kept
-    move by move, as a caller's is.  True when the program left."""
+    change), or the program's kept game (``resume``), or the day's deal
+    (``daily``: the day and its shuffles; under the house rules against
+    the day's computer, its result kept for the day's ranking, which is
+    sent when it ends; a kept play of today's deal is one too).  An
+    account's game is kept move by move, as at a screen.  True when the
+    program left."""
     name, bot = who
     options = CallerOptions()
     if "skill" in message and message["skill"] in ctx.caller.skills:
         options.skill = Skill(message["skill"])
     if "game_to" in message:
         options.rules["game_to"] = message["game_to"]
-    rules = resume.rules if resume is not None else options.game_rules(ctx.rules, ctx.caller.may_change)
+    if resume is not None and bot is not None and resume.shuffle is not None and \
+            (day := await pending_day(ctx, bot.id, resume)) is not None:
+        daily = (day, resume.shuffle)
+    rules = (resume.rules if resume is not None else ctx.rules if daily is not None
+             else options.game_rules(ctx.rules, ctx.caller.may_change))
     seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
-    computer = computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking)
+    computer = (daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking) if daily is not None
+                else computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
     journal = (Journal(ctx.store, bot.id, (name, computer.name), (bot.id, None), Opponent.COMPUTER, warn=seat.notice)
                if bot is not None else None)
-    table = Table(rules, [seat, computer], TableSettings(journal=journal, auto_deal=True,
-                                                         chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock))
+    numbers = iter([daily[1]] if daily is not None else [])
+    table = Table(rules, [seat, computer], TableSettings(
+        lambda: next(numbers, None), journal=journal, auto_deal=True, chat_limit=ctx.paging.chat_limit,
+        clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None))
     ctx.lobby.update(presence, Doing.VS_COMPUTER, table)
     running = asyncio.create_task(table.run(resume))
     try:
         left = await _seated(link, seat)
         await running
-        return left
     finally:
         if not running.done():
             table.leave(seat.index)
             await asyncio.wait({running}, timeout=5)
         computer.stop()
         seat.table = computer.table = None
+        if daily is not None and bot is not None:
+            await keep_result(ctx, (bot.id, name), table, daily, _log)
+    if daily is not None and bot is not None and not left:
+        lines = await ranking_lines(ctx, bot.id, daily[0])
+        link.send({"type": "daily", "day": daily[0], "game": daily[1].game, "lines": lines})
+    return left

@@ -8,7 +8,8 @@ import datetime
 from collections.abc import Awaitable, Callable
 
 from door.caller.kept import load_kept
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Log
+from door.context import DoorContext
 from door.play.daily_deal import par_result
 from door.play.table import Table
 from door.records.daily import marker, par_line
@@ -17,7 +18,7 @@ from door.sysop.doing import Doing
 from door.ui.prompts import ask_choice, show_page
 from engine.shuffle import SeededShuffle
 
-__all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily"]
+__all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily", "ranking_lines", "pending_day", "keep_result"]
 
 
 async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awaitable[None]]) -> None:
@@ -60,13 +61,19 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
 
 
 async def daily_ranking(side: CallerSide, day: str) -> None:
+    """The day's ranking (:func:`ranking_lines`) on a page."""
+    side.doing(Doing.DAILY_DEAL)
+    account = side.caller.account
+    await show_page(side.display, "Today's deal",
+                    await ranking_lines(side.ctx, account.id if account is not None else None, day))
+
+
+async def ranking_lines(ctx: DoorContext, account_id: int | None, day: str) -> list[str]:
     """The day's ranking, with the par (worked out by the first caller
-    to ask), the day's commitment, the caller's streak, and yesterday's
-    winner with its seed revealed."""
-    ctx, caller = side.ctx, side.caller
+    to ask), the day's commitment, the streak of ``account_id``, and
+    yesterday's winner with its seed revealed, line by line."""
     daily = ctx.store.daily
     deal = await daily.deal(day)
-    side.doing(Doing.DAILY_DEAL)
     par = await daily.par(day)
     if par is None:
         par = await par_result(ctx.rules, deal, ctx.thinking)
@@ -77,8 +84,8 @@ async def daily_ranking(side: CallerSide, day: str) -> None:
     lines += [r.line(i) for i, r in enumerate(ranking[:10], 1)]
     if not ranking:
         lines.append("Nobody has finished today's deal yet.")
-    if caller.account is not None:
-        streak = await daily.streak(caller.account.id, day)
+    if account_id is not None:
+        streak = await daily.streak(account_id, day)
         lines += ["", f"Your streak: {streak} day{'s' if streak != 1 else ''} in a row."]
     yesterday = (datetime.date.fromisoformat(day) - datetime.timedelta(days=1)).isoformat()
     seed = await daily.revealed(yesterday)
@@ -86,29 +93,46 @@ async def daily_ranking(side: CallerSide, day: str) -> None:
         before = await daily.ranking(yesterday)
         best = f"{before[0].name} won it, {before[0].score} - {before[0].computer}" if before else "nobody played it"
         lines += ["", f"Yesterday's deal ({yesterday}): {best}. Its seed, to deal it again:", f"  {seed}"]
-    await show_page(side.display, "Today's deal", lines)
+    return lines
 
 
 async def daily_of(side: CallerSide, saved: SavedGame) -> str | None:
     """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
-    daily, account = side.ctx.store.daily, side.caller.account
+    account = side.caller.account
+    return await pending_day(side.ctx, account.id if account is not None else None, saved)
+
+
+async def pending_day(ctx: DoorContext, account_id: int | None, saved: SavedGame) -> str | None:
+    """Today, when ``saved`` is today's deal and the play of it by
+    ``account_id`` is not finished; else ``None``."""
+    daily = ctx.store.daily
     day = daily.today()
-    if account is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
-            or not await daily.pending(account.id, day):
+    if account_id is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
+            or not await daily.pending(account_id, day):
         return None
     return day
 
 
 async def keep_daily(side: CallerSide, table: Table, day: str, deal: SeededShuffle) -> None:
     """Keep how the caller's play of ``day``'s ``deal`` at ``table``
-    stands: its result when finished, else the score now (the day's
-    ranking takes it as it stood if the day ends first)."""
+    stands (:func:`keep_result`)."""
     account = side.caller.account
+    if account is not None:
+        await keep_result(side.ctx, (account.id, side.caller.name), table, (day, deal), side.log)
+
+
+async def keep_result(ctx: DoorContext, who: tuple[int, str], table: Table, daily: tuple[str, SeededShuffle],
+                      log: Log) -> None:
+    """Keep how the play by ``who`` (account id, name; seat 0) of the
+    day's deal ``daily`` (the day, its shuffles) at ``table`` stands: its
+    result when finished, else the score now (the day's ranking takes it
+    as it stood if the day ends first)."""
+    day, deal = daily
     game = next((g for g in table.series.match.games if g.shuffle == deal), None)
-    if game is None or account is None:
+    if game is None:
         return
     scores = game.result.scores if game.result is not None else game.scores()
     try:
-        await side.ctx.store.daily.finish(account.id, day, scores[0], scores[1], finished=game.result is not None)
+        await ctx.store.daily.finish(who[0], day, scores[0], scores[1], finished=game.result is not None)
     except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
-        side.log.warning("could not keep %r's result on the deal of %s: %s", side.caller.name, day, exc)
+        log.warning("could not keep %r's result on the deal of %s: %s", who[1], day, exc)

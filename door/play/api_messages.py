@@ -65,6 +65,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
+    "daily": _message("daily"),
     "challenge": _message("challenge", {
         "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
@@ -115,6 +116,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                           ("winner", "scores")),
     "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
                        ("game", "lines")),
+    "daily": _message("daily", {"day": {"type": "string"}, "game": {"type": "integer"},
+                                "lines": {"type": "array", "items": {"type": "string"}}}, ("day", "game", "lines")),
     "lobby": _message("lobby", {"players": {"type": "array", "items": {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},

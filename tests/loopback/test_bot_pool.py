@@ -12,8 +12,10 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from websockets.asyncio.client import ClientConnection
 
 from door.records.cli import run_records
 from door.records.ranked.glicko2 import Rating, rate_match
@@ -23,6 +25,18 @@ from tests.loopback.test_matches import ranked_config
 from tests.loopback.test_protocol import next_message
 from tests.loopback.test_screen_reader import as_guest, play_a_game, reader
 from tests.support.server import make_config, running
+
+
+async def until_listed(ws: ClientConnection, name: str) -> dict[str, Any]:
+    """Ask the lobby until it lists ``name`` (a bot or a caller gets to the
+    menu a moment after its welcome); returns its entry."""
+    for _ in range(100):
+        await ws.send(json.dumps({"type": "lobby"}))
+        entry = next((p for p in (await next_message(ws, "lobby"))["players"] if p["name"] == name), None)
+        if entry is not None:
+            return entry
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{name} never came to the menu")
 
 
 @pytest.mark.slow
@@ -35,9 +49,7 @@ async def test_two_bots_play_a_rated_match_in_their_own_pool(tmp_path: Path) -> 
         robo = await bot_in(door, "Robo", robo_token)
         bender = await bot_in(door, "Bender", bender_token)
         waiting = asyncio.create_task(play_on(bender))  # (it waits at the menu and accepts by itself)
-        await robo.send(json.dumps({"type": "lobby"}))
-        lobby = await next_message(robo, "lobby")
-        assert {"name": "Bender", "bot": True, "guest": False} in lobby["players"]
+        assert await until_listed(robo, "Bender") == {"name": "Bender", "bot": True, "guest": False}
         await robo.send(json.dumps({"type": "challenge", "name": "Bender", "rated": True}))
         table = await next_message(robo, "table")
         assert table["best_of"] == 3 and table["rated"] is True and set(table["players"]) == {"Robo", "Bender"}
@@ -78,7 +90,7 @@ async def test_a_bot_and_a_person_play_unrated_unless_the_sysop_pools_them(tmp_p
         _, other = await door.store.bots.make("Hal", pool="unrated")
         robo = await bot_in(door, "Robo", token)
         hal = await bot_in(door, "Hal", other)
-        asyncio.create_task(play_on(hal, moves=0))
+        await until_listed(robo, "Hal")
         await robo.send(json.dumps({"type": "challenge", "name": "Hal", "rated": True}))
         error = await next_message(robo, "error")
         assert error == {"type": "error", "field": "rated",
@@ -111,11 +123,7 @@ async def test_a_bot_challenges_a_blind_caller_and_they_play_to_the_end(tmp_path
         robo = await bot_in(door, "Robo", token)
         lee, pump, writer = await reader(door.telnet_port, term="dumb")
         await as_guest(lee, "Lee")
-        for _ in range(50):  # (the caller is at the menu once the lobby lists them)
-            await robo.send(json.dumps({"type": "lobby"}))
-            if {"name": "Lee", "bot": False, "guest": True} in (await next_message(robo, "lobby"))["players"]:
-                break
-            await asyncio.sleep(0.1)
+        assert await until_listed(robo, "Lee") == {"name": "Lee", "bot": False, "guest": True}
         await robo.send(json.dumps({"type": "challenge", "name": "Lee", "runs": "order"}))
         await lee.wait_for(re.compile(r"Robo challenges you to a 61-point game, runs in exact order\.\r\n"
                                       r"\d+ seconds to answer\. Press Y to accept or N to decline\."))

@@ -56,12 +56,14 @@ async def play_on(ws: ClientConnection, moves: int | None = None) -> list[dict[s
     asks for a while), or ``moves`` answers; returns the messages seen."""
     seen: list[dict[str, Any]] = []
     answered = 0
+    ended = False  # (a game_over, and no table nor ask since: what follows comes at once, if at all)
     while moves is None or answered < moves:
         try:
-            message = await next_message(ws, timeout=5 if seen and seen[-1]["type"] == "game_over" else 30)
+            message = await next_message(ws, timeout=5 if ended else 30)
         except TimeoutError:
             break
         seen.append(message)
+        ended = message["type"] == "game_over" or (ended and message["type"] not in ("table", "ask"))
         if message["type"] == "ask":
             await ws.send(json.dumps(answer(message)))
             answered += 1

@@ -6,6 +6,7 @@ dropped connection finds it going on at the next login."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -86,3 +87,38 @@ async def test_a_guest_has_no_review(door: DoorServer) -> None:
     assert await next_message(ws) == {"type": "error", "field": "type",
                                       "message": "a guest's games are not kept: there is nothing to review"}
     await ws.close()
+
+
+async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServer) -> None:
+    """A registered caller plays today's deal by the protocol (the day's
+    cards: its game number), gets the day's ranking with their result in
+    it, and asking again gives the ranking, not a second play; a guest and
+    a bot are refused it."""
+    day = door.store.daily.today()
+    deal = await door.store.daily.deal(day)
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "daily"}))
+    table = await next_message(ws, "table")
+    assert table["game"] == deal.game and table["players"] == ["Ann", "Computer"]
+    seen = await play_on(ws)
+    over = next(m for m in seen if m["type"] == "game_over")
+    ranking = next(m for m in seen if m["type"] == "daily")
+    assert ranking["day"] == day and ranking["game"] == deal.game
+    assert ranking["lines"][0] == f"Today's deal, {day} (game #{deal.game}): the same cards for everyone."
+    mine = f"Ann {over['scores'][0]} - {over['scores'][1]}"
+    assert any(mine in re.sub(r"\s+", " ", line) for line in ranking["lines"]), ranking["lines"]
+    await ws.send(json.dumps({"type": "daily"}))  # played today: the ranking again, no second deal
+    again = await next_message(ws)
+    assert again["type"] == "daily" and again["lines"] == ranking["lines"]
+    await ws.close()
+    _, token = await door.store.bots.make("Robo")
+    for login in ({"type": "login", "name": "Gus"}, {"type": "login", "name": "Robo", "token": token}):
+        ws = await opened(door)
+        await ws.send(json.dumps(login))
+        await next_message(ws, "welcome")
+        await ws.send(json.dumps({"type": "daily"}))
+        refused = await next_message(ws)
+        assert refused["type"] == "error" and "ranked among people" in refused["message"], refused
+        await ws.close()

@@ -20,7 +20,9 @@ import pytest
 from door.net.api_link import ApiLink
 from door.records.passwords import hash_password
 from door.server import DoorServer
+from tests.loopback.test_bot_pool import until_listed
 from tests.loopback.test_bots import bot_in, play_on
+from tests.loopback.test_protocol import logged_in
 from tests.support.server import make_config, running
 
 ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "table"
@@ -161,6 +163,9 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     _, token = await door.store.bots.make("Robo")
     robo = await bot_in(door, "Robo", token)
     bot_game = asyncio.create_task(play_on(robo))
+    looker = await logged_in(door, "Looker")
+    await until_listed(looker, "Robo")  # (at the menu a moment after its welcome)
+    await looker.close()
     context = await browser.new_context(**VIEWPORTS[kind])
     page = await context.new_page()
     touch = kind == "phone"
@@ -236,4 +241,28 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
     await page.screenshot(path=str(ARTIFACTS / "phone-review.png"))
+    await context.close()
+
+
+async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> None:
+    """A registered caller plays today's deal at the card table (the day's
+    cards), then reads the day's ranking with their result in it."""
+    await door.store.accounts.create("Ann", hash_password("ann-secret"))
+    day = door.store.daily.today()
+    deal = await door.store.daily.deal(day)
+    context = await browser.new_context(**VIEWPORTS["desktop"])
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Ann")
+    await page.fill("#password", "ann-secret")
+    await page.click("#daily")
+    await page.wait_for_function(f"() => document.querySelector('#status').textContent.includes('#{deal.game}')")
+    _, leaks, _ = await play_through(page, door, "Ann", "desktop-daily")
+    assert leaks == []
+    await page.wait_for_selector("#reviewed:not([hidden])", timeout=60000)  # (the par is worked out first)
+    assert await page.inner_text("#review-title") == f"Today's deal, {day}"
+    ranking = await page.inner_text("#review-lines")
+    assert f"game #{deal.game}" in ranking and re.search(r"Ann +\d+ - \d+", ranking), ranking
+    assert await page.inner_text("#again") == "Play the computer"
+    await page.screenshot(path=str(ARTIFACTS / "desktop-daily.png"))
     await context.close()

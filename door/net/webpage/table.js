@@ -8,7 +8,7 @@
   const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
   const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
-  let people = false, bestOf = 1, rated = false, terms = null;   // playing someone: the match asked for, and the table's
+  let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
   let welcomed = false, registered = false;
 
   const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
@@ -139,30 +139,37 @@
         if (terms && m.wins) { terms.wins = m.wins; drawMatch(m.wins); }
         if (terms && m.wins && Math.max(...m.wins) <= terms.bestOf / 2) break;   // the match goes on: the next game comes
         terms = null;
-        $("again").textContent = people ? "Play someone again" : "Play again";
+        $("again").textContent = mode === "people" ? "Play someone again" : mode === "daily" ? "Play the computer" : "Play again";
+        if (mode === "daily") mode = "computer";   // (today's deal is played once)
         $("again").hidden = false; $("review").hidden = !registered; $("again").focus();
         break;
       }
-      case "review": {
-        const list = $("review-lines");
-        list.replaceChildren();
-        for (const line of m.lines) {
-          if (!line.trim()) continue;
-          const li = document.createElement("li"); li.textContent = line; list.appendChild(li);
-        }
-        $("review-title").textContent = `Review of game #${m.game}`;
-        $("reviewed").hidden = false; $("review").hidden = true; $("review-title").focus();
-        break;
-      }
+      case "review": showLines(`Review of game #${m.game}`, m.lines); $("review").hidden = true; break;
+      case "daily":   // today's ranking: after the deal, or at once when it was played today
+        $("join").hidden = true; $("game").hidden = false; $("again").hidden = false;
+        if (mode === "daily") { mode = "computer"; $("again").textContent = "Play the computer"; }
+        showLines(`Today's deal, ${m.day}`, m.lines); break;
       case "bye": $("status").textContent = m.text; break;
     }
+  }
+  function showLines(title, lines) {   // the review, or today's ranking, under a heading that takes the focus
+    const list = $("review-lines");
+    list.replaceChildren();
+    for (const line of lines) {
+      if (!line.trim()) continue;
+      const li = document.createElement("li"); li.textContent = line.trim(); list.appendChild(li);
+    }
+    $("review-title").textContent = title;
+    $("reviewed").hidden = false; $("review-title").focus();
   }
   function drawMatch(wins) {
     const what = `${terms.rated ? "Rated best" : "Best"} of ${terms.bestOf}`;
     $("match").textContent = `${what}: you ${wins[seat]}, ${names[1 - seat]} ${wins[1 - seat]}.`;
   }
   function begin() {   // logged in: the computer at once, or who there is to play
-    if (people) send({ type: "lobby" }); else send({ type: "play_computer", game_to: target });
+    if (mode === "people") send({ type: "lobby" });
+    else if (mode === "daily") send({ type: "daily" });
+    else send({ type: "play_computer", game_to: target });
   }
   function showLobby(players) {
     $("join").hidden = true; $("game").hidden = true; $("lobby").hidden = false;
@@ -189,15 +196,16 @@
     $("status").textContent = "Connecting...";
   }
 
-  function start(someone) {
+  function start(how) {
     if (!$("name").value.trim()) { $("status").textContent = "Type your name first."; $("name").focus(); return; }
     target = Number($("target").value); rated = $("best").value === "R"; bestOf = rated ? 3 : Number($("best").value);
-    people = someone; welcomed = false; connect();
+    mode = how; welcomed = false; connect();
   }
-  $("start").addEventListener("click", () => start(false));
-  $("people").addEventListener("click", () => start(true));
+  $("start").addEventListener("click", () => start("computer"));
+  $("people").addEventListener("click", () => start("people"));
+  $("daily").addEventListener("click", () => start("daily"));
   $("refresh").addEventListener("click", () => send({ type: "lobby" }));
-  $("computer").addEventListener("click", () => { people = false; begin(); });
+  $("computer").addEventListener("click", () => { mode = "computer"; begin(); });
   $("talk").addEventListener("submit", (e) => {
     e.preventDefault();
     const text = $("chat").value.trim();
@@ -209,7 +217,8 @@
     if (Number.isInteger(points) && points >= 0 && points <= 29) { send({ type: "claim", points }); wait(); }
   });
   $("again").addEventListener("click", () => {
-    $("again").hidden = true; $("review").hidden = true; $("reviewed").hidden = true; $("log").replaceChildren(); begin();
+    $("again").hidden = true; $("review").hidden = true; $("reviewed").hidden = true; $("log").replaceChildren();
+    $("again").textContent = "Play again"; begin();
   });
   $("review").addEventListener("click", () => { send({ type: "review" }); $("status").textContent = "Reviewing every discard, card and count..."; });
   document.addEventListener("keydown", (e) => {   // a desktop's keys: 1-6 a card, RETURN the action
