@@ -132,7 +132,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return
     link.logged_in()
-    presence.name = name
+    presence.name, presence.bot = name, is_bot
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")
@@ -220,11 +220,8 @@ async def _seated(link: ApiLink, seat: ApiSeat) -> bool:
 async def _lobby(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
     """The ``lobby`` message: who ``presence`` may challenge now (at the
     main menu here), each a bot or not, a guest or not."""
-    players = []
-    for p in ctx.lobby.opponents(presence):
-        account = account_of(p.identity)
-        players.append({"name": p.name, "guest": account is None,
-                        "bot": account is not None and await ctx.store.bots.is_bot(account)})
+    players = [{"name": p.name, "guest": account_of(p.identity) is None, "bot": p.bot}
+               for p in ctx.lobby.opponents(presence)]
     return {"type": "lobby", "players": players}
 
 

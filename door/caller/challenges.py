@@ -190,7 +190,7 @@ def _where(person: Presence | Present) -> str:
     """What the list of opponents says after a name."""
     if isinstance(person, Present):
         return " (on another server)"
-    return "" if person.identity else " (guest)"
+    return " (a bot)" if person.bot else "" if person.identity else " (guest)"
 
 
 async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None,

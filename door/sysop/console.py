@@ -133,7 +133,7 @@ class SysopConsole:
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
             line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
-                    f"{idle // 60:>2}:{idle % 60:02d}  {'reader: ' if p.presentation is Presentation.LINES else ''}"
+                    f"{idle // 60:>2}:{idle % 60:02d}  {'reader: ' if p.presentation is Presentation.LINES else 'bot: ' if p.bot else ''}"
                     f"{p.activity()}")  # (screen-reader mode first: a long activity is cut at the edge)
             style = BAR if i == self.keys.selected else TEXT
             if i == self.keys.selected:

@@ -100,6 +100,8 @@ class Presence:
     """False when the caller turned challenges off (the main menu's C)."""
     presentation: Presentation = Presentation.SCREEN
     """How the caller sees the door: the console marks screen-reader mode."""
+    bot: bool = False
+    """A bot (a program the sysop marked, by the game protocol): shown as one wherever it is listed."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 from websockets.asyncio.client import ClientConnection
 
+from door.play.api_messages import SERVER_SCHEMAS
 from door.records.cli import run_records
 from door.records.ranked.glicko2 import Rating, rate_match
 from door.records.store import DATABASE_NAME
@@ -71,6 +73,8 @@ async def test_two_bots_play_a_rated_match_in_their_own_pool(tmp_path: Path) -> 
             assert abs(got.rating.rating - want.rating) < 0.01
         assert {p.name for p in await door.store.ratings.top(pool="bots")} == {"Robo", "Bender"}
         assert await door.store.ratings.top() == []  # people's ranking: no bot in it
+        for message in (*robo_seen, *bender_seen):  # a match's messages keep to the published schemas
+            Draft202012Validator(SERVER_SCHEMAS[message["type"]]).validate(message)
         out = io.StringIO()
         args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
         assert await asyncio.to_thread(run_records, args, Path(config.server.data_dir) / DATABASE_NAME, out) == 0

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -24,8 +25,9 @@ from door.records.store import DATABASE_NAME, Store
 from door.server import DoorServer
 from tests.loopback.test_callers import registered
 from tests.loopback.test_protocol import next_message
+from tests.loopback.test_sysop import sysop_login
 from tests.support.player import Player
-from tests.support.server import make_config, running
+from tests.support.server import make_config, running, with_sysop
 
 
 @pytest.fixture
@@ -120,6 +122,7 @@ async def test_a_telnet_caller_challenges_a_bot_and_they_play_to_the_end(door: D
     await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
     await ann.send(b"8")
     await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
+    assert re.search(r"\d  Robo \(a bot\)", s.text())  # (shown as a bot)
     await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
     await s.wait_for(lambda: "Press 1 or 2" in s.text())
     await ann.send(b"1")
@@ -187,3 +190,14 @@ async def test_a_bot_whose_line_drops_in_a_game_against_a_caller_goes_back_to_it
     assert any(m["type"] == "game_over" for m in rest)
     await bot.close()
     ann.close()
+
+
+async def test_the_sysop_console_shows_a_bot_as_one(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> None:
+    config = with_sysop(make_config(tmp_path / "data", game_to=61), "Sysop", "sysop-secret", sysop_key)
+    async with running(config) as door:
+        _, token = await door.store.bots.make("Robo")
+        bot = await bot_in(door, "Robo", token)
+        sysop = await sysop_login(door, sysop_key)
+        await sysop.screen.wait_for(lambda: re.search(r"Robo +api .*bot: main menu", sysop.screen.text()) is not None)
+        await bot.close()
+        sysop.conn.close()

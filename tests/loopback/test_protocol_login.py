@@ -11,8 +11,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 from websockets.asyncio.client import ClientConnection, connect
 
+from door.play.api_messages import SERVER_SCHEMAS
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bots import play_on
@@ -109,6 +111,8 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
     assert ranking["lines"][0] == f"Today's deal, {day} (game #{deal.game}): the same cards for everyone."
     mine = f"Ann {over['scores'][0]} - {over['scores'][1]}"
     assert any(mine in re.sub(r"\s+", " ", line) for line in ranking["lines"]), ranking["lines"]
+    for message in (table, *seen):  # the day's messages keep to the published schemas
+        Draft202012Validator(SERVER_SCHEMAS[message["type"]]).validate(message)
     await ws.send(json.dumps({"type": "daily"}))  # played today: the ranking again, no second deal
     again = await next_message(ws)
     assert again["type"] == "daily" and again["lines"] == ranking["lines"]
