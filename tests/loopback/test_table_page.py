@@ -107,7 +107,7 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     assert not await page.is_hidden("#again")
     assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
     assert leaks == []
-    assert {"discard", "play", "count"} <= shots and counted > 0
+    assert {"discard", "play"} <= shots and shots & {"count", "show"} and counted > 0
     log = await page.inner_text("#log")
     assert "Starter:" in log and "Computer:" in log  # the spoken sentences, in the live region
     await page.screenshot(path=str(ARTIFACTS / f"{kind}-over.png"))
@@ -123,7 +123,7 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
     touch = kind.startswith("phone")
     shots: set[str] = set()
     leaks: list[str] = []
-    counted = 0
+    counted = shows = 0
     for _ in range(400):
         await page.wait_for_function("() => window.cribbageTable.asked || !document.querySelector('#again').hidden",
                                      timeout=20000)
@@ -133,11 +133,20 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
         hidden_now = hidden_cards(door, name)
         if asked["ask"] != "count":  # (in the show every hand is face up)
             leaks += sorted((await page_cards(page)) & hidden_now)
+        else:  # the cards to count are in view, and the hands shown before are drawn, with their breakdowns
+            in_hand = await page.evaluate("() => [...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)")
+            assert in_hand == asked["cards"]
+            shows = await page.evaluate("() => document.querySelectorAll('#shows .shown').length")
+            if asked["what"] == "crib":  # (the pone's hand and the dealer's are shown before the crib)
+                assert shows >= 2, shows
+                assert await page.locator("#shows .shown li").count() > 0 or "0 points" in \
+                    await page.inner_text("#shows")
         sizes = await page.evaluate(SIZES)
         assert sizes == {"small": [], "tiny": []}, sizes
-        if asked["ask"] not in shots:
-            shots.add(asked["ask"])
-            await page.screenshot(path=str(ARTIFACTS / f"{kind}-{asked['ask']}.png"))
+        moment = "show" if asked["ask"] == "count" and shows else asked["ask"]
+        if moment not in shots:  # (the show: a count asked with a hand already shown)
+            shots.add(moment)
+            await page.screenshot(path=str(ARTIFACTS / f"{kind}-{moment}.png"))
         if asked["ask"] == "discard":
             await tap(page, "#hand .card:nth-child(1)", touch)
             await tap(page, "#hand .card:nth-child(2)", touch)

@@ -42,7 +42,9 @@
     const box = $("hand");
     box.replaceChildren();
     const playable = asked && asked.ask === "play" ? asked.playable : null;
-    hand.forEach((c, i) => {
+    const counting = asked && asked.ask === "count";   // (the hand or crib to count, face up, not what is left after the play)
+    if (counting) asked.cards.forEach((c) => box.appendChild(cardElement(c, "span")));   // (face up, not to tap)
+    (counting ? [] : hand).forEach((c, i) => {
       const b = cardElement(c, "button");
       b.type = "button";
       b.setAttribute("aria-keyshortcuts", String(i + 1));
@@ -76,7 +78,7 @@
     if (m.said && m.said.length) say(m.said);
     switch (m.event) {
       case "deal":
-        hand = m.hand.slice(); $("played").replaceChildren(); $("starter").textContent = "none yet";
+        hand = m.hand.slice(); $("played").replaceChildren(); $("shows").replaceChildren(); $("starter").textContent = "none yet";
         $("count").textContent = "0";
         $("dealer").textContent = m.dealer === seat ? "Your crib." : `${names[m.dealer]}'s crib.`;
         break;
@@ -90,7 +92,7 @@
         break;
       case "peg": for (const p of m.pegs) peg(m.seat, p.points); break;
       case "reset": $("played").replaceChildren(); $("count").textContent = "0"; break;
-      case "show": peg(m.seat, m.pegged); peg(1 - m.seat, m.muggins); break;
+      case "show": peg(m.seat, m.pegged); peg(1 - m.seat, m.muggins); drawShow(m); break;
       case "replay": scores = m.scores.slice(); drawScores(); break;
     }
     drawHand();
@@ -161,6 +163,25 @@
     }
     $("review-title").textContent = title;
     $("reviewed").hidden = false; $("review-title").focus();
+  }
+  function drawShow(m) {   // a hand or the crib face up with the starter, and what it counts, item by item
+    const box = document.createElement("div"), title = document.createElement("p"), row = document.createElement("div");
+    box.className = "shown";
+    const whose = m.seat === seat ? "Your" : `${names[m.seat]}'s`;
+    title.textContent = `${whose} ${m.what}: ${m.total} point${m.total === 1 ? "" : "s"}`;
+    row.className = "cards";
+    for (const c of m.cards) row.appendChild(cardElement(c, "span"));
+    const cut = cardElement(m.starter, "span");
+    cut.classList.add("starter"); cut.setAttribute("aria-label", `starter: ${label(m.starter)}`);
+    row.appendChild(cut);
+    const items = document.createElement("ul");
+    for (const it of m.items) {
+      const li = document.createElement("li");
+      li.textContent = `${it.kind} ${it.cards.map(face).join(" ")}: ${it.points}`;
+      items.appendChild(li);
+    }
+    box.append(title, row, items);
+    $("shows").appendChild(box);
   }
   function drawMatch(wins) {
     const what = `${terms.rated ? "Rated best" : "Best"} of ${terms.bestOf}`;
