@@ -151,19 +151,25 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
             if await _play_computer(link, ctx, presence, (name, bot), {"type": "play_computer"}, saved):
                 return await _goodbye(link)
+    available = is_bot  # (a bot may be challenged, and accepts by itself; another program when it says so)
     while True:
         ctx.lobby.update(presence, Doing.MAIN_MENU)
-        ctx.lobby.at_menu(presence, is_bot)  # (a bot may be challenged: it accepts by itself; no other program)
-        message = await _next(link, IDLE_LOOK if is_bot else None)
+        ctx.lobby.at_menu(presence, available)
+        message = await _next(link, IDLE_LOOK if available else None)
         if message is None:
             challenge = ctx.lobby.challenge_for(presence)
             if challenge is not None:
                 ctx.lobby.at_menu(presence, False)
-                if await _accept(link, ctx, (name, bot), challenge):
+                if await (_accept if is_bot else _answer)(link, ctx, (name, bot), challenge):
                     return await _goodbye(link)
             continue
         if message["type"] == "leave":
             return await _goodbye(link)
+        if message["type"] == "available":
+            available = is_bot or message["on"]
+            link.send({"type": "notice", "text": "You are at the menu: the door's callers may challenge you."
+                       if available else "You are no longer listed to be challenged."})
+            continue
         if message["type"] == "lobby":
             link.send(await _lobby(ctx, presence))
             continue
@@ -350,6 +356,34 @@ async def _answered(link: ApiLink, ctx: DoorContext, presence: Presence, target:
     return await waiting, left
 
 
+async def _answer(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:
+    """The program answers ``challenge`` itself (``challenged``, then
+    ``accept`` or ``decline``, within the challenge's seconds); on accept
+    it plays, as a bot does.  True when the program left meanwhile.
+    Raises :class:`~door.net.terminal.HungUp` when the connection ends
+    (the challenge declined)."""
+    offer = (f"to go on with game #{challenge.resume.number}" if challenge.resume is not None
+             else rules_words(challenge.rules, challenge.terms))
+    link.send({"type": "challenged", "name": challenge.challenger.name, "offer": offer,
+               "seconds": challenge.seconds_left})
+    try:
+        while not challenge.answer.done():
+            message = await _next(link, IDLE_LOOK)
+            if message is None:
+                continue
+            if message["type"] == "accept":
+                return await _accept(link, ctx, who, challenge)
+            if message["type"] in ("decline", "leave"):
+                ctx.lobby.answer_challenge(challenge, None)
+                return bool(message["type"] == "leave")
+            link.send(error_message("type", f"{challenge.challenger.name} challenges you: accept or decline"))
+    except HungUp:
+        ctx.lobby.answer_challenge(challenge, None)
+        raise
+    link.send({"type": "notice", "text": f"{challenge.challenger.name} is no longer waiting for an answer."})
+    return False
+
+
 async def _accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:
     """A bot accepts ``challenge``: the challenger's session sets the table
     and runs it; the bot plays its seat there until the match is over.
@@ -357,6 +391,7 @@ async def _accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | Non
     name, bot = who
     seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
     if not ctx.lobby.answer_challenge(challenge, seat):
+        link.send({"type": "notice", "text": f"{challenge.challenger.name} is no longer waiting for an answer."})
         return False
     link.send({"type": "notice", "text": f"{challenge.challenger.name} challenges you: accepted."})
     return await _play_seat(link, seat)

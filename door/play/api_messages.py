@@ -66,6 +66,9 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "lobby": _message("lobby"),
     "review": _message("review"),
     "daily": _message("daily"),
+    "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
+    "accept": _message("accept"),
+    "decline": _message("decline"),
     "challenge": _message("challenge", {
         "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
@@ -116,6 +119,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                           ("winner", "scores")),
     "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
                        ("game", "lines")),
+    "challenged": _message("challenged", {"name": {"type": "string"}, "offer": {"type": "string"},
+                                          "seconds": {"type": "integer"}}, ("name", "offer", "seconds")),
     "daily": _message("daily", {"day": {"type": "string"}, "game": {"type": "integer"},
                                 "lines": {"type": "array", "items": {"type": "string"}}}, ("day", "game", "lines")),
     "lobby": _message("lobby", {"players": {"type": "array", "items": {

@@ -24,7 +24,7 @@ from door.records.ranked.glicko2 import Rating, rate_match
 from door.records.store import DATABASE_NAME
 from tests.loopback.test_bots import bot_in, play_on
 from tests.loopback.test_matches import ranked_config
-from tests.loopback.test_protocol import next_message
+from tests.loopback.test_protocol import logged_in, next_message
 from tests.loopback.test_screen_reader import as_guest, play_a_game, reader
 from tests.support.server import make_config, running
 
@@ -145,3 +145,29 @@ async def test_a_bot_challenges_a_blind_caller_and_they_play_to_the_end(tmp_path
         await robo.close()
         writer.close()  # type: ignore[attr-defined]
         pump.cancel()
+
+
+async def test_a_program_that_waits_to_be_challenged_answers_by_itself(tmp_path: Path) -> None:
+    """A program other than a bot is listed to be challenged only when it
+    says so (available), is shown the offer (challenged), and answers it:
+    a decline is told to the challenger, who may not ask again at once."""
+    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+        gus, ida = await logged_in(door, "Gus"), await logged_in(door, "Ida")
+        await ida.send(json.dumps({"type": "lobby"}))
+        assert (await next_message(ida, "lobby"))["players"] == []  # (not listed until it says so)
+        await gus.send(json.dumps({"type": "available", "on": True}))
+        assert "may challenge you" in (await next_message(gus, "notice"))["text"]
+        assert await until_listed(ida, "Gus") == {"name": "Gus", "bot": False, "guest": True}
+        await ida.send(json.dumps({"type": "challenge", "name": "Gus", "best_of": 3}))
+        offer = await next_message(gus, "challenged")
+        assert offer["name"] == "Ida" and offer["offer"] == "a best-of-3 match of 61-point games, runs in any order"
+        await gus.send(json.dumps({"type": "play_computer"}))  # (not an answer)
+        assert (await next_message(gus, "error"))["message"] == "Ida challenges you: accept or decline"
+        await gus.send(json.dumps({"type": "decline"}))
+        assert (await next_message(ida, "notice"))["text"].startswith("You challenged Gus")
+        assert (await next_message(ida, "notice"))["text"] == "Gus declined."
+        await ida.send(json.dumps({"type": "challenge", "name": "Gus"}))
+        assert (await next_message(ida, "error"))["field"] == "name"  # (a no holds for a while)
+        Draft202012Validator(SERVER_SCHEMAS["challenged"]).validate(offer)
+        await gus.close()
+        await ida.close()

@@ -275,3 +275,44 @@ async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> 
     assert await page.inner_text("#again") == "Play the computer"
     await page.screenshot(path=str(ARTIFACTS / "desktop-daily.png"))
     await context.close()
+
+
+async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -> None:
+    """Two people at card tables, a phone and a desktop: one waits to be
+    challenged, the other sees them at the menu and challenges them, the
+    first accepts the offer it is shown, and both play the game out, each
+    seeing only their own cards before the show."""
+    pages = []
+    for kind, name in (("phone", "Pat"), ("desktop", "Dee")):
+        context = await browser.new_context(**VIEWPORTS[kind])
+        page = await context.new_page()
+        await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+        await page.fill("#name", name)
+        await page.select_option("#target", "61")
+        await page.click("#people")
+        await page.wait_for_selector("#lobby:not([hidden])")
+        pages.append(page)
+    pat, dee = pages
+    await pat.click("#wait")
+    await pat.wait_for_function("() => document.querySelector('#status').textContent.includes('may challenge you')")
+    for _ in range(50):  # (Dee looks until Pat is listed)
+        await dee.click("#refresh")
+        await asyncio.sleep(0.1)
+        if "Challenge Pat (a guest)" in await dee.inner_text("#players"):
+            break
+    await dee.click("#players button")
+    await pat.wait_for_selector("#offer:not([hidden])")
+    assert re.match(r"Dee challenges you to a 61-point game, runs in any order\. You have \d+ seconds to answer\.",
+                    await pat.inner_text("#offer-text"))
+    assert await pat.evaluate("() => document.activeElement.id") == "accept"
+    await pat.click("#accept")
+    results = await asyncio.gather(play_through(pat, door, "Pat", "phone-pat"),
+                                   play_through(dee, door, "Dee", "desktop-dee"))
+    assert all(leaks == [] for _, leaks, _ in results)
+    ends = [await p.inner_text("#prompt") for p in pages]
+    assert re.search(r"(You win|Dee wins), \d+ to \d+\.", ends[0]) and re.search(r"(You win|Pat wins)", ends[1])
+    assert ("You win" in ends[0]) != ("You win" in ends[1])
+    games = await door.store.games.recent()
+    assert games == []  # (two guests: nothing is kept)
+    for page in pages:
+        await page.context.close()

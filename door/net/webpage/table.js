@@ -109,11 +109,14 @@
         $("status").textContent = m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`;
         begin(); break;
       case "lobby": showLobby(m.players); break;
+      case "challenged":   // someone challenges this table: the offer, to accept or decline
+        $("offer-text").textContent = `${m.name} challenges you to ${m.offer}. You have ${m.seconds} seconds to answer.`;
+        $("offer").hidden = false; $("accept").focus(); break;
       case "table":
         seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
         terms = m.best_of > 1 ? { bestOf: m.best_of, rated: m.rated, wins: terms ? terms.wins : [0, 0] } : null;
         $("me-name").textContent = "You"; $("them-name").textContent = names[1 - seat];
-        $("join").hidden = true; $("lobby").hidden = true; $("game").hidden = false; $("again").hidden = true;
+        $("join").hidden = true; $("lobby").hidden = true; $("offer").hidden = true; $("game").hidden = false; $("again").hidden = true;
         $("match").hidden = !terms; if (terms) drawMatch(terms.wins);
         $("status").textContent = `Game #${m.game}, to ${m.game_to}.`; drawScores(); break;
       case "state": scores = m.scores.slice(); hand = m.hand.slice(); drawScores(); drawHand(); break;
@@ -131,7 +134,7 @@
         $("status").textContent = `The door says: ${m.message}`;
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
         break;
-      case "notice": say([m.text]); break;
+      case "notice": say([m.text]); if (!$("lobby").hidden) $("status").textContent = m.text; break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         wait(); scores = m.scores.slice(); drawScores();
@@ -226,6 +229,14 @@
   $("people").addEventListener("click", () => start("people"));
   $("daily").addEventListener("click", () => start("daily"));
   $("refresh").addEventListener("click", () => send({ type: "lobby" }));
+  $("wait").addEventListener("click", () => {
+    const on = $("wait").getAttribute("aria-pressed") !== "true";
+    $("wait").setAttribute("aria-pressed", String(on));
+    $("wait").textContent = on ? "Waiting to be challenged (tap to stop)" : "Wait here to be challenged";
+    send({ type: "available", on });
+  });
+  $("accept").addEventListener("click", () => { $("offer").hidden = true; send({ type: "accept" }); });
+  $("decline").addEventListener("click", () => { $("offer").hidden = true; send({ type: "decline" }); });
   $("computer").addEventListener("click", () => { mode = "computer"; begin(); });
   $("talk").addEventListener("submit", (e) => {
     e.preventDefault();
