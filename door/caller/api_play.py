@@ -1,0 +1,186 @@
+"""A program's games by the game protocol: its messages read and checked
+(each that is not one is answered with an ``error`` naming the field), its
+seat at a table until the table is done with it, a game against the
+computer (kept move by move for a bot or a registered caller, as at a
+screen), today's deal, and the review of its last game."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from door.caller.daily_screens import keep_result, pending_day, ranking_lines
+from door.caller.review import reviewed
+from door.caller.side import Log, shared_line
+from door.context import DoorContext
+from door.net.api_link import ApiLink
+from door.net.terminal import HungUp
+from door.play.api_messages import MessageError, error_message, read_message
+from door.play.api_seat import ApiSeat
+from door.play.daily_deal import daily_opponent
+from door.play.deals import new_seed
+from door.play.journal import Journal
+from door.play.options import CallerOptions, Skill
+from door.play.table import Table
+from door.play.table_settings import TableSettings
+from door.play.tables import computer_opponent
+from door.records.accounts import Account
+from door.records.games import Opponent
+from door.records.store import SavedGame
+from door.sysop.doing import Doing
+from door.sysop.presence import Presence, account_identity
+from engine.shuffle import SeededShuffle
+
+__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "play_daily", "review_message", "IDLE_LOOK"]
+
+IDLE_LOOK = 0.5
+"""Seconds between looks for a challenge of a program waiting at the menu."""
+
+_log = logging.getLogger(__name__)
+
+
+async def next_message(link: ApiLink, timeout: float | None = None) -> dict[str, Any] | None:
+    """The program's next message that is one (``None`` when ``timeout``
+    seconds pass first); each that is not gets an ``error`` (the field, and
+    what was expected).  Raises :class:`~door.net.terminal.HungUp` when the
+    connection ends."""
+    while True:
+        text = await link.receive(timeout)
+        if text is None:
+            return None
+        try:
+            return read_message(text)
+        except MessageError as exc:
+            link.send(error_message(exc.field, str(exc)))
+
+
+async def hand_moves(link: ApiLink, seat: ApiSeat) -> bool:
+    """Hand the program's messages to ``seat`` until the table is done with
+    it; True when the program left (``leave``: the game is quit, as Q
+    quits it, and the session ends)."""
+    while not seat.over.is_set():
+        over = asyncio.create_task(seat.over.wait())
+        arrived = asyncio.create_task(next_message(link))
+        await asyncio.wait({over, arrived}, return_when=asyncio.FIRST_COMPLETED)
+        over.cancel()
+        if not arrived.done():
+            arrived.cancel()
+            # (a connection that ends as it is cancelled: its HungUp is this session's end, not news for the log)
+            arrived.add_done_callback(lambda task: task.cancelled() or task.exception())
+            break
+        message = arrived.result()  # (raises HungUp when the connection ended)
+        if message is not None and message["type"] == "leave":
+            if seat.table is not None and not seat.over.is_set():
+                seat.table.quit(seat.index)
+                await asyncio.wait({asyncio.create_task(seat.over.wait())}, timeout=5)
+            return True
+        if message is not None:
+            seat.take(message)
+    return False
+
+
+async def play_seat(link: ApiLink, seat: ApiSeat) -> bool:
+    """:func:`hand_moves` at a table between people: a connection that ends
+    leaves the seat (the table waits for the bot to log in again, as for
+    any registered caller).  True when the program left."""
+    try:
+        return await hand_moves(link, seat)
+    except HungUp:
+        if seat.table is not None:
+            seat.table.leave(seat.index)
+        raise
+
+
+async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+                         message: dict[str, Any], resume: SavedGame | None = None,
+                         daily: tuple[str, SeededShuffle] | None = None) -> bool:
+    """One game against the computer at the level and target asked for
+    (the house's rules otherwise, and only what the sysop lets callers
+    change), or the program's kept game (``resume``), or the day's deal
+    (``daily``: the day and its shuffles; under the house rules against
+    the day's computer, its result kept for the day's ranking, which is
+    sent when it ends; a kept play of today's deal is one too).  An
+    account's game is kept move by move, as at a screen.  True when the
+    program left."""
+    name, bot = who
+    options = CallerOptions()
+    if "skill" in message and message["skill"] in ctx.caller.skills:
+        options.skill = Skill(message["skill"])
+    if "game_to" in message:
+        options.rules["game_to"] = message["game_to"]
+    if resume is not None and bot is not None and resume.shuffle is not None and \
+            (day := await pending_day(ctx, bot.id, resume)) is not None:
+        daily = (day, resume.shuffle)
+    rules = (resume.rules if resume is not None else ctx.rules if daily is not None
+             else options.game_rules(ctx.rules, ctx.caller.may_change))
+    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
+    computer = (daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking) if daily is not None
+                else computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
+    journal = (Journal(ctx.store, bot.id, (name, computer.name), (bot.id, None), Opponent.COMPUTER, warn=seat.notice)
+               if bot is not None else None)
+    numbers = iter([daily[1]] if daily is not None else [])
+    table = Table(rules, [seat, computer], TableSettings(
+        lambda: next(numbers, None), journal=journal, auto_deal=True, chat_limit=ctx.paging.chat_limit,
+        clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None))
+    ctx.lobby.update(presence, Doing.VS_COMPUTER, table)
+    running = asyncio.create_task(table.run(resume))
+    try:
+        left = await hand_moves(link, seat)
+        await running
+    finally:
+        if not running.done():
+            table.leave(seat.index)
+            await asyncio.wait({running}, timeout=5)
+        computer.stop()
+        seat.table = computer.table = None
+        if daily is not None and bot is not None:
+            await keep_result(ctx, (bot.id, name), table, daily, _log)
+    if daily is not None and bot is not None and not left:
+        lines = await ranking_lines(ctx, bot.id, daily[0])
+        link.send({"type": "daily", "day": daily[0], "game": daily[1].game, "lines": lines})
+    return left
+
+
+async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None, bool],
+                 log: Log) -> bool:
+    """Today's deal for a registered caller, once (as at the screens:
+    once an account, and by default once an address), then the day's
+    ranking (a ``daily`` message); a caller who played it today gets the
+    ranking at once.  A guest has no account to rank, and a bot does not
+    play it (it is ranked among people).  True when the program left."""
+    name, account, is_bot = who
+    if account is None or is_bot:
+        link.send(error_message("type", "today's deal is ranked among people: it is for registered callers"
+                                if account is None or not is_bot else "today's deal is ranked among people: "
+                                "a bot does not play it"))
+        return False
+    daily = ctx.store.daily
+    day = daily.today()
+    deal = await daily.deal(day)
+    if not await daily.played(account.id, day):
+        address = "" if shared_line(link, ctx.shared) or not ctx.daily.per_address else link.address
+        refused = await daily.claim(account.id, day, address)
+        if refused is not None:
+            link.send(error_message("type", refused))
+            return False
+        log.info("%r plays the daily deal of %s (game %d) by the game protocol", name, day, deal.game)
+        return await play_computer(link, ctx, presence, (name, account), {"type": "play_computer"}, None,
+                                    (day, deal))
+    link.send({"type": "daily", "day": day, "game": deal.game, "lines": await ranking_lines(ctx, account.id, day)})
+    return False
+
+
+async def review_message(ctx: DoorContext, account: Account | None, log: Log) -> dict[str, Any]:
+    """The ``review`` of the program's last recorded game (the door's
+    review, :func:`~door.caller.review.reviewed`, line by line), or an
+    ``error`` saying why there is none."""
+    if account is None:
+        return error_message("type", "a guest's games are not kept: there is nothing to review")
+    games = await ctx.store.games.recent(account.name, 1)
+    if not games:
+        return error_message("type", "you have no finished game to review")
+    lines = await reviewed(ctx, games[0], account.id, log)
+    if isinstance(lines, str):
+        return error_message("type", lines)
+    return {"type": "review", "game": games[0].number, "lines": lines}
