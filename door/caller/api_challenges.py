@@ -1,5 +1,6 @@
-"""Challenges by the game protocol: who is at the menu (``lobby``), a
-program's challenge to a caller or a bot (the table set up by the
+"""Challenges and pages by the game protocol: who is at the menu
+(``lobby``), paging the sysop for a game (``page``), a program's
+challenge to a caller or a bot (the table set up by the
 challenger's session, :mod:`door.caller.match_table`), and a challenge to
 a program, answered by itself (a bot accepts at once; another program is
 shown the offer and says ``accept`` or ``decline``)."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from door.caller.api_play import IDLE_LOOK, next_message, play_seat
@@ -20,15 +22,20 @@ from door.net.terminal import HungUp
 from door.play.api_messages import error_message
 from door.play.api_seat import ApiSeat
 from door.play.deals import new_chain, new_seed
+from door.play.human_seat import HumanSeat
+from door.play.journal import Journal
+from door.play.table import Table
+from door.play.table_settings import TableSettings
 from door.records.accounts import Account
+from door.records.games import Opponent
 from door.records.names import name_key
 from door.records.ranked.match import MatchTerms, ranked_rules
 from door.sysop.doing import Doing
-from door.sysop.presence import Challenge, Presence, account_identity, account_of
+from door.sysop.presence import Challenge, Presence, account_identity, account_of, sysop_identity
 from engine.rules import Rules
 from engine.scoring import RunMode
 
-__all__ = ["lobby_message", "send_challenge", "answer", "accept"]
+__all__ = ["lobby_message", "send_challenge", "answer", "accept", "page_sysop"]
 
 
 async def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
@@ -90,11 +97,28 @@ async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, wh
 async def _answered(link: ApiLink, ctx: DoorContext, presence: Presence, target: Presence,
                     offer: tuple[Rules, MatchTerms]) -> tuple[Challenge, bool]:
     """Send the challenge and wait for its answer (``page_timeout``
-    seconds at most); the program's messages meanwhile are answered with
-    an error, but ``leave`` withdraws it.  Returns the challenge and
+    seconds at most; :func:`_while_asked`).  Returns the challenge and
     whether the program left.  Raises :class:`~door.net.terminal.HungUp`
     when the connection ends (the challenge withdrawn)."""
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, offer[0], None, offer[1]))
+    try:
+        left = await _while_asked(link, waiting, lambda: ctx.lobby.withdraw(presence),
+                                  f"waiting for {target.name} to answer the challenge: only leave withdraws it")
+    except HungUp:
+        challenge = await waiting
+        if (seat := challenge.answer.result()) is not None:
+            seat.finish()  # accepted as the line dropped: the other player goes back to the menu
+        raise
+    return await waiting, left
+
+
+async def _while_asked(link: ApiLink, waiting: asyncio.Task[Any], withdraw: Callable[[], None], busy: str) -> bool:
+    """Wait for ``waiting`` (a challenge's or a page's answer); the
+    program's messages meanwhile are answered with an error saying
+    ``busy``, but ``leave`` withdraws the question (``withdraw()``).
+    Returns whether the program left.  Raises
+    :class:`~door.net.terminal.HungUp` when the connection ends (after
+    ``withdraw()``)."""
     left = False
     try:
         while not waiting.done():
@@ -106,18 +130,57 @@ async def _answered(link: ApiLink, ctx: DoorContext, presence: Presence, target:
                 break
             message = reading.result()
             if message is not None and message["type"] == "leave":
-                ctx.lobby.withdraw(presence)
+                withdraw()
                 left = True
             elif message is not None:
-                link.send(error_message("type", f"waiting for {target.name} to answer the challenge: "
-                                                "only leave withdraws it"))
+                link.send(error_message("type", busy))
     except HungUp:
-        ctx.lobby.withdraw(presence)
-        challenge = await waiting
-        if (seat := challenge.answer.result()) is not None:
-            seat.finish()  # accepted as the line dropped: the other player goes back to the menu
+        withdraw()
         raise
-    return await waiting, left
+    return left
+
+
+async def page_sysop(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+                     message: dict[str, Any], log: Log) -> bool:
+    """The program pages the sysop (with the ``reason`` in ``message``, as
+    a caller does from the menu) and plays them if a sysop accepts, under
+    the house rules with the runs the program asked for; a registered
+    caller's or a bot's game is kept.  True when the program left
+    meanwhile."""
+    name, account = who
+    reason = message.get("reason", "")
+    link.send({"type": "notice", "text": f"Paging the sysop for up to {ctx.paging.page_timeout:.0f} seconds."})
+    ctx.lobby.update(presence, Doing.PAGING)
+    paging = asyncio.create_task(ctx.lobby.page(presence, reason))
+    try:
+        left = await _while_asked(link, paging, lambda: ctx.lobby.cancel_page(presence),
+                                  "paging the sysop: only leave stops it")
+    except HungUp:
+        if (invitation := await paging) is not None:
+            invitation.handoff.set_result(None)  # (accepted as the line dropped: the console stops waiting)
+        raise
+    invitation = paging.result()
+    if invitation is None or left:
+        if invitation is not None:
+            invitation.handoff.set_result(None)
+        link.send({"type": "notice", "text": "The sysop is not available right now."})
+        return left
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if message.get("runs") == "order"
+                                else RunMode.UNORDERED)
+    seat = ApiSeat(name, link.send, new_seed(), account_identity(account.id) if account is not None else None)
+    theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
+                       identity=sysop_identity(invitation.console.name))
+    journal = (Journal(ctx.store, account.id, (name, invitation.console.name), (account.id, None), Opponent.SYSOP,
+                       warn=seat.notice) if account is not None else None)
+    table = Table(rules, [seat, theirs], TableSettings(
+        journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout, chat_limit=ctx.paging.chat_limit,
+        hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=new_chain()))
+    invitation.handoff.set_result(theirs)
+    log.info("%s plays the sysop %s by the game protocol", name, invitation.console.name)
+    link.send({"type": "notice", "text": f"{invitation.console.name} accepted your page."})
+    ctx.lobby.run_table(table)
+    ctx.lobby.update(presence, Doing.VS_SYSOP, table)
+    return await play_seat(link, seat)
 
 
 async def answer(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:

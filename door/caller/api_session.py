@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 
-from door.caller.api_challenges import accept, answer, lobby_message, send_challenge
+from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
 from door.caller.api_play import IDLE_LOOK, next_message, play_computer, play_daily, play_seat, review_message
 from door.caller.login import reserved
 from door.caller.side import Log
@@ -144,13 +144,17 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             if await play_daily(link, ctx, presence, (name, bot, is_bot), log):
                 return await _goodbye(link)
             continue
+        if message["type"] == "page":
+            if await page_sysop(link, ctx, presence, (name, bot), message, log):
+                return await _goodbye(link)
+            continue
         if message["type"] == "challenge":
             ctx.lobby.at_menu(presence, False)
             if await send_challenge(link, ctx, presence, (name, bot), message, log):
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, lobby, challenge, review or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, (name, bot), message):

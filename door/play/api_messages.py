@@ -67,6 +67,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "review": _message("review"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
+    "page": _message("page", {"reason": {"type": "string", "maxLength": 60}, "runs": {"enum": ["any", "order"]}}),
     "accept": _message("accept"),
     "decline": _message("decline"),
     "challenge": _message("challenge", {

@@ -171,3 +171,18 @@ async def test_a_program_that_waits_to_be_challenged_answers_by_itself(tmp_path:
         Draft202012Validator(SERVER_SCHEMAS["challenged"]).validate(offer)
         await gus.close()
         await ida.close()
+
+
+async def test_a_page_nobody_answers_says_so(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data", game_to=61)
+    config.paging.page_timeout = 1.0
+    async with running(config) as door:
+        gus = await logged_in(door, "Gus")
+        await gus.send(json.dumps({"type": "page"}))
+        assert (await next_message(gus, "notice"))["text"] == "Paging the sysop for up to 1 seconds."
+        await gus.send(json.dumps({"type": "lobby"}))  # (busy paging: an error, and the page goes on)
+        assert (await next_message(gus, "error"))["message"] == "paging the sysop: only leave stops it"
+        assert (await next_message(gus, "notice"))["text"] == "The sysop is not available right now."
+        await gus.send(json.dumps({"type": "lobby"}))  # (back at the menu)
+        assert (await next_message(gus))["type"] == "lobby"
+        await gus.close()

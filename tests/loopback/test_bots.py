@@ -201,3 +201,29 @@ async def test_the_sysop_console_shows_a_bot_as_one(tmp_path: Path, sysop_key: a
         await sysop.screen.wait_for(lambda: re.search(r"Robo +api .*bot: main menu", sysop.screen.text()) is not None)
         await bot.close()
         sysop.conn.close()
+
+
+async def test_a_bot_pages_the_sysop_and_they_play_to_the_end(tmp_path: Path, sysop_key: asyncssh.SSHKey) -> None:
+    """A program pages the sysop (with its reason, as a caller does from
+    the menu); the sysop accepts at the console and plays it, full screen,
+    to the end; the bot's game is kept in its records."""
+    config = with_sysop(make_config(tmp_path / "data", game_to=61), "Sysop", "sysop-secret", sysop_key)
+    async with running(config) as door:
+        _, token = await door.store.bots.make("Robo")
+        bot = await bot_in(door, "Robo", token)
+        sysop = await sysop_login(door, sysop_key)
+        await bot.send(json.dumps({"type": "page", "reason": "a game, please", "runs": "order"}))
+        assert (await next_message(bot, "notice"))["text"].startswith("Paging the sysop for up to")
+        await sysop.screen.wait_for(lambda: "PAGE from Robo" in sysop.screen.text()
+                                    and "a game, please" in sysop.screen.text())
+        await sysop.send(b"y")
+        assert (await next_message(bot, "notice"))["text"] == "Sysop accepted your page."
+        bot_game = asyncio.create_task(play_on(bot))
+        end = await Player(sysop.screen, sysop.send, name="Sysop").play(timeout=200)
+        assert re.search(r"(You win|Robo wins) \d+ to \d+!", end), end
+        seen = await bot_game
+        assert any(m["type"] == "game_over" for m in seen)
+        games = await door.store.games.recent("Robo")
+        assert len(games) == 1 and set(games[0].players) == {"Robo", "Sysop"}
+        await bot.close()
+        sysop.conn.close()
