@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncssh
 import pytest
 
 from door.net.api_link import ApiLink
@@ -23,7 +24,9 @@ from door.server import DoorServer
 from tests.loopback.test_bot_pool import until_listed
 from tests.loopback.test_bots import bot_in, play_on
 from tests.loopback.test_protocol import logged_in
-from tests.support.server import make_config, running
+from tests.loopback.test_sysop import sysop_login
+from tests.support.player import Player
+from tests.support.server import make_config, running, with_sysop
 
 ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "table"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -316,3 +319,28 @@ async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -
     assert games == []  # (two guests: nothing is kept)
     for page in pages:
         await page.context.close()
+
+
+async def test_the_card_table_pages_the_sysop(tmp_path: Path, browser: Any, sysop_key: asyncssh.SSHKey) -> None:
+    """From the card table's list of players, a tap pages the sysop; the
+    sysop accepts at the console, and they play the game out."""
+    config = with_sysop(make_config(tmp_path / "data", game_to=61), "Sysop", "sysop-secret", sysop_key)
+    async with running(config) as door:
+        sysop = await sysop_login(door, sysop_key)
+        context = await browser.new_context(**VIEWPORTS["phone"])
+        page = await context.new_page()
+        await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+        await page.fill("#name", "Tapper")
+        await page.tap("#people")
+        await page.wait_for_selector("#lobby:not([hidden])")
+        await page.tap("#page")
+        await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Paging')")
+        await sysop.screen.wait_for(lambda: "PAGE from Tapper" in sysop.screen.text())
+        await sysop.send(b"y")
+        playing = asyncio.create_task(Player(sysop.screen, sysop.send, name="Sysop").play(timeout=200))
+        _, leaks, _ = await play_through(page, door, "Tapper", "phone-sysop")
+        end = await playing
+        assert leaks == [] and re.search(r"(You win|Tapper wins) \d+ to \d+!", end), end
+        assert re.search(r"(You win|Sysop wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+        await context.close()
+        sysop.conn.close()

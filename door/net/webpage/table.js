@@ -235,6 +235,7 @@
     $("wait").textContent = on ? "Waiting to be challenged (tap to stop)" : "Wait here to be challenged";
     send({ type: "available", on });
   });
+  $("page").addEventListener("click", () => send({ type: "page", reason: "a game at the card table" }));
   $("accept").addEventListener("click", () => { $("offer").hidden = true; send({ type: "accept" }); });
   $("decline").addEventListener("click", () => { $("offer").hidden = true; send({ type: "decline" }); });
   $("computer").addEventListener("click", () => { mode = "computer"; begin(); });
