@@ -128,6 +128,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},
         "required": ["name", "bot", "guest"], "additionalProperties": False}}}, ("players",)),
+    "menu": _message("menu"),
     "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),
 }
 """What the server sends, by ``type``."""

@@ -137,4 +137,6 @@ class ApiSeat:
         self.send({"type": "notice", "text": text})
 
     def finish(self) -> None:
+        if not self.over.is_set():  # (the program is back at the menu: a game may end with no result, its
+            self.send({"type": "menu"})  # opponent gone, and a program must not wait for one)
         self.over.set()

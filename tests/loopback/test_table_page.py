@@ -8,6 +8,7 @@ played or shown; screenshots at the discard, the play and the show."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -344,3 +345,29 @@ async def test_the_card_table_pages_the_sysop(tmp_path: Path, browser: Any, syso
         assert re.search(r"(You win|Sysop wins), \d+ to \d+\.", await page.inner_text("#prompt"))
         await context.close()
         sysop.conn.close()
+
+
+async def test_the_card_table_goes_back_when_the_other_player_leaves(door: DoorServer, browser: Any) -> None:
+    """A game against a bot that leaves half way ends with no result: the
+    table says so and offers the next game (the door's menu message),
+    rather than waiting for a question that will never come."""
+    _, token = await door.store.bots.make("Robo")
+    robo = await bot_in(door, "Robo", token)
+    looker = await logged_in(door, "Looker")
+    await until_listed(looker, "Robo")
+    await looker.close()
+    context = await browser.new_context(**VIEWPORTS["desktop"])
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Tapper")
+    await page.click("#people")
+    await page.wait_for_selector("#players button")
+    await page.click("#players button")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await robo.send(json.dumps({"type": "leave"}))
+    await page.wait_for_selector("#again:not([hidden])")
+    assert await page.inner_text("#prompt") == "The game is over: the other player left."
+    assert await page.inner_text("#again") == "Play someone again"
+    assert "Robo" in await page.inner_text("#log")  # (the door's notice of why)
+    await robo.close()
+    await context.close()

@@ -154,6 +154,14 @@
         $("join").hidden = true; $("game").hidden = false; $("again").hidden = false;
         if (mode === "daily") { mode = "computer"; $("again").textContent = "Play the computer"; }
         showLines(`Today's deal, ${m.day}`, m.lines); break;
+      case "menu":   // the table is done with this seat: after a result, or with none (the other player left)
+        if (!$("game").hidden && $("again").hidden && $("reviewed").hidden) {
+          wait(); terms = null;
+          $("prompt").textContent = "The game is over: the other player left.";
+          $("again").textContent = mode === "people" ? "Play someone again" : "Play again";
+          $("again").hidden = false; $("again").focus();
+        }
+        break;
       case "bye": $("status").textContent = m.text; break;
     }
   }
