@@ -27,12 +27,17 @@ from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.records.accounts import Account
 from door.records.games import Opponent
+from door.records.ranked.ratings import RatedPlayer
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from engine.shuffle import SeededShuffle
 
-__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "play_daily", "review_message", "IDLE_LOOK"]
+__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "play_daily", "review_message",
+           "ratings_message", "IDLE_LOOK"]
+
+RATINGS_SHOWN = 50
+"""Rated players a ``ratings`` message lists, of each pool."""
 
 IDLE_LOOK = 0.5
 """Seconds between looks for a challenge of a program waiting at the menu."""
@@ -184,3 +189,15 @@ async def review_message(ctx: DoorContext, account: Account | None, log: Log) ->
     if isinstance(lines, str):
         return error_message("type", lines)
     return {"type": "review", "game": games[0].number, "lines": lines}
+
+
+async def ratings_message(ctx: DoorContext) -> dict[str, Any]:
+    """The ``ratings`` message: the rated players of people's pool and of
+    the bots' (:mod:`door.records.ranked.pools`), each established players
+    first by rating, then the provisional ones; 50 of each at most
+    (rating and RD in whole points)."""
+    def rows(players: list[RatedPlayer]) -> list[dict[str, Any]]:
+        return [{"name": p.name, "rating": round(p.rating.rating), "rd": round(p.rating.rd), "matches": p.matches,
+                 "provisional": p.provisional} for p in players]
+    return {"type": "ratings", "people": rows(await ctx.store.ratings.top(RATINGS_SHOWN)),
+            "bots": rows(await ctx.store.ratings.top(RATINGS_SHOWN, pool="bots"))}

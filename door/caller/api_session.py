@@ -15,7 +15,15 @@ from __future__ import annotations
 import asyncio
 
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
-from door.caller.api_play import IDLE_LOOK, next_message, play_computer, play_daily, play_seat, review_message
+from door.caller.api_play import (
+    IDLE_LOOK,
+    next_message,
+    play_computer,
+    play_daily,
+    play_seat,
+    ratings_message,
+    review_message,
+)
 from door.caller.login import reserved
 from door.caller.side import Log
 from door.context import DoorContext
@@ -137,6 +145,9 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "lobby":
             link.send(await lobby_message(ctx, presence))
             continue
+        if message["type"] == "ratings":
+            link.send(await ratings_message(ctx))
+            continue
         if message["type"] == "review":
             link.send(await review_message(ctx, bot, log))
             continue
@@ -154,7 +165,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, review or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, ratings, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, (name, bot), message):

@@ -65,6 +65,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
+    "ratings": _message("ratings"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
     "page": _message("page", {"reason": {"type": "string", "maxLength": 60}, "runs": {"enum": ["any", "order"]}}),
@@ -78,6 +79,11 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
 """What a client may send, by ``type``."""
 
 _CARDS: dict[str, Any] = {"type": "array", "items": _CARD}
+_RATED: dict[str, Any] = {"type": "array", "items": {
+    "type": "object", "properties": {"name": {"type": "string"}, "rating": {"type": "integer"},
+                                     "rd": {"type": "integer"}, "matches": {"type": "integer"},
+                                     "provisional": {"type": "boolean"}},
+    "required": ["name", "rating", "rd", "matches", "provisional"], "additionalProperties": False}}
 _SCORES: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _PEG: dict[str, Any] = {"type": "object", "properties": {"kind": {"type": "string"}, "points": {"type": "integer"}},
                         "required": ["kind", "points"], "additionalProperties": False}
@@ -128,6 +134,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},
         "required": ["name", "bot", "guest"], "additionalProperties": False}}}, ("players",)),
+    "ratings": _message("ratings", {"people": _RATED, "bots": _RATED}, ("people", "bots")),
     "menu": _message("menu"),
     "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),
 }

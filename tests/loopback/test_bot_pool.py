@@ -75,6 +75,11 @@ async def test_two_bots_play_a_rated_match_in_their_own_pool(tmp_path: Path) -> 
         assert await door.store.ratings.top() == []  # people's ranking: no bot in it
         for message in (*robo_seen, *bender_seen):  # a match's messages keep to the published schemas
             Draft202012Validator(SERVER_SCHEMAS[message["type"]]).validate(message)
+        await robo.send(json.dumps({"type": "ratings"}))
+        ratings = await next_message(robo, "ratings")
+        assert ratings["people"] == [] and {p["name"] for p in ratings["bots"]} == {"Robo", "Bender"}
+        assert all(p["matches"] == 1 and p["provisional"] for p in ratings["bots"])
+        Draft202012Validator(SERVER_SCHEMAS["ratings"]).validate(ratings)
         out = io.StringIO()
         args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
         assert await asyncio.to_thread(run_records, args, Path(config.server.data_dir) / DATABASE_NAME, out) == 0

@@ -188,6 +188,11 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     await tap(page, "#people", touch)
     await page.wait_for_selector("#players button")
     assert await page.inner_text("#players") == "Challenge Robo (a bot)"
+    await tap(page, "#ratings", touch)  # (both pools, people's and the bots')
+    await page.wait_for_selector("#reviewed:not([hidden])")
+    assert await page.inner_text("#review-title") == "Ratings"
+    assert "People:\nnobody rated yet\nBots, rated among themselves:\nnone rated yet" in " ".join(
+        (await page.inner_text("#review-lines")).split(" "))
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
     await tap(page, "#players button", touch)

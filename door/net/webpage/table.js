@@ -108,7 +108,7 @@
         welcomed = true; registered = !m.guest; names[seat] = m.name; $("password").value = "";
         $("status").textContent = m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`;
         begin(); break;
-      case "lobby": showLobby(m.players); break;
+      case "lobby": $("reviewed").hidden = true; showLobby(m.players); break;
       case "challenged":   // someone challenges this table: the offer, to accept or decline
         $("offer-text").textContent = `${m.name} challenges you to ${m.offer}. You have ${m.seconds} seconds to answer.`;
         $("offer").hidden = false; $("accept").focus(); break;
@@ -116,7 +116,8 @@
         seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
         terms = m.best_of > 1 ? { bestOf: m.best_of, rated: m.rated, wins: terms ? terms.wins : [0, 0] } : null;
         $("me-name").textContent = "You"; $("them-name").textContent = names[1 - seat];
-        $("join").hidden = true; $("lobby").hidden = true; $("offer").hidden = true; $("game").hidden = false; $("again").hidden = true;
+        $("join").hidden = true; $("lobby").hidden = true; $("offer").hidden = true; $("reviewed").hidden = true;
+        $("game").hidden = false; $("again").hidden = true;
         $("match").hidden = !terms; if (terms) drawMatch(terms.wins);
         $("status").textContent = `Game #${m.game}, to ${m.game_to}.`; drawScores(); break;
       case "state": scores = m.scores.slice(); hand = m.hand.slice(); drawScores(); drawHand(); break;
@@ -149,13 +150,19 @@
         $("again").hidden = false; $("review").hidden = !registered; $("again").focus();
         break;
       }
+      case "ratings": {
+        const row = (p, i) => `${i + 1}. ${p.name} ${p.rating} (RD ${p.rd}, ${p.matches} matches${p.provisional ? ", provisional" : ""})`;
+        showLines("Ratings", ["People:", ...(m.people.length ? m.people.map(row) : ["nobody rated yet"]),
+                              "Bots, rated among themselves:", ...(m.bots.length ? m.bots.map(row) : ["none rated yet"])]);
+        break;
+      }
       case "review": showLines(`Review of game #${m.game}`, m.lines); $("review").hidden = true; break;
       case "daily":   // today's ranking: after the deal, or at once when it was played today
         $("join").hidden = true; $("game").hidden = false; $("again").hidden = false;
         if (mode === "daily") { mode = "computer"; $("again").textContent = "Play the computer"; }
         showLines(`Today's deal, ${m.day}`, m.lines); break;
       case "menu":   // the table is done with this seat: after a result, or with none (the other player left)
-        if (!$("game").hidden && $("again").hidden && $("reviewed").hidden) {
+        if (!$("game").hidden && $("again").hidden) {
           wait(); terms = null;
           $("prompt").textContent = "The game is over: the other player left.";
           $("again").textContent = mode === "people" ? "Play someone again" : "Play again";
@@ -243,6 +250,7 @@
     $("wait").textContent = on ? "Waiting to be challenged (tap to stop)" : "Wait here to be challenged";
     send({ type: "available", on });
   });
+  $("ratings").addEventListener("click", () => send({ type: "ratings" }));
   $("page").addEventListener("click", () => send({ type: "page", reason: "a game at the card table" }));
   $("accept").addEventListener("click", () => { $("offer").hidden = true; send({ type: "accept" }); });
   $("decline").addEventListener("click", () => { $("offer").hidden = true; send({ type: "decline" }); });
