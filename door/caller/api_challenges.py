@@ -8,6 +8,7 @@ shown the offer and says ``accept`` or ``decline``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -47,7 +48,7 @@ async def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
 
 
 async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
-                     message: dict[str, Any], log: Log) -> bool:
+                         message: dict[str, Any], log: Log) -> bool:
     """The program challenges the player named in ``message`` (one at the
     main menu here: a caller, or a bot, which accepts by itself) to a game
     or a match, rated when asked and fair play allows; on a yes this
@@ -79,7 +80,11 @@ async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, wh
     link.send({"type": "notice", "text": f"You challenged {target.name} to {rules_words(rules, terms)}: "
                                          f"waiting up to {ctx.paging.page_timeout:.0f} seconds for an answer."})
     ctx.lobby.update(presence, Doing.CHALLENGING, whom=target.name)
-    challenge, left = await _answered(link, ctx, presence, target, (rules, terms))
+    try:
+        challenge, left = await _answered(link, ctx, presence, target, (rules, terms))
+    except ValueError as exc:  # (they left the menu, or took another challenge, while fair play was asked)
+        link.send(error_message("name", str(exc)))
+        return False
     theirs = challenge.answer.result()
     if left or theirs is None:
         if theirs is not None:
@@ -99,15 +104,16 @@ async def _answered(link: ApiLink, ctx: DoorContext, presence: Presence, target:
     """Send the challenge and wait for its answer (``page_timeout``
     seconds at most; :func:`_while_asked`).  Returns the challenge and
     whether the program left.  Raises :class:`~door.net.terminal.HungUp`
-    when the connection ends (the challenge withdrawn)."""
+    when the connection ends (the challenge withdrawn), and ``ValueError``
+    when ``target`` may not be challenged now (:meth:`~door.sysop.lobby.Lobby.challenge`)."""
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, offer[0], None, offer[1]))
     try:
         left = await _while_asked(link, waiting, lambda: ctx.lobby.withdraw(presence),
                                   f"waiting for {target.name} to answer the challenge: only leave withdraws it")
     except HungUp:
-        challenge = await waiting
-        if (seat := challenge.answer.result()) is not None:
-            seat.finish()  # accepted as the line dropped: the other player goes back to the menu
+        with contextlib.suppress(ValueError):  # (a challenge never sent: nothing to release)
+            if (seat := (await waiting).answer.result()) is not None:
+                seat.finish()  # accepted as the line dropped: the other player goes back to the menu
         raise
     return await waiting, left
 
