@@ -73,7 +73,8 @@ async def set_table(ctx: DoorContext, challenge: Challenge, seats: tuple[Seat, S
             seat.notice(text)
 
     journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn,
-                      matches=MatchEntry((networks[0], networks[1]), why))
+                      matches=MatchEntry((networks[0], networks[1]), why,
+                                         (str(players[0].terminal.kind), str(players[1].terminal.kind))))
     table = Table(challenge.rules, seats, TableSettings(
         journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
         chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,

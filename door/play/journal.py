@@ -167,7 +167,8 @@ class Journal:
         rated = result.terms.rated and None not in self.accounts
         change = await self.store.ratings.record(MatchRecord(
             self.players, self.accounts, result.terms.best_of, rated, result.wins, result.winner, result.forfeit,
-            result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why))
+            result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why,
+            self.matches.via))
         return [] if change is None else change.lines(self.players)
 
     async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:

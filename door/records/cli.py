@@ -120,7 +120,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
     for s in found:
         print(f"  {s.kind:<15} {s.text} (matches {', '.join(str(m) for m in s.matches)})", file=out)
     if not found:
-        print("  nothing: no pair with many results, no quick forfeit, no shared network, no big gain", file=out)
+        print("  nothing: no pair with many results, no quick forfeit, no shared network, no big gain, "
+              "no rated side by the game protocol", file=out)
     rows = await store.database.query(lambda db: db.execute(
         "SELECT id, ended, player0, player1, wins0, wins1, winner, forfeit, aborted, rated, voided, rating0, "
         "after0, rating1, after1, unrated_why, leaver FROM matches WHERE ended > ? ORDER BY ended DESC, id DESC "

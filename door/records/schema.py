@@ -290,6 +290,11 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     """
     ALTER TABLE bots ADD COLUMN pool TEXT NOT NULL DEFAULT 'bots';
     """,
+    # version 18: how each side of a match played (telnet, ssh, web, api: the game protocol, ...)
+    """
+    ALTER TABLE matches ADD COLUMN via0 TEXT NOT NULL DEFAULT '';
+    ALTER TABLE matches ADD COLUMN via1 TEXT NOT NULL DEFAULT '';
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -84,6 +84,7 @@ async def test_two_bots_play_a_rated_match_in_their_own_pool(tmp_path: Path) -> 
         args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
         assert await asyncio.to_thread(run_records, args, Path(config.server.data_dir) / DATABASE_NAME, out) == 0
         assert re.search(r"Bots' ratings \(a pool of their own\):\n  (Robo|Bender) +1[5-6]\d\d RD", out.getvalue())
+        assert re.search(r"program +match \d+: Robo played by the game protocol", out.getvalue())  # (how each played)
         for seen in (robo_seen, bender_seen):
             said = " ".join(m["text"] for m in seen if m["type"] == "notice")
             assert re.search(r"(Robo|Bender) wins the match 2-[01] \(a rated best-of-3 match\)\.", said), said

@@ -164,6 +164,11 @@ async def test_the_sysop_sees_what_slipped_through(tmp_path: Path) -> None:
         assert "4 rated matches" in pair.text and "p" in pair.text and len(pair.matches) == 4
         gain = next(s for s in found if s.kind == "big gain")
         assert gain.text.startswith("p") and "gained" in gain.text
+        clock.now += 60  # a rated match one side played by the game protocol: named, whoever won
+        await store.ratings.record(rated(ann, bob, 1, via=("api", "telnet")))
+        program = [s for s in await store.fair_play.suspicious(clock.now - 30) if s.kind == "program"]
+        assert [s.text for s in program] == [f"match {program[0].matches[0]}: p{ann} played by the game protocol "
+                                             "(the card table, or a program that may be an engine)"]
     finally:
         await store.close()
 

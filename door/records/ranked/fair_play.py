@@ -18,6 +18,11 @@ a rated match needs two accounts that
 - have played fewer than ``pair_per_day`` rated matches with each other in
   the last day.
 
+A rated match played by the game protocol (the card table, or any
+program holding a registered caller's password) is allowed, as a screen
+with an engine beside it cannot be told apart either; the sysop's list
+names each such side.
+
 :class:`FairPlay.suspicious` lists for the sysop what may have slipped
 through (``cribbage-door records ratings``); a match is then voided with
 :meth:`door.records.ranked.ratings.Ratings.void`, which works every rating out
@@ -40,6 +45,9 @@ __all__ = ["FairPlay", "FairPlayRules", "Contender", "Suspicion", "DAY"]
 
 DAY = 86400.0
 """Seconds in a day."""
+
+PROTOCOL_VIA = "api"
+"""How a side that played by the game protocol is kept (``matches.via0`` and ``via1``)."""
 
 
 @dataclass(frozen=True)
@@ -181,10 +189,11 @@ class FairPlay:
         """Patterns in the rated matches that ended after ``since`` (seconds
         since the epoch) that the sysop should look at: pairs with many
         results, quick forfeits (before a hand was played out), accounts
-        on one network, and big gains in a day."""
+        on one network, big gains in a day, and sides that played by the
+        game protocol (whose moves a program may make)."""
         def q(db: Connection) -> list[Sequence[Any]]:
             return db.execute("SELECT id, player0, player1, account0, account1, winner, forfeit, hands, network0, "
-                              "network1, ended, rating0, rating1, after0, after1 FROM matches "
+                              "network1, ended, rating0, rating1, after0, after1, via0, via1 FROM matches "
                               "WHERE rated = 1 AND voided = 0 AND ended > ? ORDER BY ended, id", (since,)).fetchall()
         rows = await self.database.query(q)
         found: list[Suspicion] = []
@@ -206,6 +215,11 @@ class FairPlay:
             if r[8] and r[8] == r[9]:
                 found.append(Suspicion("shared network", f"match {r[0]}: {r[1]} and {r[2]} both on {r[8]}",
                                        (int(r[0]),)))
+            for seat in (0, 1):
+                if r[15 + seat] == PROTOCOL_VIA:
+                    found.append(Suspicion("program", f"match {r[0]}: {r[1 + seat]} played by the game protocol "
+                                                      "(the card table, or a program that may be an engine)",
+                                           (int(r[0]),)))
         gains: dict[str, list[Sequence[Any]]] = {}
         for r in rows:
             for seat in (0, 1):

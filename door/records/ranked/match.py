@@ -92,8 +92,11 @@ class MatchResult:
 class MatchEntry:
     """What keeping a match between callers needs beyond its result:
     both players' ``networks`` as they played (empty for a shared line;
-    the fair-play checks read them) and ``unrated_why``, why a match
-    offered rated is played unrated (a sentence, or empty)."""
+    the fair-play checks read them), ``unrated_why``, why a match
+    offered rated is played unrated (a sentence, or empty), and ``via``."""
 
     networks: tuple[str, str] = ("", "")
     unrated_why: str = ""
+    via: tuple[str, str] = ("", "")
+    """How each side played: the transport (``telnet``, ``ssh``, ``web``,
+    ``api`` for the game protocol, ...)."""

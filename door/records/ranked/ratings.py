@@ -45,7 +45,8 @@ class MatchRecord:
     (who forfeited or aborted it, else ``None``); ``hands``: hands dealt
     in it; ``networks``: both players' networks as they played (empty for
     a shared line); ``unrated_why``: why a match offered rated was played
-    unrated, in a sentence."""
+    unrated, in a sentence; ``via``: how each played (the transport:
+    ``api`` for the game protocol)."""
 
     players: tuple[str, str]
     accounts: tuple[int | None, int | None]
@@ -59,6 +60,7 @@ class MatchRecord:
     hands: int = 0
     networks: tuple[str, str] = ("", "")
     unrated_why: str = ""
+    via: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
@@ -135,11 +137,13 @@ class Ratings:
             db.execute(
                 "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
                 "winner, forfeit, ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, "
-                "network1, unrated_why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "network1, unrated_why, via0, via1) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0],
                  match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
                  after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
-                 match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why))
+                 match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why,
+                 match.via[0], match.via[1]))
             return change
         return await self.database.tx(tx)
 
