@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from door.caller.api_play import IDLE_LOOK, next_message, play_seat
+from door.caller.api_watching import watchable_games
 from door.caller.challenges import rules_words
 from door.caller.match_table import set_table, why_unrated
 from door.caller.side import Log
@@ -41,10 +42,11 @@ __all__ = ["lobby_message", "send_challenge", "answer", "accept", "page_sysop"]
 
 async def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
     """The ``lobby`` message: who ``presence`` may challenge now (at the
-    main menu here), each a bot or not, a guest or not."""
+    main menu here), each a bot or not, a guest or not; and the games it
+    may watch."""
     players = [{"name": p.name, "guest": account_of(p.identity) is None, "bot": p.bot}
                for p in ctx.lobby.opponents(presence)]
-    return {"type": "lobby", "players": players}
+    return {"type": "lobby", "players": players, "games": watchable_games(ctx, presence)}
 
 
 async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],

@@ -24,6 +24,7 @@ from door.caller.api_play import (
     ratings_message,
     review_message,
 )
+from door.caller.api_watching import watch_game
 from door.caller.login import reserved
 from door.caller.side import Log
 from door.context import DoorContext
@@ -155,6 +156,10 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             if await play_daily(link, ctx, presence, (name, bot, is_bot), log):
                 return await _goodbye(link)
             continue
+        if message["type"] == "watch":
+            if await watch_game(link, ctx, presence, message):
+                return await _goodbye(link)
+            continue
         if message["type"] == "page":
             if await page_sysop(link, ctx, presence, (name, bot), message, log):
                 return await _goodbye(link)
@@ -165,7 +170,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, ratings, review or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, ratings, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, (name, bot), message):

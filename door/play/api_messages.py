@@ -68,6 +68,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "ratings": _message("ratings"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
+    "watch": _message("watch", {"player": {"type": "string", "minLength": 1, "maxLength": 20}}, ("player",)),
+    "stop": _message("stop"),
     "page": _message("page", {"reason": {"type": "string", "maxLength": 60}, "runs": {"enum": ["any", "order"]}}),
     "accept": _message("accept"),
     "decline": _message("decline"),
@@ -133,7 +135,13 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "lobby": _message("lobby", {"players": {"type": "array", "items": {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},
-        "required": ["name", "bot", "guest"], "additionalProperties": False}}}, ("players",)),
+        "required": ["name", "bot", "guest"], "additionalProperties": False}},
+        "games": {"type": "array", "items": {
+            "type": "object", "properties": {"players": {"type": "array", "items": {"type": "string"}}},
+            "required": ["players"], "additionalProperties": False}}}, ("players",)),
+    "watching": _message("watching", {"players": {"type": "array", "items": {"type": "string"}},
+                                      "game_to": {"type": "integer"}, "game": {"type": "integer"},
+                                      "scores": _SCORES}, ("players", "game_to", "game", "scores")),
     "ratings": _message("ratings", {"people": _RATED, "bots": _RATED}, ("people", "bots")),
     "menu": _message("menu"),
     "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),

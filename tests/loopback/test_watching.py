@@ -5,11 +5,17 @@ game from the list."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from pathlib import Path
 
+from jsonschema import Draft202012Validator
+
+from door.play.api_messages import SERVER_SCHEMAS
 from tests.loopback.test_callers import both_in_chat, challenge, registered
-from tests.support.player import log_in_as_guest, telnet_caller
+from tests.loopback.test_protocol import logged_in, next_message
+from tests.support.player import Player, log_in_as_guest, telnet_caller
 from tests.support.server import make_config, running
 
 
@@ -65,4 +71,47 @@ async def test_a_player_who_refuses_watchers_keeps_the_game_off_the_list(tmp_pat
         await cy.screen.wait_for(lambda: "Leave the door" in cy.screen.text())
         assert "Watch a game" not in cy.screen.text()
         for c in (ann, bob, cy):
+            c.close()
+
+
+async def test_a_program_watches_a_game_between_callers(tmp_path: Path) -> None:
+    """By the game protocol, as with W: the lobby lists the game, watch
+    starts it (the players are told), the moves come as events with both
+    hands hidden until the show, the program cannot chat, and stop ends
+    it (the players are told, and the program is back at the menu)."""
+    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+        ann = await registered(door.telnet_port, door.store, "Ann")
+        bob = await registered(door.telnet_port, door.store, "Bob")
+        wes = await logged_in(door, "Wes")
+        await challenge(ann, "Bob")
+        await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+        await bob.send(b"y")
+        await both_in_chat(ann, bob)
+        await wes.send(json.dumps({"type": "lobby"}))
+        assert (await next_message(wes, "lobby"))["games"] == [{"players": ["Ann", "Bob"]}]
+        await wes.send(json.dumps({"type": "watch", "player": "bob"}))
+        watching = await next_message(wes, "watching")
+        assert watching["players"] == ["Ann", "Bob"] and watching["scores"] == [0, 0]
+        for player in (ann, bob):
+            await player.screen.wait_for(lambda p=player: "Wes is watching." in re.sub(r"\s+", " ", p.screen.text()))
+        await wes.send(json.dumps({"type": "chat", "text": "hello"}))  # a watcher does not chat
+        error = await next_message(wes, "error")
+        assert error["message"] == "you are watching (the chat is the players'): stop, or leave"
+        dealer = ann if "blank line deals" in ann.screen.prompt() else bob
+        await dealer.send(b"\r")
+        players = (Player(ann.screen, ann.send, name="Ann"), Player(bob.screen, bob.send, name="Bob"))
+        playing = asyncio.gather(*(p.play(timeout=200) for p in players))
+        seen: list[dict[str, object]] = []
+        while not any(m["type"] == "event" and m["event"] == "over" for m in seen):
+            seen.append(await next_message(wes, timeout=60))
+        await playing
+        discards = [m for m in seen if m.get("event") == "discard"]
+        assert discards and all("cards" not in m for m in discards)  # (both hands hidden until the show)
+        assert any(m.get("event") == "card" for m in seen) and any(m.get("event") == "show" for m in seen)
+        for message in (watching, *seen):
+            Draft202012Validator(SERVER_SCHEMAS[str(message["type"])]).validate(message)
+        await wes.send(json.dumps({"type": "stop"}))  # (or the game's end stopped it already)
+        assert (await next_message(wes, "menu")) == {"type": "menu"}
+        await wes.close()
+        for c in (ann, bob):
             c.close()
