@@ -19,6 +19,7 @@ from door.play.table import Table
 from door.records.names import name_key
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
+from door.ui.speech import SpokenWords
 from engine.events import Event
 
 __all__ = ["ApiWatcher", "watch_game", "watchable_games", "NOBODY"]
@@ -28,17 +29,22 @@ NOBODY = -1
 
 
 class ApiWatcher:
-    """A program watching ``table``: ``send`` puts each move on its
-    connection as an ``event`` (:func:`~door.play.api_messages.event_message`
-    from no seat, so both hands stay hidden until the show)."""
+    """A program watching a table of the players ``names``: ``send`` puts
+    each move on its connection as an ``event``
+    (:func:`~door.play.api_messages.event_message` from no seat, so both
+    hands stay hidden until the show), with the sentences a watcher in
+    screen-reader mode hears."""
 
-    def __init__(self, send: Callable[[dict[str, Any]], None]) -> None:
+    def __init__(self, send: Callable[[dict[str, Any]], None], names: tuple[str, str]) -> None:
         self.send = send
+        self.spoken = SpokenWords(NOBODY, names)
+        """The screen-reader mode's sentences for a watcher (both players by name)."""
 
     def refresh(self, events: Sequence[Event] = ()) -> None:
         for event in events:
             message = event_message(event, NOBODY)
             if message is not None:
+                message["said"] = self.spoken.tell(event)
                 self.send(message)
 
 
@@ -67,9 +73,9 @@ async def watch_game(link: ApiLink, ctx: DoorContext, presence: Presence, messag
                                           "two callers who take watchers: the lobby message lists them)"))
         return False
     game = table.game
-    watcher = ApiWatcher(link.send)
-    table.watchers.append(watcher)
     names = (table.seats[0].name, table.seats[1].name)
+    watcher = ApiWatcher(link.send, names)
+    table.watchers.append(watcher)
     link.send({"type": "watching", "players": list(names), "game_to": game.rules.game_to, "game": game.number,
                "scores": list(game.scores())})
     ctx.lobby.update(presence, Doing.WATCHING_GAME, whom=f"{names[0]} and {names[1]}")

@@ -24,6 +24,7 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bot_pool import until_listed
 from tests.loopback.test_bots import bot_in, play_on
+from tests.loopback.test_callers import both_in_chat, challenge, registered
 from tests.loopback.test_protocol import logged_in
 from tests.loopback.test_sysop import sysop_login
 from tests.support.player import Player
@@ -376,3 +377,44 @@ async def test_the_card_table_goes_back_when_the_other_player_leaves(door: DoorS
     assert "Robo" in await page.inner_text("#log")  # (the door's notice of why)
     await robo.close()
     await context.close()
+
+
+async def test_the_card_table_watches_a_game_between_callers(door: DoorServer, browser: Any) -> None:
+    """The card table's list of players also lists the games it may
+    watch; a tap watches one: both hands stay out of the page until the
+    show, the moves are said in the live region, and when the game ends
+    the table goes back to the list."""
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    bob = await registered(door.telnet_port, door.store, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    await bob.send(b"y")
+    await both_in_chat(ann, bob)
+    context = await browser.new_context(**VIEWPORTS["phone"])
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", "Wes")
+    await page.tap("#people")
+    await page.wait_for_selector("#games button")
+    assert await page.inner_text("#games") == "Watch Ann against Bob"
+    await page.tap("#games button")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Watching Ann')")
+    assert await page.evaluate("() => document.activeElement.id") == "stop"
+    await ann.screen.wait_for(lambda: "Wes is watching." in re.sub(r"\s+", " ", ann.screen.text()))
+    await page.evaluate("""() => { window.handMost = 0; new MutationObserver(() => {
+        window.handMost = Math.max(window.handMost, document.querySelectorAll('#hand .card').length);
+    }).observe(document.querySelector('#hand'), {childList: true}); }""")
+    dealer = ann if "blank line deals" in ann.screen.prompt() else bob
+    await dealer.send(b"\r")
+    players = (Player(ann.screen, ann.send, name="Ann"), Player(bob.screen, bob.send, name="Bob"))
+    playing = asyncio.gather(*(p.play(timeout=200) for p in players))
+    await page.wait_for_function("() => document.querySelectorAll('#played .card').length > 0")
+    await playing
+    # no hand was ever drawn as the watcher's (cards come into the page only as played, or in the show)
+    assert await page.evaluate("() => window.handMost") == 0
+    log = await page.inner_text("#log")
+    assert "Ann:" in log or "Bob:" in log  # the moves said, in the live region
+    await page.wait_for_selector("#lobby:not([hidden])", timeout=30000)  # (the game over: back to the list)
+    await context.close()
+    for c in (ann, bob):
+        c.close()

@@ -9,7 +9,7 @@
   const RANK_NAMES = { A: "ace", T: "ten", J: "jack", Q: "queen", K: "king" };
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], asked = null, scores = [0, 0], names = ["You", "Computer"];
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
-  let welcomed = false, registered = false;
+  let welcomed = false, registered = false, watching = false;   // watching: a game between two others
 
   const label = (c) => `${RANK_NAMES[c[0]] || c[0]} of ${SUIT_NAMES[c[1]]}`;
   const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
@@ -82,7 +82,7 @@
         $("count").textContent = "0";
         $("dealer").textContent = m.dealer === seat ? "Your crib." : `${names[m.dealer]}'s crib.`;
         break;
-      case "discard": if (m.seat === seat) hand = hand.filter((c) => !m.cards.includes(c)); break;
+      case "discard": if (m.seat === seat && m.cards) hand = hand.filter((c) => !m.cards.includes(c)); break;
       case "starter": $("starter").textContent = face(m.card); $("starter").setAttribute("aria-label", label(m.card));
         if (m.heels) peg(m.dealer, m.heels); break;
       case "card":
@@ -108,11 +108,20 @@
         welcomed = true; registered = !m.guest; names[seat] = m.name; $("password").value = "";
         $("status").textContent = m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`;
         begin(); break;
-      case "lobby": $("reviewed").hidden = true; showLobby(m.players); break;
+      case "lobby": $("reviewed").hidden = true; showLobby(m.players, m.games || []); break;
       case "challenged":   // someone challenges this table: the offer, to accept or decline
         $("offer-text").textContent = `${m.name} challenges you to ${m.offer}. You have ${m.seconds} seconds to answer.`;
         $("offer").hidden = false; $("accept").focus(); break;
+      case "watching":   // a game between two others: both hands hidden until the show, nothing to answer
+        watching = true; seat = 0; names = m.players.slice(); target = m.game_to; scores = m.scores.slice(); hand = [];
+        $("me-name").textContent = names[0]; $("them-name").textContent = names[1];
+        $("join").hidden = true; $("lobby").hidden = true; $("reviewed").hidden = true; $("game").hidden = false;
+        $("again").hidden = true; $("talk").hidden = true; $("stop").hidden = false; $("match").hidden = true;
+        $("log").replaceChildren(); $("played").replaceChildren(); $("shows").replaceChildren();
+        $("status").textContent = `Watching ${names[0]} against ${names[1]}, game #${m.game}, to ${m.game_to}.`;
+        drawScores(); drawHand(); $("stop").focus(); break;
       case "table":
+        watching = false; $("stop").hidden = true; $("talk").hidden = false;
         seat = m.seat; names = m.players.slice(); target = m.game_to; scores = [0, 0];
         terms = m.best_of > 1 ? { bestOf: m.best_of, rated: m.rated, wins: terms ? terms.wins : [0, 0] } : null;
         $("me-name").textContent = "You"; $("them-name").textContent = names[1 - seat];
@@ -162,7 +171,10 @@
         if (mode === "daily") { mode = "computer"; $("again").textContent = "Play the computer"; }
         showLines(`Today's deal, ${m.day}`, m.lines); break;
       case "menu":   // the table is done with this seat: after a result, or with none (the other player left)
-        if (!$("game").hidden && $("again").hidden) {
+        if (watching) {   // (watching ended: by Stop, the game's end, or a player refusing watchers)
+          watching = false; $("stop").hidden = true; $("talk").hidden = false; $("game").hidden = true;
+          send({ type: "lobby" });
+        } else if (!$("game").hidden && $("again").hidden) {
           wait(); terms = null;
           $("prompt").textContent = "The game is over: the other player left.";
           $("again").textContent = mode === "people" ? "Play someone again" : "Play again";
@@ -185,7 +197,7 @@
   function drawShow(m) {   // a hand or the crib face up with the starter, and what it counts, item by item
     const box = document.createElement("div"), title = document.createElement("p"), row = document.createElement("div");
     box.className = "shown";
-    const whose = m.seat === seat ? "Your" : `${names[m.seat]}'s`;
+    const whose = m.seat === seat && !watching ? "Your" : `${names[m.seat]}'s`;
     title.textContent = `${whose} ${m.what}: ${m.total} point${m.total === 1 ? "" : "s"}`;
     row.className = "cards";
     for (const c of m.cards) row.appendChild(cardElement(c, "span"));
@@ -210,7 +222,7 @@
     else if (mode === "daily") send({ type: "daily" });
     else send({ type: "play_computer", game_to: target });
   }
-  function showLobby(players) {
+  function showLobby(players, watchable = []) {
     $("join").hidden = true; $("game").hidden = true; $("lobby").hidden = false;
     const list = $("players");
     list.replaceChildren();
@@ -223,6 +235,14 @@
         $("status").textContent = `You challenged ${p.name}: waiting for an answer.`;
       });
       li.appendChild(b); list.appendChild(li);
+    }
+    const games = $("games");
+    games.replaceChildren();
+    for (const g of watchable) {
+      const li = document.createElement("li"), b = document.createElement("button");
+      b.type = "button"; b.textContent = `Watch ${g.players[0]} against ${g.players[1]}`;
+      b.addEventListener("click", () => send({ type: "watch", player: g.players[0] }));
+      li.appendChild(b); games.appendChild(li);
     }
     $("status").textContent = players.length ? "Choose whom to challenge." : "Nobody is at the door's menu now: look again in a moment.";
     (list.querySelector("button") || $("refresh")).focus();
@@ -251,6 +271,7 @@
     send({ type: "available", on });
   });
   $("ratings").addEventListener("click", () => send({ type: "ratings" }));
+  $("stop").addEventListener("click", () => send({ type: "stop" }));
   $("page").addEventListener("click", () => send({ type: "page", reason: "a game at the card table" }));
   $("accept").addEventListener("click", () => { $("offer").hidden = true; send({ type: "accept" }); });
   $("decline").addEventListener("click", () => { $("offer").hidden = true; send({ type: "decline" }); });
