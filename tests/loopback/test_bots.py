@@ -72,6 +72,20 @@ async def play_on(ws: ClientConnection, moves: int | None = None) -> list[dict[s
     return seen
 
 
+async def ann_challenges_robo(ann: Any) -> None:
+    """From the main menu, the caller challenges the bot Robo (shown as a
+    bot in the list), runs in any order, to "How long a match?"."""
+    s = ann.screen
+    await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
+    await ann.send(b"8")
+    await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
+    assert re.search(r"\d  Robo \(a bot\)", s.text())  # (shown as a bot)
+    await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
+    await s.wait_for(lambda: "Press 1 or 2" in s.text())
+    await ann.send(b"1")
+    await s.wait_for(lambda: "How long a match?" in s.text())
+
+
 def test_records_bot_gives_a_token_the_store_keeps_hashed(tmp_path: Path) -> None:
     async def make() -> None:
         store = await Store.open(tmp_path / DATABASE_NAME)
@@ -119,14 +133,7 @@ async def test_a_telnet_caller_challenges_a_bot_and_they_play_to_the_end(door: D
     bot = await bot_in(door, "Robo", token)
     ann = await registered(door.telnet_port, door.store, "Ann")
     s = ann.screen
-    await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
-    await ann.send(b"8")
-    await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
-    assert re.search(r"\d  Robo \(a bot\)", s.text())  # (shown as a bot)
-    await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
-    await s.wait_for(lambda: "Press 1 or 2" in s.text())
-    await ann.send(b"1")
-    await s.wait_for(lambda: "How long a match?" in s.text())
+    await ann_challenges_robo(ann)
     assert "No rated match: Bots are rated in a pool of their own, not with people." in " ".join(s.text().split())
     await ann.send(b"1")
     bot_game = asyncio.create_task(play_on(bot))
@@ -169,13 +176,7 @@ async def test_a_bot_whose_line_drops_in_a_game_against_a_caller_goes_back_to_it
     bot = await bot_in(door, "Robo", token)
     ann = await registered(door.telnet_port, door.store, "Ann")
     s = ann.screen
-    await s.wait_for(lambda: "8  Play another caller" in s.text(), timeout=10)
-    await ann.send(b"8")
-    await s.wait_for(lambda: re.search(r"(\d)  Robo", s.text()) is not None)
-    await ann.send(re.search(r"(\d)  Robo", s.text()).group(1).encode())  # type: ignore[union-attr]
-    await s.wait_for(lambda: "Press 1 or 2" in s.text())
-    await ann.send(b"1")
-    await s.wait_for(lambda: "How long a match?" in s.text())
+    await ann_challenges_robo(ann)
     await ann.send(b"1")
     player = Player(ann.screen, ann.send, name="Ann")
     playing = asyncio.create_task(player.play(timeout=200))

@@ -77,6 +77,26 @@ SIZES = """() => {
 }"""
 
 
+async def table_page(browser: Any, door: DoorServer, kind: str, name: str) -> Any:
+    """A new page at ``door``'s card table in a ``kind`` viewport, ``name`` typed."""
+    context = await browser.new_context(**VIEWPORTS[kind])
+    page = await context.new_page()
+    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
+    await page.fill("#name", name)
+    return page
+
+
+async def bot_at_menu(door: DoorServer, name: str) -> Any:
+    """A bot ``name`` logged in by the protocol, once the lobby lists it
+    (it reaches the menu a moment after its welcome)."""
+    _, token = await door.store.bots.make(name)
+    bot = await bot_in(door, name, token)
+    looker = await logged_in(door, "Looker")
+    await until_listed(looker, name)
+    await looker.close()
+    return bot
+
+
 def hidden_cards(door: DoorServer, name: str) -> set[str]:
     """The cards in the hand of ``name``'s opponent now (the test's look inside the door)."""
     for presence in door.ctx.lobby.callers():
@@ -101,11 +121,9 @@ async def tap(page: Any, selector: str, touch: bool) -> None:
 @pytest.mark.parametrize("kind", ["desktop", "phone"])
 async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, kind: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    context = await browser.new_context(**VIEWPORTS[kind])
-    page = await context.new_page()
+    page = await table_page(browser, door, kind, "Tapper")
+    context = page.context
     touch = kind == "phone"
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Tapper")
     await page.select_option("#target", "61")
     await tap(page, "#start", touch)
     shots, leaks, counted = await play_through(page, door, "Tapper", kind)
@@ -174,17 +192,11 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     """Against someone: the table lists who is at the door's menu, a tap
     challenges a bot (which accepts by itself), they chat, and the game is
     played to the end with the bot's cards hidden until the show."""
-    _, token = await door.store.bots.make("Robo")
-    robo = await bot_in(door, "Robo", token)
+    robo = await bot_at_menu(door, "Robo")
     bot_game = asyncio.create_task(play_on(robo))
-    looker = await logged_in(door, "Looker")
-    await until_listed(looker, "Robo")  # (at the menu a moment after its welcome)
-    await looker.close()
-    context = await browser.new_context(**VIEWPORTS[kind])
-    page = await context.new_page()
+    page = await table_page(browser, door, kind, "Tapper")
+    context = page.context
     touch = kind == "phone"
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Tapper")
     await page.select_option("#target", "61")
     await tap(page, "#people", touch)
     await page.wait_for_selector("#players button")
@@ -219,10 +231,8 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     mid-hand, a new page logs in and finds the game where it stood, and
     plays it out."""
     await door.store.accounts.create("Ann", hash_password("ann-secret"))
-    context = await browser.new_context(**VIEWPORTS["phone"])
-    page = await context.new_page()
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Ann")
+    page = await table_page(browser, door, "phone", "Ann")
+    context = page.context
     await page.fill("#password", "wrong")
     await page.select_option("#target", "61")
     await page.tap("#start")
@@ -269,10 +279,8 @@ async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> 
     await door.store.accounts.create("Ann", hash_password("ann-secret"))
     day = door.store.daily.today()
     deal = await door.store.daily.deal(day)
-    context = await browser.new_context(**VIEWPORTS["desktop"])
-    page = await context.new_page()
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Ann")
+    page = await table_page(browser, door, "desktop", "Ann")
+    context = page.context
     await page.fill("#password", "ann-secret")
     await page.click("#daily")
     await page.wait_for_function(f"() => document.querySelector('#status').textContent.includes('#{deal.game}')")
@@ -294,10 +302,7 @@ async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -
     seeing only their own cards before the show."""
     pages = []
     for kind, name in (("phone", "Pat"), ("desktop", "Dee")):
-        context = await browser.new_context(**VIEWPORTS[kind])
-        page = await context.new_page()
-        await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-        await page.fill("#name", name)
+        page = await table_page(browser, door, kind, name)
         await page.select_option("#target", "61")
         await page.click("#people")
         await page.wait_for_selector("#lobby:not([hidden])")
@@ -334,10 +339,8 @@ async def test_the_card_table_pages_the_sysop(tmp_path: Path, browser: Any, syso
     config = with_sysop(make_config(tmp_path / "data", game_to=61), "Sysop", "sysop-secret", sysop_key)
     async with running(config) as door:
         sysop = await sysop_login(door, sysop_key)
-        context = await browser.new_context(**VIEWPORTS["phone"])
-        page = await context.new_page()
-        await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-        await page.fill("#name", "Tapper")
+        page = await table_page(browser, door, "phone", "Tapper")
+        context = page.context
         await page.tap("#people")
         await page.wait_for_selector("#lobby:not([hidden])")
         await page.tap("#page")
@@ -357,15 +360,9 @@ async def test_the_card_table_goes_back_when_the_other_player_leaves(door: DoorS
     """A game against a bot that leaves half way ends with no result: the
     table says so and offers the next game (the door's menu message),
     rather than waiting for a question that will never come."""
-    _, token = await door.store.bots.make("Robo")
-    robo = await bot_in(door, "Robo", token)
-    looker = await logged_in(door, "Looker")
-    await until_listed(looker, "Robo")
-    await looker.close()
-    context = await browser.new_context(**VIEWPORTS["desktop"])
-    page = await context.new_page()
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Tapper")
+    robo = await bot_at_menu(door, "Robo")
+    page = await table_page(browser, door, "desktop", "Tapper")
+    context = page.context
     await page.click("#people")
     await page.wait_for_selector("#players button")
     await page.click("#players button")
@@ -390,10 +387,8 @@ async def test_the_card_table_watches_a_game_between_callers(door: DoorServer, b
     await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
     await bob.send(b"y")
     await both_in_chat(ann, bob)
-    context = await browser.new_context(**VIEWPORTS["phone"])
-    page = await context.new_page()
-    await page.goto(f"http://127.0.0.1:{door.web_port}/table")
-    await page.fill("#name", "Wes")
+    page = await table_page(browser, door, "phone", "Wes")
+    context = page.context
     await page.tap("#people")
     await page.wait_for_selector("#games button")
     assert await page.inner_text("#games") == "Watch Ann against Bob"
