@@ -40,7 +40,7 @@ from engine.scoring import RunMode
 __all__ = ["lobby_message", "send_challenge", "answer", "accept", "page_sysop"]
 
 
-async def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
+def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
     """The ``lobby`` message: who ``presence`` may challenge now (at the
     main menu here), each a bot or not, a guest or not; and the games it
     may watch."""

@@ -26,6 +26,7 @@ from door.play.table import Table
 from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.records.accounts import Account
+from door.records.bots import BOTS
 from door.records.games import Opponent
 from door.records.ranked.ratings import RatedPlayer
 from door.records.store import SavedGame
@@ -200,4 +201,4 @@ async def ratings_message(ctx: DoorContext) -> dict[str, Any]:
         return [{"name": p.name, "rating": round(p.rating.rating), "rd": round(p.rating.rd), "matches": p.matches,
                  "provisional": p.provisional} for p in players]
     return {"type": "ratings", "people": rows(await ctx.store.ratings.top(RATINGS_SHOWN)),
-            "bots": rows(await ctx.store.ratings.top(RATINGS_SHOWN, pool="bots"))}
+            "bots": rows(await ctx.store.ratings.top(RATINGS_SHOWN, pool=BOTS))}

@@ -144,7 +144,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                        if available else "You are no longer listed to be challenged."})
             continue
         if message["type"] == "lobby":
-            link.send(await lobby_message(ctx, presence))
+            link.send(lobby_message(ctx, presence))
             continue
         if message["type"] == "ratings":
             link.send(await ratings_message(ctx))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from door.caller.identity import Caller
 from door.net.keys import KeyName
+from door.records.bots import BOTS
 from door.records.games import GameSummary
 from door.records.store import Store
 from door.ui.canvas import Canvas
@@ -249,7 +250,7 @@ async def show_top_players(display: Display, store: Store) -> None:
             names = ", ".join(f"{p.name} {p.rating.rating:.0f}" for p in provisional)
             lines += [fit(f"Provisional: {names}", 150)]
         lines.append("")
-    bots = await store.ratings.top(8, pool="bots")
+    bots = await store.ratings.top(8, pool=BOTS)
     if bots:  # (a pool of their own: a program's rating is never ranked beside a person's)
         names = ", ".join(f"{p.name} {p.rating.rating:.0f}" for p in bots)
         lines += [fit(f"Bots, rated among themselves: {names}", 150), ""]

@@ -21,7 +21,7 @@ from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
 
-__all__ = ["Bots", "TOKEN_BYTES", "POOLS", "PEOPLE"]
+__all__ = ["Bots", "TOKEN_BYTES", "POOLS", "PEOPLE", "BOTS"]
 
 TOKEN_BYTES = 32
 """A token's random bytes (it is shown as 64 hex digits)."""
@@ -29,7 +29,10 @@ TOKEN_BYTES = 32
 PEOPLE = "people"
 """The pool of every account that is no bot."""
 
-POOLS = ("bots", PEOPLE, "unrated")
+BOTS = "bots"
+"""The bots' own pool, a new bot's."""
+
+POOLS = (BOTS, PEOPLE, "unrated")
 """The rating pools a bot may be in: its own (the default), people's, or none."""
 
 NO_PASSWORD = "bot"

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from door.records.bots import POOLS
+from door.records.bots import BOTS, PEOPLE, POOLS
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
 
@@ -141,7 +141,7 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
         print(f"  {r[0]:>5}  {when}  {pad(r[2], 12)} v {pad(r[3], 12)} {result};{moved}", file=out)
     if not rows:
         print("  (none)", file=out)
-    bots = await store.ratings.top(pool="bots")
+    bots = await store.ratings.top(pool=BOTS)
     if bots:
         print("", file=out)
         print("Bots' ratings (a pool of their own):", file=out)
@@ -170,7 +170,7 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "bot":
         bot, token = await store.bots.make(args.target, getattr(args, "pool", None))
         pool = await store.bots.pool_of(bot.id)
-        rated = {"bots": "rated in the bots' own pool", "people": "rated with people",
+        rated = {BOTS: "rated in the bots' own pool", PEOPLE: "rated with people",
                  "unrated": "never rated"}[pool]
         print(f"{bot.name} is a bot, {rated}. Its token (shown this once; a new one replaces it):", file=out)
         print(f"  {token}", file=out)

@@ -59,6 +59,18 @@ async def challenge(challenger: TelnetCaller, name: str, run_mode: bytes = b"1",
     await s.wait_for(lambda: f"Waiting for {name} to answer" in s.text())
 
 
+async def in_a_game(door: DoorServer) -> tuple[TelnetCaller, TelnetCaller]:
+    """Ann and Bob, registered, at a table together (Ann challenged Bob to
+    one game and Bob accepted), both in chat mode before the first hand."""
+    ann = await registered(door.telnet_port, door.store, "Ann")
+    bob = await registered(door.telnet_port, door.store, "Bob")
+    await challenge(ann, "Bob")
+    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+    await bob.send(b"y")
+    await both_in_chat(ann, bob)
+    return ann, bob
+
+
 async def both_in_chat(*callers: TelnetCaller) -> None:
     for c in callers:
         await c.screen.wait_for(lambda c=c: c.screen.prompt().startswith("Chat"))
@@ -175,12 +187,7 @@ async def test_a_challenger_who_hangs_up_sends_the_other_back_to_the_menu(door: 
 
 
 async def test_a_dropped_caller_comes_back_to_the_game_between_callers(door: DoorServer) -> None:
-    ann = await registered(door.telnet_port, door.store, "Ann")
-    bob = await registered(door.telnet_port, door.store, "Bob")
-    await challenge(ann, "Bob")
-    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
-    await bob.send(b"y")
-    await both_in_chat(ann, bob)
+    ann, bob = await in_a_game(door)
     bob.close()  # Bob's line drops
     await ann.screen.wait_for(lambda: "Bob's line dropped" in " ".join(ann.screen.text().split()))
     bob = await registered(door.telnet_port, door.store, "bob", until="is waiting for you")

@@ -24,7 +24,7 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bot_pool import until_listed
 from tests.loopback.test_bots import bot_in, play_on
-from tests.loopback.test_callers import both_in_chat, challenge, registered
+from tests.loopback.test_callers import in_a_game
 from tests.loopback.test_protocol import logged_in
 from tests.loopback.test_sysop import sysop_login
 from tests.support.player import Player
@@ -381,12 +381,7 @@ async def test_the_card_table_watches_a_game_between_callers(door: DoorServer, b
     watch; a tap watches one: both hands stay out of the page until the
     show, the moves are said in the live region, and when the game ends
     the table goes back to the list."""
-    ann = await registered(door.telnet_port, door.store, "Ann")
-    bob = await registered(door.telnet_port, door.store, "Bob")
-    await challenge(ann, "Bob")
-    await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
-    await bob.send(b"y")
-    await both_in_chat(ann, bob)
+    ann, bob = await in_a_game(door)
     page = await table_page(browser, door, "phone", "Wes")
     context = page.context
     await page.tap("#people")

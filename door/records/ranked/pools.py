@@ -16,13 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from door.records.bots import PEOPLE, Bots
+from door.records.bots import BOTS, PEOPLE, Bots
 from door.records.ranked.fair_play import Contender, FairPlay, FairPlayRules
 
-__all__ = ["why_unrated", "BOTS"]
-
-BOTS = "bots"
-"""The bots' own pool."""
+__all__ = ["why_unrated"]
 
 
 async def why_unrated(bots: Bots, fair_play: FairPlay, a: Contender, b: Contender,

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from door.records.bots import PEOPLE
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
@@ -164,7 +165,7 @@ class Ratings:
         ra, rb = await self.database.query(q)
         return Stakes((ra, rb), rate_match(ra, rb, True), rate_match(ra, rb, False))
 
-    async def top(self, limit: int = 100, pool: str = "people") -> list[RatedPlayer]:
+    async def top(self, limit: int = 100, pool: str = PEOPLE) -> list[RatedPlayer]:
         """Every rated player of ``pool`` (``"people"``, or the bots'
         ``"bots"``: :mod:`door.records.ranked.pools`), established players
         first, each group by rating (highest first, then fewer RD points,
