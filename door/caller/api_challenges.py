@@ -17,23 +17,21 @@ from door.caller.api_play import IDLE_LOOK, next_message, play_seat
 from door.caller.api_watching import watchable_games
 from door.caller.challenges import rules_words
 from door.caller.match_table import set_table, why_unrated
+from door.caller.program import Program
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import error_message
-from door.play.api_seat import ApiSeat
-from door.play.deals import new_chain, new_seed
 from door.play.human_seat import HumanSeat
 from door.play.journal import Journal
 from door.play.table import Table
 from door.play.table_settings import TableSettings
-from door.records.accounts import Account
 from door.records.games import Opponent
 from door.records.names import name_key
 from door.records.ranked.match import MatchTerms, ranked_rules
 from door.sysop.doing import Doing
-from door.sysop.presence import Challenge, Presence, account_identity, account_of, sysop_identity
+from door.sysop.presence import Challenge, Presence, account_of, sysop_identity
 from engine.rules import Rules
 from engine.scoring import RunMode
 
@@ -49,14 +47,14 @@ def lobby_message(ctx: DoorContext, presence: Presence) -> dict[str, Any]:
     return {"type": "lobby", "players": players, "games": watchable_games(ctx, presence)}
 
 
-async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, who: Program,
                          message: dict[str, Any], log: Log) -> bool:
     """The program challenges the player named in ``message`` (one at the
     main menu here: a caller, or a bot, which accepts by itself) to a game
     or a match, rated when asked and fair play allows; on a yes this
     session sets the table, and the program plays its seat to the end of
     the match.  True when the program left meanwhile."""
-    name, bot = who
+    name = who.name
     target = next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(message["name"])), None)
     if target is None:
         link.send(error_message("name", f"{message['name']} is not at the main menu to be challenged "
@@ -94,10 +92,10 @@ async def send_challenge(link: ApiLink, ctx: DoorContext, presence: Presence, wh
         link.send({"type": "notice", "text": f"{target.name} declined." if challenge.declined else
                    "The challenge is withdrawn." if challenge.withdrawn else f"{target.name} did not answer."})
         return left
-    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
-    table = await set_table(ctx, challenge, (seat, theirs), 0, new_chain(), log)
-    ctx.lobby.update(presence, Doing.VS_CALLER, table, target.name)
-    ctx.lobby.update(target, Doing.VS_CALLER, table, name)
+    seat = who.seat(link.send)
+    table = await set_table(ctx, challenge, (seat, theirs), 0, who.seeds, log)
+    ctx.lobby.update(presence, Doing.VS_CALLER, table, target.name, seat)
+    ctx.lobby.update(target, Doing.VS_CALLER, table, name, theirs)
     return await play_seat(link, seat)
 
 
@@ -148,14 +146,14 @@ async def _while_asked(link: ApiLink, waiting: asyncio.Task[Any], withdraw: Call
     return left
 
 
-async def page_sysop(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+async def page_sysop(link: ApiLink, ctx: DoorContext, presence: Presence, who: Program,
                      message: dict[str, Any], log: Log) -> bool:
     """The program pages the sysop (with the ``reason`` in ``message``, as
     a caller does from the menu) and plays them if a sysop accepts, under
     the house rules with the runs the program asked for; a registered
     caller's or a bot's game is kept.  True when the program left
     meanwhile."""
-    name, account = who
+    name, account = who.name, who.account
     reason = message.get("reason", "")
     link.send({"type": "notice", "text": f"Paging the sysop for up to {ctx.paging.page_timeout:.0f} seconds."})
     ctx.lobby.update(presence, Doing.PAGING)
@@ -175,23 +173,23 @@ async def page_sysop(link: ApiLink, ctx: DoorContext, presence: Presence, who: t
         return left
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if message.get("runs") == "order"
                                 else RunMode.UNORDERED)
-    seat = ApiSeat(name, link.send, new_seed(), account_identity(account.id) if account is not None else None)
+    seat = who.seat(link.send)
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                        identity=sysop_identity(invitation.console.name))
     journal = (Journal(ctx.store, account.id, (name, invitation.console.name), (account.id, None), Opponent.SYSOP,
                        warn=seat.notice) if account is not None else None)
     table = Table(rules, [seat, theirs], TableSettings(
         journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout, chat_limit=ctx.paging.chat_limit,
-        hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=new_chain()))
+        hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=who.seeds))
     invitation.handoff.set_result(theirs)
     log.info("%s plays the sysop %s by the game protocol", name, invitation.console.name)
     link.send({"type": "notice", "text": f"{invitation.console.name} accepted your page."})
     ctx.lobby.run_table(table)
-    ctx.lobby.update(presence, Doing.VS_SYSOP, table)
+    ctx.lobby.update(presence, Doing.VS_SYSOP, table, seat=seat)
     return await play_seat(link, seat)
 
 
-async def answer(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:
+async def answer(link: ApiLink, ctx: DoorContext, who: Program, challenge: Challenge) -> bool:
     """The program answers ``challenge`` itself (``challenged``, then
     ``accept`` or ``decline``, within the challenge's seconds); on accept
     it plays, as a bot does.  True when the program left meanwhile.
@@ -219,12 +217,11 @@ async def answer(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None
     return False
 
 
-async def accept(link: ApiLink, ctx: DoorContext, who: tuple[str, Account | None], challenge: Challenge) -> bool:
+async def accept(link: ApiLink, ctx: DoorContext, who: Program, challenge: Challenge) -> bool:
     """A bot accepts ``challenge``: the challenger's session sets the table
     and runs it; the bot plays its seat there until the match is over.
     True when the program left meanwhile."""
-    name, bot = who
-    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
+    seat = who.seat(link.send)
     if not ctx.lobby.answer_challenge(challenge, seat):
         link.send({"type": "notice", "text": f"{challenge.challenger.name} is no longer waiting for an answer."})
         return False

@@ -11,15 +11,14 @@ import logging
 from typing import Any
 
 from door.caller.daily_screens import keep_result, pending_day, ranking_lines
+from door.caller.program import Program
 from door.caller.review import reviewed
 from door.caller.side import Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
-from door.net.terminal import HungUp
 from door.play.api_messages import MessageError, error_message, read_message
 from door.play.api_seat import ApiSeat
 from door.play.daily_deal import daily_opponent
-from door.play.deals import new_seed
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.table import Table
@@ -31,7 +30,7 @@ from door.records.games import Opponent
 from door.records.ranked.ratings import RatedPlayer
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
-from door.sysop.presence import Presence, account_identity
+from door.sysop.presence import Presence
 from engine.shuffle import SeededShuffle
 
 __all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "play_daily", "review_message",
@@ -87,18 +86,23 @@ async def hand_moves(link: ApiLink, seat: ApiSeat) -> bool:
 
 
 async def play_seat(link: ApiLink, seat: ApiSeat) -> bool:
-    """:func:`hand_moves` at a table between people: a connection that ends
-    leaves the seat (the table waits for the bot to log in again, as for
-    any registered caller).  True when the program left."""
+    """:func:`hand_moves` at a table between people: a session that ends
+    there however it ends (the connection gone, an exception) leaves the
+    seat as a dropped line does (the table waits for the program to log in
+    again, as for any registered caller); while it only waits on the other
+    player it is never idle-timed out.  True when the program left."""
+    link.awaited = lambda: seat.table is None or seat.table.awaits(seat.index)
     try:
         return await hand_moves(link, seat)
-    except HungUp:
+    except BaseException:
         if seat.table is not None:
-            seat.table.leave(seat.index)
+            seat.table.leave(seat.index, seat)
         raise
+    finally:
+        link.awaited = None
 
 
-async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
+async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: Program,
                          message: dict[str, Any], resume: SavedGame | None = None,
                          daily: tuple[str, SeededShuffle] | None = None) -> bool:
     """One game against the computer at the level and target asked for
@@ -109,7 +113,7 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
     sent when it ends; a kept play of today's deal is one too).  An
     account's game is kept move by move, as at a screen.  True when the
     program left."""
-    name, bot = who
+    name, bot = who.name, who.account
     options = CallerOptions()
     if "skill" in message and message["skill"] in ctx.caller.skills:
         options.skill = Skill(message["skill"])
@@ -120,7 +124,7 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
         daily = (day, resume.shuffle)
     rules = (resume.rules if resume is not None else ctx.rules if daily is not None
              else options.game_rules(ctx.rules, ctx.caller.may_change))
-    seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id) if bot is not None else None)
+    seat = who.seat(link.send)
     computer = (daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking) if daily is not None
                 else computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
     journal = (Journal(ctx.store, bot.id, (name, computer.name), (bot.id, None), Opponent.COMPUTER, warn=seat.notice)
@@ -128,8 +132,8 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
     numbers = iter([daily[1]] if daily is not None else [])
     table = Table(rules, [seat, computer], TableSettings(
         lambda: next(numbers, None), journal=journal, auto_deal=True, chat_limit=ctx.paging.chat_limit,
-        clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None))
-    ctx.lobby.update(presence, Doing.VS_COMPUTER, table)
+        clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None, seeds=who.seeds))
+    ctx.lobby.update(presence, Doing.VS_COMPUTER, table, seat=seat)
     running = asyncio.create_task(table.run(resume))
     try:
         left = await hand_moves(link, seat)
@@ -148,14 +152,14 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
     return left
 
 
-async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None, bool],
+async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: Program,
                  log: Log) -> bool:
     """Today's deal for a registered caller, once (as at the screens:
     once an account, and by default once an address), then the day's
     ranking (a ``daily`` message); a caller who played it today gets the
     ranking at once.  A guest has no account to rank, and a bot does not
     play it (it is ranked among people).  True when the program left."""
-    name, account, is_bot = who
+    name, account, is_bot = who.name, who.account, who.bot
     if account is None or is_bot:
         link.send(error_message("type", "today's deal is ranked among people: it is for registered callers"
                                 if account is None or not is_bot else "today's deal is ranked among people: "
@@ -171,7 +175,7 @@ async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: t
             link.send(error_message("type", refused))
             return False
         log.info("%r plays the daily deal of %s (game %d) by the game protocol", name, day, deal.game)
-        return await play_computer(link, ctx, presence, (name, account), {"type": "play_computer"}, None,
+        return await play_computer(link, ctx, presence, who, {"type": "play_computer"}, None,
                                     (day, deal))
     link.send({"type": "daily", "day": day, "game": deal.game, "lines": await ranking_lines(ctx, account.id, day)})
     return False

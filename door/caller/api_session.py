@@ -26,14 +26,12 @@ from door.caller.api_play import (
 )
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
+from door.caller.program import Program
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
-from door.play.api_seat import ApiSeat
-from door.play.deals import new_seed
-from door.records.accounts import Account
 from door.records.games import Opponent
 from door.records.names import clean_name
 from door.sysop.doing import Doing
@@ -46,7 +44,7 @@ DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
 
 
-async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None, bool]:
+async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
     """Who the program is: a bot's name and account (its token checked),
     a registered caller's (their password checked, within the same limits
     on wrong passwords as at the name prompt:
@@ -67,7 +65,7 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None,
             stored = await ctx.store.accounts.password_hash(account.id)
             verdict = await ctx.throttle.check(account.name, link.address, "protocol", message["password"], stored)
             if verdict.ok:
-                return account.name, account, False
+                return Program(account.name, account)
             if verdict.refused is None:
                 await asyncio.sleep(verdict.delay)
             link.send(error_message("password", verdict.refused or "wrong password"))
@@ -78,13 +76,13 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None,
                 await asyncio.sleep(1.0)  # (a guess costs a second)
                 link.send(error_message("token", "no bot by that name has that token"))
                 continue
-            return bot.name, bot, True
+            return Program(bot.name, bot, bot=True)
         if not name or reserved(name, ctx.sysops):
             link.send(error_message("name", "that name is reserved: choose another"))
         elif await ctx.store.accounts.find(name) is not None:
             link.send(error_message("name", "that name is registered: a guest chooses another"))
         else:
-            return name, None, False
+            return Program(name)
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
@@ -100,7 +98,8 @@ async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, 
 
 async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-    name, bot, is_bot = await _log_in(link, ctx)
+    who = await _log_in(link, ctx)
+    name, bot, is_bot = who.name, who.account, who.bot
     if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return
@@ -109,12 +108,13 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")
-    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot})
+    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot,
+               "seed": who.seed, "commitment": who.seeds.next_commitment})
     if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
         table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
-        seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id))
+        seat = who.seat(link.send)
         link.send({"type": "notice", "text": f"Your game against {table.seats[1 - index].name} goes on."})
-        ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name)
+        ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name, seat)
         table.rejoin(index, seat)
         if await play_seat(link, seat):
             return await _goodbye(link)
@@ -122,7 +122,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         saved = await ctx.store.saved.load(bot.id)
         if saved is not None and saved.opponent == Opponent.COMPUTER:
             link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
-            if await play_computer(link, ctx, presence, (name, bot), {"type": "play_computer"}, saved):
+            if await play_computer(link, ctx, presence, who, {"type": "play_computer"}, saved):
                 return await _goodbye(link)
     available = is_bot  # (a bot may be challenged, and accepts by itself; another program when it says so)
     while True:
@@ -133,7 +133,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             challenge = ctx.lobby.challenge_for(presence)
             if challenge is not None:
                 ctx.lobby.at_menu(presence, False)
-                if await (accept if is_bot else answer)(link, ctx, (name, bot), challenge):
+                if await (accept if is_bot else answer)(link, ctx, who, challenge):
                     return await _goodbye(link)
             continue
         if message["type"] == "leave":
@@ -146,6 +146,10 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "lobby":
             link.send(lobby_message(ctx, presence))
             continue
+        if message["type"] == "seed":
+            who.set_seed(message["seed"])
+            link.send({"type": "seed", "seed": who.seed, "commitment": who.seeds.next_commitment})
+            continue
         if message["type"] == "ratings":
             link.send(await ratings_message(ctx))
             continue
@@ -153,7 +157,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             link.send(await review_message(ctx, bot, log))
             continue
         if message["type"] == "daily":
-            if await play_daily(link, ctx, presence, (name, bot, is_bot), log):
+            if await play_daily(link, ctx, presence, who, log):
                 return await _goodbye(link)
             continue
         if message["type"] == "watch":
@@ -161,19 +165,20 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                 return await _goodbye(link)
             continue
         if message["type"] == "page":
-            if await page_sysop(link, ctx, presence, (name, bot), message, log):
+            if await page_sysop(link, ctx, presence, who, message, log):
                 return await _goodbye(link)
             continue
         if message["type"] == "challenge":
             ctx.lobby.at_menu(presence, False)
-            if await send_challenge(link, ctx, presence, (name, bot), message, log):
+            if await send_challenge(link, ctx, presence, who, message, log):
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, ratings, review or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, "
+                                            "watch, seed, ratings, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
-        if await play_computer(link, ctx, presence, (name, bot), message):
+        if await play_computer(link, ctx, presence, who, message):
             return await _goodbye(link)
 
 

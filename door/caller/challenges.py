@@ -263,7 +263,7 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: Seat) -> No
     index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
     seats = (mine, theirs) if index == 0 else (theirs, mine)
     table = await set_table(side.ctx, challenge, seats, index, side.seeds, side.log)
-    side.ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name)
+    side.ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name, theirs)
     await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
 
 

@@ -78,7 +78,7 @@ async def set_table(ctx: DoorContext, challenge: Challenge, seats: tuple[Seat, S
     table = Table(challenge.rules, seats, TableSettings(
         journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
         chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
-        clock=ctx.store.clock, terms=terms, seeds=seeds))
+        clock=ctx.store.clock, terms=terms, seeds=seeds, decision_clock=ctx.ranked.clock(rated)))
     if rated and accounts[0] is not None and accounts[1] is not None:
         stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
         table.series.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}

@@ -27,7 +27,7 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
     ``parting``)."""
     presence = side.presence
     if table is not None:
-        side.doing(doing, table, whom)
+        side.doing(doing, table, whom, seat)
     presence.deliver = seat.notice
     try:
         await seat.play()

@@ -355,7 +355,7 @@ class CallerSession(CallerSide):
         table = Table(rules, [human, computer], TableSettings(
             lambda: next(numbers, None), journal, chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock,
             seeds=self.seeds, sealed_until=daily))
-        self.doing(Doing.VS_COMPUTER, table)
+        self.doing(Doing.VS_COMPUTER, table, seat=human)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
         try:

@@ -29,7 +29,7 @@ from door.ui.line_display import LineDisplay
 from engine.shuffle import SeedChain
 
 if TYPE_CHECKING:
-    from door.play.table import Table
+    from door.play.table import Seat, Table
 
 __all__ = ["CallerSide", "Log", "NOBODY", "shared_line"]
 
@@ -84,9 +84,10 @@ class CallerSide:
         ranked play judges them by other signs than the address."""
         return shared_line(self.terminal, self.ctx.shared)
 
-    def doing(self, what: Doing, table: Table | None = None, whom: str = "") -> None:
-        """Tell the lobby what the caller is doing now (naming ``whom``, at which ``table``)."""
-        self.ctx.lobby.update(self.presence, what, table, whom)
+    def doing(self, what: Doing, table: Table | None = None, whom: str = "", seat: Seat | None = None) -> None:
+        """Tell the lobby what the caller is doing now (naming ``whom``, at
+        which ``table``, in which ``seat``)."""
+        self.ctx.lobby.update(self.presence, what, table, whom, seat)
 
     def present(self, presentation: Presentation) -> None:
         """Show the door to this caller in ``presentation`` from the next

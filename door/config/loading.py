@@ -57,7 +57,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "prelogin_per_address": (1, 100000), "prelogin_per_network": (1, 100000),
     "port": (0, 65535), "max_message": (256, 1024 * 1024), "message_rate": (1, 100000),
     "min_games": (0, 10000), "min_age_days": (0, 3650), "pair_per_day": (0, 1000), "abort_limit": (1, 1000),
-    "abort_window": (0, 8760), "abort_hold": (0, 8760),
+    "abort_window": (0, 8760), "abort_hold": (0, 8760), "decision_clock": (10, 86400), "clock_warning": (0, 3600),
 }
 
 

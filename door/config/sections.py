@@ -10,6 +10,7 @@ from pathlib import Path
 
 from door.net.gate import PreloginLimit
 from door.net.peer_socket import PEER_SECRET
+from door.play.decision_clock import ClockTerms
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
 from door.records.names import name_key
@@ -99,7 +100,11 @@ class RankedConfig:
     instead); one pair counts at most ``pair_per_day`` rated matches a
     day.  A caller who aborts ``abort_limit`` rated matches before their
     first deal within ``abort_window`` hours is held back from rated play
-    for ``abort_hold`` hours."""
+    for ``abort_hold`` hours.  Each decision of a rated match has a clock
+    of ``decision_clock`` seconds (the player is warned ``clock_warning``
+    seconds before it runs out; whose clock runs out loses the match);
+    ``clock_unrated``: games and matches between callers that are not
+    rated have the same clock."""
 
     min_games: int = 5
     min_age_days: float = 1.0
@@ -108,6 +113,14 @@ class RankedConfig:
     abort_limit: int = 3
     abort_window: float = 24.0
     abort_hold: float = 6.0
+    decision_clock: float = 90.0
+    clock_warning: float = 20.0
+    clock_unrated: bool = False
+
+    def clock(self, rated: bool) -> ClockTerms | None:
+        """The clock on each decision of a game between callers (``rated``
+        or not), or ``None`` when it has none."""
+        return ClockTerms(self.decision_clock, self.clock_warning) if rated or self.clock_unrated else None
 
     def rules(self) -> FairPlayRules:
         """These settings in seconds, as the records check them."""

@@ -80,6 +80,8 @@ class ApiLink(WebTerminal):
                 async with asyncio.timeout(max(0.0, min(waits)) if waits else None):
                     await self._arrived.wait()
             except TimeoutError:
+                if self.idle_timeout is not None and self.waiting_on_others(loop.time()):
+                    continue
                 if self.idle_timeout is not None and loop.time() >= self._last_input + self.idle_timeout:
                     self.send({"type": "bye", "text": f"Nothing came for {self.idle_timeout:g} seconds: goodbye."})
                     self.close()

@@ -118,6 +118,11 @@ class Terminal(Output):
         (``None``: never)."""
         self.idle_warning: float = 60.0
         """Seconds before the idle disconnect at which ``warn`` is called."""
+        self.awaited: Callable[[], bool] | None = None
+        """Asked when the idle timeout comes: False while the caller only
+        waits on somebody else (the other player's move), who is then
+        never idle-timed out (the idle time starts again); ``None``: always
+        awaited."""
         self.warn: Callable[[str], None] | None = None
         """Shows a sentence to the caller on the current screen (set by the session)."""
         self._warned = False
@@ -154,6 +159,18 @@ class Terminal(Output):
     def idle(self) -> float:
         """Seconds since the caller last sent anything."""
         return asyncio.get_event_loop().time() - self._last_input
+
+    def waiting_on_others(self, now: float) -> bool:
+        """True when the idle timeout (or its warning) is due at ``now``
+        (the event loop's clock) but the caller only waits on somebody
+        else (:attr:`awaited`): the idle time then starts again from now."""
+        assert self.idle_timeout is not None
+        warning = self.idle_warning if not self._warned and self.idle_warning < self.idle_timeout else 0.0
+        due = self._last_input + self.idle_timeout - warning
+        if now < due or self.awaited is None or self.awaited():
+            return False
+        self._last_input, self._warned = now, False
+        return True
 
     def feed(self, data: bytes) -> None:
         """Bytes typed by the caller.  Past :data:`INPUT_LIMIT` unread
@@ -307,6 +324,8 @@ class Terminal(Output):
             if item is _TICK:
                 if self._decoder.pending:
                     self._keys.extend(self._decoder.flush())
+                    continue
+                if self.idle_timeout is not None and self.waiting_on_others(loop.time()):
                     continue
                 if self.idle_timeout is not None and loop.time() >= self._last_input + self.idle_timeout:
                     self._idle_out()

@@ -33,9 +33,10 @@ from engine.events import (
     StarterTurned,
 )
 from engine.game import Game, Phase
+from engine.shuffle import SeededShuffle
 
 __all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message", "event_message",
-           "ask_message", "state_message", "error_message", "card_list", "MAX_MESSAGE"]
+           "ask_message", "state_message", "error_message", "card_list", "shuffle_message", "MAX_MESSAGE"]
 
 PROTOCOL = 1
 """The protocol's version, in the server's ``hello``."""
@@ -76,6 +77,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "challenge": _message("challenge", {
         "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
+    "seed": _message("seed", {"seed": {"type": "string", "minLength": 1, "maxLength": 200}}, ("seed",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
@@ -87,16 +89,26 @@ _RATED: dict[str, Any] = {"type": "array", "items": {
                                      "provisional": {"type": "boolean"}},
     "required": ["name", "rating", "rd", "matches", "provisional"], "additionalProperties": False}}
 _SCORES: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+_HEX64: dict[str, Any] = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+_SHUFFLE: dict[str, Any] = {"type": "object", "properties": {
+    "game": {"type": "integer"}, "commitment": _HEX64, "player_seeds": {
+        "type": "array", "items": _HEX64, "minItems": 2, "maxItems": 2},
+    "seed": _HEX64, "sealed_until": {"type": "string"}},
+    "required": ["game", "commitment", "player_seeds"], "additionalProperties": False}
 _PEG: dict[str, Any] = {"type": "object", "properties": {"kind": {"type": "string"}, "points": {"type": "integer"}},
                         "required": ["kind", "points"], "additionalProperties": False}
 
 SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "hello": _message("hello", {"protocol": {"const": PROTOCOL}, "door": {"type": "string"}}, ("protocol", "door")),
     "welcome": _message("welcome", {"name": {"type": "string"}, "guest": {"type": "boolean"},
-                                    "bot": {"type": "boolean"}}, ("name", "guest")),
+                                    "bot": {"type": "boolean"}, "seed": _HEX64, "commitment": _HEX64},
+                        ("name", "guest")),
+    "seed": _message("seed", {"seed": _HEX64, "commitment": _HEX64}, ("seed", "commitment")),
+    "clock": _message("clock", {"seat": _SEAT, "seconds": {"type": "number", "minimum": 0}}, ("seat", "seconds")),
     "table": _message("table", {"seat": _SEAT, "players": {"type": "array", "items": {"type": "string"}},
                                 "game_to": {"type": "integer"}, "game": {"type": "integer"},
-                                "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}},
+                                "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"},
+                                "shuffle": _SHUFFLE, "clock": {"type": "number", "exclusiveMinimum": 0}},
                       ("seat", "players", "game_to", "game")),
     "state": _message("state", {
         "phase": {"enum": ["discard", "play", "show", "over"]}, "hand_number": {"type": "integer"},
@@ -120,12 +132,12 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "ask": _message("ask", {
         "ask": {"enum": ["discard", "play", "count"]}, "hand": _CARDS, "choose": {"type": "integer"},
         "playable": _CARDS, "count": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "cards": _CARDS,
-        "starter": _CARD}, ("ask",)),
+        "starter": _CARD, "seconds_left": {"type": "number", "minimum": 0}}, ("ask",)),
     "chat": _message("chat", {"name": {"type": "string"}, "text": {"type": "string"}}, ("name", "text")),
     "notice": _message("notice", {"text": {"type": "string"}}, ("text",)),
     "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
-    "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES},
-                          ("winner", "scores")),
+    "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES,
+                                        "shuffle": _SHUFFLE}, ("winner", "scores")),
     "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
                        ("game", "lines")),
     "challenged": _message("challenged", {"name": {"type": "string"}, "offer": {"type": "string"},
@@ -271,6 +283,21 @@ def state_message(game: Game, me: int) -> dict[str, Any]:
             "scores": list(game.scores()), "hand": card_list(game.hands[me]),
             "starter": str(game.starter) if game.starter is not None else None, "count": game.count,
             "series": card_list(game.series)}
+
+
+def shuffle_message(shuffle: SeededShuffle, sealed_until: str | None, revealed: bool = False) -> dict[str, Any]:
+    """A game's verifiable shuffle as the protocol says it: its number,
+    the commitment and both player seeds (seat 0 first); ``revealed``
+    (the game is over): the door's seed too, unless the game is the day's
+    deal, whose seed is kept until the day ``sealed_until`` is over (it is
+    named instead)."""
+    message: dict[str, Any] = {"game": shuffle.game, "commitment": shuffle.commitment,
+                               "player_seeds": list(shuffle.player_seeds)}
+    if sealed_until is not None:
+        message["sealed_until"] = sealed_until
+    elif revealed:
+        message["seed"] = shuffle.server_seed
+    return message
 
 
 def error_message(field: str, message: str) -> dict[str, Any]:

@@ -11,7 +11,14 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from door.play.api_messages import ask_message, cards_of, error_message, event_message, state_message
+from door.play.api_messages import (
+    ask_message,
+    cards_of,
+    error_message,
+    event_message,
+    shuffle_message,
+    state_message,
+)
 from door.play.table import Table
 from door.records.identity import Identity
 from door.ui.speech import SpokenWords
@@ -49,6 +56,8 @@ class ApiSeat:
         """The last ask sent, with how many moves this seat had made then:
         the same ask is not sent again while the program's answer is on
         its way (the other seat moving meanwhile changes nothing it asks)."""
+        self._clock_sent: dict[int, float] = {}
+        """The deadline of each decision clock last sent, by seat."""
 
     @property
     def shuffle_seed(self) -> str:
@@ -66,6 +75,10 @@ class ApiSeat:
                                    "game_to": game.rules.game_to, "game": game.number}
             if self.table.terms is not None:  # (a match between people: its length, and whether it is rated)
                 sat.update(best_of=self.table.terms.best_of, rated=self.table.terms.rated)
+            if game.shuffle is not None:  # (the verifiable shuffle: the commitment before the cut)
+                sat["shuffle"] = shuffle_message(game.shuffle, self.table.sealed)
+            if self.table.clocks is not None:  # (the seconds each decision has)
+                sat["clock"] = self.table.clocks.terms.seconds
             self.send(sat)
             if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
                 self.send(state_message(game, self.index))
@@ -82,11 +95,15 @@ class ApiSeat:
                                     "scores": list(game.result.scores)}
             if self.table is not None and self.table.terms is not None:
                 over["wins"] = list(self.table.series.wins())  # (the match's games won so far, this one in)
+            if game.shuffle is not None:  # (the seed revealed, unless the day's deal keeps it till the day is over)
+                over["shuffle"] = shuffle_message(game.shuffle, self.table.sealed if self.table is not None else None,
+                                                  revealed=True)
             self.send(over)
             return
         table = self.table
         if table is not None and not table.dealt.is_set() and game.dealer == self.index:
             asyncio.get_running_loop().call_soon(table.deal, self.index)  # (after this notify, not inside it)
+        self._clocks()
         self._ask(game)
 
     def _ask(self, game: Game) -> None:
@@ -97,7 +114,22 @@ class ApiSeat:
         if ask is None or self._asked == (mine, ask):
             return
         self._asked = (mine, ask)
-        self.send(ask)
+        left = self.table.clock_left(self.index) if self.table is not None else None
+        self.send(ask if left is None else {**ask, "seconds_left": round(left, 1)})
+
+    def _clocks(self) -> None:
+        """Send a ``clock`` for each decision clock that started since the
+        last (either seat's: both players see whose clock runs)."""
+        table = self.table
+        if table is None or table.clocks is None:
+            return
+        running = table.clocks.running()
+        for seat, deadline in sorted(running.items()):
+            if self._clock_sent.get(seat) != deadline:
+                left = table.clock_left(seat)
+                if left is not None:
+                    self.send({"type": "clock", "seat": seat, "seconds": round(left, 1)})
+        self._clock_sent = running
 
     def take(self, message: dict[str, Any]) -> None:
         """A checked message from the program (a move, chat, leaving):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from engine.actions import Action
 
-__all__ = ["Submit", "Leave", "Quit", "Abandon", "Command", "ChatLine"]
+__all__ = ["Submit", "Leave", "Quit", "Abandon", "Fault", "TimeOut", "Wake", "Command", "ChatLine"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,30 @@ class Abandon:
     seat: int
 
 
-Command = Submit | Leave | Quit | Abandon
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """The door failed while telling ``seat``'s player what happened (a
+    presentation that raised): the fault is the door's, not a player's."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeOut:
+    """``seat``'s decision clock ran out (the table's own command)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Wake:
+    """Nothing happened: the table looks at its clocks again (a clock
+    started outside its loop: a deal from chat mode, a player back)."""
+
+    seat: int = -1
+
+
+Command = Submit | Leave | Quit | Abandon | Fault | TimeOut | Wake
 """What the table's queue carries, in the order the seats sent them."""
 
 ChatLine = tuple[float, str, str]

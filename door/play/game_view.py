@@ -148,8 +148,9 @@ def paint_game(canvas: Canvas, game: Game, me: int, names: list[str], vs: ViewSt
     chat = vs.mode is Mode.CHAT or (vs.before_deal and not vs.lingering)
     playing = game.phase is Phase.PLAY
     vs.band("info").draw(canvas, rows["info"], 1, (game.dealer, you, tuple(names), vs.replayed_hand, before_deal,
-                                                    game.count if playing else -1, game.hand_number),
-                         lambda band: _info(band, 0, game, you, names, vs.replayed_hand, before_deal=before_deal))
+                                                    game.count if playing else -1, game.hand_number, vs.clock),
+                         lambda band: _info(band, 0, game, you, names, vs.replayed_hand, before_deal=before_deal,
+                                            clock=vs.clock))
     if before_deal and vs.review:
         _review(canvas, rows["opponent"], vs.review, you, names, vs.options.sort)
         if vs.recap is not None:
@@ -181,15 +182,21 @@ def _title(canvas: Canvas, game: Game, names: list[str], vs: ViewState) -> None:
 
 
 def _info(canvas: Canvas, row: int, game: Game, me: int, names: list[str], replayed: bool = False,
-          before_deal: bool = False) -> None:
+          before_deal: bool = False, clock: str = "") -> None:
     """Who deals this hand (``before_deal``: the hand about to be dealt,
-    while the last one's show is still on screen), the count, the hand."""
+    while the last one's show is still on screen), the decision ``clock``
+    that runs (a game between people), the count, the hand."""
     dealer = "You" if game.dealer == me else names[game.dealer]
     crib = "your crib" if game.dealer == me else f"{names[game.dealer]}'s crib"
     if cell_width(dealer) > 12:
         crib = "the crib"
     col = canvas.put(row, 1, "Next deal: " if before_deal else "Dealer: ", LABEL)
     col = canvas.put(row, col, f"{dealer} ({crib})", BRIGHT)
+    if clock:  # between the dealer and the count; only the time when a long name leaves no room for the words
+        start = max(col + 2, 30)
+        text = clock if start + cell_width(clock) <= 51 else clock.rsplit(" ", 1)[-1]
+        if start + cell_width(text) <= 51:
+            canvas.put(row, start, text, Style(fg=YELLOW, bold=True))
     if game.phase is Phase.PLAY:
         canvas.put(row, 52, "Count: ", LABEL)
         canvas.put(row, 59, f"{game.count:>2}", Style(fg=YELLOW, bold=True))

@@ -16,6 +16,7 @@ from door.play import controller
 from door.play.commands import ChatLine
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, SetSeed, Submit
 from door.play.deals import new_seed, reveal_notice
+from door.play.decision_clock import shown_clock
 from door.play.game_view import paint_game
 from door.play.hints import discard_analysis, hand_play, pegging_note
 from door.play.options import CallerOptions, Pace
@@ -112,6 +113,7 @@ class HumanSeat:
             self.vs.series = table.series.score_words()
         self.display.painter = self._paint
         self.display.hold = lambda: table.writing
+        self.display.terminal.awaited = lambda: table.awaits(index)  # (waiting on the other is never idleness)
 
     @property
     def game(self) -> Game:
@@ -146,19 +148,26 @@ class HumanSeat:
         try:
             self._notify(game, events)
         except Exception:
-            self.fail(f"telling {events!r}")
+            self.fail(f"telling {events!r}", fault=True)
+            return
+        if self.table is not None and self.table.clocks is not None:
+            self.display.terminal.wake()  # (a decision's clock may have started: the key loop ticks)
 
-    def fail(self, doing: str) -> None:
-        """The presentation failed while ``doing`` something: logged with
-        its traceback; the seat leaves the table (as when the line drops:
-        a registered caller's game is kept) and the session shows
+    def fail(self, doing: str, fault: bool = False) -> None:
+        """The presentation failed while ``doing`` something: logged; the
+        seat leaves the table as when the line drops, or for a ``fault``
+        (the door failed telling what happened, not on the player's key)
+        as :meth:`~door.play.table.Table.fault` says; the session shows
         :data:`FAILURE` at the menu."""
         if self.failure is not None:
             return
         log.exception("the %s presentation of %s failed %s", self.display.presentation.value, self.name, doing)
         self.failure = FAILURE
         if self.table is not None:
-            self.table.leave(self.index)
+            if fault:
+                self.table.fault(self.index)
+            else:
+                self.table.leave(self.index, self)
         if not self.done.done():
             self.done.set_result(None)
 
@@ -230,11 +239,18 @@ class HumanSeat:
         return text
 
     def _work_out_note(self, game: Game, hand: int) -> asyncio.Task[str] | None:
-        """Start working out the pegging note of ``hand``
-        where the computer thinks (about 1.5 ms of search, off the event
-        loop); ``None`` where no hints are given or the hand is gone."""
+        """Start working out the pegging note of ``hand`` where the
+        computer thinks (about 1.5 ms of search, off the event loop);
+        ``None`` where no hints are given or the hand is gone."""
         call = self._note_call(game, hand)
         return None if call is None else self._advise(call)
+
+    def _note_call(self, game: Game, hand: int) -> Callable[[], str] | None:
+        """The pure call that words the pegging note of ``hand``; ``None``
+        where no hints are given or the hand is gone."""
+        play = hand_play(game, hand) if hand >= 1 and self.seating().hints else None
+        return None if play is None else partial(pegging_note, game.rules, hand, *play, self.index,
+                                                 self.names()[1 - self.index], self.spoken_advice)
 
     def _advise(self, call: Callable[[], str]) -> asyncio.Task[str]:
         """Start working out a note of advice, ``call()`` (picklable), where
@@ -269,17 +285,6 @@ class HumanSeat:
                 self._say_note(task.result(), later=True)  # the hand ended first
 
         task.add_done_callback(ready)
-
-    def _note_call(self, game: Game, hand: int) -> Callable[[], str] | None:
-        """The pure call that words the pegging note of ``hand``; ``None``
-        where no hints are given or the hand is gone."""
-        if hand < 1 or not self.seating().hints:
-            return None
-        play = hand_play(game, hand)
-        if play is None:
-            return None
-        return partial(pegging_note, game.rules, hand, *play, self.index, self.names()[1 - self.index],
-                       self.spoken_advice)
 
     async def _note_of(self, call: Callable[[], str]) -> str:
         try:
@@ -352,6 +357,7 @@ class HumanSeat:
             self._update()
 
     def finish(self) -> None:
+        self.display.terminal.awaited = None
         if not self.done.done():
             self.done.set_result(None)
         if self._again is not None and not self._again.done():
@@ -403,6 +409,7 @@ class HumanSeat:
         if self.table is None or self.table.game is None:
             return
         controller.prompt_for(self.vs, self.game, self.seating())
+        self.vs.clock = shown_clock(self.table.clocks, self.table.clock(), self.index, self.names())
         self.display.refresh_soon()
 
     # -- keys -------------------------------------------------------------------
@@ -429,7 +436,7 @@ class HumanSeat:
                 if self.done.done():
                     return
                 if key is None:
-                    if self.table is not None and self.table.absent:
+                    if self.table is not None and self.table.ticking:
                         self._update()
                     continue
                 try:
@@ -441,16 +448,16 @@ class HumanSeat:
             if self._again is not None and not self._again.done():
                 self._again.set_result(False)
             if self.table is not None:
-                self.table.leave(self.index)
+                self.table.leave(self.index, self)
             if not self.done.done():
                 self.done.set_result(None)
             raise
 
     def _clock(self) -> float | None:
         """Seconds between ticks of the key loop: one while an absent
-        opponent's countdown runs, else none (a waiting player costs the
-        door nothing)."""
-        return 1.0 if self.table is not None and self.table.absent else None
+        opponent's countdown or a decision's clock runs, else none (a
+        waiting player costs the door nothing)."""
+        return 1.0 if self.table is not None and self.table.ticking else None
 
     def handle(self, key: Key) -> None:
         """React to one key (not Ctrl-L or a resize: the display took those)."""

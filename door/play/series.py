@@ -91,13 +91,17 @@ class Series:
         """What the players are asked after a game (a match: a rematch)."""
         return "Rematch?" if self.terms is not None else "Play again?"
 
-    def over(self, winner: int, forfeit: bool = False, aborted: bool = False) -> MatchResult:
+    def over(self, winner: int, forfeit: bool = False, aborted: bool = False, void: bool = False) -> MatchResult:
         """The current match ended, won by seat ``winner`` (by ``forfeit``,
-        or ``aborted`` by the other before its first deal): its result,
-        kept as :attr:`result`.  Raises ``ValueError`` without terms."""
+        or ``aborted`` by the other before its first deal), or ``void``
+        (the door failed: kept as aborted by nobody, never rated): its
+        result, kept as :attr:`result`.  Raises ``ValueError`` without terms."""
         if self.terms is None:
             raise ValueError("a table without terms plays no match")
         hands = sum(g.hand_number for g in self.games())
+        if void:
+            self.result = MatchResult(self.terms, self.wins(), winner, aborted=True, hands=hands, void=True)
+            return self.result
         self.result = MatchResult(self.terms, self.wins(), winner, forfeit, aborted,
                                   1 - winner if forfeit or aborted else None, hands)
         return self.result

@@ -24,14 +24,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
-from door.play.commands import Abandon, ChatLine, Command, Leave, Quit, Submit
+from door.play.commands import Abandon, ChatLine, Command, Fault, Leave, Quit, Submit, TimeOut, Wake
 from door.play.deals import Dealer, commitment_notice
+from door.play.decision_clock import DecisionClocks, owed_decisions
+from door.play.departures import departure, grace_over, warn_clock
 from door.play.journal import HELD_MESSAGE, JournalError
+from door.play.match_end import match_over, void
+from door.play.seat import Seat, Watcher
 from door.play.series import Series
 from door.play.table_settings import TableSettings
-from door.records.identity import Identity
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 from engine.actions import Action, IllegalAction
@@ -43,54 +46,9 @@ from engine.tally import GameTally
 
 __all__ = ["Table", "Seat", "Watcher"]
 
+
+
 log = logging.getLogger(__name__)
-
-
-class Seat(Protocol):
-    """What a table needs of a seat."""
-
-    name: str
-    computer: bool
-    """True for the computer (the table then lets its opponent deal and
-    replay hands at will)."""
-    @property
-    def shuffle_seed(self) -> str:
-        """This player's part of a verifiable shuffle: 64 hex digits
-        (:func:`engine.shuffle.player_seed`)."""
-        ...
-
-    identity: Identity | None
-    """Who sits here as a login proved it (an account or a sysop); ``None`` for
-    the computer and guests: nobody can take such a seat back after a drop."""
-
-    def attach(self, table: Table, index: int) -> None:
-        """Sit at ``table`` as seat ``index`` (0 or 1)."""
-
-    def notify(self, game: Game, events: Sequence[Event]) -> None:
-        """``events`` happened in ``game`` (called after every action)."""
-
-    def rejected(self, message: str) -> None:
-        """The table refused this seat's last action; ``message`` says why."""
-
-    async def play_again(self) -> bool:
-        """After a game: True to play another."""
-        ...
-
-    def on_chat(self, line: tuple[float, str, str]) -> None:
-        """A chat line (time, name, text), already made safe to show."""
-
-    def notice(self, text: str) -> None:
-        """Something the table says to this seat's player (not a game event)."""
-
-    def finish(self) -> None:
-        """The table is done with this seat."""
-
-
-class Watcher(Protocol):
-    """Someone watching the table (the sysop console)."""
-
-    def refresh(self, events: Sequence[Event] = ()) -> None:
-        """The game changed by ``events``, or the chat changed."""
 
 
 class Table:
@@ -113,6 +71,11 @@ class Table:
         self.rejoin_timeout = settings.rejoin_timeout
         self.hints = settings.hints
         self.clock = settings.clock
+        self.clocks = DecisionClocks(settings.decision_clock) if settings.decision_clock is not None else None
+        """The clock on each decision of a game between people
+        (:mod:`door.play.decision_clock`), or ``None``."""
+        self.voided = False
+        """True when the door's own failure ended a rated match: it is void."""
         self.chat_log: list[ChatLine] = []
         self.watchers: list[Watcher] = []
         self.left: int | None = None
@@ -185,9 +148,54 @@ class Table:
         """Queue ``action`` from ``seat``; it is applied in turn."""
         self._queue.put_nowait(Submit(seat, action))
 
-    def leave(self, seat: int) -> None:
-        """``seat`` has gone (hung up or quit)."""
+    def leave(self, seat: int, holder: Seat | None = None) -> None:
+        """``seat`` has gone (hung up, or its session ended for any
+        reason, an exception included): as a dropped line, the other
+        player is told at once and the grace runs for this seat.
+        ``holder``: the seat whose session ended; nothing happens when
+        another has taken the place since (the player came back)."""
+        if holder is not None and self.seats[seat] is not holder:
+            return
         self._queue.put_nowait(Leave(seat))
+
+    def leave_seat(self, holder: object) -> None:
+        """The session that held ``holder`` ended, however it ended: if
+        ``holder`` still sits here, it leaves as a dropped line does
+        (:meth:`leave`).  The lobby calls this when any connection ends,
+        so no presentation can forget it."""
+        for index, seat in enumerate(self.seats):
+            if seat is holder and not self.ended.is_set():
+                self.leave(index, seat)
+
+    def fault(self, seat: int) -> None:
+        """The door failed while telling ``seat`` what happened (its
+        presentation raised): a rated match is void, charging nobody;
+        another game goes on as if the line had dropped."""
+        self._queue.put_nowait(Fault(seat))
+
+    def awaits(self, seat: int) -> bool:
+        """True unless ``seat``'s player is only waiting on the other's
+        decision (or for the other to come back): a player who waits is
+        never idle-timed out."""
+        game = self.game
+        if game is None or game.over or self.ended.is_set():
+            return True
+        if self.absent and seat not in self.absent:
+            return False
+        if not self.dealt.is_set():
+            return seat == game.dealer or self.against_computer(seat)
+        return seat in game.to_act()
+
+    @property
+    def ticking(self) -> bool:
+        """True while a countdown runs: an absent player's grace, or a
+        decision's clock (screens tick once a second then)."""
+        return bool(self.absent) or (self.clocks is not None and bool(self.clocks.running()))
+
+    def clock_left(self, seat: int) -> float | None:
+        """Seconds left on ``seat``'s decision clock, or ``None`` (no clock
+        here, or it owes no decision)."""
+        return self.clocks.left(seat, self.clock()) if self.clocks is not None else None
 
     def quit(self, seat: int) -> None:
         """``seat`` leaves on purpose (Q, then Y).  Against a person the
@@ -226,8 +234,14 @@ class Table:
         line = (self.clock(), self.seats[seat].name, clean)
         self.chat_log.append(line)
         del self.chat_log[:-100]
-        for s in self.seats:
-            s.on_chat(line)
+        for index in (0, 1):
+            try:
+                self.seats[index].on_chat(line)
+            except Exception:  # what the sender wrote broke a presentation: the sender's fault, their seat leaves
+                log.exception("the chat line of %s could not be shown to %s", self.seats[seat].name,
+                              self.seats[index].name)
+                self.leave(seat)
+                return
         for w in self.watchers:
             w.refresh([])
 
@@ -239,6 +253,9 @@ class Table:
         self.seats[seat] = new
         new.attach(self, seat)
         self.absent.discard(seat)
+        if self.clocks is not None and not self.absent:
+            self.clocks.resume(self.clock())  # the clocks go on with the time they had
+            self._queue.put_nowait(Wake())
         for line in self.chat_log[-20:]:
             new.on_chat(line)
         if self.game is not None:
@@ -259,6 +276,10 @@ class Table:
         abandoned; the first is ``resume`` (a saved game) when given."""
         try:
             await self._run(resume)
+        except Exception:  # the door's own failure: nobody is charged for it
+            log.exception("the table of %s and %s failed", self.seats[0].name, self.seats[1].name)
+            self.voided = True
+            await void(self)
         finally:
             for seat in self.seats:
                 seat.finish()
@@ -297,6 +318,9 @@ class Table:
             self.tally = GameTally()
             self.history = []
             if not await self._play(game, events, underway):
+                if self.voided:
+                    await void(self)
+                    return
                 if self.forfeit is not None and self.journal is not None:
                     await self.journal.forfeit(game, self.tally, 1 - self.forfeit)
                 elif self.abandoned is not None and self.journal is not None and \
@@ -305,9 +329,9 @@ class Table:
                 elif self.aborted is not None and self.journal is not None:
                     await self.journal.drop()  # a match aborted before its first deal: nothing to keep
                 if self.terms is not None and self.aborted is not None:
-                    await self._match_over(1 - self.aborted, aborted=True)
+                    await match_over(self, 1 - self.aborted, aborted=True)
                 elif self.terms is not None and self.forfeit is not None:
-                    await self._match_over(1 - self.forfeit, forfeit=True)
+                    await match_over(self, 1 - self.forfeit, forfeit=True)
                 return
             assert game.result is not None
             if self.journal is not None:
@@ -324,38 +348,13 @@ class Table:
                                 f"(best of {self.terms.best_of}).")
                 if max(wins) < self.terms.needed:
                     continue  # the match goes on: the loser deals first (engine.match.Match)
-                await self._match_over(0 if wins[0] > wins[1] else 1)
+                await match_over(self, 0 if wins[0] > wins[1] else 1)
                 if not self.settings.rematch or not all(await self._ask_again()):
                     return
                 self.dealer.first_dealer = self.series.rematch(self.auto_deal)
                 continue
             if not all(await self._ask_again()):
                 return
-
-    async def _match_over(self, winner: int, forfeit: bool = False, aborted: bool = False) -> None:
-        """The match ended: keep it (the journal) and tell both players
-        (the ratings are kept in the series' ``news`` too, for the page each
-        player is shown when they leave the table)."""
-        assert self.terms is not None
-        result = self.series.over(winner, forfeit, aborted)
-        names = (self.seats[0].name, self.seats[1].name)
-        lines = [result.words(names)]
-        if self.terms.best_of == 1 and not self.terms.rated:
-            lines = []  # one game: its result says it all
-        if self.journal is not None:
-            try:
-                lines += await self.journal.match_over(result)
-            except Exception:  # a store that fails must not end the table unreported
-                log.exception("the end of the match could not be recorded")
-                lines.append("The door could not record the match.")
-        log.info("match over: %s %s %s", names[winner], "after an abort by" if aborted else "wins", result.wins)
-        for i, seat in enumerate(self.seats):
-            for line in lines:
-                seat.notice(line)
-            if self.terms.rated:
-                self.series.news[i].extend(lines)
-            if (forfeit or aborted) and i == winner and lines:
-                self.parting[winner] = " ".join(lines)
 
     async def _ask_again(self) -> list[bool]:
         ask = [asyncio.ensure_future(s.play_again()) for s in self.seats]
@@ -373,14 +372,15 @@ class Table:
     async def _wait_leave(self) -> None:
         while True:
             command = await self._queue.get()
-            if not isinstance(command, Submit):
+            if not isinstance(command, Submit | Wake | TimeOut):
                 self.left = command.seat
                 return
 
     async def _play(self, game: Game, events: list[Event], underway: bool = False) -> bool:
         """Play ``game`` (whose first ``events`` are given) to its end;
-        False when it ended early (a seat left, or it was abandoned).
-        ``underway``: the hand on the table was dealt already (a resumed game)."""
+        False when it ended early (a seat left, a clock ran out, the door
+        failed, or it was abandoned).  ``underway``: the hand on the table
+        was dealt already (a resumed game)."""
         self._broadcast(game, events)
         if underway or self.auto_deal:
             self.series.dealt = True
@@ -388,90 +388,71 @@ class Table:
             self.dealt.set()
             self._broadcast(game, [])
         while not game.over:
-            wait = max(0.0, self.absent_until - self.clock()) if self.absent else None
-            try:
-                command = await asyncio.wait_for(self._queue.get(), wait)
-            except TimeoutError:
-                if self.rated and len(self.absent) == 1:
-                    gone = next(iter(self.absent))  # a rated match: staying away past the grace forfeits it
-                    self._lose(gone)
-                    log.info("game %d: %s did not come back: %s", game.number, self.seats[gone].name,
-                             "an abort" if self.aborted is not None else "a forfeit")
-                    return False
-                log.info("game %d abandoned: nobody came back", game.number)
-                return False
+            command = await self._next_command()
+            if command is None:  # the grace ran out
+                return grace_over(self, game)
             seat = command.seat
-            if isinstance(command, Quit):
-                self.left = seat
-                if not self.against_computer(seat):
-                    self._lose(seat)
-                    if self.aborted is None:
-                        self.seats[1 - seat].notice(f"{self.seats[seat].name} left the game: it counts as a win "
-                                                    f"for {self.seats[1 - seat].name}.")
-                        self.parting[1 - seat] = f"{self.seats[seat].name} left the game: you win by forfeit."
-                log.info("game %d: %s left on purpose", game.number, self.seats[seat].name)
-                return False
-            if isinstance(command, Abandon):
-                if self.rated and seat not in self.absent:
-                    # the player who stayed cannot end a rated match: the grace runs, then the other forfeits
-                    self.seats[seat].notice(f"In a rated match the door waits for {self.seats[1 - seat].name}: "
-                                            "if they do not come back in time, the match is yours by forfeit.")
+            if isinstance(command, Wake):
+                continue
+            if isinstance(command, Submit):
+                if seat in self.absent:
                     continue
-                if self.rated:  # a dropped player who gives the game up (N to "Go back to it?") forfeits it
-                    self.left = seat
-                    self._lose(seat)
-                    log.info("game %d: %s gave up a rated match", game.number, self.seats[seat].name)
+                if not await self._apply(game, seat, command.action):
                     return False
-                self.left = self.abandoned = seat
-                log.info("game %d abandoned by %s", game.number, self.seats[seat].name)
-                return False
-            if isinstance(command, Leave):
-                if (self.rejoin_timeout is not None and not self.absent and self.seats[seat].identity is None
-                        and not self.against_computer(seat)):
-                    self.left = self.forfeit = seat  # a guest cannot come back to a game: the other wins it
-                    self.parting[1 - seat] = (f"{self.seats[seat].name}'s line dropped, and a guest cannot come "
-                                              "back: you win by forfeit.")
-                    log.info("game %d: %s (a guest) left: a forfeit", game.number, self.seats[seat].name)
-                    return False
-                if self.rejoin_timeout is None or self.absent or self.seats[seat].identity is None:
-                    self.left = seat
-                    log.info("game %d: %s left", game.number, self.seats[seat].name)
-                    return False
-                self.absent.add(seat)
-                self.absent_until = self.clock() + self.rejoin_timeout
-                other = self.seats[1 - seat]
-                other.notice(f"{self.seats[seat].name}'s line dropped. The game waits up to "
-                             f"{self.rejoin_timeout / 60:g} minutes for them to come back.")
-                log.info("game %d: %s dropped; waiting %g s", game.number, self.seats[seat].name,
-                         self.rejoin_timeout)
                 continue
-            if seat in self.absent:
-                continue
-            try:
-                events = game.apply(command.action)
-            except IllegalAction as exc:
-                self.seats[seat].rejected(str(exc))
-                continue
-            if self.journal is not None:
-                self.writing = True  # the game holds a move the store has not kept: screens wait
-                try:
-                    await self.journal.action(game)  # kept before anyone sees it
-                except JournalError as exc:
-                    self._hold(game, exc)  # the screens keep waiting: the move is never shown
-                    return False
-                self.writing = False
-            self._broadcast(game, events)
+            handled = departure(self, game, command)
+            if handled is not None:
+                return handled
         return True
 
-    def _lose(self, seat: int) -> None:
-        """``seat`` leaves a game against a person for good: in a rated
-        match not yet dealt (its first hand unseen) that aborts the match,
-        else the game (and a match) is lost by forfeit."""
-        self.left = seat
-        if self.rated and not self.series.dealt:
-            self.aborted = seat
-        else:
-            self.forfeit = seat
+    async def _next_command(self) -> Command | None:
+        """The next command of the queue; a :class:`TimeOut` when a
+        decision clock runs out first (its warnings are said on the way);
+        ``None`` when an absent player's grace runs out first.  A command
+        already queued always comes first: a move that arrived in time is
+        never timed out by a door slow to take it."""
+        while True:
+            if not self._queue.empty():
+                return self._queue.get_nowait()
+            now = self.clock()
+            waits = []
+            if self.absent:
+                waits.append(max(0.0, self.absent_until - now))
+            if self.clocks is not None and (wake := self.clocks.next_wake(now)) is not None:
+                waits.append(wake)
+            try:
+                return await asyncio.wait_for(self._queue.get(), min(waits) if waits else None)
+            except TimeoutError:
+                now = self.clock()
+                if not self._queue.empty():
+                    continue
+                if self.absent and now >= self.absent_until:
+                    return None
+                if self.clocks is not None:
+                    warn, out = self.clocks.due(now)
+                    for seat in warn:
+                        warn_clock(self, seat, now)
+                    if out:
+                        return TimeOut(out[0])
+
+    async def _apply(self, game: Game, seat: int, action: Action) -> bool:
+        """Apply ``seat``'s move: refused, or kept in the store and then
+        shown; False when the store could not keep it (the match is held)."""
+        try:
+            events = game.apply(action)
+        except IllegalAction as exc:
+            self._tell_seat(seat, "rejected", str(exc))
+            return True
+        if self.journal is not None:
+            self.writing = True  # the game holds a move the store has not kept: screens wait
+            try:
+                await self.journal.action(game)  # kept before anyone sees it
+            except JournalError as exc:
+                self._hold(game, exc)  # the screens keep waiting: the move is never shown
+                return False
+            self.writing = False
+        self._broadcast(game, events)
+        return True
 
     def _tell(self, text: str) -> None:
         """Say ``text`` to both players."""
@@ -492,7 +473,19 @@ class Table:
         self.history.extend(events)
         if not self.auto_deal and any(isinstance(e, HandDealt) for e in events):
             self.dealt.clear()
-        for seat in self.seats:
-            seat.notify(game, events)
+        if self.clocks is not None and self.clocks.follow(owed_decisions(game, self.dealt.is_set()), self.clock()):
+            self._queue.put_nowait(Wake())  # (a clock started: the loop looks at when to wake again)
+        for index in (0, 1):
+            self._tell_seat(index, "notify", game, events)
         for w in self.watchers:
             w.refresh(events)
+
+    def _tell_seat(self, index: int, what: str, *args: Any) -> None:
+        """Call seat ``index``'s method ``what``: a seat that raises is the
+        door's failure, never the game's end for the other player
+        (:meth:`fault`)."""
+        try:
+            getattr(self.seats[index], what)(*args)
+        except Exception:
+            log.exception("the seat of %s failed (%s)", self.seats[index].name, what)
+            self.fault(index)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from door.play.deals import new_chain
+from door.play.decision_clock import ClockTerms
 from door.play.journal import Journal
 from door.records.clock import WALL, Clock
 from door.records.ranked.match import MatchTerms
@@ -48,6 +49,8 @@ class TableSettings:
     ``seeds``: the door's seeds for the games it deals by a verifiable
     shuffle, whose next commitment the players were shown before they
     could set their seeds (the caller's session's; by default a new chain).
+    ``decision_clock``: the clock on each decision of a game between
+    people (:mod:`door.play.decision_clock`; ``None``: none).
     """
 
     numbers: Callable[[], int | SeededShuffle | None] = _no_number
@@ -62,3 +65,4 @@ class TableSettings:
     objective: Objective | None = None
     seeds: SeedChain = field(default_factory=new_chain)
     sealed_until: str | None = None
+    decision_clock: ClockTerms | None = None

@@ -65,6 +65,8 @@ class ViewState:
     counted: list[HandCounted] = field(default_factory=list)
     prompt: str = ""
     match_points: tuple[int, int] = (0, 0)
+    clock: str = ""
+    """The decision clock that runs, as shown ("Your clock 1:25"); empty: none."""
     series: str = ""
     """The series score for the title bar ("Best of 3: 1-0"); empty: the
     games credited (``match_points``)."""

@@ -322,7 +322,7 @@ class SysopConsole:
         except TimeoutError:
             seat = None
         if seat is not None:
-            self.lobby.update(self.presence, Doing.VS_CALLER, seat.table, caller)
+            self.lobby.update(self.presence, Doing.VS_CALLER, seat.table, caller, seat)
             await seat.play()
             self._after_game(seat)
             self.lobby.update(self.presence, Doing.CONSOLE)

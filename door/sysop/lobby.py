@@ -110,7 +110,12 @@ class Lobby:
         return p
 
     def leave(self, presence: Presence) -> None:
-        """A connection ended."""
+        """A connection ended, however its session ended (a hang-up, the
+        caller leaving, an exception): a seat it still held at a table
+        leaves as a dropped line does (:meth:`~door.play.table.Table.leave_seat`:
+        the other player is told at once; the grace runs for this side)."""
+        if presence.table is not None and presence.seat is not None:
+            presence.table.leave_seat(presence.seat)
         self.presences.pop(presence.conn, None)
         self._at_menu.pop(presence.conn, None)
         presence.ended.set()
@@ -146,10 +151,12 @@ class Lobby:
         presence.identity = identity
         return True
 
-    def update(self, presence: Presence, doing: Doing, table: Table | None = None, whom: str = "") -> None:
+    def update(self, presence: Presence, doing: Doing, table: Table | None = None, whom: str = "",
+               seat: Seat | None = None) -> None:
         """``presence`` now does ``doing`` (naming ``whom``: the opponent,
-        the node), in ``table``'s game if any: the one place it is set."""
-        presence.doing, presence.table = Activity(doing, whom), table
+        the node), in ``table``'s game if any, at ``seat`` if it plays
+        there: the one place it is set."""
+        presence.doing, presence.table, presence.seat = Activity(doing, whom), table, seat
         self.changed()
 
     def changed(self) -> None:

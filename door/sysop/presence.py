@@ -85,6 +85,8 @@ class Presence:
     name: str = ""
     doing: Activity = Activity(Doing.LOGGING_IN)
     table: Table | None = None
+    seat: Seat | None = None
+    """The seat this connection holds at ``table``, if it plays there."""
     is_sysop: bool = False
     messages: list[str] = field(default_factory=list)
     deliver: Callable[[str], None] | None = None

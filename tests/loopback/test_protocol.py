@@ -7,6 +7,7 @@ messages each get an error naming the field, and the session goes on."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -19,6 +20,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from door.play.api_messages import SERVER_SCHEMAS
 from door.server import DoorServer
+from engine.shuffle import game_number
 from tests.support.server import make_config, running
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +38,15 @@ async def next_message(ws: ClientConnection, kind: str | None = None, timeout: f
         message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         if kind is None or message["type"] == kind:
             return message
+
+
+def answer(ask: dict[str, Any]) -> dict[str, Any]:
+    """A legal answer to ``ask``: the first two cards, the first playable card, a claim of nothing."""
+    if ask["ask"] == "discard":
+        return {"type": "discard", "cards": ask["hand"][:2]}
+    if ask["ask"] == "play":
+        return {"type": "play", "card": ask["playable"][0]}
+    return {"type": "claim", "points": 0}
 
 
 async def logged_in(door: DoorServer, name: str = "Tester") -> ClientConnection:
@@ -56,6 +67,49 @@ async def test_the_example_bot_plays_a_whole_game_and_exits_0(door: DoorServer) 
     assert lines[0].startswith("playing Robo and Computer")
     assert lines[-1].split()[0] in ("won", "lost") and "61" in lines[-1]
     assert b"the door says" not in err  # it never sent a move out of turn
+
+
+async def test_the_example_bot_sets_its_seed_and_verifies_the_shuffle(door: DoorServer) -> None:
+    """A program is told the door's commitment before it may set its seed,
+    sets it, and checks every hand it was dealt and every starter against
+    the seed ``game_over`` reveals (examples/check_shuffle.py, the
+    algorithm of docs/shuffle.md)."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(ROOT / "examples" / "bot.py"), f"http://127.0.0.1:{door.web_port}/", "--game-to", "61",
+        "--seed", "my lucky words", "--verify", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(proc.communicate(), 120)
+    assert proc.returncode == 0, (out + err).decode()
+    lines = out.decode().splitlines()
+    assert lines[0].startswith("the door's next seed commits to ")
+    assert "the shuffle verifies: every hand dealt as the seeds say" in lines
+
+
+async def test_game_over_reveals_a_seed_that_verifies_and_chains_to_the_next_commitment(door: DoorServer) -> None:
+    """``welcome`` commits to the first game's seed; ``seed`` sets the
+    program's own (64 hex digits of SHA-256 of the words); ``table`` names
+    the commitment and both player seeds before the cut; ``game_over``
+    reveals the door's seed, whose SHA-256 is the commitment, whose number
+    is the game's, and which is itself the next game's commitment."""
+    ws = await logged_in(door)
+    await ws.send(json.dumps({"type": "seed", "seed": "Ann's words"}))
+    told = await next_message(ws, "seed")
+    assert told["seed"] == hashlib.sha256(b"Ann's words").hexdigest()
+    committed = told["commitment"]
+    for _ in range(2):
+        await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+        table = await next_message(ws, "table")
+        assert table["shuffle"]["commitment"] == committed
+        assert table["shuffle"]["player_seeds"][0] == told["seed"]
+        while (message := await next_message(ws))["type"] != "game_over":
+            if message["type"] == "ask":
+                await ws.send(json.dumps(answer(message)))
+        revealed = message["shuffle"]
+        seed = revealed["seed"]
+        assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() == committed
+        assert game_number(seed) == table["game"] == revealed["game"]
+        await next_message(ws, "menu")
+        committed = seed  # (the chain: this game's seed is the next game's commitment)
+    await ws.close()
 
 
 async def test_a_recorded_game_validates_and_hides_the_computers_cards(door: DoorServer) -> None:

@@ -64,7 +64,9 @@ class MatchResult:
     (``wins``), the ``winner``'s seat, and ``forfeit`` when the loser left
     it (or stayed away past the grace); ``aborted`` when a player left it
     before its first deal (nobody wins it, and it is never rated), by the
-    seat ``leaver``; ``hands``: the hands dealt in it."""
+    seat ``leaver``; ``hands``: the hands dealt in it; ``void`` when the
+    door's own failure ended it (kept as aborted by nobody: never rated,
+    nobody charged)."""
 
     terms: MatchTerms
     wins: tuple[int, int]
@@ -73,12 +75,15 @@ class MatchResult:
     aborted: bool = False
     leaver: int | None = None
     hands: int = 0
+    void: bool = False
 
     def words(self, names: tuple[str, str]) -> str:
         """The result in a sentence: ``"Ann wins the match 2-1 (a rated
         best-of-3 match)."``, ``"Ann wins the match by forfeit (0-0 in
         games; a rated best-of-3 match)."``, ``"Bob aborted the match
         before its first deal: it is not rated."``."""
+        if self.void:
+            return "The door failed during the match: it is void, and not rated."
         if self.aborted:
             who = names[self.leaver] if self.leaver is not None else "A player"
             return f"{who} left the match before its first deal: it is aborted, and not rated."
