@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from engine.game import Game
 
-__all__ = ["ClockTerms", "DecisionClocks", "clock_words", "owed_decisions", "shown_clock"]
+__all__ = ["ClockTerms", "DecisionClocks", "clock_words", "clock_notice", "owed_decisions", "shown_clock"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,19 @@ def clock_words(seconds: float) -> str:
     """
     whole = max(0, int(-(-seconds // 1)))
     return f"{whole // 60}:{whole % 60:02d}"
+
+
+def clock_notice(terms: ClockTerms, match: bool) -> str:
+    """What both players are told when a table with clocks begins (a
+    ``match``, or a game).
+
+    >>> clock_notice(ClockTerms(90, 20), True)
+    'Each move has a clock of 90 seconds (you are warned 20 seconds before it runs out): whoever runs out of time loses the match.'
+    """
+    warned = f" (you are warned {terms.warning:g} seconds before it runs out)" if 0 < terms.warning < terms.seconds \
+        else ""
+    return (f"Each move has a clock of {terms.seconds:g} seconds{warned}: whoever runs out of time loses the "
+            f"{'match' if match else 'game'}.")
 
 
 def owed_decisions(game: Game, dealt: bool) -> dict[int, Hashable]:

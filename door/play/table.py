@@ -28,7 +28,7 @@ from typing import Any
 
 from door.play.commands import Abandon, ChatLine, Command, Fault, Leave, Quit, Submit, TimeOut, Wake
 from door.play.deals import Dealer, commitment_notice
-from door.play.decision_clock import DecisionClocks, owed_decisions
+from door.play.decision_clock import DecisionClocks, clock_notice, owed_decisions
 from door.play.departures import departure, grace_over, warn_clock
 from door.play.journal import HELD_MESSAGE, JournalError
 from door.play.match_end import match_over, void
@@ -274,6 +274,8 @@ class Table:
     async def run(self, resume: SavedGame | None = None) -> None:
         """Play games until a seat declines another, leaves, or the game is
         abandoned; the first is ``resume`` (a saved game) when given."""
+        if self.clocks is not None:
+            self._tell(clock_notice(self.clocks.terms, self.terms is not None))
         try:
             await self._run(resume)
         except Exception:  # the door's own failure: nobody is charged for it
