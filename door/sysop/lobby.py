@@ -155,8 +155,14 @@ class Lobby:
                seat: Seat | None = None) -> None:
         """``presence`` now does ``doing`` (naming ``whom``: the opponent,
         the node), in ``table``'s game if any, at ``seat`` if it plays
-        there: the one place it is set."""
+        there: the one place it is set.  A session that goes on to
+        anything else while the seat it held is still at a running table
+        (a screen that failed, back at the menu) leaves that seat as a
+        dropped line does."""
+        held = (presence.table, presence.seat)
         presence.doing, presence.table, presence.seat = Activity(doing, whom), table, seat
+        if held[0] is not None and held[1] is not None and held != (table, seat):
+            held[0].leave_seat(held[1])
         self.changed()
 
     def changed(self) -> None:

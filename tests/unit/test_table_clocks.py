@@ -17,10 +17,12 @@ from door.play.table import Table
 from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from door.records.ranked.match import MatchTerms
+from door.sysop.doing import Doing
 from engine.actions import Play
 from engine.cards import Card
 from engine.game import Game
 from engine.rules import Rules
+from tests.unit.test_lobby import lobby_of
 from tests.unit.test_table import Scripted
 
 ANN, BOB = Identity.of_account(1), Identity.of_account(2)
@@ -172,4 +174,30 @@ async def test_a_session_that_ends_leaves_its_seat_once_and_never_a_seat_taken_b
     await asyncio.sleep(0.05)
     assert table.absent == set() and not running.done()
     table.quit(1)
+    await asyncio.wait_for(running, 5)
+
+
+async def test_a_session_that_ends_or_goes_on_to_anything_else_leaves_the_seat_it_held() -> None:
+    """The lobby is the one place: a connection that ends (whatever ended
+    its session) or a session that goes on to the menu while its seat is
+    still at a running table leaves that seat as a dropped line does."""
+    lobby, (ann_here, bob_here) = lobby_of("Ann", "Bob")
+    ann, bob = Scripted("Ann", ANN), Scripted("Bob", BOB)
+    ann.acting = bob.acting = False
+    table = rated_table([ann, bob], seconds=30)
+    running = asyncio.create_task(table.run())
+    lobby.update(ann_here, Doing.VS_CALLER, table, "Bob", ann)
+    lobby.update(bob_here, Doing.VS_CALLER, table, "Ann", bob)
+    lobby.update(bob_here, Doing.VS_CALLER, table, "Ann", bob)  # (the same seat again: nothing)
+    await asyncio.sleep(0.05)
+    assert table.absent == set()
+    lobby.update(bob_here, Doing.MAIN_MENU)  # Bob's screen failed and he is at the menu: his seat is left
+    await asyncio.sleep(0.05)
+    assert table.absent == {1} and any(n.startswith("Bob's line dropped.") for n in ann.notices)
+    table.rejoin(1, back := Scripted("Bob", BOB))
+    back.acting = False
+    lobby.leave(ann_here)  # Ann's connection ends, however her session ended
+    await asyncio.sleep(0.05)
+    assert table.absent == {0} and any(n.startswith("Ann's line dropped.") for n in back.notices)
+    table.abandon(0)
     await asyncio.wait_for(running, 5)
