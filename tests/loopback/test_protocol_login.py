@@ -21,7 +21,7 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bots import play_on
 from tests.loopback.test_protocol import next_message
-from tests.support.server import make_config, running
+from tests.support.server import make_config, newcomers_rated, running
 
 PASSWORD = "card-table-secret"
 
@@ -125,6 +125,7 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
     cards: its game number), gets the day's ranking with their result in
     it, and asking again gives the ranking, not a second play; a guest and
     a bot are refused it."""
+    newcomers_rated(door.config)  # (Ann's account is new)
     day = door.store.daily.today()
     deal = await door.store.daily.deal(day)
     ws = await opened(door)
