@@ -116,11 +116,16 @@ async def test_an_origin_is_read_as_a_url_and_must_be_the_pages_own_exactly(web:
                      f"http://127.0.0.1:{port}/page", f"ftp://127.0.0.1:{port}", "http://127.0.0.1",
                      f"http://127.0.0.1:{port}x", "null", f"http://localhost:{port}"):
         with pytest.raises(InvalidStatus) as refused:
-            async with connect(f"ws://127.0.0.1:{port}/ws", origin=stranger):  # type: ignore[arg-type]
+            async with connect(f"ws://127.0.0.1:{port}/ws", origin=stranger):
                 pass
         assert refused.value.response.status_code == 403, stranger
+    with pytest.raises(InvalidStatus) as refused:  # the game protocol's socket too
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/play",
+                           origin=f"http://127.0.0.1:{port}.evil.example"):
+            pass
+    assert refused.value.response.status_code == 403
     for own in (f"http://127.0.0.1:{port}", f"HTTP://127.0.0.1:{port}"):
-        async with connect(f"ws://127.0.0.1:{port}/ws", origin=own) as ws:  # type: ignore[arg-type]
+        async with connect(f"ws://127.0.0.1:{port}/ws", origin=own) as ws:
             await WebScreen(ws).until("Your name:")
 
 
