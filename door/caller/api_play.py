@@ -153,9 +153,8 @@ async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: t
     """Today's deal for a registered caller, once (as at the screens:
     once an account, and by default once an address; an account that may
     not play rated matches yet is refused, an ``error`` saying when it
-    may), then the day's
-    ranking (a ``daily`` message); a caller who played it today gets the
-    ranking at once.  A guest has no account to rank, and a bot does not
+    may), then the day's ranking (a ``daily`` message); a caller who
+    played it today gets the ranking at once.  A guest has no account to rank, and a bot does not
     play it (it is ranked among people).  True when the program left."""
     name, account, is_bot = who
     if account is None or is_bot:

@@ -24,10 +24,9 @@ __all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily", "ranking_lin
 async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awaitable[None]]) -> None:
     """Today's deal: once a day for a registered caller whose account may
     play rated matches (an account too new, or with too few finished
-    games, is told when it may), and by default once an address; then
-    the day's ranking against the
-    expert's own result, with the day's commitment, and yesterday's
-    result with its seed revealed."""
+    games, is told when it may), and by default once an address; then the
+    day's ranking against the expert's own result, with the day's
+    commitment, and yesterday's result with its seed revealed."""
     display, ctx, caller = side.display, side.ctx, side.caller
     daily = ctx.store.daily
     day = daily.today()
