@@ -155,9 +155,10 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
 async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: Program,
                  log: Log) -> bool:
     """Today's deal for a registered caller, once (as at the screens:
-    once an account, and by default once an address), then the day's
-    ranking (a ``daily`` message); a caller who played it today gets the
-    ranking at once.  A guest has no account to rank, and a bot does not
+    once an account, and by default once an address; an account that may
+    not play rated matches yet is refused, an ``error`` saying when it
+    may), then the day's ranking (a ``daily`` message); a caller who
+    played it today gets the ranking at once.  A guest has no account to rank, and a bot does not
     play it (it is ranked among people).  True when the program left."""
     name, account, is_bot = who.name, who.account, who.bot
     if account is None or is_bot:
@@ -170,7 +171,7 @@ async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: P
     deal = await daily.deal(day)
     if not await daily.played(account.id, day):
         address = "" if shared_line(link, ctx.shared) or not ctx.daily.per_address else link.address
-        refused = await daily.claim(account.id, day, address)
+        refused = await daily.claim(account.id, day, address, ctx.ranked.rules())  # (a fresh account: refused)
         if refused is not None:
             link.send(error_message("type", refused))
             return False

@@ -34,14 +34,19 @@ from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
 from door.records.games import Opponent
 from door.records.names import clean_name
+from door.records.passwords import decoy_hash
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["play_by_protocol", "DOOR_NAME"]
+__all__ = ["play_by_protocol", "DOOR_NAME", "LOGIN_MISS"]
 
 DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
+
+LOGIN_MISS = "no caller by that name has that password"
+"""The one answer to a ``login`` with a password that does not log in: a
+wrong password and a name nobody registered are not told apart."""
 
 
 async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
@@ -59,16 +64,17 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
         name = clean_name(message["name"])[:NAME_LIMIT]
         if "password" in message and "token" not in message:
             account = await ctx.store.accounts.find(name)
-            if account is None or await ctx.store.bots.is_bot(account.id):
-                link.send(error_message("name", "no caller by that name is registered"))
-                continue
-            stored = await ctx.store.accounts.password_hash(account.id)
-            verdict = await ctx.throttle.check(account.name, link.address, "protocol", message["password"], stored)
-            if verdict.ok:
+            if account is not None and await ctx.store.bots.is_bot(account.id):
+                account = None  # (a bot logs in with its token only)
+            # an unknown name is checked against a decoy and answered as a wrong password: one answer, one
+            # wait (and the name as typed in every answer, never the account's own spelling)
+            stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
+            verdict = await ctx.throttle.check(name, link.address, "protocol", message["password"], stored)
+            if verdict.ok and account is not None:
                 return Program(account.name, account)
             if verdict.refused is None:
                 await asyncio.sleep(verdict.delay)
-            link.send(error_message("password", verdict.refused or "wrong password"))
+            link.send(error_message("password", verdict.refused or LOGIN_MISS))
             continue
         if "token" in message:
             bot = await ctx.store.bots.log_in(name, message["token"])
@@ -79,8 +85,11 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
             return Program(bot.name, bot, bot=True)
         if not name or reserved(name, ctx.sysops):
             link.send(error_message("name", "that name is reserved: choose another"))
-        elif await ctx.store.accounts.find(name) is not None:
-            link.send(error_message("name", "that name is registered: a guest chooses another"))
+        elif await ctx.store.accounts.find(name) is not None:  # (counted: one address cannot list the names)
+            verdict = ctx.throttle.miss(name, link.address, "protocol", "a guest asked for a registered name")
+            if verdict.refused is None:
+                await asyncio.sleep(verdict.delay)
+            link.send(error_message("name", verdict.refused or "that name is registered: a guest chooses another"))
         else:
             return Program(name)
 

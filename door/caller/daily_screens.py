@@ -22,10 +22,11 @@ __all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily", "ranking_lin
 
 
 async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awaitable[None]]) -> None:
-    """Today's deal: once a day for a registered caller (and by
-    default once an address), then the day's ranking against the
-    expert's own result, with the day's commitment, and yesterday's
-    result with its seed revealed."""
+    """Today's deal: once a day for a registered caller whose account may
+    play rated matches (an account too new, or with too few finished
+    games, is told when it may), and by default once an address; then the
+    day's ranking against the expert's own result, with the day's
+    commitment, and yesterday's result with its seed revealed."""
     display, ctx, caller = side.display, side.ctx, side.caller
     daily = ctx.store.daily
     day = daily.today()
@@ -37,6 +38,12 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
         return
     deal = await daily.deal(day)
     if not await daily.played(caller.account.id, day):
+        newcomer = await daily.why_not_ranked(caller.account.id, ctx.ranked.rules())
+        if newcomer is not None:  # (a fresh account could rehearse the cards for another: not ranked, not played)
+            side.log.info("%r may not play the daily deal of %s yet: %s", caller.name, day, newcomer)
+            await show_page(display, "Today's deal", [newcomer, "", "Everyone plays the same cards, so an account "
+                                                      "made to see them first would tell them to another."])
+            return
         kept, _ = await load_kept(side)
         replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
         answer = await ask_choice(display, "Today's deal", [
@@ -50,7 +57,7 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
         if answer == "N":
             return
         address = "" if side.shared_line or not ctx.daily.per_address else side.terminal.address
-        refused = await daily.claim(caller.account.id, day, address)
+        refused = await daily.claim(caller.account.id, day, address, ctx.ranked.rules())
         if refused is not None:
             side.log.info("%r may not play the daily deal of %s: %s", caller.name, day, refused)
             await show_page(display, "Today's deal", [refused])

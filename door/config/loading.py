@@ -32,7 +32,7 @@ from door.config.sections import (
 from door.net.gate import check_networks
 from door.play.options import CHANGEABLE_RULES, Pace, Skill
 from door.records.names import name_key
-from door.records.postgres_database import is_postgres_url
+from door.records.postgres_database import is_postgres_url, masked
 from engine.rules import Rules, RulesError
 
 __all__ = ["ConfigError", "load_config", "DEFAULT_CONFIG_PATH"]
@@ -264,7 +264,7 @@ def load_config(path: Path | None) -> Config:
                           "nodes), or none")
     if store.url and not is_postgres_url(store.url):
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
-                          f"in the data folder), got {store.url.split('@')[-1]!r}")
+                          f"in the data folder), got {masked(store.url)!r}")
     return Config(
         server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),

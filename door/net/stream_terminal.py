@@ -34,7 +34,10 @@ class StreamTerminal(Terminal):
     counts_output = True
 
     def buffered(self) -> int:
-        return int(self._writer.transport.get_write_buffer_size())
+        try:
+            return int(self._writer.transport.get_write_buffer_size())
+        except AttributeError:  # asyncio's TLS transport, once closed twice, has let go of its connection
+            return 0
 
     async def _drain(self) -> None:
         try:
@@ -44,7 +47,8 @@ class StreamTerminal(Terminal):
 
     def close(self) -> None:
         self.closed = True
-        self._writer.close()
+        if not self._writer.transport.is_closing():  # (a TLS transport closed twice lets go of its connection)
+            self._writer.close()
         self._abort_later()
 
     def abort(self) -> None:

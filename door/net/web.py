@@ -18,8 +18,9 @@ needs).  The door's own rules on top of it:
 - a request's ``Host`` must be one of the names the sysop lists (``[web]
   hosts``; by default the listening address and ``localhost``): a page on
   another name whose DNS points at the door (DNS rebinding) gets nothing;
-- the WebSocket's ``Origin`` must be a page on one of those names, or one
-  of ``[web] origins`` (never merely the request's own ``Host``);
+- the WebSocket's ``Origin`` must be the page's own (its scheme, and the
+  request's ``Host`` exactly: one of those names and the same port, read
+  as a URL), or one of ``[web] origins`` as written;
 - a message is at most ``max_message`` bytes; past ``message_rate``
   messages a second the socket is read no faster (the rest waits in the
   sender's TCP window);
@@ -35,6 +36,7 @@ import http
 import ipaddress
 import logging
 import ssl
+import urllib.parse
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,16 +198,38 @@ def host_name(header: str | None) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def allowed_origin(origin: str, hosts: Sequence[str], origins: Sequence[str], tls: bool) -> bool:
-    """True when ``origin`` (the ``Origin`` header) may open the WebSocket:
-    a page of this door (the scheme it serves, a host of ``hosts``) or one
-    of ``origins``.  Never the request's own ``Host`` as such: a name the
-    sysop did not list is a stranger's (DNS rebinding)."""
+def allowed_origin(origin: str, host: str, hosts: Sequence[str], origins: Sequence[str], tls: bool) -> bool:
+    """True when ``origin`` (the ``Origin`` header) may open the WebSocket
+    asked for with the ``Host`` header ``host``: one of ``origins`` as
+    written, or the page's own origin, a URL whose scheme is one this
+    listener serves (``https`` only with ``tls``; plain HTTP may be behind
+    a TLS proxy, whose page is ``https``) and whose host and port are
+    exactly the request's (a missing port is the scheme's: 80 or 443),
+    that host being one of ``hosts``.  Never a look-alike: no user, path,
+    query or fragment, and a port that is a number (so
+    ``http://127.0.0.1:8080.evil.example`` is a stranger's).
+
+    >>> allowed_origin("http://127.0.0.1:8080", "127.0.0.1:8080", ["127.0.0.1"], [], False)
+    True
+    >>> allowed_origin("http://127.0.0.1:8080.evil.example", "127.0.0.1:8080", ["127.0.0.1"], [], False)
+    False
+    """
     if origin in origins:
         return True
-    schemes = ("https",) if tls else ("http", "https")  # (plain HTTP may be behind a TLS proxy: its page is https)
-    head, _, authority = origin.partition("://")
-    return head.lower() in schemes and bool(authority) and "/" not in authority and host_name(authority) in hosts
+    schemes = ("https",) if tls else ("http", "https")
+    try:
+        page = urllib.parse.urlsplit(origin.strip())
+        asked = urllib.parse.urlsplit("//" + host.strip())
+        page_port, asked_port = page.port, asked.port  # (ValueError: not a number, or out of range)
+    except ValueError:
+        return False
+    scheme = page.scheme.lower()
+    if scheme not in schemes or page.username is not None or page.path or page.query or page.fragment:
+        return False
+    if not page.hostname or page.hostname != asked.hostname or page.hostname not in hosts:
+        return False
+    default = 443 if scheme == "https" else 80
+    return (page_port or default) == (asked_port or default)
 
 
 def _nothing() -> None:
@@ -388,7 +412,8 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
         path = request.path.split("?", 1)[0]
         if path in (WS_PATH, API_PATH):
             origin = request.headers.get("Origin")
-            if origin is not None and not allowed_origin(origin, options.hosts, options.origins, tls):
+            if origin is not None and not allowed_origin(origin, named[0], options.hosts,
+                                                                options.origins, tls):
                 log.warning("web socket from %s refused: origin %r", connection.door_address, origin[:100])
                 return _response(http.HTTPStatus.FORBIDDEN, b"This page's origin may not call the door.\n",
                                  "text/plain; charset=utf-8", {})

@@ -19,6 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from door.records.database import Unreachable
 from door.records.games import GameRecord, Opponent
 from door.records.ranked.match import MatchEntry, MatchResult
 from door.records.ranked.ratings import MatchRecord
@@ -99,7 +100,9 @@ class Journal:
                     log.error("store failed to %s for account %d for %g s: %s", what, self.account_id,
                               RETRY_FOR, exc)
                     raise JournalError(f"could not {what}: {exc}") from exc
-                log.warning("store failed to %s for account %d (%s): trying again", what, self.account_id, exc)
+                quiet = isinstance(exc, Unreachable)  # (an outage is the store's to log: once, not each retry)
+                log.log(logging.DEBUG if quiet else logging.WARNING, "store failed to %s for account %d (%s): "
+                        "trying again", what, self.account_id, exc)
                 await asyncio.sleep(pause)
                 pause = min(1.0, pause * 2)
 

@@ -8,6 +8,8 @@ Cribbage Champ's ``CRIB /V``, ``CRIB xxx /R`` and ``CRIB /X`` (as in Cribbage Ch
     records export FILE.csv   every finished game as CSV
     records backup FILE       a consistent copy of the database (safe while
                               the server runs: SQLite's online backup)
+    records daily [DAY]       a day's plays of today's deal (default today),
+                              accounts of one network flagged
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
+import datetime
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from door.records.bots import BOTS, PEOPLE, POOLS
+from door.records.daily import shared_networks
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
 
@@ -62,9 +66,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void", "bot"])
+                                      "club", "ratings", "void", "bot", "daily"])
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
-                                             "(export, backup), or the MATCH id (void)")
+                                             "(export, backup), the MATCH id (void), or the DAY (daily: "
+                                             "YYYY-MM-DD, today if not given)")
     p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
     p.add_argument("--pool", choices=POOLS, help="bot: the pool it plays rated matches in: its own (bots, the "
                                                  "default), people's, or none (unrated); kept when not given")
@@ -151,9 +156,41 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
     return 0
 
 
+async def _daily(store: Store, day: str | None, out: TextIO) -> int:
+    """``records daily``: ``day``'s plays of today's deal (today when
+    ``None``), in the order they started, the accounts of one network (the
+    same IPv4 /24 or IPv6 /56, played or registered from) flagged with
+    ``!``: one person's accounts, or friends at one place, may have shown
+    each other the day's cards."""
+    day = day or store.daily.today()
+    try:
+        datetime.date.fromisoformat(day)
+    except ValueError:
+        print(f"cribbage-door: records daily: expected a day like 2026-11-29, got {day!r}", file=sys.stderr)
+        return 2
+    plays = await store.daily.plays(day)
+    shared = shared_networks(plays)
+    flagged = {name for names in shared.values() for name in names}
+    print(f"Today's deal of {day}: {len(plays)} play(s); ! marks accounts of one network (played or registered "
+          "from), who may have shown each other the cards", file=out)
+    for play in plays:
+        result = ("not finished" if play.score is None else
+                  f"{play.score}-{play.computer}{' (unfinished)' if play.unfinished else ''}")
+        started = time.strftime("%H:%M", time.localtime(play.started))
+        print(f"  {'!' if play.name in flagged else ' '} {pad(play.name, 20)} {started}  "
+              f"{pad(play.address or '(shared line)', 15)}  {result}", file=out)
+    if not plays:
+        print("  (nobody has played it)", file=out)
+    for network, names in shared.items():
+        print(f"  ! {network}: {', '.join(names)}", file=out)
+    return 0
+
+
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action == "ratings":
         return await _ratings(store, args.days, out)
+    if args.action == "daily":
+        return await _daily(store, args.target, out)
     if args.action == "void":
         try:
             match_id = int(args.target)

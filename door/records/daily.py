@@ -16,7 +16,18 @@ of it.  The game number and the computer's choices come from the seed too.
 
 One play per account a day, and by default per address
 (``[daily] per_address``): callers who share an address (a BBS, a hub
-board, a listed proxy) are counted by account only.  A play left
+board, a listed proxy) are counted by account only.
+
+Every account meets the same cards and the same seeded computer, so a
+second account could play the day first and the main one then play it
+knowing every card.  So a day's deal is ranked, and played, only by an
+account that may play rated matches (rated play's account-age and
+finished-games rules, ``[ranked] min_age_days`` and ``min_games``,
+:func:`newcomer_words`): a fresh account is refused, told when it may.
+The sysop sees the day's plays with the accounts of one network flagged
+(:meth:`Daily.plays`, :func:`shared_networks`: ``cribbage-door records
+daily``).  What stays possible: an old account of a friend on another
+network, or one's own made long ago, plays first and tells the cards.  A play left
 unfinished at the day's end is ranked as it stood, marked unfinished.
 
 Days are local dates (``"2026-11-26"``) by the store's clock.
@@ -33,15 +44,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from door.net.gate import network_of
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.ranked.fair_play import FairPlayRules, account_facts, clock_words
 from door.records.saved_games import SavedGames
 from door.ui.cells import fit
 from engine.game import replay
 from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
 
-__all__ = ["Daily", "DailyResult", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed"]
+__all__ = ["Daily", "DailyResult", "DailyPlay", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed",
+           "newcomer_words", "shared_networks"]
 
 
 def day_of(seconds: float) -> str:
@@ -101,6 +115,66 @@ class DailyResult:
                 f"{versus}{left}")
 
 
+def newcomer_words(created: float, games: int, rules: FairPlayRules, now: float) -> str | None:
+    """Why an account made at ``created`` (seconds since the epoch) that
+    finished ``games`` games may not play the ranked daily deal at
+    ``now`` under ``rules`` (rated play's ``min_games`` and ``min_age``),
+    and when it may, in a sentence; ``None`` when it may.
+
+    >>> newcomer_words(0.0, 5, FairPlayRules(), 86400.0) is None
+    True
+    >>> print(newcomer_words(86400.0 * 3, 2, FairPlayRules(min_games=5, min_age=0.0), 86400.0 * 3))
+    Today's deal is ranked, so it is for accounts that may play rated matches: yours may play it after 3 more finished games (2 of the 5 it needs, against anyone, the computer included).
+    """
+    when: list[str] = []
+    if games < rules.min_games:
+        left = rules.min_games - games
+        when.append(f"after {left} more finished game{'s' if left != 1 else ''} ({games} of the {rules.min_games} "
+                    "it needs, against anyone, the computer included)")
+    if now - created < rules.min_age:
+        days = rules.min_age / 86400.0
+        when.append(f"from {clock_words(created + rules.min_age, now)} ({days:g} day{'s' if days != 1 else ''} "
+                    "after it was made)")
+    if not when:
+        return None
+    return ("Today's deal is ranked, so it is for accounts that may play rated matches: yours may play it "
+            + " and ".join(when) + ".")
+
+
+@dataclass(frozen=True)
+class DailyPlay:
+    """One account's play of a day's deal, for the sysop: the account's
+    ``name``, the ``address`` it played from ("" on a shared line), the
+    one it ``registered_from`` ("" if unknown), when it ``started``
+    (seconds since the epoch), and the result so far (``score`` and
+    ``computer``: ``None`` before any is kept)."""
+
+    name: str
+    address: str
+    registered_from: str
+    started: float
+    score: int | None
+    computer: int | None
+    unfinished: bool
+
+    def networks(self) -> set[str]:
+        """The networks (:func:`~door.net.gate.network_of`: an IPv4 /24, an
+        IPv6 /56) it played or registered from."""
+        return {network_of(a) for a in (self.address, self.registered_from) if a}
+
+
+def shared_networks(plays: Sequence[DailyPlay]) -> dict[str, list[str]]:
+    """The networks that two or more of ``plays``' accounts played or
+    registered from, each with those accounts' names (in order of play):
+    one person's accounts, or friends at one place, who may have shown
+    each other the day's cards."""
+    names: dict[str, list[str]] = {}
+    for play in plays:
+        for network in sorted(play.networks()):
+            names.setdefault(network, []).append(play.name)
+    return {network: who for network, who in sorted(names.items()) if len(who) > 1}
+
+
 def par_line(par: tuple[int, int]) -> str:
     """``"The expert's own game on these cards: 121 to 98 (+23)."``"""
     return f"The expert's own game on these cards: {par[0]} to {par[1]} ({par[0] - par[1]:+d})."
@@ -156,14 +230,28 @@ class Daily:
         return await self.database.query(lambda db: (lambda row: None if row is None else str(row[0]))(
             db.execute("SELECT seed FROM daily_seeds WHERE day = ?", (day,)).fetchone()))
 
-    async def claim(self, account_id: int, day: str, address: str = "") -> str | None:
+    async def why_not_ranked(self, account_id: int, rules: FairPlayRules) -> str | None:
+        """Why ``account_id`` may not play the day's deal now under rated
+        play's ``rules`` (:func:`newcomer_words`); ``None`` when it may."""
+        created, _, games, _ = await self.database.query(lambda db: account_facts(db, account_id))
+        return newcomer_words(created, games, rules, self.clock())
+
+    async def claim(self, account_id: int, day: str, address: str = "",
+                    rules: FairPlayRules | None = None) -> str | None:
         """Start ``account_id``'s play of ``day``'s deal, from ``address``
         (empty: a shared line, counted by account only): ``None`` when it
-        may, else why not, in a sentence."""
+        may, else why not, in a sentence.  ``rules``: the house's rated
+        play, whose account-age and finished-games rules the account must
+        meet (:func:`newcomer_words`; ``None``: not asked)."""
         def tx(db: Connection) -> str | None:
             if db.execute("SELECT 1 FROM daily_plays WHERE day = ? AND account_id = ?",
                           (day, account_id)).fetchone() is not None:
                 return "You have played today's deal already: each caller plays it once."
+            if rules is not None:
+                created, _, games, _ = account_facts(db, account_id)
+                why = newcomer_words(created, games, rules, self.clock())
+                if why is not None:
+                    return why
             if address and db.execute("SELECT 1 FROM daily_plays WHERE day = ? AND address = ?",
                                       (day, address)).fetchone() is not None:
                 return ("Today's deal was played from your address already, under another name: "
@@ -172,6 +260,16 @@ class Daily:
                        (day, account_id, self.clock(), address))
             return None
         return await self.database.tx(tx)
+
+    async def plays(self, day: str) -> list[DailyPlay]:
+        """``day``'s plays, in the order they started, for the sysop."""
+        rows = await self.database.query(lambda db: db.execute(
+            "SELECT a.name, d.address, a.created_from, d.started, d.score, d.computer, d.unfinished "
+            "FROM daily_plays d JOIN accounts a ON a.id = d.account_id WHERE d.day = ? ORDER BY d.started, a.name",
+            (day,)).fetchall())
+        return [DailyPlay(str(r[0]), str(r[1] or ""), str(r[2] or ""), float(r[3]),
+                          None if r[4] is None else int(r[4]), None if r[5] is None else int(r[5]), bool(r[6]))
+                for r in rows]
 
     async def pending(self, account_id: int, day: str) -> bool:
         """True when ``account_id`` started ``day``'s deal and has not finished it."""

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from door.records.connection import Connection
 
-__all__ = ["Database", "StoreError", "Conflict"]
+__all__ = ["Database", "StoreError", "Conflict", "Unreachable"]
 
 T = TypeVar("T")
 
@@ -38,6 +38,14 @@ class Conflict(StoreError):
     """A write the database refused because it breaks a unique key or a
     reference: another writer made it first (the same step of a game, a
     name just registered).  Trying it again cannot help."""
+
+
+class Unreachable(StoreError):
+    """The database's server cannot be reached now (stopped, restarting,
+    the network cut).  The store logs such an outage itself, once when it
+    starts, once a minute while it lasts and once when it ends
+    (:class:`door.records.outage.OutageLog`): whoever catches this need
+    not log it again."""
 
 
 class Database(ABC):

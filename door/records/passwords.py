@@ -21,7 +21,7 @@ import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 
 __all__ = ["hash_password", "verify_password", "normalize_password", "check_password", "new_hash", "SCRYPT_N",
-           "HASH_WORKERS"]
+           "HASH_WORKERS", "decoy_hash"]
 
 HASH_WORKERS = 2
 """Threads that run scrypt (16 MiB each while it runs): the door's memory
@@ -84,3 +84,17 @@ async def check_password(password: str, stored: str) -> bool:
 async def new_hash(password: str) -> str:
     """:func:`hash_password` off the event loop, on the scrypt threads."""
     return await asyncio.get_running_loop().run_in_executor(_hashing, hash_password, password)
+
+
+_decoy: str | None = None
+
+
+async def decoy_hash() -> str:
+    """A hash that no password is known to match (of random bytes, made
+    once a process), to check a password given for a name that has no
+    account: the miss then costs the time a wrong password does, and
+    cannot be told from one by the wait."""
+    global _decoy
+    if _decoy is None:
+        _decoy = await new_hash(secrets.token_hex(32))
+    return _decoy

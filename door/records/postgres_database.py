@@ -14,28 +14,29 @@ NOTIFY, on a dedicated connection.
 A lost connection (the server restarted, the network dropped) fails the
 statement under way with :class:`~door.records.database.StoreError` and is
 made again on the next one, so the journal's retries carry a game across a
-PostgreSQL restart.  The URL's password never appears in a message.
+PostgreSQL restart (:class:`~door.records.database.Unreachable`).  An
+outage is logged once when it starts, once a minute while it lasts and
+once when it ends (:class:`~door.records.outage.OutageLog`), not at every
+attempt.  The URL's password never appears in a message (:func:`masked`).
 """
 
 from __future__ import annotations
 
 import functools
-import logging
-import re
 import threading
+import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from door.records.connection import Connection, Cursor
-from door.records.database import Conflict, Database, StoreError
+from door.records.database import Conflict, Database, StoreError, Unreachable
+from door.records.outage import OutageLog
 from door.records.schema import MIGRATIONS, render
 
 if TYPE_CHECKING:
     import psycopg
 
 __all__ = ["PostgresDatabase", "is_postgres_url", "masked"]
-
-log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -54,12 +55,46 @@ def is_postgres_url(text: str) -> bool:
 
 
 def masked(url: str) -> str:
-    """``url`` with its password (if any) replaced by ``***``.
+    """``url`` with its password replaced by ``***``: the one after the
+    user name (whatever characters it holds: everything up to the last
+    ``@`` of the authority) and a ``password`` parameter of the query;
+    text without a scheme is read as if it followed one.
+    The one way a URL is written in a log line or an error.
 
     >>> masked("postgresql://door:s3cret@db:5432/cribbage")
     'postgresql://door:***@db:5432/cribbage'
+    >>> masked("postgresql://door:a/b@c@db/cribbage?sslmode=require&password=x")
+    'postgresql://door:***@db/cribbage?sslmode=require&password=***'
+    >>> masked("postgresql://door@db/cribbage")
+    'postgresql://door@db/cribbage'
     """
-    return re.sub(r"^(\w+://[^:/@]*):[^@/]*@", r"\1:***@", url)
+    scheme, sep, rest = url.partition("://")
+    if not sep:  # (not a URL, but perhaps meant for one: masked all the same)
+        scheme, rest = "", url
+    head, mark, query = rest.partition("?")
+    at = head.rfind("@")
+    if at >= 0 and ":" in head[:at]:
+        head = head[:head.index(":")] + ":***" + head[at:]
+    if mark:
+        query = "&".join(p.split("=", 1)[0] + "=***" if p.split("=", 1)[0].lower() == "password" else p
+                         for p in query.split("&"))
+    return scheme + sep + head + mark + query
+
+
+def _secrets(url: str) -> list[str]:
+    """The password(s) in ``url``, as written and decoded (longest first)."""
+    found: set[str] = set()
+    _, _, rest = url.partition("://")
+    head, _, query = rest.partition("?")
+    at = head.rfind("@")
+    if at >= 0 and ":" in head[:at]:
+        found.add(head[head.index(":") + 1:at])
+    for part in query.split("&"):
+        key, _, value = part.partition("=")
+        if key.lower() == "password":
+            found.add(value)
+    found |= {urllib.parse.unquote(f) for f in found}
+    return sorted((f for f in found if f), key=len, reverse=True)
 
 
 @functools.lru_cache(maxsize=256)
@@ -100,6 +135,8 @@ class PostgresDatabase(Database):
     def __init__(self, url: str) -> None:
         super().__init__(masked(url))
         self.url = url
+        self.outage = OutageLog(self.where)
+        """The server's outages, as logged (once at the start, once a minute, once at the end)."""
         self._conn: psycopg.Connection[Any] | None = None
         self._closed = False
 
@@ -130,8 +167,21 @@ class PostgresDatabase(Database):
             self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          application_name="cribbage-door")
         except psycopg.Error as exc:
-            raise StoreError(f"{self.where}: cannot connect to PostgreSQL: {_reason(exc, self.url)}") from None
+            reason = _reason(exc, self.url)
+            self.outage.failed(reason)
+            raise Unreachable(f"{self.where}: cannot connect to PostgreSQL: {reason}") from None
+        self.outage.reached()
         return self._conn
+
+    def _failed(self, conn: psycopg.Connection[Any], exc: Exception, doing: str) -> StoreError:
+        """The error to raise for ``exc``, raised by ``conn`` while
+        ``doing`` ("write", "read"): :class:`Unreachable` (the outage
+        counted) when the connection was lost with it."""
+        reason = _reason(exc, self.url)
+        if conn.closed or conn.broken:
+            self.outage.failed(reason)
+            return Unreachable(f"{self.where}: cannot {doing}: {reason}")
+        return StoreError(f"{self.where}: cannot {doing}: {reason}")
 
     def _open(self) -> None:
         def migrate(db: Connection) -> None:
@@ -163,7 +213,7 @@ class PostgresDatabase(Database):
         except psycopg.errors.IntegrityError as exc:
             raise Conflict(f"{self.where}: refused: {_reason(exc, self.url)}") from exc
         except psycopg.Error as exc:
-            raise StoreError(f"{self.where}: cannot write: {_reason(exc, self.url)}") from exc
+            raise self._failed(conn, exc, "write") from exc
 
     def _query(self, fn: Callable[[Connection], T]) -> T:
         import psycopg
@@ -172,7 +222,7 @@ class PostgresDatabase(Database):
         try:
             return fn(_Connection(conn))
         except psycopg.Error as exc:
-            raise StoreError(f"{self.where}: cannot read: {_reason(exc, self.url)}") from exc
+            raise self._failed(conn, exc, "read") from exc
 
     def notify(self, db: Connection, channel: str) -> None:
         """``NOTIFY channel`` (sent when the transaction commits)."""
@@ -197,12 +247,14 @@ class PostgresDatabase(Database):
                     with psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
                                          application_name="cribbage-door listen") as conn:
                         conn.execute(f"LISTEN {channel}".encode())
+                        self.outage.reached()
                         wake()  # (anything sent while not listening is looked at now)
                         while not stopping.is_set():
                             for _ in conn.notifies(timeout=1.0):
                                 wake()
-                except psycopg.Error as exc:
-                    log.warning("%s: LISTEN %s failed: %s", self.where, channel, _reason(exc, self.url))
+                except psycopg.Error as exc:  # (logged as the store's outage: once, once a minute, at its end)
+                    if not stopping.is_set():
+                        self.outage.failed(f"LISTEN {channel}: {_reason(exc, self.url)}")
                     stopping.wait(1.0)
 
         threading.Thread(target=run, name=f"listen-{channel}", daemon=True).start()
@@ -216,6 +268,10 @@ class PostgresDatabase(Database):
 
 
 def _reason(exc: Exception, url: str) -> str:
-    """The first line of a driver error, without the URL's password."""
+    """The first line of a driver error, without the URL's password
+    (the URL masked, and the password itself wherever else it shows)."""
     text = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-    return text.replace(url, masked(url))
+    text = text.replace(url, masked(url))
+    for secret in _secrets(url):
+        text = text.replace(secret, "***")
+    return text

@@ -16,6 +16,13 @@ Before a password is checked the login asks :meth:`LoginThrottle.admit`:
   right password never waits behind an attacker's wrong ones, and nobody
   can lock a victim out by failing on purpose.
 
+A name that has no account counts as a wrong password for that name (a
+password given for it is checked against a decoy hash,
+:func:`~door.records.passwords.decoy_hash`, taking as long), so probing
+for registered names is slowed and refused as guessing passwords is; and
+a login told "that name is registered" without a password (a guest's
+name by the game protocol) is a miss too (:meth:`LoginThrottle.miss`).
+
 A wrong answer itself waits ``min(MAX_DELAY, BASE_DELAY * 2 ** (n - 1))``
 seconds, ``n`` being that address's failures on that name in the window
 (the connection waits, not the account).  A right password clears the
@@ -117,10 +124,11 @@ class LoginThrottle:
         else:
             self._pending.pop(address, None)
 
-    def failure(self, name: str, address: str, where: str) -> float:
+    def failure(self, name: str, address: str, where: str, what: str = "wrong password") -> float:
         """A checked password for ``name`` from ``address`` (over ``where``:
-        "telnet", "ssh", ...) was wrong: count it, log it; returns the
-        seconds the answer should wait."""
+        "telnet", "ssh", ...) was wrong (or another miss, ``what``, as
+        :meth:`miss` counts): count it, log it; returns the seconds the
+        answer should wait."""
         self._done(address)
         key = name_key(name)
         now = self.clock()
@@ -128,8 +136,8 @@ class LoginThrottle:
         self._by_account[key].append((now, address))
         n = sum(1 for _, a in self._by_account[key] if a == address)
         delay = min(MAX_DELAY, BASE_DELAY * 2.0 ** (n - 1))
-        log.warning("wrong password for %r from %s over %s (%d from there in %g s, %d for the name); waiting %.1f s",
-                    name, address, where, n, self.window, len(self._by_account[key]), delay,
+        log.warning("%s for %r from %s over %s (%d from there in %g s, %d for the name); waiting %.1f s",
+                    what, name, address, where, n, self.window, len(self._by_account[key]), delay,
                     extra={"source": address})
         return delay
 
@@ -145,6 +153,20 @@ class LoginThrottle:
                 self._by_account[key] = kept
             else:
                 del self._by_account[key]
+
+    def miss(self, name: str, address: str, where: str, what: str) -> Verdict:
+        """A login for ``name`` from ``address`` (over ``where``) that
+        checked no password failed, ``what`` saying how (for the log: "a
+        guest asked for a registered name"): counted as a wrong password,
+        within the same limits.  The verdict is never ``ok``: ``refused``
+        when the address or name is over its limit, else the ``delay``
+        its answer should wait."""
+        why = self.admit(name, address)
+        if why is not None:
+            log.warning("%s for %r from %s over %s, refused: %s", what, name, address, where, why,
+                        extra={"source": address})
+            return Verdict(False, refused=why)
+        return Verdict(False, delay=self.failure(name, address, where, what))
 
     async def check(self, name: str, address: str, where: str, password: str, stored: str) -> Verdict:
         """Check ``password`` against the hash ``stored`` for ``name`` from

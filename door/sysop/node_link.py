@@ -29,7 +29,7 @@ from collections.abc import Callable
 
 from door.net.peer_socket import secret_fingerprint
 from door.net.private import SecretFileError
-from door.records.database import StoreError
+from door.records.database import StoreError, Unreachable
 from door.records.nodes import CHANNEL, FORGET_AFTER, Node
 from door.records.store import Store
 from door.sysop.lobby import Lobby
@@ -147,6 +147,8 @@ class NodeLink:
                     next_beat = loop.time() + BEAT
                     await self.publish()
                 await self.read()
+            except Unreachable:
+                pass  # (the store logs its outage: once at the start, once a minute, once at the end)
             except StoreError as exc:
                 log.warning("node heartbeat failed: %s", exc)
             try:

@@ -5,6 +5,7 @@ same cards, with the day's commitment."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,12 +13,12 @@ import pytest
 
 from door.server import DoorServer
 from tests.support.player import Player, log_in_registered
-from tests.support.server import make_config, running
+from tests.support.server import make_config, newcomers_rated, running
 
 
 @pytest.fixture
 async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
-    async with running(make_config(tmp_path / "data", game_to=61)) as server:
+    async with running(newcomers_rated(make_config(tmp_path / "data", game_to=61))) as server:
         yield server
 
 
@@ -97,6 +98,45 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
     caller.close()
 
 
+async def test_a_fresh_account_is_refused_todays_deal_at_the_screens_in_lines_and_by_the_protocol(
+        tmp_path: Path) -> None:
+    """Under the house's rated-play rules (5 finished games, a day old), a
+    new account is refused today's deal, told when it may play it: at the
+    full screen, in screen-reader mode and by the protocol's ``daily``; it
+    has not used up its play of the day."""
+    from websockets.asyncio.client import connect
+
+    from tests.loopback.test_protocol import next_message
+    from tests.loopback.test_screen_reader import reader, register
+
+    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+        day = door.store.daily.today()
+        ann = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret")
+        await ann.send(b"d")
+        await ann.screen.wait_for(lambda: "Press any key" in ann.screen.text())
+        said = " ".join(ann.screen.text().split())
+        assert "Today's deal is ranked, so it is for accounts that may play rated matches" in said
+        assert "after 5 more finished games (0 of the 5" in said and "(1 day after it was made)" in said
+        assert "Play it now?" not in said
+        ann.close()
+        bot, pump, writer = await reader(door.telnet_port, term="dumb")
+        await register(bot, "Bea", "bea-secret")
+        bot.send("d")
+        await bot.wait_for("Today's deal is ranked, so it is for accounts that may play rated matches")
+        writer.close()  # type: ignore[attr-defined]
+        pump.cancel()
+        async with connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play") as ws:
+            await next_message(ws, "hello")
+            await ws.send(json.dumps({"type": "login", "name": "Ann", "password": "ann-secret"}))
+            await next_message(ws, "welcome")
+            await ws.send(json.dumps({"type": "daily"}))
+            refused = await next_message(ws)
+            assert refused["type"] == "error" and refused["message"].startswith("Today's deal is ranked")
+        for name in ("Ann", "Bea"):
+            account = await door.store.accounts.find(name)
+            assert account is not None and not await door.store.daily.played(account.id, day)
+
+
 @pytest.mark.slow
 async def test_verify_checks_a_past_days_deal_against_its_commitment(tmp_path: Path) -> None:
     """``cribbage-door verify --daily DAY`` refuses a day that is not over;
@@ -112,7 +152,7 @@ async def test_verify_checks_a_past_days_deal_against_its_commitment(tmp_path: P
     from door.records.verify import verify_daily
 
     data = tmp_path / "data"
-    async with running(make_config(data, game_to=61)) as door:
+    async with running(newcomers_rated(make_config(data, game_to=61))) as door:
         await play_todays_deal(door, "Ann", "127.0.0.1")
         day = door.store.daily.today()
         commitment = await door.store.daily.commitment(day)

@@ -8,8 +8,12 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import logging
+import socket
+import struct
 from pathlib import Path
 
+import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -17,6 +21,9 @@ from cryptography.x509.oid import NameOID
 
 from door.net.listener import Bind
 from door.net.peer_socket import PeerHello, PeerTerminal, connect_peer, peer_tls, start_peers
+from door.records.passwords import hash_password
+from tests.support.postgres import PostgresServer
+from tests.support.server import make_config, running
 
 SECRET = b"s" * 32
 
@@ -78,3 +85,37 @@ async def test_the_peer_link_runs_over_tls_between_the_sysops_own_nodes(tmp_path
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def test_a_relaying_node_that_dies_on_a_tls_link_ends_its_caller_quietly(
+        tmp_path: Path, postgres: PostgresServer, caplog: pytest.LogCaptureFixture) -> None:
+    """The node that relays a caller dies (its connection reset, no TLS
+    goodbye) while the caller is at the menu of the node over TLS: that
+    node ends the session with an info line, not a traceback."""
+    cert, key, ca = authority(tmp_path, "ours")
+    config = make_config(tmp_path / "data")
+    config.store.url = postgres.new_database()
+    config.store.peer_certfile, config.store.peer_keyfile, config.store.peer_cafile = str(cert), str(key), str(ca)
+    _, client_tls = peer_tls(str(cert), str(key), str(ca))
+    caplog.set_level(logging.INFO)
+    async with running(config) as door:
+        assert door.store is not None and door.link is not None
+        syd = await door.store.accounts.create("Syd", hash_password("syd-pass"))
+        link = await connect_peer("127.0.0.1", door.link.port, door.link.secret,
+                                  PeerHello("Syd", syd.id, 80, 24, "utf-8", "xterm"), tls=client_tls)
+        assert link is not None
+        reader, writer = link
+        seen = b""
+        while b"Main menu" not in seen:
+            seen += await asyncio.wait_for(reader.read(4096), 10)
+        sock = writer.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))  # a reset, as a killed node's
+        writer.transport.abort()
+        deadline = asyncio.get_running_loop().time() + 10
+        while any(p.name == "Syd" for p in door.ctx.lobby.presences.values()):
+            assert asyncio.get_running_loop().time() < deadline, "Syd's session did not end"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.5)
+    bad = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not bad, [r.getMessage() for r in bad]
+    assert any(r.levelno == logging.INFO and r.getMessage().startswith("disconnect ") for r in caplog.records)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,12 +15,13 @@ import pytest
 from jsonschema import Draft202012Validator
 from websockets.asyncio.client import ClientConnection, connect
 
+from door.caller.api_session import LOGIN_MISS
 from door.play.api_messages import SERVER_SCHEMAS
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_bots import play_on
 from tests.loopback.test_protocol import next_message
-from tests.support.server import make_config, running
+from tests.support.server import make_config, newcomers_rated, running
 
 PASSWORD = "card-table-secret"
 
@@ -40,9 +42,9 @@ async def opened(door: DoorServer) -> ClientConnection:
 async def test_a_wrong_password_is_refused_and_the_right_one_logs_in(door: DoorServer) -> None:
     ws = await opened(door)
     await ws.send(json.dumps({"type": "login", "name": "Ann", "password": "guess"}))
-    assert await next_message(ws) == {"type": "error", "field": "password", "message": "wrong password"}
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": LOGIN_MISS}
     await ws.send(json.dumps({"type": "login", "name": "Nobody", "password": "guess"}))
-    assert (await next_message(ws))["field"] == "name"
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": LOGIN_MISS}
     await ws.send(json.dumps({"type": "login", "name": "Ann"}))  # (a guest may not take a registered name)
     assert (await next_message(ws))["field"] == "name"
     await ws.send(json.dumps({"type": "login", "name": "ann", "password": PASSWORD}))
@@ -51,6 +53,33 @@ async def test_a_wrong_password_is_refused_and_the_right_one_logs_in(door: DoorS
                                                                       "guest": False, "bot": False}
     assert door.ctx.throttle.failures("Ann") == 0  # (the right password forgets this address's wrong one)
     await ws.close()
+
+
+async def test_an_unknown_name_answers_as_a_wrong_password_does_and_every_miss_counts(tmp_path: Path) -> None:
+    """Probing names by the protocol's login: a name nobody registered
+    and a registered one with a wrong password get the same answer after
+    a wait, and both count against the address, as does a guest told a
+    name is registered; past the limit even the right password is not
+    checked from there."""
+    config = make_config(tmp_path / "data")
+    config.limits.password_per_address = 4
+    async with running(config) as door:
+        await door.store.accounts.create("Ann", hash_password(PASSWORD))
+        ws = await opened(door)
+        answers = []
+        for name in ("Ann", "Nobody", "Zed"):
+            started = time.monotonic()
+            await ws.send(json.dumps({"type": "login", "name": name, "password": "guess"}))
+            answers.append(await next_message(ws))
+            assert time.monotonic() - started >= 0.4, name  # (the first miss on a name waits half a second)
+        assert answers == [{"type": "error", "field": "password", "message": LOGIN_MISS}] * 3
+        assert door.ctx.throttle.failures("Nobody") == door.ctx.throttle.failures("Ann") == 1
+        await ws.send(json.dumps({"type": "login", "name": "Ann"}))  # a guest asking for a registered name: a miss
+        assert (await next_message(ws))["field"] == "name"
+        await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+        refused = await next_message(ws)
+        assert refused["field"] == "password" and "Too many wrong passwords from your address" in refused["message"]
+        await ws.close()
 
 
 async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: DoorServer) -> None:
@@ -98,6 +127,7 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
     cards: its game number), gets the day's ranking with their result in
     it, and asking again gives the ranking, not a second play; a guest and
     a bot are refused it."""
+    newcomers_rated(door.config)  # (Ann's account is new)
     day = door.store.daily.today()
     deal = await door.store.daily.deal(day)
     ws = await opened(door)

@@ -28,7 +28,7 @@ from tests.loopback.test_callers import in_a_game
 from tests.loopback.test_protocol import logged_in
 from tests.loopback.test_sysop import sysop_login
 from tests.support.player import Player
-from tests.support.server import make_config, running, with_sysop
+from tests.support.server import make_config, newcomers_rated, running, with_sysop
 
 ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "table"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -276,6 +276,7 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
 async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> None:
     """A registered caller plays today's deal at the card table (the day's
     cards), then reads the day's ranking with their result in it."""
+    newcomers_rated(door.config)  # (Ann's account is new)
     await door.store.accounts.create("Ann", hash_password("ann-secret"))
     day = door.store.daily.today()
     deal = await door.store.daily.deal(day)

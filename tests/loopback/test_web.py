@@ -106,6 +106,29 @@ async def test_another_origin_is_refused_and_a_listed_one_is_not(web: DoorServer
         await WebScreen(ws).until("Your name:")
 
 
+async def test_an_origin_is_read_as_a_url_and_must_be_the_pages_own_exactly(web: DoorServer) -> None:
+    """Look-alikes of the page's origin are refused: a host that begins
+    with the door's address, another port, a user before the host, a
+    path, a scheme the page does not have, a port that is not a number."""
+    port = web.web_port
+    for stranger in (f"http://127.0.0.1:{port}.evil.example", f"http://127.0.0.1:{port + 1}",
+                     f"http://127.0.0.1:{port}@evil.example", f"http://evil.example#@127.0.0.1:{port}",
+                     f"http://127.0.0.1:{port}/page", f"ftp://127.0.0.1:{port}", "http://127.0.0.1",
+                     f"http://127.0.0.1:{port}x", "null", f"http://localhost:{port}"):
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(f"ws://127.0.0.1:{port}/ws", origin=stranger):
+                pass
+        assert refused.value.response.status_code == 403, stranger
+    with pytest.raises(InvalidStatus) as refused:  # the game protocol's socket too
+        async with connect(f"ws://127.0.0.1:{port}/api/v1/play",
+                           origin=f"http://127.0.0.1:{port}.evil.example"):
+            pass
+    assert refused.value.response.status_code == 403
+    for own in (f"http://127.0.0.1:{port}", f"HTTP://127.0.0.1:{port}"):
+        async with connect(f"ws://127.0.0.1:{port}/ws", origin=own) as ws:
+            await WebScreen(ws).until("Your name:")
+
+
 async def test_dns_rebinding_a_name_the_sysop_did_not_list_gets_nothing(web: DoorServer) -> None:
     """A page on evil.example whose DNS points at the door: its requests
     name evil.example as the Host, and its socket's Origin equals that

@@ -21,7 +21,15 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from engine.rules import Rules
 
-__all__ = ["make_config", "with_sysop", "running", "start_server_process", "start_workers_process", "worker_of"]
+__all__ = ["make_config", "newcomers_rated", "with_sysop", "running", "start_server_process", "start_workers_process", "worker_of"]
+
+
+def newcomers_rated(config: Config) -> Config:
+    """``config`` with rated play (and so today's deal) open to the tests'
+    fresh accounts: no finished games or account age asked (``[ranked]
+    min_games = 0``, ``min_age_days = 0``)."""
+    config.ranked.min_games, config.ranked.min_age_days = 0, 0.0
+    return config
 
 
 def make_config(data_dir: Path, delay: float = 0.0, game_to: int = 121) -> Config:

@@ -5,13 +5,18 @@ seed shown only once the day is over, and the streak."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import hashlib
+import io
 import time
 from pathlib import Path
 
+from door.records.cli import run_records
 from door.records.daily import day_of, marker
 from door.records.games import Opponent
 from door.records.passwords import hash_password
+from door.records.ranked.fair_play import FairPlayRules
 from door.records.saved_games import GameStart
 from door.records.store import DATABASE_NAME, Store
 from engine.actions import Discard
@@ -151,3 +156,61 @@ async def test_a_play_left_unfinished_is_ranked_as_it_stood_once_the_day_is_over
         assert "(unfinished)" in ranking[2].line(3) and "(unfinished)" not in ranking[0].line(1)
     finally:
         await store.close()
+
+
+async def test_a_fresh_account_may_not_claim_the_days_deal_and_is_told_when(tmp_path: Path) -> None:
+    """Today's deal is ranked only for accounts that may play rated
+    matches: one made today, or with too few finished games, is refused
+    (nothing claimed) and told when it may; a day later, with its games,
+    it plays."""
+    clock = Clock("2026-11-26")
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        ann = await store.accounts.create("Ann", hash_password("ann-secret"))
+        day = store.daily.today()
+        rules = FairPlayRules(min_games=1, min_age=86400.0)
+        refused = await store.daily.claim(ann.id, day, "192.0.2.7", rules)
+        assert refused is not None and "after 1 more finished game (0 of the 1" in refused
+        assert "from Nov 27 12:00 (1 day after it was made)" in refused
+        assert await store.daily.why_not_ranked(ann.id, rules) == refused
+        assert not await store.daily.played(ann.id, day)  # nothing was claimed: it may play once it may
+        clock.next_day()
+        day = store.daily.today()
+        still = await store.daily.claim(ann.id, day, "192.0.2.7", rules)
+        assert still is not None and "after 1 more finished game" in still and "from " not in still
+        assert await store.daily.claim(ann.id, day, "192.0.2.7", FairPlayRules(min_games=0, min_age=86400.0)) is None
+        assert await store.daily.played(ann.id, day)
+    finally:
+        await store.close()
+
+
+def test_records_daily_flags_the_accounts_of_one_network(tmp_path: Path) -> None:
+    """``records daily``: the day's plays, the accounts that played (or
+    registered) from one /24 flagged; another network's is not."""
+    clock = Clock("2026-11-26")
+
+    async def fill() -> str:
+        store = await Store.open(tmp_path / DATABASE_NAME, clock)
+        day = store.daily.today()
+        for name, address, registered in (("Ann", "192.0.2.7", "192.0.2.7"), ("Bob", "198.51.100.4", "192.0.2.200"),
+                                          ("Cy", "203.0.113.9", "203.0.113.9"), ("Dee", "192.0.2.9", "")):
+            account = await store.accounts.create(name, hash_password("secret1"), registered)
+            assert await store.daily.claim(account.id, day, address) is None
+            clock.now += 60
+        await store.daily.finish((await store.accounts.find("Ann")).id, day, 121, 100)  # type: ignore[union-attr]
+        await store.close()
+        return day
+    day = asyncio.run(fill())
+    out = io.StringIO()
+    args = argparse.Namespace(action="daily", target=day, yes=False, days=30.0)
+    assert run_records(args, tmp_path / DATABASE_NAME, out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith(f"Today's deal of {day}: 4 play(s)")
+    flags = {line.split()[1] if line.startswith("  !") else line.split()[0]: line.startswith("  !")
+             for line in lines[1:5]}
+    assert flags == {"Ann": True, "Bob": True, "Cy": False, "Dee": True}
+    assert "121-100" in lines[1] and "not finished" in lines[2]
+    assert "  ! 192.0.2.0/24: Ann, Bob, Dee" in lines
+    bad = io.StringIO()
+    assert run_records(argparse.Namespace(action="daily", target="yesterday", yes=False, days=30.0),
+                       tmp_path / DATABASE_NAME, bad) == 2

@@ -41,7 +41,7 @@ from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
 
-__all__ = ["FairPlay", "FairPlayRules", "Contender", "Suspicion", "DAY"]
+__all__ = ["FairPlay", "FairPlayRules", "Contender", "Suspicion", "DAY", "account_facts", "clock_words"]
 
 DAY = 86400.0
 """Seconds in a day."""
@@ -86,7 +86,7 @@ class Suspicion:
     matches: tuple[int, ...]
 
 
-def _clock_words(seconds: float, now: float) -> str:
+def clock_words(seconds: float, now: float) -> str:
     """``seconds`` since the epoch as ``"14:05"`` local time, or ``"Nov 29
     14:05"`` on another day than ``now``."""
     today = time.localtime(now)
@@ -94,6 +94,19 @@ def _clock_words(seconds: float, now: float) -> str:
     if then.tm_yday == today.tm_yday and then.tm_year == today.tm_year:
         return time.strftime("%H:%M", then)
     return time.strftime("%b %d %H:%M", then)
+
+
+def account_facts(db: Connection, account_id: int) -> tuple[float, str, int, int]:
+    """What rated play asks of ``account_id`` (read on ``db``): when it was
+    made (seconds since the epoch), the address it registered from ("" if
+    unknown), the games it finished (not by forfeit, against anyone, the
+    computer included), and its rated matches (not voided)."""
+    row = db.execute("SELECT created, created_from FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    games = db.execute("SELECT COUNT(*) FROM games WHERE forfeit = 0 AND (account0 = ? OR account1 = ?)",
+                       (account_id, account_id)).fetchone()[0]
+    rated = db.execute("SELECT COUNT(*) FROM matches WHERE rated = 1 AND voided = 0 AND "
+                       "(account0 = ? OR account1 = ?)", (account_id, account_id)).fetchone()[0]
+    return float(row[0]), str(row[1] or ""), int(games), int(rated)
 
 
 class FairPlay:
@@ -127,18 +140,12 @@ class FairPlay:
             until = await self.held_back(who.account_id, rules)
             if until is not None:
                 return (f"{who.name} aborted {rules.abort_limit} rated matches lately: rated play opens again "
-                        f"for them at {_clock_words(until, now)}.")
+                        f"for them at {clock_words(until, now)}.")
 
         def q(db: Connection) -> dict[str, Any]:
             facts: dict[str, Any] = {}
             for who in (a, b):
-                row = db.execute("SELECT created, created_from FROM accounts WHERE id = ?",
-                                 (who.account_id,)).fetchone()
-                games = db.execute("SELECT COUNT(*) FROM games WHERE forfeit = 0 AND (account0 = ? OR account1 = ?)",
-                                   (who.account_id, who.account_id)).fetchone()[0]
-                rated = db.execute("SELECT COUNT(*) FROM matches WHERE rated = 1 AND voided = 0 AND "
-                                   "(account0 = ? OR account1 = ?)", (who.account_id, who.account_id)).fetchone()[0]
-                facts[who.name] = (float(row[0]), str(row[1] or ""), int(games), int(rated))
+                facts[who.name] = account_facts(db, who.account_id)
             pair = db.execute("SELECT ended, winner, forfeit, account0 FROM matches WHERE rated = 1 AND voided = 0 "
                               "AND ((account0 = ? AND account1 = ?) OR (account0 = ? AND account1 = ?))",
                               (a.account_id, b.account_id, b.account_id, a.account_id)).fetchall()
@@ -152,7 +159,7 @@ class FairPlay:
                         "(against anyone, the computer included).")
             if now - created < rules.min_age:
                 return (f"{who.name}'s account is new: rated play opens for it at "
-                        f"{_clock_words(created + rules.min_age, now)}.")
+                        f"{clock_words(created + rules.min_age, now)}.")
         pair: list[tuple[float, int, bool, int]] = facts["pair"]
         today = sum(1 for ended, *_ in pair if now - ended < DAY)
         if today >= rules.pair_per_day:
