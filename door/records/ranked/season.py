@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from door.records.ranked.brackets import BracketState
 from door.records.ranked.standings import Line
 
-__all__ = ["SeasonFormula", "Finish", "SeasonLine", "season_table", "swiss_finishes", "bracket_finishes"]
+__all__ = ["SeasonFormula", "Finish", "SeasonLine", "season_table", "swiss_finishes", "bracket_finishes", "HEADING"]
 
 
 @dataclass(frozen=True)
@@ -90,9 +90,14 @@ class SeasonLine:
     won: int
 
     def text(self, place: int) -> str:
-        """``" 1  Ann                   42 pts  3 events  1 first  25 won"`` (ASCII)."""
-        return (f"{place:>2}  {self.name[:20]:<20} {self.points:>4} pts  {self.events:>2} events  "
-                f"{self.firsts} first{'s' if self.firsts != 1 else ''}  {self.won:>3} won")
+        """``" 1  Ann                      42       3       1      25"``: place,
+        name, points, events, firsts, games won (ASCII, under :data:`HEADING`)."""
+        return (f"{place:>2}  {self.name[:20]:<20} {self.points:>6}  {self.events:>6}  {self.firsts:>6}  "
+                f"{self.won:>6}")
+
+
+HEADING = f"{'':>2}  {'Name':<20} {'Points':>6}  {'Events':>6}  {'Firsts':>6}  {'Won':>6}"
+"""The heading of the columns of :meth:`SeasonLine.text`."""
 
 
 def season_table(year: int, finishes: Iterable[Finish], formula: SeasonFormula = SeasonFormula()) -> list[SeasonLine]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from door.records.ranked.tournament import Entrant, GameResult, game_points
 
-__all__ = ["Line", "standings", "order_key"]
+__all__ = ["Line", "standings", "order_key", "HEADING"]
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,14 @@ class Line:
     byes: int = 0
 
     def text(self, place: int) -> str:
-        """``" 1  Ann                   7 pts  3-0  1 sk   +41"`` (ASCII, 52 columns)."""
-        return (f"{place:>2}  {self.name[:20]:<20} {self.points:>3} pts  {self.won}-{self.played - self.won}"
-                f"  {self.skunks} sk  {self.spread:+5d}")
+        """``" 1  Ann                    7 pts   3-0        1     +41"``: place,
+        name, points, won-lost, skunks, spread (ASCII, under :data:`HEADING`)."""
+        return (f"{place:>2}  {self.name[:20]:<20} {self.points:>3} pts  {self.won:>2}-{self.played - self.won:<2}"
+                f"  {self.skunks:>6}  {self.spread:+6d}")
+
+
+HEADING = f"{'':>2}  {'Name':<20} {'Points':>7}  {'W-L':^5}  Skunks  Spread"
+"""The heading of the columns of :meth:`Line.text`."""
 
 
 def order_key(line: Line) -> tuple[int, int, int, float, str]:
