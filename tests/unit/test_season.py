@@ -42,3 +42,13 @@ def test_finishes_from_a_swiss_and_from_a_knock_out() -> None:
     state = advance(bracket, {"W1-2": MatchResult("Cy", (2, 1)), "W2-1": MatchResult("Ann", (2, 0))})
     assert sorted(bracket_finishes(2026, state), key=lambda f: f.place) == [
         Finish(2026, "Ann", 1, 2), Finish(2026, "Cy", 2, 2), Finish(2026, "Bob", 3, 1)]
+
+
+def test_the_manual_states_the_default_formula() -> None:
+    import re
+    from pathlib import Path
+    page = (Path(__file__).parents[2] / "docs" / "tournaments.md").read_text("utf-8")
+    section = page.split("## Season points")[1].split("##")[0]
+    stated = [int(n) for n in re.findall(r"\*\*(\d+)\*\*", section)]
+    f = SeasonFormula()
+    assert stated == [*f.places, f.per_game]
