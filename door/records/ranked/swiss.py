@@ -35,10 +35,12 @@ from door.records.ranked.tournament import Entrant, GameResult, check_entrants
 
 __all__ = ["swiss_round", "pair_in_order", "meetings", "SEARCH_LIMIT"]
 
-SEARCH_LIMIT = 200_000
-"""Steps the backtracking search takes before it settles for the
-nearest pairing it can make greedily (reached only by fields of many
-dozens that have nearly all met)."""
+SEARCH_LIMIT = 100_000
+"""Steps the backtracking search may take for one round (a step is a
+set of players it tries to pair; each takes about a microsecond or two)
+before it settles for the nearest pairing it can make greedily, rematches
+and all.  Reached only by fields of several dozen who have nearly all met
+each other already."""
 
 
 def meetings(results: Sequence[GameResult]) -> Counter[frozenset[str]]:
@@ -50,53 +52,79 @@ def pair_in_order(order: Sequence[str], met: Mapping[frozenset[str], int],
                   rematches: int | None = None) -> list[tuple[str, str]] | None:
     """Pair an even number of players, ``order`` best first, each with the
     nearest player below them, with no more than ``rematches`` pairs that
-    appear in ``met`` (``None``: as few as can be).  Returns the pairs,
-    better pairs first, or ``None`` when no pairing has so few rematches.
-    Raises ``ValueError`` for an odd number of players.
+    appear in ``met`` (``None``: as few as can be, which always finds a
+    pairing).  Returns the pairs, better pairs first, or ``None`` when no
+    pairing has so few rematches.  Raises ``ValueError`` for an odd number
+    of players.
 
     >>> pair_in_order(["A", "B", "C", "D"], {frozenset("AB"): 1})
     [('A', 'C'), ('B', 'D')]
     """
     if len(order) % 2:
         raise ValueError(f"pairing needs an even number of players, got {len(order)}")
-    if rematches is None:
-        for budget in range(len(order) // 2 + 1):
-            found = pair_in_order(order, met, budget)
-            if found is not None:
-                return found
-        raise AssertionError("a pairing with every pair a rematch always exists")
-    search = _Search(list(order), met)
-    found = search.pair((1 << len(order)) - 1, rematches)
-    if found is None and search.steps > SEARCH_LIMIT:
-        found = _greedy(list(order), met)
-        return found if sum(frozenset(p) in met for p in found) <= rematches else None
-    return found
+    found = _Search(list(order), met).best([None], rematches)
+    return None if found is None else found[0]
 
 
 class _Search:
     """The backtracking matcher over one order: players are bits of a
     mask of those still to pair; a mask and budget that failed once is
-    not searched again."""
+    not searched again, and the steps are counted against
+    :data:`SEARCH_LIMIT` for every search this object makes."""
 
     def __init__(self, order: list[str], met: Mapping[frozenset[str], int]) -> None:
         self.order = order
         self.met = met
         self.failed: set[tuple[int, int]] = set()
         self.steps = 0
+        self.new = [sum(1 << j for j, b in enumerate(order) if j != i and frozenset((a, b)) not in met)
+                    for i, a in enumerate(order)]
+        """For each player, the mask of those they have not met."""
+
+    def best(self, outs: Sequence[str | None],
+             rematches: int | None) -> tuple[list[tuple[str, str]], str | None] | None:
+        """The pairing of the order with one of ``outs`` left out
+        (``None``: nobody), and who: each budget of rematches is tried
+        from 0 up to ``rematches`` (``None``: until a pairing is found,
+        which always is) and, for each, the ``outs`` in turn.  ``None``
+        when no pairing has so few rematches."""
+        full = (1 << len(self.order)) - 1
+        top = len(self.order) // 2 if rematches is None else rematches
+        for budget in range(top + 1):
+            for out in outs:
+                mask = full if out is None else full & ~(1 << self.order.index(out))
+                found = self.pair(mask, budget)
+                if found is not None:
+                    return found, out
+                if self.steps > SEARCH_LIMIT:
+                    return self._settle(outs[0], rematches)
+        return None
+
+    def _settle(self, out: str | None,
+                rematches: int | None) -> tuple[list[tuple[str, str]], str | None] | None:
+        """The greedy pairing, when the search ran out of steps."""
+        found = _greedy([n for n in self.order if n != out], self.met)
+        if rematches is not None and sum(frozenset(p) in self.met for p in found) > rematches:
+            return None
+        return found, out
 
     def pair(self, left: int, budget: int) -> list[tuple[str, str]] | None:
+        """A pairing of the players in mask ``left`` with at most ``budget`` rematches, or ``None``."""
         if not left:
             return []
         if (left, budget) in self.failed or self.steps > SEARCH_LIMIT:
             return None
         self.steps += 1
+        if (self._stuck(left) + 1) // 2 > budget:  # each two with nobody new left make a rematch at least
+            self.failed.add((left, budget))
+            return None
         first = (left & -left).bit_length() - 1
         rest = left & ~(1 << first)
         other = rest
         while other:
             j = (other & -other).bit_length() - 1
             other &= other - 1
-            cost = frozenset((self.order[first], self.order[j])) in self.met
+            cost = 0 if self.new[first] >> j & 1 else 1
             if cost > budget:
                 continue
             tail = self.pair(rest & ~(1 << j), budget - cost)
@@ -104,6 +132,15 @@ class _Search:
                 return [(self.order[first], self.order[j]), *tail]
         self.failed.add((left, budget))
         return None
+
+    def _stuck(self, left: int) -> int:
+        """How many players in mask ``left`` have met everybody else in it."""
+        stuck, bits = 0, left
+        while bits:
+            i = (bits & -bits).bit_length() - 1
+            bits &= bits - 1
+            stuck += not self.new[i] & left
+        return stuck
 
 
 def _greedy(order: list[str], met: Mapping[frozenset[str], int]) -> list[tuple[str, str]]:
@@ -128,28 +165,16 @@ def swiss_round(entrants: Sequence[Entrant], results: Sequence[GameResult],
     lines = standings(entrants, results, bye_spread)
     if not results:
         order = [e.name for e in sorted(entrants, key=lambda e: (-e.rating, e.name))]
+        out = order.pop() if len(order) % 2 else None
+        found: tuple[list[tuple[str, str]], str | None] | None = (_fold(order), out)
     else:
         order = [line.name for line in lines]
-    byes = {line.name: line.byes for line in lines}
-    met = meetings(results)
-    if len(order) % 2 == 0:
-        return list(_fold(order) if not results else _fewest(order, met))
-    fewest = min(byes.values())
-    candidates = [n for n in reversed(order) if byes[n] == fewest]
-    for budget in range(len(order) // 2 + 1):
-        for out in candidates:
-            rest = [n for n in order if n != out]
-            found = _fold(rest) if not results else pair_in_order(rest, met, budget)
-            if found is not None:
-                return [*found, (out, None)]
-    raise AssertionError("a pairing with every pair a rematch always exists")
-
-
-def _fewest(order: list[str], met: Mapping[frozenset[str], int]) -> list[tuple[str, str]]:
-    """:func:`pair_in_order` with as few rematches as can be (which always finds a pairing)."""
-    found = pair_in_order(order, met)
-    assert found is not None
-    return found
+        fewest = min(line.byes for line in lines)
+        outs = [line.name for line in reversed(lines) if line.byes == fewest] if len(order) % 2 else [None]
+        found = _Search(order, meetings(results)).best(outs, None)
+    assert found is not None  # (with no limit on rematches there is always a pairing)
+    pairs: list[tuple[str, str | None]] = list(found[0])
+    return pairs if found[1] is None else [*pairs, (found[1], None)]
 
 
 def _fold(order: list[str]) -> list[tuple[str, str]]:
