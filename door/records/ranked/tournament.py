@@ -72,7 +72,7 @@ class Format:
         if self.games not in (1, 3, 5, 7, 9):
             raise ValueError(f"a match is best of 1, 3, 5, 7 or 9 games, got {self.games!r}")
         if not isinstance(self.qualify, Fraction) or not 0 < self.qualify <= 1:
-            raise ValueError(f"the fraction that qualifies is above 0 and at most 1, got {self.qualify!r}")
+            raise ValueError(f"the fraction that qualifies is a Fraction above 0 and at most 1, got {self.qualify!r}")
         if not isinstance(self.bye_spread, int) or not 0 <= self.bye_spread <= 121:
             raise ValueError(f"a bye's spread is 0 to 121 points, got {self.bye_spread!r}")
 
@@ -115,8 +115,9 @@ class GameResult:
     """One game of a Swiss: its ``round`` (1, 2, ...), its ``players``
     (the second ``None``: the first player's bye), the ``winner``'s index
     (0 or 1; 0 for a bye), the final ``scores`` (points; ``(0, 0)`` for a
-    bye) and ``skunk`` (0 none, 1 a skunk, 2 a double skunk).  Raises
-    ``ValueError`` for a result that cannot be."""
+    bye) and ``skunk`` (0 none, 1 a skunk, 2 a double skunk; a game won
+    by forfeit is kept with none, as the club night counts it: a plain
+    win).  Raises ``ValueError`` for a result that cannot be."""
 
     round: int
     players: tuple[str, str | None]
