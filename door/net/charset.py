@@ -23,8 +23,9 @@ _FALLBACKS = {"\u25cb": "o", "\u25bc": "v"}
 
 _ASCII = {"\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2660": "S", "\u00b7": ".", "\u25a0": "#",
           "\u25cb": "o", "\u2502": "|", "\u2500": "-", "\u2592": "#", "\u2591": ":", "\u25bc": "v",
-          "\u2588": "#"}
-"""The plain-ASCII profile's letters for suits and lines for box drawing."""
+          "\u2588": "#", **{corner: "+" for corner in "\u250c\u2510\u2514\u2518\u251c\u2524\u252c\u2534\u253c"}}
+"""The plain-ASCII profile's letters for suits and lines for box drawing
+(a bracket's corners and joints are ``+``)."""
 
 _CP437_SUITS = {"\u2665": b"\x03", "\u2666": b"\x04", "\u2663": b"\x05", "\u2660": b"\x06"}
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from door.net.ansi import CONTROL
-from door.net.charset import CP437
+from door.net.charset import ASCII, CP437
 from door.records.daily import DailyResult, day_of, par_line
 from door.records.games import GameSummary
 from door.records.statistics import TopPlayer
@@ -107,7 +107,7 @@ def _txt(b: Bulletin, own: dict[str, bytes]) -> bytes:
     text = "\r\n".join(line[:WIDTH - 1] for line in lines) + "\r\n"
     text = own.get("header.txt", b"").decode("utf-8", "replace") + text + own.get("footer.txt", b"").decode(
         "utf-8", "replace")
-    return text.encode("ascii", "replace")  # (plain ASCII, the sysop's lines too)
+    return ASCII.encode(text)  # (plain ASCII, the sysop's lines too: box lines as - | +, suits as letters)
 
 
 def _ans(b: Bulletin, own: dict[str, bytes]) -> bytes:

@@ -56,7 +56,7 @@ def layout(text: str) -> tuple[str, ...] | None:
 
 
 ONE_CELL = frozenset(chr(c) for c in range(0x20, 0x7f)) | frozenset(
-    ch for ch in "\u00b7\u00bd\u2014\u2500\u2502\u25a0\u25bc\u25cb\u2592\u2660\u2663\u2665\u2666\u00e9"
+    ch for ch in "\u00b7\u00bd\u2014\u2500\u2502\u2510\u2518\u251c\u252c\u2534\u25a0\u25bc\u25cb\u2592\u2660\u2663\u2665\u2666\u00e9"
     if wcwidth(ch) == 1 and unicodedata.normalize("NFC", ch) == ch and not unicodedata.combining(ch))
 """Characters that are one cell each whatever comes next (printable ASCII,
 the suits, the board's and the screens' glyphs; each checked with

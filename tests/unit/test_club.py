@@ -40,3 +40,15 @@ def test_an_odd_player_out_meets_the_computer_once() -> None:
     results = [ClubResult(1, r1[0], 0, (121, 100)), ClubResult(1, r1[1], 0, (121, 100))]
     r2 = swiss_pairs(names, results, random.Random(3))
     assert r2[-1][1] is None and r2[-1][0] != out
+
+
+def test_no_rematch_while_another_pairing_of_the_night_exists() -> None:
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    results = [ClubResult(1, ("Eve", "Cy"), 0, (121, 111)), ClubResult(1, ("Bob", "Ann"), 1, (82, 121)),
+               ClubResult(1, ("Fay", "Dee"), 0, (121, 89)), ClubResult(2, ("Ann", "Fay"), 1, (103, 121)),
+               ClubResult(2, ("Eve", "Dee"), 1, (81, 121)), ClubResult(2, ("Cy", "Bob"), 1, (111, 121))]
+    # nearest-first alone leaves Eve and Cy, who met in round 1, to meet again
+    pairs = swiss_pairs(names, results, random.Random(1))
+    met = {frozenset(r.players) for r in results}
+    assert not any(frozenset(p) in met for p in pairs), pairs
+    assert sorted(n for p in pairs for n in p if n) == sorted(names)

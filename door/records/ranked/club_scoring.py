@@ -6,15 +6,21 @@ skunk (or a double skunk) 3, a loss 0; the standings go by points, then
 games won, then spread (the points a player's games were won by, less the
 points they were lost by).  Pairings: the first round at random, then
 players with similar records meet (highest first, each with the next
-player they have not met tonight); with an odd number the player left over
+player they have not met tonight, by the tournaments' backtracking
+matcher, :func:`door.records.ranked.swiss.pair_in_order`, so nobody meets
+again while another pairing exists); with an odd number the player left over
 plays the computer, whose games count for that player only.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from door.records.ranked.swiss import pair_in_order
+from door.records.ranked.tournament import game_points
 
 __all__ = ["ClubResult", "Standing", "acc_points", "standings", "swiss_pairs", "COMPUTER"]
 
@@ -57,7 +63,7 @@ class Standing:
 def acc_points(result: ClubResult) -> tuple[int, int]:
     """ACC points of each seat for ``result``: 2 a win, 3 a skunk, 0 a
     loss (a forfeit is a plain win)."""
-    win = 3 if result.skunk and not result.forfeit else 2
+    win = game_points(True, result.skunk and not result.forfeit)
     return (win, 0) if result.winner == 0 else (0, win)
 
 
@@ -85,10 +91,10 @@ def standings(names: Sequence[str], results: Sequence[ClubResult]) -> list[Stand
 def swiss_pairs(names: Sequence[str], results: Sequence[ClubResult], rng: random.Random) -> list[tuple[str, str | None]]:
     """The next round's pairings of ``names``: at random before any
     result, else by the standings, each player with the nearest one below
-    them that they have not met (a rematch only when nobody else is left);
-    an odd player out meets the computer (``None``), never twice when
+    them that they have not met (a rematch only when no pairing of the
+    night's players avoids one, as few as can be); an odd player out meets the computer (``None``), never twice when
     another can."""
-    met = {frozenset(r.players) for r in results}
+    met = Counter(frozenset((a, b)) for a, b in (r.players for r in results) if b is not None)
     if not results:
         order = list(names)
         rng.shuffle(order)
@@ -100,10 +106,5 @@ def swiss_pairs(names: Sequence[str], results: Sequence[ClubResult], rng: random
         out = next((n for n in reversed(order) if n not in had_computer), order[-1])
         order.remove(out)
         computer.append((out, COMPUTER))
-    pairs: list[tuple[str, str | None]] = []
-    while order:
-        first = order.pop(0)
-        other = next((n for n in order if frozenset((first, n)) not in met), order[0])
-        order.remove(other)
-        pairs.append((first, other))
+    pairs: list[tuple[str, str | None]] = list(pair_in_order(order, met) or [])
     return pairs + computer
