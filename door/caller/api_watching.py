@@ -14,7 +14,8 @@ from door.caller.api_play import next_message
 from door.caller.watching import watchable_tables
 from door.context import DoorContext
 from door.net.api_link import ApiLink
-from door.play.api_messages import error_message, event_message
+from door.play.api_events import event_message
+from door.play.api_messages import error_message
 from door.play.table import Table
 from door.records.names import name_key
 from door.sysop.doing import Doing

@@ -18,24 +18,10 @@ from typing import Any
 from jsonschema import Draft202012Validator
 
 from engine.cards import Card, parse_cards
-from engine.events import (
-    CardPlayed,
-    CutForDeal,
-    Discarded,
-    Event,
-    GameOver,
-    GoDeclared,
-    HandCounted,
-    HandDealt,
-    HandReplayed,
-    PlayPoint,
-    SeriesReset,
-    StarterTurned,
-)
 from engine.game import Game, Phase
 from engine.shuffle import SeededShuffle
 
-__all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message", "event_message",
+__all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message",
            "ask_message", "state_message", "error_message", "card_list", "shuffle_message", "MAX_MESSAGE"]
 
 PROTOCOL = 1
@@ -209,53 +195,6 @@ def card_list(cards: tuple[Card, ...] | list[Card]) -> list[str]:
 def cards_of(names: list[str]) -> list[Card]:
     """The cards a client named (already checked by the schema)."""
     return list(parse_cards(" ".join(names)))
-
-
-def _show(event: HandCounted) -> dict[str, Any]:
-    show = event.show
-    return {"event": "show", "seat": event.seat, "what": event.what.value, "cards": card_list(show.hand),
-            "starter": str(show.starter), "total": show.total,
-            "items": [{"kind": item.kind.name.lower(), "cards": card_list(item.cards), "points": item.points}
-                      for item in show.items],
-            "claim": event.claim, "verdict": event.outcome.verdict.name.lower(), "pegged": event.outcome.claimer,
-            "muggins": event.outcome.opponent}
-
-
-def event_message(event: Event, me: int) -> dict[str, Any] | None:
-    """``event`` as seat ``me`` may see it (``None`` for one not sent)."""
-    body: dict[str, Any]
-    if isinstance(event, CutForDeal):
-        body = {"event": "cut", "cuts": [card_list(pair) for pair in event.cuts], "dealer": event.dealer}
-    elif isinstance(event, HandDealt):
-        body = {"event": "deal", "hand_number": event.number, "dealer": event.dealer,
-                "hand": card_list(event.hands[me]) if me in (0, 1) else []}
-    elif isinstance(event, Discarded):
-        body = {"event": "discard", "seat": event.seat}
-        if event.seat == me:
-            body["cards"] = card_list(event.cards)
-    elif isinstance(event, StarterTurned):
-        body = {"event": "starter", "card": str(event.card), "dealer": event.dealer, "heels": event.heels}
-    elif isinstance(event, CardPlayed):
-        body = {"event": "card", "seat": event.seat, "card": str(event.card), "count": event.count,
-                "pegs": [{"kind": s.kind.name.lower(), "points": s.points} for s in event.scores]}
-    elif isinstance(event, GoDeclared):
-        body = {"event": "go", "seat": event.seat, "count": event.count}
-    elif isinstance(event, PlayPoint):
-        body = {"event": "peg", "seat": event.seat,
-                "pegs": [{"kind": event.score.kind.name.lower(), "points": event.score.points}]}
-    elif isinstance(event, SeriesReset):
-        body = {"event": "reset", "seat": event.turn}
-    elif isinstance(event, HandCounted):
-        body = _show(event)
-    elif isinstance(event, GameOver):
-        r = event.result
-        body = {"event": "over", "winner": r.winner, "scores": list(r.scores), "skunk": r.skunk.name.lower(),
-                "value": r.value}
-    elif isinstance(event, HandReplayed):
-        body = {"event": "replay", "seat": event.seat, "hand_number": event.number, "scores": list(event.scores)}
-    else:
-        return None
-    return {"type": "event", **body}
 
 
 def ask_message(game: Game, me: int) -> dict[str, Any] | None:

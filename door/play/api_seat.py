@@ -11,14 +11,8 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from door.play.api_messages import (
-    ask_message,
-    cards_of,
-    error_message,
-    event_message,
-    shuffle_message,
-    state_message,
-)
+from door.play.api_events import EventMessages
+from door.play.api_messages import ask_message, cards_of, error_message, shuffle_message, state_message
 from door.play.table import Table
 from door.records.identity import Identity
 from door.ui.speech import SpokenWords
@@ -83,12 +77,11 @@ class ApiSeat:
             if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
                 self.send(state_message(game, self.index))
         names = [seat.name for seat in self.table.seats] if self.table is not None else ["", ""]
-        spoken = SpokenWords(self.index, names)
+        spoken, messages = SpokenWords(self.index, names), EventMessages(self.index, names)
         for event in events:
-            message = event_message(event, self.index)
-            if message is not None:
-                message["said"] = spoken.tell(event)  # (the screen-reader mode's sentences, for a live region)
-                self.send(message)
+            body = messages.tell(event)
+            if body is not None:  # (with the screen-reader mode's sentences, for a live region)
+                self.send({"type": "event", **body, "said": spoken.tell(event)})
         if game.over:
             assert game.result is not None
             over: dict[str, Any] = {"type": "game_over", "winner": game.result.winner,

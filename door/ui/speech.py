@@ -260,7 +260,7 @@ def scores_event(event: Event) -> int | None:
     return None
 
 
-class SpokenWords(Telling):
+class SpokenWords(Telling[list[str]]):
     """The events in short sentences for screen-reader mode
     (:class:`~door.ui.telling.Telling`): ``["You: five, fifteen, two for
     fifteen."]`` (the scores are added by the line seat).  Each fact once:
@@ -268,6 +268,9 @@ class SpokenWords(Telling):
     result is the count alone; the starter is said when it is turned.  At
     most four lines an event (the line mode's budget is ten lines)."""
 
+
+    def untold(self) -> list[str]:
+        return []
     def cut_for_deal(self, event: CutForDeal) -> list[str]:
         who = self.who
         if not event.cuts:  # a fixed first dealer: the loser of the last game, a rematch, or the house's rule

@@ -143,12 +143,15 @@ def show_detail(show: ShowScore) -> list[str]:
     return lines
 
 
-class ScreenWords(Telling):
+class ScreenWords(Telling[list[str]]):
     """The events as the screen's message lines (:class:`~door.ui.telling.Telling`):
     ``sort``: the cards of a counted hand in rank order, as the screen
     shows them when the player keeps the hand sorted (else in the order
     held)."""
 
+
+    def untold(self) -> list[str]:
+        return []
     def __init__(self, me: int, names: Names, sort: bool = True) -> None:
         super().__init__(me, names)
         self.sort = sort

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-from door.play.api_messages import CLIENT_SCHEMAS, SERVER_SCHEMAS, event_message
+from door.play.api_events import event_message
+from door.play.api_messages import CLIENT_SCHEMAS, SERVER_SCHEMAS
 from engine.cards import parse_cards
 from engine.events import Discarded, HandDealt
 

@@ -6,9 +6,11 @@ on purpose)."""
 from __future__ import annotations
 
 import typing
+from abc import abstractmethod
 
 import pytest
 
+from door.play.api_events import EventMessages
 from door.ui.speech import SpokenWords
 from door.ui.telling import _METHODS, Telling
 from door.ui.words import ScreenWords
@@ -36,8 +38,27 @@ def test_a_rendering_that_leaves_a_kind_out_cannot_be_made() -> None:
     assert ScreenWords(0, ["Ann", "Computer"]).who == ["You", "Computer"]
 
 
+@pytest.mark.parametrize("rendering", [ScreenWords, SpokenWords, EventMessages])
+def test_a_new_kind_of_event_that_a_rendering_does_not_say_fails_it(rendering: type[Telling[object]]) -> None:
+    """A kind of event added to the vocabulary (an abstract method of
+    Telling) that a rendering does not say makes that rendering one that
+    cannot be made: the game protocol's as well as the screen's and the
+    spoken words."""
+    class Newer(Telling[object]):
+        @abstractmethod
+        def clock_started(self, event: object) -> object:
+            """A new kind of event."""
+
+    class Behind(rendering, Newer):  # type: ignore[valid-type, misc]
+        pass
+
+    with pytest.raises(TypeError, match="clock_started"):
+        Behind(0, ["Ann", "Computer"])
+    rendering(0, ["Ann", "Computer"])  # (today's vocabulary: every rendering says it all)
+
+
 @pytest.mark.parametrize("rendering", [ScreenWords, SpokenWords])
-def test_both_renderings_tell_a_whole_game(rendering: type[Telling]) -> None:
+def test_both_renderings_tell_a_whole_game(rendering: type[Telling[list[str]]]) -> None:
     """A whole game between two greedy players: every event that changes
     what a player knows is told (only the reset of the count may be left
     to the next card in speech), for each seat and for a watcher."""
