@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from functools import partial
+from collections.abc import Sequence
 
 from door.net.keys import Key
 from door.net.terminal import HungUp
 from door.play import controller
+from door.play.advice import Advising
 from door.play.commands import ChatLine
 from door.play.controller import Abandon, Again, Beep, Deal, Intent, Leave, Release, Say, Seating, SetSeed, Submit
 from door.play.deals import new_seed, reveal_notice
 from door.play.decision_clock import shown_clock
 from door.play.game_view import paint_game
-from door.play.hints import discard_analysis, hand_play, pegging_note
 from door.play.options import CallerOptions, Pace
 from door.play.table import Table
 from door.play.thinking import IN_THREAD, Thinking
@@ -42,7 +41,7 @@ FAILURE = ("The door could not show the game (what went wrong is logged for the 
 """What a player is told when their seat's presentation failed."""
 
 
-class HumanSeat:
+class HumanSeat(Advising):
     """A caller (or the sysop) at a terminal.
 
     ``display``: the session's :class:`Display`; ``name``: shown to the
@@ -54,22 +53,12 @@ class HumanSeat:
     """
 
     computer = False
-    spoken_advice = False
-    """Advice (the discard analysis, the pegging note) in spoken words:
-    cards named in full and said once (the line presentation)."""
 
     def __init__(self, display: Display, name: str, options: CallerOptions | None = None,
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
                  session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         self.display = display
-        self.thinking = thinking
-        """Where the door's computer thinks: the pegging looked back on
-        after each hand is worked out there, off the event loop."""
-        self._notes: set[asyncio.Task[str]] = set()
-        self._note: tuple[int, asyncio.Task[str]] | None = None
-        """The pegging note being worked out since its hand's play ended: (hand, task)."""
-        self._analysed: tuple[Game, int] | None = None
-        """The game, and its number of actions, when a discard analysis was last asked for."""
+        Advising.__init__(self, thinking)
         self.session_seed = session_seed or new_seed()
         """The player seed drawn for this caller's session (64 hex digits),
         used while the caller has typed none (:attr:`shuffle_seed`)."""
@@ -181,51 +170,7 @@ class HumanSeat:
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
         for event, lines in zip(events, self.event_lines(game, events)):
-            if isinstance(event, HandReplayed):
-                vs.review, vs.counted, vs.recap = [], [], None
-            elif isinstance(event, HandDealt):
-                hands = self.table.tally.hands
-                vs.review, vs.recap = [], None
-                if vs.counted:
-                    vs.review = vs.counted
-                    finished = [h for h in hands if h.number == event.number - 1]
-                    vs.recap = finished[-1] if finished else None
-                if vs.counted and not game.over:
-                    self._linger()  # the last count and its verdict stay on screen a moment
-                vs.counted = []
-                vs.selected = []
-                vs.cursor = 0
-                vs.replayed_hand = bool(hands) and hands[-1].replayed
-                if vs.discard_note:
-                    self.advise(vs.discard_note)
-                    vs.discard_note = ""
-                self._pegging_note(game, event.number - 1)
-            elif isinstance(event, HandCounted):
-                vs.counted.append(event)
-            elif isinstance(event, CutForDeal):
-                vs.cut = " ".join(lines[-2:])  # the cut that decided
-            elif isinstance(event, GameOver):
-                vs.review, vs.counted = [], []
-                vs.match_points = self.table.series.points()
-                vs.series = self.table.series.score_words()
-                self._note = None  # (one being worked out since the show is not waited for)
-                call = self._note_call(game, game.hand_number)
-                if call is not None:  # at once: the result stays the last line
-                    self._say_note(call())
-                # the seed and where the review is come before the result,
-                # which stays the last line of the message area however the area pages
-                before = []
-                if game.shuffle is not None and self.table.sealed is not None:
-                    before.append(f"The door's seed of this deal is shown once {self.table.sealed} is over.")
-                elif game.shuffle is not None:
-                    before.append(self.shuffle_words(reveal_notice(game.shuffle)))
-                    before.append(self.shuffle_words("It is also the SHA-256 of the next game's seed here: set your "
-                                                     "seed at the question first if you like."))
-                journal = self.table.journal
-                if journal is not None and journal.keeps_for(self.index):
-                    before.append(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
-                lines = [*(line for line in before if line), *lines]
-            vs.say(*lines)
+            vs.say(*self._told(game, event, lines))
         pegging, hand = scored(events)
         if vs.options.beep and (pegging or hand or any(isinstance(e, GoDeclared) for e in events)):
             self.display.terminal.write(b"\x07")
@@ -234,96 +179,71 @@ class HumanSeat:
             self._hold()
         self._update()
 
+    def _told(self, game: Game, event: Event, lines: list[str]) -> list[str]:
+        """What ``event`` does to the screen beside its ``lines``, and the
+        lines said for it (a game's end says more before its result)."""
+        vs = self.vs
+        if isinstance(event, HandReplayed):
+            vs.review, vs.counted, vs.recap = [], [], None
+        elif isinstance(event, HandDealt):
+            self._hand_dealt(game, event)
+        elif isinstance(event, HandCounted):
+            vs.counted.append(event)
+        elif isinstance(event, CutForDeal):
+            vs.cut = " ".join(lines[-2:])  # the cut that decided
+        elif isinstance(event, GameOver):
+            return [*self._game_over(game), *lines]
+        return lines
+
+    def _hand_dealt(self, game: Game, event: HandDealt) -> None:
+        """A new hand: the last one's counts stay as the review above the
+        chat (a moment on screen first), the bar goes back, and the notes
+        of advice on the hand before are said."""
+        vs = self.vs
+        assert self.table is not None
+        hands = self.table.tally.hands
+        vs.review, vs.recap = [], None
+        if vs.counted:
+            vs.review = vs.counted
+            finished = [h for h in hands if h.number == event.number - 1]
+            vs.recap = finished[-1] if finished else None
+        if vs.counted and not game.over:
+            self._linger()  # the last count and its verdict stay on screen a moment
+        vs.counted, vs.selected, vs.cursor = [], [], 0
+        vs.replayed_hand = bool(hands) and hands[-1].replayed
+        if vs.discard_note:
+            self.advise(vs.discard_note)
+            vs.discard_note = ""
+        self._pegging_note(game, event.number - 1)
+
+    def _game_over(self, game: Game) -> list[str]:
+        """The game is over: the last hand's pegging note is said at once,
+        and the lines that come before the result (which stays the last
+        line of the message area however the area pages): the seed, and
+        where the review is."""
+        vs, table = self.vs, self.table
+        assert table is not None
+        vs.review, vs.counted = [], []
+        vs.match_points = table.series.points()
+        vs.series = table.series.score_words()
+        self._note = None  # (one being worked out since the show is not waited for)
+        call = self._note_call(game, game.hand_number)
+        if call is not None:  # at once: the result stays the last line
+            self._say_note(call())
+        before = []
+        if game.shuffle is not None and table.sealed is not None:
+            before.append(f"The door's seed of this deal is shown once {table.sealed} is over.")
+        elif game.shuffle is not None:
+            before.append(self.shuffle_words(reveal_notice(game.shuffle)))
+            before.append(self.shuffle_words("It is also the SHA-256 of the next game's seed here: set your "
+                                             "seed at the question first if you like."))
+        if table.journal is not None and table.journal.keeps_for(self.index):
+            before.append(f"Game #{game.number} is reviewed, decision by decision, under 5 Recent games.")
+        return [line for line in before if line]
+
     def shuffle_words(self, text: str) -> str:
         """A shuffle's seeds as this presentation says them (in full here)."""
         return text
-
-    def _work_out_note(self, game: Game, hand: int) -> asyncio.Task[str] | None:
-        """Start working out the pegging note of ``hand`` where the
-        computer thinks (about 1.5 ms of search, off the event loop);
-        ``None`` where no hints are given or the hand is gone."""
-        call = self._note_call(game, hand)
-        return None if call is None else self._advise(call)
-
-    def _note_call(self, game: Game, hand: int) -> Callable[[], str] | None:
-        """The pure call that words the pegging note of ``hand``; ``None``
-        where no hints are given or the hand is gone."""
-        play = hand_play(game, hand) if hand >= 1 and self.seating().hints else None
-        return None if play is None else partial(pegging_note, game.rules, hand, *play, self.index,
-                                                 self.names()[1 - self.index], self.spoken_advice)
-
-    def _advise(self, call: Callable[[], str]) -> asyncio.Task[str]:
-        """Start working out a note of advice, ``call()`` (picklable), where
-        the computer thinks; the task is kept until it ends (a failure
-        gives an empty note, :meth:`_note_of`)."""
-        task = asyncio.create_task(self._note_of(call))
-        self._notes.add(task)
-        task.add_done_callback(self._notes.discard)
-        return task
-
-    def _analyse_discard(self, game: Game, discard: Discard) -> None:
-        """Work out the analysis of the caller's discard (Cribbage Partner's
-        recommendations, after the fact: :func:`door.play.hints.discard_analysis`,
-        about half a millisecond) where the computer thinks, off the event
-        loop: it is said when the hand is over (:meth:`notify`, at the
-        next deal), or as soon as it is ready after that."""
-        hand = game.hand_number
-        asked = (game, len(game.actions))
-        if self._analysed is not None and self._analysed[0] is game and self._analysed[1] == asked[1]:
-            return  # one a discard, however many times a burst of keys submits it before it is applied
-        self._analysed = asked
-        task = self._advise(partial(discard_analysis, tuple(game.hands[self.index]), discard.cards,
-                                    game.dealer == self.index, self.spoken_advice))
-
-        def ready(task: asyncio.Task[str]) -> None:
-            if task.cancelled() or not task.result():
-                return
-            game = self.table.game if self.table is not None else None
-            if game is not None and game.hand_number == hand and not game.over:
-                self.vs.discard_note = task.result()  # said at the next deal
-            else:
-                self._say_note(task.result(), later=True)  # the hand ended first
-
-        task.add_done_callback(ready)
-
-    async def _note_of(self, call: Callable[[], str]) -> str:
-        try:
-            return await self.thinking.run(call)
-        except Exception:  # the note is advice: the game goes on without it
-            log.warning("a note of advice (the pegging, a discard) could not be worked out", exc_info=True)
-            return ""
-
-    def _pegging_note(self, game: Game, hand: int) -> None:
-        """After hand ``hand`` (at the next deal): what each side left in
-        its play, with both hands known, where hints are
-        given.  Worked out since the play ended (:meth:`notify` starts it
-        with the show), so it is usually ready and said here, before the
-        new hand's lines; otherwise as soon as it is."""
-        started = self._note if self._note is not None and self._note[0] == hand else None
-        self._note = None
-        task = started[1] if started is not None else self._work_out_note(game, hand)
-        if task is None:
-            return
-        if task.done():
-            self._say_note(task.result())
-        else:
-            task.add_done_callback(self._say_when_done)
-
-    def _say_when_done(self, task: asyncio.Task[str]) -> None:
-        if not task.cancelled():  # (cancelled: the door is stopping)
-            self._say_note(task.result(), later=True)
-
-    def _say_note(self, note: str, later: bool = False) -> None:
-        if note and self.table is not None and not self.done.done():
-            self.advise(note)
-            if later:
-                self._update()
-
-    def advise(self, note: str) -> None:
-        """A note of advice (the discard analysis, the pegging note), in
-        the chat window and the messages."""
-        self.vs.chat.append((self._now(), "***", note))
-        self.vs.say(note)
 
     def event_lines(self, game: Game, events: Sequence[Event]) -> list[list[str]]:
         """The lines each of ``events`` is told in, in order (``game``: as

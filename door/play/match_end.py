@@ -1,14 +1,17 @@
-"""How a table's match ends: its result kept (the journal: a rated
-match moves the ratings) and told to both players; or, when the door
-itself failed, void (never rated, nobody charged)."""
+"""How a table's game and match end: a game played to its end recorded
+and what follows it (the match goes on, a rematch, another game), a game
+ended early kept as the way it ended says; a match's result kept (the
+journal: a rated match moves the ratings) and told to both players; or,
+when the door itself failed, void (never rated, nobody charged)."""
 
 from __future__ import annotations
 
 import logging
 
 from door.play.seat import Seated
+from engine.game import Game
 
-__all__ = ["match_over", "void", "VOID_MESSAGE", "FAILED_MESSAGE"]
+__all__ = ["match_over", "void", "ended_early", "finished", "VOID_MESSAGE", "FAILED_MESSAGE"]
 
 log = logging.getLogger("door.play.table")
 
@@ -65,3 +68,53 @@ async def void(table: Seated) -> None:
         except Exception:
             log.exception("the void match could not be recorded")
     table.parting = {0: VOID_MESSAGE, 1: VOID_MESSAGE}
+
+
+async def ended_early(table: Seated, game: Game) -> None:
+    """``game`` ended before its end: the store keeps what the way it
+    ended says (a forfeit recorded, a game given up or aborted
+    dropped), and a match ends with it (void, aborted or forfeited)."""
+    if table.voided:
+        await void(table)
+        return
+    journal = table.journal
+    if journal is not None and table.forfeit is not None:
+        await journal.forfeit(game, table.tally, 1 - table.forfeit)
+    elif journal is not None and table.abandoned is not None and journal.keeps_for(table.abandoned):
+        await journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
+    elif journal is not None and table.aborted is not None:
+        await journal.drop()  # a match aborted before its first deal: nothing to keep
+    if table.terms is not None and table.aborted is not None:
+        await match_over(table, 1 - table.aborted, aborted=True)
+    elif table.terms is not None and table.forfeit is not None:
+        await match_over(table, 1 - table.forfeit, forfeit=True)
+
+async def finished(table: Seated, game: Game) -> bool:
+    """``game`` was played to its end: recorded, and the match's score
+    told; True when another game follows (the match goes on, a
+    rematch, or both players want another)."""
+    assert game.result is not None
+    if table.journal is not None:
+        await table.journal.finish(game, table.tally)
+    log.info("game %d over: %s wins %s", game.number, table.seats[game.result.winner].name, game.result.scores)
+    if table.terms is None:
+        return all(await table.ask_again())
+    wins = table.series.wins()
+    if table.terms.best_of > 1:
+        a, b = table.seats[0].name, table.seats[1].name
+        tell(table, f"Game {len(table.series.games())} to {table.seats[game.result.winner].name}, "
+                   f"{game.result.scores[0]}-{game.result.scores[1]}: {a} {wins[0]}, {b} {wins[1]} "
+                   f"(best of {table.terms.best_of}).")
+    if max(wins) < table.terms.needed:
+        return True  # the match goes on: the loser deals first (engine.match.Match)
+    await match_over(table, 0 if wins[0] > wins[1] else 1)
+    if not table.settings.rematch or not all(await table.ask_again()):
+        return False
+    table.dealer.first_dealer = table.series.rematch(table.auto_deal)
+    return True
+
+
+def tell(table: Seated, text: str) -> None:
+    """Say ``text`` to both players."""
+    for seat in table.seats:
+        seat.notice(text)

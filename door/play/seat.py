@@ -7,13 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from door.play.deals import Dealer
 from door.play.decision_clock import DecisionClocks
 from door.play.journal import Journal
 from door.play.series import Series
+from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from door.records.ranked.match import MatchTerms
 from engine.events import Event
 from engine.game import Game
+from engine.tally import GameTally
 
 __all__ = ["Seat", "Watcher", "Seated"]
 
@@ -85,6 +88,14 @@ class Seated(Protocol):
     aborted: int | None
     voided: bool
     parting: dict[int, str]
+    tally: GameTally
+    settings: TableSettings
+    dealer: Dealer
+    auto_deal: bool
+
+    async def ask_again(self) -> list[bool]:
+        """Both players' answers to "another game?", seat 0 first."""
+        ...
 
     @property
     def rated(self) -> bool:

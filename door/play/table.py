@@ -31,7 +31,7 @@ from door.play.deals import Dealer, commitment_notice
 from door.play.decision_clock import DecisionClocks, clock_notice, owed_decisions
 from door.play.departures import departure, grace_over, warn_clock
 from door.play.journal import HELD_MESSAGE, JournalError
-from door.play.match_end import match_over, void
+from door.play.match_end import ended_early, finished, void
 from door.play.seat import Seat, Watcher
 from door.play.series import Series
 from door.play.table_settings import TableSettings
@@ -288,77 +288,55 @@ class Table:
             self.ended.set()
 
     async def _run(self, resume: SavedGame | None) -> None:
+        """The deal loop: a game begun (the first ``resume``d), played
+        to its end, then what follows it, until the table is done."""
         while True:
-            if resume is not None:
-                game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer,
-                                      resume.shuffle)
-                self.series.match.games.append(game)
-                self.series.offset = resume.match_points
-                if self.journal is not None:
-                    self.journal.resume(resume)
-                resume = None
-                underway = game.phase is not Phase.DISCARD or any(len(h) < 6 for h in game.hands)
-                log.info("game %d resumed after %d actions", game.number, len(game.actions))
-            else:
-                game = self.dealer.next_game(self.series.match, (self.seats[0].shuffle_seed,
-                                                                  self.seats[1].shuffle_seed), self._tell)
-                events = game.start()
-                if self.journal is not None:
-                    try:
-                        await self.journal.start(game, self.series.points())
-                    except JournalError as exc:
-                        self.held = str(exc)
-                        for seat in self.seats:
-                            seat.notice(HELD_MESSAGE)
-                        return
-                log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
-                underway = False
-                if game.shuffle is not None:
-                    for i, seat in enumerate(self.seats):
-                        seat.notice(commitment_notice(game.shuffle, game.shuffle.player_seeds[i], self.sealed))
+            begun = await self._begin(resume)
+            resume = None
+            if begun is None:
+                return  # (the store could not keep the new game: held)
+            game, events, underway = begun
             self.game = game
             self.tally = GameTally()
             self.history = []
             if not await self._play(game, events, underway):
-                if self.voided:
-                    await void(self)
-                    return
-                if self.forfeit is not None and self.journal is not None:
-                    await self.journal.forfeit(game, self.tally, 1 - self.forfeit)
-                elif self.abandoned is not None and self.journal is not None and \
-                        self.journal.keeps_for(self.abandoned):
-                    await self.journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
-                elif self.aborted is not None and self.journal is not None:
-                    await self.journal.drop()  # a match aborted before its first deal: nothing to keep
-                if self.terms is not None and self.aborted is not None:
-                    await match_over(self, 1 - self.aborted, aborted=True)
-                elif self.terms is not None and self.forfeit is not None:
-                    await match_over(self, 1 - self.forfeit, forfeit=True)
+                await ended_early(self, game)
                 return
-            assert game.result is not None
-            if self.journal is not None:
-                await self.journal.finish(game, self.tally)
-            log.info("game %d over: %s wins %s", game.number, self.seats[game.result.winner].name,
-                     game.result.scores)
-            if self.terms is not None:
-                wins = self.series.wins()
-                played = len(self.series.games())
-                a, b = self.seats[0].name, self.seats[1].name
-                for seat in self.seats if self.terms.best_of > 1 else ():
-                    seat.notice(f"Game {played} to {self.seats[game.result.winner].name}, "
-                                f"{game.result.scores[0]}-{game.result.scores[1]}: {a} {wins[0]}, {b} {wins[1]} "
-                                f"(best of {self.terms.best_of}).")
-                if max(wins) < self.terms.needed:
-                    continue  # the match goes on: the loser deals first (engine.match.Match)
-                await match_over(self, 0 if wins[0] > wins[1] else 1)
-                if not self.settings.rematch or not all(await self._ask_again()):
-                    return
-                self.dealer.first_dealer = self.series.rematch(self.auto_deal)
-                continue
-            if not all(await self._ask_again()):
+            if not await finished(self, game):
                 return
 
-    async def _ask_again(self) -> list[bool]:
+    async def _begin(self, resume: SavedGame | None) -> tuple[Game, list[Event], bool] | None:
+        """The next game, its first events, and whether its hand was
+        dealt already (a ``resume``d game goes on where it was; a new one
+        is dealt, kept, and its shuffle's commitment told); ``None`` when
+        the store could not keep it (the match is held)."""
+        if resume is not None:
+            game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer, resume.shuffle)
+            self.series.match.games.append(game)
+            self.series.offset = resume.match_points
+            if self.journal is not None:
+                self.journal.resume(resume)
+            log.info("game %d resumed after %d actions", game.number, len(game.actions))
+            return game, events, game.phase is not Phase.DISCARD or any(len(h) < 6 for h in game.hands)
+        game = self.dealer.next_game(self.series.match, (self.seats[0].shuffle_seed, self.seats[1].shuffle_seed),
+                                     self._tell)
+        events = game.start()
+        if self.journal is not None:
+            try:
+                await self.journal.start(game, self.series.points())
+            except JournalError as exc:
+                self.held = str(exc)
+                self._tell(HELD_MESSAGE)
+                return None
+        log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
+        if game.shuffle is not None:
+            for i, seat in enumerate(self.seats):
+                seat.notice(commitment_notice(game.shuffle, game.shuffle.player_seeds[i], self.sealed))
+        return game, events, False
+
+    async def ask_again(self) -> list[bool]:
+        """Ask both players whether to play another game (a rematch): their
+        answers, seat 0 first (both no when a player leaves meanwhile)."""
         ask = [asyncio.ensure_future(s.play_again()) for s in self.seats]
         leave = asyncio.ensure_future(self._wait_leave())
         both: asyncio.Future[Any] = asyncio.gather(*ask)
