@@ -1,8 +1,8 @@
 """The human seat's controller: pure functions from (what the screen
 holds, the game, where the table stands, a key) to what the player means.
 
-:func:`prompt_for` works out the mode of the keys and the prompt line from
-the game now; :func:`handle_key` changes the :class:`ViewState` (the bar,
+:func:`prompt_for` (:mod:`door.play.prompting`) works out the mode of the
+keys and the prompt line from the game now; :func:`handle_key` changes the :class:`ViewState` (the bar,
 the selection, the count being typed, the chat line) and returns
 *intents* (:data:`Intent`) for the seat to carry out at the table.  No
 sockets, no asyncio, no table: unit-tested key by key.
@@ -13,7 +13,9 @@ selects or plays, DEL unselects; digits and RETURN
 count a hand; ``?`` asks for a hint (as in Cribbage Partner), ``o`` turns the rules box
 on or off, ``c`` opens the chat window against the sysop, Q or Ctrl-C asks
 to leave; before a hand (chat mode) RETURN on a blank line deals and
-Ctrl-R replays the last hand against the computer.
+Ctrl-R replays the last hand against the computer.  Which keys mean what
+is data, tables of bindings (:mod:`door.play.key_bindings`): :data:`TABLE_KEYS`,
+:data:`CARD_KEYS`, :data:`OVER_KEYS`, :data:`ANSWER_KEYS`.
 """
 
 from __future__ import annotations
@@ -21,53 +23,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from door.net.keys import Key, KeyName
-from door.play.game_view import my_cards
 from door.play.hints import hint
+from door.play.key_bindings import bind
 from door.play.options import SEED_LIMIT
+from door.play.prompting import Seating, cursor_to_unplayed, may_replay, prompt_for, shown
 from door.play.view_state import Mode, ViewState
-from door.ui.cells import cell_width
 from door.ui.words import card_text
 from engine.actions import Action, Claim, Discard, Play, ReplayHand
-from engine.cards import Card
-from engine.game import Game, Phase
+from engine.game import Game
 from engine.scoring import MAX_SHOW_POINTS
 
 __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "SetSeed", "Release", "Beep", "Intent",
            "may_replay", "prompt_for", "handle_key"]
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Where the table stands for seat ``me``: both ``names``; whether the
-    opponent is the ``computer``; whether the hand on the table was
-    ``dealt`` (else chat mode, as in the original door); whether the opponent is
-    ``absent`` (line dropped) and the ``seconds_left`` for them to come
-    back; whether the table is ``asking_again`` (play another game?);
-    whether this player is ``leaving`` (asked Q, not yet answered);
-    whether ``hints`` are given."""
-
-    me: int
-    names: tuple[str, str]
-    computer: bool = True
-    dealt: bool = True
-    absent: bool = False
-    seconds_left: int = 0
-    asking_again: bool = False
-    leaving: bool = False
-    hints: bool = True
-    """Whether hints are given (? and the best discard after the hand):
-    always against the computer, between people as the house says."""
-    again_question: str = "Play again?"
-    """What the table asks after a game ("Rematch?" after a match)."""
-    leave_question: str = "Leave this game? (Y/N)"
-    """What the table asks before this player leaves on purpose (in a
-    rated match, what it costs: :meth:`door.play.table.Table.leave_question`)."""
-    rated: bool = False
-    """A rated match (the player who stays cannot end it while the other is away)."""
-
-    @property
-    def opponent(self) -> str:
-        return self.names[1 - self.me]
 
 
 @dataclass(frozen=True)
@@ -131,93 +98,7 @@ class Beep:
 
 Intent = Submit | Deal | Say | Leave | Abandon | Again | SetSeed | Release | Beep
 
-_LEFT = {KeyName.LEFT, KeyName.UP}
-_RIGHT = {KeyName.RIGHT, KeyName.DOWN}
 _DELETE = {KeyName.DELETE, KeyName.BACKSPACE}
-
-
-def _char(key: Key, chars: str) -> bool:
-    return key.name is KeyName.CHAR and key.char in chars
-
-
-def may_replay(game: Game, seating: Seating) -> bool:
-    """Replaying a hand is offered against the computer only (against a
-    person both would have to agree)."""
-    return game.can_replay() and seating.computer
-
-
-def prompt_for(vs: ViewState, game: Game, seating: Seating) -> None:
-    """Set ``vs.mode`` and ``vs.prompt`` from the game now (the next key
-    depends on them), and keep the bar on a card that is there."""
-    me, opponent = seating.me, seating.opponent
-    vs.before_deal = not seating.dealt and not game.over
-    if seating.leaving:
-        vs.prompt = seating.leave_question
-    elif not game.over and seating.absent:
-        vs.mode = Mode.WAIT
-        left = seating.seconds_left
-        then = "then the match is yours by forfeit" if seating.rated else "A abandons the game"
-        vs.prompt = f"Waiting for {opponent} to come back ({left // 60}:{left % 60:02d}); {then}."
-    elif game.over:
-        vs.mode = Mode.OVER
-        if not seating.asking_again:
-            vs.seed_input = None
-            vs.prompt = "Game over."
-        elif vs.seed_input is not None:
-            vs.prompt = "Your seed: "
-        else:
-            vs.prompt = f"{seating.again_question} (Y/N; S sets your seed)"
-    elif not seating.dealt and vs.lingering:
-        vs.mode = Mode.WAIT
-        vs.prompt = "Press a key to go on."
-    elif not seating.dealt:
-        vs.mode = Mode.CHAT
-        # every chat prompt says how to leave: Q and Y are chat here
-        if me == game.dealer or seating.computer:
-            vs.prompt = "Chat, then RETURN on a blank line deals. Ctrl-C leaves the table."
-            if may_replay(game, seating):
-                vs.prompt = "Chat; RETURN on a blank line deals, Ctrl-R replays the hand, Ctrl-C leaves."
-        else:
-            vs.prompt = f"Chat; {opponent} deals with RETURN on a blank line. Ctrl-C leaves."
-    elif vs.chatting:
-        vs.prompt = "Chat: RETURN sends, RETURN on a blank line or ESC goes back to your cards."
-    elif me in game.to_act() and game.phase is Phase.DISCARD:
-        vs.mode = Mode.DISCARD
-        crib = "your" if game.dealer == me else (f"{opponent}'s" if cell_width(opponent) <= 10 else "their")
-        if len(vs.selected) < 2:
-            vs.prompt = f"Choose 2 cards for {crib} crib: arrows, RETURN selects, DEL unselects."
-        else:
-            vs.prompt = (f"RETURN lays away {card_text(vs.selected[0])} {card_text(vs.selected[1])}"
-                         f" to {crib} crib; DEL unselects.")
-        vs.cursor = min(vs.cursor, len(game.hands[me]) - 1)
-    elif me in game.to_act() and game.phase is Phase.PLAY:
-        first_turn = vs.mode is not Mode.PLAY and len(game.hands[me]) == 4
-        vs.mode = Mode.PLAY
-        vs.prompt = f"Your turn, count {game.count}: arrows choose a card, RETURN plays it."
-        if first_turn:  # the bar starts the play on the first card that may be played, not where the discard left it
-            playable = game.playable(me)
-            vs.cursor = next((i for i, c in enumerate(_shown(vs, game, me)) if c in playable), 0)
-        _cursor_to_unplayed(vs, game, me, 0)
-    elif me in game.to_act() and game.phase is Phase.SHOW:
-        assert game.show_turn is not None
-        if vs.mode is not Mode.COUNT:
-            vs.typed = ""
-        vs.mode = Mode.COUNT
-        vs.prompt = f"Count your {game.show_turn[1].value} (type the points, RETURN): "
-    else:
-        vs.mode = Mode.WAIT
-        if vs.holding:
-            vs.prompt = "Press a key to go on."
-        elif game.phase is Phase.DISCARD:
-            vs.prompt = f"Waiting for {opponent} to lay away two cards..."
-        else:
-            vs.prompt = f"{opponent}'s turn..."
-    _notes_go_with_their_mode(vs)
-
-
-def _notes_go_with_their_mode(vs: ViewState) -> None:
-    if vs.note and vs.note_mode is not vs.mode:
-        vs.note, vs.note_mode = "", None
 
 
 def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit: int = 70) -> list[Intent]:
@@ -225,12 +106,7 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
     the seat must do at the table, in order.  ``chat_limit``: the longest
     chat line, in characters."""
     if seating.leaving:
-        if _char(key, "yY"):
-            vs.say("You leave the table.")
-            return [Leave(asking=False, confirmed=True)]
-        if key.name is KeyName.ESCAPE or _char(key, "nN"):
-            return [Leave(asking=False)]
-        return []
+        return _leave_key(vs, key)
     if vs.lingering and not seating.dealt:
         vs.lingering = False  # any key: on to chat mode
         return []
@@ -243,31 +119,83 @@ def handle_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit
             return intents
     if vs.mode is Mode.CHAT or vs.chatting:
         return intents + _chat_key(vs, game, seating, key, chat_limit)
-    if seating.absent and _char(key, "aA"):
-        return intents + [Abandon()]
-    if _char(key, "?") and vs.mode in (Mode.DISCARD, Mode.PLAY) and not seating.hints:
-        vs.tell("No hints in a game between people (a house rule).")
-        return intents
-    if _char(key, "?") and vs.mode in (Mode.DISCARD, Mode.PLAY):
-        if vs.hint_for != len(game.actions):  # a second ? in the same state costs nothing (a flood of ?s)
-            vs.hint, text = hint(game, seating.me)
-            vs.hint_for = len(game.actions)
-            vs.tell(text)
-        return intents
-    if _char(key, "oO") and vs.mode is not Mode.COUNT:
-        vs.options.box = not vs.options.box
-        return intents
-    if (key.name is KeyName.CTRL_C or _char(key, "qQ")) and vs.mode not in (Mode.COUNT, Mode.OVER):
-        return intents + [Leave()]
-    if _char(key, "cC") and vs.mode in (Mode.DISCARD, Mode.WAIT):
-        if seating.computer:
-            vs.tell("Chat is for games against the sysop: the computer does not chat.")
-        else:
-            vs.chatting = True
-        return intents
+    meaning = TABLE_KEYS.meaning(key)
+    table_key = _TABLE_KEYS.get(meaning) if meaning is not None else None
+    done = table_key(vs, game, seating) if table_key is not None else None
+    if done is not None:
+        return intents + done
     handler = {Mode.DISCARD: _discard_key, Mode.PLAY: _play_key, Mode.COUNT: _count_key,
                Mode.OVER: _over_key, Mode.WAIT: _wait_key}[vs.mode]
     return intents + handler(vs, game, seating, key)
+
+
+def _leave_key(vs: ViewState, key: Key) -> list[Intent]:
+    """Keys at "Leave this game? (Y/N)"."""
+    answer = ANSWER_KEYS.meaning(key)
+    if answer == "yes":
+        vs.say("You leave the table.")
+        return [Leave(asking=False, confirmed=True)]
+    if answer == "no" or key.name is KeyName.ESCAPE:
+        return [Leave(asking=False)]
+    return []
+
+
+def _abandon(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    return [Abandon()] if seating.absent else None
+
+
+def _hint(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    if vs.mode not in (Mode.DISCARD, Mode.PLAY):
+        return None
+    if not seating.hints:
+        vs.tell("No hints in a game between people (a house rule).")
+    elif vs.hint_for != len(game.actions):  # a second ? in the same state costs nothing (a flood of ?s)
+        vs.hint, text = hint(game, seating.me)
+        vs.hint_for = len(game.actions)
+        vs.tell(text)
+    return []
+
+
+def _rules_box(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    if vs.mode is Mode.COUNT:
+        return None
+    vs.options.box = not vs.options.box
+    return []
+
+
+def _leave(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    return None if vs.mode in (Mode.COUNT, Mode.OVER) else [Leave()]
+
+
+def _open_chat(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    if vs.mode not in (Mode.DISCARD, Mode.WAIT):
+        return None
+    if seating.computer:
+        vs.tell("Chat is for games against the sysop: the computer does not chat.")
+    else:
+        vs.chatting = True
+    return []
+
+
+TABLE_KEYS = bind(("abandon", "aA"), ("hint", "?"), ("rules box", "oO"), ("leave", [KeyName.CTRL_C, "qQ"]),
+                  ("chat", "cC"))
+"""The keys of the game screen in every mode but chat and the seed's
+line: A gives up waiting for an absent player, ? a hint, O the rules
+box, Q or Ctrl-C leaves, C opens the chat window.  Each acts where it
+applies (:data:`_TABLE_KEYS`); elsewhere the key goes to the mode's own keys."""
+
+_TABLE_KEYS = {"abandon": _abandon, "hint": _hint, "rules box": _rules_box, "leave": _leave, "chat": _open_chat}
+
+ANSWER_KEYS = bind(("yes", "yY"), ("no", "nN"))
+"""Y and N at a question."""
+
+CARD_KEYS = bind(("left", [KeyName.LEFT, KeyName.UP, "h4"]), ("right", [KeyName.RIGHT, KeyName.DOWN, "l6"]),
+                 ("first", [KeyName.HOME]), ("last", [KeyName.END]), ("choose", [KeyName.ENTER, " "]),
+                 ("unchoose", [KeyName.DELETE, KeyName.BACKSPACE]))
+"""The keys among the cards (the bar, choosing and unchoosing), at the discard and in the play."""
+
+OVER_KEYS = bind(("seed", "sSeE"), ("again", "yY"), ("no more", "nNqQ"))
+"""The keys at "Play again?": S (or E: S is a reading key in screen-reader mode) sets the seed."""
 
 
 def _chat_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit: int) -> list[Intent]:
@@ -297,26 +225,6 @@ def _chat_key(vs: ViewState, game: Game, seating: Seating, key: Key, chat_limit:
     return []
 
 
-def _shown(vs: ViewState, game: Game, me: int) -> list[Card]:
-    """The player's cards in the order on the screen."""
-    return my_cards(game, me, vs.options.sort)
-
-
-def _cursor_to_unplayed(vs: ViewState, game: Game, me: int, step: int) -> None:
-    """Move the bar ``step`` cards among those still in hand (0: onto the
-    nearest one still in hand)."""
-    held = game.hands[me]
-    indexes = [i for i, c in enumerate(_shown(vs, game, me)) if c in held]
-    if not indexes:
-        return
-    if step == 0:
-        if vs.cursor not in indexes:
-            vs.cursor = min(indexes, key=lambda i: (i < vs.cursor, abs(i - vs.cursor)))
-        return
-    pos = indexes.index(vs.cursor) if vs.cursor in indexes else 0
-    vs.cursor = indexes[(pos + step) % len(indexes)]
-
-
 def _wrong(vs: ViewState, text: str) -> list[Intent]:
     """A key that does nothing here: say what would (once) and beep."""
     vs.tell(text)
@@ -325,16 +233,17 @@ def _wrong(vs: ViewState, text: str) -> list[Intent]:
 
 def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Intent]:
     me = seating.me
-    hand = _shown(vs, game, me)
-    if key.name in _LEFT or _char(key, "h4"):
+    hand = shown(vs, game, me)
+    meaning = CARD_KEYS.meaning(key)
+    if meaning == "left":
         vs.cursor = (vs.cursor - 1) % len(hand)
-    elif key.name in _RIGHT or _char(key, "l6"):
+    elif meaning == "right":
         vs.cursor = (vs.cursor + 1) % len(hand)
-    elif key.name is KeyName.HOME:
+    elif meaning == "first":
         vs.cursor = 0
-    elif key.name is KeyName.END:
+    elif meaning == "last":
         vs.cursor = len(hand) - 1
-    elif key.name is KeyName.ENTER or _char(key, " "):
+    elif meaning == "choose":
         card = hand[vs.cursor]
         if len(vs.selected) == 2:
             thrown = (vs.selected[0], vs.selected[1])
@@ -344,7 +253,7 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
             vs.tell(f"{card_text(card)} is already selected; DEL unselects it.")
         else:
             vs.selected.append(card)
-    elif key.name in _DELETE:
+    elif meaning == "unchoose":
         card = hand[vs.cursor]
         if card in vs.selected:
             vs.selected.remove(card)
@@ -357,16 +266,17 @@ def _discard_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[
 
 def _play_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Intent]:
     me = seating.me
-    if key.name in _LEFT or _char(key, "h4"):
-        _cursor_to_unplayed(vs, game, me, -1)
-    elif key.name in _RIGHT or _char(key, "l6"):
-        _cursor_to_unplayed(vs, game, me, 1)
-    elif key.name in (KeyName.HOME, KeyName.END):
-        held = [i for i, c in enumerate(_shown(vs, game, me)) if c in game.hands[me]]
+    meaning = CARD_KEYS.meaning(key)
+    if meaning == "left":
+        cursor_to_unplayed(vs, game, me, -1)
+    elif meaning == "right":
+        cursor_to_unplayed(vs, game, me, 1)
+    elif meaning in ("first", "last"):
+        held = [i for i, c in enumerate(shown(vs, game, me)) if c in game.hands[me]]
         if held:
-            vs.cursor = held[0] if key.name is KeyName.HOME else held[-1]
-    elif key.name is KeyName.ENTER or _char(key, " "):
-        card = _shown(vs, game, me)[vs.cursor]
+            vs.cursor = held[0] if meaning == "first" else held[-1]
+    elif meaning == "choose":
+        card = shown(vs, game, me)[vs.cursor]
         if card not in game.hands[me]:
             vs.tell(f"{card_text(card)} has been played already.")
         elif game.count + card.pip > 31:
@@ -401,14 +311,13 @@ def _count_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[In
 def _over_key(vs: ViewState, game: Game, seating: Seating, key: Key) -> list[Intent]:
     if not seating.asking_again:
         return []
-    if _char(key, "sSeE"):  # (E too: S is a reading key in screen-reader mode) the next game's commitment was shown with the result: a seed chosen after it
+    meaning = OVER_KEYS.meaning(key)
+    if meaning == "seed":  # the next game's commitment was shown with the result: a seed chosen after it
         vs.seed_input = ""
         vs.tell("Type any words for your seed (they are hashed); RETURN sets it; ESC, or RETURN alone, keeps yours.")
         return []
-    if _char(key, "yY"):
-        return [Again(True)]
-    if _char(key, "nNqQ"):
-        return [Again(False)]
+    if meaning in ("again", "no more"):
+        return [Again(meaning == "again")]
     return _wrong(vs, "Press Y to play again, N to leave, or S to set your seed.")
 
 
