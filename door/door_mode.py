@@ -29,6 +29,7 @@ import termios
 import tty
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.identity import Caller
@@ -54,17 +55,46 @@ log = logging.getLogger(__name__)
 
 async def run_door(config: Config, info: DropInfo, charset: Charset | None = None) -> int:
     """Run one door session for the caller of ``info``; returns the exit
-    status."""
+    status.  Raises :class:`DropFileError` for a reserved user name or a
+    comm handle that is not a telnet socket this process was given."""
     if reserved(info.name, config.sysops):
         raise DropFileError(f"the BBS user name {info.name!r} is reserved by the door (Computer, Sysop, You and "
                             "the sysops' names): rename the user on the BBS")
     data_dir = Path(config.server.data_dir)
     hub = await connect_hub(data_dir)
     store = None if hub is not None else await Store.open(config.store.target(data_dir))
-    rows = info.rows or 25
     named = {"cp437": CP437, "utf-8": UTF8, "ascii": ASCII}.get(info.charset or "")  # (BBSDEV.DRP names it)
     chosen = charset or (named if named is not None and info.ansi else None) or (CP437 if info.ansi else ASCII)
-    saved_tty = None
+    try:
+        terminal, saved_tty = await _terminal(info, chosen)
+    except DropFileError:
+        if store is not None:
+            await store.close()
+        if hub is not None:
+            hub[1].close()
+        raise
+    # a caller whose BBS says they have no ANSI at all gets the line presentation
+    terminal.screen_reader = not info.ansi
+    CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
+    try:
+        if hub is not None:  # a server runs on this data folder: the caller joins it
+            await _join_the_server(terminal, info, chosen, hub)
+        else:
+            assert store is not None
+            await _play_here(config, info, chosen, store, terminal)
+    finally:
+        if saved_tty is not None:
+            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
+    return 0
+
+
+async def _terminal(info: DropInfo, chosen: Charset) -> tuple[Terminal, list[Any] | None]:
+    """The caller's terminal: the telnet socket the BBS handed over (by
+    its comm handle, or as standard input), else standard input and
+    output (put in raw mode when a tty: its settings are returned to be
+    put back).  Raises :class:`DropFileError` for a handle that is not a
+    telnet socket this process was given."""
+    rows = info.rows or 25
     handle = info.socket if info.comm_type == 2 else None
     from_stdin = handle is None and _is_socket(sys.stdin.fileno())
     if from_stdin:
@@ -79,10 +109,6 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
                 sock.detach()
                 raise OSError(f"handle {handle} is not a stream socket")
         except (OSError, ValueError, OverflowError) as exc:  # (the parser bounds the handle; this is the last word)
-            if store is not None:
-                await store.close()
-            if hub is not None:
-                hub[1].close()
             if from_stdin:
                 os.close(handle)
                 raise DropFileError(f"standard input is a socket but not a telnet stream ({exc}); "
@@ -90,33 +116,35 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
             raise DropFileError(f"{info.kind}: the comm handle {handle} is not a telnet socket this "
                                 f"process was given ({exc}); check the BBS's I/O method") from None
         reader, writer = await asyncio.open_connection(sock=sock)
-        terminal: Terminal = SocketTerminal(reader, writer, info.cols or 80, rows, chosen)
-    else:
-        if os.isatty(sys.stdin.fileno()):
-            saved_tty = termios.tcgetattr(sys.stdin.fileno())
-            tty.setraw(sys.stdin.fileno())
-            size = os.get_terminal_size(sys.stdin.fileno())
-            cols, rows = info.cols or size.columns, info.rows or size.lines
-        else:
-            cols = info.cols or 80
-        terminal = StdioTerminal(cols, rows, chosen)
-    # a caller whose BBS says they have no ANSI at all gets the line presentation
-    terminal.screen_reader = not info.ansi
-    CONNECTION.set(f"node{info.node}")  # every line of this session names the BBS node
-    if hub is not None:  # a server runs on this data folder: the caller joins it
-        log.info("handing %r (node %s) to the running server", info.name, info.node)
-        hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
-                          info.minutes_left * 60, not info.ansi)
-        async def relayed(t: Terminal) -> None:
-            await relay(t, hub[0], hub[1], hello.encode())  # (however it ended, the BBS gets its caller back)
+        return SocketTerminal(reader, writer, info.cols or 80, rows, chosen), None
+    saved_tty = None
+    cols = info.cols or 80
+    if os.isatty(sys.stdin.fileno()):
+        saved_tty = termios.tcgetattr(sys.stdin.fileno())
+        tty.setraw(sys.stdin.fileno())
+        size = os.get_terminal_size(sys.stdin.fileno())
+        cols, rows = info.cols or size.columns, info.rows or size.lines
+    return StdioTerminal(cols, rows, chosen), saved_tty
 
-        try:
-            await terminal.run_session(relayed)
-        finally:
-            if saved_tty is not None:
-                termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
-        return 0
-    assert store is not None
+
+async def _join_the_server(terminal: Terminal, info: DropInfo, chosen: Charset,
+                           hub: tuple[asyncio.StreamReader, asyncio.StreamWriter]) -> None:
+    """Hand the caller to the server running on this data folder, and
+    relay them to it until the session ends (however it ended, the BBS
+    gets its caller back)."""
+    log.info("handing %r (node %s) to the running server", info.name, info.node)
+    hello = NodeHello(info.name, info.node or 0, terminal.cols, terminal.rows, chosen.name,
+                      info.minutes_left * 60, not info.ansi)
+
+    async def relayed(t: Terminal) -> None:
+        await relay(t, hub[0], hub[1], hello.encode())
+
+    await terminal.run_session(relayed)
+
+
+async def _play_here(config: Config, info: DropInfo, chosen: Charset, store: Store, terminal: Terminal) -> None:
+    """The caller's session in this process, on ``store``, within the
+    minutes the BBS left them."""
     if config.bulletins.folder:  # written after each finished game
         store.games.recorded.append(BulletinWriter(store, Path(config.bulletins.folder)).game_recorded)
     lobby = Lobby(config.paging, store.clock)
@@ -133,9 +161,6 @@ async def run_door(config: Config, info: DropInfo, charset: Charset | None = Non
     finally:
         limit.cancel()
         await store.close()
-        if saved_tty is not None:
-            termios.tcsetattr(sys.stdin.fileno(), termios.TCSADRAIN, saved_tty)
-    return 0
 
 
 def _is_socket(fd: int) -> bool:

@@ -33,28 +33,34 @@ def review_lines(review: GameReview, number: int, opponent: str) -> list[str]:
              "A loss counts only above the noise (one-sided 95 %); points are expected", "net points."]
     hands = sorted({d.hand for d in review.discards} | {p.hand for p in review.plays} | {c.hand for c in review.counts})
     for hand in hands:
-        lines.append("")
-        for d in (d for d in review.discards if d.hand == hand):
-            crib = "your crib" if d.dealer else "their crib"
-            m, b = d.mine, d.best
-            lines.append(f"Hand {hand} ({crib}): kept {cards_text(sorted(m.kept))}: {m.value:.1f} points")
-            lines.append(f"  (hand {m.hand:.1f}, crib {m.crib:+.1f}, play {m.pegging:+.1f})")
-            if d.cost == 0.0:
-                lines.append("  The best discard.")
-            else:
-                verdict = "a mistake" if d.mistake else "a near-tie, not a mistake"
-                lines.append(f"  Best: {cards_text(sorted(b.kept))}: {b.value:.1f}; cost {d.cost:.1f} ({verdict}).")
-        plays = [p for p in review.plays if p.hand == hand]
-        if not any(d.hand == hand for d in review.discards):
-            lines.append(f"Hand {hand}:")  # (a hand played over: its discard was reviewed the first time)
-        for p in plays:
-            if p.mistake:
-                lines.append(f"  {card_text(p.card)} on {p.count}: cost {p.cost:.1f} (\u00b1{p.se:.1f}); "
-                             f"{card_text(p.best)} was best.")
-        mistakes = sum(p.mistake for p in plays)
-        if plays and not mistakes:
-            lines.append(f"  Your {len(plays)} cards played: no mistake.")
-        for c in (c for c in review.counts if c.hand == hand):
-            if c.missed or c.over:
-                lines.append(f"  Your {c.what}: {count_words(c, opponent)}")
+        lines += ["", *_discard_lines(review, hand), *_play_lines(review, hand),
+                  *(f"  Your {c.what}: {count_words(c, opponent)}" for c in review.counts
+                    if c.hand == hand and (c.missed or c.over))]
+    return lines
+
+
+def _discard_lines(review: GameReview, hand: int) -> list[str]:
+    """The discard of ``hand`` against the best (a hand played over, whose
+    discard was reviewed the first time, is only named)."""
+    lines = []
+    for d in (d for d in review.discards if d.hand == hand):
+        crib = "your crib" if d.dealer else "their crib"
+        m, b = d.mine, d.best
+        lines.append(f"Hand {hand} ({crib}): kept {cards_text(sorted(m.kept))}: {m.value:.1f} points")
+        lines.append(f"  (hand {m.hand:.1f}, crib {m.crib:+.1f}, play {m.pegging:+.1f})")
+        if d.cost == 0.0:
+            lines.append("  The best discard.")
+        else:
+            verdict = "a mistake" if d.mistake else "a near-tie, not a mistake"
+            lines.append(f"  Best: {cards_text(sorted(b.kept))}: {b.value:.1f}; cost {d.cost:.1f} ({verdict}).")
+    return lines or [f"Hand {hand}:"]
+
+
+def _play_lines(review: GameReview, hand: int) -> list[str]:
+    """The cards of ``hand`` played that were mistakes, or that none was."""
+    plays = [p for p in review.plays if p.hand == hand]
+    lines = [f"  {card_text(p.card)} on {p.count}: cost {p.cost:.1f} (\u00b1{p.se:.1f}); {card_text(p.best)} was best."
+             for p in plays if p.mistake]
+    if plays and not lines:
+        lines.append(f"  Your {len(plays)} cards played: no mistake.")
     return lines

@@ -203,42 +203,56 @@ class FairPlay:
                               "network1, ended, rating0, rating1, after0, after1, via0, via1 FROM matches "
                               "WHERE rated = 1 AND voided = 0 AND ended > ? ORDER BY ended, id", (since,)).fetchall()
         rows = await self.database.query(q)
-        found: list[Suspicion] = []
-        pairs: dict[frozenset[int], list[Sequence[Any]]] = {}
-        for r in rows:
-            pairs.setdefault(frozenset((r[3], r[4])), []).append(r)
-        for matches in pairs.values():
-            if len(matches) >= 3:
-                r = matches[0]
-                wins = [sum(1 for m in matches if m[m[5] + 1] == name) for name in (r[1], r[2])]
-                found.append(Suspicion("pair", f"{r[1]} and {r[2]}: {len(matches)} rated matches "
-                                               f"({r[1]} won {wins[0]}, {r[2]} {wins[1]})",
+        return [*_pairs(rows), *(s for r in rows for s in _match_signs(r)), *_gains(rows)]
+
+
+def _pairs(rows: Sequence[Sequence[Any]]) -> list[Suspicion]:
+    """Pairs of accounts with three or more rated results (the rows of
+    :meth:`FairPlay.suspicious`'s query)."""
+    pairs: dict[frozenset[int], list[Sequence[Any]]] = {}
+    for r in rows:
+        pairs.setdefault(frozenset((r[3], r[4])), []).append(r)
+    found = []
+    for matches in pairs.values():
+        if len(matches) >= 3:
+            r = matches[0]
+            wins = [sum(1 for m in matches if m[m[5] + 1] == name) for name in (r[1], r[2])]
+            found.append(Suspicion("pair", f"{r[1]} and {r[2]}: {len(matches)} rated matches "
+                                           f"({r[1]} won {wins[0]}, {r[2]} {wins[1]})",
+                                   tuple(int(m[0]) for m in matches)))
+    return found
+
+
+def _match_signs(r: Sequence[Any]) -> list[Suspicion]:
+    """What one rated match shows: a quick forfeit, a shared network, a
+    side that played by the game protocol."""
+    found = []
+    if r[6] and int(r[7]) <= 1:
+        loser = r[2] if r[5] == 0 else r[1]
+        found.append(Suspicion("quick forfeit", f"match {r[0]}: {loser} forfeited to "
+                                                f"{r[1 + r[5]]} after {r[7]} hand(s)", (int(r[0]),)))
+    if r[8] and r[8] == r[9]:
+        found.append(Suspicion("shared network", f"match {r[0]}: {r[1]} and {r[2]} both on {r[8]}", (int(r[0]),)))
+    for seat in (0, 1):
+        if r[15 + seat] == PROTOCOL_VIA:
+            found.append(Suspicion("program", f"match {r[0]}: {r[1 + seat]} played by the game protocol "
+                                              "(the card table, or a program that may be an engine)", (int(r[0]),)))
+    return found
+
+
+def _gains(rows: Sequence[Sequence[Any]]) -> list[Suspicion]:
+    """Accounts that gained 150 rating points or more in one day."""
+    by_day: dict[str, dict[str, list[Sequence[Any]]]] = {}
+    for r in rows:
+        for seat in (0, 1):
+            if r[11 + seat] is not None and r[13 + seat] is not None:
+                day = time.strftime("%Y-%m-%d", time.localtime(r[10]))
+                by_day.setdefault(r[1 + seat], {}).setdefault(day, []).append(r)
+    found = []
+    for name, days in by_day.items():
+        for day, matches in days.items():
+            gain = sum((m[13] - m[11]) if m[1] == name else (m[14] - m[12]) for m in matches)
+            if gain >= 150:
+                found.append(Suspicion("big gain", f"{name} gained {gain:.0f} rating points on {day}",
                                        tuple(int(m[0]) for m in matches)))
-        for r in rows:
-            if r[6] and int(r[7]) <= 1:
-                loser = r[2] if r[5] == 0 else r[1]
-                found.append(Suspicion("quick forfeit", f"match {r[0]}: {loser} forfeited to "
-                                                        f"{r[1 + r[5]]} after {r[7]} hand(s)", (int(r[0]),)))
-            if r[8] and r[8] == r[9]:
-                found.append(Suspicion("shared network", f"match {r[0]}: {r[1]} and {r[2]} both on {r[8]}",
-                                       (int(r[0]),)))
-            for seat in (0, 1):
-                if r[15 + seat] == PROTOCOL_VIA:
-                    found.append(Suspicion("program", f"match {r[0]}: {r[1 + seat]} played by the game protocol "
-                                                      "(the card table, or a program that may be an engine)",
-                                           (int(r[0]),)))
-        gains: dict[str, list[Sequence[Any]]] = {}
-        for r in rows:
-            for seat in (0, 1):
-                if r[11 + seat] is not None and r[13 + seat] is not None:
-                    gains.setdefault(r[1 + seat], []).append(r)
-        for name, matches in gains.items():
-            by_day: dict[str, list[Sequence[Any]]] = {}
-            for m in matches:
-                by_day.setdefault(time.strftime("%Y-%m-%d", time.localtime(m[10])), []).append(m)
-            for day, day_matches in by_day.items():
-                gain = sum((m[13] - m[11]) if m[1] == name else (m[14] - m[12]) for m in day_matches)
-                if gain >= 150:
-                    found.append(Suspicion("big gain", f"{name} gained {gain:.0f} rating points on {day}",
-                                           tuple(int(m[0]) for m in day_matches)))
-        return found
+    return found
