@@ -300,70 +300,87 @@ class Terminal(Output):
         loop = asyncio.get_running_loop()
         deadline = None if timeout is None else loop.time() + timeout
         while not self._keys:
-            now = loop.time()
-            waits = []
-            if deadline is not None:
-                waits.append(max(0.0, deadline - now))
-            if self.idle_timeout is not None:
-                waits.append(max(0.0, self._last_input + self.idle_timeout - now))
-                if not self._warned and self.idle_warning < self.idle_timeout:
-                    waits.append(max(0.0, self._last_input + self.idle_timeout - self.idle_warning - now))
-            if self._decoder.pending:
-                waits.append(ESCAPE_TIMEOUT)
-            if waits:
-                # a timer that drops a tick into the inbox, not asyncio.timeout:
-                # no cancellation thrown through the session's coroutines
-                # (a clock's tick costs a tenth of what it did)
-                timer = loop.call_at(now + min(waits), self._tick)
-                try:
-                    item = await self._inbox.get()
-                finally:
-                    timer.cancel()
-            else:
-                item = await self._inbox.get()
+            item = await self._next_item(loop, deadline)
             if item is _TICK:
-                if self._decoder.pending:
-                    self._keys.extend(self._decoder.flush())
-                    continue
-                if self.idle_timeout is not None and self.waiting_on_others(loop.time()):
-                    continue
-                if self.idle_timeout is not None and loop.time() >= self._last_input + self.idle_timeout:
-                    self._idle_out()
-                    continue
-                if (self.idle_timeout is not None and not self._warned and self.idle_warning < self.idle_timeout
-                        and loop.time() >= self._last_input + self.idle_timeout - self.idle_warning):
-                    self._warned = True
-                    self.write(b"\x07")
-                    if self.warn is not None:
-                        self.warn(f"Press a key: the door hangs up in {self.idle_warning:g} seconds "
-                                  "if nothing is typed.")
-                    continue
-                if deadline is not None and loop.time() >= deadline:
+                if self._ticked(loop.time(), deadline):
                     return None
-                continue
-            if item is _WAKE:
+            elif item is _WAKE:
                 return None
-            if item is _EOF:
+            elif item is _EOF:
                 self._inbox.put_nowait(_EOF)  # stay at EOF
                 return Key(KeyName.EOF)
-            if item is _RESIZE:
+            elif item is _RESIZE:
                 self._resize_queued = False
                 return Key(KeyName.RESIZE)
-            assert isinstance(item, bytes)
-            self._unread -= len(item)
-            if self._unread < INPUT_LIMIT and not self._input_held:
-                self._room.set()
-            self._decoder.encoding = self.charset.name
-            for key in self._decoder.feed(item):
-                if key.name is KeyName.CTRL_S:
-                    self.paused = True
-                elif key.name is KeyName.CTRL_Q:
-                    self._resume()
-                else:
-                    if self.paused:  # any other key resumes too: line noise never freezes a screen
-                        self._resume()
-                    self._keys.append(key)
+            else:
+                assert isinstance(item, bytes)
+                self._take(item)
         return self._keys.popleft()
+
+    async def _next_item(self, loop: asyncio.AbstractEventLoop, deadline: float | None) -> object:
+        """The next item of the inbox (bytes, or a tick, a wake-up, a
+        resize, the end), with a tick dropped in when the first of the
+        deadline, the idle timeout or its warning, or a pending escape
+        sequence's wait comes: a timer, not asyncio.timeout, so no
+        cancellation is thrown through the session's coroutines (a clock's
+        tick costs a tenth of what it did)."""
+        now = loop.time()
+        waits = []
+        if deadline is not None:
+            waits.append(max(0.0, deadline - now))
+        if self.idle_timeout is not None:
+            waits.append(max(0.0, self._last_input + self.idle_timeout - now))
+            if not self._warned and self.idle_warning < self.idle_timeout:
+                waits.append(max(0.0, self._last_input + self.idle_timeout - self.idle_warning - now))
+        if self._decoder.pending:
+            waits.append(ESCAPE_TIMEOUT)
+        if not waits:
+            return await self._inbox.get()
+        timer = loop.call_at(now + min(waits), self._tick)
+        try:
+            return await self._inbox.get()
+        finally:
+            timer.cancel()
+
+    def _ticked(self, now: float, deadline: float | None) -> bool:
+        """A tick at ``now``: a pending escape sequence is flushed as keys,
+        a caller idle too long is told and disconnected (or warned first),
+        unless they only wait on somebody else; True when ``deadline``
+        has passed."""
+        if self._decoder.pending:
+            self._keys.extend(self._decoder.flush())
+            return False
+        if self.idle_timeout is not None:
+            if self.waiting_on_others(now):
+                return False
+            if now >= self._last_input + self.idle_timeout:
+                self._idle_out()
+                return False
+            if (not self._warned and self.idle_warning < self.idle_timeout
+                    and now >= self._last_input + self.idle_timeout - self.idle_warning):
+                self._warned = True
+                self.write(b"\x07")
+                if self.warn is not None:
+                    self.warn(f"Press a key: the door hangs up in {self.idle_warning:g} seconds if nothing is typed.")
+                return False
+        return deadline is not None and now >= deadline
+
+    def _take(self, data: bytes) -> None:
+        """Bytes the caller typed, decoded into keys (Ctrl-S and Ctrl-Q
+        hold and resume the output here, never reaching a screen)."""
+        self._unread -= len(data)
+        if self._unread < INPUT_LIMIT and not self._input_held:
+            self._room.set()
+        self._decoder.encoding = self.charset.name
+        for key in self._decoder.feed(data):
+            if key.name is KeyName.CTRL_S:
+                self.paused = True
+            elif key.name is KeyName.CTRL_Q:
+                self._resume()
+            else:
+                if self.paused:  # any other key resumes too: line noise never freezes a screen
+                    self._resume()
+                self._keys.append(key)
 
     def unget(self, key: Key) -> None:
         """Put ``key`` back: the next :meth:`get_key` returns it (a key read
