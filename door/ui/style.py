@@ -113,31 +113,26 @@ def sgr_transition(old: int | None, new: int) -> str:
         return ""
     n = Style.packed(new)
     o = None if old is None else Style.packed(old)
-    reset = ["0"]  # (not a bare "ESC [ m": old BBS terminals are not all sure of it)
-    if n.bold:
-        reset.append("1")
-    if n.underline:
-        reset.append("4")
-    if n.reverse:
-        reset.append("7")
-    if n.fg != WHITE:
-        reset.append(str(30 + n.fg))
-    if n.bg != BLACK:
-        reset.append(str(40 + n.bg))
-    by_reset = CONTROL["sgr"].format(params=";".join(reset))
+    # (a reset is "ESC [ 0 m", not a bare "ESC [ m": old BBS terminals are not all sure of it)
+    by_reset = CONTROL["sgr"].format(params=";".join(["0", *_turned_on(n, Style())]))
     if o is None or (o.bold and not n.bold) or (o.underline and not n.underline) or (
             o.reverse and not n.reverse):
         return by_reset  # these attributes have no widely known "off" code: reset, then set
-    params = []
-    if n.bold and not o.bold:
-        params.append("1")
-    if n.underline and not o.underline:
-        params.append("4")
-    if n.reverse and not o.reverse:
-        params.append("7")
-    if n.fg != o.fg:
-        params.append(str(30 + n.fg))
-    if n.bg != o.bg:
-        params.append(str(40 + n.bg))
-    by_change = CONTROL["sgr"].format(params=";".join(params))
+    by_change = CONTROL["sgr"].format(params=";".join(_turned_on(n, o)))
     return by_change if len(by_change) <= len(by_reset) else by_reset
+
+
+def _turned_on(new: Style, old: Style) -> list[str]:
+    """The SGR parameters that give a terminal showing ``old`` the
+    attributes of ``new`` it lacks, and its colours where they differ.
+
+    >>> _turned_on(Style(fg=CYAN, bold=True), Style())
+    ['1', '36']
+    """
+    params = [code for code, wanted, had in (("1", new.bold, old.bold), ("4", new.underline, old.underline),
+                                            ("7", new.reverse, old.reverse)) if wanted and not had]
+    if new.fg != old.fg:
+        params.append(str(30 + new.fg))
+    if new.bg != old.bg:
+        params.append(str(40 + new.bg))
+    return params
