@@ -96,15 +96,7 @@ class Renderer:
         old_c, old_s = self._rows[row], self._styles[row]
         cols = canvas.cols
         last = cols - 1 if row == canvas.rows - 1 else cols
-        # the changed cells, compared at the speed of comprehensions over zip
-        if text == old_c:  # only colours changed (the bar moved over a card)
-            changed = [c for c, a, b in zip(range(last), new_s, old_s) if a is not b and a != b]
-        elif new_s == old_s:  # only characters changed
-            changed = [c for c, a, b in zip(range(last), text, old_c) if a != b]
-        else:
-            changed = [c for c, a, b, x, y in zip(range(last), text, old_c, new_s, old_s) if a != b or x != y]
-        if WIDE_TAIL in text or WIDE_TAIL in old_c:
-            changed = _whole_wide(changed, text, last)
+        changed = _changed_cells(text, new_s, old_c, old_s, last)
         # the frame on screen, kept by the renderer (two strings):
         # the canvas then dies young, freed without the cyclic collector ever
         # tracing it
@@ -112,41 +104,8 @@ class Renderer:
         self._styles[row] = new_s
         if not changed:  # (the bottom-right cell alone: never written)
             return
-        # the row's blank tail: erased with EL rather than written as spaces
-        erase = None
-        el = len(CONTROL["erase_line"])
-        blank = len(text.rstrip(" "))  # (a coloured space, the bar or a title, is not blank: below)
-        if changed[-1] >= blank and last - blank >= el:
-            tail = new_s[blank:]
-            if tail.count(PLAIN_CELL) != len(tail):  # (counted at C speed: usually all of it)
-                for c in range(cols - 1, blank - 1, -1):
-                    if new_s[c] != PLAIN_CELL:
-                        blank = c + 1
-                        break
-            if changed[-1] >= blank and last - blank >= el:
-                split = bisect_left(changed, blank)
-                erase = changed[split]
-                del changed[split:]
-        spans: list[tuple[int, int]] = []
-        if changed:
-            mono = self._mono
-            first = changed[0]
-            # the gaps between runs of adjacent changed cells: (end of a run,
-            # start of the next); none when the changed cells are one run
-            gaps = [] if changed[-1] - first == len(changed) - 1 else [
-                (a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]
-            narrow = WIDE_TAIL not in text  # (every cell then costs a byte or more to rewrite)
-            for end, nxt in gaps:
-                step = len(_cuf(nxt - end))
-                if narrow and nxt - end >= step:  # rewriting the gap cannot cost less than stepping over it
-                    spans.append((first, end))
-                    first = nxt
-                    continue
-                style = ord(new_s[end - 1])
-                if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) >= step:
-                    spans.append((first, end))
-                    first = nxt
-            spans.append((first, changed[-1] + 1))
+        erase = _blank_tail(changed, text, new_s, last, cols)
+        spans = self._spans(changed, text, new_s)
         if 2 <= len(spans) <= MAX_REORDERED:
             # a few spans (a bar move: the old card and the new): written
             # right to left when that costs fewer bytes, as when the cursor
@@ -169,6 +128,33 @@ class Renderer:
                 out.append(sgr_transition(self._style, PLAIN))  # EL fills with the current background
                 self._style = PLAIN
             out.append(CONTROL["erase_line"])
+
+    def _spans(self, changed: list[int], text: str, new_s: str) -> list[tuple[int, int]]:
+        """The spans (start, end) that rewrite the ``changed`` cells: runs
+        of them joined over gaps that cost fewer bytes to rewrite than to
+        step over."""
+        if not changed:
+            return []
+        spans: list[tuple[int, int]] = []
+        mono = self._mono
+        first = changed[0]
+        # the gaps between runs of adjacent changed cells: (end of a run,
+        # start of the next); none when the changed cells are one run
+        gaps = [] if changed[-1] - first == len(changed) - 1 else [
+            (a + 1, b) for a, b in zip(changed, changed[1:]) if b != a + 1]
+        narrow = WIDE_TAIL not in text  # (every cell then costs a byte or more to rewrite)
+        for end, nxt in gaps:
+            step = len(_cuf(nxt - end))
+            if narrow and nxt - end >= step:  # rewriting the gap cannot cost less than stepping over it
+                spans.append((first, end))
+                first = nxt
+                continue
+            style = ord(new_s[end - 1])
+            if self._bridge_cost(text, new_s, end, nxt, monochrome(style) if mono else style) >= step:
+                spans.append((first, end))
+                first = nxt
+        spans.append((first, changed[-1] + 1))
+        return spans
 
     def _emit_spans(self, row: int, spans: list[tuple[int, int]], text: str, styles: str,
                     cols: int) -> list[str | bytes]:
@@ -274,3 +260,41 @@ def _cuf(n: int) -> str:
 def _cub(n: int) -> str:
     """Cursor back ``n`` cells (CUB; the 1 is implied)."""
     return CONTROL["back"].format(n=n) if n > 1 else CONTROL["back_1"]
+
+
+def _changed_cells(text: str, new_s: str, old_c: str, old_s: str, last: int) -> list[int]:
+    """The columns (below ``last``) whose character or style differs
+    from what is shown, compared at the speed of comprehensions over zip;
+    a wide character's two cells change together."""
+    if text == old_c:  # only colours changed (the bar moved over a card)
+        changed = [c for c, a, b in zip(range(last), new_s, old_s) if a is not b and a != b]
+    elif new_s == old_s:  # only characters changed
+        changed = [c for c, a, b in zip(range(last), text, old_c) if a != b]
+    else:
+        changed = [c for c, a, b, x, y in zip(range(last), text, old_c, new_s, old_s) if a != b or x != y]
+    if WIDE_TAIL in text or WIDE_TAIL in old_c:
+        changed = _whole_wide(changed, text, last)
+    return changed
+
+
+def _blank_tail(changed: list[int], text: str, new_s: str, last: int, cols: int) -> int | None:
+    """Where the row's blank tail starts when it is cheaper erased with EL
+    than written as spaces (its changed cells are then taken out of
+    ``changed``), else ``None``.  A coloured space (the bar, a title) is
+    not blank."""
+    el = len(CONTROL["erase_line"])
+    blank = len(text.rstrip(" "))
+    if changed[-1] < blank or last - blank < el:
+        return None
+    tail = new_s[blank:]
+    if tail.count(PLAIN_CELL) != len(tail):  # (counted at C speed: usually all of it)
+        for c in range(cols - 1, blank - 1, -1):
+            if new_s[c] != PLAIN_CELL:
+                blank = c + 1
+                break
+    if changed[-1] < blank or last - blank < el:
+        return None
+    split = bisect_left(changed, blank)
+    erase = changed[split]
+    del changed[split:]
+    return erase
