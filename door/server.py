@@ -14,6 +14,7 @@ import logging
 import signal
 import ssl
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from door.caller.api_session import play_by_protocol
@@ -32,6 +33,7 @@ from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
 from door.net.listener import Bind, Listener
 from door.net.logs import CONNECTION, SOURCE
+from door.net.metrics import refused, watch_loop
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
 from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
@@ -47,6 +49,7 @@ from door.records.bulletins import BulletinWriter
 from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
+from door.service import HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
 from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import sysop_session
 from door.sysop.lobby import Lobby
@@ -54,19 +57,13 @@ from door.sysop.node_link import NodeLink
 from door.ui.display import Display
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["DoorServer", "serve"]
+__all__ = ["DoorServer", "serve", "HEALTH_EVERY", "HEALTH_WAIT"]
 
 log = logging.getLogger("door")
 
 SYSOP_ROOM = 4
 """Connections the gate lets in past ``max_sessions``, so that a full door
 still answers its sysops."""
-
-HEALTH_WAIT = 2.0
-"""Seconds the health check waits for the store to answer."""
-
-HEALTH_EVERY = 1.0
-"""Seconds a health check's answer is given again without asking anew."""
 
 SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
 
@@ -106,9 +103,14 @@ class DoorServer:
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
-        self._health: tuple[float, tuple[bool, list[str]]] | None = None
         self.thinking = Thinking(config.computer.processes)
         """Where the expert computer thinks (its worker processes start with the door)."""
+        self.service = Service(node_name(config.server.node_name, worker, workers), Parts(
+            lambda: self.store, lambda: self.ctx.lobby if hasattr(self, "ctx") else None, self.thinking,
+            lambda: {"telnet": self._telnet, "ssh": self._ssh}, self.sessions, self._sysop_sessions,
+            config.limits.max_sessions))
+        """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""
+        self._watch: asyncio.Task[None] | None = None
 
     @property
     def listeners(self) -> list[Listener]:
@@ -118,32 +120,8 @@ class DoorServer:
                                           self._nodes, self._peers) if listener is not None]
 
     async def health(self) -> tuple[bool, list[str]]:
-        """How this door is, for ``/healthz`` (a load balancer, a monitor):
-        ``(healthy, lines)``.  Healthy while the store answers within
-        :data:`HEALTH_WAIT` seconds, the callers' listeners are open and
-        every thinking process runs; worked out at most once every
-        :data:`HEALTH_EVERY` seconds, whoever asks how often."""
-        now = asyncio.get_running_loop().time()
-        if self._health is not None and now - self._health[0] < HEALTH_EVERY:
-            return self._health[1]
-        lines, healthy = [], True
-        try:
-            if self.store is None:
-                raise StoreError("not open")
-            async with asyncio.timeout(HEALTH_WAIT):
-                await self.store.ping()
-            lines.append("store: answers")
-        except (StoreError, TimeoutError):
-            healthy = False
-            lines.append("store: does not answer")
-        for name, listener in (("telnet", self._telnet), ("ssh", self._ssh)):
-            healthy = healthy and listener is not None
-            lines.append(f"{name}: {'listening' if listener is not None else 'closed'}")
-        running, wanted = self.thinking.alive()
-        healthy = healthy and running >= wanted
-        lines.append(f"thinking: {running} of {wanted} processes" if wanted else "thinking: on the door's thread")
-        self._health = (now, (healthy, lines))
-        return healthy, lines
+        """How this door is, for ``/healthz`` (:meth:`door.service.Service.health`)."""
+        return await self.service.health()
 
     async def start(self, before_listening: Callable[[], None] | None = None) -> None:
         """Open the store and both listeners; ``before_listening()`` is
@@ -199,6 +177,7 @@ class DoorServer:
         ``data_dir``."""
         s = self.config.server
         self.thinking.start()
+        self._watch = asyncio.create_task(watch_loop())
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
         self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,
@@ -216,9 +195,10 @@ class DoorServer:
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
+            options = replace(web_options(self.config.web, s.host, self.config.limits),
+                              metrics=self.service.metrics.exposition)
             self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
-                                        web_options(self.config.web, s.host, self.config.limits), self.health,
-                                        self._api_session)
+                                        options, self.health, self._api_session)
             self.web_port = self._web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -355,6 +335,7 @@ class DoorServer:
         callers = len(self.sessions) - len(self._sysop_sessions)
         if sysop is None and callers >= limits.max_sessions:  # (per address: the gate, at accept)
             clog.warning("refused: the door is full (%d callers)", callers)
+            refused("full")
             terminal.write(b"\r\nSorry, the door is full right now. Please call again later.\r\n")
             await terminal.drain()
             return
@@ -410,7 +391,7 @@ class DoorServer:
                              return_exceptions=True)
         for terminal in list(self.sessions):
             terminal.close()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *([self._watch] if self._watch is not None else [])]:
             task.cancel()
         for listener in self.listeners:
             listener.close()
@@ -446,7 +427,7 @@ def web_options(web: WebConfig, host: str = "127.0.0.1", limits: LimitsConfig | 
     return WebOptions(hosts=hosts, max_output=limits.max_output, stuck_timeout=limits.stuck_timeout,
                       origins=tuple(web.origins), proxies=tuple(web.proxies),
                       max_message=web.max_message, message_rate=web.message_rate,
-                      frame_ancestors=web.frame_ancestors, tls=tls)
+                      frame_ancestors=web.frame_ancestors, tls=tls, metrics_from=tuple(web.metrics_from))
 
 
 async def _refuse(terminal: Terminal, text: str) -> None:

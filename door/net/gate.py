@@ -19,6 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from door.net.metrics import refused
+
 __all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]
 
@@ -222,6 +224,7 @@ class ConnectionGate:
             return ticket
         ticket.refused = why
         self.refused += 1
+        refused("full" if why == "the door is full" else "network" if "network" in why else "address")
         if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
             log.warning("refusing connections: %s (%d open, %d from %r; %d refused so far)", why, self.total,
                         self._by_address[address], address, self.refused)
