@@ -25,6 +25,7 @@ from door.records.cli import NAMED, run_records
 from door.records.cli import add_parser as add_records_parser
 from door.records.store import StoreError
 from door.server import serve
+from door.service import node_name
 from door.workers import MAX_WORKERS, run_workers
 
 __all__ = ["main"]
@@ -260,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.workers <= MAX_WORKERS:
         print(f"cribbage-door: --workers takes 1 to {MAX_WORKERS}", file=sys.stderr)
         return 2
+    if s.node_name or s.log_format == "json":  # (the workers name their own lines: door.workers)
+        configure_logs(logging.getLogger().level, node=node_name(s.node_name, 0, 1), json=s.log_format == "json")
     try:
         if args.workers > 1:
             return run_workers(config, args.workers, logging.getLogger().level)

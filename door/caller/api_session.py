@@ -29,6 +29,7 @@ from door.caller.login import reserved
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
+from door.net.logs import ACCOUNT
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
 from door.play.api_seat import ApiSeat
@@ -106,6 +107,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         return
     link.logged_in()
     presence.name, presence.bot = name, is_bot
+    ACCOUNT.set(name)
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")

@@ -23,6 +23,7 @@ from door.caller.side import CallerSide
 from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
 from door.net.keys import KeyName
+from door.net.logs import ACCOUNT
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
 from door.play.human_seat import HumanSeat
@@ -101,6 +102,7 @@ class CallerSession(CallerSide):
         self.caller = caller
         terminal.logged_in()  # out of the gate's pre-login budget: a flood of strangers no longer reaches it
         presence.name = caller.name
+        ACCOUNT.set(caller.name)  # (every line logged for this session from now on names its account)
         if caller.account is not None and ctx.link is not None:
             # one session per account across the nodes: where it is on line, it goes (that node closes the older)
             node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)

@@ -27,6 +27,7 @@ import ssl
 import time
 from collections.abc import Callable
 
+from door.net.logs import Fault
 from door.net.peer_socket import secret_fingerprint
 from door.net.private import SecretFileError
 from door.records.database import StoreError
@@ -91,6 +92,7 @@ class NodeLink:
         self._dirty = False
         """True when this node's people changed since they were last published."""
         self._stopping = False
+        self._fault = Fault(log, "node heartbeat failed")
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`, and
@@ -147,8 +149,9 @@ class NodeLink:
                     next_beat = loop.time() + BEAT
                     await self.publish()
                 await self.read()
+                self._fault.ok()
             except StoreError as exc:
-                log.warning("node heartbeat failed: %s", exc)
+                self._fault.failed(exc)  # (twice a second while the store is away: a line a minute)
             try:
                 await asyncio.wait_for(self._soon.wait(), max(0.0, next_beat - loop.time()))
                 await asyncio.sleep(SETTLE)
