@@ -35,7 +35,7 @@ from door.net.listener import Bind, Listener
 from door.net.logs import CONNECTION, SOURCE
 from door.net.metrics import refused, watch_loop
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
-from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
+from door.net.peer_socket import PeerHello, PeerKick, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
 from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
 from door.net.ssh import HostKey, load_host_key, start_ssh
@@ -50,8 +50,9 @@ from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
 from door.service import HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
+from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
-from door.sysop.console import sysop_session
+from door.sysop.console import KICKED, sysop_session
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from door.ui.display import Display
@@ -161,6 +162,9 @@ class DoorServer:
         lobby.club_maker = lambda games, minutes: ClubNight(
             lobby, store, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),
             self.thinking, config.computer.delay)
+        self.ctx.bans = BanList(store, lobby)
+        await self.ctx.bans.start()
+        self.gate.banned, lobby.ban = self.ctx.bans.address, self.ctx.bans.make
         load_tables()  # (before any caller: built at a caller's first discard, it stopped every screen)
         try:
             if before_listening is not None:
@@ -249,11 +253,16 @@ class DoorServer:
         store = self.config.store
         if store.peer_certfile:
             tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile)
-        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls)
+        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls, kick=self._kicked)
         port = self._peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
+
+    def _kicked(self, kick: PeerKick) -> bool:
+        """A sysop at another node ends the call of ``kick.name`` here."""
+        log.warning("the sysop %s at another node ends the call of %r", kick.by, kick.name)
+        return self.ctx.lobby.end_call_of(kick.name, KICKED)
 
     async def _telnet_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
@@ -397,6 +406,8 @@ class DoorServer:
             listener.close()
         if self.link is not None:
             await self.link.stop()
+        if hasattr(self, "ctx") and self.ctx.bans is not None:
+            self.ctx.bans.stop()
         for callers in (self._telnet, self._ssh, self._web):  # the callers' own: every connection is closed
             if callers is not None:
                 await callers.wait_closed()

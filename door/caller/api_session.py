@@ -30,6 +30,7 @@ from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.logs import ACCOUNT
+from door.net.metrics import refused
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
 from door.play.api_seat import ApiSeat
@@ -102,6 +103,12 @@ async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, 
 async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
     name, bot, is_bot = await _log_in(link, ctx)
+    banned = ctx.bans.account(name) if ctx.bans is not None and bot is not None else None
+    if banned is not None:
+        log.warning("program refused: account %r is banned", name)
+        refused("banned")
+        link.send({"type": "bye", "text": f"Sorry, {banned}"})
+        return
     if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from door.net.metrics import refused
 
-__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
+__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "sorry", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
@@ -64,6 +64,19 @@ def network_of(address: str) -> str:
         ip = ip.ipv4_mapped
     prefix = 24 if ip.version == 4 else 56
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def sorry(why: str) -> str:
+    """The sentence a refused caller reads: ``why`` (a ticket's
+    ``refused``) with "right now" and a word to call again, unless it is a
+    whole sentence of its own (ending with a full stop: a ban's reason).
+
+    >>> sorry("the door is full")
+    'Sorry, the door is full right now. Please call again later.'
+    >>> sorry("you are banned from this door: spam.")
+    'Sorry, you are banned from this door: spam.'
+    """
+    return f"Sorry, {why}" if why.endswith(".") else f"Sorry, {why} right now. Please call again later."
 
 
 def check_networks(cidrs: Sequence[str]) -> list[str]:
@@ -190,6 +203,10 @@ class ConnectionGate:
         """Connections refused so far (for the benchmarks and the log)."""
         self.let_go = 0
         """Pre-login connections closed to make room so far."""
+        self.banned: Callable[[str], str | None] | None = None
+        """Why an address is banned (words for the caller), or ``None``: set by the server once its bans are read."""
+        self.draining: str | None = None
+        """Set (words for the caller) while the node drains: every new connection is refused."""
 
     @property
     def waiting(self) -> int:
@@ -199,9 +216,15 @@ class ConnectionGate:
     def admit(self, address: str, close: Callable[[], None] = lambda: None) -> Ticket:
         """A new connection from ``address``: its :class:`Ticket`, counted
         (as not logged in) until released, or ``refused`` with why not, as
-        words for the caller ("the door is full")."""
+        words for the caller ("the door is full"; a ban's reason, :attr:`banned`;
+        :attr:`draining`)."""
         ticket = Ticket(self, address, close)
         limit = self.prelogin
+        banned = self.banned(address) if self.banned is not None else None
+        if banned is not None or self.draining is not None:
+            ticket.refused = banned or self.draining
+            refused("banned" if banned is not None else "draining")
+            return ticket
         if self.total >= self.max_total:
             why = "the door is full"
         elif self._by_address[address] >= self.max_per_address:

@@ -48,7 +48,7 @@ from websockets.http11 import Request, Response
 from door.net.api_link import ApiLink
 from door.net.bucket import TokenBucket
 from door.net.cycles import untie_transport
-from door.net.gate import ConnectionGate, Ticket, address_of, in_networks
+from door.net.gate import ConnectionGate, Ticket, address_of, in_networks, sorry
 from door.net.listener import Bind, Listener
 from door.net.metrics import CONTENT_TYPE as METRICS_TYPE
 from door.net.metrics import METRICS_PATH
@@ -313,7 +313,7 @@ class _GatedConnection(ServerConnection):
         if self.door_address not in self.proxies:
             self.admit(self.door_address)
             if self.refused is not None:  # refused at accept: a word for a browser, and the socket goes at once
-                body = f"Sorry, {self.refused}. Please call again later.\n".encode()
+                body = f"{sorry(self.refused)}\n".encode()
                 cast(asyncio.Transport, transport).write(
                     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
                     b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from door.records.ban_cli import BAN_ACTIONS, run_ban
 from door.records.bots import BOTS, PEOPLE, POOLS
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
@@ -62,9 +63,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void", "bot"])
+                                      "club", "ratings", "void", "bot", *BAN_ACTIONS])
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
-                                             "(export, backup), or the MATCH id (void)")
+                                             "(export, backup), the MATCH id (void), an account's NAME, an "
+                                             "ADDRESS or a NETWORK (ban), or a ban's number (unban)")
+    p.add_argument("--reason", default="", help="ban: the reason the caller is told")
+    p.add_argument("--for", dest="ban_for", default="", metavar="DURATION",
+                   help="ban: how long (90m, 12h, 7d, 2w; default: until lifted)")
     p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
     p.add_argument("--pool", choices=POOLS, help="bot: the pool it plays rated matches in: its own (bots, the "
                                                  "default), people's, or none (unrated); kept when not given")
@@ -74,8 +79,10 @@ def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.s
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command on the store ``where`` (the SQLite
     file's path, or a PostgreSQL URL); returns the exit status."""
-    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void", "bot") and not args.target:
-        what = {"export": "FILE", "backup": "FILE", "void": "MATCH id"}.get(args.action, "NAME")
+    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void", "bot", "ban",
+                       "unban") and not args.target:
+        what = {"export": "FILE", "backup": "FILE", "void": "MATCH id", "ban": "NAME, ADDRESS or NETWORK",
+                "unban": "ban's number"}.get(args.action, "NAME")
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
     if isinstance(where, Path) and not where.exists():
@@ -152,6 +159,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
 
 
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    if args.action in BAN_ACTIONS:
+        return await run_ban(store, args, out)
     if args.action == "ratings":
         return await _ratings(store, args.days, out)
     if args.action == "void":

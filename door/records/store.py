@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
+from door.records.bans import Bans
 from door.records.bots import Bots
 from door.records.clock import WALL, Clock
 from door.records.daily import Daily
@@ -51,6 +52,8 @@ class Store:
         self.clubs = Clubs(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
+        self.bans = Bans(database, clock)
+        """Accounts, addresses and networks refused on every node (:mod:`door.records.bans`)."""
         self.daily = Daily(database, self.saved, clock)
         self.bots = Bots(database, self.accounts, clock)
 
