@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
+    dr = sub.add_parser("drain", help="take no new callers, and stop once the callers are gone (for an upgrade)")
+    dr.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    dr.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
     return p
 
 
@@ -242,6 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))
+    if args.command == "drain":
+        from door.net.console_client import run_drain
+        return run_drain(Path(args.data_dir or config.server.data_dir))
     s = config.server
     for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
                        ("data_dir", "data_dir")):

@@ -12,7 +12,6 @@ import asyncio
 import itertools
 import logging
 import signal
-import ssl
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -26,11 +25,12 @@ from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.collector import Collector
-from door.config import Config, LimitsConfig, SysopConfig, WebConfig
+from door.config import Config, SysopConfig
+from door.config.web import web_options
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
-from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
+from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit, sorry
 from door.net.listener import Bind, Listener
 from door.net.logs import CONNECTION, SOURCE
 from door.net.metrics import refused, watch_loop
@@ -42,14 +42,14 @@ from door.net.ssh import HostKey, load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
-from door.net.web import WebOptions, default_hosts, start_web
+from door.net.web import start_web
 from door.play.hints import load_tables
 from door.play.thinking import Thinking
 from door.records.bulletins import BulletinWriter
 from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
-from door.service import HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
+from door.service import DRAIN_REFUSAL, HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
 from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import KICKED, sysop_session
@@ -112,6 +112,9 @@ class DoorServer:
             config.limits.max_sessions))
         """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""
         self._watch: asyncio.Task[None] | None = None
+        self._drainer: asyncio.Task[None] | None = None
+        self.finished = asyncio.Event()
+        """Set when a drain is over (:meth:`drain`): the node may stop."""
 
     @property
     def listeners(self) -> list[Listener]:
@@ -232,7 +235,7 @@ class DoorServer:
         if self.config.store.url or self.workers > 1:
             await self._join_nodes()
         if self.worker == 0:
-            self._console = await start_console(data_dir, self._console_session)
+            self._console = await start_console(data_dir, self._console_session, self.drain)
             log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _join_nodes(self) -> None:
@@ -258,6 +261,20 @@ class DoorServer:
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
+
+    def drain(self) -> str:
+        """Start draining (:meth:`door.service.Service.drain`, for at most
+        ``[server] drain_timeout`` seconds), then set :attr:`finished`;
+        what happened, in words (``cribbage-door drain`` prints them)."""
+        if self.service.draining or self.gate is None:
+            return "this node is draining already"
+
+        async def drain() -> None:
+            await self.service.drain(self.config.server.drain_timeout)
+            self.finished.set()
+        self._drainer = asyncio.create_task(drain())
+        return (f"draining: {self.service.callers} caller(s) on line; no new callers; stopping when they are gone "
+                f"or in {self.config.server.drain_timeout:g} s")
 
     def _kicked(self, kick: PeerKick) -> bool:
         """A sysop at another node ends the call of ``kick.name`` here."""
@@ -342,10 +359,11 @@ class DoorServer:
         sysop = login.sysop.name if login.sysop else None
         limits = self.config.limits
         callers = len(self.sessions) - len(self._sysop_sessions)
-        if sysop is None and callers >= limits.max_sessions:  # (per address: the gate, at accept)
-            clog.warning("refused: the door is full (%d callers)", callers)
-            refused("full")
-            terminal.write(b"\r\nSorry, the door is full right now. Please call again later.\r\n")
+        full = callers >= limits.max_sessions  # (per address: the gate, at accept)
+        if sysop is None and (full or self.service.draining):
+            clog.warning("refused: %s (%d callers)", "the door is full" if full else "draining", callers)
+            refused("full" if full else "draining")
+            terminal.write(f"\r\n{sorry('the door is full' if full else DRAIN_REFUSAL)}\r\n".encode())
             await terminal.drain()
             return
         if sysop is not None:
@@ -400,7 +418,7 @@ class DoorServer:
                              return_exceptions=True)
         for terminal in list(self.sessions):
             terminal.close()
-        for task in [*self._tasks, *([self._watch] if self._watch is not None else [])]:
+        for task in [*self._tasks, *(t for t in (self._watch, self._drainer) if t is not None)]:
             task.cancel()
         for listener in self.listeners:
             listener.close()
@@ -422,23 +440,6 @@ HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, 
               "watch": MenuItem.WATCH, "club": MenuItem.CLUB, "top": MenuItem.TOP_PLAYERS}
 """The screens a hub's board may name after the terminal type (``ansi-bbs+computer``): a game against the
 computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
-
-
-def web_options(web: WebConfig, host: str = "127.0.0.1", limits: LimitsConfig | None = None) -> WebOptions:
-    """The web listener's options from ``[web]`` (with an HTTPS context
-    when it names a certificate); ``host``: the listening address (the
-    page's names by default, :func:`~door.net.web.default_hosts`).  Raises ``OSError`` or ``ssl.SSLError``
-    when the certificate or key cannot be read."""
-    tls = None
-    if web.certfile:
-        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        tls.load_cert_chain(web.certfile, web.keyfile)
-    hosts = tuple(h.lower().strip("[]") for h in web.hosts) or default_hosts(host)
-    limits = limits or LimitsConfig()
-    return WebOptions(hosts=hosts, max_output=limits.max_output, stuck_timeout=limits.stuck_timeout,
-                      origins=tuple(web.origins), proxies=tuple(web.proxies),
-                      max_message=web.max_message, message_rate=web.message_rate,
-                      frame_ancestors=web.frame_ancestors, tls=tls, metrics_from=tuple(web.metrics_from))
 
 
 async def _refuse(terminal: Terminal, text: str) -> None:
@@ -468,6 +469,9 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, lambda: log.warning("SIGUSR1: %s", server.drain()))
+    drained = asyncio.create_task(server.finished.wait())
+    drained.add_done_callback(lambda _: stop.set())
     if lifeline is not None:
         def orphaned() -> None:
             log.warning("the supervisor is gone: stopping")
@@ -475,6 +479,7 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
             stop.set()
         loop.add_reader(lifeline, orphaned)
     await stop.wait()
+    drained.cancel()
     log.info("shutting down: telling %d caller(s)", len(server.sessions))
     await server.stop()
     collector.stop()

@@ -9,6 +9,7 @@ node drains.
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from collections import Counter
 from collections.abc import Callable, Collection
@@ -22,7 +23,10 @@ from door.records.store import Store, StoreError
 from door.sysop.doing import Doing
 from door.sysop.lobby import Lobby
 
-__all__ = ["Service", "Parts", "HEALTH_WAIT", "HEALTH_EVERY", "FULL_ROOM", "node_name", "GAME_KINDS"]
+__all__ = ["Service", "Parts", "HEALTH_WAIT", "HEALTH_EVERY", "FULL_ROOM", "node_name", "GAME_KINDS", "DRAIN_REFUSAL",
+           "DRAIN_NOTICE"]
+
+log = logging.getLogger("door")
 
 HEALTH_WAIT = 2.0
 """Seconds the health check waits for the store to answer."""
@@ -38,6 +42,17 @@ the balancer sends new callers elsewhere before the door must refuse one
 GAME_KINDS = {Doing.VS_COMPUTER: "computer", Doing.VS_CALLER: "caller", Doing.VS_SYSOP: "sysop",
               Doing.PLAYING: "sysop", Doing.DAILY_DEAL: "daily", Doing.CLUB_NIGHT: "club"}
 """What a player's doing says of the game they are at (``/metrics``'s ``kind``)."""
+
+
+DRAIN_REFUSAL = "this server is closing for maintenance: call again, and another server will answer."
+"""What a caller who connects to a draining node is told (after "Sorry, ")."""
+
+DRAIN_NOTICE = ("The sysop is taking this server down for maintenance: finish your game here, or call again "
+                "to go on with it at another server.")
+"""What the callers on line at a node are told when it starts to drain."""
+
+DRAIN_LOOK = 0.25
+"""Seconds between two looks, while draining, at whether the callers are all gone."""
 
 
 def node_name(name: str, worker: int, workers: int) -> str:
@@ -124,6 +139,29 @@ class Service:
         answer = (state == "ok", [state, *lines])
         self._health = (now, answer)
         return answer
+
+    async def drain(self, timeout: float) -> bool:
+        """Take no new caller (``/healthz`` says ``draining``, so the
+        balancer sends new callers elsewhere; the server refuses any that
+        come with :data:`DRAIN_REFUSAL`, its health checks and metrics
+        still answered), tell the callers on line
+        (:data:`DRAIN_NOTICE`), and wait until they are all gone or
+        ``timeout`` seconds have passed.  Every move of every game is in
+        the store already: what is left when the node stops is resumed at
+        another.  True when the callers all left in time."""
+        self.draining = True
+        self._health = None  # (the balancer hears of it at its next check)
+        lobby = self.parts.lobby()
+        for presence in lobby.callers() if lobby is not None else ():
+            presence.tell(DRAIN_NOTICE)
+        log.warning("draining: %d caller(s) on line, stopping when they are gone or in %g s", self.callers, timeout)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while self.callers > 0 and loop.time() < deadline:
+            await asyncio.sleep(DRAIN_LOOK)
+        log.warning("drained: %s", "every caller is gone" if not self.callers else
+                    f"{self.callers} caller(s) still on line after {timeout:g} s (their games are kept)")
+        return not self.callers
 
     def snapshot(self) -> Snapshot:
         """What is on line now, for ``/metrics``."""

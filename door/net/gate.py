@@ -205,8 +205,6 @@ class ConnectionGate:
         """Pre-login connections closed to make room so far."""
         self.banned: Callable[[str], str | None] | None = None
         """Why an address is banned (words for the caller), or ``None``: set by the server once its bans are read."""
-        self.draining: str | None = None
-        """Set (words for the caller) while the node drains: every new connection is refused."""
 
     @property
     def waiting(self) -> int:
@@ -216,14 +214,13 @@ class ConnectionGate:
     def admit(self, address: str, close: Callable[[], None] = lambda: None) -> Ticket:
         """A new connection from ``address``: its :class:`Ticket`, counted
         (as not logged in) until released, or ``refused`` with why not, as
-        words for the caller ("the door is full"; a ban's reason, :attr:`banned`;
-        :attr:`draining`)."""
+        words for the caller ("the door is full"; a ban's reason, :attr:`banned`)."""
         ticket = Ticket(self, address, close)
         limit = self.prelogin
         banned = self.banned(address) if self.banned is not None else None
-        if banned is not None or self.draining is not None:
-            ticket.refused = banned or self.draining
-            refused("banned" if banned is not None else "draining")
+        if banned is not None:
+            ticket.refused = banned
+            refused("banned")
             return ticket
         if self.total >= self.max_total:
             why = "the door is full"
