@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
+from door.config import DEFAULT_CONFIG_PATH, Config, ConfigError, load_config
 from door.net.logs import configure as configure_logs
 from door.net.private import SecretFileError
+from door.net.sorry import DEFAULT_WORDS
 from door.records.cli import NAMED, run_records
 from door.records.cli import add_parser as add_records_parser
 from door.records.store import StoreError
@@ -84,10 +85,39 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
+    so = sub.add_parser("sorry", help="say the door is down for maintenance on its ports (no node running)")
+    so.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    so.add_argument("--host", help="address to listen on (default from the config)")
+    so.add_argument("--telnet-port", type=int, help="telnet port (default from the config; -1: none)")
+    so.add_argument("--web-port", type=int, help="web port (default from the config; -1: none)")
+    so.add_argument("--rlogin-port", type=int, default=-1, help="the hub's rlogin port (default: none)")
+    so.add_argument("--message", default=DEFAULT_WORDS, help="what callers read (printable ASCII)")
     dr = sub.add_parser("drain", help="take no new callers, and stop once the callers are gone (for an upgrade)")
     dr.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     dr.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
     return p
+
+
+def _sorry(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door sorry``: the exit status (2 for words that are not ASCII, 1 for a port taken)."""
+    from door.net.sorry import check_words
+    from door.sorry_mode import run_sorry
+    try:
+        words = check_words(args.message)
+    except ValueError as exc:
+        print(f"cribbage-door: sorry --message: {exc}", file=sys.stderr)
+        return 2
+    telnet = config.server.telnet_port if args.telnet_port is None else args.telnet_port
+    web = config.web.port if args.web_port is None else args.web_port
+    ports = [(kind, port) for kind, port in (("telnet", telnet), ("web", web), ("rlogin", args.rlogin_port))
+             if port >= 0]
+    try:
+        return run_sorry(args.host or config.server.host, ports, words, config.server.proxies)
+    except OSError as exc:
+        print(f"cribbage-door: sorry: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
 
 
 def _passwd(from_stdin: bool) -> int:
@@ -245,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))
+    if args.command == "sorry":
+        return _sorry(args, config)
     if args.command == "drain":
         from door.net.console_client import run_drain
         return run_drain(Path(args.data_dir or config.server.data_dir))
