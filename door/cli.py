@@ -56,8 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
     s.add_argument("--reader-wait", type=float, help="seconds the first line waits for S (screen-reader mode) "
                                                      "before the full screen (default 2)")
-    s.add_argument("--workers", type=int, default=1,
-                   help="serve processes on the same ports (SO_REUSEPORT), sharing the store (default 1)")
+    s.add_argument("--workers", type=_workers, default=1,
+                   help="serve processes on the same ports (SO_REUSEPORT), sharing the store: a number, or auto "
+                        "(one a core this process may use; default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
@@ -96,6 +97,18 @@ def _parser() -> argparse.ArgumentParser:
     dr.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     dr.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
     return p
+
+
+def _workers(text: str) -> int:
+    """``--workers``: a number, or ``auto``: one a core this process may
+    run on (its CPU affinity, as systemd's ``CPUAffinity`` or a container
+    sets it), at most :data:`~door.workers.MAX_WORKERS`."""
+    if text.strip().lower() == "auto":
+        return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or auto, got {text!r}") from None
 
 
 def _sorry(args: argparse.Namespace, config: Config) -> int:
