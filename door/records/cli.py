@@ -23,6 +23,7 @@ from typing import TextIO
 
 from door.records.ban_cli import BAN_ACTIONS, run_ban
 from door.records.bots import BOTS, PEOPLE, POOLS
+from door.records.schema_cli import SCHEMA_ACTIONS, run_schema
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
 
@@ -63,7 +64,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void", "bot", *BAN_ACTIONS])
+                                      "club", "ratings", "void", "bot", *BAN_ACTIONS, *SCHEMA_ACTIONS])
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
                                              "(export, backup), the MATCH id (void), an account's NAME, an "
                                              "ADDRESS or a NETWORK (ban), or a ban's number (unban)")
@@ -99,7 +100,7 @@ def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.s
 
 async def _records(where: Path | str, args: argparse.Namespace, out: TextIO) -> int:
     try:
-        store = await Store.open(where)
+        store = await Store.open(where, contract=args.action == "contract")
     except StoreError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 1
@@ -161,6 +162,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     if args.action in BAN_ACTIONS:
         return await run_ban(store, args, out)
+    if args.action in SCHEMA_ACTIONS:
+        return await run_schema(store, args, out)
     if args.action == "ratings":
         return await _ratings(store, args.days, out)
     if args.action == "void":

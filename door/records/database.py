@@ -48,6 +48,8 @@ class Database(ABC):
     or ``"postgresql"`` (see :func:`door.records.schema.render`)."""
 
     dialect: str = ""
+    contract: bool = False
+    """Make contract steps of the schema even with nodes on line (``records contract``; :mod:`door.records.migrate`)."""
 
     def __init__(self, where: str) -> None:
         self.where = where
