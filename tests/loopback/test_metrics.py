@@ -112,3 +112,32 @@ async def test_the_grafana_dashboard_shows_only_what_the_door_serves(tmp_path: P
     families = {family.name for family in text_string_to_metric_families(text)}
     assert {name for name in families if name.startswith("cribbage_")} <= {
         re.sub(r"_(total|bucket|count|sum)$", "", n) for n in named}, families - named
+
+
+async def test_refusals_are_counted_by_reason(tmp_path: Path) -> None:
+    from door.records.passwords import hash_password
+
+    config = make_config(tmp_path / "data")
+    config.web.metrics_from = ["127.0.0.1"]
+    async with running(config) as door:
+        assert door.store is not None
+        await door.store.accounts.create("Vera", hash_password("vera-pass"))
+        before = await metrics(door)
+        caller = await telnet_caller(door.telnet_port)
+        s = caller.screen
+        await s.wait_for(lambda: "Your name:" in s.text())
+        await caller.send(b"Vera\r")
+        await s.wait_for(lambda: "Password:" in s.text())
+        await caller.send(b"not-her-password\r")
+        await s.wait_for(lambda: "Wrong password" in s.text())
+        caller.close()
+        await door.store.bans.add("127.0.0.9", "testing the count", "Sysop")
+        assert door.ctx.bans is not None
+        await door.ctx.bans.read()
+        banned = await telnet_caller(door.telnet_port, source="127.0.0.9")
+        await asyncio.wait_for(banned.done, 5)
+        after = await metrics(door)
+    for reason in ("password", "banned"):
+        moved = value(after, "cribbage_refused_total", reason=reason) - value(before, "cribbage_refused_total",
+                                                                              reason=reason)
+        assert moved >= 1, reason
