@@ -121,7 +121,7 @@ class DoorServer:
         """The listeners open now: the callers' (telnet, SSH, the web page,
         the rlogin hub), then the data folder's sockets and the peer port."""
         return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
-                                          self._nodes, self._peers) if listener is not None]
+                                          self._nodes, self._peers, self.service.listener) if listener is not None]
 
     async def health(self) -> tuple[bool, list[str]]:
         """How this door is, for ``/healthz`` (:meth:`door.service.Service.health`)."""
@@ -185,6 +185,7 @@ class DoorServer:
         s = self.config.server
         self.thinking.start()
         self._watch = asyncio.create_task(watch_loop())
+        await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
         self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,

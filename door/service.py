@@ -16,7 +16,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from door.net.listener import Listener
-from door.net.metrics import NodeMetrics, Snapshot
+from door.net.metrics import METRICS_PATH, NodeMetrics, Snapshot, parse_listen, start_metrics
 from door.net.terminal import Terminal
 from door.play.thinking import Thinking
 from door.records.store import Store, StoreError
@@ -94,6 +94,17 @@ class Service:
         """True once the node was told to drain: it takes no new caller."""
         self.metrics = NodeMetrics(name, self.snapshot)
         self._health: tuple[float, tuple[bool, list[str]]] | None = None
+        self.listener: Listener | None = None
+        """The metrics' own listener (``[server] metrics_listen``), if any."""
+
+    async def listen(self, where: str) -> Listener | None:
+        """Serve ``/metrics`` on a listener of its own at ``where``
+        (``"HOST:PORT"``; "" for none).  Raises ``OSError`` when the port is taken."""
+        if not where:
+            return None
+        self.listener = await start_metrics(parse_listen(where), self.metrics.exposition)
+        log.info("metrics on http://%s:%d%s", parse_listen(where).host, self.listener.port, METRICS_PATH)
+        return self.listener
 
     @property
     def callers(self) -> int:

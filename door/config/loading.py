@@ -30,6 +30,7 @@ from door.config.sections import (
     WebConfig,
 )
 from door.net.gate import check_networks
+from door.net.metrics import parse_listen
 from door.play.options import CHANGEABLE_RULES, Pace, Skill
 from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url
@@ -263,6 +264,11 @@ def load_config(path: Path | None) -> Config:
     if not server.node_name.isprintable() or len(server.node_name) > 40 or " " in server.node_name:
         raise ConfigError(f"{path}: server.node_name: expected up to 40 printable characters, no space, "
                           f"got {server.node_name!r}")
+    if server.metrics_listen:
+        try:
+            parse_listen(server.metrics_listen)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: server.metrics_listen: {exc}") from None
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     tls = (store.peer_certfile, store.peer_keyfile, store.peer_cafile)
     if any(tls) and not all(tls):

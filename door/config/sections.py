@@ -55,6 +55,10 @@ class ServerConfig:
     log_format: str = "text"
     """``"text"``: one line of words per event; ``"json"``: one JSON object
     per line, with the node, the connection and the account where known."""
+    metrics_listen: str = ""
+    """``"HOST:PORT"`` of a listener of its own for ``/metrics``, off the
+    callers' web listener (empty: none; ``[web] metrics_from`` serves it
+    on the web listener instead, or as well)."""
     drain_timeout: float = 600.0
     """Seconds a draining node waits for its callers to finish before it
     stops anyway (telling them, their games kept for another node)."""

@@ -31,9 +31,11 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, G
 from prometheus_client.metrics_core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from door.net.listener import Bind, Listener
+
 __all__ = ["METRICS_PATH", "CONTENT_TYPE", "PROCESS", "KEY_SECONDS", "LOOP_LAG", "STORE_SECONDS", "STORE_ERRORS",
            "THINKING_QUEUE", "THINKING_RESTARTS", "REFUSED", "GAMES_FINISHED", "Snapshot", "NodeMetrics",
-           "watch_loop", "refused", "store_call", "REFUSAL_REASONS", "LAG_EVERY"]
+           "watch_loop", "refused", "store_call", "REFUSAL_REASONS", "LAG_EVERY", "start_metrics", "parse_listen"]
 
 METRICS_PATH = "/metrics"
 """Where Prometheus scrapes the web listener."""
@@ -161,3 +163,54 @@ async def watch_loop(every: float = LAG_EVERY) -> None:
         wanted = loop.time() + every
         await asyncio.sleep(every)
         LOOP_LAG.observe(max(0.0, loop.time() - wanted))
+
+
+def parse_listen(text: str) -> Bind:
+    """``"HOST:PORT"`` (an IPv6 host in brackets) as a :class:`Bind`.
+    Raises ``ValueError`` saying what is expected.
+
+    >>> parse_listen("127.0.0.1:9181"), parse_listen("[::1]:9181").host
+    (Bind(host='127.0.0.1', port=9181, reuse_port=False), '::1')
+    """
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"expected HOST:PORT such as 127.0.0.1:9181, got {text!r}")
+    return Bind(host.strip("[]"), int(port))
+
+
+class _Scrape(asyncio.Protocol):
+    """One HTTP request on the metrics listener: ``GET /metrics`` gets the
+    exposition, anything else 404; then the connection closes."""
+
+    def __init__(self, exposition: Callable[[], bytes]) -> None:
+        self.exposition = exposition
+        self.seen = b""
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        asyncio.get_running_loop().call_later(10.0, transport.close)  # (a client that never asks)
+
+    def data_received(self, data: bytes) -> None:
+        self.seen += data
+        if b"\r\n\r\n" not in self.seen and len(self.seen) < 8192:
+            return
+        assert self.transport is not None
+        line = self.seen.split(b"\r\n", 1)[0].split()
+        if len(line) >= 2 and line[0] == b"GET" and line[1].split(b"?")[0] == METRICS_PATH.encode():
+            status, kind, body = b"200 OK", CONTENT_TYPE.encode(), self.exposition()
+        else:
+            status, kind, body = b"404 Not Found", b"text/plain; charset=utf-8", b"Not found.\n"
+        self.transport.write(b"HTTP/1.1 " + status + b"\r\nContent-Type: " + kind + b"\r\nContent-Length: " +
+                             str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
+        self.transport.close()
+
+
+async def start_metrics(bind: Bind, exposition: Callable[[], bytes]) -> Listener:
+    """A listener of its own for Prometheus where ``bind`` says (``[server]
+    metrics_listen``: off the callers' web listener, on an address the
+    sysop keeps for monitoring): ``GET /metrics`` answers ``exposition()``
+    to whoever reaches it.  Raises ``OSError`` when the port is taken."""
+    server = await asyncio.get_running_loop().create_server(lambda: _Scrape(exposition), bind.host, bind.port)
+    return Listener("metrics", server, server.sockets)

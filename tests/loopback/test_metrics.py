@@ -141,3 +141,34 @@ async def test_refusals_are_counted_by_reason(tmp_path: Path) -> None:
         moved = value(after, "cribbage_refused_total", reason=reason) - value(before, "cribbage_refused_total",
                                                                               reason=reason)
         assert moved >= 1, reason
+
+
+async def test_metrics_on_a_listener_of_their_own_off_the_web_port(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data")
+    config.server.metrics_listen = "127.0.0.1:0"
+    async with running(config) as door:
+        assert door.service.listener is not None
+        port = door.service.listener.port
+
+        def get(path: str) -> tuple[int, str]:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                    return r.status, r.read().decode()
+            except urllib.error.HTTPError as exc:
+                return exc.code, ""
+
+        status, text = await asyncio.to_thread(get, "/metrics")
+        assert status == 200 and value(samples(text), "cribbage_max_sessions") == config.limits.max_sessions
+        assert (await asyncio.to_thread(get, "/"))[0] == 404
+        assert (await asyncio.to_thread(scrape, door))[0] == 404  # (not on the callers' web port: not listed there)
+
+
+def test_a_metrics_listener_that_is_not_host_and_port_is_refused(tmp_path: Path) -> None:
+    import pytest
+
+    from door.config import ConfigError, load_config
+
+    conf = tmp_path / "door.toml"
+    conf.write_text('[server]\nmetrics_listen = "9181"\n')
+    with pytest.raises(ConfigError, match="server.metrics_listen: expected HOST:PORT"):
+        load_config(conf)
