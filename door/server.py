@@ -267,6 +267,9 @@ class DoorServer:
         """Start draining (:meth:`door.service.Service.drain`, for at most
         ``[server] drain_timeout`` seconds), then set :attr:`finished`;
         what happened, in words (``cribbage-door drain`` prints them)."""
+        if self.workers > 1:  # (the supervisor would start a drained worker again at once)
+            return (f"not draining: this serve runs {self.workers} workers; stop them with SIGTERM (each tells its "
+                    "callers, and their games are kept)")
         if self.service.draining or self.gate is None:
             return "this node is draining already"
 

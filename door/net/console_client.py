@@ -83,4 +83,4 @@ def run_drain(data_dir: Path) -> int:
             print(f"cribbage-door: no server at {path} ({exc.strerror or exc}); is it running?", file=sys.stderr)
             return 1
     print(answer or "the server did not answer")
-    return 0 if answer else 1
+    return 0 if answer.startswith("draining") else 1

@@ -77,3 +77,13 @@ async def test_a_drained_node_s_game_is_resumed_at_the_other(tmp_path: Path, pos
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
                 proc.wait(10)
+
+
+def test_workers_are_not_drained_one_by_one(tmp_path: Path) -> None:
+    """Under ``serve --workers`` a drained worker would be started again at
+    once by the supervisor: drain says so and does nothing."""
+    from door.server import DoorServer
+
+    door = DoorServer(make_config(tmp_path / "data"), worker=0, workers=2)
+    assert door.drain().startswith("not draining: this serve runs 2 workers; stop them with SIGTERM")
+    assert not door.service.draining
