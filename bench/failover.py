@@ -14,9 +14,17 @@ playing where they were.  Prints:
   with the same board and cards they showed before the kill (0 moves
   lost: every row of the board and both hands the same);
 - the time from a caller calling again to their game on screen (p50,
-  p99, max; the login's scrypt included), and from the kill to the last
-  caller back in their game;
+  p99, max; the login's scrypt included), from the kill to each caller
+  back in their game (they call again as soon as their line drops), and
+  to the last;
 - how many of B's callers played on after the kill.
+
+With ``--balancer``, the callers call HAProxy (``contrib/haproxy``'s
+configuration as shipped: ``balance source``, checks every second,
+``option redispatch``, ``retries 2``; its nodes and ports made local) and
+never a node: which node a caller lands on is the balancer's choice, the
+callers of A are those whose line drops with it, and they call the
+balancer again, which sends them to B.
 
 Everything runs on loopback and stops by itself after ``--timeout``
 seconds at most.
@@ -26,8 +34,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import re
+import shutil
 import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -43,11 +55,15 @@ from tests.support.server import start_server_process  # noqa: E402
 PASSWORD = "failover-secret"
 
 
-def config(folder: Path, url: str, callers: int) -> Path:
+HAPROXY = Path(__file__).resolve().parents[1] / "contrib" / "haproxy" / "cribbage-door.cfg"
+
+
+def config(folder: Path, url: str, callers: int, balancer: bool = False) -> Path:
     """A configuration on ``url`` whose nodes share one peer secret, with
-    room for every caller."""
+    room for every caller (``balancer``: behind HAProxy on this machine)."""
     path = folder / "door.toml"
-    path.write_text(f'[store]\nurl = "{url}"\npeer_secret_file = "{folder / "peer_secret"}"\n\n'
+    behind = '[server]\nproxies = ["127.0.0.1"]\n\n' if balancer else ""
+    path.write_text(f'{behind}[store]\nurl = "{url}"\npeer_secret_file = "{folder / "peer_secret"}"\n\n'
                     f"[limits]\nmax_sessions = {callers + 50}\nprelogin_total = {callers + 50}\n"
                     f"prelogin_per_network = {callers + 50}\n"
                     f"password_per_address = 1000\npassword_per_account = 1000\n")
@@ -78,6 +94,41 @@ async def back_in_game(port: int, name: str, source: str) -> tuple[Any, list[str
     return caller, screen.lines()[GAME_ROWS], elapsed
 
 
+def balancer_config(front: int, nodes: list[tuple[int, int]], maxconn: int) -> str:
+    """contrib's HAProxy configuration with its telnet frontend on
+    ``front`` and the nodes' (telnet port, web port) pairs for node-a and
+    node-b, on loopback; ``maxconn``: the nodes' ``max_sessions``."""
+    text = HAPROXY.read_text().replace("source 10.0.0.5", "source 127.0.0.1")
+    text = text.replace("maxconn 200 send-proxy-v2", f"maxconn {maxconn} send-proxy-v2")
+    text = re.sub(r"\n(frontend (ssh|rlogin|web)|backend door_(ssh|rlogin|web))\n(    .*\n)+", "\n", text)
+    text = re.sub(r"(frontend telnet\n(?:    .*\n)*?)    bind :\d+", rf"\g<1>    bind 127.0.0.1:{front}", text)
+    for name, (telnet, web) in zip(("node-a 10.0.0.11", "node-b 10.0.0.12"), nodes, strict=True):
+        text = text.replace(f"server {name}:2323", f"server {name.split()[0]} 127.0.0.1:{telnet} check port {web}")
+    return text
+
+
+def web_port(proc: Any) -> int:
+    """The web port a ``serve`` process announced at its start."""
+    for line in proc.log_tail:
+        found = re.search(r"web page on http://127\.0\.0\.1:(\d+)/", line)
+        if found:
+            return int(found.group(1))
+    raise AssertionError("the node did not say its web port")
+
+
+async def start_balancer(front: int, nodes: list[Any], ports: list[int], maxconn: int, folder: Path) -> Any:
+    """HAProxy in front of ``nodes`` (their telnet ``ports``), once it takes
+    connections and sees both nodes up."""
+    haproxy = shutil.which("haproxy") or "/usr/sbin/haproxy"
+    if not Path(haproxy).exists():
+        sys.exit("bench.failover --balancer needs HAProxy (Debian: apt-get install haproxy)")
+    path = folder / "haproxy.cfg"
+    path.write_text(balancer_config(front, [(p, web_port(n)) for p, n in zip(ports, nodes, strict=True)], maxconn))
+    proc = subprocess.Popen([haproxy, "-db", "-f", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    await asyncio.sleep(2.5)  # (listening, and two checks passed: both nodes up)
+    return proc
+
+
 def ms(values: list[float]) -> str:
     if not values:
         return "-"
@@ -86,7 +137,7 @@ def ms(values: list[float]) -> str:
     return f"p50 {statistics.median(ordered) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms"
 
 
-async def run(callers: int) -> None:
+async def run(callers: int, balancer: bool = False) -> None:
     from door.records.passwords import hash_password
     from door.records.store import Store
     from tests.support.postgres import PostgresServer, find_bin
@@ -106,11 +157,17 @@ async def run(callers: int) -> None:
         for name in names:
             await store.accounts.create(name, hashed)
         await store.close()
-        conf = config(folder, url, callers)
+        conf = config(folder, url, callers, balancer)
         node_a, port_a, _ = start_server_process(folder / "a", "--config", str(conf), "--computer-delay", "0")
         nodes.append(node_a)
         node_b, port_b, _ = start_server_process(folder / "b", "--config", str(conf), "--computer-delay", "0")
         nodes.append(node_b)
+        front = 0
+        if balancer:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                front = int(s.getsockname()[1])
+            nodes.append(await start_balancer(front, [node_a, node_b], [port_a, port_b], callers + 50, folder))
         sources = {name: f"127.0.{1 + i // 250}.{1 + i % 250}" for i, name in enumerate(names)}
         on_a, on_b = names[0::2], names[1::2]
         pace = asyncio.Semaphore(40)
@@ -119,29 +176,41 @@ async def run(callers: int) -> None:
             async with pace:
                 return await into_a_hand(port, name, sources[name])
 
-        print(f"{callers} callers into a hand against the computer, {len(on_a)} at node A, {len(on_b)} at node B ...",
-              flush=True)
+        print(f"{callers} callers into a hand against the computer, "
+              + ("through HAProxy (contrib/haproxy/cribbage-door.cfg) ..." if balancer else
+                 f"{len(on_a)} at node A, {len(on_b)} at node B ..."), flush=True)
         started = time.monotonic()
-        seats = await asyncio.gather(*(seated(n, port_a if n in on_a else port_b) for n in names))
+        seats = await asyncio.gather(*(seated(n, front if balancer else port_a if n in on_a else port_b)
+                                       for n in names))
         before = dict(zip(names, seats, strict=True))
         print(f"  all in their games in {time.monotonic() - started:.1f} s", flush=True)
         killed = time.monotonic()
         node_a.send_signal(signal.SIGKILL)
         node_a.wait(10)
-        for name in on_a:
-            await asyncio.wait_for(before[name][0].done, 10)
+        port_b = front if balancer else port_b
+        since_kill: list[float] = []
 
-        async def returning(name: str) -> tuple[str, list[str] | None, float]:
+        async def returning(name: str) -> tuple[str, list[str] | None, float] | None:
+            """A caller of A calls again as soon as their line drops (``None``: it did not: a caller of B)."""
+            try:
+                await asyncio.wait_for(asyncio.shield(before[name][0].done), 3 if balancer else 10)
+            except TimeoutError:
+                return None
             try:
                 caller, rows, elapsed = await back_in_game(port_b, name, sources[name])
+                since_kill.append(time.monotonic() - killed)
                 caller.close()
                 return name, rows, elapsed
             except (AssertionError, TimeoutError, OSError) as exc:
                 print(f"  {name} did not get back: {' '.join(str(exc).split())[:300]}", flush=True)
                 return name, None, 0.0
 
-        back = await asyncio.gather(*(returning(n) for n in on_a))
-        last = time.monotonic() - killed
+        came = await asyncio.gather(*(returning(n) for n in (names if balancer else on_a)))
+        back = [c for c in came if c is not None]
+        if balancer:  # A's callers: those whose line dropped with it
+            on_a = [c[0] for c in back]
+            on_b = [n for n in names if n not in on_a]
+        last = max(since_kill, default=0.0)
         resumed = [(n, rows, t) for n, rows, t in back if rows is not None]
         same = [n for n, rows, _ in resumed if rows == before[n][1]]
 
@@ -163,6 +232,7 @@ async def run(callers: int) -> None:
         print(f"  resumed at node B:        {len(resumed)}")
         print(f"  same board and cards:     {len(same)} (moves lost in the others: {len(on_a) - len(same)})")
         print(f"  call again -> in game:    {ms([t for _, _, t in resumed])}")
+        print(f"  kill -> back in game:     {ms(since_kill)}")
         print(f"  kill -> last caller back: {last:.1f} s")
         print(f"callers at node B who played on: {went_on} of {len(on_b)}")
         for name in on_b:
@@ -179,13 +249,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--callers", type=int, default=200, help="callers, half on each node (default 200)")
     parser.add_argument("--timeout", type=float, default=240.0, help="seconds before it stops, done or not")
+    parser.add_argument("--balancer", action="store_true", help="the callers call HAProxy (contrib's configuration) "
+                                                                "in front of the nodes, never a node")
     args = parser.parse_args()
     if args.callers < 2 or args.callers > 1000:
         sys.exit("--callers takes 2 to 1000")
 
     async def bounded() -> None:
         async with asyncio.timeout(args.timeout):
-            await run(args.callers)
+            await run(args.callers, args.balancer)
 
     asyncio.run(bounded())
 

@@ -18,13 +18,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from door.config import DEFAULT_CONFIG_PATH, ConfigError, load_config
+from door.config import DEFAULT_CONFIG_PATH, Config, ConfigError, load_config
 from door.net.logs import configure as configure_logs
 from door.net.private import SecretFileError
+from door.net.sorry import DEFAULT_WORDS
 from door.records.cli import NAMED, run_records
 from door.records.cli import add_parser as add_records_parser
 from door.records.store import StoreError
 from door.server import serve
+from door.service import node_name
 from door.workers import MAX_WORKERS, run_workers
 
 __all__ = ["main"]
@@ -54,8 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--computer-delay", type=float, help="seconds before each computer move (default 0.6)")
     s.add_argument("--reader-wait", type=float, help="seconds the first line waits for S (screen-reader mode) "
                                                      "before the full screen (default 2)")
-    s.add_argument("--workers", type=int, default=1,
-                   help="serve processes on the same ports (SO_REUSEPORT), sharing the store (default 1)")
+    s.add_argument("--workers", type=_workers, default=1,
+                   help="serve processes on the same ports (SO_REUSEPORT), sharing the store: a number, or auto "
+                        "(one a core this process may use; default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
@@ -83,7 +86,51 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("console", help="the local sysop console of a running server")
     c.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     c.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
+    so = sub.add_parser("sorry", help="say the door is down for maintenance on its ports (no node running)")
+    so.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    so.add_argument("--host", help="address to listen on (default from the config)")
+    so.add_argument("--telnet-port", type=int, help="telnet port (default from the config; -1: none)")
+    so.add_argument("--web-port", type=int, help="web port (default from the config; -1: none)")
+    so.add_argument("--rlogin-port", type=int, default=-1, help="the hub's rlogin port (default: none)")
+    so.add_argument("--message", default=DEFAULT_WORDS, help="what callers read (printable ASCII)")
+    dr = sub.add_parser("drain", help="take no new callers, and stop once the callers are gone (for an upgrade)")
+    dr.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
+    dr.add_argument("--data-dir", help="data folder of the running server (default from the config: data)")
     return p
+
+
+def _workers(text: str) -> int:
+    """``--workers``: a number, or ``auto``: one a core this process may
+    run on (its CPU affinity, as systemd's ``CPUAffinity`` or a container
+    sets it), at most :data:`~door.workers.MAX_WORKERS`."""
+    if text.strip().lower() == "auto":
+        return max(1, min(MAX_WORKERS, len(os.sched_getaffinity(0))))
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number or auto, got {text!r}") from None
+
+
+def _sorry(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door sorry``: the exit status (2 for words that are not ASCII, 1 for a port taken)."""
+    from door.net.sorry import check_words
+    from door.sorry_mode import run_sorry
+    try:
+        words = check_words(args.message)
+    except ValueError as exc:
+        print(f"cribbage-door: sorry --message: {exc}", file=sys.stderr)
+        return 2
+    telnet = config.server.telnet_port if args.telnet_port is None else args.telnet_port
+    web = config.web.port if args.web_port is None else args.web_port
+    ports = [(kind, port) for kind, port in (("telnet", telnet), ("web", web), ("rlogin", args.rlogin_port))
+             if port >= 0]
+    try:
+        return run_sorry(args.host or config.server.host, ports, words, config.server.proxies)
+    except OSError as exc:
+        print(f"cribbage-door: sorry: cannot listen: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
 
 
 def _passwd(from_stdin: bool) -> int:
@@ -241,6 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "console":
         from door.net.console_client import run_console
         return run_console(Path(args.data_dir or config.server.data_dir))
+    if args.command == "sorry":
+        return _sorry(args, config)
+    if args.command == "drain":
+        from door.net.console_client import run_drain
+        return run_drain(Path(args.data_dir or config.server.data_dir))
     s = config.server
     for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
                        ("data_dir", "data_dir")):
@@ -260,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.workers <= MAX_WORKERS:
         print(f"cribbage-door: --workers takes 1 to {MAX_WORKERS}", file=sys.stderr)
         return 2
+    if s.node_name or s.log_format == "json":  # (the workers name their own lines: door.workers)
+        configure_logs(logging.getLogger().level, node=node_name(s.node_name, 0, 1), json=s.log_format == "json")
     try:
         if args.workers > 1:
             return run_workers(config, args.workers, logging.getLogger().level)

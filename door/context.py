@@ -10,6 +10,7 @@ from door.play.thinking import IN_THREAD, Thinking
 from door.records.names import name_key
 from door.records.store import Store
 from door.records.throttle import LoginThrottle
+from door.sysop.ban_list import BanList
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from engine.rules import Rules
@@ -47,6 +48,8 @@ class DoorContext:
     """Addresses several callers share (:attr:`door.config.Config.shared`)."""
     link: NodeLink | None = None
     """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
+    bans: BanList | None = None
+    """The bans in force (:mod:`door.sysop.ban_list`; ``None``: none are checked)."""
     reviews: GameReviews = field(init=False)
     """Game reviews, worked out by :attr:`thinking` one at a time and kept (:mod:`door.play.reviews`)."""
 

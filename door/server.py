@@ -12,8 +12,8 @@ import asyncio
 import itertools
 import logging
 import signal
-import ssl
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from door.caller.api_session import play_by_protocol
@@ -25,48 +25,46 @@ from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.collector import Collector
-from door.config import Config, LimitsConfig, SysopConfig, WebConfig
+from door.config import Config, SysopConfig
+from door.config.web import web_options
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
-from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
+from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit, sorry
 from door.net.listener import Bind, Listener
 from door.net.logs import CONNECTION, SOURCE
+from door.net.metrics import refused, watch_loop
 from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
-from door.net.peer_socket import PeerHello, load_peer_secret, peer_tls, start_peers
+from door.net.peer_socket import PeerHello, PeerKick, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
 from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
 from door.net.ssh import HostKey, load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
 from door.net.terminal import Terminal
-from door.net.web import WebOptions, default_hosts, start_web
+from door.net.web import start_web
 from door.play.hints import load_tables
 from door.play.thinking import Thinking
 from door.records.bulletins import BulletinWriter
 from door.records.names import clean_name
 from door.records.store import Store, StoreError
 from door.records.throttle import LoginThrottle
+from door.service import DRAIN_REFUSAL, HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
+from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
-from door.sysop.console import sysop_session
+from door.sysop.console import KICKED, sysop_session
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from door.ui.display import Display
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["DoorServer", "serve"]
+__all__ = ["DoorServer", "serve", "HEALTH_EVERY", "HEALTH_WAIT"]
 
 log = logging.getLogger("door")
 
 SYSOP_ROOM = 4
 """Connections the gate lets in past ``max_sessions``, so that a full door
 still answers its sysops."""
-
-HEALTH_WAIT = 2.0
-"""Seconds the health check waits for the store to answer."""
-
-HEALTH_EVERY = 1.0
-"""Seconds a health check's answer is given again without asking anew."""
 
 SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
 
@@ -106,44 +104,28 @@ class DoorServer:
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
         """Connections counted at accept, before negotiation or authentication."""
-        self._health: tuple[float, tuple[bool, list[str]]] | None = None
         self.thinking = Thinking(config.computer.processes)
         """Where the expert computer thinks (its worker processes start with the door)."""
+        self.service = Service(node_name(config.server.node_name, worker, workers), Parts(
+            lambda: self.store, lambda: self.ctx.lobby if hasattr(self, "ctx") else None, self.thinking,
+            lambda: {"telnet": self._telnet, "ssh": self._ssh}, self.sessions, self._sysop_sessions,
+            config.limits.max_sessions))
+        """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""
+        self._watch: asyncio.Task[None] | None = None
+        self._drainer: asyncio.Task[None] | None = None
+        self.finished = asyncio.Event()
+        """Set when a drain is over (:meth:`drain`): the node may stop."""
 
     @property
     def listeners(self) -> list[Listener]:
         """The listeners open now: the callers' (telnet, SSH, the web page,
         the rlogin hub), then the data folder's sockets and the peer port."""
         return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
-                                          self._nodes, self._peers) if listener is not None]
+                                          self._nodes, self._peers, self.service.listener) if listener is not None]
 
     async def health(self) -> tuple[bool, list[str]]:
-        """How this door is, for ``/healthz`` (a load balancer, a monitor):
-        ``(healthy, lines)``.  Healthy while the store answers within
-        :data:`HEALTH_WAIT` seconds, the callers' listeners are open and
-        every thinking process runs; worked out at most once every
-        :data:`HEALTH_EVERY` seconds, whoever asks how often."""
-        now = asyncio.get_running_loop().time()
-        if self._health is not None and now - self._health[0] < HEALTH_EVERY:
-            return self._health[1]
-        lines, healthy = [], True
-        try:
-            if self.store is None:
-                raise StoreError("not open")
-            async with asyncio.timeout(HEALTH_WAIT):
-                await self.store.ping()
-            lines.append("store: answers")
-        except (StoreError, TimeoutError):
-            healthy = False
-            lines.append("store: does not answer")
-        for name, listener in (("telnet", self._telnet), ("ssh", self._ssh)):
-            healthy = healthy and listener is not None
-            lines.append(f"{name}: {'listening' if listener is not None else 'closed'}")
-        running, wanted = self.thinking.alive()
-        healthy = healthy and running >= wanted
-        lines.append(f"thinking: {running} of {wanted} processes" if wanted else "thinking: on the door's thread")
-        self._health = (now, (healthy, lines))
-        return healthy, lines
+        """How this door is, for ``/healthz`` (:meth:`door.service.Service.health`)."""
+        return await self.service.health()
 
     async def start(self, before_listening: Callable[[], None] | None = None) -> None:
         """Open the store and both listeners; ``before_listening()`` is
@@ -183,6 +165,9 @@ class DoorServer:
         lobby.club_maker = lambda games, minutes: ClubNight(
             lobby, store, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),
             self.thinking, config.computer.delay)
+        self.ctx.bans = BanList(store, lobby)
+        await self.ctx.bans.start()
+        self.gate.banned, lobby.ban = self.ctx.bans.address, self.ctx.bans.make
         load_tables()  # (before any caller: built at a caller's first discard, it stopped every screen)
         try:
             if before_listening is not None:
@@ -199,6 +184,8 @@ class DoorServer:
         ``data_dir``."""
         s = self.config.server
         self.thinking.start()
+        self._watch = asyncio.create_task(watch_loop())
+        await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
         self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,
@@ -216,9 +203,10 @@ class DoorServer:
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
+            options = replace(web_options(self.config.web, s.host, self.config.limits),
+                              metrics=self.service.metrics.exposition)
             self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
-                                        web_options(self.config.web, s.host, self.config.limits), self.health,
-                                        self._api_session)
+                                        options, self.health, self._api_session)
             self.web_port = self._web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
@@ -248,7 +236,7 @@ class DoorServer:
         if self.config.store.url or self.workers > 1:
             await self._join_nodes()
         if self.worker == 0:
-            self._console = await start_console(data_dir, self._console_session)
+            self._console = await start_console(data_dir, self._console_session, self.drain)
             log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _join_nodes(self) -> None:
@@ -269,11 +257,33 @@ class DoorServer:
         store = self.config.store
         if store.peer_certfile:
             tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile)
-        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls)
+        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls, kick=self._kicked)
         port = self._peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
+
+    def drain(self) -> str:
+        """Start draining (:meth:`door.service.Service.drain`, for at most
+        ``[server] drain_timeout`` seconds), then set :attr:`finished`;
+        what happened, in words (``cribbage-door drain`` prints them)."""
+        if self.workers > 1:  # (the supervisor would start a drained worker again at once)
+            return (f"not draining: this serve runs {self.workers} workers; stop them with SIGTERM (each tells its "
+                    "callers, and their games are kept)")
+        if self.service.draining or self.gate is None:
+            return "this node is draining already"
+
+        async def drain() -> None:
+            await self.service.drain(self.config.server.drain_timeout)
+            self.finished.set()
+        self._drainer = asyncio.create_task(drain())
+        return (f"draining: {self.service.callers} caller(s) on line; no new callers; stopping when they are gone "
+                f"or in {self.config.server.drain_timeout:g} s")
+
+    def _kicked(self, kick: PeerKick) -> bool:
+        """A sysop at another node ends the call of ``kick.name`` here."""
+        log.warning("the sysop %s at another node ends the call of %r", kick.by, kick.name)
+        return self.ctx.lobby.end_call_of(kick.name, KICKED)
 
     async def _telnet_session(self, terminal: Terminal) -> None:
         await self._session(terminal, Login())
@@ -353,9 +363,11 @@ class DoorServer:
         sysop = login.sysop.name if login.sysop else None
         limits = self.config.limits
         callers = len(self.sessions) - len(self._sysop_sessions)
-        if sysop is None and callers >= limits.max_sessions:  # (per address: the gate, at accept)
-            clog.warning("refused: the door is full (%d callers)", callers)
-            terminal.write(b"\r\nSorry, the door is full right now. Please call again later.\r\n")
+        full = callers >= limits.max_sessions  # (per address: the gate, at accept)
+        if sysop is None and (full or self.service.draining):
+            clog.warning("refused: %s (%d callers)", "the door is full" if full else "draining", callers)
+            refused("full" if full else "draining")
+            terminal.write(f"\r\n{sorry('the door is full' if full else DRAIN_REFUSAL)}\r\n".encode())
             await terminal.drain()
             return
         if sysop is not None:
@@ -410,12 +422,14 @@ class DoorServer:
                              return_exceptions=True)
         for terminal in list(self.sessions):
             terminal.close()
-        for task in list(self._tasks):
+        for task in [*self._tasks, *(t for t in (self._watch, self._drainer) if t is not None)]:
             task.cancel()
         for listener in self.listeners:
             listener.close()
         if self.link is not None:
             await self.link.stop()
+        if hasattr(self, "ctx") and self.ctx.bans is not None:
+            self.ctx.bans.stop()
         for callers in (self._telnet, self._ssh, self._web):  # the callers' own: every connection is closed
             if callers is not None:
                 await callers.wait_closed()
@@ -430,23 +444,6 @@ HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, 
               "watch": MenuItem.WATCH, "club": MenuItem.CLUB, "top": MenuItem.TOP_PLAYERS}
 """The screens a hub's board may name after the terminal type (``ansi-bbs+computer``): a game against the
 computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
-
-
-def web_options(web: WebConfig, host: str = "127.0.0.1", limits: LimitsConfig | None = None) -> WebOptions:
-    """The web listener's options from ``[web]`` (with an HTTPS context
-    when it names a certificate); ``host``: the listening address (the
-    page's names by default, :func:`~door.net.web.default_hosts`).  Raises ``OSError`` or ``ssl.SSLError``
-    when the certificate or key cannot be read."""
-    tls = None
-    if web.certfile:
-        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-        tls.load_cert_chain(web.certfile, web.keyfile)
-    hosts = tuple(h.lower().strip("[]") for h in web.hosts) or default_hosts(host)
-    limits = limits or LimitsConfig()
-    return WebOptions(hosts=hosts, max_output=limits.max_output, stuck_timeout=limits.stuck_timeout,
-                      origins=tuple(web.origins), proxies=tuple(web.proxies),
-                      max_message=web.max_message, message_rate=web.message_rate,
-                      frame_ancestors=web.frame_ancestors, tls=tls)
 
 
 async def _refuse(terminal: Terminal, text: str) -> None:
@@ -476,6 +473,9 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    loop.add_signal_handler(signal.SIGUSR1, lambda: log.warning("SIGUSR1: %s", server.drain()))
+    drained = asyncio.create_task(server.finished.wait())
+    drained.add_done_callback(lambda _: stop.set())
     if lifeline is not None:
         def orphaned() -> None:
             log.warning("the supervisor is gone: stopping")
@@ -483,6 +483,7 @@ async def serve(config: Config, worker: int = 0, workers: int = 1,
             stop.set()
         loop.add_reader(lifeline, orphaned)
     await stop.wait()
+    drained.cancel()
     log.info("shutting down: telling %d caller(s)", len(server.sessions))
     await server.stop()
     collector.stop()

@@ -44,6 +44,7 @@ from door.net.logs import configure as configure_logs
 from door.net.ssh import load_host_key
 from door.records.store import Store
 from door.server import DoorServer, serve
+from door.service import node_name
 
 __all__ = ["run_workers", "MAX_WORKERS", "RESTART_DELAY", "RESTART_MAX", "SETTLED", "STOP_GRACE"]
 
@@ -89,7 +90,9 @@ def _worker_main(config: Config, index: int, count: int, level: int, report: Con
     would find its ports and console taken).  Tells the supervisor through
     ``report`` ``("ready", telnet_port, ssh_port, web_port)`` once listening, or
     ``("failed", why)``."""
-    configure_logs(level, worker=index)
+    named = config.server.node_name
+    configure_logs(level, worker=index, node=node_name(named, index, count) if named else "",
+                   json=config.server.log_format == "json")
 
     def started(server: DoorServer) -> None:
         report.send(("ready", server.telnet_port, server.ssh_port, server.web_port))

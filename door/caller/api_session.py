@@ -30,6 +30,8 @@ from door.caller.program import Program
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
+from door.net.logs import ACCOUNT
+from door.net.metrics import refused
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
 from door.records.games import Opponent
@@ -109,11 +111,18 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
     who = await _log_in(link, ctx)
     name, bot, is_bot = who.name, who.account, who.bot
+    banned = ctx.bans.account(name) if ctx.bans is not None and bot is not None else None
+    if banned is not None:
+        log.warning("program refused: account %r is banned", name)
+        refused("banned")
+        link.send({"type": "bye", "text": f"Sorry, {banned}"})
+        return
     if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return
     link.logged_in()
     presence.name, presence.bot = name, is_bot
+    ACCOUNT.set(name)
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")

@@ -23,6 +23,8 @@ from door.caller.side import CallerSide
 from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
 from door.net.keys import KeyName
+from door.net.logs import ACCOUNT
+from door.net.metrics import refused
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
 from door.play.human_seat import HumanSeat
@@ -99,8 +101,15 @@ class CallerSession(CallerSide):
             caller = await login(self, proved.user_name, proved.account)
             terminal.idle_timeout = idle
         self.caller = caller
+        banned = ctx.bans.account(caller.name) if ctx.bans is not None and caller.account is not None else None
+        if banned is not None:
+            self.log.warning("refused: account %r is banned", caller.name)
+            refused("banned")
+            terminal.say_farewell(f"Sorry, {banned}")
+            return
         terminal.logged_in()  # out of the gate's pre-login budget: a flood of strangers no longer reaches it
         presence.name = caller.name
+        ACCOUNT.set(caller.name)  # (every line logged for this session from now on names its account)
         if caller.account is not None and ctx.link is not None:
             # one session per account across the nodes: where it is on line, it goes (that node closes the older)
             node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)

@@ -30,6 +30,7 @@ from door.config.sections import (
     WebConfig,
 )
 from door.net.gate import check_networks
+from door.net.metrics import parse_listen
 from door.play.options import CHANGEABLE_RULES, Pace, Skill
 from door.records.names import name_key
 from door.records.postgres_database import is_postgres_url, masked
@@ -58,10 +59,11 @@ _RANGES: dict[str, tuple[float, float]] = {
     "port": (0, 65535), "max_message": (256, 1024 * 1024), "message_rate": (1, 100000),
     "min_games": (0, 10000), "min_age_days": (0, 3650), "pair_per_day": (0, 1000), "abort_limit": (1, 1000),
     "abort_window": (0, 8760), "abort_hold": (0, 8760), "decision_clock": (10, 86400), "clock_warning": (0, 3600),
+    "drain_timeout": (0, 86400),
 }
 
 
-_NETWORK_LISTS = {"shared_addresses", "proxies"}
+_NETWORK_LISTS = {"shared_addresses", "proxies", "metrics_from"}
 """Keys whose value is a list of addresses and networks (CIDR)."""
 
 
@@ -257,6 +259,17 @@ def load_config(path: Path | None) -> Config:
                            "bulletins", "rlogin", "daily", "ranked"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
                               f"sysop, paging, limits, store, web, bulletins, rlogin, daily, ranked)")
+    server: ServerConfig = _check_section(path, "server", raw.get("server", {}), ServerConfig)
+    if server.log_format not in ("text", "json"):
+        raise ConfigError(f"{path}: server.log_format: expected \"text\" or \"json\", got {server.log_format!r}")
+    if not server.node_name.isprintable() or len(server.node_name) > 40 or " " in server.node_name:
+        raise ConfigError(f"{path}: server.node_name: expected up to 40 printable characters, no space, "
+                          f"got {server.node_name!r}")
+    if server.metrics_listen:
+        try:
+            parse_listen(server.metrics_listen)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: server.metrics_listen: {exc}") from None
     store: StoreConfig = _check_section(path, "store", raw.get("store", {}), StoreConfig)
     tls = (store.peer_certfile, store.peer_keyfile, store.peer_cafile)
     if any(tls) and not all(tls):
@@ -266,7 +279,7 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: store.url: expected a postgresql:// URL (or nothing, for the SQLite file "
                           f"in the data folder), got {masked(store.url)!r}")
     return Config(
-        server=_check_section(path, "server", raw.get("server", {}), ServerConfig),
+        server=server,
         computer=_check_section(path, "computer", raw.get("computer", {}), ComputerConfig),
         rules=_check_rules(path, raw.get("rules", {})),
         caller=_check_caller(path, raw.get("caller", {})),

@@ -51,6 +51,18 @@ class ServerConfig:
     telnet, SSH and rlogin ports: a connection from one of them must begin
     with a header, which names the caller; a header from anywhere else is
     refused (:mod:`door.net.proxy_protocol`)."""
+    node_name: str = ""
+    """This node's name in its log lines and metrics (empty: the host's name)."""
+    log_format: str = "text"
+    """``"text"``: one line of words per event; ``"json"``: one JSON object
+    per line, with the node, the connection and the account where known."""
+    metrics_listen: str = ""
+    """``"HOST:PORT"`` of a listener of its own for ``/metrics``, off the
+    callers' web listener (empty: none; ``[web] metrics_from`` serves it
+    on the web listener instead, or as well)."""
+    drain_timeout: float = 600.0
+    """Seconds a draining node waits for its callers to finish before it
+    stops anyway (telling them, their games kept for another node)."""
 
 
 @dataclass
@@ -65,7 +77,8 @@ class WebConfig:
     browser; ``frame_ancestors``: who may show the page in a frame
     (Content-Security-Policy words: ``'self'``, or the BBS site's origin);
     ``hosts``: the names callers reach the page by (empty: the listening
-    address and ``localhost``); a request for any other name is refused."""
+    address and ``localhost``); a request for any other name is refused;
+    ``metrics_from``: who may read ``/metrics``."""
 
     enabled: bool = True
     port: int = 8080
@@ -77,6 +90,8 @@ class WebConfig:
     max_message: int = 4096
     message_rate: int = 200
     frame_ancestors: str = "'self'"
+    metrics_from: list[str] = field(default_factory=list)
+    """Addresses and networks that may read ``/metrics`` (Prometheus); empty: nobody (not served)."""
 
 
 @dataclass

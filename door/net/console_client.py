@@ -20,7 +20,7 @@ from pathlib import Path
 from door.net.ansi import CONTROL
 from door.net.console_socket import CONSOLE_SOCKET
 
-__all__ = ["run_console"]
+__all__ = ["run_console", "run_drain"]
 
 
 def run_console(data_dir: Path) -> int:
@@ -66,3 +66,21 @@ def run_console(data_dir: Path) -> int:
             termios.tcsetattr(stdin, termios.TCSADRAIN, saved)
         sock.close()
         print()
+
+
+def run_drain(data_dir: Path) -> int:
+    """Tell the server whose data folder is ``data_dir`` to drain (it
+    takes no new caller, and stops once its callers are gone or its
+    ``drain_timeout`` is over); print its answer.  Returns the exit status."""
+    path = data_dir / CONSOLE_SOCKET
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        try:
+            sock.connect(str(path))
+            sock.sendall(b"DRAIN\n")
+            answer = sock.makefile("rb").readline().decode("utf-8", "replace").strip()
+        except OSError as exc:
+            print(f"cribbage-door: no server at {path} ({exc.strerror or exc}); is it running?", file=sys.stderr)
+            return 1
+    print(answer or "the server did not answer")
+    return 0 if answer.startswith("draining") else 1

@@ -4,7 +4,7 @@ console of a BBS node.
 Only the user who runs the door gets in (:mod:`door.net.local_socket`),
 so only the sysop.  The client (``cribbage-door
 console``) sends one line first, ``CONSOLE COLS ROWS TERM``, then the raw
-bytes of the keyboard; a window change arrives as the private sequence
+bytes of the keyboard (``cribbage-door drain`` sends ``DRAIN`` instead); a window change arrives as the private sequence
 ``ESC _ R COLS ; ROWS ESC \\``.  Everything the server sends is the screen.
 """
 
@@ -48,13 +48,19 @@ class ConsoleTerminal(StreamTerminal):
             self.feed(data)
 
 
-async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]]) -> Listener:
+async def start_console(data_dir: Path, session: Callable[[Terminal], Awaitable[None]],
+                        drain: Callable[[], str] | None = None) -> Listener:
     """Listen on ``data_dir/console.sock`` (mode 0600) and run
     ``session(terminal)`` for each console that connects as the server's
-    user."""
+    user; the line ``DRAIN`` instead calls ``drain()`` and answers with
+    what it says, one line (``cribbage-door drain``)."""
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             hello = (await asyncio.wait_for(reader.readline(), 10)).decode("ascii", "replace").split()
+            if hello == ["DRAIN"] and drain is not None:
+                writer.write(drain().encode("utf-8", "replace") + b"\n")
+                writer.close()
+                return
             cols, rows = int(hello[1]), int(hello[2])
             term = hello[3] if len(hello) > 3 else "xterm"
             if hello[0] != "CONSOLE":

@@ -19,7 +19,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
+from door.net.metrics import refused
+
+__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "sorry", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,19 @@ def network_of(address: str) -> str:
         ip = ip.ipv4_mapped
     prefix = 24 if ip.version == 4 else 56
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
+
+
+def sorry(why: str) -> str:
+    """The sentence a refused caller reads: ``why`` (a ticket's
+    ``refused``) with "right now" and a word to call again, unless it is a
+    whole sentence of its own (ending with a full stop: a ban's reason).
+
+    >>> sorry("the door is full")
+    'Sorry, the door is full right now. Please call again later.'
+    >>> sorry("you are banned from this door: spam.")
+    'Sorry, you are banned from this door: spam.'
+    """
+    return f"Sorry, {why}" if why.endswith(".") else f"Sorry, {why} right now. Please call again later."
 
 
 def check_networks(cidrs: Sequence[str]) -> list[str]:
@@ -188,6 +203,8 @@ class ConnectionGate:
         """Connections refused so far (for the benchmarks and the log)."""
         self.let_go = 0
         """Pre-login connections closed to make room so far."""
+        self.banned: Callable[[str], str | None] | None = None
+        """Why an address is banned (words for the caller), or ``None``: set by the server once its bans are read."""
 
     @property
     def waiting(self) -> int:
@@ -197,9 +214,14 @@ class ConnectionGate:
     def admit(self, address: str, close: Callable[[], None] = lambda: None) -> Ticket:
         """A new connection from ``address``: its :class:`Ticket`, counted
         (as not logged in) until released, or ``refused`` with why not, as
-        words for the caller ("the door is full")."""
+        words for the caller ("the door is full"; a ban's reason, :attr:`banned`)."""
         ticket = Ticket(self, address, close)
         limit = self.prelogin
+        banned = self.banned(address) if self.banned is not None else None
+        if banned is not None:
+            ticket.refused = banned
+            refused("banned")
+            return ticket
         if self.total >= self.max_total:
             why = "the door is full"
         elif self._by_address[address] >= self.max_per_address:
@@ -222,6 +244,7 @@ class ConnectionGate:
             return ticket
         ticket.refused = why
         self.refused += 1
+        refused("full" if why == "the door is full" else "network" if "network" in why else "address")
         if self.refused in (1, 10, 100) or self.refused % 1000 == 0:
             log.warning("refusing connections: %s (%d open, %d from %r; %d refused so far)", why, self.total,
                         self._by_address[address], address, self.refused)

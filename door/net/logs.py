@@ -25,17 +25,48 @@ one line per source and period (refused peer hellos wrote
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from contextvars import ContextVar
 
+from pythonjsonlogger.json import JsonFormatter
+
 from door.net.gate import network_of
 
-__all__ = ["CONNECTION", "SOURCE", "ConnectionFilter", "SourceLimit", "FORMAT", "configure", "escape",
-           "SOURCE_BURST", "SOURCE_PERIOD"]
+__all__ = ["CONNECTION", "SOURCE", "ACCOUNT", "ConnectionFilter", "SourceLimit", "FORMAT", "configure", "escape",
+           "SOURCE_BURST", "SOURCE_PERIOD", "redact", "JSON_FIELDS", "Fault", "FAULT_EVERY"]
 
 CONNECTION: ContextVar[str] = ContextVar("connection", default="-")
 """The id of the connection whose session is running ("-": none)."""
+
+ACCOUNT: ContextVar[str] = ContextVar("account", default="")
+"""The name the caller of the running session logged in as ("": not yet, or no session)."""
+
+JSON_FIELDS = ("time", "level", "node", "worker", "conn", "account", "logger", "message")
+"""The keys of a JSON log line (``[server] log_format = "json"``), in order;
+``worker`` only under ``serve --workers``, ``account`` only once known, and
+``exception`` when a traceback goes with the line."""
+
+_SECRETS = (
+    (re.compile(r"(://[^:/@\s]*:)[^@\s]*@"), r"\1***@"),
+    (re.compile(r"((?:password|passwd|secret|token)\s*[=:]\s*)('[^']*'|\"[^\"]*\"|\S+)", re.I), r"\1***"),
+)
+"""A password in a URL (``postgresql://door:pw@db``) and a ``password=...``
+(libpq's conninfo, a traceback's arguments) as they may reach a message."""
+
+
+def redact(text: str) -> str:
+    """``text`` with any password it holds written as ``***``.
+
+    >>> redact("cannot reach postgresql://door:hunter2@db.example/cribbage")
+    'cannot reach postgresql://door:***@db.example/cribbage'
+    >>> redact("connection failed: host=db password=hunter2 user=door")
+    'connection failed: host=db password=*** user=door'
+    """
+    for pattern, replacement in _SECRETS:
+        text = pattern.sub(replacement, text)
+    return text
 
 SOURCE: ContextVar[str] = ContextVar("source", default="")
 """The address (no port) of the stranger on whose behalf this task runs
@@ -64,17 +95,46 @@ def escape(text: str) -> str:
 
 
 class ConnectionFilter(logging.Filter):
-    """Adds ``record.conn``, the current :data:`CONNECTION`, to every record
-    a handler sees (also those propagated from other loggers), and escapes
-    what is not printable in its message (:func:`escape`)."""
+    """Adds ``record.conn``, the current :data:`CONNECTION`, and
+    ``record.account`` (:data:`ACCOUNT`) to every record a handler sees
+    (also those propagated from other loggers), escapes what is not
+    printable in its message (:func:`escape`) and hides any password in
+    it (:func:`redact`)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.conn = CONNECTION.get()
+        record.account = ACCOUNT.get()
         message = record.getMessage()
-        clean = escape(message)
+        clean = redact(escape(message))
         if clean != message:
             record.msg, record.args = clean, None
         return True
+
+
+class _Json(JsonFormatter):
+    """One JSON object a line: :data:`JSON_FIELDS`, the node's name given."""
+
+    def __init__(self, node: str, worker: int | None) -> None:
+        super().__init__(json_ensure_ascii=False)
+        self.node, self.worker = node, worker
+
+    def add_fields(self, log_data: dict[str, object], record: logging.LogRecord,
+                   message_dict: dict[str, object]) -> None:
+        log_data["time"] = self.formatTime(record)
+        log_data["level"] = record.levelname
+        log_data["node"] = self.node
+        if self.worker is not None:
+            log_data["worker"] = self.worker
+        log_data["conn"] = getattr(record, "conn", "-")
+        account = getattr(record, "account", "")
+        if account:
+            log_data["account"] = account
+        log_data["logger"] = record.name
+        log_data["message"] = record.getMessage()
+        if record.exc_info:
+            log_data["exception"] = redact(str(self.formatException(record.exc_info)))
+        elif record.exc_text:
+            log_data["exception"] = redact(record.exc_text)
 
 
 class SourceLimit(logging.Filter):
@@ -146,17 +206,61 @@ class SourceLimit(logging.Filter):
             self._emitting = False
 
 
-def configure(level: int, handler: logging.Handler | None = None, worker: int | None = None) -> None:
+def configure(level: int, handler: logging.Handler | None = None, worker: int | None = None, node: str = "",
+              json: bool = False) -> None:
     """Log at ``level`` in :data:`FORMAT` to ``handler`` (standard error
     when ``None``), replacing any handler set before; the chatty
     transports' own loggers only from WARNING.  ``worker``: the number of
     this worker process (``serve --workers``), written before the
-    connection (``[worker=1 conn=7]``), since each worker counts its own."""
+    connection (``[worker=1 conn=7]``), since each worker counts its own;
+    ``node``: this node's name (``[node=east conn=7]``; "" for none).
+    With ``json``, each line is a JSON object of :data:`JSON_FIELDS` instead."""
     handler = handler or logging.StreamHandler()
     handler.addFilter(SourceLimit())
     handler.addFilter(ConnectionFilter())
-    form = FORMAT if worker is None else FORMAT.replace("[conn=", f"[worker={worker} conn=")
-    handler.setFormatter(logging.Formatter(form))
+    if json:
+        handler.setFormatter(_Json(node, worker))
+    else:
+        form = FORMAT if worker is None else FORMAT.replace("[conn=", f"[worker={worker} conn=")
+        form = form.replace("[", f"[node={node} ", 1) if node else form
+        handler.setFormatter(logging.Formatter(form))
     logging.basicConfig(level=level, handlers=[handler], force=True)
     for noisy in ("asyncssh", "telnetlib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+FAULT_EVERY = 60.0
+"""Seconds between the lines of a fault that lasts (:class:`Fault`)."""
+
+
+class Fault:
+    """A fault that may repeat many times a second (a heartbeat that cannot
+    reach the store), logged to ``logger`` as ``what``: once when it
+    starts, once every :data:`FAULT_EVERY` seconds while it lasts (with how
+    many times it happened meanwhile), and once when it ends (with how long
+    it lasted).  ``clock``: seconds, monotonic."""
+
+    def __init__(self, logger: logging.Logger, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.logger, self.what, self.clock = logger, what, clock
+        self.since: float | None = None
+        """When the fault started (``None``: it is not happening)."""
+        self._said = 0.0
+        self._count = 0
+
+    def failed(self, why: object) -> None:
+        """It happened (again), because of ``why``."""
+        now = self.clock()
+        self._count += 1
+        if self.since is None:
+            self.since, self._said, self._count = now, now, 0
+            self.logger.warning("%s: %s", self.what, why)
+        elif now - self._said >= FAULT_EVERY:
+            self.logger.warning("%s for %.0f s (%d times in the last %.0f s): %s", self.what, now - self.since,
+                                self._count, now - self._said, why)
+            self._said, self._count = now, 0
+
+    def ok(self) -> None:
+        """It did not happen this time: if it was happening, it has ended."""
+        if self.since is not None:
+            self.logger.warning("%s: over after %.1f s", self.what, self.clock() - self.since)
+            self.since = None

@@ -75,7 +75,7 @@ from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["peer_tls", "PeerHello", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
+__all__ = ["peer_tls", "PeerHello", "PeerKick", "send_kick", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
            "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
 
 log = logging.getLogger(__name__)
@@ -106,6 +106,7 @@ REFUSAL = b"\r\nThis port is only for the door's own servers.\r\n"
 _NONCE = 32  # bytes
 _HELLO_LABEL = b"cribbage-door peer hello v2"
 _WELCOME_LABEL = b"cribbage-door peer welcome v2"
+_KICK_LABEL = b"cribbage-door peer kick v1"
 
 
 def secret_fingerprint(secret: bytes) -> str:
@@ -235,6 +236,62 @@ class PeerHello:
         return profile_named(self.charset)
 
 
+@dataclass(frozen=True)
+class PeerKick:
+    """A sysop at another node ends the call of somebody on line at this
+    one: the caller's ``name`` and the sysop's (``by``).  Sent as
+    ``KICK {json}`` instead of a hello, signed as a hello is (a fresh
+    nonce each way, HMAC-SHA256 under the peer secret, with a label of its
+    own); the port answers ``KICKED`` or ``NOBODY`` and closes."""
+
+    name: str
+    by: str
+
+    def encode(self, secret: bytes, nonce: bytes) -> bytes:
+        """The line ``KICK {json}\n`` for the port that sent ``nonce``."""
+        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(_NONCE).hex()}
+        mac = _mac(secret, _KICK_LABEL, nonce, _canonical(fields))
+        return b"KICK " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+
+    @classmethod
+    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerKick:
+        """Read a ``KICK`` line sent to the port that sent ``nonce``.
+        Raises ``ValueError`` for anything but a well-formed one whose MAC
+        under ``secret`` is right."""
+        fields = hello_fields(line, "KICK", [*cls.__dataclass_fields__, "nonce", "mac"])
+        mac = fields.pop("mac")
+        if not isinstance(mac, str) or not hmac.compare_digest(
+                mac.encode("ascii", "replace"), _mac(secret, _KICK_LABEL, nonce, _canonical(fields)).encode()):
+            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
+        return cls(check_name(fields["name"]), check_name(fields["by"]))
+
+
+async def send_kick(address: str, port: int, secret: bytes, kick: PeerKick, tls: ssl.SSLContext | None = None,
+                    source: str | None = None) -> bool | None:
+    """Ask the node at ``address``:``port`` to end ``kick.name``'s call:
+    True when it did, False when nobody of that name is on line there,
+    ``None`` when the node cannot be reached or does not answer within
+    :data:`HELLO_TIMEOUT` seconds a step (``tls``, ``source``: as
+    :func:`connect_peer`)."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
+            ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
+    except (TimeoutError, OSError, ssl.SSLError):
+        return None
+    try:
+        line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+        if not line.startswith(b"NONCE "):
+            return None
+        writer.write(kick.encode(secret, bytes.fromhex(line[6:].strip().decode("ascii"))))
+        answer = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+    except (TimeoutError, OSError, ValueError, UnicodeDecodeError):
+        return None
+    finally:
+        writer.close()
+    return {b"KICKED\n": True, b"NOBODY\n": False}.get(answer)
+
+
 def welcome(secret: bytes, nonce: bytes, their_nonce: bytes) -> bytes:
     """The port's answer to a right hello: ``WELCOME <mac>\\n`` over both
     nonces (``nonce`` the port's own)."""
@@ -272,13 +329,15 @@ def peer_tls(certfile: str, keyfile: str, cafile: str) -> tuple[ssl.SSLContext, 
 
 async def start_peers(bind: Bind, secret: bytes,
                       session: Callable[[PeerTerminal, PeerHello], Awaitable[None]],
-                      tls: ssl.SSLContext | None = None) -> Listener:
+                      tls: ssl.SSLContext | None = None,
+                      kick: Callable[[PeerKick], bool] | None = None) -> Listener:
     """Listen where ``bind`` says and run
     ``session(terminal, hello)`` for each caller another node hands over
     with a hello signed with ``secret`` for that connection; ``tls``: the
     link runs over TLS (:func:`peer_tls`: nodes on different machines,
     where the hello's names and addresses must not cross a network in the
-    clear)."""
+    clear); ``kick(request)``: end a call another node's sysop asks to end
+    (:class:`PeerKick`), True when somebody of that name was on line."""
     waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
     """Connections in the handshake, oldest first, with their addresses."""
     by_address: Counter[str] = Counter()
@@ -292,6 +351,11 @@ async def start_peers(bind: Bind, secret: bytes,
                 line = await reader.readline()
             if not line:  # gone without a word (or closed to make room): nothing to refuse, nothing to log
                 writer.transport.abort()
+                return None
+            if line.startswith(b"KICK ") and kick is not None:
+                request = PeerKick.decode(line, secret, nonce)
+                writer.write(b"KICKED\n" if kick(request) else b"NOBODY\n")
+                writer.close()
                 return None
             hello, theirs = PeerHello.decode(line, secret, nonce)
         except (TimeoutError, ValueError, ConnectionError) as exc:  # (a line over the limit: ValueError)

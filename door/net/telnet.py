@@ -20,7 +20,7 @@ from telnetlib3 import telopt
 
 from door.net.bucket import TokenBucket
 from door.net.cycles import untie_transport
-from door.net.gate import ConnectionGate, Ticket, address_of
+from door.net.gate import ConnectionGate, Ticket, address_of, sorry
 from door.net.listener import Bind, Listener
 from door.net.proxy_protocol import proxied
 from door.net.terminal import Terminal, TerminalKind
@@ -175,7 +175,7 @@ def gated_protocol(gate: ConnectionGate, login_timeout: float) -> type[telnetlib
                 self._closing = True  # telnetlib3's Server forgets closing protocols
                 try:
                     assert isinstance(transport, asyncio.WriteTransport)
-                    transport.write(f"\r\nSorry, {why} right now. Please call again later.\r\n".encode("ascii"))
+                    transport.write(f"\r\n{sorry(why)}\r\n".encode("ascii", "replace"))
                 finally:
                     transport.close()
                 return

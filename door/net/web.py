@@ -50,8 +50,10 @@ from websockets.http11 import Request, Response
 from door.net.api_link import ApiLink
 from door.net.bucket import TokenBucket
 from door.net.cycles import untie_transport
-from door.net.gate import ConnectionGate, Ticket, address_of
+from door.net.gate import ConnectionGate, Ticket, address_of, in_networks, sorry
 from door.net.listener import Bind, Listener
+from door.net.metrics import CONTENT_TYPE as METRICS_TYPE
+from door.net.metrics import METRICS_PATH
 from door.net.output import CLOSE_GRACE
 from door.net.web_terminal import WebTerminal
 
@@ -111,8 +113,9 @@ HEALTH_PATH = "/healthz"
 """Where a load balancer or a monitor asks whether this door is well."""
 
 Health = Callable[[], Awaitable[tuple[bool, list[str]]]]
-"""What ``/healthz`` asks: ``(healthy, lines)``, each line one part and
-how it is (no caller data); 200 when healthy, else 503."""
+"""What ``/healthz`` asks: ``(healthy, lines)``: the first line the
+state in a word (``ok``, ``full``, ``draining``, ``unhealthy``), then one
+line a part and how it is (no caller data); 200 when healthy, else 503."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,9 @@ class WebOptions:
     the names (and addresses) callers reach the page by, lower case, no
     port (:func:`default_hosts`); ``max_output`` (bytes) and
     ``stuck_timeout`` (seconds): what a client that does not read may
-    leave queued, and for how long (``[limits]``)."""
+    leave queued, and for how long (``[limits]``); ``metrics``: what
+    :data:`~door.net.metrics.METRICS_PATH` answers (the exposition), to a
+    connection from ``metrics_from`` (addresses and networks) only."""
 
     hosts: Sequence[str] = ("localhost", "127.0.0.1", "::1")
     max_output: int = 256 * 1024
@@ -137,6 +142,8 @@ class WebOptions:
     message_rate: int = 200
     frame_ancestors: str = "'self'"
     tls: ssl.SSLContext | None = None
+    metrics_from: Sequence[str] = ()
+    metrics: Callable[[], bytes] | None = None
 
     def csp(self) -> str:
         """The page's Content-Security-Policy: its own scripts only, no inline script."""
@@ -330,7 +337,7 @@ class _GatedConnection(ServerConnection):
         if self.door_address not in self.proxies:
             self.admit(self.door_address)
             if self.refused is not None:  # refused at accept: a word for a browser, and the socket goes at once
-                body = f"Sorry, {self.refused}. Please call again later.\n".encode()
+                body = f"{sorry(self.refused)}\n".encode()
                 cast(asyncio.Transport, transport).write(
                     b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
                     b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n\r\n" + body)
@@ -368,6 +375,16 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str, extra: di
     return Response(status.value, status.phrase, headers, body)
 
 
+def _metrics(connection: ServerConnection, options: WebOptions) -> Response | None:
+    """``/metrics`` for a connection from ``metrics_from`` (its own TCP
+    address, never one a header names); ``None`` for anyone else (the
+    path is then not found, as any other)."""
+    peer = address_of(connection.transport.get_extra_info("peername")) if connection.transport else "?"
+    if options.metrics is None or not in_networks(peer, options.metrics_from):
+        return None
+    return _response(http.HTTPStatus.OK, options.metrics(), METRICS_TYPE, {"Cache-Control": "no-store"})
+
+
 def _load_files() -> dict[str, tuple[bytes, str]]:
     """The page's files, read once (a few hundred KiB)."""
     return {path: ((PAGE / name).read_bytes(), kind) for path, (name, kind) in _FILES.items()}
@@ -401,8 +418,12 @@ async def start_web(bind: Bind, session: Callable[[WebTerminal], Awaitable[None]
         if request.path.split("?", 1)[0] == HEALTH_PATH and health is not None:  # (any Host: a balancer's own)
             healthy, lines = await health()
             return _response(http.HTTPStatus.OK if healthy else http.HTTPStatus.SERVICE_UNAVAILABLE,
-                             ("\n".join(["ok" if healthy else "unhealthy", *lines]) + "\n").encode(),
+                             ("\n".join(lines) + "\n").encode(),
                              "text/plain; charset=utf-8", {"Cache-Control": "no-store"})
+        if request.path.split("?", 1)[0] == METRICS_PATH and options.metrics is not None:
+            metrics = _metrics(connection, options)
+            if metrics is not None:
+                return metrics
         named = request.headers.get_all("Host")
         if len(named) != 1 or host_name(named[0]) not in options.hosts:  # another name: DNS rebinding, a scan
             log.warning("web request from %s refused: host %r", connection.door_address,

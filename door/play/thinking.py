@@ -49,6 +49,7 @@ from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
+from door.net.metrics import THINKING_QUEUE, THINKING_RESTARTS
 from engine.actions import Action
 from engine.strategy import Decision, Strategy
 
@@ -378,17 +379,21 @@ class Thinking:
         """``call()`` in the worker with the fewest calls under way; if it
         dies first, ``fallback()`` on the thread (and another is started)."""
         worker = min(self._workers, key=lambda w: (w.gone, len(w.pending)))
+        THINKING_QUEUE.inc()
         try:
             result = await worker.run(call)
             self.answered += 1
             return result
         except WorkerGone:
             if not self._closed and worker.was_ready:
+                THINKING_RESTARTS.inc()
                 ended = None if worker.process.is_alive() else worker.process.exitcode  # (a signal: negative)
                 log.error("a thinking process died (exit code %s): starting another, and deciding this move on "
                           "the thread", ended)
             self.start()
             return await _on_thread(fallback)
+        finally:
+            THINKING_QUEUE.dec()
 
     def close(self) -> None:
         """Stop the worker processes (moves under way are dropped); a move

@@ -24,8 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from door.records.ban_cli import BAN_ACTIONS, run_ban
 from door.records.bots import BOTS, PEOPLE, POOLS
 from door.records.daily import shared_networks
+from door.records.schema_cli import SCHEMA_ACTIONS, run_schema
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
 
@@ -66,10 +68,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
     p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void", "bot", "daily"])
+                                      "club", "ratings", "void", "bot", "daily", *BAN_ACTIONS, *SCHEMA_ACTIONS])
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
-                                             "(export, backup), the MATCH id (void), or the DAY (daily: "
-                                             "YYYY-MM-DD, today if not given)")
+                                             "(export, backup), the MATCH id (void), the DAY (daily: "
+                                             "YYYY-MM-DD, today if not given), an account's NAME, an "
+                                             "ADDRESS or a NETWORK (ban), or a ban's number (unban)")
+    p.add_argument("--reason", default="", help="ban: the reason the caller is told")
+    p.add_argument("--for", dest="ban_for", default="", metavar="DURATION",
+                   help="ban: how long (90m, 12h, 7d, 2w; default: until lifted)")
     p.add_argument("--days", type=float, default=30.0, help="ratings: how many days back to look (default 30)")
     p.add_argument("--pool", choices=POOLS, help="bot: the pool it plays rated matches in: its own (bots, the "
                                                  "default), people's, or none (unrated); kept when not given")
@@ -79,8 +85,10 @@ def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.s
                 ask: Callable[[str], str] = input) -> int:
     """Carry out a ``records`` command on the store ``where`` (the SQLite
     file's path, or a PostgreSQL URL); returns the exit status."""
-    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void", "bot") and not args.target:
-        what = {"export": "FILE", "backup": "FILE", "void": "MATCH id"}.get(args.action, "NAME")
+    if args.action in ("show", "remove", "remove-saved", "export", "backup", "void", "bot", "ban",
+                       "unban") and not args.target:
+        what = {"export": "FILE", "backup": "FILE", "void": "MATCH id", "ban": "NAME, ADDRESS or NETWORK",
+                "unban": "ban's number"}.get(args.action, "NAME")
         print(f"cribbage-door: records {args.action} needs a {what}", file=sys.stderr)
         return 2
     if isinstance(where, Path) and not where.exists():
@@ -97,7 +105,7 @@ def run_records(args: argparse.Namespace, where: Path | str, out: TextIO = sys.s
 
 async def _records(where: Path | str, args: argparse.Namespace, out: TextIO) -> int:
     try:
-        store = await Store.open(where)
+        store = await Store.open(where, contract=args.action == "contract")
     except StoreError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 1
@@ -187,6 +195,10 @@ async def _daily(store: Store, day: str | None, out: TextIO) -> int:
 
 
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    if args.action in BAN_ACTIONS:
+        return await run_ban(store, args, out)
+    if args.action in SCHEMA_ACTIONS:
+        return await run_schema(store, args, out)
     if args.action == "ratings":
         return await _ratings(store, args.days, out)
     if args.action == "daily":

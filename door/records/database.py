@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from door.net.metrics import store_call
 from door.records.connection import Connection
 
 __all__ = ["Database", "StoreError", "Conflict", "Unreachable"]
@@ -55,6 +56,8 @@ class Database(ABC):
     or ``"postgresql"`` (see :func:`door.records.schema.render`)."""
 
     dialect: str = ""
+    contract: bool = False
+    """Make contract steps of the schema even with nodes on line (``records contract``; :mod:`door.records.migrate`)."""
 
     def __init__(self, where: str) -> None:
         self.where = where
@@ -91,7 +94,8 @@ class Database(ABC):
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` on the worker thread (which owns the connection)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn, *args)
+        with store_call():  # (its time and its errors, for /metrics)
+            return await loop.run_in_executor(self._executor, fn, *args)
 
     async def tx(self, fn: Callable[[Connection], T]) -> T:
         """``fn(connection)`` in one transaction on the worker thread,

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from door.net.metrics import GAMES_FINISHED
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
@@ -165,6 +166,7 @@ class Games:
                 db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
             return game_id
         game_id = await self.database.tx(tx)
+        GAMES_FINISHED.inc()
         for hook in self.recorded:
             hook()
         return game_id

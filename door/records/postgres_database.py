@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from door.records.connection import Connection, Cursor
 from door.records.database import Conflict, Database, StoreError, Unreachable
+from door.records.migrate import migrate_one
 from door.records.outage import OutageLog
-from door.records.schema import MIGRATIONS, render
 
 if TYPE_CHECKING:
     import psycopg
@@ -141,11 +141,13 @@ class PostgresDatabase(Database):
         self._closed = False
 
     @classmethod
-    async def open(cls, url: str) -> PostgresDatabase:
-        """Connect to ``url``, migrate the database to the current schema.
+    async def open(cls, url: str, contract: bool = False) -> PostgresDatabase:
+        """Connect to ``url``, migrate the database to the current schema
+        (``contract``: :meth:`door.records.sqlite_database.SqliteDatabase.open`).
         Raises :class:`StoreError` (no psycopg, the server unreachable or
         refusing, a schema newer than this program)."""
         database = cls(url)
+        database.contract = contract
         await database._start()
         return database
 
@@ -191,16 +193,11 @@ class PostgresDatabase(Database):
             if row is None:
                 db.execute("INSERT INTO schema_version (version) VALUES (0)")
             version = 0 if row is None else int(row[0])
-            if version > len(MIGRATIONS):
-                raise StoreError(f"{self.where}: schema version {version} is newer than this program "
-                                 f"({len(MIGRATIONS)}); upgrade cribbage-door")
-            for v in range(version, len(MIGRATIONS)):
-                step = MIGRATIONS[v]
-                if callable(step):
-                    step(db)
-                else:
-                    db.execute(render(step, self.dialect))
-                db.execute("UPDATE schema_version SET version = ?", (v + 1,))
+            # a step at a time, expand steps under older nodes, contract steps only when none is on line
+            while (kept := migrate_one(db, self.where, self.dialect, version, _script, self.contract)) is not None:
+                if kept != version:
+                    db.execute("UPDATE schema_version SET version = ?", (kept,))
+                    version = kept
         self._tx(migrate)
 
     def _tx(self, fn: Callable[[Connection], T]) -> T:
@@ -275,3 +272,8 @@ def _reason(exc: Exception, url: str) -> str:
     for secret in _secrets(url):
         text = text.replace(secret, "***")
     return text
+
+
+def _script(db: Connection, sql: str) -> None:
+    """A migration's SQL, all its statements at once (PostgreSQL takes a script in one execute)."""
+    db.execute(sql)

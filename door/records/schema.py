@@ -295,6 +295,21 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     ALTER TABLE matches ADD COLUMN via0 TEXT NOT NULL DEFAULT '';
     ALTER TABLE matches ADD COLUMN via1 TEXT NOT NULL DEFAULT '';
     """,
+    # version 19: bans, kept for every node: an account (by its name's key) or an address or network (CIDR),
+    # with the reason the caller is told, who made it, and when it ends (NULL: never); lifted ones are deleted
+    """
+    CREATE TABLE bans (
+        id $id,
+        kind TEXT NOT NULL,
+        target TEXT NOT NULL,
+        shown TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        made_by TEXT NOT NULL,
+        made $time NOT NULL,
+        expires $time
+    );
+    CREATE INDEX bans_target ON bans(kind, target);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -22,7 +22,8 @@ from typing import TypeVar
 from door.net.private import SecretFileError, check_private
 from door.records.connection import Connection
 from door.records.database import Conflict, Database, StoreError
-from door.records.schema import MIGRATIONS, render
+from door.records.migrate import migrate_one, refusal
+from door.records.schema import MIGRATIONS
 
 __all__ = ["SqliteDatabase", "DATABASE_NAME"]
 
@@ -46,10 +47,13 @@ class SqliteDatabase(Database):
         self._db: sqlite3.Connection | None = None
 
     @classmethod
-    async def open(cls, path: Path) -> SqliteDatabase:
+    async def open(cls, path: Path, contract: bool = False) -> SqliteDatabase:
         """Open (creating on first use) the database at ``path``, migrate it
-        to the current schema and check it.  Raises :class:`StoreError`."""
+        to the current schema and check it (``contract``: make contract
+        steps even with nodes on line, :mod:`door.records.migrate`).
+        Raises :class:`StoreError`."""
         database = cls(path)
+        database.contract = contract
         await database._start()
         return database
 
@@ -77,22 +81,21 @@ class SqliteDatabase(Database):
                 raise StoreError(f"{self.path}: the database is damaged ({check}); restore it from a backup")
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
-                raise StoreError(f"{self.path}: schema version {version} is newer than this program "
-                                 f"({len(MIGRATIONS)}); upgrade cribbage-door")
-            while version < len(MIGRATIONS):
+                raise StoreError(refusal(str(self.path), version, len(MIGRATIONS)))
+            while True:  # a step a transaction (door.records.migrate)
                 db.execute("BEGIN IMMEDIATE")
                 # another process (a worker) may have migrated while this one waited for the lock
                 version = int(db.execute("PRAGMA user_version").fetchone()[0])
-                if version < len(MIGRATIONS):
-                    step = MIGRATIONS[version]
-                    if callable(step):
-                        step(db)
-                    else:  # statement by statement: executescript() would commit first, outside the lock
-                        for statement in _statements(render(step, self.dialect)):
-                            db.execute(statement)
-                    version += 1
-                    db.execute(f"PRAGMA user_version = {version}")
+                try:
+                    kept = migrate_one(db, str(self.path), self.dialect, version, _script, self.contract)
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                if kept is not None and kept != version:
+                    db.execute(f"PRAGMA user_version = {int(kept)}")
                 db.execute("COMMIT")
+                if kept is None:
+                    break
         except sqlite3.DatabaseError as exc:
             db.close()
             text = str(exc)
@@ -186,6 +189,12 @@ class SqliteDatabase(Database):
                 self.connection.backup(other)
             other.close()
         await self.run(copy)
+
+
+def _script(db: Connection, sql: str) -> None:
+    """A migration's SQL, statement by statement (``executescript()`` would commit first, outside the lock)."""
+    for statement in _statements(sql):
+        db.execute(statement)
 
 
 def _statements(script: str) -> list[str]:

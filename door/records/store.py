@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrations
+from door.records.bans import Bans
 from door.records.bots import Bots
 from door.records.clock import WALL, Clock
 from door.records.daily import Daily
@@ -51,17 +52,21 @@ class Store:
         self.clubs = Clubs(database, clock)
         self.statistics = StatisticsQueries(database)
         self.nodes = Nodes(database, clock)
+        self.bans = Bans(database, clock)
+        """Accounts, addresses and networks refused on every node (:mod:`door.records.bans`)."""
         self.daily = Daily(database, self.saved, clock)
         self.bots = Bots(database, self.accounts, clock)
 
     @classmethod
-    async def open(cls, where: Path | str, clock: Clock = WALL) -> Store:
+    async def open(cls, where: Path | str, clock: Clock = WALL, contract: bool = False) -> Store:
         """Open the database ``where``: a ``postgresql://`` URL, else the
-        path of an SQLite file (created on first use); migrated and
-        checked; its times read from ``clock``.  Raises :class:`StoreError`."""
+        path of an SQLite file (created on first use); migrated (with
+        ``contract``, contract steps too, whoever is on line:
+        :mod:`door.records.migrate`) and checked; its times read from
+        ``clock``.  Raises :class:`StoreError`."""
         if isinstance(where, str) and is_postgres_url(where):
-            return cls(await PostgresDatabase.open(where), clock)
-        return cls(await SqliteDatabase.open(Path(where)), clock)
+            return cls(await PostgresDatabase.open(where, contract), clock)
+        return cls(await SqliteDatabase.open(Path(where), contract), clock)
 
     async def ping(self) -> None:
         """Ask the database the smallest question (``SELECT 1``): returns

@@ -41,6 +41,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from door.net.metrics import refused
 from door.records.names import name_key
 from door.records.passwords import check_password
 
@@ -177,6 +178,7 @@ class LoginThrottle:
         if why is not None:
             log.warning("not checking a password for %r from %s over %s: %s", name, address, where, why,
                         extra={"source": address})
+            refused("throttled")
             return Verdict(False, refused=why)
         answered = False
         try:
@@ -188,6 +190,7 @@ class LoginThrottle:
         if ok:
             self.success(name, address)
             return Verdict(True)
+        refused("password")
         return Verdict(False, delay=self.failure(name, address, where))
 
     def failures(self, name: str) -> int:

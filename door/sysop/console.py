@@ -8,6 +8,7 @@ socket (``cribbage-door console``).  Keys:
     N        decline the page       W  watch the selected caller's game
     M        message the caller     K  disconnect the caller (asks first)
     A        available / away       R  resume a game that waits for you
+    B        ban the caller         C  open a club night
     Q        leave the console      Ctrl-L  redraw
 """
 
@@ -22,9 +23,11 @@ from door.net.keys import Key
 from door.net.terminal import HungUp, Terminal
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
+from door.records.nodes import Present
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.console_keys import (
     AnswerPage,
+    Ban,
     ConsoleKeys,
     Disconnect,
     Intent,
@@ -47,7 +50,7 @@ from door.ui.prompts import TITLE
 from door.ui.style import BLACK, CYAN, RED, WHITE, YELLOW, Style
 from door.ui.words import strip_controls, wrap
 
-__all__ = ["SysopConsole", "sysop_session"]
+__all__ = ["SysopConsole", "sysop_session", "KICKED"]
 
 log = logging.getLogger(__name__)
 
@@ -58,8 +61,11 @@ BANNER = Style(fg=YELLOW, bg=RED, bold=True)
 HELP = Style(fg=YELLOW, bold=True)
 
 
+KICKED = "The sysop has ended your call. Goodbye."
+"""What a caller whose call the sysop ends is told (at this node or another)."""
+
 KEYS = ("Up/Down select a caller   Y accept a page   N decline it   W watch their game",
-        "M message   K disconnect   A available/away   R resume   C club night   Q quit")
+        "M message  K disconnect  B ban  A available/away  R resume  C club  Q quit")
 """The console's two lines of keys: every key it takes."""
 
 
@@ -128,7 +134,8 @@ class SysopConsole:
         row += 1
         canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
         row += 1
-        self.keys.selected = min(self.keys.selected, max(0, len(callers) - 1))
+        elsewhere = self._elsewhere()
+        self.keys.selected = min(self.keys.selected, max(0, len(callers) + len(elsewhere) - 1))
         first = row
         for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
             idle = int(p.terminal.idle)
@@ -141,13 +148,18 @@ class SysopConsole:
             canvas.put(first + i, 0, line[: canvas.cols], style)
         if not callers:
             canvas.put(first, 2, "Nobody is on line.", TEXT)
-        # who is on line on the other nodes of a shared store: listed, not selectable
+        # who is on line on the other nodes of a shared store: the callers selectable after this node's own
+        # (K ends their call, by the node link), then the sysops there
         row = first + max(1, min(len(callers), max(0, canvas.rows - first - 8)))
-        for person in lobby.elsewhere[: max(0, canvas.rows - 8 - row)]:
+        others = [*elsewhere, *(person for person in lobby.elsewhere if person.sysop)]
+        for i, person in enumerate(others[: max(0, canvas.rows - 8 - row)], start=len(callers)):
             words = Activity.decode(person.doing).words()
             doing = f"sysop, {words}" if person.sysop else words
+            chosen = i == self.keys.selected and not person.sysop
+            if chosen:
+                canvas.fill(row, 0, canvas.cols, BAR)
             canvas.put(row, 0, f"  {fit(person.name, 16)} {'node ' + str(person.node_id):<7} {'another server':<21} "
-                               f"{'':>5}  {doing}"[: canvas.cols], TEXT)
+                               f"{'':>5}  {doing}"[: canvas.cols], BAR if chosen else TEXT)
             row += 1
         events_top = canvas.rows - 7
         canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
@@ -186,7 +198,8 @@ class SysopConsole:
         says what to do; this carries it out); False when the sysop leaves
         the console."""
         target = self._target()
-        intents = handle_key(self.keys, key, len(self.callers()), target.name if target is not None else None,
+        intents = handle_key(self.keys, key, len(self.callers()) + len(self._elsewhere()),
+                             target.name if target is not None else None,
                              watching=self.spectator is not None, chat_limit=self.lobby.paging.chat_limit)
         for intent in intents:
             if isinstance(intent, LeaveConsole):
@@ -196,15 +209,21 @@ class SysopConsole:
             self.display.refresh_soon()
         return True
 
-    async def _carry_out(self, intent: Intent, target: Presence | None) -> None:
+    async def _carry_out(self, intent: Intent, target: Presence | Present | None) -> None:
+        if isinstance(intent, Ban) and target is not None:
+            return await self._ban(intent.reason, target)
+        if isinstance(target, Present):  # somebody at another node: K reaches them, by the node link
+            if isinstance(intent, Disconnect):
+                return await self._kick_elsewhere(target)
+            if isinstance(intent, (SendMessage, Watch)):
+                return self.say(f"{target.name} is on node {target.node_id}: only K reaches them from here")
+            target = None
         if isinstance(intent, StopWatching) and self.spectator is not None:
             self._stop_watching()
         elif isinstance(intent, Disconnect) and target is not None:
             # no waiting for a caller who does not read: close() gives the
             # farewell a moment to go out, then aborts
-            target.terminal.say_farewell("The sysop has ended your call. Goodbye.")
-            target.terminal.close()
-            target.terminal.lost()
+            self.lobby.end_call(target, KICKED)
             self.say(f"disconnected {target.name or target.terminal.peer}")
         elif isinstance(intent, SendMessage):
             text = strip_controls(intent.text, self.lobby.paging.chat_limit)
@@ -268,9 +287,30 @@ class SysopConsole:
         lobby.changed()
         return f"club night opened: {night.words()}"
 
-    def _target(self) -> Presence | None:
-        callers = self.callers()
-        return callers[self.keys.selected] if 0 <= self.keys.selected < len(callers) else None
+    def _elsewhere(self) -> list[Present]:
+        """The callers on line at the other nodes (selectable after this node's own)."""
+        return [person for person in self.lobby.elsewhere if not person.sysop]
+
+    def _target(self) -> Presence | Present | None:
+        targets: list[Presence | Present] = [*self.callers(), *self._elsewhere()]
+        return targets[self.keys.selected] if 0 <= self.keys.selected < len(targets) else None
+
+    async def _ban(self, reason: str, target: Presence | Present) -> None:
+        """Ban ``target`` on every node: their account, or a guest's address."""
+        ban = self.lobby.ban
+        if ban is None:
+            return self.say("bans are not kept here")
+        guest = isinstance(target, Presence) and (target.identity is None or target.identity.account is None)
+        what = target.terminal.address if isinstance(target, Presence) and guest else target.name
+        self.say(await ban(what, reason, self.name))
+
+    async def _kick_elsewhere(self, person: Present) -> None:
+        """End the call of ``person`` at another node, by the node link."""
+        kick = self.lobby.kick_elsewhere
+        done = await kick(person, self.name) if kick is not None else None
+        self.say(f"disconnected {person.name} on node {person.node_id}" if done else
+                 f"{person.name} was no longer on node {person.node_id}" if done is False else
+                 f"node {person.node_id} did not answer: {person.name} is still on line there")
 
     def _page(self) -> Page | None:
         pages = self.lobby.pages
@@ -291,7 +331,7 @@ class SysopConsole:
 
     def _watch(self) -> None:
         target = self._target()
-        if target is None or target.table is None or target.table.game is None:
+        if not isinstance(target, Presence) or target.table is None or target.table.game is None:
             self.say("the selected caller is not in a game")
             return
         table = target.table

@@ -11,7 +11,8 @@ stops); M types a message to the selected caller (RETURN sends, ESC
 drops it); K disconnects the selected caller (asks first: Y does it, any
 other key does not); A switches available and away; R goes back to a game
 that waits for the sysop; C opens a club night (type the games and the
-minutes to its start, RETURN); Q leaves the console.
+minutes to its start, RETURN); B bans the selected caller (type the
+reason they are told, RETURN; every node refuses them); Q leaves the console.
 """
 
 from __future__ import annotations
@@ -21,10 +22,14 @@ from dataclasses import dataclass
 from door.net.keys import Key, KeyName
 
 __all__ = ["ConsoleKeys", "handle_key", "Intent", "StopWatching", "LeaveConsole", "ToggleAvailable",
-           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL"]
+           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL", "Ban",
+           "BAN_LABEL"]
 
 CLUB_LABEL = "Club night: games and minutes to the start (e.g. 9 15): "
 """What the console asks after C."""
+
+BAN_LABEL = "Ban {} for (the reason they are told): "
+"""What the console asks after B (``{}``: the selected caller)."""
 
 
 @dataclass
@@ -86,12 +91,19 @@ class OpenClub:
 
 
 @dataclass(frozen=True)
+class Ban:
+    """Ban the selected caller on every node, telling them ``reason``."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class Resume:
     """Go back to a game that waits for this sysop."""
 
 
 Intent = (StopWatching | LeaveConsole | ToggleAvailable | AnswerPage | Watch | SendMessage | Disconnect | Resume
-          | OpenClub)
+          | OpenClub | Ban)
 """What a key asks the console to do."""
 
 
@@ -133,6 +145,8 @@ def handle_key(keys: ConsoleKeys, key: Key, callers: int, target: str | None, wa
             return [Watch()]
         if ch == "M" and target is not None:
             keys.input_label, keys.input = f"Message to {target}: ", ""
+        elif ch == "B" and target is not None:
+            keys.input_label, keys.input = BAN_LABEL.format(target or "this caller"), ""
         elif ch == "K" and target is not None:
             keys.confirm = f"Disconnect {target or 'this caller'}? (Y/N)"
         elif ch == "R":
@@ -146,6 +160,8 @@ def _typing(keys: ConsoleKeys, key: Key, chat_limit: int) -> list[Intent]:
     """A key while a message is being typed."""
     if key.name is KeyName.ENTER:
         label, text, keys.input_label, keys.input = keys.input_label, keys.input, "", ""
+        if label.startswith(BAN_LABEL.split("{")[0]):
+            return [Ban(text)] if text.strip() else []
         return [OpenClub(text) if label == CLUB_LABEL else SendMessage(text)]
     if key.name is KeyName.ESCAPE:
         keys.input_label, keys.input = "", ""

@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from door.config import PagingConfig
 from door.net.terminal import Terminal
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
+from door.records.names import name_key
 from door.records.nodes import Node, Present
 from door.records.ranked.match import MatchTerms
 from door.sysop.doing import Activity, Doing
@@ -92,6 +93,13 @@ class Lobby:
         self._menu_elsewhere: list[Present] = []
         """The callers at another node's main menu (see :meth:`set_elsewhere`)."""
         self.on_change: Callable[[], None] | None = None
+        self.kick_elsewhere: Callable[[Present, str], Awaitable[bool | None]] | None = None
+        """Ends the call of somebody on line at another node, the sysop's
+        name given: True when it did, False when they were gone, ``None``
+        when that node did not answer (set by the node link)."""
+        self.ban: Callable[[str, str, str], Awaitable[str]] | None = None
+        """Bans an account's name, an address or a network on every node, for a reason, by a sysop;
+        returns what the console says (set by the server: :meth:`door.sysop.ban_list.BanList.make`)."""
         """Called whenever :meth:`changed` is (the node link's early beat)."""
         self.club: object | None = None
         """Tonight's club night, once the sysop opened one: a
@@ -179,6 +187,25 @@ class Lobby:
     def callers(self) -> list[Presence]:
         """Everybody on line but the sysops, oldest connection first."""
         return [p for p in sorted(self.presences.values(), key=lambda p: p.conn) if not p.is_sysop]
+
+    def end_call(self, presence: Presence, words: str) -> None:
+        """End ``presence``'s call: ``words`` said first (given a moment to
+        go out, then the line is closed, whether the caller reads or not)."""
+        presence.terminal.say_farewell(words)
+        presence.terminal.close()
+        presence.terminal.lost()
+
+    def end_call_of(self, name: str, words: str) -> bool:
+        """End the call of the caller on line here called ``name``
+        (ignoring case and width, :func:`~door.records.names.name_key`);
+        False when nobody of that name is (one handed to another node is
+        not here)."""
+        key = name_key(name)
+        presence = next((p for p in self.callers() if p.name and not p.away and name_key(p.name) == key), None)
+        if presence is None:
+            return False
+        self.end_call(presence, words)
+        return True
 
     def message(self, presence: Presence, text: str) -> None:
         """A one-line message from the sysop to ``presence``."""

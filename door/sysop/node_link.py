@@ -27,10 +27,11 @@ import ssl
 import time
 from collections.abc import Callable
 
-from door.net.peer_socket import secret_fingerprint
+from door.net.logs import Fault
+from door.net.peer_socket import PeerKick, secret_fingerprint, send_kick
 from door.net.private import SecretFileError
 from door.records.database import StoreError, Unreachable
-from door.records.nodes import CHANNEL, FORGET_AFTER, Node
+from door.records.nodes import CHANNEL, FORGET_AFTER, Node, Present
 from door.records.store import Store
 from door.sysop.lobby import Lobby
 
@@ -91,6 +92,7 @@ class NodeLink:
         self._dirty = False
         """True when this node's people changed since they were last published."""
         self._stopping = False
+        self._fault = Fault(log, "node heartbeat failed")
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`, and
@@ -104,6 +106,7 @@ class NodeLink:
         self.node_id = await self.store.nodes.register(self.address, self.port)
         log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
         self.lobby.on_change = self._changed_here
+        self.lobby.kick_elsewhere = self.kick
         loop = asyncio.get_running_loop()
 
         def news() -> None:  # (on the listening thread, which may outlive the loop by a connection attempt)
@@ -121,6 +124,7 @@ class NodeLink:
     async def stop(self) -> None:
         """Stop beating and leave the store (the other nodes forget this one at once)."""
         self.lobby.on_change = None
+        self.lobby.kick_elsewhere = None
         if self._stop_listening is not None:
             self._stop_listening()
         self._stopping = True
@@ -147,10 +151,11 @@ class NodeLink:
                     next_beat = loop.time() + BEAT
                     await self.publish()
                 await self.read()
+                self._fault.ok()
             except Unreachable:
                 pass  # (the store logs its outage: once at the start, once a minute, once at the end)
             except StoreError as exc:
-                log.warning("node heartbeat failed: %s", exc)
+                self._fault.failed(exc)  # (twice a second while the store is away: a line a minute)
             try:
                 await asyncio.wait_for(self._soon.wait(), max(0.0, next_beat - loop.time()))
                 await asyncio.sleep(SETTLE)
@@ -170,6 +175,20 @@ class NodeLink:
         alive = self.lobby.nodes  # (replaced, never changed, by each beat)
         holder = await self.store.nodes.claim(account_id, self.node_id, conn, alive.keys(), force)
         return None if holder == self.node_id else alive[holder]
+
+    async def kick(self, person: Present, by: str) -> bool | None:
+        """Ask ``person``'s node, over its peer port, to end their call
+        (``by``: the sysop's name, for its log): True when it did, False
+        when they were no longer on line there, ``None`` when the node
+        cannot be reached or did not prove it holds the peer secret."""
+        node = self.lobby.nodes.get(person.node_id)
+        if node is None:
+            return None
+        done = await send_kick(node.address, node.port, self.secret, PeerKick(person.name, by), self.tls,
+                               source=self.address)
+        log.info("%s asked node %d to end the call of %r: %s", by, node.id, person.name,
+                 {True: "ended", False: "nobody of that name", None: "no answer"}[done])
+        return done
 
     async def release(self, account_id: int, conn: int) -> None:
         """The session ``conn`` here of ``account_id`` ended (a claim

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 
 from door.net.charset import Charset
 from door.net.keys import Key, KeyName
+from door.net.metrics import KEY_SECONDS
 from door.net.terminal import MIN_COLS, MIN_ROWS, HungUp, Terminal
 from door.ui.canvas import Canvas
 from door.ui.renderer import Renderer
@@ -157,12 +158,17 @@ class Display:
         timeout and its warning are the terminal's
         (:meth:`~door.net.terminal.Terminal.get_key`)."""
         terminal = self.terminal
+        loop = asyncio.get_running_loop()
+        since: float | None = None  # when the key being answered was handed to the screen
         while True:
             if terminal.has_input():
                 await asyncio.sleep(0)  # between keys of a burst, every other session gets its turn
             else:
                 if self._dirty:
                     self.refresh()  # the burst is over: one frame for all of it
+                if since is not None:
+                    KEY_SECONDS.observe(loop.time() - since)  # (the frame is written: the key is answered)
+                    since = None
                 await terminal.drain()
             every = tick() if callable(tick) else tick
             if every is None:
@@ -183,6 +189,7 @@ class Display:
                 continue
             if self.too_small():
                 continue  # the caller cannot see the screen the key would act on
+            since = loop.time() if since is None else since
             yield key
 
     def screen_key(self, key: Key) -> bool:

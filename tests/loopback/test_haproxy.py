@@ -62,7 +62,8 @@ def rendered(door: DoorServer, fronts: dict[str, int]) -> str:
         text = (text.replace(f"{node}:2323", f"127.0.0.1:{door.telnet_port}")
                 .replace(f"{node}:2222", f"127.0.0.1:{door.ssh_port}")
                 .replace(f"{node}:8080", f"127.0.0.1:{door.web_port}"))
-    text = text.replace("check port 8080", f"check port {door.web_port}")
+    text = text.replace("check port 8080", f"check port {door.web_port}").replace("source 10.0.0.5",
+                                                                                 "source 127.0.0.1")
     text = re.sub(r"\n(frontend rlogin|backend door_rlogin)\n(    .*\n)+", "\n", text)  # (no hub here)
     for name, port in fronts.items():
         text = re.sub(rf"(frontend {name}\n(?:    .*\n)*?)    bind :\d+", rf"\g<1>    bind 127.0.0.1:{port}", text)
@@ -130,3 +131,35 @@ async def test_the_balancer_asks_the_health_of_the_door(door: DoorServer, balanc
     else:
         raise AssertionError("the web page never answered through haproxy")
     assert status == 200 and body.startswith("ok")
+
+
+async def test_when_no_node_answers_the_balancer_s_backup_says_the_door_is_down(
+        haproxy_bin: str, tmp_path: Path) -> None:
+    """Both nodes down (nothing listens where they should): after two
+    failed checks a telnet caller through the balancer reaches the sorry
+    listener, its backup server, and reads why."""
+    from door.net.listener import Bind
+    from door.net.sorry import start_sorry
+
+    sorry = await start_sorry(Bind("127.0.0.1", 0), "Down for the new release: back at nine.")
+    dead = _free_port()  # (nothing listens there)
+    front = _free_port()
+    text = CONFIG.read_text().replace("source 10.0.0.5", "source 127.0.0.1").replace(
+        "check port 8080", f"check port {dead}").replace("127.0.0.1:2399", f"127.0.0.1:{sorry.port}")
+    for node in ("10.0.0.11", "10.0.0.12"):
+        text = text.replace(f"{node}:2323", f"127.0.0.1:{dead}")
+    text = re.sub(r"\n(frontend (ssh|rlogin|web)|backend door_(ssh|rlogin|web))\n(    .*\n)+", "\n", text)
+    text = re.sub(r"(frontend telnet\n(?:    .*\n)*?)    bind :\d+", rf"\g<1>    bind 127.0.0.1:{front}", text)
+    path = tmp_path / "haproxy.cfg"
+    path.write_text(text)
+    proc = subprocess.Popen([haproxy_bin, "-db", "-f", str(path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        await asyncio.sleep(2.5)  # (two failed checks a second apart: both nodes down)
+        reader, writer = await asyncio.open_connection("127.0.0.1", front)
+        said = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+        assert b"Down for the new release: back at nine." in said
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        sorry.close()

@@ -44,7 +44,7 @@ async def test_a_well_door_says_ok_whatever_name_it_is_asked_by(tmp_path: Path) 
         status, body = await ask(door)
         assert status == 200
         assert body.splitlines() == ["ok", "store: answers", "telnet: listening", "ssh: listening",
-                                     "thinking: on the door's thread"]
+                                     "thinking: on the door's thread", "callers: 0 of 200"]
         assert (await asyncio.to_thread(healthz, door, "10.9.9.9:8080"))[0] == 200  # (a balancer's own name)
         assert (await asyncio.to_thread(healthz, door, "evil.example"))[0] == 200
 

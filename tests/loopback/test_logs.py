@@ -102,3 +102,52 @@ async def test_a_server_process_s_log_is_read_all_along(tmp_path) -> None:
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(10)
+
+
+async def test_json_lines_name_the_node_the_connection_and_the_account(tmp_path) -> None:
+    """``[server] log_format = "json"``: every line of the server's log is
+    one JSON object with its node and connection; once the caller is in,
+    their lines name the account too."""
+    import json
+    import signal
+
+    from tests.support.server import start_server_process
+
+    conf = tmp_path / "door.toml"
+    conf.write_text('[server]\nlog_format = "json"\nnode_name = "east"\n')
+    proc, port, _ = start_server_process(tmp_path / "data", "--config", str(conf))
+    try:
+        caller = await telnet_caller(port)
+        await log_in_as_guest(caller, "Lena")
+        caller.close()
+        deadline = asyncio.get_running_loop().time() + 10
+        while not any("disconnect" in line for line in proc.log_tail):
+            assert asyncio.get_running_loop().time() < deadline, list(proc.log_tail)
+            await asyncio.sleep(0.1)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(10)
+    lines = [json.loads(line) for line in proc.log_tail]  # (each line parses, or the test fails here)
+    assert all(line["node"] == "east" and {"time", "level", "conn", "logger", "message"} <= line.keys()
+               for line in lines)
+    connect = next(line for line in lines if line["message"].startswith("connect telnet"))
+    assert connect["conn"] != "-" and "account" not in connect  # (not logged in yet)
+    gone = next(line for line in lines if line["message"].startswith("disconnect"))
+    assert gone["conn"] == connect["conn"] and gone["account"] == "Lena"
+
+
+def test_a_fault_that_repeats_is_logged_when_it_starts_each_minute_and_when_it_ends(caplog) -> None:
+    from door.net.logs import FAULT_EVERY, Fault
+
+    now = [0.0]
+    fault = Fault(logging.getLogger("door.test"), "heartbeat failed", clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, "door.test"):
+        for _ in range(int(2.5 * FAULT_EVERY * 2)):  # twice a second for 150 s
+            fault.failed("the store is away")
+            now[0] += 0.5
+        fault.ok()
+        fault.ok()
+    said = [r.getMessage() for r in caplog.records]
+    assert said[0] == "heartbeat failed: the store is away"
+    assert len(said) == 4 and "for 60 s (120 times" in said[1] and "for 120 s" in said[2]
+    assert said[3] == "heartbeat failed: over after 150.0 s"

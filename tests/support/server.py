@@ -3,6 +3,7 @@ and ``cribbage-door serve`` as a subprocess."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -73,16 +74,19 @@ async def running(config: Config) -> AsyncIterator[DoorServer]:
         await server.stop()
 
 
-def start_server_process(data_dir: Path, *extra: str) -> tuple[subprocess.Popen, int, int]:
+def start_server_process(data_dir: Path, *extra: str, release: Path | None = None) -> tuple[subprocess.Popen, int, int]:
     """``cribbage-door serve`` as a subprocess on free ports, once all its
     listeners are up (the console socket last: a killed server's stale
     socket file refuses connections until then); returns the process and
     its telnet and SSH ports (read from its log).  ``proc.log_tail`` keeps
-    its log's last 200 lines, those of its start-up first."""
+    its log's last 200 lines, those of its start-up first.  ``release``: a
+    folder holding another release's ``door`` and ``engine`` to run instead
+    of this one's (first on its ``PYTHONPATH``, and its folder)."""
+    env = None if release is None else {**os.environ, "PYTHONPATH": str(release)}
     proc = subprocess.Popen(
         [sys.executable, "-m", "door.cli", "serve", "--host", "127.0.0.1", "--telnet-port", "0",
          "--ssh-port", "0", "--web-port", "0", "--data-dir", str(data_dir), "--reader-wait", "0", *extra],
-        stderr=subprocess.PIPE, text=True)
+        stderr=subprocess.PIPE, text=True, env=env, cwd=release)
     ports: dict[str, int] = {}
     console = False
     deadline = time.monotonic() + 20

@@ -62,3 +62,12 @@ def test_every_command_shown_parses_or_exists(page: str, command: str) -> None:
     else:
         module = importlib.import_module(words[2])
         assert callable(getattr(module, "main", None)), f"{page}: {words[2]} has no main"
+
+
+def test_workers_auto_is_one_a_core_this_process_may_use() -> None:
+    import os
+
+    assert _parser().parse_args(["serve", "--workers", "auto"]).workers == len(os.sched_getaffinity(0))
+    assert _parser().parse_args(["serve", "--workers", "3"]).workers == 3
+    with pytest.raises(SystemExit):
+        _parser().parse_args(["serve", "--workers", "many"])

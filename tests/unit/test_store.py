@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from door.records.games import GameRecord
+from door.records.migrate import kept_version
 from door.records.passwords import hash_password, verify_password
 from door.records.saved_games import GameStart
 from door.records.schema import render
@@ -39,7 +40,9 @@ async def test_new_database_is_wal_at_the_current_version(tmp_path: Path) -> Non
     await s.close()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    # the version every release checks is the last contract step's; schema_steps counts them all
+    assert db.execute("PRAGMA user_version").fetchone()[0] == kept_version(len(MIGRATIONS))
+    assert db.execute("SELECT version FROM schema_steps").fetchall() == [(len(MIGRATIONS),)]
     db.close()
     s = await Store.open(path)  # opening again migrates nothing and keeps the data
     await s.close()
@@ -75,7 +78,7 @@ async def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
     db.close()
     path.chmod(0o600)
-    with pytest.raises(StoreError, match="newer than this program"):
+    with pytest.raises(StoreError, match="a newer release of cribbage-door made; this program knows version"):
         await Store.open(path)
 
 
@@ -360,7 +363,7 @@ def test_a_migration_another_process_made_while_this_one_waited_is_not_made_twic
     other.execute("COMMIT")
     waiter.join(10)
     assert opened and not isinstance(opened[0], StoreError), opened
-    assert other.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    assert other.execute("PRAGMA user_version").fetchone()[0] == kept_version(len(MIGRATIONS))
     other.close()
 
 
