@@ -10,18 +10,17 @@ whose own keys choose cards by number instead of with the highlight bar.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
 from door.play.game_view import my_cards
 from door.play.human_seat import HumanSeat
+from door.play.line_view import LINE_PROMPTS, MOVE_PROMPTS, REREAD_KEYS, SAID_ONCE, Prompt, SpokenView, nothing
 from door.play.options import CallerOptions, Pace
 from door.play.thinking import IN_THREAD, Thinking
-from door.play.view_state import Mode, ViewState
+from door.play.view_state import Mode
 from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.line_display import LineDisplay
@@ -50,69 +49,8 @@ if TYPE_CHECKING:
 
 __all__ = ["LineSeat", "SpokenView", "Prompt", "REREAD_KEYS"]
 
-REREAD_KEYS = ("Keys: H your hand, T the table, S the scores, W whose turn, L the last ten events, A advice, "
-               "K the shuffle's seeds, Ctrl-L this again.")
-"""What the line presentation's reading keys are (said with the first hand)."""
-
-
-def _nothing(text: str) -> None:
-    return None
-
-
-class Prompt(enum.Enum):
-    """What a spoken prompt asks for (its kind), which says how it is said:
-    once per kind (:data:`SAID_ONCE`), as a line to type into
-    (:data:`LINE_PROMPTS`), or as a move (:data:`MOVE_PROMPTS`, after which
-    the keys are told once a call)."""
-
-    NONE = "none"
-    """Nothing said yet (or say the next prompt again)."""
-    LEAVING = "leaving"
-    """The leave question (Y or N)."""
-    WAIT = "wait"
-    """Nothing to choose: the other player, or the table, moves."""
-    DISCARD = "discard"
-    """Two cards for the crib."""
-    PLAY = "play"
-    """A card for the play."""
-    COUNT = "count"
-    """The points of a hand or the crib (manual counting)."""
-    SEED = "seed"
-    """The caller's seed for the next game's shuffle."""
-    OVER = "over"
-    """The game is over: play again?"""
-    CHAT = "chat"
-    """Chat between hands (RETURN on a blank line deals)."""
-    HOLD = "hold"
-    """A key to go on (the prompt pace)."""
-    ABSENT = "absent"
-    """The other player's line dropped: wait, or abandon the game."""
-
-
-SAID_ONCE = frozenset({Prompt.WAIT, Prompt.CHAT, Prompt.ABSENT})
-"""Said when the kind comes, not again while it stays (its words may change)."""
-LINE_PROMPTS = frozenset({Prompt.COUNT, Prompt.SEED})
-"""Prompts of a line the caller types (the display's input line)."""
-MOVE_PROMPTS = frozenset({Prompt.DISCARD, Prompt.PLAY})
-"""Prompts of a move: the keys are told after the first one of a call."""
-
-
-@dataclass
-class SpokenView(ViewState):
-    """A :class:`ViewState` whose messages and notes are also said, as
-    they are made (``speak``)."""
-
-    speak: Callable[[str], None] = _nothing
-
-    def say(self, *lines: str) -> None:
-        super().say(*lines)
-        for line in lines:
-            self.speak(line)
-
-    def tell(self, text: str) -> None:
-        if text and text != self.note:
-            self.speak(text)
-        super().tell(text)
+CAUGHT_UP = 5
+"""The events said to a caller who comes back to a game under way (L reads ten)."""
 
 
 class LineSeat(HumanSeat):
@@ -124,18 +62,52 @@ class LineSeat(HumanSeat):
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
                  session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed, thinking)
-        self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
+        self.spoken = SpokenView(options=self.vs.options, speak=self.display.say)
+        self.vs = self.spoken
         self._said: tuple[Prompt, str] = (Prompt.NONE, "")  # the last prompt said: (its kind, its words)
         self._told_chat = False  # the chat prompt's keys were said once in full
         self._seeds: list[str] = []  # the lines about the shuffle's seeds, in full, for K
         self._advice: list[str] = []  # the last notes of advice, for A
         self._sent = -1  # the game's length when this player last sent a move (no prompt until it is made)
+        self._back = False  # attached, and told nothing yet: the first events may be the game so far
+        self._quiet = False  # the game so far is being told: kept for L, not said
 
     # -- words ------------------------------------------------------------------
 
     def attach(self, table: Table, index: int) -> None:
         super().attach(table, index)
         self.display.text = self._screen  # Ctrl-L says this phase's table and prompt, not the last page shown
+        self._back = True
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """As :meth:`HumanSeat.notify`; but the first events told after the
+        seat is attached to a game under way (a kept game resumed, or a
+        dropped caller's seat taken back) are the game so far: kept for L,
+        not said, and the caller hears where the game stands instead
+        (:meth:`_catch_up`)."""
+        if not self._back:
+            super().notify(game, events)
+            return
+        self._back = False
+        if not game.actions:  # a game just begun: its first events are news
+            super().notify(game, events)
+            return
+        self._quiet, speak, self.spoken.speak = True, self.spoken.speak, nothing
+        try:
+            super().notify(game, events)
+        finally:
+            self._quiet, self.spoken.speak = False, speak
+        if self.failure is None:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Said to a caller who comes back to a game under way: its last
+        :data:`CAUGHT_UP` events (L reads ten), where the game stands
+        (as Ctrl-L says it), then the prompt."""
+        table = self._table_lines()
+        events = [line for line in self.vs.log[-CAUGHT_UP:] if not table[0].startswith(line)]  # (not said twice)
+        self.display.say(f"You are back in game {self.game.number}. The last events:", *events, *table)
+        self._update()
 
     def notice(self, text: str) -> None:
         """Said; a seed's or a commitment's 64 digits are kept for K
@@ -205,18 +177,31 @@ class LineSeat(HumanSeat):
         else:
             self.vs.chat.append((self._now(), "***", note))
 
+    def _pegging_note(self, game: Game, hand: int) -> None:
+        if not self._quiet:  # (not the notes of the hands told again: they were said when played)
+            super()._pegging_note(game, hand)
+
+    def _linger(self) -> None:
+        if not self._quiet:
+            super()._linger()
+
     def on_chat(self, line: tuple[float, str, str]) -> None:
+        """Another player's chat line, said (one of the chat so far, to a
+        caller who comes back, kept only)."""
         self.vs.chat.append(line)
         del self.vs.chat[:-100]
-        if line[1] != self.name:
+        if line[1] != self.name and not self._back:
             self.display.say(f"{line[1]} says: {line[2]}")
         self._update()
 
     def _update(self) -> None:
-        """The controller's mode, then the prompt said when it changed."""
+        """The controller's mode, then the prompt said when it changed
+        (not while the game so far is told, :meth:`notify`)."""
         if self.table is None or self.table.game is None:
             return
         super()._update()
+        if self._quiet:
+            return
         kind, words = self._prompt()
         if (kind, words) == self._said or (kind in SAID_ONCE and kind is self._said[0]):
             return
@@ -280,15 +265,21 @@ class LineSeat(HumanSeat):
         return Prompt.WAIT, ""
 
     def _screen(self) -> list[str]:
-        """What Ctrl-L says at the table: where the game stands (the hand,
-        the scores, the starter and the count) and the prompt of this phase."""
+        """What Ctrl-L says at the table: where the game stands
+        (:meth:`_table_lines`) and the prompt of this phase."""
+        words = self._prompt()[1]
+        return [*self._table_lines(), words or f"{self._turn_words()}"]
+
+    def _table_lines(self) -> list[str]:
+        """Where the game stands, in one or two lines: the hand, the
+        dealer and the scores; in the play and the show, the starter and
+        the count."""
         game = self.game
         table = [f"Hand {number_words(game.hand_number)}, {self._dealer_words()}. {self._scores()}"]
         if game.phase in (Phase.PLAY, Phase.SHOW) and game.starter is not None:
             series = f"; played since the count began: {cards_list(game.series)}" if game.series else ""
             table.append(f"The starter is the {card_name(game.starter)}. Count {number_words(game.count)}{series}.")
-        words = self._prompt()[1]
-        return [*table, words or f"{self._turn_words()}"]
+        return table
 
     def _dealer_words(self) -> str:
         game = self.game

@@ -1,0 +1,77 @@
+"""A blind caller's evening beyond the table's own words, by callers who
+read only the byte stream (TERM=dumb): calling again in the middle of a
+game, the menu as callers come and go, the options screen's commitment,
+a challenge's wait, chat lines that meet a prompt or typed keys, a move
+typed while the other player's arrives, and a password typed."""
+
+from __future__ import annotations
+
+import re
+
+from bench.listening import ListeningBot
+from door.server import DoorServer
+
+
+class Stop(Exception):
+    """Raised by a hook to leave :meth:`ListeningBot.play` at a prompt."""
+
+
+async def register(bot: ListeningBot, name: str, password: str) -> None:
+    await bot.wait("Your name: ")
+    bot.send(name + "\r")
+    await bot.wait("Press R, G or B.")
+    bot.send("r")
+    for _ in range(2):
+        await bot.wait("Password: ")
+        bot.send(password + "\r")
+    await bot.wait(bot.MENU)
+
+
+async def log_in(bot: ListeningBot, name: str, password: str) -> None:
+    await bot.wait("Your name: ")
+    bot.send(name + "\r")
+    await bot.wait("Password: ")
+    bot.send(password + "\r")
+
+
+def said_lines(text: str) -> list[str]:
+    return [line for line in text.replace("\r", "").split("\n") if line.strip()]
+
+
+async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_history(door: DoorServer) -> None:
+    """A caller who comes back hears where the game stands and the last
+    few events, at most ten lines before the prompt, not every hand so far."""
+    bot = await ListeningBot.connect(door.telnet_port)
+    await register(bot, "Rory", "rory-secret")
+    bot.send("2")
+    await bot.wait("Game number: ")
+    bot.send("4242\r")
+    await bot.wait(re.compile(r"Press [^\n]*Q; ESC goes back\."))
+    bot.send("1")
+
+    async def at_hand_five(kind: str, m: re.Match[str]) -> None:
+        if kind == "discard" and re.search(r"^Hand five, ", bot.text(), re.M):
+            raise Stop
+
+    bot.hook = at_hand_five
+    try:
+        await bot.play()
+        raise AssertionError("the game ended before hand five")
+    except Stop:
+        pass
+    dealt = re.findall(r"Your cards: ([^\n]*)\. Type two for", bot.text())[-1]
+    bot.close()  # the line drops at hand five's discard
+    bot = await ListeningBot.connect(door.telnet_port)
+    await log_in(bot, "Rory", "rory-secret")
+    await bot.wait(re.compile(r"You have an unfinished game #\d+ \(hand 5"))
+    await bot.wait("Press Y or N.")
+    bot.send("y")
+    start = bot.read_to
+    m = await bot.wait(re.compile(r"Your cards: ([^\n]*)\. Type two for[^\n]*\r\n"))
+    said = said_lines(bot.text()[start:m.start()])
+    assert m.group(1) == dealt  # the same six cards
+    assert len(said) <= 10, said
+    assert any(line.startswith("Hand five") for line in said), said  # where the game stands
+    assert any(re.search(r"Scores: you \d+, Computer \d+", line) for line in said), said
+    assert not any(line.startswith(("Hand one", "Hand two", "Hand three")) for line in said), said
+    bot.close()
