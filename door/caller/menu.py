@@ -18,7 +18,7 @@ from door.ui.display import Display
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.words import wrap
 
-__all__ = ["MenuItem", "MenuEntry", "MenuState", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
+__all__ = ["MenuItem", "MenuEntry", "MenuState", "main_menu", "changed_words", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
 
 
 class MenuItem(enum.Enum):
@@ -144,6 +144,16 @@ def main_menu_entries(terminal: Callable[[], str], state: MenuState, resume: str
     return entries
 
 
+def changed_words(entries: Sequence[MenuEntry], before: Sequence[str]) -> str:
+    """What changed in the menu since it offered the keys ``before``, in
+    one line for the line presentation (not the whole menu again):
+    ``"The menu changed: 8 Play another caller is offered; 6 Play the
+    sysop (page the sysop) is gone."``."""
+    came = [f"{e.key} {e.label()} is offered" for e in entries if e.enabled() and e.key not in before]
+    gone = [f"{e.key} {e.label()} is gone" for e in entries if not e.enabled() and e.key in before]
+    return "The menu changed: " + "; ".join([*came, *gone]) + "."
+
+
 async def main_menu(display: Display, caller: Caller, state: MenuState = MenuState(),
                     messages: Sequence[str] = (), resume: str | None = None) -> MenuItem:
     """The caller's menu; returns the :class:`MenuItem` chosen (raises
@@ -200,8 +210,8 @@ async def main_menu(display: Display, caller: Caller, state: MenuState = MenuSta
             if now != painted:
                 painted = now
                 if offered() != keys:  # (said: a line presentation paints nothing)
+                    display.say(changed_words(entries, keys))
                     keys = offered()
-                    display.say("The menu changed:", *(e.line() for e in entries if e.enabled()), keys_words(keys))
                 display.refresh_soon()
             continue
         allowed = offered()

@@ -67,11 +67,62 @@ async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_his
     await bot.wait("Press Y or N.")
     bot.send("y")
     start = bot.read_to
-    m = await bot.wait(re.compile(r"Your cards: ([^\n]*)\. Type two for[^\n]*\r\n"))
+    m = await bot.wait(re.compile(r"Your cards: ([^\n]*)\. Type two for[^\n]*\r\n|Chat; RETURN on a blank line deals"))
     said = said_lines(bot.text()[start:m.start()])
+    if m.group(0).startswith("Chat"):  # the hand waits for RETURN (unless a key waited already)
+        bot.send("\r")
+        m = await bot.wait(re.compile(r"Your cards: ([^\n]*)\. Type two for[^\n]*\r\n"))
     assert m.group(1) == dealt  # the same six cards
     assert len(said) <= 10, said
     assert any(line.startswith("Hand five") for line in said), said  # where the game stands
     assert any(re.search(r"Scores: you \d+, Computer \d+", line) for line in said), said
     assert not any(line.startswith(("Hand one", "Hand two", "Hand three")) for line in said), said
+    bot.close()
+
+
+async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait(door: DoorServer) -> None:
+    """When a caller comes or goes the menu says the one line that changed,
+    not all of itself again; the challenger hears the wait the challenged
+    caller hears, not "up to 0 seconds"."""
+    lin = await ListeningBot.connect(door.telnet_port)
+    await lin.guest("Lin")
+    bob = await ListeningBot.connect(door.telnet_port)
+    await bob.guest("Bob")
+    came = await lin.wait(re.compile(r"The menu changed: [^\n]*\r\n"))
+    assert came.group(0) == "The menu changed: 8 Play another caller is offered.\r\n"
+    bob.send("q")  # Bob leaves: that line goes
+    gone = await lin.wait(re.compile(r"The menu changed: [^\n]*\r\n"))
+    assert gone.group(0) == "The menu changed: 8 Play another caller is gone.\r\n"
+    assert "Play the computer" not in lin.text()[came.start():]  # never the whole menu again
+    bob.close()
+    cal = await ListeningBot.connect(door.telnet_port)
+    await cal.guest("Cal")
+    await lin.wait("The menu changed: 8 Play another caller is offered.")
+    lin.send("8")
+    await lin.wait("1  Cal (guest)")
+    await lin.wait("ESC goes back.")
+    lin.send("1")
+    await lin.wait("Press 1 or 2; ESC goes back.")
+    lin.send("1")
+    await lin.wait("How long a match?")
+    lin.send("1")
+    wait = await lin.wait(re.compile(r"Waiting up to (\d+) seconds for an answer\."))
+    answer = await cal.wait(re.compile(r"(\d+) seconds to answer\."))
+    assert int(wait.group(1)) == int(door.config.paging.page_timeout)
+    assert int(wait.group(1)) >= int(answer.group(1)) > 0
+    cal.send("n")
+    await lin.wait("Cal declined.")
+    lin.close()
+    cal.close()
+
+
+async def test_a_password_typed_in_screen_reader_mode_echoes_nothing(door: DoorServer) -> None:
+    bot = await ListeningBot.connect(door.telnet_port)
+    await register(bot, "Pat", "pat-secret")
+    bot.close()
+    bot = await ListeningBot.connect(door.telnet_port)
+    await log_in(bot, "Pat", "pat-secret")
+    await bot.wait(bot.MENU)
+    typed = re.findall(r"Password: ([^\r\n]*)", bot.text())
+    assert typed == [""], typed  # no star for each letter (a screen reader says "star")
     bot.close()
