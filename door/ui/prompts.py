@@ -5,7 +5,7 @@ is :class:`~door.net.terminal.HungUp`, raised by the key loop."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 from door.net.ansi import CLEAR
@@ -120,12 +120,17 @@ BACK = "\x1b"
 
 
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
-                     banner: bool = True, note: str = "", escape: bool = False) -> str:
+                     banner: bool = True, note: str = "", escape: bool = False,
+                     answers: Mapping[str, Sequence[str]] | None = None) -> str:
     """Show ``lines`` and wait for one of the keys in ``choices``
     (letters compared ignoring case).  Returns the key pressed, upper-cased,
-    or :data:`BACK` for ESC when ``escape``.  Raises
-    :class:`~door.net.terminal.HungUp` on hang-up."""
+    or :data:`BACK` for ESC when ``escape``.  ``answers``: keys (upper
+    case, not in ``choices``) each answered in place by its lines, said
+    without the screen being said again (the line presentation: what is
+    read only on demand).  Raises :class:`~door.net.terminal.HungUp` on
+    hang-up."""
     allowed = choices.upper()
+    answers = answers or {}
 
     def paint(canvas: Canvas) -> None:
         row = frame(canvas, subtitle, lines, banner)
@@ -136,6 +141,9 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
     async for key in display.keys():
         if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
+        if key is not None and key.name is KeyName.CHAR and key.char.upper() in answers:
+            display.answer(*answers[key.char.upper()])
+            continue
         if escape and key is not None and key.name is KeyName.ESCAPE:
             return BACK
         note = "Please press " + " or ".join(allowed) + "."

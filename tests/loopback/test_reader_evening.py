@@ -7,9 +7,23 @@ typed while the other player's arrives, and a password typed."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
 
 from bench.listening import ListeningBot
 from door.server import DoorServer
+from tests.support.server import make_config, running
+
+GROUPS = re.compile(r"([0-9a-f]{4} ){15}[0-9a-f]{4}")
+"""A seed or a digest as the line presentation says it: 16 groups of four."""
+
+
+@pytest.fixture
+async def door61(tmp_path: Path) -> AsyncIterator[DoorServer]:
+    async with running(make_config(tmp_path / "data", game_to=61)) as server:
+        yield server
 
 
 class Stop(Exception):
@@ -125,4 +139,33 @@ async def test_a_password_typed_in_screen_reader_mode_echoes_nothing(door: DoorS
     await bot.wait(bot.MENU)
     typed = re.findall(r"Password: ([^\r\n]*)", bot.text())
     assert typed == [""], typed  # no star for each letter (a screen reader says "star")
+    bot.close()
+
+
+async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServer) -> None:
+    """The options screen says the commitment is ready (V reads it) and
+    Recent games that the seeds are kept (S reads them): 64 digits in
+    groups of four only when asked for, the screen not said again."""
+    bot = await ListeningBot.connect(door61.telnet_port)
+    await register(bot, "Vi", "vi-secret")
+    bot.send("1")
+    options = await bot.wait(re.compile(r"Options for this game[^\n]*\r\n(.*\r\n)*?Press [^\n]*Q; ESC goes back\.\r\n"))
+    assert "commitment ready, V to hear it" in options.group(0) and not GROUPS.search(options.group(0))
+    bot.send("v")
+    said = await bot.wait(re.compile(r"The door's seed commits to SHA-256 [^\n]*\r\n"))
+    assert GROUPS.search(said.group(0)), said.group(0)
+    bot.send("1")
+    await bot.play()
+    bot.send("n")
+    await bot.wait(bot.MENU)
+    assert "Options for this game" not in bot.text()[options.end():]  # V did not say the screen again
+    bot.send("5")
+    page = await bot.wait(re.compile(r"Recent games of Vi\r\n(.*\r\n)*?Press 1 to review[^\n]*\r\n"))
+    assert re.search(r"The seeds of game #\d+ are kept: S says them\.", page.group(0))
+    assert not GROUPS.search(page.group(0)), page.group(0)
+    bot.send("s")
+    seeds = await bot.wait(re.compile(r"Seeds of game #\d+ [^\n]*\r\n(.*\r\n){4}"))
+    assert len(GROUPS.findall(seeds.group(0))) == 4, seeds.group(0)  # the door's, its SHA-256, the players'
+    bot.send(" ")
+    await bot.wait(bot.MENU)
     bot.close()
