@@ -191,7 +191,11 @@ class LineSeat(HumanSeat):
         self.vs.chat.append(line)
         del self.vs.chat[:-100]
         if line[1] != self.name and not self._back:
-            self.display.say(f"{line[1]} says: {line[2]}")
+            kind, words = self._prompt() if self.table is not None and self.table.game is not None else (Prompt.NONE, "")
+            again = [words] if words and kind not in LINE_PROMPTS else []  # (a line's prompt is written again by the display)
+            self.display.say(f"{line[1]} says: {line[2]}", *again)  # the prompt again after it: the line was the last said
+            if again:
+                self._said = (kind, words)
         self._update()
 
     def _update(self) -> None:
@@ -207,6 +211,8 @@ class LineSeat(HumanSeat):
             return
         if kind is Prompt.DISCARD and self.vs.selected and self.display.terminal.has_input():
             return  # the second card is typed already: no question about it
+        if self._said[0] in LINE_PROMPTS and kind is not self._said[0] and isinstance(self.display, LineDisplay):
+            self.display.forget_line()  # (its question is gone: ESC, or the table moved on)
         self._said = (kind, words)
         if kind in LINE_PROMPTS:
             self.display.prompt(words)
@@ -363,8 +369,9 @@ class LineSeat(HumanSeat):
                 self.display.echo("\n")
             elif len(after) > len(before):
                 self.display.echo(after[len(before):])
-            elif len(after) < len(before):
-                self.display.echo("\b")
+            else:
+                for _ in range(len(before) - len(after)):  # (ESC empties the line at once)
+                    self.display.echo("\b")
         for intent in intents:
             self._carry_out(intent)
         self._update()

@@ -100,9 +100,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
                 note = ""
             else:
                 note = f"At most {limit} characters."
-                if display.answer(note):
-                    display.prompt(label)
-                    display.echo(echoed(typed))
+                display.answer(note)  # (the line presentation writes the prompt and what is typed again after it)
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 

@@ -26,6 +26,13 @@ async def door61(tmp_path: Path) -> AsyncIterator[DoorServer]:
         yield server
 
 
+async def connect(door: DoorServer) -> ListeningBot:
+    """A telnet caller with TERM=dumb who waits 30 s at most for words."""
+    bot = await ListeningBot.connect(door.telnet_port)
+    bot.timeout = 30.0
+    return bot
+
+
 class Stop(Exception):
     """Raised by a hook to leave :meth:`ListeningBot.play` at a prompt."""
 
@@ -55,7 +62,7 @@ def said_lines(text: str) -> list[str]:
 async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_history(door: DoorServer) -> None:
     """A caller who comes back hears where the game stands and the last
     few events, at most ten lines before the prompt, not every hand so far."""
-    bot = await ListeningBot.connect(door.telnet_port)
+    bot = await connect(door)
     await register(bot, "Rory", "rory-secret")
     bot.send("2")
     await bot.wait("Game number: ")
@@ -75,7 +82,7 @@ async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_his
         pass
     dealt = re.findall(r"Your cards: ([^\n]*)\. Type two for", bot.text())[-1]
     bot.close()  # the line drops at hand five's discard
-    bot = await ListeningBot.connect(door.telnet_port)
+    bot = await connect(door)
     await log_in(bot, "Rory", "rory-secret")
     await bot.wait(re.compile(r"You have an unfinished game #\d+ \(hand 5"))
     await bot.wait("Press Y or N.")
@@ -98,9 +105,9 @@ async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait
     """When a caller comes or goes the menu says the one line that changed,
     not all of itself again; the challenger hears the wait the challenged
     caller hears, not "up to 0 seconds"."""
-    lin = await ListeningBot.connect(door.telnet_port)
+    lin = await connect(door)
     await lin.guest("Lin")
-    bob = await ListeningBot.connect(door.telnet_port)
+    bob = await connect(door)
     await bob.guest("Bob")
     came = await lin.wait(re.compile(r"The menu changed: [^\n]*\r\n"))
     assert came.group(0) == "The menu changed: 8 Play another caller is offered.\r\n"
@@ -109,7 +116,7 @@ async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait
     assert gone.group(0) == "The menu changed: 8 Play another caller is gone.\r\n"
     assert "Play the computer" not in lin.text()[came.start():]  # never the whole menu again
     bob.close()
-    cal = await ListeningBot.connect(door.telnet_port)
+    cal = await connect(door)
     await cal.guest("Cal")
     await lin.wait("The menu changed: 8 Play another caller is offered.")
     lin.send("8")
@@ -131,10 +138,10 @@ async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait
 
 
 async def test_a_password_typed_in_screen_reader_mode_echoes_nothing(door: DoorServer) -> None:
-    bot = await ListeningBot.connect(door.telnet_port)
+    bot = await connect(door)
     await register(bot, "Pat", "pat-secret")
     bot.close()
-    bot = await ListeningBot.connect(door.telnet_port)
+    bot = await connect(door)
     await log_in(bot, "Pat", "pat-secret")
     await bot.wait(bot.MENU)
     typed = re.findall(r"Password: ([^\r\n]*)", bot.text())
@@ -146,7 +153,7 @@ async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServe
     """The options screen says the commitment is ready (V reads it) and
     Recent games that the seeds are kept (S reads them): 64 digits in
     groups of four only when asked for, the screen not said again."""
-    bot = await ListeningBot.connect(door61.telnet_port)
+    bot = await connect(door61)
     await register(bot, "Vi", "vi-secret")
     bot.send("1")
     options = await bot.wait(re.compile(r"Options for this game[^\n]*\r\n(.*\r\n)*?Press [^\n]*Q; ESC goes back\.\r\n"))
@@ -169,3 +176,50 @@ async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServe
     bot.send(" ")
     await bot.wait(bot.MENU)
     bot.close()
+
+
+CHAT_PROMPT = re.compile(r"^(Chat[,;] [^\n]*RETURN on a blank line deals[^\n]*|[A-Z][a-z]+ deals with RETURN on a blank "
+                         r"line\.)$")
+"""The chat prompt before a hand between two callers, in full or short."""
+
+
+async def two_readers_at_a_table(door: DoorServer) -> tuple[ListeningBot, ListeningBot]:
+    """Lin challenges Bob, both in screen-reader mode, to one game; both
+    at the first hand's chat prompt."""
+    lin = await connect(door)
+    await lin.guest("Lin")
+    bob = await connect(door)
+    await bob.guest("Bob")
+    await lin.wait("The menu changed: 8 Play another caller is offered.")
+    lin.send("8")
+    await lin.wait("1  Bob (guest)")
+    await lin.wait("ESC goes back.")
+    lin.send("1")
+    await lin.wait("Press 1 or 2; ESC goes back.")
+    lin.send("1")
+    await lin.wait("How long a match?")
+    lin.send("1")
+    await bob.wait("seconds to answer.")
+    bob.send("y")
+    for bot in (lin, bob):
+        await bot.wait(re.compile(r"(RETURN on a blank line deals|deals with RETURN on a blank line)[^\n]*\r\n"))
+    return lin, bob
+
+
+async def test_a_chat_line_is_followed_by_the_prompt_and_never_splits_typed_keys(door: DoorServer) -> None:
+    lin, bob = await two_readers_at_a_table(door)
+    bob.send("hi Lin\r")
+    heard = await lin.wait(re.compile(r"Bob says: hi Lin\r\n([^\r\n]*)\r\n"))
+    assert CHAT_PROMPT.match(heard.group(1)), heard.group(0)  # the prompt again: the chat line was the last said
+    lin.send("hel")
+    await lin.wait("hel")
+    bob.send("yo\r")
+    await lin.wait("Bob says: yo\r\n")
+    lin.send("lo there\r")
+    await bob.wait("Lin says: hello there")
+    await lin.wait("there\r\n")
+    said = lin.text().replace("\r", "").split("\n")
+    after = said[said.index("Bob says: yo") + 1:]
+    assert "hello there" in after, after  # what Lin typed, whole on its line after the chat line
+    lin.close()
+    bob.close()
