@@ -39,7 +39,7 @@ from door.ui.speech import (
     spoken,
     suited_cards,
 )
-from engine.actions import Discard, Play
+from engine.actions import Action, Discard, Play
 from engine.cards import Card
 from engine.events import CardPlayed, Discarded, Event
 from engine.game import Game, Phase
@@ -68,7 +68,9 @@ class LineSeat(HumanSeat):
         self._told_chat = False  # the chat prompt's keys were said once in full
         self._seeds: list[str] = []  # the lines about the shuffle's seeds, in full, for K
         self._advice: list[str] = []  # the last notes of advice, for A
-        self._sent = -1  # the game's length when this player last sent a move (no prompt until it is made)
+        self._sent: tuple[Game, int, Action] | None = None
+        """The move this player sent, in which game and at which length of
+        it: no prompt until the table applies (or refuses) it."""
         self._back = False  # attached, and told nothing yet: the first events may be the game so far
         self._quiet = False  # the game so far is being told: kept for L, not said
 
@@ -229,7 +231,7 @@ class LineSeat(HumanSeat):
         seating = self.seating()
         if seating.leaving:
             return Prompt.LEAVING, seating.leave_question.replace("(Y/N)", "Press Y or N.")
-        if self._sent == len(game.actions) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
+        if self._on_its_way(game) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
             return Prompt.WAIT, ""  # the move sent is on its way to the table: nothing to choose until it is made
         if vs.mode is Mode.DISCARD:
             crib = "your" if game.dealer == me else f"{seating.opponent}'s"
@@ -385,9 +387,25 @@ class LineSeat(HumanSeat):
             return vs.seed_input or ""
         return vs.typed
 
+    def _on_its_way(self, game: Game) -> bool:
+        """True while the move this player sent is not in ``game`` yet
+        (the other player's, applied meanwhile, does not answer it)."""
+        if self._sent is None:
+            return False
+        sent, at, action = self._sent
+        if sent is not game or len(game.actions) < at or action in game.actions[at:]:  # (fewer: a hand replayed)
+            self._sent = None
+            return False
+        return True
+
+    def rejected(self, message: str) -> None:
+        """The table refused the move sent: the prompt is said again with why."""
+        self._sent = None
+        super().rejected(message)
+
     def _carry_out(self, intent: Intent) -> None:
         if isinstance(intent, Submit) and self.table is not None and self.table.game is not None:
-            self._sent = len(self.table.game.actions)
+            self._sent = (self.table.game, len(self.table.game.actions), intent.action)
         super()._carry_out(intent)
 
     def _numbered(self, game: Game) -> list[Card]:
