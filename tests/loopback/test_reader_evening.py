@@ -37,24 +37,6 @@ class Stop(Exception):
     """Raised by a hook to leave :meth:`ListeningBot.play` at a prompt."""
 
 
-async def register(bot: ListeningBot, name: str, password: str) -> None:
-    await bot.wait("Your name: ")
-    bot.send(name + "\r")
-    await bot.wait("Press R, G or B.")
-    bot.send("r")
-    for _ in range(2):
-        await bot.wait("Password: ")
-        bot.send(password + "\r")
-    await bot.wait(bot.MENU)
-
-
-async def log_in(bot: ListeningBot, name: str, password: str) -> None:
-    await bot.wait("Your name: ")
-    bot.send(name + "\r")
-    await bot.wait("Password: ")
-    bot.send(password + "\r")
-
-
 def said_lines(text: str) -> list[str]:
     return [line for line in text.replace("\r", "").split("\n") if line.strip()]
 
@@ -63,7 +45,7 @@ async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_his
     """A caller who comes back hears where the game stands and the last
     few events, at most ten lines before the prompt, not every hand so far."""
     bot = await connect(door)
-    await register(bot, "Rory", "rory-secret")
+    await bot.register("Rory", "rory-secret")
     bot.send("2")
     await bot.wait("Game number: ")
     bot.send("4242\r")
@@ -83,7 +65,7 @@ async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_his
     dealt = re.findall(r"Your cards: ([^\n]*)\. Type two for", bot.text())[-1]
     bot.close()  # the line drops at hand five's discard
     bot = await connect(door)
-    await log_in(bot, "Rory", "rory-secret")
+    await bot.log_in("Rory", "rory-secret")
     await bot.wait(re.compile(r"You have an unfinished game #\d+ \(hand 5"))
     await bot.wait("Press Y or N.")
     bot.send("y")
@@ -139,10 +121,10 @@ async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait
 
 async def test_a_password_typed_in_screen_reader_mode_echoes_nothing(door: DoorServer) -> None:
     bot = await connect(door)
-    await register(bot, "Pat", "pat-secret")
+    await bot.register("Pat", "pat-secret")
     bot.close()
     bot = await connect(door)
-    await log_in(bot, "Pat", "pat-secret")
+    await bot.log_in("Pat", "pat-secret")
     await bot.wait(bot.MENU)
     typed = re.findall(r"Password: ([^\r\n]*)", bot.text())
     assert typed == [""], typed  # no star for each letter (a screen reader says "star")
@@ -154,7 +136,7 @@ async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServe
     Recent games that the seeds are kept (S reads them): 64 digits in
     groups of four only when asked for, the screen not said again."""
     bot = await connect(door61)
-    await register(bot, "Vi", "vi-secret")
+    await bot.register("Vi", "vi-secret")
     bot.send("1")
     options = await bot.wait(re.compile(r"Options for this game[^\n]*\r\n(.*\r\n)*?Press [^\n]*Q; ESC goes back\.\r\n"))
     assert "commitment ready, V to hear it" in options.group(0) and not GROUPS.search(options.group(0))
