@@ -202,11 +202,12 @@ class LineSeat(HumanSeat):
 
     def _update(self) -> None:
         """The controller's mode, then the prompt said when it changed
-        (not while the game so far is told, :meth:`notify`)."""
+        (not before the first events, nor while the game so far is told:
+        :meth:`notify`)."""
         if self.table is None or self.table.game is None:
             return
         super()._update()
-        if self._quiet:
+        if self._quiet or self._back:  # (nothing said before the first events: they may be the game so far)
             return
         kind, words = self._prompt()
         if (kind, words) == self._said or (kind in SAID_ONCE and kind is self._said[0]):

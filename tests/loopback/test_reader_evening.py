@@ -6,8 +6,9 @@ typed while the other player's arrives, and a password typed."""
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ import pytest
 from bench.listening import ListeningBot
 from door.server import DoorServer
 from tests.support.server import make_config, running
+
+OFFERED = re.compile(r"8 +Play another caller")
+"""The menu offers to play another caller (said as the line that changed, or in an earlier version the whole menu)."""
 
 GROUPS = re.compile(r"([0-9a-f]{4} ){15}[0-9a-f]{4}")
 """A seed or a digest as the line presentation says it: 16 groups of four."""
@@ -83,10 +87,9 @@ async def test_calling_again_at_hand_five_says_where_the_game_stands_not_its_his
     bot.close()
 
 
-async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait(door: DoorServer) -> None:
+async def test_the_menu_says_only_what_changed_when_a_caller_comes_or_goes(door: DoorServer) -> None:
     """When a caller comes or goes the menu says the one line that changed,
-    not all of itself again; the challenger hears the wait the challenged
-    caller hears, not "up to 0 seconds"."""
+    not all of itself again."""
     lin = await connect(door)
     await lin.guest("Lin")
     bob = await connect(door)
@@ -98,9 +101,17 @@ async def test_the_menu_says_what_changed_and_the_challenger_hears_the_real_wait
     assert gone.group(0) == "The menu changed: 8 Play another caller is gone.\r\n"
     assert "Play the computer" not in lin.text()[came.start():]  # never the whole menu again
     bob.close()
+    lin.close()
+
+
+async def test_the_challenger_hears_the_real_wait(door: DoorServer) -> None:
+    """The challenger hears the wait the challenged caller hears, not
+    "up to 0 seconds"."""
+    lin = await connect(door)
+    await lin.guest("Lin")
     cal = await connect(door)
     await cal.guest("Cal")
-    await lin.wait("The menu changed: 8 Play another caller is offered.")
+    await lin.wait(OFFERED)
     lin.send("8")
     await lin.wait("1  Cal (guest)")
     await lin.wait("ESC goes back.")
@@ -172,7 +183,7 @@ async def two_readers_at_a_table(door: DoorServer) -> tuple[ListeningBot, Listen
     await lin.guest("Lin")
     bob = await connect(door)
     await bob.guest("Bob")
-    await lin.wait("The menu changed: 8 Play another caller is offered.")
+    await lin.wait(OFFERED)
     lin.send("8")
     await lin.wait("1  Bob (guest)")
     await lin.wait("ESC goes back.")
@@ -204,4 +215,55 @@ async def test_a_chat_line_is_followed_by_the_prompt_and_never_splits_typed_keys
     after = said[said.index("Bob says: yo") + 1:]
     assert "hello there" in after, after  # what Lin typed, whole on its line after the chat line
     lin.close()
+    bob.close()
+
+
+async def test_a_caller_whose_line_dropped_goes_back_to_the_table_and_hears_where_it_stands(door: DoorServer) -> None:
+    """Between two callers: the one whose line dropped at hand three
+    goes back to the waiting table and hears the last events and where
+    the game stands, not the game so far nor the chat so far."""
+    ann = await connect(door)
+    await ann.register("Ann", "ann-secret")
+    bob = await connect(door)
+    await bob.register("Bob", "bob-secret")
+    await ann.wait(OFFERED)
+    ann.send("8")
+    await ann.wait("1  Bob")
+    await ann.wait("ESC goes back.")
+    ann.send("1")
+    await ann.wait("Press 1 or 2; ESC goes back.")
+    ann.send("1")
+    await ann.wait("How long a match?")
+    ann.send("1")
+    await bob.wait("seconds to answer.")
+    bob.send("y")
+    await bob.wait(re.compile(r"(RETURN on a blank line deals|deals with RETURN on a blank line)[^\n]*\r\n"))
+    for n in range(12):  # chat lines the game keeps (the one who comes back is not read them all)
+        bob.send(f"chat line {n}\r")
+        await ann.wait(f"Bob says: chat line {n}")
+    (bob if "Bob deals first" in ann.text() else ann).send("\r")  # the first hand's dealer deals
+
+    def at_hand_three(bot: ListeningBot) -> Callable[[str, re.Match[str]], Awaitable[None]]:
+        async def hook(kind: str, m: re.Match[str]) -> None:
+            if kind == "discard" and re.search(r"^Hand three, ", bot.text(), re.M):
+                raise Stop
+        return hook
+
+    ann.hook, bob.hook = at_hand_three(ann), at_hand_three(bob)
+    ends = await asyncio.gather(ann.play(), bob.play(), return_exceptions=True)
+    assert all(isinstance(end, Stop) for end in ends), ends  # both at hand three's discard
+    ann.close()  # the line drops at hand three's discard
+    await bob.wait("Ann's line dropped.")
+    ann = await connect(door)
+    await ann.log_in("Ann", "ann-secret")
+    await ann.wait("Go back to it?")
+    await ann.wait("Press Y or N.")
+    ann.send("y")
+    start = ann.read_to
+    m = await ann.wait(re.compile(r"Type two for[^\n]*\r\n"))
+    said = said_lines(ann.text()[start:m.start()])
+    assert len(said) <= 10, said
+    assert said[0].startswith("You are back in game") and any(line.startswith("Hand three") for line in said), said
+    assert not any(line.startswith(("Hand one", "Hand two", "Bob says")) for line in said), said
+    ann.close()
     bob.close()
