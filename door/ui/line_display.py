@@ -26,6 +26,7 @@ class LineDisplay(Display):
         super().__init__(terminal)
         self._open = False  # a prompt or an echo is on the current line
         self._line = ""  # what is on it: the prompt and what was typed after it (written again after a say)
+        self._keep = False  # the next screen shown is not said (:meth:`keep_said`)
         self.told_keys = False
         """The game's reading keys were said (once a call: a caller who knows them is not told again)."""
 
@@ -34,8 +35,16 @@ class LineDisplay(Display):
         full screen) and say ``text``."""
         self.painter, self.hold, self.text = painter, hold, text
         self._line = ""  # (a new screen: the last one's prompt is not written again)
+        if self._keep:
+            self._keep = False
+            return
         if text is not None:
             self.say(*text())
+
+    def keep_said(self) -> None:
+        """The next screen shown is the one said last, changed only where
+        the caller was just told: it is not said again (Ctrl-L says it)."""
+        self._keep = True
 
     def say(self, *lines: str) -> None:
         """Write each of ``lines`` (blank ones skipped) on a line of its own,

@@ -145,12 +145,17 @@ async def test_a_password_typed_in_screen_reader_mode_echoes_nothing(door: DoorS
 async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServer) -> None:
     """The options screen says the commitment is ready (V reads it) and
     Recent games that the seeds are kept (S reads them): 64 digits in
-    groups of four only when asked for, the screen not said again."""
+    groups of four only when asked for; the options screen is not said
+    again for V nor for a change (the line that changed is)."""
     bot = await connect(door61)
     await bot.register("Vi", "vi-secret")
     bot.send("1")
     options = await bot.wait(re.compile(r"Options for this game[^\n]*\r\n(.*\r\n)*?Press [^\n]*Q; ESC goes back\.\r\n"))
     assert "commitment ready, V to hear it" in options.group(0) and not GROUPS.search(options.group(0))
+    for _ in range(2):  # counting changed, and back: the line that changed is said, not the screen
+        bot.send("c")
+        changed = await bot.wait(re.compile(r"[^\n]*\r\n"))
+        assert re.fullmatch(r"C +Counting +(manual|automatic): [^\n]*\r\n", changed.group(0)), changed.group(0)
     bot.send("v")
     said = await bot.wait(re.compile(r"The door's seed commits to SHA-256 [^\n]*\r\n"))
     assert GROUPS.search(said.group(0)), said.group(0)
@@ -158,7 +163,7 @@ async def test_the_commitment_and_the_seeds_are_said_on_demand(door61: DoorServe
     await bot.play()
     bot.send("n")
     await bot.wait(bot.MENU)
-    assert "Options for this game" not in bot.text()[options.end():]  # V did not say the screen again
+    assert "Options for this game" not in bot.text()[options.end():]  # C and V did not say the screen again
     bot.send("5")
     page = await bot.wait(re.compile(r"Recent games of Vi\r\n(.*\r\n)*?Press 1 to review[^\n]*\r\n"))
     assert re.search(r"The seeds of game #\d+ are kept: S says them\.", page.group(0))
