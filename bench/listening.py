@@ -8,11 +8,15 @@ and the longest line.
 
     python3 -m bench.listening                 # 3 numbered games to 121
     python3 -m bench.listening --games 5 --first 2000 --game-to 61
+    python3 -m bench.listening --call-again 5    # calling again at hand 5
 
 The games are numbered games (``--first``, ``--first + 1``, ...): the same
 deals on every run and every version of the door, so two versions are
 compared on the same cards.  The bot reads both the prompts of today and
 those of earlier versions ("Your cards: 1, five of hearts; 2, ...").
+With ``--call-again HAND`` it measures instead what a registered caller
+hears on calling again at that hand's discard (the line dropped there),
+from "Resume it? Y" to the prompt.
 Without ``espeak-ng`` the seconds are estimated from the words at 300 a
 minute (and the table says so).
 """
@@ -32,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["main", "Transcript", "ListeningBot", "play_games", "speech_seconds", "measure"]
+__all__ = ["main", "Transcript", "ListeningBot", "play_games", "call_again", "speech_seconds", "measure"]
 
 RATE = 300
 """Words a minute: a fast screen-reader rate (users listen at 300 to 450)."""
@@ -48,6 +52,7 @@ _COUNT_WORDS = {w: n for n, w in enumerate(
      *[f"twenty-{w}" for w in ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")],
      "thirty", "thirty-one"])}
 _PIP = {r: min(10, i + 1) for i, r in enumerate(_RANKS)}
+_WORDS = {n: w for w, n in _COUNT_WORDS.items()}
 
 PROMPT = re.compile(
     r"Type (?:the numbers? of two cards|two numbers|two) for[^\n]*|"
@@ -196,6 +201,25 @@ class ListeningBot:
         self.send("g")
         await self.wait(self.MENU)
 
+    async def register(self, name: str, password: str) -> None:
+        """Register ``name`` with ``password``, to the main menu."""
+        await self.wait("Your name: ")
+        self.send(name + "\r")
+        await self.wait("Press R, G or B.")
+        self.send("r")
+        for _ in range(2):
+            await self.wait("Password: ")
+            self.send(password + "\r")
+        await self.wait(self.MENU)
+
+    async def log_in(self, name: str, password: str) -> None:
+        """Log in as ``name`` (what comes next, a kept game's question or
+        the menu, is left to the caller)."""
+        await self.wait("Your name: ")
+        self.send(name + "\r")
+        await self.wait("Password: ")
+        self.send(password + "\r")
+
     async def play(self) -> Transcript:
         """Answer every prompt until "Play again?" (left unanswered);
         returns what the game said."""
@@ -254,6 +278,44 @@ async def play_games(port: int, games: int, first: int) -> list[Transcript]:
     return transcripts
 
 
+class _Stop(Exception):
+    """Leaves :meth:`ListeningBot.play` at a prompt."""
+
+
+async def call_again(port: int, number: int, hand: int) -> Transcript:
+    """A registered caller plays numbered game ``number`` to hand
+    ``hand``'s discard, the line drops, and the caller calls again and
+    resumes the game: returns what was said from the answer to "Resume
+    it?" to the next prompt."""
+    bot = await ListeningBot.connect(port)
+    await bot.register("Caller", "caller-secret")
+    bot.send("2")
+    await bot.wait("Game number: ")
+    bot.send(f"{number}\r")
+    await bot.wait(re.compile(r"Press [^\n]*Q; ESC goes back\."))
+    bot.send("1")
+
+    async def stop(kind: str, m: re.Match[str]) -> None:
+        if kind == "discard" and re.search(rf"^Hand {_WORDS[hand]}[.,]", bot.text(), re.M):
+            raise _Stop
+
+    bot.hook = stop
+    try:
+        await bot.play()
+        raise RuntimeError(f"game {number} ended before hand {hand}")
+    except _Stop:
+        bot.close()
+    bot = await ListeningBot.connect(port)
+    await bot.log_in("Caller", "caller-secret")
+    await bot.wait("Press Y or N.")
+    bot.send("y")
+    start = bot.read_to
+    await bot.wait(PROMPT)
+    said = Transcript(bot.text()[start:bot.read_to])
+    bot.close()
+    return said
+
+
 def speech_seconds(text: str, rate: int = RATE) -> float | None:
     """Seconds ``espeak-ng`` takes to say ``text`` at ``rate`` words a
     minute (frames over frame rate of the WAV it writes); ``None`` when
@@ -288,7 +350,7 @@ def measure(transcripts: list[Transcript]) -> dict[str, float]:
             "mean_line": sum(len(line) for line in lines) / max(1, len(lines)), "estimated": float(estimated)}
 
 
-async def _run(games: int, first: int, game_to: int) -> list[Transcript]:
+async def _run(games: int, first: int, game_to: int, again: int = 0) -> list[Transcript]:
     from door.config import Config
     from door.server import DoorServer
     from engine.rules import Rules
@@ -303,6 +365,8 @@ async def _run(games: int, first: int, game_to: int) -> list[Transcript]:
         server = DoorServer(config)
         await server.start()
         try:
+            if again:
+                return [await call_again(server.telnet_port, first, again)]
             return await play_games(server.telnet_port, games, first)
         finally:
             await server.stop()
@@ -314,8 +378,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=1000, help="the first game number (default 1000)")
     parser.add_argument("--game-to", type=int, default=121, choices=(61, 121))
     parser.add_argument("--save", type=Path, help="write the transcripts to this file too")
+    parser.add_argument("--call-again", type=int, default=0, metavar="HAND",
+                        help="instead: drop the line at hand HAND of game --first, call again, and measure what is "
+                             "said before the prompt (2 to 9)")
     args = parser.parse_args(argv)
-    transcripts = asyncio.run(_run(args.games, args.first, args.game_to))
+    if args.call_again and not 2 <= args.call_again <= 9:
+        parser.error("--call-again takes a hand from 2 to 9")
+    transcripts = asyncio.run(_run(args.games, args.first, args.game_to, args.call_again))
+    if args.call_again:
+        said = transcripts[0]
+        seconds = speech_seconds(said.text)
+        how = "espeak-ng" if seconds is not None else "estimated from the words"
+        seconds = seconds if seconds is not None else said.words / RATE * 60
+        print(f"calling again at hand {args.call_again} of game {args.first}: {len(said.lines)} lines, "
+              f"{said.words} words, {seconds:.1f} s of speech before the prompt ({how})")
+        return 0
     if args.save:
         args.save.write_text("\n\n".join(t.text.replace("\r", "") for t in transcripts), encoding="utf-8")
     f = measure(transcripts)

@@ -211,7 +211,9 @@ async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: S
     waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume, terms))
 
     def seconds_left() -> int:
-        return next((c.seconds_left for c in ctx.lobby.challenges if c.challenger is presence), 0)
+        """The challenge's seconds left: all of them until the lobby holds it (the task has not run yet)."""
+        full = 0 if waiting.done() else int(ctx.paging.page_timeout)
+        return next((c.seconds_left for c in ctx.lobby.challenges if c.challenger is presence), full)
 
     what = f"to go on with game #{resume.number}" if resume is not None else rules_words(rules, terms)
 

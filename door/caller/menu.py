@@ -18,7 +18,7 @@ from door.ui.display import Display
 from door.ui.prompts import INPUT, NOTE, frame, keys_words, show_page
 from door.ui.words import wrap
 
-__all__ = ["MenuItem", "MenuEntry", "MenuState", "main_menu", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
+__all__ = ["MenuItem", "MenuEntry", "MenuState", "main_menu", "changed_words", "main_menu_entries", "show_statistics", "show_top_players", "show_recent_games"]
 
 
 class MenuItem(enum.Enum):
@@ -144,6 +144,16 @@ def main_menu_entries(terminal: Callable[[], str], state: MenuState, resume: str
     return entries
 
 
+def changed_words(entries: Sequence[MenuEntry], before: Sequence[str]) -> str:
+    """What changed in the menu since it offered the keys ``before``, in
+    one line for the line presentation (not the whole menu again):
+    ``"The menu changed: 8 Play another caller is offered; 6 Play the
+    sysop (page the sysop) is gone."``."""
+    came = [f"{e.key} {e.label()} is offered" for e in entries if e.enabled() and e.key not in before]
+    gone = [f"{e.key} {e.label()} is gone" for e in entries if not e.enabled() and e.key in before]
+    return "The menu changed: " + "; ".join([*came, *gone]) + "."
+
+
 async def main_menu(display: Display, caller: Caller, state: MenuState = MenuState(),
                     messages: Sequence[str] = (), resume: str | None = None) -> MenuItem:
     """The caller's menu; returns the :class:`MenuItem` chosen (raises
@@ -200,8 +210,8 @@ async def main_menu(display: Display, caller: Caller, state: MenuState = MenuSta
             if now != painted:
                 painted = now
                 if offered() != keys:  # (said: a line presentation paints nothing)
+                    display.say(changed_words(entries, keys))
                     keys = offered()
-                    display.say("The menu changed:", *(e.line() for e in entries if e.enabled()), keys_words(keys))
                 display.refresh_soon()
             continue
         allowed = offered()
@@ -268,7 +278,8 @@ async def show_top_players(display: Display, store: Store) -> None:
 
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> GameSummary | None:
     """The latest games (the caller's own when registered), and the seeds
-    of the latest one dealt by a verifiable shuffle.  A
+    of the latest one dealt by a verifiable shuffle (in the line
+    presentation said on S only: four seeds of 64 digits).  A
     registered caller may press a game's number to review it: returns that game, else ``None`` (any other key)."""
     games = await store.games.recent(None if caller.guest else caller.name, limit=14)
     numbered = [] if caller.guest else games[:9]
@@ -279,19 +290,26 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
     lines = [title, ""] + [f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
     if not games:
         lines.append("No games recorded yet.")
+    seeds: list[str] = []  # the seeds of the latest game dealt by a verifiable shuffle
+    said_seeds = ""  # what the line presentation says of them instead
     if seeded is not None and seeded.shuffle is not None:
         s = seeded.shuffle
         sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
         door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
-        lines += ["", f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
-                  f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
-                  f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
-                  f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
-    if not numbered:
+        seeds = [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
+                 f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
+                 f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
+                 f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
+        said_seeds = f"The seeds of game #{seeded.number} are kept: S says them."
+    if seeds and display.lines:  # (four seeds of 64 digits said only on demand)
+        lines += ["", said_seeds]
+    elif seeds:
+        lines += ["", *seeds]
+    if not numbered and not (seeds and display.lines):
         await show_page(display, "Recent games", lines)
         return None
     keys = "1" if len(numbered) == 1 else f"1 to {len(numbered)}"
-    lines += ["", f"Press {keys} to review that game; any other key goes back."]
+    lines += ["", f"Press {keys} to review that game; any other key goes back." if numbered else "Press any key."]
 
     def paint(canvas: Canvas) -> None:
         frame(canvas, "Recent games", lines, banner=False)
@@ -303,5 +321,8 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
             continue
         if key.name is KeyName.CHAR and key.char.isdigit() and 1 <= int(key.char) <= len(numbered):
             return numbered[int(key.char) - 1]
+        if key.name is KeyName.CHAR and key.char in "sS" and seeds and display.lines:
+            display.answer(*seeds)
+            continue
         return None
     return None

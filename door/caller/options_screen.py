@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from door.config import CallerConfig
 from door.play.options import CHANGEABLE_RULES, SEED_LIMIT, CallerOptions, Pace
 from door.ui.display import Display
+from door.ui.line_display import LineDisplay
 from door.ui.prompts import BACK, ask_choice, ask_line
 from engine.rules import Counting, FirstDeal, Overclaim, Rules
 
@@ -68,11 +69,18 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
     ``fixed`` rules (a numbered game on record) are shown and kept as played.
     ``commitment``: the SHA-256 of the door's seed for the next game, shown
     above the caller's own seed so that they may set theirs after seeing it
-    (empty for a numbered game, which is dealt from its number)."""
+    (said on V in the line presentation; empty for a numbered game, which
+    is dealt from its number).  In the line presentation the screen is
+    said once; after a change, only the line that changed."""
+    said: list[str] = []  # the screen as said last (the line presentation)
     while True:
         rules = fixed or options.game_rules(house, caller.may_change)
         lines = ["Options for this game: press a letter to change one.", ""]
-        if commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
+        answers = {}
+        if commitment and display.lines:  # (64 digits said only on demand)
+            lines[0] = "Options for this game: press a letter. The door's seed is fixed: commitment ready, V to hear it."
+            answers["V"] = [f"The door's seed commits to SHA-256 {commitment}."]
+        elif commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
             lines = ["Options for this game: press a letter. The door's seed is fixed already:",
                      f"  SHA-256 {commitment}"]
         keys = ""
@@ -98,7 +106,13 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
                       "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
                       "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
         lines.append("Q or ESC goes back to the main menu.")
-        got = await ask_choice(display, "Game options", lines, keys + "12Q", banner=False, escape=True)
+        changed = [line for old, line in zip(said, lines) if old != line] if len(said) == len(lines) else []
+        if changed and isinstance(display, LineDisplay):
+            display.say(*changed)  # the option changed, not the whole screen again
+            display.keep_said()
+        said = lines
+        got = await ask_choice(display, "Game options", lines, keys + "12Q", banner=False, escape=True,
+                               answers=answers)
         if got in ("Q", BACK):
             return BACK
         if got in "12":

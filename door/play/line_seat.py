@@ -10,18 +10,17 @@ whose own keys choose cards by number instead of with the highlight bar.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
 from door.play.game_view import my_cards
 from door.play.human_seat import HumanSeat
+from door.play.line_view import LINE_PROMPTS, MOVE_PROMPTS, REREAD_KEYS, SAID_ONCE, Prompt, SpokenView, nothing
 from door.play.options import CallerOptions, Pace
 from door.play.thinking import IN_THREAD, Thinking
-from door.play.view_state import Mode, ViewState
+from door.play.view_state import Mode
 from door.records.identity import Identity
 from door.ui.display import Display
 from door.ui.line_display import LineDisplay
@@ -40,7 +39,7 @@ from door.ui.speech import (
     spoken,
     suited_cards,
 )
-from engine.actions import Discard, Play
+from engine.actions import Action, Discard, Play
 from engine.cards import Card
 from engine.events import CardPlayed, Discarded, Event
 from engine.game import Game, Phase
@@ -50,69 +49,8 @@ if TYPE_CHECKING:
 
 __all__ = ["LineSeat", "SpokenView", "Prompt", "REREAD_KEYS"]
 
-REREAD_KEYS = ("Keys: H your hand, T the table, S the scores, W whose turn, L the last ten events, A advice, "
-               "K the shuffle's seeds, Ctrl-L this again.")
-"""What the line presentation's reading keys are (said with the first hand)."""
-
-
-def _nothing(text: str) -> None:
-    return None
-
-
-class Prompt(enum.Enum):
-    """What a spoken prompt asks for (its kind), which says how it is said:
-    once per kind (:data:`SAID_ONCE`), as a line to type into
-    (:data:`LINE_PROMPTS`), or as a move (:data:`MOVE_PROMPTS`, after which
-    the keys are told once a call)."""
-
-    NONE = "none"
-    """Nothing said yet (or say the next prompt again)."""
-    LEAVING = "leaving"
-    """The leave question (Y or N)."""
-    WAIT = "wait"
-    """Nothing to choose: the other player, or the table, moves."""
-    DISCARD = "discard"
-    """Two cards for the crib."""
-    PLAY = "play"
-    """A card for the play."""
-    COUNT = "count"
-    """The points of a hand or the crib (manual counting)."""
-    SEED = "seed"
-    """The caller's seed for the next game's shuffle."""
-    OVER = "over"
-    """The game is over: play again?"""
-    CHAT = "chat"
-    """Chat between hands (RETURN on a blank line deals)."""
-    HOLD = "hold"
-    """A key to go on (the prompt pace)."""
-    ABSENT = "absent"
-    """The other player's line dropped: wait, or abandon the game."""
-
-
-SAID_ONCE = frozenset({Prompt.WAIT, Prompt.CHAT, Prompt.ABSENT})
-"""Said when the kind comes, not again while it stays (its words may change)."""
-LINE_PROMPTS = frozenset({Prompt.COUNT, Prompt.SEED})
-"""Prompts of a line the caller types (the display's input line)."""
-MOVE_PROMPTS = frozenset({Prompt.DISCARD, Prompt.PLAY})
-"""Prompts of a move: the keys are told after the first one of a call."""
-
-
-@dataclass
-class SpokenView(ViewState):
-    """A :class:`ViewState` whose messages and notes are also said, as
-    they are made (``speak``)."""
-
-    speak: Callable[[str], None] = _nothing
-
-    def say(self, *lines: str) -> None:
-        super().say(*lines)
-        for line in lines:
-            self.speak(line)
-
-    def tell(self, text: str) -> None:
-        if text and text != self.note:
-            self.speak(text)
-        super().tell(text)
+CAUGHT_UP = 5
+"""The events said to a caller who comes back to a game under way (L reads ten)."""
 
 
 class LineSeat(HumanSeat):
@@ -124,18 +62,54 @@ class LineSeat(HumanSeat):
                  chat_limit: int = 70, identity: Identity | None = None, hand_pause: float = 0.0,
                  session_seed: str | None = None, thinking: Thinking = IN_THREAD) -> None:
         super().__init__(display, name, options, chat_limit, identity, hand_pause, session_seed, thinking)
-        self.vs = SpokenView(options=self.vs.options, speak=self.display.say)
+        self.spoken = SpokenView(options=self.vs.options, speak=self.display.say)
+        self.vs = self.spoken
         self._said: tuple[Prompt, str] = (Prompt.NONE, "")  # the last prompt said: (its kind, its words)
         self._told_chat = False  # the chat prompt's keys were said once in full
         self._seeds: list[str] = []  # the lines about the shuffle's seeds, in full, for K
         self._advice: list[str] = []  # the last notes of advice, for A
-        self._sent = -1  # the game's length when this player last sent a move (no prompt until it is made)
+        self._sent: tuple[Game, int, Action] | None = None
+        """The move this player sent, in which game and at which length of
+        it: no prompt until the table applies (or refuses) it."""
+        self._back = False  # attached, and told nothing yet: the first events may be the game so far
+        self._quiet = False  # the game so far is being told: kept for L, not said
 
     # -- words ------------------------------------------------------------------
 
     def attach(self, table: Table, index: int) -> None:
         super().attach(table, index)
         self.display.text = self._screen  # Ctrl-L says this phase's table and prompt, not the last page shown
+        self._back = True
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """As :meth:`HumanSeat.notify`; but the first events told after the
+        seat is attached to a game under way (a kept game resumed, or a
+        dropped caller's seat taken back) are the game so far: kept for L,
+        not said, and the caller hears where the game stands instead
+        (:meth:`_catch_up`)."""
+        if not self._back:
+            super().notify(game, events)
+            return
+        self._back = False
+        if not game.actions:  # a game just begun: its first events are news
+            super().notify(game, events)
+            return
+        self._quiet, speak, self.spoken.speak = True, self.spoken.speak, nothing
+        try:
+            super().notify(game, events)
+        finally:
+            self._quiet, self.spoken.speak = False, speak
+        if self.failure is None:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Said to a caller who comes back to a game under way: its last
+        :data:`CAUGHT_UP` events (L reads ten), where the game stands
+        (as Ctrl-L says it), then the prompt."""
+        table = self._table_lines()
+        events = [line for line in self.vs.log[-CAUGHT_UP:] if not table[0].startswith(line)]  # (not said twice)
+        self.display.say(f"You are back in game {self.game.number}. The last events:", *events, *table)
+        self._update()
 
     def notice(self, text: str) -> None:
         """Said; a seed's or a commitment's 64 digits are kept for K
@@ -205,23 +179,43 @@ class LineSeat(HumanSeat):
         else:
             self.vs.chat.append((self._now(), "***", note))
 
+    def _pegging_note(self, game: Game, hand: int) -> None:
+        if not self._quiet:  # (not the notes of the hands told again: they were said when played)
+            super()._pegging_note(game, hand)
+
+    def _linger(self) -> None:
+        if not self._quiet:
+            super()._linger()
+
     def on_chat(self, line: tuple[float, str, str]) -> None:
+        """Another player's chat line, said (one of the chat so far, to a
+        caller who comes back, kept only)."""
         self.vs.chat.append(line)
         del self.vs.chat[:-100]
-        if line[1] != self.name:
-            self.display.say(f"{line[1]} says: {line[2]}")
+        if line[1] != self.name and not self._back:
+            kind, words = self._prompt() if self.table is not None and self.table.game is not None else (Prompt.NONE, "")
+            again = [words] if words and kind not in LINE_PROMPTS else []  # (a line's prompt is written again by the display)
+            self.display.say(f"{line[1]} says: {line[2]}", *again)  # the prompt again after it: the line was the last said
+            if again:
+                self._said = (kind, words)
         self._update()
 
     def _update(self) -> None:
-        """The controller's mode, then the prompt said when it changed."""
+        """The controller's mode, then the prompt said when it changed
+        (not before the first events, nor while the game so far is told:
+        :meth:`notify`)."""
         if self.table is None or self.table.game is None:
             return
         super()._update()
+        if self._quiet or self._back:  # (nothing said before the first events: they may be the game so far)
+            return
         kind, words = self._prompt()
         if (kind, words) == self._said or (kind in SAID_ONCE and kind is self._said[0]):
             return
         if kind is Prompt.DISCARD and self.vs.selected and self.display.terminal.has_input():
             return  # the second card is typed already: no question about it
+        if self._said[0] in LINE_PROMPTS and kind is not self._said[0] and isinstance(self.display, LineDisplay):
+            self.display.forget_line()  # (its question is gone: ESC, or the table moved on)
         self._said = (kind, words)
         if kind in LINE_PROMPTS:
             self.display.prompt(words)
@@ -238,7 +232,7 @@ class LineSeat(HumanSeat):
         seating = self.seating()
         if seating.leaving:
             return Prompt.LEAVING, seating.leave_question.replace("(Y/N)", "Press Y or N.")
-        if self._sent == len(game.actions) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
+        if self._on_its_way(game) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
             return Prompt.WAIT, ""  # the move sent is on its way to the table: nothing to choose until it is made
         if vs.mode is Mode.DISCARD:
             crib = "your" if game.dealer == me else f"{seating.opponent}'s"
@@ -280,15 +274,21 @@ class LineSeat(HumanSeat):
         return Prompt.WAIT, ""
 
     def _screen(self) -> list[str]:
-        """What Ctrl-L says at the table: where the game stands (the hand,
-        the scores, the starter and the count) and the prompt of this phase."""
+        """What Ctrl-L says at the table: where the game stands
+        (:meth:`_table_lines`) and the prompt of this phase."""
+        words = self._prompt()[1]
+        return [*self._table_lines(), words or f"{self._turn_words()}"]
+
+    def _table_lines(self) -> list[str]:
+        """Where the game stands, in one or two lines: the hand, the
+        dealer and the scores; in the play and the show, the starter and
+        the count."""
         game = self.game
         table = [f"Hand {number_words(game.hand_number)}, {self._dealer_words()}. {self._scores()}"]
         if game.phase in (Phase.PLAY, Phase.SHOW) and game.starter is not None:
             series = f"; played since the count began: {cards_list(game.series)}" if game.series else ""
             table.append(f"The starter is the {card_name(game.starter)}. Count {number_words(game.count)}{series}.")
-        words = self._prompt()[1]
-        return [*table, words or f"{self._turn_words()}"]
+        return table
 
     def _dealer_words(self) -> str:
         game = self.game
@@ -372,8 +372,9 @@ class LineSeat(HumanSeat):
                 self.display.echo("\n")
             elif len(after) > len(before):
                 self.display.echo(after[len(before):])
-            elif len(after) < len(before):
-                self.display.echo("\b")
+            else:
+                for _ in range(len(before) - len(after)):  # (ESC empties the line at once)
+                    self.display.echo("\b")
         for intent in intents:
             self._carry_out(intent)
         self._update()
@@ -387,9 +388,25 @@ class LineSeat(HumanSeat):
             return vs.seed_input or ""
         return vs.typed
 
+    def _on_its_way(self, game: Game) -> bool:
+        """True while the move this player sent is not in ``game`` yet
+        (the other player's, applied meanwhile, does not answer it)."""
+        if self._sent is None:
+            return False
+        sent, at, action = self._sent
+        if sent is not game or len(game.actions) < at or action in game.actions[at:]:  # (fewer: a hand replayed)
+            self._sent = None
+            return False
+        return True
+
+    def rejected(self, message: str) -> None:
+        """The table refused the move sent: the prompt is said again with why."""
+        self._sent = None
+        super().rejected(message)
+
     def _carry_out(self, intent: Intent) -> None:
         if isinstance(intent, Submit) and self.table is not None and self.table.game is not None:
-            self._sent = len(self.table.game.actions)
+            self._sent = (self.table.game, len(self.table.game.actions), intent.action)
         super()._carry_out(intent)
 
     def _numbered(self, game: Game) -> list[Card]:

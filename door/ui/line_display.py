@@ -25,6 +25,8 @@ class LineDisplay(Display):
     def __init__(self, terminal: Terminal) -> None:
         super().__init__(terminal)
         self._open = False  # a prompt or an echo is on the current line
+        self._line = ""  # what is on it: the prompt and what was typed after it (written again after a say)
+        self._keep = False  # the next screen shown is not said (:meth:`keep_said`)
         self.told_keys = False
         """The game's reading keys were said (once a call: a caller who knows them is not told again)."""
 
@@ -32,22 +34,39 @@ class LineDisplay(Display):
         """Make ``painter`` the current screen (for a later switch to the
         full screen) and say ``text``."""
         self.painter, self.hold, self.text = painter, hold, text
+        self._line = ""  # (a new screen: the last one's prompt is not written again)
+        if self._keep:
+            self._keep = False
+            return
         if text is not None:
             self.say(*text())
+
+    def keep_said(self) -> None:
+        """The next screen shown is the one said last, changed only where
+        the caller was just told: it is not said again (Ctrl-L says it)."""
+        self._keep = True
 
     def say(self, *lines: str) -> None:
         """Write each of ``lines`` (blank ones skipped) on a line of its own,
         cards named in full (:func:`~door.ui.speech.speak_cards`), a seed
         or a digest in groups of four (:func:`~door.ui.speech.digest_groups`).  A long
         line is not broken: a screen reader reads a line as one utterance,
-        and a teletype's own margin folds it."""
+        and a teletype's own margin folds it.  A prompt and what was typed
+        after it, on the line when they came, are written again after
+        them: typed keys are never split by a line said meanwhile."""
         out = [digest_groups(speak_cards(line.strip())) for line in lines if line.strip()]
         if not out:
             return
         if self._open:
             self.terminal.write(b"\r\n")
             self._open = False
-        self.terminal.write_text("".join(line + "\r\n" for line in out))
+        self.terminal.write_text("".join(line + "\r\n" for line in out) + self._line)
+        self._open = bool(self._line)
+
+    def forget_line(self) -> None:
+        """The prompt on the line is answered another way (its question
+        is gone): not written again after what is said next."""
+        self._line = ""
 
     def answer(self, *lines: str) -> bool:
         """Say ``lines`` unless more keys wait (see :meth:`Display.answer`):
@@ -63,18 +82,20 @@ class LineDisplay(Display):
         if self._open:
             self.terminal.write(b"\r\n")
         self.terminal.write_text(text)
-        self._open = True
+        self._open, self._line = True, text
 
     def echo(self, text: str) -> None:
         """Echo typed ``text``; ``"\\b"`` erases the last character typed."""
         if text == "\b":
             self.terminal.write(b"\b \b")
+            self._line = self._line[:-1]
         elif text == "\n":
             self.terminal.write(b"\r\n")
-            self._open = False
+            self._open, self._line = False, ""
             return
         else:
             self.terminal.write_text(text)
+            self._line += text
         self._open = True
 
     def refresh(self) -> None:

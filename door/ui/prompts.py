@@ -5,7 +5,7 @@ is :class:`~door.net.terminal.HungUp`, raised by the key loop."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import partial
 
 from door.net.ansi import CLEAR
@@ -60,10 +60,16 @@ def frame(canvas: Canvas, subtitle: str, lines: Sequence[str], banner: bool = Tr
 async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label: str, default: str = "",
                    limit: int = NAME_LIMIT, mask: bool = False, note: str = "") -> str:
     """Ask for one line of text after ``label``.  ``default`` is offered
-    ready to accept; ``mask`` draws ``*`` for each character (passwords).
+    ready to accept; ``mask`` draws ``*`` for each character (passwords),
+    and in the line presentation echoes nothing (a screen reader would say
+    "star" for each).
     Returns the text with control characters removed (possibly empty).
     Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     typed = strip_controls(default, limit)
+    hidden = mask and display.lines
+
+    def echoed(text: str) -> str:
+        return "" if hidden else "*" * len(text) if mask else text
 
     def paint(canvas: Canvas) -> None:
         row = frame(canvas, subtitle, lines)
@@ -76,7 +82,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
 
     display.show(paint, text=lambda: [note, *lines, "Type, then press RETURN (BACKSPACE erases)."])
     display.prompt(label)
-    display.echo("*" * len(typed) if mask else typed)
+    display.echo(echoed(typed))
     async for key in display.keys():
         if key is None:
             continue
@@ -84,19 +90,17 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
             display.echo("\n")
             return strip_controls(typed, limit)
         if key.name in (KeyName.BACKSPACE, KeyName.DELETE):
-            if typed:
+            if typed and not hidden:
                 display.echo("\b")
             typed = typed[:-1]
         elif key.name is KeyName.CHAR:
             if len(typed) < limit:
                 typed += key.char
-                display.echo("*" if mask else key.char)
+                display.echo(echoed(key.char))
                 note = ""
             else:
                 note = f"At most {limit} characters."
-                if display.answer(note):
-                    display.prompt(label)
-                    display.echo("*" * len(typed) if mask else typed)
+                display.answer(note)  # (the line presentation writes the prompt and what is typed again after it)
         display.refresh_soon()
     raise AssertionError("the key loop ends only by raising HungUp")
 
@@ -114,12 +118,17 @@ BACK = "\x1b"
 
 
 async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choices: str,
-                     banner: bool = True, note: str = "", escape: bool = False) -> str:
+                     banner: bool = True, note: str = "", escape: bool = False,
+                     answers: Mapping[str, Sequence[str]] | None = None) -> str:
     """Show ``lines`` and wait for one of the keys in ``choices``
     (letters compared ignoring case).  Returns the key pressed, upper-cased,
-    or :data:`BACK` for ESC when ``escape``.  Raises
-    :class:`~door.net.terminal.HungUp` on hang-up."""
+    or :data:`BACK` for ESC when ``escape``.  ``answers``: keys (upper
+    case, not in ``choices``) each answered in place by its lines, said
+    without the screen being said again (the line presentation: what is
+    read only on demand).  Raises :class:`~door.net.terminal.HungUp` on
+    hang-up."""
     allowed = choices.upper()
+    answers = answers or {}
 
     def paint(canvas: Canvas) -> None:
         row = frame(canvas, subtitle, lines, banner)
@@ -130,6 +139,9 @@ async def ask_choice(display: Display, subtitle: str, lines: Sequence[str], choi
     async for key in display.keys():
         if key is not None and key.name is KeyName.CHAR and key.char.upper() in allowed:
             return key.char.upper()
+        if key is not None and key.name is KeyName.CHAR and key.char.upper() in answers:
+            display.answer(*answers[key.char.upper()])
+            continue
         if escape and key is not None and key.name is KeyName.ESCAPE:
             return BACK
         note = "Please press " + " or ".join(allowed) + "."

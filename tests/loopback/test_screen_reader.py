@@ -118,9 +118,8 @@ async def test_a_blind_caller_registers_and_plays_a_whole_game_with_manual_count
     start_options = bot.read_to
     await bot.wait_for(re.compile(r"Press [^\n]*Q; ESC goes back\."))
     if not re.search(r"Counting +manual", bot.text()[start_options:]):
-        bot.send("c")  # counting: manual
+        bot.send("c")  # counting: manual (the line that changed is said, not the screen again)
         await bot.wait_for(re.compile(r"Counting +manual"))
-        await bot.wait_for(re.compile(r"Press [^\n]*Q; ESC goes back\."))
     bot.send("1")
     bursts = await play_a_game(bot, reread=True)
     await bot.wait_for(MENU)
