@@ -39,6 +39,7 @@ from door.records.store import SavedGame
 from door.ui.words import strip_controls
 from engine.actions import Action, IllegalAction
 from engine.events import Event, HandDealt
+from engine.forced import forced_action
 from engine.game import Game, Phase, replay
 from engine.objectives import WIN_CHANCE, Objective, rules_objective
 from engine.rules import Rules
@@ -416,23 +417,44 @@ class Table:
                         return TimeOut(out[0])
 
     async def _apply(self, game: Game, seat: int, action: Action) -> bool:
-        """Apply ``seat``'s move: refused, or kept in the store and then
-        shown; False when the store could not keep it (the match is held)."""
+        """Apply ``seat``'s move (and the forced moves it leaves, where the
+        table makes them): refused, or kept in the store and then shown;
+        False when the store could not keep it (the match is held)."""
         try:
             events = game.apply(action)
         except IllegalAction as exc:
             self._tell_seat(seat, "rejected", str(exc))
             return True
-        if self.journal is not None:
-            self.writing = True  # the game holds a move the store has not kept: screens wait
-            try:
-                await self.journal.action(game)  # kept before anyone sees it
-            except JournalError as exc:
-                self._hold(game, exc)  # the screens keep waiting: the move is never shown
+        if not await self._keep(game):
+            return False
+        while self.settings.forced_moves and (forced := self._forced(game)) is not None:
+            events += game.apply(forced)  # (made at once: only real decisions wait, and nobody is asked this one)
+            if not await self._keep(game):
                 return False
-            self.writing = False
         self._broadcast(game, events)
         return True
+
+    async def _keep(self, game: Game) -> bool:
+        """Keep the game's latest move in the store before anyone sees it;
+        False (the match held, the screens kept waiting: the move is never
+        shown) when the store cannot."""
+        if self.journal is None:
+            return True
+        self.writing = True  # the game holds a move the store has not kept: screens wait
+        try:
+            await self.journal.action(game)
+        except JournalError as exc:
+            self._hold(game, exc)
+            return False
+        self.writing = False
+        return True
+
+    def _forced(self, game: Game) -> Action | None:
+        """A move a person at this table has no choice about now (a sole
+        playable card: :func:`~engine.forced.forced_action`), or ``None``;
+        the computer makes its own."""
+        return next((action for seat in game.to_act() if not self.seats[seat].computer
+                     and (action := forced_action(game, seat)) is not None), None)
 
     def _tell(self, text: str) -> None:
         """Say ``text`` to both players."""

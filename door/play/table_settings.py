@@ -51,6 +51,9 @@ class TableSettings:
     could set their seeds (the caller's session's; by default a new chain).
     ``decision_clock``: the clock on each decision of a game between
     people (:mod:`door.play.decision_clock`; ``None``: none).
+    ``forced_moves``: the table makes a person's forced moves at once (a
+    sole playable card: :mod:`engine.forced`), so only real decisions
+    wait (a correspondence game's).
     """
 
     numbers: Callable[[], int | SeededShuffle | None] = _no_number
@@ -66,3 +69,4 @@ class TableSettings:
     seeds: SeedChain = field(default_factory=new_chain)
     sealed_until: str | None = None
     decision_clock: ClockTerms | None = None
+    forced_moves: bool = False
