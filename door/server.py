@@ -107,7 +107,7 @@ class DoorServer:
         self.thinking = Thinking(config.computer.processes)
         """Where the expert computer thinks (its worker processes start with the door)."""
         self.service = Service(node_name(config.server.node_name, worker, workers), Parts(
-            lambda: self.store, lambda: self.ctx.lobby if hasattr(self, "ctx") else None, self.thinking,
+            lambda: self.store, lambda: self.ctx.lobby if self.store is not None else None, self.thinking,
             lambda: {"telnet": self._telnet, "ssh": self._ssh}, self.sessions, self._sysop_sessions,
             config.limits.max_sessions))
         """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""

@@ -377,10 +377,11 @@ def _response(status: http.HTTPStatus, body: bytes, content_type: str, extra: di
 
 def _metrics(connection: ServerConnection, options: WebOptions) -> Response | None:
     """``/metrics`` for a connection from ``metrics_from`` (its own TCP
-    address, never one a header names); ``None`` for anyone else (the
-    path is then not found, as any other)."""
+    address, never one a header names, and never a reverse proxy's:
+    through it anybody could ask); ``None`` for anyone else (the path is
+    then not found, as any other)."""
     peer = address_of(connection.transport.get_extra_info("peername")) if connection.transport else "?"
-    if options.metrics is None or not in_networks(peer, options.metrics_from):
+    if options.metrics is None or peer in options.proxies or not in_networks(peer, options.metrics_from):
         return None
     return _response(http.HTTPStatus.OK, options.metrics(), METRICS_TYPE, {"Cache-Control": "no-store"})
 

@@ -12,6 +12,7 @@ nodes notice) so every node reads the list again at once.
 from __future__ import annotations
 
 import enum
+import functools
 import ipaddress
 from dataclasses import dataclass
 
@@ -61,8 +62,14 @@ class Ban:
             return False
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
             ip = ip.ipv4_mapped
-        network = ipaddress.ip_network(self.target)
+        network = _network(self.target)
         return network.version == ip.version and ip in network
+
+
+@functools.lru_cache(maxsize=4096)
+def _network(cidr: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network:
+    """``cidr`` parsed once (every connection's accept asks every network ban)."""
+    return ipaddress.ip_network(cidr)
 
 
 def parse_target(text: str) -> tuple[BanKind, str, str]:

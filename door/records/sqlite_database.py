@@ -82,7 +82,7 @@ class SqliteDatabase(Database):
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise StoreError(refusal(str(self.path), version, len(MIGRATIONS)))
-            while True:  # a step a transaction (door.records.migrate)
+            while not _current(db):  # a step a transaction (door.records.migrate)
                 db.execute("BEGIN IMMEDIATE")
                 # another process (a worker) may have migrated while this one waited for the lock
                 version = int(db.execute("PRAGMA user_version").fetchone()[0])
@@ -189,6 +189,16 @@ class SqliteDatabase(Database):
                 self.connection.backup(other)
             other.close()
         await self.run(copy)
+
+
+def _current(db: sqlite3.Connection) -> bool:
+    """True when the store has made every step this program has (read
+    without a lock: opening a current store, as ``records`` does beside a
+    running server, writes nothing)."""
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_steps'").fetchone() is None:
+        return False
+    row = db.execute("SELECT version FROM schema_steps").fetchone()
+    return row is not None and int(row[0]) >= len(MIGRATIONS)
 
 
 def _script(db: Connection, sql: str) -> None:

@@ -106,6 +106,4 @@ class BanList:
             log.warning("banned (%s): ending the call of %s from %s", ban.shown, presence.name or "-",
                         terminal.address)
             refused("banned")
-            terminal.say_farewell(f"Sorry, {refusal(ban)}")
-            terminal.close()
-            terminal.lost()
+            self.lobby.end_call(presence, f"Sorry, {refusal(ban)}")

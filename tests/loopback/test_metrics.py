@@ -172,3 +172,13 @@ def test_a_metrics_listener_that_is_not_host_and_port_is_refused(tmp_path: Path)
     conf.write_text('[server]\nmetrics_listen = "9181"\n')
     with pytest.raises(ConfigError, match="server.metrics_listen: expected HOST:PORT"):
         load_config(conf)
+
+
+async def test_metrics_are_never_served_through_a_reverse_proxy(tmp_path: Path) -> None:
+    """A listed address that is also a web proxy is not served: through
+    the proxy anybody on the internet could ask."""
+    config = make_config(tmp_path / "data")
+    config.web.metrics_from = ["127.0.0.1"]
+    config.web.proxies = ["127.0.0.1"]
+    async with running(config) as door:
+        assert (await asyncio.to_thread(scrape, door))[0] == 404

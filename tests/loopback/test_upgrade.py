@@ -86,8 +86,9 @@ async def test_a_node_of_this_release_joins_a_node_of_the_previous_one_with_game
         # the old node's caller plays on: their next card is kept in the expanded store
         row = screen.row_of("Your cards") + 1
         before = screen.lines()[row]
-        writer.write(b"\r")
-        await screen.wait_for(lambda: screen.lines()[row] != before and screen.prompt() != "", timeout=15)
+        writer.write(b"\r")  # (the second card: at most 20 on the count, always playable)
+        await screen.wait_for(lambda: screen.lines()[row] != before and screen.prompt().startswith("Your turn"),
+                              timeout=15)  # (the computer has answered it)
         await asyncio.sleep(0.5)
         played = screen.lines()[GAME_ROWS]
         # the old node stops, and starts again on the expanded store
