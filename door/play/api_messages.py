@@ -218,7 +218,8 @@ def _field_of(error: ValidationError, message: dict[str, Any]) -> str:
         known = error.schema.get("properties", {})
         extra = next((name for name in message if name not in known), None)
         if extra is not None:
-            return extra if len(extra) <= 40 and not any(map(unsafe_char, extra)) else ascii(extra)[1:-1][:40]
+            plain = 0 < len(extra) <= 40 and not any(map(unsafe_char, extra))
+            return extra if plain else json.dumps(extra)[:40]  # (quoted, escaped: "" for an empty name)
     return "$"
 
 

@@ -55,7 +55,8 @@ def test_every_charset_encodes_anything(charset) -> None:  # type: ignore[no-unt
     ('{"type": "claim", "points": 1e400}', "points", "integer"),
     ('{"type": "claim", "points": 30}', "points", "maximum"),
     ('{"type": "claim"}', "points", "required"),
-    ('{"type": "lobby", "\\ud800x": 1}', "\\ud800x", "not allowed"),
+    ('{"type": "lobby", "\\ud800x": 1}', '"\\ud800x"', "not allowed"),
+    ('{"type": "lobby", "": 1}', '""', "not allowed"),
     ('{"type": "lobby", "x\'y": 1}', "x'y", "not allowed"),
 ])
 def test_each_bad_message_names_its_field(text: str, field: str, words: str) -> None:
