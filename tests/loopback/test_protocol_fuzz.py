@@ -15,6 +15,7 @@ import functools
 import itertools
 import json
 import logging
+import random
 import re
 from collections import deque
 from collections.abc import Iterator
@@ -33,7 +34,15 @@ from tests.loopback.test_bots import ann_challenges_robo, answer, bot_in
 from tests.loopback.test_callers import registered
 from tests.loopback.test_matches import ranked_config
 from tests.loopback.test_protocol import next_message
-from tests.support.hostile import as_text, collected, expected_field, hostile_messages, mutated, valid_documents
+from tests.support.hostile import (
+    HOSTILE_TEXT,
+    as_text,
+    collected,
+    expected_field,
+    hostile_messages,
+    mutated,
+    valid_documents,
+)
 from tests.support.player import Player
 from tests.support.server import make_config, running
 
@@ -49,17 +58,28 @@ asks four times as often for the same time."""
 
 @functools.cache
 def corpus() -> tuple[list[Sent], list[Sent]]:
-    """The bad messages (each with the field the door must name) and the
-    valid ones that are not moves (a chat line, or a message an error
-    on ``type`` answers during a game), drawn by Hypothesis once."""
+    """The messages the door's reader refuses (each with the field it
+    names), and those it accepts that are not moves (a chat line, which
+    gets no answer, or a message an error on ``type`` answers during a
+    game), drawn by Hypothesis once: documents from the schemas, mutated
+    ones, chat lines of hostile text, anything else."""
     valid = collected(valid_documents(), 120)
     documents = st.sampled_from(valid)
-    drawn = collected(mutated(documents).map(as_text), 1200) + collected(hostile_messages(documents), 600)
-    bad: list[Sent] = [(m, f) for m in drawn
-                       if (f := expected_field(m)) is not None and len(m if isinstance(m, bytes) else m.encode())
-                       <= MAX_MESSAGE]  # (a bigger one closes the connection: the WebSocket's own limit, 1009)
-    harmless: list[Sent] = [(as_text(d), None if d["type"] == "chat" else "type") for d in valid
-                            if d["type"] not in ("discard", "play", "claim", "leave")]
+    chat = st.builds(lambda text: {"type": "chat", "text": text}, HOSTILE_TEXT)
+    drawn = [*map(as_text, valid), *collected(mutated(documents).map(as_text), 1200),
+             *collected(chat.map(as_text), 200), *collected(hostile_messages(documents), 600)]
+    bad: list[Sent] = []
+    harmless: list[Sent] = []
+    for message in drawn:
+        if len(message if isinstance(message, bytes) else message.encode()) > MAX_MESSAGE:
+            continue  # (a bigger one closes the connection: the WebSocket's own limit, 1009)
+        named = expected_field(message)
+        if named is not None:
+            bad.append((message, named))
+        elif (kind := json.loads(message)["type"]) not in ("discard", "play", "claim", "leave"):
+            harmless.append((message, None if kind == "chat" else "type"))
+    for sent in (bad, harmless):
+        random.Random(1).shuffle(sent)  # (each kind of message in every part of a game, the same every run)
     return bad, harmless
 
 
