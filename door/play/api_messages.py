@@ -18,7 +18,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 
 from door.ui.prompts import NAME_LIMIT, REASON_LIMIT
-from door.ui.safe_text import unsafe_char
+from door.ui.safe_text import first_unsafe, unsafe_char
 from engine.cards import Card, parse_cards
 from engine.events import (
     CardPlayed,
@@ -235,10 +235,9 @@ def _check_value(field: str, value: Any) -> None:
     if isinstance(value, float):
         raise MessageError(field, "a whole number, written without a fraction or an exponent")
     if isinstance(value, str):
-        for ch in value:
-            why = unsafe_char(ch)
-            if why is not None:
-                raise MessageError(field, f"may not hold {why} (U+{ord(ch):04X})")
+        ch = first_unsafe(value)
+        if ch is not None:
+            raise MessageError(field, f"may not hold {unsafe_char(ch)} (U+{ord(ch):04X})")
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _check_value(f"{field}.{i}", item)

@@ -13,7 +13,9 @@ no UTF-8 terminal can be sent one).
 
 from __future__ import annotations
 
-__all__ = ["BIDI_CONTROLS", "REPLACEMENT", "unsafe_char", "clean_text"]
+import re
+
+__all__ = ["BIDI_CONTROLS", "REPLACEMENT", "unsafe_char", "first_unsafe", "clean_text"]
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 """The bidirectional embeddings, overrides and isolates and their ends:
@@ -22,6 +24,22 @@ LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI."""
 REPLACEMENT = "\ufffd"
 """What a lone surrogate becomes in cleaned text (U+FFFD, the replacement
 character; a terminal charset without it shows ``?``)."""
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+"""Any one character :func:`unsafe_char` gives a reason for."""
+
+
+def first_unsafe(text: str) -> str | None:
+    """The first character of ``text`` that may not be shown as it is
+    (:func:`unsafe_char`), or ``None`` (one search in C: a chat line of
+    200 characters costs about a microsecond).
+
+    >>> first_unsafe("Ann"), first_unsafe("A\u202eB\x1b")
+    (None, '\u202e')
+    """
+    found = _UNSAFE.search(text)
+    return None if found is None else found.group()
 
 
 def unsafe_char(ch: str) -> str | None:
@@ -53,6 +71,8 @@ def clean_text(text: str, limit: int, secret: bool = False) -> str:
     >>> clean_text("x" * 50, 20) == "x" * 20
     True
     """
+    if first_unsafe(text) is None:
+        return text.strip()[:limit]  # (most text: nothing to take out)
     out = []
     for ch in text:
         why = unsafe_char(ch)
