@@ -50,7 +50,7 @@ def test_every_valid_document_is_accepted_as_it_is(doc: dict[str, Any]) -> None:
     usable(doc)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile_messages())
 def test_anything_else_is_an_error_naming_a_printable_field(message: str | bytes) -> None:
     try:
