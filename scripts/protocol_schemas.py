@@ -22,7 +22,7 @@ SECTIONS = {"What a program sends": CLIENT_SCHEMAS, "What the door sends": SERVE
 
 
 def _block(schema: dict[str, Any]) -> str:
-    return "```json\n" + json.dumps(schema, indent=2, ensure_ascii=False) + "\n```"
+    return "```json\n" + json.dumps(schema, indent=2) + "\n```"
 
 
 def rewrite(text: str) -> str:

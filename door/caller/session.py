@@ -40,7 +40,7 @@ from door.sysop.doing import Doing
 from door.sysop.presence import account_identity, sysop_identity
 from door.ui.canvas import Canvas
 from door.ui.display import Presentation
-from door.ui.prompts import BACK, NOTE, ask_choice, ask_line, charset_test, frame, goodbye, show_page
+from door.ui.prompts import BACK, NOTE, REASON_LIMIT, ask_choice, ask_line, charset_test, frame, goodbye, show_page
 from engine.rules import Rules
 from engine.scoring import RunMode
 from engine.shuffle import SeededShuffle
@@ -399,7 +399,7 @@ class CallerSession(CallerSide):
             reason = await ask_line(display, "Page the sysop", [
                 "Page the sysop for a game.",
                 "Say why if you like, then press RETURN to page.",
-            ], "Reason: ", "", 60)
+            ], "Reason: ", "", REASON_LIMIT)
         self.doing(Doing.PAGING)
         page = asyncio.create_task(ctx.lobby.page(presence, reason))
 

@@ -6,7 +6,7 @@ for one session.  Python's ``cp437`` codec cannot encode the suits, which in
 CP437 are the glyphs of bytes 0x03-0x06 (heart, diamond, club, spade): they
 are mapped here (FIELD_NOTES.md "Terminals and encodings").  A character a
 charset cannot show is replaced by a stand-in (``o`` for the game hole ○),
-or ``?`` when there is none.
+or ``?`` when there is none (a lone surrogate too: encoding never raises).
 """
 
 from __future__ import annotations
@@ -78,9 +78,14 @@ class Charset:
     def encode(self, text: str) -> bytes:
         """Encode a whole string character by character (a string drawn
         before is looked up: frames draw the same card faces, labels and
-        lines again and again)."""
+        lines again and again).  Never raises: what the charset cannot
+        encode, a lone surrogate included, becomes a stand-in or ``?``."""
         if self.name == "utf-8":
-            return (text.replace(WIDE_TAIL, "") if WIDE_TAIL in text else text).encode("utf-8")
+            text = text.replace(WIDE_TAIL, "") if WIDE_TAIL in text else text
+            try:
+                return text.encode("utf-8")
+            except UnicodeEncodeError:  # (a lone surrogate: UTF-8 has no bytes for one)
+                return text.encode("utf-8", "replace")
         got = self._texts.get(text)
         if got is None:
             got = b"".join(self.encode_char(ch) for ch in text)

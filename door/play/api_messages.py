@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
 
+from door.ui.prompts import NAME_LIMIT, REASON_LIMIT
+from door.ui.safe_text import first_unsafe, unsafe_char
 from engine.cards import Card, parse_cards
 from engine.game import Game, Phase
 from engine.shuffle import SeededShuffle
@@ -32,6 +34,14 @@ MAX_MESSAGE = 4096
 
 _CARD: dict[str, Any] = {"type": "string", "pattern": "^(A|[2-9]|T|J|Q|K)[CDHS]$"}
 _SEAT: dict[str, Any] = {"type": "integer", "enum": [0, 1]}
+_SAFE = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$"
+"""A text field's pattern: no control character, bidirectional override
+or isolate, or lone surrogate (:func:`door.ui.safe_text.unsafe_char`)."""
+
+
+def _text(most: int, least: int = 1) -> dict[str, Any]:
+    """A text field of ``least`` to ``most`` characters, safe to show."""
+    return {"type": "string", **({"minLength": least} if least else {}), "maxLength": most, "pattern": _SAFE}
 
 
 def _message(kind: str, properties: dict[str, Any] | None = None, required: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -40,28 +50,27 @@ def _message(kind: str, properties: dict[str, Any] | None = None, required: tupl
 
 
 CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
-    "login": _message("login", {"name": {"type": "string", "minLength": 1, "maxLength": 20},
-                                "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-                                "password": {"type": "string", "minLength": 1, "maxLength": 64}}, ("name",)),
+    "login": _message("login", {"name": _text(NAME_LIMIT), "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                                "password": _text(64)}, ("name",)),
     "play_computer": _message("play_computer", {
         "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
-    "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2}},
-                        ("cards",)),
+    "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2,
+                                              "uniqueItems": True}}, ("cards",)),
     "play": _message("play", {"card": _CARD}, ("card",)),
     "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
-    "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
+    "chat": _message("chat", {"text": _text(200)}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
     "ratings": _message("ratings"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
-    "watch": _message("watch", {"player": {"type": "string", "minLength": 1, "maxLength": 20}}, ("player",)),
+    "watch": _message("watch", {"player": _text(NAME_LIMIT)}, ("player",)),
     "stop": _message("stop"),
-    "page": _message("page", {"reason": {"type": "string", "maxLength": 60}, "runs": {"enum": ["any", "order"]}}),
+    "page": _message("page", {"reason": _text(REASON_LIMIT, 0), "runs": {"enum": ["any", "order"]}}),
     "accept": _message("accept"),
     "decline": _message("decline"),
     "challenge": _message("challenge", {
-        "name": {"type": "string", "minLength": 1, "maxLength": 20}, "best_of": {"enum": [1, 3, 5]},
+        "name": _text(NAME_LIMIT), "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
     "seed": _message("seed", {"seed": {"type": "string", "minLength": 1, "maxLength": 200}}, ("seed",)),
     "leave": _message("leave"),
@@ -162,15 +171,19 @@ def read_message(text: str | bytes) -> dict[str, Any]:
     """A client's message, checked against its schema.  Raises
     :class:`MessageError` naming the field for anything else: not text,
     not JSON, not an object, an unknown ``type``, a field missing, of the
-    wrong kind or out of range, a field too many."""
+    wrong kind or out of range, a field too many, a card named twice, a
+    number with a fraction (``5.0``: the protocol's numbers are whole), a
+    text holding a control character, a bidirectional override or a lone
+    surrogate.  What it returns :meth:`~door.play.api_seat.ApiSeat.take`
+    can always act on."""
     if isinstance(text, bytes):
         raise MessageError("$", "messages are JSON text, not binary")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise MessageError("$", f"a message is at most {MAX_MESSAGE} bytes")
     try:
         message = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MessageError("$", f"not JSON: {exc.msg}") from None
+    except ValueError as exc:  # (json.JSONDecodeError among them)
+        raise MessageError("$", f"not JSON: {getattr(exc, 'msg', 'a number too long')}") from None
     except RecursionError:
         raise MessageError("$", "nested too deeply") from None
     if not isinstance(message, dict):
@@ -180,11 +193,52 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         raise MessageError("type", f"expected one of {', '.join(sorted(_VALIDATORS))}")
     error = next(iter(sorted(_VALIDATORS[kind].iter_errors(message), key=lambda e: list(e.path))), None)
     if error is not None:
-        field = ".".join(str(p) for p in error.path) or (
-            error.message.split("'")[1] if error.validator in ("required", "additionalProperties")
-            and "'" in error.message else "$")
-        raise MessageError(field, error.message[:200])
+        field = _field_of(error, message)
+        if error.validator == "pattern" and error.validator_value == _SAFE:
+            _check_value(field, error.instance)  # (which says what the text holds)
+        if error.validator == "uniqueItems":
+            raise MessageError(field, "name each card once")
+        raise MessageError(field, _said(error))
+    for field, value in message.items():
+        _check_value(field, value)
     return message
+
+
+def _field_of(error: ValidationError, message: dict[str, Any]) -> str:
+    """The field a schema's ``error`` is about: its path, or the field
+    missing, or the first one not in the schema (made printable)."""
+    if error.path:
+        return ".".join(str(p) for p in error.path)
+    if error.validator == "required":
+        missing = [name for name in error.validator_value if name not in message]
+        return missing[0] if missing else "$"
+    if error.validator == "additionalProperties":
+        known = error.schema.get("properties", {})
+        extra = next((name for name in message if name not in known), None)
+        if extra is not None:
+            plain = 0 < len(extra) <= 40 and not any(map(unsafe_char, extra))
+            return extra if plain else json.dumps(extra)[:40]  # (quoted, escaped: "" for an empty name)
+    return "$"
+
+
+def _said(error: ValidationError) -> str:
+    """What the schema expected, in at most 200 printable characters."""
+    return "".join(ch if unsafe_char(ch) is None else "?" for ch in error.message[:200])
+
+
+def _check_value(field: str, value: Any) -> None:
+    """What a schema cannot say (or says for another regular-expression
+    dialect): numbers are whole, and a text is safe to show, to its very
+    end (Python's ``$`` also matches before a last line feed)."""
+    if isinstance(value, float):
+        raise MessageError(field, "a whole number, written without a fraction or an exponent")
+    if isinstance(value, str):
+        ch = first_unsafe(value)
+        if ch is not None:
+            raise MessageError(field, f"may not hold {unsafe_char(ch)} (U+{ord(ch):04X})")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_value(f"{field}.{i}", item)
 
 
 def card_list(cards: tuple[Card, ...] | list[Card]) -> list[str]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from door.ui.safe_text import clean_text
+
 __all__ = ["clean_name", "name_key", "is_ignorable"]
 
 _IGNORABLE_RANGES = (
@@ -44,14 +46,17 @@ def is_ignorable(ch: str) -> bool:
 
 
 def clean_name(name: str) -> str:
-    """``name`` as the door shows it: without control characters and
+    """``name`` as the door shows it: cleaned as any caller's text is
+    (:func:`door.ui.safe_text.clean_text`: no control characters or
+    bidirectional overrides, a lone surrogate made U+FFFD), without
     default-ignorable code points, white space runs made one space, ends
     stripped.
 
     >>> clean_name("  Ann\\u200b  Lee ")
     'Ann Lee'
     """
-    kept = "".join(" " if ch.isspace() else ch for ch in name if ch.isspace() or not is_ignorable(ch))
+    spaced = clean_text("".join(" " if ch.isspace() else ch for ch in name), len(name))
+    kept = "".join(ch for ch in spaced if ch == " " or not is_ignorable(ch))
     return " ".join(kept.split())
 
 

@@ -43,6 +43,8 @@ from door.sysop.presence import (
     Presence,
     challenger_keys,
 )
+from door.ui.prompts import REASON_LIMIT
+from door.ui.safe_text import clean_text
 from engine.rules import Rules
 
 if TYPE_CHECKING:
@@ -255,8 +257,11 @@ class Lobby:
         return any(c.available and not c.busy for c in self.consoles)
 
     async def page(self, presence: Presence, reason: str) -> Invitation | None:
-        """Ring the sysops for ``presence``; the invitation when a sysop
-        accepts, ``None`` when declined, unanswered or cancelled."""
+        """Ring the sysops for ``presence``, with ``reason`` (cleaned as any
+        caller's text is, and cut to :data:`REASON_LIMIT` characters); the
+        invitation when a sysop accepts, ``None`` when declined, unanswered
+        or cancelled."""
+        reason = clean_text(reason, REASON_LIMIT)
         loop = asyncio.get_running_loop()
         page = Page(presence, reason, self.clock() + self.paging.page_timeout, loop.create_future(), self.clock)
         self.pages.append(page)

@@ -16,10 +16,14 @@ from door.ui.display import Display, Presentation
 from door.ui.style import BLUE, CYAN, WHITE, YELLOW, Style
 from door.ui.words import strip_controls, wrap
 
-__all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "show_pages", "goodbye", "charset_test", "NAME_LIMIT"]
+__all__ = ["ask_line", "ask_choice", "keys_words", "BACK", "show_page", "show_pages", "goodbye", "charset_test", "NAME_LIMIT",
+           "REASON_LIMIT"]
 
 NAME_LIMIT = 20
 """The longest name, in characters."""
+
+REASON_LIMIT = 60
+"""The longest reason for paging the sysop, in characters."""
 
 TITLE = Style(fg=WHITE, bg=BLUE, bold=True)
 TEXT = Style(fg=WHITE)
@@ -65,7 +69,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
     "star" for each).
     Returns the text with control characters removed (possibly empty).
     Raises :class:`~door.net.terminal.HungUp` on hang-up."""
-    typed = strip_controls(default, limit)
+    typed = strip_controls(default, limit, secret=mask)
     hidden = mask and display.lines
 
     def echoed(text: str) -> str:
@@ -88,7 +92,7 @@ async def ask_line(display: Display, subtitle: str, lines: Sequence[str], label:
             continue
         if key.name is KeyName.ENTER:
             display.echo("\n")
-            return strip_controls(typed, limit)
+            return strip_controls(typed, limit, secret=mask)
         if key.name in (KeyName.BACKSPACE, KeyName.DELETE):
             if typed and not hidden:
                 display.echo("\b")

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from door.net.charset import SUIT_GLYPHS
+from door.ui.safe_text import clean_text
 from door.ui.speech import cadence
 from door.ui.telling import Telling, possessive, subject
 from engine.cards import Card
@@ -69,15 +70,9 @@ go with the session: with all of them here (8,192) the 2,000-game soak's
 memory grew for as long as it ran."""
 
 
-def strip_controls(text: str, limit: int) -> str:
-    """``text`` without control characters or escape sequences, cut to
-    ``limit`` characters: names and chat pass through this before any
-    terminal sees them."""
-    out = []
-    for ch in text:
-        if ch >= " " and ch != "\x7f" and not "\x80" <= ch < "\xa0":
-            out.append(ch)
-    return "".join(out).strip()[:limit]
+strip_controls = clean_text
+"""Names, chat and page reasons pass through this before any terminal
+sees them (:func:`door.ui.safe_text.clean_text`)."""
 
 
 def card_text(card: Card) -> str:
