@@ -137,6 +137,9 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     await context.close()
 
 
+SHOW_OR_END = "!document.querySelector('#again').hidden || !document.querySelector('#continue').hidden"
+
+
 async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tuple[set[str], list[str], int]:
     """Answer every question at the table until the game's end (the
     "again" button), by taps on a phone and clicks on a desktop, checking
@@ -148,10 +151,12 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
     leaks: list[str] = []
     counted = shows = 0
     for _ in range(400):
-        await page.wait_for_function("() => window.cribbageTable.asked || !document.querySelector('#again').hidden",
-                                     timeout=20000)
+        await page.wait_for_function(f"() => window.cribbageTable.asked || {SHOW_OR_END}", timeout=20000)
         if not await page.is_hidden("#again"):
             break
+        if not await page.is_hidden("#continue"):  # the show stays until Continue
+            await tap(page, "#continue", touch)
+            continue
         asked = await page.evaluate("() => window.cribbageTable.asked")
         hidden_now = hidden_cards(door, name)
         if asked["ask"] != "count":  # (in the show every hand is face up)
@@ -177,12 +182,13 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
             await tap(page, "#lay", touch)
         elif asked["ask"] == "play":
             await tap(page, "#hand .card:not([disabled])", touch)
+            await tap(page, "#play-go", touch)  # (confirmed)
         else:
             await page.fill("#claim", "0")
             await tap(page, "#claim-go", touch)
             counted += 1
-        await page.wait_for_function(  # (answered: the next question, or the game's end)
-            "() => window.cribbageTable.asked !== null || !document.querySelector('#again').hidden", timeout=20000)
+        await page.wait_for_function(  # (answered: the next question, the show, or the game's end)
+            f"() => window.cribbageTable.asked !== null || {SHOW_OR_END}", timeout=20000)
     return shots, leaks, counted
 
 
