@@ -11,7 +11,7 @@ import logging
 from typing import Any
 
 from door.caller.daily_screens import keep_result, pending_day, ranking_lines
-from door.caller.review import reviewed
+from door.caller.review import review_of
 from door.caller.side import Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
@@ -22,6 +22,8 @@ from door.play.daily_deal import daily_opponent
 from door.play.deals import new_seed
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
+from door.play.review_data import review_costs, review_decisions
+from door.play.review_words import review_lines
 from door.play.table import Table
 from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
@@ -143,8 +145,7 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
         if daily is not None and bot is not None:
             await keep_result(ctx, (bot.id, name), table, daily, _log)
     if daily is not None and bot is not None and not left:
-        lines = await ranking_lines(ctx, bot.id, daily[0])
-        link.send({"type": "daily", "day": daily[0], "game": daily[1].game, "lines": lines})
+        link.send(await daily_message(ctx, bot.id, daily[0]))
     return left
 
 
@@ -173,8 +174,27 @@ async def play_daily(link: ApiLink, ctx: DoorContext, presence: Presence, who: t
         log.info("%r plays the daily deal of %s (game %d) by the game protocol", name, day, deal.game)
         return await play_computer(link, ctx, presence, (name, account), {"type": "play_computer"}, None,
                                     (day, deal))
-    link.send({"type": "daily", "day": day, "game": deal.game, "lines": await ranking_lines(ctx, account.id, day)})
+    link.send(await daily_message(ctx, account.id, day))
     return False
+
+
+async def daily_message(ctx: DoorContext, account_id: int, day: str) -> dict[str, Any]:
+    """The ``daily`` message of ``day`` (``"YYYY-MM-DD"``) for
+    ``account_id``: the ranking's lines, and as data its first ten
+    (place, name, scores, margin, against the par, unfinished), the par
+    (the expert's score and the computer's) and the caller's streak in
+    days."""
+    deal = await ctx.store.daily.deal(day)
+    lines = await ranking_lines(ctx, account_id, day)  # (works out the par when nobody has yet)
+    par = await ctx.store.daily.par(day)
+    ranking = [{"place": i, "name": r.name, "score": r.score, "computer": r.computer, "margin": r.margin,
+                "against_par": r.against_par, "unfinished": r.unfinished}
+               for i, r in enumerate((await ctx.store.daily.ranking(day))[:10], 1)]
+    message: dict[str, Any] = {"type": "daily", "day": day, "game": deal.game, "lines": lines, "ranking": ranking,
+                               "streak": await ctx.store.daily.streak(account_id, day)}
+    if par is not None:
+        message["par"] = list(par)
+    return message
 
 
 async def review_message(ctx: DoorContext, account: Account | None, log: Log) -> dict[str, Any]:
@@ -186,10 +206,12 @@ async def review_message(ctx: DoorContext, account: Account | None, log: Log) ->
     games = await ctx.store.games.recent(account.name, 1)
     if not games:
         return error_message("type", "you have no finished game to review")
-    lines = await reviewed(ctx, games[0], account.id, log)
-    if isinstance(lines, str):
-        return error_message("type", lines)
-    return {"type": "review", "game": games[0].number, "lines": lines}
+    found = await review_of(ctx, games[0], account.id, log)
+    if isinstance(found, str):
+        return error_message("type", found)
+    review, number, opponent = found
+    return {"type": "review", "game": games[0].number, "lines": review_lines(review, number, opponent),
+            "decisions": review_decisions(review), "costs": review_costs(review)}
 
 
 async def ratings_message(ctx: DoorContext) -> dict[str, Any]:

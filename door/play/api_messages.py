@@ -89,6 +89,22 @@ _RATED: dict[str, Any] = {"type": "array", "items": {
 _SCORES: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _PEG: dict[str, Any] = {"type": "object", "properties": {"kind": {"type": "string"}, "points": {"type": "integer"}},
                         "required": ["kind", "points"], "additionalProperties": False}
+_DECISION: dict[str, Any] = {"type": "object", "properties": {
+    "hand": {"type": "integer"}, "kind": {"enum": ["discard", "play", "count"]}, "crib": {"enum": ["yours", "theirs"]},
+    "choice": {"type": "array", "items": _CARD}, "best": {"type": "array", "items": _CARD},
+    "value": {"type": "number"}, "best_value": {"type": "number"}, "count": {"type": "integer"},
+    "what": {"enum": ["hand", "crib"]}, "claimed": {"type": "integer"}, "held": {"type": "integer"},
+    "lost": {"type": "number"}, "mistake": {"type": "boolean"}},
+    "required": ["hand", "kind", "lost", "mistake"], "additionalProperties": False}
+_COSTS: dict[str, Any] = {"type": "object", "properties": {
+    "discards": {"type": "number"}, "pegging": {"type": "number"}, "counting": {"type": "number"}},
+    "required": ["discards", "pegging", "counting"], "additionalProperties": False}
+_RANKED: dict[str, Any] = {"type": "object", "properties": {
+    "place": {"type": "integer"}, "name": {"type": "string"}, "score": {"type": "integer"},
+    "computer": {"type": "integer"}, "margin": {"type": "integer"},
+    "against_par": {"anyOf": [{"type": "integer"}, {"type": "null"}]}, "unfinished": {"type": "boolean"}},
+    "required": ["place", "name", "score", "computer", "margin", "against_par", "unfinished"],
+    "additionalProperties": False}
 
 SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "hello": _message("hello", {"protocol": {"const": PROTOCOL}, "door": {"type": "string"}}, ("protocol", "door")),
@@ -126,12 +142,15 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
     "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES},
                           ("winner", "scores")),
-    "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
+    "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}},
+                                  "decisions": {"type": "array", "items": _DECISION}, "costs": _COSTS},
                        ("game", "lines")),
     "challenged": _message("challenged", {"name": {"type": "string"}, "offer": {"type": "string"},
                                           "seconds": {"type": "integer"}}, ("name", "offer", "seconds")),
     "daily": _message("daily", {"day": {"type": "string"}, "game": {"type": "integer"},
-                                "lines": {"type": "array", "items": {"type": "string"}}}, ("day", "game", "lines")),
+                                "lines": {"type": "array", "items": {"type": "string"}},
+                                "ranking": {"type": "array", "items": _RANKED}, "par": _SCORES,
+                                "streak": {"type": "integer"}}, ("day", "game", "lines")),
     "lobby": _message("lobby", {"players": {"type": "array", "items": {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},

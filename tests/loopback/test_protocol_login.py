@@ -78,6 +78,14 @@ async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: 
     assert review["game"] == games[0].number
     assert review["lines"][0] == f"Review of game #{games[0].number} against Computer"
     assert any(line.startswith("Your discards cost ") for line in review["lines"])
+    Draft202012Validator(SERVER_SCHEMAS["review"]).validate(review)  # and as data: each decision, choice and best
+    kinds = [d["kind"] for d in review["decisions"]]
+    assert kinds.count("discard") == sum(line.startswith("Hand ") and "kept" in line for line in review["lines"])
+    assert "play" in kinds and "count" in kinds
+    for d in review["decisions"]:
+        if d["kind"] == "discard":  # the two thrown, not the four kept
+            assert len(d["choice"]) == 2 and len(d["best"]) == 2 and d["lost"] >= 0
+    assert set(review["costs"]) == {"discards", "pegging", "counting"}
     await ws.close()
 
 
@@ -111,6 +119,10 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
     assert ranking["lines"][0] == f"Today's deal, {day} (game #{deal.game}): the same cards for everyone."
     mine = f"Ann {over['scores'][0]} - {over['scores'][1]}"
     assert any(mine in re.sub(r"\s+", " ", line) for line in ranking["lines"]), ranking["lines"]
+    assert ranking["ranking"] == [{"place": 1, "name": "Ann", "score": over["scores"][0],  # and as data
+                                   "computer": over["scores"][1], "margin": over["scores"][0] - over["scores"][1],
+                                   "against_par": ranking["ranking"][0]["against_par"], "unfinished": False}]
+    assert len(ranking["par"]) == 2 and ranking["streak"] == 1
     for message in (table, *seen):  # the day's messages keep to the published schemas
         Draft202012Validator(SERVER_SCHEMAS[message["type"]]).validate(message)
     await ws.send(json.dumps({"type": "daily"}))  # played today: the ranking again, no second deal

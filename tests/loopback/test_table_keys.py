@@ -12,10 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from axe_playwright_python.async_playwright import Axe
-
 from door.server import DoorServer
-from tests.loopback.test_table_page import ARTIFACTS, SHOW_OR_END, browser, door, table_page
+from tests.loopback.test_table_page import ARTIFACTS, SHOW_OR_END, browser, door, table_page, violations
 
 __all__ = ["browser", "door"]  # (the fixtures, shared with the card table's other tests)
 
@@ -30,12 +28,6 @@ PEGS = """() => {
     }
     return out;
 }"""
-
-
-async def violations(page: Any) -> list[str]:
-    """axe-core's findings on ``page`` as it stands: ``"rule: target"`` each."""
-    found = (await Axe().run(page)).response["violations"]
-    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
 
 
 class Keys:

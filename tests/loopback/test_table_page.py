@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncssh
 import pytest
+from axe_playwright_python.async_playwright import Axe
 
 from door.net.api_link import ApiLink
 from door.records.passwords import hash_password
@@ -95,6 +96,12 @@ async def bot_at_menu(door: DoorServer, name: str) -> Any:
     await until_listed(looker, name)
     await looker.close()
     return bot
+
+
+async def violations(page: Any) -> list[str]:
+    """axe-core's findings on ``page`` as it stands: ``"rule: target"`` each."""
+    found = (await Axe().run(page)).response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
 
 
 def hidden_cards(door: DoorServer, name: str) -> set[str]:
@@ -210,8 +217,8 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     await tap(page, "#ratings", touch)  # (both pools, people's and the bots')
     await page.wait_for_selector("#reviewed:not([hidden])")
     assert await page.inner_text("#review-title") == "Ratings"
-    assert "People:\nnobody rated yet\nBots, rated among themselves:\nnone rated yet" in " ".join(
-        (await page.inner_text("#review-lines")).split(" "))
+    rated = await page.inner_text("#review-body")
+    assert "People: Nobody is rated yet." in rated and "Bots, rated among themselves: No bot is rated yet." in rated
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
     await tap(page, "#players button", touch)
@@ -271,7 +278,16 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     assert await page.inner_text("#review-title") == f"Review of game #{games[0].number}"
     shown = sorted([int(await page.inner_text("#me-score")), int(await page.inner_text("#them-score"))])
     assert shown == sorted([games[0].scores[0], games[0].scores[1]])  # (the winner's peg stops at the target)
-    assert "Your discards cost " in await page.inner_text("#review-lines")
+    assert "Your discards cost " in await page.inner_text("#review-body")  # the review as a table, with headings
+    assert await page.locator("#review-body th[scope=col]").all_inner_texts() == \
+        ["Hand", "Decision", "Your choice", "Best", "Points lost"]
+    discards = page.locator("#review-body tbody tr", has_text="Discard")
+    assert await discards.count() >= 1
+    for row in await discards.all():  # the two thrown, named as thrown (faces for the eye, names for the ear)
+        choice = await row.locator("td").nth(1).inner_text()
+        assert choice.startswith("threw ") and len(re.findall(r" of (clubs|diamonds|hearts|spades)", choice)) == 2
+    assert await page.inner_text("#status") == ""  # (no "Reviewing..." left behind)
+    assert await violations(page) == []
     assert await page.evaluate("() => document.activeElement.id") == "review-title"
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
@@ -294,8 +310,13 @@ async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> 
     assert leaks == []
     await page.wait_for_selector("#reviewed:not([hidden])", timeout=60000)  # (the par is worked out first)
     assert await page.inner_text("#review-title") == f"Today's deal, {day}"
-    ranking = await page.inner_text("#review-lines")
-    assert f"game #{deal.game}" in ranking and re.search(r"Ann +\d+ - \d+", ranking), ranking
+    ranking = await page.inner_text("#review-body")
+    assert f"Game #{deal.game}" in ranking, ranking
+    assert await page.locator("#review-body th[scope=col]").all_inner_texts() == \
+        ["Place", "Player", "Score", "Computer", "Margin", "Against the par", "Game"]
+    cells = await page.locator("#review-body tbody tr").first.locator("th, td").all_inner_texts()
+    assert cells[:2] == ["1", "Ann"] and cells[-1] == "finished", cells
+    assert await violations(page) == []
     assert await page.inner_text("#again") == "Play the computer"
     await page.screenshot(path=str(ARTIFACTS / "desktop-daily.png"))
     await context.close()
