@@ -22,6 +22,7 @@ from door.play.daily_deal import daily_opponent
 from door.play.deals import new_seed
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
+from door.play.parked import Parked, stop
 from door.play.review_data import review_costs, review_decisions
 from door.play.review_words import review_lines
 from door.play.table import Table
@@ -36,7 +37,7 @@ from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from engine.shuffle import SeededShuffle
 
-__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "play_daily", "review_message",
+__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
            "ratings_message", "IDLE_LOOK"]
 
 RATINGS_SHOWN = 50
@@ -102,15 +103,17 @@ async def play_seat(link: ApiLink, seat: ApiSeat) -> bool:
 
 async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who: tuple[str, Account | None],
                          message: dict[str, Any], resume: SavedGame | None = None,
-                         daily: tuple[str, SeededShuffle] | None = None) -> bool:
+                         daily: tuple[str, SeededShuffle] | None = None, token: str | None = None) -> bool:
     """One game against the computer at the level and target asked for
     (the house's rules otherwise, and only what the sysop lets callers
     change), or the program's kept game (``resume``), or the day's deal
     (``daily``: the day and its shuffles; under the house rules against
     the day's computer, its result kept for the day's ranking, which is
     sent when it ends; a kept play of today's deal is one too).  An
-    account's game is kept move by move, as at a screen.  True when the
-    program left."""
+    account's game is kept move by move, as at a screen; a guest's is
+    parked under their resume ``token`` when the line drops
+    (:mod:`door.play.parked`).  True when the program left; raises
+    :class:`~door.net.terminal.HungUp` when the connection ended."""
     name, bot = who
     options = CallerOptions()
     if "skill" in message and message["skill"] in ctx.caller.skills:
@@ -132,20 +135,40 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
         lambda: next(numbers, None), journal=journal, auto_deal=True, chat_limit=ctx.paging.chat_limit,
         clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None))
     ctx.lobby.update(presence, Doing.VS_COMPUTER, table)
-    running = asyncio.create_task(table.run(resume))
+    game = Parked(name, seat, table, computer, asyncio.create_task(table.run(resume)))
     try:
-        left = await hand_moves(link, seat)
-        await running
+        left = await at_table(link, ctx, game, token if bot is None and daily is None else None)
     finally:
-        if not running.done():
-            table.leave(seat.index)
-            await asyncio.wait({running}, timeout=5)
-        computer.stop()
-        seat.table = computer.table = None
         if daily is not None and bot is not None:
             await keep_result(ctx, (bot.id, name), table, daily, _log)
     if daily is not None and bot is not None and not left:
         link.send(await daily_message(ctx, bot.id, daily[0]))
+    return left
+
+
+async def at_table(link: ApiLink, ctx: DoorContext, game: Parked, token: str | None = None) -> bool:
+    """The program at ``game``'s table against the computer until it is
+    done; then the computer stops.  A connection that ends with a
+    ``token`` (a guest's) parks the game for the rejoin time instead.
+    True when the program left; raises :class:`~door.net.terminal.HungUp`
+    when the connection ended."""
+    seat, table, running = game.seat, game.table, game.running
+    parked = False
+    try:
+        left = await hand_moves(link, seat)
+        await running
+    except HungUp:
+        if token is not None and not running.done() and ctx.paging.rejoin_timeout > 0:
+            seat.redirect(lambda message: None)  # (nobody to tell until the guest is back)
+            ctx.parked.park(token, game, ctx.paging.rejoin_timeout)
+            parked = True
+        raise
+    finally:
+        if not parked:
+            if not running.done():
+                table.leave(seat.index)
+                await asyncio.wait({running}, timeout=5)
+            stop(game)
     return left
 
 

@@ -17,6 +17,7 @@ import asyncio
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
 from door.caller.api_play import (
     IDLE_LOOK,
+    at_table,
     next_message,
     play_computer,
     play_daily,
@@ -33,6 +34,7 @@ from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
 from door.play.api_seat import ApiSeat
 from door.play.deals import new_seed
+from door.play.parked import new_token
 from door.records.accounts import Account
 from door.records.games import Opponent
 from door.records.names import clean_name
@@ -46,12 +48,13 @@ DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
 
 
-async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None, bool]:
+async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None, bool, str | None]:
     """Who the program is: a bot's name and account (its token checked),
     a registered caller's (their password checked, within the same limits
     on wrong passwords as at the name prompt:
     :class:`~door.records.throttle.LoginThrottle`), or a guest's name and
-    ``None``; and whether it is a bot."""
+    ``None``; whether it is a bot; and a guest's resume token, if the
+    login gave one."""
     while True:
         message = await next_message(link)
         assert message is not None
@@ -67,7 +70,7 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None,
             stored = await ctx.store.accounts.password_hash(account.id)
             verdict = await ctx.throttle.check(account.name, link.address, "protocol", message["password"], stored)
             if verdict.ok:
-                return account.name, account, False
+                return account.name, account, False, None
             if verdict.refused is None:
                 await asyncio.sleep(verdict.delay)
             link.send(error_message("password", verdict.refused or "wrong password"))
@@ -78,13 +81,13 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None,
                 await asyncio.sleep(1.0)  # (a guess costs a second)
                 link.send(error_message("token", "no bot by that name has that token"))
                 continue
-            return bot.name, bot, True
+            return bot.name, bot, True, None
         if not name or reserved(name, ctx.sysops):
             link.send(error_message("name", "that name is reserved: choose another"))
         elif await ctx.store.accounts.find(name) is not None:
             link.send(error_message("name", "that name is registered: a guest chooses another"))
         else:
-            return name, None, False
+            return name, None, False, message.get("resume")
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
@@ -100,7 +103,7 @@ async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, 
 
 async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-    name, bot, is_bot = await _log_in(link, ctx)
+    name, bot, is_bot, token = await _log_in(link, ctx)
     if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
         link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
         return
@@ -109,7 +112,20 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")
-    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot})
+    parked = ctx.parked.claim(token, name) if token is not None else None
+    if bot is None:  # a guest's token: their game against the computer is kept while the line is down
+        token = token if parked is not None else new_token()
+        link.send({"type": "welcome", "name": name, "guest": True, "bot": False, "resume": token})
+    else:
+        link.send({"type": "welcome", "name": name, "guest": False, "bot": is_bot})
+    if parked is not None:
+        assert parked.table.game is not None
+        link.send({"type": "notice", "text": f"Your game #{parked.table.game.number} against the computer goes on."})
+        ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table)
+        parked.seat.redirect(link.send)
+        parked.seat.notify(parked.table.game, [])
+        if await at_table(link, ctx, parked, token):
+            return await _goodbye(link)
     if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
         table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
         seat = ApiSeat(name, link.send, new_seed(), account_identity(bot.id))
@@ -173,7 +189,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, ratings, review or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
-        if await play_computer(link, ctx, presence, (name, bot), message):
+        if await play_computer(link, ctx, presence, (name, bot), message, token=token):
             return await _goodbye(link)
 
 

@@ -55,7 +55,8 @@ def _message(kind: str, properties: dict[str, Any] | None = None, required: tupl
 CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "login": _message("login", {"name": {"type": "string", "minLength": 1, "maxLength": 20},
                                 "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-                                "password": {"type": "string", "minLength": 1, "maxLength": 64}}, ("name",)),
+                                "password": {"type": "string", "minLength": 1, "maxLength": 64},
+                                "resume": {"type": "string", "pattern": "^[0-9a-f]{32}$"}}, ("name",)),
     "play_computer": _message("play_computer", {
         "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
     "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2}},
@@ -109,7 +110,8 @@ _RANKED: dict[str, Any] = {"type": "object", "properties": {
 SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "hello": _message("hello", {"protocol": {"const": PROTOCOL}, "door": {"type": "string"}}, ("protocol", "door")),
     "welcome": _message("welcome", {"name": {"type": "string"}, "guest": {"type": "boolean"},
-                                    "bot": {"type": "boolean"}}, ("name", "guest")),
+                                    "bot": {"type": "boolean"}, "resume": {"type": "string", "pattern": "^[0-9a-f]{32}$"}},
+                        ("name", "guest")),
     "table": _message("table", {"seat": _SEAT, "players": {"type": "array", "items": {"type": "string"}},
                                 "game_to": {"type": "integer"}, "game": {"type": "integer"},
                                 "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}},

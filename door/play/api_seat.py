@@ -50,6 +50,12 @@ class ApiSeat:
         the same ask is not sent again while the program's answer is on
         its way (the other seat moving meanwhile changes nothing it asks)."""
 
+    def redirect(self, send: Callable[[dict[str, Any]], None]) -> None:
+        """Send to ``send`` from now on (a guest's new connection, or none
+        while the line is down); the next notify says the table and where
+        the game stands again."""
+        self.send, self._game, self._asked = send, None, None
+
     @property
     def shuffle_seed(self) -> str:
         return self._seed

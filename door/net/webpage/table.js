@@ -10,7 +10,7 @@
   const RANK_NAMES = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
                        9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
   const DIGEST = /\b[0-9a-f]{64}\b/;   // a seed or a digest: read only when asked (Verify)
-  const SETTINGS_KEY = "cribbage-table-settings";
+  const SETTINGS_KEY = "cribbage-table-settings", GUEST_KEY = "cribbage-table-guest";   // (a guest's name and resume token)
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], picked = null, asked = null;
   let dealer = 0, scores = [0, 0], backs = [-1, -1], names = ["You", "Computer"], theirs = 0, cursor = null;
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
@@ -315,15 +315,18 @@
   function route(m) {
     switch (m.type) {
       case "hello": {
-        const login = { type: "login", name: $("name").value.trim() };
+        const login = { type: "login", name: $("name").value.trim() }, guest = storedGuest();
         if ($("password").value) login.password = $("password").value;
+        else if (guest && guest.name.toLowerCase() === login.name.toLowerCase()) login.resume = guest.token;
         send(login); break;
       }
       case "welcome":
         welcomed = true; registered = !m.guest; names[seat] = m.name; $("password").value = "";
         note(m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`);
-        // a registered caller's kept game comes by itself, at once: ask for nothing over it
-        beginning = setTimeout(() => { beginning = null; begin(); }, registered ? 400 : 0);
+        if (m.guest && m.resume) localStorage.setItem(GUEST_KEY, JSON.stringify({ name: m.name, token: m.resume }));
+        // a kept game (a registered caller's, or a guest's after a reload) comes by itself, at once: ask for nothing over it
+        beginning = setTimeout(() => { beginning = null; if (mode === "resume") missed(); else begin(); },
+                               registered || mode === "resume" ? 400 : 0);
         break;
       case "lobby": $("reviewed").hidden = true; showLobby(m.players, m.games || []); break;
       case "challenged":   // someone challenges this table: the offer, to accept or decline
@@ -352,8 +355,13 @@
         history = { open: null }; $("history").tBodies[0].replaceChildren(); $("history").hidden = true;
         $("match").hidden = !terms; if (terms) drawMatch(terms.wins);
         note(`Game #${m.game}, to ${m.game_to}.`); buildBoard(); break;
-      case "state":
-        scores = m.scores.slice(); hand = m.hand.slice(); theirs = hand.length;
+      case "state":   // a game resumed: where it stands
+        scores = m.scores.slice(); hand = m.hand.slice(); theirs = hand.length; dealer = m.dealer;
+        history = { open: { number: m.hand_number, dealer: m.dealer, from: scores.slice() } };
+        $("dealer").textContent = m.dealer === seat ? "Your crib." : `${names[m.dealer]}'s crib.`;
+        if (m.starter) { $("starter").textContent = face(m.starter); $("starter").setAttribute("aria-label", cardName(m.starter)); }
+        $("count").textContent = String(m.count || 0);
+        $("played").replaceChildren(...(m.series || []).map((c) => cardElement(c, "span")));
         drawScores(); drawHand(); drawTheirs(); break;
       case "event": onEvent(m); break;
       case "ask": {
@@ -425,6 +433,14 @@
         break;
       case "bye": note(m.text); break;
     }
+  }
+  function storedGuest() {
+    try { return JSON.parse(localStorage.getItem(GUEST_KEY) || "null"); } catch { return null; }
+  }
+  function missed() {   // a reload found no game going on: the first screen, the name typed
+    if (ws) { ws.onclose = null; ws.close(); ws = null; }
+    mode = "computer"; $("join").hidden = false; $("game").hidden = true;
+    note("No game of yours is going on now: choose Play.");
   }
   function cancelBeginning() { if (beginning !== null) { clearTimeout(beginning); beginning = null; } }
   function drawClock(s, seconds) {   // a decision's clock, when the game has them: the seat's seconds left
@@ -606,6 +622,8 @@
   }
   for (const id of ["confirm-moves", "sound", "theme"]) $(id).addEventListener("change", saveSettings);
   applySettings(); buildPad();
+  const guest = storedGuest();
+  if (guest) { $("name").value = guest.name; mode = "resume"; welcomed = false; connect(); }   // a reload: the game may go on
   $("start").addEventListener("click", () => start("computer"));
   $("people").addEventListener("click", () => start("people"));
   $("daily").addEventListener("click", () => start("daily"));

@@ -1,0 +1,40 @@
+"""A guest at the card table (``/table``): the door's resume token kept in
+the browser's storage, a reload mid-hand finds the game going on where it
+stood."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from door.server import DoorServer
+from tests.loopback.test_table_page import browser, door, play_through, table_page
+
+__all__ = ["browser", "door"]  # (the fixtures, shared with the card table's other tests)
+
+
+async def test_a_guest_reloads_mid_hand_and_the_game_goes_on(door: DoorServer, browser: Any) -> None:
+    page = await table_page(browser, door, "phone", "Gus")
+    await page.select_option("#target", "61")
+    await page.tap("#start")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.tap("#hand .card:nth-child(1)")
+    await page.tap("#hand .card:nth-child(2)")
+    await page.tap("#lay")
+    await page.wait_for_function("() => window.cribbageTable.hand.length === 4")
+    kept = await page.evaluate("() => window.cribbageTable.hand")
+    stored = await page.evaluate("() => JSON.parse(localStorage.getItem('cribbage-table-guest'))")
+    assert stored["name"] == "Gus" and re.fullmatch(r"[0-9a-f]{32}", stored["token"])
+    await page.reload()  # the page reloads mid-hand: the same guest, the same game, at once
+    await page.wait_for_function("() => document.querySelector('#log').textContent.includes('goes on')")
+    await page.wait_for_function("() => window.cribbageTable.hand.length === 4")
+    assert sorted(await page.evaluate("() => window.cribbageTable.hand")) == sorted(kept)
+    assert await page.input_value("#name") == "Gus"
+    _, leaks, _ = await play_through(page, door, "Gus", "phone-guest")
+    assert leaks == []
+    assert re.search(r"(You win|Computer wins), \d+ to \d+\.", await page.inner_text("#prompt"))
+    assert len(door.ctx.parked) == 0
+    await page.reload()  # the game over: a reload finds none, and offers Play with the name typed
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('No game')")
+    assert not await page.is_hidden("#join") and await page.input_value("#name") == "Gus"
+    await page.context.close()
