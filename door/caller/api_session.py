@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 
+from door.caller.api_account import change_password, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
 from door.caller.api_play import (
     IDLE_LOOK,
@@ -69,6 +70,12 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> tuple[str, Account | None,
                 continue
             stored = await ctx.store.accounts.password_hash(account.id)
             verdict = await ctx.throttle.check(account.name, link.address, "protocol", message["password"], stored)
+            if verdict.ok and "new_password" in message:  # the password changed as the caller logs in
+                refused = await change_password(ctx, account, message["new_password"])
+                if refused is not None:
+                    link.send(error_message("new_password", refused))
+                    continue
+                link.send({"type": "notice", "text": "Your password is changed."})
             if verdict.ok:
                 return account.name, account, False, None
             if verdict.refused is None:
@@ -165,6 +172,12 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "ratings":
             link.send(await ratings_message(ctx))
             continue
+        if message["type"] == "register":  # a guest registers the name it plays under
+            if bot is not None:
+                link.send(error_message("type", "you are registered already"))
+            elif (account := await register(link, ctx, name, message)) is not None:
+                bot = account
+            continue
         if message["type"] == "review":
             link.send(await review_message(ctx, bot, log))
             continue
@@ -186,7 +199,8 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
                 return await _goodbye(link)
             continue
         if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, ratings, review or leave"))
+            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, "
+                                                   "ratings, review, register or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, (name, bot), message, token=token):

@@ -56,6 +56,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "login": _message("login", {"name": {"type": "string", "minLength": 1, "maxLength": 20},
                                 "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                                 "password": {"type": "string", "minLength": 1, "maxLength": 64},
+                                "new_password": {"type": "string", "minLength": 1, "maxLength": 64},
                                 "resume": {"type": "string", "pattern": "^[0-9a-f]{32}$"}}, ("name",)),
     "play_computer": _message("play_computer", {
         "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
@@ -66,6 +67,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", {"text": {"type": "string", "minLength": 1, "maxLength": 200}}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
+    "register": _message("register", {"password": {"type": "string", "minLength": 1, "maxLength": 64}},
+                         ("password",)),
     "ratings": _message("ratings"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),

@@ -138,3 +138,49 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
         refused = await next_message(ws)
         assert refused["type"] == "error" and "ranked among people" in refused["message"], refused
         await ws.close()
+
+
+async def test_a_guest_registers_and_changes_the_password(door: DoorServer) -> None:
+    """A guest registers the name it plays under (a short password is
+    refused), is welcomed again as registered, and its game is kept; the
+    registered caller changes the password (a wrong old one is refused),
+    and the new one logs in."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus"}))
+    assert (await next_message(ws, "welcome"))["guest"] is True
+    await ws.send(json.dumps({"type": "register", "password": "short"}))
+    assert await next_message(ws) == {"type": "error", "field": "password",
+                                      "message": "a password has at least 6 characters"}
+    await ws.send(json.dumps({"type": "register", "password": "gus-secret"}))
+    assert "Gus is registered" in (await next_message(ws, "notice"))["text"]
+    assert await next_message(ws) == {"type": "welcome", "name": "Gus", "guest": False, "bot": False}
+    await ws.send(json.dumps({"type": "register", "password": "gus-secret"}))
+    assert (await next_message(ws))["message"] == "you are registered already"
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    await play_on(ws, moves=2)
+    account = await door.store.accounts.find("Gus")
+    assert account is not None and await door.store.saved.load(account.id) is not None  # (kept, as registered)
+    await ws.send(json.dumps({"type": "leave"}))
+    await next_message(ws, "bye")
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret"}))
+    await next_message(ws, "welcome")
+    await next_message(ws, "notice")  # (the kept game goes on: left at once)
+    await ws.send(json.dumps({"type": "leave"}))
+    await next_message(ws, "bye")
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "wrong-one", "new_password": "gus-newer"}))
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": "wrong password"}
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret", "new_password": "short"}))
+    assert await next_message(ws) == {"type": "error", "field": "new_password",
+                                      "message": "a password has at least 6 characters"}
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret", "new_password": "gus-newer"}))
+    assert await next_message(ws) == {"type": "notice", "text": "Your password is changed."}
+    assert (await next_message(ws))["type"] == "welcome"
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-newer"}))
+    assert (await next_message(ws, "welcome"))["guest"] is False
+    await ws.close()

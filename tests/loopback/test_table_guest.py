@@ -38,3 +38,38 @@ async def test_a_guest_reloads_mid_hand_and_the_game_goes_on(door: DoorServer, b
     await page.wait_for_function("() => document.querySelector('#status').textContent.includes('No game')")
     assert not await page.is_hidden("#join") and await page.input_value("#name") == "Gus"
     await page.context.close()
+
+
+async def test_registration_and_a_password_change_at_the_table(door: DoorServer, browser: Any) -> None:
+    """A guest registers their name at the card table (two passwords that
+    differ are refused first), plays with the game kept; later the
+    password is changed there, and the new one logs in."""
+    page = await table_page(browser, door, "phone", "Reg")
+    await page.tap("#account summary")
+    await page.fill("#new-password", "reg-secret")
+    await page.fill("#new-again", "reg-secrex")
+    await page.tap("#register")
+    assert "differ" in await page.inner_text("#status")
+    await page.fill("#new-password", "reg-secret")
+    await page.fill("#new-again", "reg-secret")
+    await page.tap("#register")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Registered as Reg')")
+    account = await door.store.accounts.find("Reg")
+    assert account is not None
+    await page.select_option("#target", "61")
+    await page.tap("#start")  # (the same connection, logged in as registered)
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    assert await door.store.saved.load(account.id) is not None  # kept move by move, as a registered caller's
+    await page.tap("#menu")  # back to the first screen: the game is kept
+    assert not await page.is_hidden("#join")
+    await page.fill("#password", "reg-secret")
+    await page.fill("#new-password", "reg-newer")
+    await page.fill("#new-again", "reg-newer")
+    await page.tap("#change")
+    await page.wait_for_function("() => document.querySelector('#log').textContent.includes('Your password is changed.')")
+    await page.context.close()
+    page = await table_page(browser, door, "desktop", "Reg")
+    await page.fill("#password", "reg-newer")
+    await page.click("#start")
+    await page.wait_for_function("() => document.querySelector('#log').textContent.includes('goes on')")
+    await page.context.close()

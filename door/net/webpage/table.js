@@ -60,7 +60,8 @@
     $("verify-lines").appendChild(li); $("verify").hidden = false;
   }
   const totals = () => `${watching ? names[0] : "You"} ${scores[seat]}, ${names[1 - seat]} ${scores[1 - seat]}.`;
-  function note(text) { $("status").textContent = text; }
+  function note(text) { $("status").textContent = text; note.slip = false; }
+  function slip(text) { note(text); note.slip = true; }   // a choice refused or pending: cleared by the next question
   function beep(high) {
     if (!settings.sound || !window.AudioContext) return;
     const audio = beep.audio || (beep.audio = new AudioContext()), tone = audio.createOscillator(), gain = audio.createGain();
@@ -167,16 +168,16 @@
   }
   function choose(c) {   // a discard: a third card is refused, not swapped in
     if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
-    else if (chosen.length === 2) { note("Two cards are chosen: tap one of them to put it back first."); return; }
+    else if (chosen.length === 2) { slip("Two cards are chosen: tap one of them to put it back first."); return; }
     else chosen = [...chosen, c];
-    cursor = c; note(chosen.length ? `Chosen: ${cardNames(chosen)}.` : "None chosen.");
+    cursor = c; slip(chosen.length ? `Chosen: ${cardNames(chosen)}.` : "None chosen.");
     drawHand();
     if (chosen.length === 2) { if (settings.confirm) $("lay").focus(); else layAway(); }
   }
   function pick(c) {
     if (!settings.confirm) { playCard(c); return; }
     picked = picked === c ? null : c; cursor = c;
-    note(picked ? `${cardName(c)}: Play to play it, or choose another.` : "None chosen.");
+    slip(picked ? `${cardName(c)}: Play to play it, or choose another.` : "None chosen.");
     drawHand();
     if (picked) $("play-go").focus();
   }
@@ -219,7 +220,7 @@
     const text = $("claim").value.trim();
     if (!/^\d{1,2}$/.test(text) || Number(text) > 29) {
       $("claim").setAttribute("aria-invalid", "true");
-      note(text ? `${text} is not a count: type or tap 0 to 29.` : "Type or tap the points first: nothing is claimed yet.");
+      slip(text ? `${text} is not a count: type or tap 0 to 29.` : "Type or tap the points first: nothing is claimed yet.");
       $("claim").focus();
       return;
     }
@@ -317,13 +318,21 @@
       case "hello": {
         const login = { type: "login", name: $("name").value.trim() }, guest = storedGuest();
         if ($("password").value) login.password = $("password").value;
+        if (mode === "password" && account.fresh) { login.new_password = account.fresh; account.fresh = null; }
         else if (guest && guest.name.toLowerCase() === login.name.toLowerCase()) login.resume = guest.token;
         send(login); break;
       }
       case "welcome":
+        if (welcomed) {   // welcomed again: registered at the table
+          registered = !m.guest; localStorage.removeItem(GUEST_KEY);
+          note(`Registered as ${m.name}: your games are kept. Choose Play.`); $("start").focus();
+          break;
+        }
         welcomed = true; registered = !m.guest; names[seat] = m.name; $("password").value = "";
-        note(m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`);
         if (m.guest && m.resume) localStorage.setItem(GUEST_KEY, JSON.stringify({ name: m.name, token: m.resume }));
+        if (mode === "register") { account(m); break; }
+        if (mode === "password") { mode = "computer"; break; }   // (changed: the notice said so; a kept game comes by itself)
+        note(m.guest ? `Playing as ${m.name}, a guest.` : `Logged in as ${m.name}: your games are kept.`);
         // a kept game (a registered caller's, or a guest's after a reload) comes by itself, at once: ask for nothing over it
         beginning = setTimeout(() => { beginning = null; if (mode === "resume") missed(); else begin(); },
                                registered || mode === "resume" ? 400 : 0);
@@ -365,7 +374,7 @@
         drawScores(); drawHand(); drawTheirs(); break;
       case "event": onEvent(m); break;
       case "ask": {
-        asked = m; chosen = []; picked = null; note("");
+        asked = m; chosen = []; picked = null; if (note.slip) note("");
         const confirm = settings.confirm;
         $("prompt").textContent = m.ask === "discard" ? `Choose two cards for ${dealer === seat ? "your" : `${names[dealer]}'s`} crib, then Lay away.`
           : m.ask === "play" ? `Your turn at ${m.count}: choose a card${confirm ? ", then Play" : " to play it"}.`
@@ -387,7 +396,7 @@
         break;
       case "notice":
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
-        say([m.text]); if (!$("lobby").hidden) note(m.text); break;
+        say([m.text]); if (!$("lobby").hidden || !$("join").hidden) note(m.text); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
@@ -433,6 +442,28 @@
         break;
       case "bye": note(m.text); break;
     }
+  }
+  function account(m) {   // logged in to register the name: no game asked for
+    const pending = account.pending;
+    account.pending = null; mode = "computer";
+    if (!m.guest) note(`${m.name} is registered already.`);
+    else if (pending) send(pending);
+  }
+  function accountAsked(kind) {   // Register, or Change my password: the new one typed twice, then log in for it
+    const fresh = $("new-password").value, again = $("new-again").value, old = $("password").value;
+    if (!$("name").value.trim()) { note("Type your name first."); $("name").focus(); return; }
+    if (fresh.length < 6) { note("A password has at least 6 characters."); $("new-password").focus(); return; }
+    if (fresh !== again) { note("The two new passwords differ: type them again."); $("new-again").focus(); return; }
+    if (kind === "password" && !old) { note("Type your old password above first."); $("password").focus(); return; }
+    $("new-password").value = ""; $("new-again").value = "";
+    if (kind === "password") {   // (changed as the caller logs in: on a new connection)
+      if (ws) { ws.onclose = null; ws.close(); ws = null; }
+      account.fresh = fresh; mode = kind; welcomed = false; connect(); return;
+    }
+    const message = { type: "register", password: fresh };
+    if (ws && welcomed && ws.readyState === WebSocket.OPEN) { send(message); return; }
+    $("password").value = "";   // (a guest logs in, then registers)
+    account.pending = message; mode = kind; welcomed = false; connect();
   }
   function storedGuest() {
     try { return JSON.parse(localStorage.getItem(GUEST_KEY) || "null"); } catch { return null; }
@@ -609,7 +640,9 @@
   function start(how) {
     if (!$("name").value.trim()) { note("Type your name first."); $("name").focus(); return; }
     target = Number($("target").value); rated = $("best").value === "R"; bestOf = rated ? 3 : Number($("best").value);
-    mode = how; welcomed = false; connect();
+    mode = how;
+    if (ws && welcomed && ws.readyState === WebSocket.OPEN) { begin(); return; }   // (logged in already: registered here)
+    welcomed = false; connect();
   }
   function applySettings() {
     $("confirm-moves").checked = settings.confirm; $("sound").checked = settings.sound; $("theme").value = settings.theme;
@@ -628,6 +661,8 @@
   $("people").addEventListener("click", () => start("people"));
   $("daily").addEventListener("click", () => start("daily"));
   $("menu").addEventListener("click", toMenu);
+  $("register").addEventListener("click", () => accountAsked("register"));
+  $("change").addEventListener("click", () => accountAsked("password"));
   $("refresh").addEventListener("click", () => send({ type: "lobby" }));
   $("wait").addEventListener("click", () => {
     const on = $("wait").getAttribute("aria-pressed") !== "true";
