@@ -78,6 +78,8 @@ _FILES = {
     "/table": ("table.html", "text/html; charset=utf-8"),
     "/table.js": ("table.js", "text/javascript; charset=utf-8"),
     "/table.css": ("table.css", "text/css; charset=utf-8"),
+    "/table.webmanifest": ("table.webmanifest", "application/manifest+json"),
+    "/table-icon.svg": ("table-icon.svg", "image/svg+xml"),
 }
 """The only paths served, and their types (nothing else of the disk is reachable)."""
 
@@ -139,7 +141,7 @@ class WebOptions:
     def csp(self) -> str:
         """The page's Content-Security-Policy: its own scripts only, no inline script."""
         return ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-                f"img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'none'; "
+                f"img-src 'self' data:; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
                 f"frame-ancestors {self.frame_ancestors}")
 
 

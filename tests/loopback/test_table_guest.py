@@ -1,12 +1,16 @@
-"""A guest at the card table (``/table``): the door's resume token kept in
-the browser's storage, a reload mid-hand finds the game going on where it
-stood."""
+"""Who plays at the card table (``/table``): a guest, whose resume token
+is kept in the browser's storage so that a reload mid-hand finds the game
+going on where it stood; a guest who registers there, and changes the
+password; a registered caller whose kept game comes back by itself (Today's
+deal tapped over it asks for nothing); and a phone that installs the
+table (its web app manifest)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_table_page import browser, door, play_through, table_page
 
@@ -45,6 +49,7 @@ async def test_registration_and_a_password_change_at_the_table(door: DoorServer,
     differ are refused first), plays with the game kept; later the
     password is changed there, and the new one logs in."""
     page = await table_page(browser, door, "phone", "Reg")
+    assert await page.is_disabled("#daily")  # (today's deal is never offered to a guest)
     await page.tap("#account summary")
     await page.fill("#new-password", "reg-secret")
     await page.fill("#new-again", "reg-secrex")
@@ -55,7 +60,7 @@ async def test_registration_and_a_password_change_at_the_table(door: DoorServer,
     await page.tap("#register")
     await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Registered as Reg')")
     account = await door.store.accounts.find("Reg")
-    assert account is not None
+    assert account is not None and not await page.is_disabled("#daily")
     await page.select_option("#target", "61")
     await page.tap("#start")  # (the same connection, logged in as registered)
     await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
@@ -72,4 +77,47 @@ async def test_registration_and_a_password_change_at_the_table(door: DoorServer,
     await page.fill("#password", "reg-newer")
     await page.click("#start")
     await page.wait_for_function("() => document.querySelector('#log').textContent.includes('goes on')")
+    await page.context.close()
+
+
+async def test_the_table_installs_on_a_phone(door: DoorServer, browser: Any) -> None:
+    """A web app manifest and its icon, served with the page and allowed by
+    its Content-Security-Policy: a phone may install the card table."""
+    page = await table_page(browser, door, "phone", "Gus")
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    await page.reload()
+    manifest = await page.evaluate("""async () => {
+        const link = document.querySelector('link[rel=manifest]');
+        const reply = await fetch(link.href);
+        return {type: reply.headers.get('content-type'), body: await reply.json()};
+    }""")
+    assert manifest["type"] == "application/manifest+json"
+    body = manifest["body"]
+    assert body["start_url"] == "/table" and body["display"] == "standalone" and body["icons"]
+    icon = await page.evaluate(f"async () => (await fetch({body['icons'][0]['src']!r})).headers.get('content-type')")
+    assert icon == "image/svg+xml"
+    await page.wait_for_timeout(300)
+    assert refused == []
+    await page.context.close()
+
+
+async def test_a_kept_game_comes_back_when_todays_deal_is_tapped(door: DoorServer, browser: Any) -> None:
+    """A registered caller with a game kept taps Today's deal: the kept game
+    goes on, and the door is asked for nothing over it (no "'daily' is not a
+    move during a game")."""
+    await door.store.accounts.create("Ann", hash_password("ann-secret"))
+    page = await table_page(browser, door, "phone", "Ann")
+    await page.fill("#password", "ann-secret")
+    await page.select_option("#target", "61")
+    await page.tap("#start")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.close()  # (the game is kept)
+    page = await table_page(browser, door, "phone", "Ann")
+    await page.fill("#password", "ann-secret")
+    await page.tap("#daily")
+    await page.wait_for_function("() => document.querySelector('#log').textContent.includes('goes on')")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.wait_for_timeout(600)
+    assert "not a move" not in await page.inner_text("#status")
     await page.context.close()

@@ -324,7 +324,7 @@
       }
       case "welcome":
         if (welcomed) {   // welcomed again: registered at the table
-          registered = !m.guest; localStorage.removeItem(GUEST_KEY);
+          registered = !m.guest; localStorage.removeItem(GUEST_KEY); dailyOffered();
           note(`Registered as ${m.name}: your games are kept. Choose Play.`); $("start").focus();
           break;
         }
@@ -631,7 +631,7 @@
   }
   function toMenu() {   // back to the first screen (a registered caller's game against the computer is kept)
     if (ws) { ws.onclose = null; send({ type: "leave" }); ws.close(); ws = null; }
-    held = null; asked = null; watching = false; cancelBeginning();
+    held = null; asked = null; watching = false; welcomed = false; cancelBeginning(); dailyOffered();
     for (const id of ["game", "lobby", "reviewed", "menu", "continue"]) $(id).hidden = true;
     $("join").hidden = false; note(registered ? "Your game against the computer is kept for your next login." : "Choose Play.");
     $("start").focus();
@@ -660,6 +660,8 @@
   $("start").addEventListener("click", () => start("computer"));
   $("people").addEventListener("click", () => start("people"));
   $("daily").addEventListener("click", () => start("daily"));
+  const dailyOffered = () => { $("daily").disabled = !$("password").value && !(registered && welcomed); };   // (never to a guest)
+  $("password").addEventListener("input", dailyOffered); dailyOffered();
   $("menu").addEventListener("click", toMenu);
   $("register").addEventListener("click", () => accountAsked("register"));
   $("change").addEventListener("click", () => accountAsked("password"));
