@@ -16,10 +16,11 @@ from door.caller.side import Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
-from door.play.api_messages import MessageError, error_message, read_message
+from door.play.api_messages import MessageError, ask_message, card_list, error_message, read_message
 from door.play.api_seat import ApiSeat
 from door.play.daily_deal import daily_opponent
 from door.play.deals import new_seed
+from door.play.hints import hint
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.parked import Parked, stop
@@ -37,7 +38,7 @@ from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from engine.shuffle import SeededShuffle
 
-__all__ = ["next_message", "hand_moves", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
+__all__ = ["next_message", "hand_moves", "hint_message", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
            "ratings_message", "IDLE_LOOK"]
 
 RATINGS_SHOWN = 50
@@ -79,6 +80,9 @@ async def hand_moves(link: ApiLink, seat: ApiSeat) -> bool:
             arrived.add_done_callback(lambda task: task.cancelled() or task.exception())
             break
         message = arrived.result()  # (raises HungUp when the connection ended)
+        if message is not None and message["type"] == "hint":
+            link.send(hint_message(seat))
+            continue
         if message is not None and message["type"] == "leave":
             if seat.table is not None and not seat.over.is_set():
                 seat.table.quit(seat.index)
@@ -87,6 +91,24 @@ async def hand_moves(link: ApiLink, seat: ApiSeat) -> bool:
         if message is not None:
             seat.take(message)
     return False
+
+
+def hint_message(seat: ApiSeat) -> dict[str, Any]:
+    """The ``hint`` for ``seat`` now, as the screens' ``?`` gives it
+    (:func:`door.play.hints.hint`: the cards, and what they are worth), or
+    an ``error``: no hints between people unless the table gives them, and
+    a hint is for a discard or a card to play, when it is asked."""
+    table = seat.table
+    game = table.game if table is not None else None
+    if table is None or game is None:
+        return error_message("type", "no game is under way")
+    if not table.against_computer(seat.index) and not table.hints:
+        return error_message("type", "no hints in a game between people (a house rule)")
+    ask = ask_message(game, seat.index)
+    if ask is None or ask["ask"] == "count":
+        return error_message("type", "a hint is for a discard or a card to play, when it is your turn")
+    cards, text = hint(game, seat.index)
+    return {"type": "hint", "cards": card_list(cards), "text": text}
 
 
 async def play_seat(link: ApiLink, seat: ApiSeat) -> bool:

@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from door.play.api_messages import SERVER_SCHEMAS
 from door.records.passwords import hash_password
 from door.server import DoorServer
-from tests.loopback.test_bots import play_on
+from tests.loopback.test_bots import answer, play_on
 from tests.loopback.test_protocol import next_message
 from tests.support.server import make_config, running
 
@@ -183,4 +183,31 @@ async def test_a_guest_registers_and_changes_the_password(door: DoorServer) -> N
     ws = await opened(door)
     await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-newer"}))
     assert (await next_message(ws, "welcome"))["guest"] is False
+    await ws.close()
+
+
+async def test_a_hint_at_the_discard_and_the_play_but_not_at_a_count(door: DoorServer) -> None:
+    """``hint`` answers with the computer's choice, the screens' ``?``:
+    two of the hand's cards at the discard, a playable card at the play; at
+    a count it is an error."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Hinted"}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    seen: set[str] = set()
+    while seen != {"discard", "play", "count"}:
+        ask = await next_message(ws, "ask")
+        await ws.send(json.dumps({"type": "hint"}))
+        reply = await next_message(ws)
+        if ask["ask"] == "count":
+            assert reply["type"] == "error" and "a hint is for a discard or a card" in reply["message"]
+        else:
+            Draft202012Validator(SERVER_SCHEMAS["hint"]).validate(reply)
+            assert reply["text"].startswith("Hint: ")
+            if ask["ask"] == "discard":
+                assert len(reply["cards"]) == 2 and set(reply["cards"]) <= set(ask["hand"])
+            else:
+                assert len(reply["cards"]) == 1 and reply["cards"][0] in ask["playable"]
+        seen.add(ask["ask"])
+        await ws.send(json.dumps(answer(ask)))
     await ws.close()

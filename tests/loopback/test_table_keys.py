@@ -92,6 +92,11 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
             assert focus in hand  # (on a card)
             if not slipped:  # a slip: 1, 2, then 3 is refused; 1 again puts it back, and 3 is taken
                 slipped = True
+                await keys.press("?")  # the hint first, as the screens' ?: its cards named, the focus on one
+                await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Hint')")
+                said = await page.inner_text("#status")
+                assert re.match(r"Hint: lay away \w+ of \w+ and \w+ of \w+: ", said), said
+                assert await page.evaluate("() => document.activeElement.classList.contains('hinted')")
                 await keys.press("1", "2", "3")
                 assert "Two cards are chosen" in await page.inner_text("#status")
                 await keys.press("1", "3")

@@ -15,7 +15,7 @@
   let dealer = 0, scores = [0, 0], backs = [-1, -1], names = ["You", "Computer"], theirs = 0, cursor = null;
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
   let welcomed = false, registered = false, watching = false;   // watching: a game between two others
-  let held = null, beginning = null, shown = false, history = null;   // held: messages kept back while the show stays
+  let held = null, beginning = null, shown = false, history = null, hinted = [];   // held: messages kept back while the show stays
   const settings = Object.assign({ confirm: true, sound: false, theme: "auto" },
                                  JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}"));
   const reduced = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -24,6 +24,10 @@
   const cardName = (c) => `${RANK_NAMES[c[0]]} of ${SUIT_NAMES[c[1]]}`;
   const cardNames = (cards) => cards.map(cardName).join(", ");
   const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
+  const FACE = /\b(10|[2-9AJQK])([\u2663\u2666\u2665\u2660])/g;
+  const named = (text) => text.replace(FACE, (_, r, s) =>   // a sentence's faces ("5\u2665") as names ("five of hearts")
+    cardName(`${r === "10" ? "T" : r}${Object.keys(SUITS).find((k) => SUITS[k] === s)}`))
+    .replace(/(of (?:clubs|diamonds|hearts|spades)) (?=\w+ of )/g, "$1 and ");
   const who = (s) => (s === seat && !watching ? "you" : names[s]);
   const whose = (s) => (s === seat && !watching ? "Your" : `${names[s]}'s`);
   function cardElement(c, tag, name = cardName(c)) {
@@ -165,6 +169,8 @@
     $("play-go").hidden = !(ask === "play" && settings.confirm);
     $("play-go").disabled = !picked;
     $("claiming").hidden = ask !== "count";
+    $("hint").hidden = !(ask === "discard" || ask === "play");
+    for (const b of box.children) b.classList.toggle("hinted", hinted.includes(b.dataset.card));
   }
   function choose(c) {   // a discard: a third card is refused, not swapped in
     if (chosen.includes(c)) chosen = chosen.filter((x) => x !== c);
@@ -374,7 +380,7 @@
         drawScores(); drawHand(); drawTheirs(); break;
       case "event": onEvent(m); break;
       case "ask": {
-        asked = m; chosen = []; picked = null; if (note.slip) note("");
+        asked = m; chosen = []; picked = null; hinted = []; if (note.slip) note("");
         const confirm = settings.confirm;
         $("prompt").textContent = m.ask === "discard" ? `Choose two cards for ${dealer === seat ? "your" : `${names[dealer]}'s`} crib, then Lay away.`
           : m.ask === "play" ? `Your turn at ${m.count}: choose a card${confirm ? ", then Play" : " to play it"}.`
@@ -390,6 +396,12 @@
         break;
       }
       case "clock": drawClock(m.seat, m.seconds); break;
+      case "hint": {   // the computer's choice, as the screens' ?: its cards marked, said by name
+        hinted = m.cards.slice(); slip(named(m.text)); drawHand();
+        const first = [...$("hand").children].find((b) => hinted.includes(b.dataset.card) && !b.disabled);
+        if (first && mayMoveFocus()) first.focus();
+        break;
+      }
       case "error":
         note(`The door says: ${m.message}`);
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
@@ -686,6 +698,7 @@
   $("lay").addEventListener("click", layAway);
   $("play-go").addEventListener("click", () => { if (picked) playCard(picked); });
   $("claim-go").addEventListener("click", claim);
+  $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("claim").addEventListener("input", markPad);
   $("continue").addEventListener("click", carryOn);
   $("again").addEventListener("click", () => {
@@ -709,6 +722,7 @@
       const b = $("hand").children[n - 1];
       if (b && !b.disabled) { e.preventDefault(); b.focus(); b.click(); }
     } else if (held && (e.key === "c" || e.key === "C")) { e.preventDefault(); carryOn(); }
+    else if (e.key === "?" && !$("hint").hidden) { e.preventDefault(); $("hint").click(); }
   });
   window.cribbageTable = { get hand() { return hand.slice(); }, get asked() { return asked; }, get held() { return held !== null; } };
 })();
