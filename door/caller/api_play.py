@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from door.caller.daily_screens import keep_result, pending_day, ranking_lines
@@ -39,7 +40,7 @@ from door.sysop.presence import Presence, account_identity
 from engine.shuffle import SeededShuffle
 
 __all__ = ["next_message", "hand_moves", "hint_message", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
-           "ratings_message", "IDLE_LOOK"]
+           "ratings_message", "stats_message", "IDLE_LOOK"]
 
 RATINGS_SHOWN = 50
 """Rated players a ``ratings`` message lists, of each pool."""
@@ -257,6 +258,26 @@ async def review_message(ctx: DoorContext, account: Account | None, log: Log) ->
     review, number, opponent = found
     return {"type": "review", "game": games[0].number, "lines": review_lines(review, number, opponent),
             "decisions": review_decisions(review), "costs": review_costs(review)}
+
+
+RECENT_SHOWN = 10
+"""Recent games a ``stats`` message lists."""
+
+
+async def stats_message(ctx: DoorContext, account: Account | None) -> dict[str, Any]:
+    """The ``stats`` of the program's account: the statistics screen's
+    figures (label and value, as the screen words them) and its last ten
+    games (``ended`` as UTC ``"YYYY-MM-DDTHH:MM:SSZ"``), or an ``error``
+    for a guest (whose games are not kept)."""
+    if account is None:
+        return error_message("type", "a guest's games are not kept: there are no statistics")
+    figures = await ctx.store.statistics.player(account.name)
+    rows = [{"label": label, "value": value} for label, value in figures.rows()] if figures is not None else []
+    recent = [{"game": g.number, "players": list(g.players), "scores": list(g.scores), "winner": g.winner,
+               "skunk": g.skunk.name.lower(), "forfeit": g.forfeit,
+               "ended": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(g.ended))}
+              for g in await ctx.store.games.recent(account.name, RECENT_SHOWN)]
+    return {"type": "stats", "name": account.name, "rows": rows, "recent": recent}
 
 
 async def ratings_message(ctx: DoorContext) -> dict[str, Any]:

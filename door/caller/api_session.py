@@ -25,6 +25,7 @@ from door.caller.api_play import (
     play_seat,
     ratings_message,
     review_message,
+    stats_message,
 )
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
@@ -169,6 +170,9 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
         if message["type"] == "lobby":
             link.send(lobby_message(ctx, presence))
             continue
+        if message["type"] == "stats":
+            link.send(await stats_message(ctx, bot))
+            continue
         if message["type"] == "ratings":
             link.send(await ratings_message(ctx))
             continue
@@ -200,7 +204,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             continue
         if message["type"] != "play_computer":
             link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, watch, "
-                                                   "ratings, review, register or leave"))
+                                                   "ratings, review, stats, register or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, (name, bot), message, token=token):

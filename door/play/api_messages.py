@@ -68,6 +68,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "lobby": _message("lobby"),
     "review": _message("review"),
     "hint": _message("hint"),
+    "stats": _message("stats"),
     "register": _message("register", {"password": {"type": "string", "minLength": 1, "maxLength": 64}},
                          ("password",)),
     "ratings": _message("ratings"),
@@ -152,6 +153,17 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                                   "decisions": {"type": "array", "items": _DECISION}, "costs": _COSTS},
                        ("game", "lines")),
     "hint": _message("hint", {"cards": _CARDS, "text": {"type": "string"}}, ("cards", "text")),
+    "stats": _message("stats", {
+        "name": {"type": "string"},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {
+            "label": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["label", "value"], "additionalProperties": False}},
+        "recent": {"type": "array", "items": {"type": "object", "properties": {
+            "game": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+            "scores": _SCORES, "winner": _SEAT, "skunk": {"enum": ["none", "skunk", "double"]},
+            "forfeit": {"type": "boolean"}, "ended": {"type": "string"}},
+            "required": ["game", "players", "scores", "winner", "skunk", "forfeit", "ended"],
+            "additionalProperties": False}}}, ("name", "rows", "recent")),
     "challenged": _message("challenged", {"name": {"type": "string"}, "offer": {"type": "string"},
                                           "seconds": {"type": "integer"}}, ("name", "offer", "seconds")),
     "daily": _message("daily", {"day": {"type": "string"}, "game": {"type": "integer"},

@@ -78,6 +78,13 @@ async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: 
     assert review["game"] == games[0].number
     assert review["lines"][0] == f"Review of game #{games[0].number} against Computer"
     assert any(line.startswith("Your discards cost ") for line in review["lines"])
+    await ws.send(json.dumps({"type": "stats"}))  # the statistics screen's figures, and the recent games
+    stats = await next_message(ws, "stats")
+    Draft202012Validator(SERVER_SCHEMAS["stats"]).validate(stats)
+    assert {"label": "Games played", "value": "1"} in stats["rows"]
+    assert [g["game"] for g in stats["recent"]] == [games[0].number]
+    assert stats["recent"][0]["players"] == ["Ann", "Computer"] and re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}Z",
+                                                                                   stats["recent"][0]["ended"])
     Draft202012Validator(SERVER_SCHEMAS["review"]).validate(review)  # and as data: each decision, choice and best
     kinds = [d["kind"] for d in review["decisions"]]
     assert kinds.count("discard") == sum(line.startswith("Hand ") and "kept" in line for line in review["lines"])
@@ -96,6 +103,9 @@ async def test_a_guest_has_no_review(door: DoorServer) -> None:
     await ws.send(json.dumps({"type": "review"}))
     assert await next_message(ws) == {"type": "error", "field": "type",
                                       "message": "a guest's games are not kept: there is nothing to review"}
+    await ws.send(json.dumps({"type": "stats"}))
+    assert await next_message(ws) == {"type": "error", "field": "type",
+                                      "message": "a guest's games are not kept: there are no statistics"}
     await ws.close()
 
 

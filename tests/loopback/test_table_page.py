@@ -288,6 +288,13 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
         assert choice.startswith("threw ") and len(re.findall(r" of (clubs|diamonds|hearts|spades)", choice)) == 2
     assert await page.inner_text("#status") == ""  # (no "Reviewing..." left behind)
     assert await violations(page) == []
+    await page.tap("#stats")  # the statistics and the recent games, as tables
+    await page.wait_for_function("() => document.querySelector('#review-title').textContent === 'Statistics of Ann'")
+    figures = await page.locator("#review-body table").first.locator("tbody tr").first.locator("th, td").all_inner_texts()
+    assert figures == ["Games played", "1"]
+    recent = await page.locator("#review-body table").nth(1).locator("tbody tr").first.locator("th, td").all_inner_texts()
+    assert recent[0] == f"#{games[0].number}" and recent[2] == "Computer", recent
+    assert await violations(page) == []
     assert await page.evaluate("() => document.activeElement.id") == "review-title"
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes

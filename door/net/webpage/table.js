@@ -421,7 +421,7 @@
         terms = null;
         $("again").textContent = mode === "people" ? "Play someone again" : mode === "daily" ? "Play the computer" : "Play again";
         if (mode === "daily") mode = "computer";   // (today's deal is played once)
-        $("again").hidden = false; $("review").hidden = !registered;
+        $("again").hidden = false; $("review").hidden = !registered; $("stats").hidden = !registered;
         if (move) $("prompt").focus();   // (the result, said once by the live region; never a stray RETURN on Play again)
         break;
       }
@@ -430,6 +430,18 @@
         const rows = (list) => list.map((p, i) => [i + 1, p.name, p.rating, p.rd, p.matches, p.provisional ? "yes" : "no"]);
         showTables("Ratings", [], [["People", heads, rows(m.people), "Nobody is rated yet."],
                                    ["Bots, rated among themselves", heads, rows(m.bots), "No bot is rated yet."]]);
+        break;
+      }
+      case "stats": {   // the statistics screen's figures, and the recent games
+        const recent = m.recent.map((g) => {
+          const me = g.players.findIndex((p) => p.toLowerCase() === m.name.toLowerCase()), won = g.winner === me;
+          const skunk = g.skunk === "none" ? "" : g.skunk === "double" ? ", a double skunk" : ", a skunk";
+          return [`#${g.game}`, g.ended.slice(0, 10), g.players[1 - me], `${g.scores[me]} - ${g.scores[1 - me]}`,
+                  `${won ? "won" : "lost"}${skunk}${g.forfeit ? ", by forfeit" : ""}`];
+        });
+        showTables(`Statistics of ${m.name}`, [], [
+          ["Your figures", ["Figure", "Value"], m.rows.map((r) => [r.label, r.value]), "No game finished yet."],
+          ["Recent games", ["Game", "Ended (UTC)", "Against", "Score", "Result"], recent, "No game finished yet."]]);
         break;
       }
       case "review":
@@ -611,6 +623,7 @@
   }
   function showLobby(players, watchable = []) {
     $("join").hidden = true; $("game").hidden = true; $("lobby").hidden = false; $("menu").hidden = false;
+    $("lobby-stats").hidden = !registered;
     const list = $("players");
     list.replaceChildren();
     for (const p of players) {
@@ -685,6 +698,7 @@
     send({ type: "available", on });
   });
   $("ratings").addEventListener("click", () => send({ type: "ratings" }));
+  for (const id of ["stats", "lobby-stats"]) $(id).addEventListener("click", () => send({ type: "stats" }));
   $("stop").addEventListener("click", () => send({ type: "stop" }));
   $("page").addEventListener("click", () => send({ type: "page", reason: "a game at the card table" }));
   $("accept").addEventListener("click", () => { $("offer").hidden = true; send({ type: "accept" }); });
@@ -702,7 +716,8 @@
   $("claim").addEventListener("input", markPad);
   $("continue").addEventListener("click", carryOn);
   $("again").addEventListener("click", () => {
-    $("again").hidden = true; $("review").hidden = true; $("reviewed").hidden = true; $("log").replaceChildren();
+    $("again").hidden = true; $("review").hidden = true; $("stats").hidden = true; $("reviewed").hidden = true;
+    $("log").replaceChildren();
     $("again").textContent = "Play again"; begin();
   });
   $("review").addEventListener("click", () => { send({ type: "review" }); note("Reviewing every discard, card and count..."); });
