@@ -77,6 +77,14 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
                 assert await page.locator("#shows .shown").count() >= 1
                 assert await violations(page) == []
                 await page.screenshot(path=str(ARTIFACTS / "keys-show.png"))
+                await page.emulate_media(color_scheme="dark", reduced_motion="reduce")  # the other theme, no motion
+                assert await violations(page) == []
+                assert await page.evaluate("() => getComputedStyle(document.body).backgroundColor") == "rgb(11, 61, 30)"
+                assert await page.evaluate(
+                    "() => getComputedStyle(document.querySelector('#peg-me-front')).transitionDuration") == "0s"
+                await page.screenshot(path=str(ARTIFACTS / "keys-show-dark.png"))
+                await page.emulate_media(color_scheme="light", reduced_motion="no-preference")
+                assert await page.evaluate("() => getComputedStyle(document.body).backgroundColor") != "rgb(11, 61, 30)"
             await keys.press("Enter")
             await page.wait_for_function("() => !window.cribbageTable.held")
             continue
