@@ -209,6 +209,8 @@ async def test_a_hint_at_the_discard_and_the_play_but_not_at_a_count(door: DoorS
         ask = await next_message(ws, "ask")
         await ws.send(json.dumps({"type": "hint"}))
         reply = await next_message(ws)
+        while reply["type"] == "event":  # (the computer's moves meanwhile: its discard comes after the ask)
+            reply = await next_message(ws)
         if ask["ask"] == "count":
             assert reply["type"] == "error" and "a hint is for a discard or a card" in reply["message"]
         else:

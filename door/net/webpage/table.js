@@ -198,8 +198,9 @@
     cards.forEach((b, i) => { b.tabIndex = i === next ? 0 : -1; });
     cards[next].focus(); cursor = cards[next].dataset.card;
   }
+  function stopClock() { clearInterval(drawClock.timer); if ($("clock")) $("clock").textContent = ""; }
   function waiting() {   // answered: the focus waits on the prompt until the next question
-    asked = null; chosen = []; picked = null;
+    asked = null; chosen = []; picked = null; stopClock();
     $("prompt").textContent = watching ? "" : `Waiting for ${names[1 - seat]}.`;
     drawHand(); $("prompt").focus();
   }
@@ -304,6 +305,8 @@
     drawTheirs(); drawHand();
   }
   function onMessage(m) {   // while the show stays, what follows waits for Continue (a chat is shown at once)
+    if (held && m.type === "clock") { drawClock(m.seat, m.seconds); return; }   // (a clock runs while the show stays)
+    if (held && m.type === "ask" && m.seconds_left !== undefined) drawClock(seat, m.seconds_left);
     if (held && m.type !== "chat") { held.push(m); return; }
     if (m.type === "event" && m.event === "deal" && shown && !watching) {
       held = [m]; $("continue").hidden = false;
@@ -412,7 +415,7 @@
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
-        asked = null; chosen = []; picked = null; drawHand();
+        asked = null; chosen = []; picked = null; drawHand(); stopClock();
         scores = m.scores.slice(); drawScores(); closeHand();
         const won = m.winner === seat;
         $("prompt").textContent = `${won ? "You win" : `${names[m.winner]} wins`}, ${m.scores[m.winner]} to ${m.scores[1 - m.winner]}.`;
