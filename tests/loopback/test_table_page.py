@@ -131,6 +131,9 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     page = await table_page(browser, door, kind, "Tapper")
     context = page.context
     touch = kind == "phone"
+    await page.click("#settings summary")
+    await page.click("#account summary")
+    assert await violations(page) == []  # (the first screen, its settings and account open)
     await page.select_option("#target", "61")
     await tap(page, "#start", touch)
     shots, leaks, counted = await play_through(page, door, "Tapper", kind)
@@ -214,6 +217,7 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     await tap(page, "#people", touch)
     await page.wait_for_selector("#players button")
     assert await page.inner_text("#players") == "Challenge Robo (a bot)"
+    assert await violations(page) == []  # (the list of players: nothing for axe-core to fault)
     await tap(page, "#ratings", touch)  # (both pools, people's and the bots')
     await page.wait_for_selector("#reviewed:not([hidden])")
     assert await page.inner_text("#review-title") == "Ratings"
