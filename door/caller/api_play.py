@@ -21,7 +21,7 @@ from door.play.api_messages import MessageError, ask_message, card_list, error_m
 from door.play.api_seat import ApiSeat
 from door.play.daily_deal import daily_opponent
 from door.play.deals import new_seed
-from door.play.hints import hint
+from door.play.hints import discard_analysis, hand_play, hint, pegging_note
 from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.parked import Parked, stop
@@ -37,9 +37,11 @@ from door.records.ranked.ratings import RatedPlayer
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
+from engine.actions import Discard
+from engine.game import Phase
 from engine.shuffle import SeededShuffle
 
-__all__ = ["next_message", "hand_moves", "hint_message", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
+__all__ = ["next_message", "hand_moves", "hint_message", "advice_message", "play_seat", "play_computer", "at_table", "play_daily", "review_message",
            "ratings_message", "stats_message", "IDLE_LOOK"]
 
 RATINGS_SHOWN = 50
@@ -81,8 +83,8 @@ async def hand_moves(link: ApiLink, seat: ApiSeat) -> bool:
             arrived.add_done_callback(lambda task: task.cancelled() or task.exception())
             break
         message = arrived.result()  # (raises HungUp when the connection ended)
-        if message is not None and message["type"] == "hint":
-            link.send(hint_message(seat))
+        if message is not None and message["type"] in ("hint", "advice"):
+            link.send(hint_message(seat) if message["type"] == "hint" else advice_message(seat))
             continue
         if message is not None and message["type"] == "leave":
             if seat.table is not None and not seat.over.is_set():
@@ -110,6 +112,34 @@ def hint_message(seat: ApiSeat) -> dict[str, Any]:
         return error_message("type", "a hint is for a discard or a card to play, when it is your turn")
     cards, text = hint(game, seat.index)
     return {"type": "hint", "cards": card_list(cards), "text": text}
+
+
+def advice_message(seat: ApiSeat) -> dict[str, Any]:
+    """The ``advice`` for ``seat`` now, as the screen-reader mode's A says
+    it: the analysis of its last discard (:func:`door.play.hints.discard_analysis`)
+    and the pegging of the last hand played out, both hands known
+    (:func:`door.play.hints.pegging_note`; about 2 ms together), or an
+    ``error`` where no hints are given."""
+    table = seat.table
+    game = table.game if table is not None else None
+    if table is None or game is None:
+        return error_message("type", "no game is under way")
+    if not table.against_computer(seat.index) and not table.hints:
+        return error_message("type", "no advice in a game between people (a house rule)")
+    me, notes = seat.index, []
+    thrown = [a for a in game.actions if isinstance(a, Discard) and a.seat == me]
+    if thrown and game.kept[me]:  # this hand's discard
+        notes.append(discard_analysis((*game.kept[me], *thrown[-1].cards), thrown[-1].cards, game.dealer == me))
+    elif thrown and game.last_play is not None:  # the hand before's (dealt by the other)
+        notes.append(discard_analysis((*game.last_play[1][me], *thrown[-1].cards), thrown[-1].cards,
+                                      game.dealer != me))
+    hand = game.hand_number if game.phase in (Phase.SHOW, Phase.OVER) else game.hand_number - 1
+    play = hand_play(game, hand) if hand >= 1 else None
+    if play is not None:
+        note = pegging_note(game.rules, hand, *play, me, table.seats[1 - me].name)
+        if note:
+            notes.append(note)
+    return {"type": "advice", "notes": notes or ["No advice yet: it comes after your first discard."]}
 
 
 async def play_seat(link: ApiLink, seat: ApiSeat) -> bool:

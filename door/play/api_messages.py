@@ -68,6 +68,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "lobby": _message("lobby"),
     "review": _message("review"),
     "hint": _message("hint"),
+    "advice": _message("advice"),
     "stats": _message("stats"),
     "register": _message("register", {"password": {"type": "string", "minLength": 1, "maxLength": 64}},
                          ("password",)),
@@ -153,6 +154,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                                   "decisions": {"type": "array", "items": _DECISION}, "costs": _COSTS},
                        ("game", "lines")),
     "hint": _message("hint", {"cards": _CARDS, "text": {"type": "string"}}, ("cards", "text")),
+    "advice": _message("advice", {"notes": {"type": "array", "items": {"type": "string"}}}, ("notes",)),
     "stats": _message("stats", {
         "name": {"type": "string"},
         "rows": {"type": "array", "items": {"type": "object", "properties": {

@@ -223,3 +223,30 @@ async def test_a_hint_at_the_discard_and_the_play_but_not_at_a_count(door: DoorS
         seen.add(ask["ask"])
         await ws.send(json.dumps(answer(ask)))
     await ws.close()
+
+
+async def test_advice_after_a_discard_and_a_hand(door: DoorServer) -> None:
+    """``advice``, as the screen-reader mode's A: none before the first
+    discard; at the second hand's discard, the first hand's discard
+    analysed and its pegging looked back on."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Advised"}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 121}))
+    ask = await next_message(ws, "ask")
+    await ws.send(json.dumps({"type": "advice"}))
+    reply = await next_message(ws, "advice")
+    assert reply["notes"] == ["No advice yet: it comes after your first discard."]
+    discards = 0
+    while True:
+        if ask["ask"] == "discard":
+            discards += 1
+            if discards == 2:
+                break
+        await ws.send(json.dumps(answer(ask)))
+        ask = await next_message(ws, "ask")
+    await ws.send(json.dumps({"type": "advice"}))
+    reply = await next_message(ws, "advice")
+    Draft202012Validator(SERVER_SCHEMAS["advice"]).validate(reply)
+    assert reply["notes"][0].startswith("You kept ") and reply["notes"][1].startswith("Pegging, hand 1"), reply
+    await ws.close()

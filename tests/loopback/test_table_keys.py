@@ -60,7 +60,7 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
     await page.keyboard.press("ArrowDown")  # 121 -> 61
     await page.keyboard.press("Tab")
     await page.keyboard.press("Enter")  # Play the computer
-    decisions, seen, slipped, refused, plays_by_arrow = 0, set(), False, False, False
+    decisions, seen, slipped, refused, plays_by_arrow, advised = 0, set(), False, False, False, False
     for _ in range(400):
         await page.wait_for_function(f"() => window.cribbageTable.asked || {SHOW_OR_END}", timeout=20000)
         if not await page.is_hidden("#again"):
@@ -111,6 +111,12 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
                 assert await page.evaluate(FOCUS) == "lay"
                 chosen = [hand[1], hand[2]]
             else:
+                if not advised:  # the second hand: advice on the first, as screen-reader mode's A
+                    advised = True
+                    await keys.press("a")
+                    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('You')")
+                    said = await page.inner_text("#status")
+                    assert said.startswith("You kept ") and "Pegging, hand 1" in said and " of " in said, said
                 await keys.press("1", "2")
                 chosen = [hand[0], hand[1]]
             await keys.press("Enter")  # Lay away
@@ -145,7 +151,7 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
                 assert await page.evaluate(FOCUS) == "claim"
             await keys.press("0", "Enter")
         await page.wait_for_function(f"() => window.cribbageTable.asked !== null || {SHOW_OR_END}", timeout=20000)
-    assert {"discard", "play", "count", "show"} <= seen and slipped and refused and plays_by_arrow
+    assert {"discard", "play", "count", "show"} <= seen and slipped and refused and plays_by_arrow and advised
     await pegs_at_scores(page)
     assert await page.evaluate(FOCUS) == "prompt"  # the result, not Play again
     assert await violations(page) == []

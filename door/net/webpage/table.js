@@ -170,6 +170,7 @@
     $("play-go").disabled = !picked;
     $("claiming").hidden = ask !== "count";
     $("hint").hidden = !(ask === "discard" || ask === "play");
+    $("advice").hidden = watching || !$("again").hidden;
     for (const b of box.children) b.classList.toggle("hinted", hinted.includes(b.dataset.card));
   }
   function choose(c) {   // a discard: a third card is refused, not swapped in
@@ -399,6 +400,7 @@
         break;
       }
       case "clock": drawClock(m.seat, m.seconds); break;
+      case "advice": slip(m.notes.map(named).join(" ")); break;   // (said once, by the status)
       case "hint": {   // the computer's choice, as the screens' ?: its cards marked, said by name
         hinted = m.cards.slice(); slip(named(m.text)); drawHand();
         const first = [...$("hand").children].find((b) => hinted.includes(b.dataset.card) && !b.disabled);
@@ -716,6 +718,7 @@
   $("play-go").addEventListener("click", () => { if (picked) playCard(picked); });
   $("claim-go").addEventListener("click", claim);
   $("hint").addEventListener("click", () => send({ type: "hint" }));
+  $("advice").addEventListener("click", () => send({ type: "advice" }));
   $("claim").addEventListener("input", markPad);
   $("continue").addEventListener("click", carryOn);
   $("again").addEventListener("click", () => {
@@ -741,6 +744,7 @@
       if (b && !b.disabled) { e.preventDefault(); b.focus(); b.click(); }
     } else if (held && (e.key === "c" || e.key === "C")) { e.preventDefault(); carryOn(); }
     else if (e.key === "?" && !$("hint").hidden) { e.preventDefault(); $("hint").click(); }
+    else if ((e.key === "a" || e.key === "A") && !$("advice").hidden) { e.preventDefault(); $("advice").click(); }
   });
   window.cribbageTable = { get hand() { return hand.slice(); }, get asked() { return asked; }, get held() { return held !== null; } };
 })();
