@@ -309,10 +309,10 @@
     if (held && m.type === "clock") { drawClock(m.seat, m.seconds); return; }   // (a clock runs while the show stays)
     if (held && m.type === "ask" && m.seconds_left !== undefined) drawClock(seat, m.seconds_left);
     if (held && m.type !== "chat") { held.push(m); return; }
-    if (m.type === "event" && m.event === "deal" && shown && !watching) {
-      held = [m]; $("continue").hidden = false;
-      $("prompt").textContent = "The show: Continue for the next hand.";
-      $("continue").focus();
+    if ((m.type === "event" && m.event === "deal" || m.type === "table") && shown && !watching) {
+      held = [m]; $("continue").hidden = false;   // (the next hand, or a match's next game: after the show)
+      $("prompt").textContent = `The show: Continue for the next ${m.type === "table" ? "game" : "hand"}.`;
+      if (mayMoveFocus()) $("continue").focus();
       return;
     }
     route(m);
@@ -661,7 +661,7 @@
   }
   function toMenu() {   // back to the first screen (a registered caller's game against the computer is kept)
     if (ws) { ws.onclose = null; send({ type: "leave" }); ws.close(); ws = null; }
-    held = null; asked = null; watching = false; welcomed = false; cancelBeginning(); dailyOffered();
+    held = null; asked = null; watching = false; welcomed = false; shown = false; cancelBeginning(); dailyOffered();
     for (const id of ["game", "lobby", "reviewed", "menu", "continue"]) $(id).hidden = true;
     $("join").hidden = false; note(registered ? "Your game against the computer is kept for your next login." : "Choose Play.");
     $("start").focus();
@@ -723,7 +723,7 @@
   $("continue").addEventListener("click", carryOn);
   $("again").addEventListener("click", () => {
     $("again").hidden = true; $("review").hidden = true; $("stats").hidden = true; $("reviewed").hidden = true;
-    $("log").replaceChildren();
+    $("log").replaceChildren(); shown = false;
     $("again").textContent = "Play again"; begin();
   });
   $("review").addEventListener("click", () => { send({ type: "review" }); note("Reviewing every discard, card and count..."); });
