@@ -30,6 +30,20 @@ PEGS = """() => {
 }"""
 
 
+WATCH_PEGS = """() => {   // after every change of a score shown: the front peg's hole is that score
+    window.pegChanges = 0; window.pegWrong = [];
+    new MutationObserver(() => {
+        for (const tag of ["me", "them"]) {
+            const peg = document.getElementById(`peg-${tag}-front`);
+            if (!peg) continue;
+            const score = document.getElementById(`${tag}-score`).textContent;
+            window.pegChanges++;
+            if (peg.dataset.hole !== score) window.pegWrong.push(`${tag}: peg ${peg.dataset.hole}, score ${score}`);
+        }
+    }).observe(document.getElementById("scores"), {subtree: true, childList: true, characterData: true});
+}"""
+
+
 class Keys:
     """Presses keys on ``page`` and counts them."""
 
@@ -54,6 +68,7 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     keys = Keys(page)
+    await page.evaluate(WATCH_PEGS)
     await page.focus("#name")  # (where a keyboard's user starts: the page's first field)
     await page.keyboard.press("Tab")
     await page.keyboard.press("Tab")
@@ -160,6 +175,7 @@ async def test_a_whole_game_by_keyboard_alone(door: DoorServer, browser: Any) ->
     await page.wait_for_timeout(300)
     assert not await page.is_hidden("#again")
     assert keys.count / decisions <= 3, (keys.count, decisions)
+    assert await page.evaluate("() => window.pegChanges") > 10 and await page.evaluate("() => window.pegWrong") == []
     # no seed is read unless asked: the live region says none, Verify shows them in groups of four
     assert not re.search(r"[0-9a-f]{64}", await page.inner_text("#log"))
     assert await page.is_hidden("#verify-lines")

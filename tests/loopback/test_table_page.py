@@ -134,6 +134,12 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     await page.click("#settings summary")
     await page.click("#account summary")
     assert await violations(page) == []  # (the first screen, its settings and account open)
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    for theme, felt in (("dark", "rgb(11, 61, 30)"), ("light", "rgb(243, 239, 226)")):  # whatever the device says
+        await page.select_option("#theme", theme)
+        assert await page.evaluate(background) == felt
+        assert await violations(page) == []
+    await page.select_option("#theme", "auto")
     await page.select_option("#target", "61")
     await tap(page, "#start", touch)
     shots, leaks, counted = await play_through(page, door, "Tapper", kind)
