@@ -4,11 +4,11 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const SVG = "http://www.w3.org/2000/svg";
-  const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
-  const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-  const RANK_NAMES = { A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                       9: "nine", T: "ten", J: "jack", Q: "queen", K: "king" };
+  const { cardName, cardNames, face, named, cardElement, glyphsAndNames } = window.cribbageCards;
+  const { buildBoard: boardFor, placePegs } = window.cribbageBoard;
+  const lists = window.cribbageLists;
+  const who = (s) => (s === seat && !watching ? "you" : names[s]);
+  const whose = (s) => (s === seat && !watching ? "Your" : `${names[s]}'s`);
   const DIGEST = /\b[0-9a-f]{64}\b/;   // a seed or a digest: read only when asked (Verify)
   const SETTINGS_KEY = "cribbage-table-settings", GUEST_KEY = "cribbage-table-guest";   // (a guest's name and resume token)
   let ws = null, seat = 0, target = 121, hand = [], chosen = [], picked = null, asked = null;
@@ -19,33 +19,6 @@
   const settings = Object.assign({ confirm: true, sound: false, theme: "auto" },
                                  JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}"));
   const reduced = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-
-  // -- cards: one naming everywhere ("nine of clubs"), a face for the eye
-  const cardName = (c) => `${RANK_NAMES[c[0]]} of ${SUIT_NAMES[c[1]]}`;
-  const cardNames = (cards) => cards.map(cardName).join(", ");
-  const face = (c) => `${c[0] === "T" ? "10" : c[0]}${SUITS[c[1]]}`;
-  const FACE = /\b(10|[2-9AJQK])([\u2663\u2666\u2665\u2660])/g;
-  const named = (text) => text.replace(FACE, (_, r, s) =>   // a sentence's faces ("5\u2665") as names ("five of hearts")
-    cardName(`${r === "10" ? "T" : r}${Object.keys(SUITS).find((k) => SUITS[k] === s)}`))
-    .replace(/(of (?:clubs|diamonds|hearts|spades)) (?=\w+ of )/g, "$1 and ");
-  const who = (s) => (s === seat && !watching ? "you" : names[s]);
-  const whose = (s) => (s === seat && !watching ? "Your" : `${names[s]}'s`);
-  function cardElement(c, tag, name = cardName(c)) {
-    const el = document.createElement(tag);
-    el.className = "card" + (c[1] === "D" || c[1] === "H" ? " red" : "");
-    el.textContent = face(c);
-    el.dataset.card = c;
-    if (tag === "span") el.setAttribute("role", "img");
-    el.setAttribute("aria-label", name);
-    return el;
-  }
-  function glyphsAndNames(cards) {   // the faces for the eye, the names for a screen reader
-    const frag = document.createDocumentFragment(), eye = document.createElement("span"), ear = document.createElement("span");
-    eye.setAttribute("aria-hidden", "true"); eye.textContent = cards.map(face).join(" ");
-    ear.className = "sr"; ear.textContent = cardNames(cards);
-    frag.append(eye, ear);
-    return frag;
-  }
 
   // -- what is said: the live region, each line once, seeds kept for Verify
   function say(lines) {
@@ -73,42 +46,8 @@
     tone.connect(gain).connect(audio.destination); tone.start(); tone.stop(audio.currentTime + 0.12);
   }
 
-  // -- the pegboard: streets of 30 holes for each player, the skunk line, a front and a back peg each
-  const PER = 30;
-  const streets = () => Math.ceil((target - 1) / PER);
-  function holeAt(n, p) {   // (x, y) of hole n (0 and -1 the start holes, target the game hole) on player p's track
-    if (n >= target) return [streets() % 2 ? 388 : 10, 12 + (streets() - 1) * 34 + 6];
-    if (n <= 0) return [n < 0 ? 6 : 16, 12 + p * 12];
-    const i = n - 1, s = Math.floor(i / PER), k = i % PER, col = s % 2 ? PER - 1 - k : k;
-    return [28 + col * 11 + Math.floor(col / 5) * 5, 12 + s * 34 + p * 12];
-  }
-  function element(tag, attrs) {
-    const el = document.createElementNS(SVG, tag);
-    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-    return el;
-  }
-  function buildBoard() {
-    const svg = element("svg", { viewBox: `0 0 400 ${streets() * 34 + 4}`, role: "img", id: "pegboard" });
-    for (let p = 0; p < 2; p++) for (let n = -1; n < target; n++) {
-      const [x, y] = holeAt(n, p);
-      svg.appendChild(element("circle", { cx: x, cy: y, r: 2.6, class: "hole" }));
-    }
-    const [gx, gy] = holeAt(target, 0);
-    svg.appendChild(element("circle", { cx: gx, cy: gy, r: 4, class: "hole" }));
-    const lines = [target - PER, ...(target > 61 ? [61] : [])];   // under the skunk line (and, to 121, the double skunk's)
-    for (const line of lines) {
-      const [x, y] = holeAt(line, 0), s = Math.floor((line - 1) / PER), dx = s % 2 ? 6 : -6;
-      svg.appendChild(element("line", { x1: x + dx, y1: y - 6, x2: x + dx, y2: y + 18, class: "skunk" }));
-    }
-    for (const p of [0, 1]) for (const part of ["back", "front"]) {
-      svg.appendChild(element("circle", { cx: 0, cy: 0, r: 4.6, class: `peg ${p === 0 ? "me" : "them"} ${part}`,
-                                          id: `peg-${p === 0 ? "me" : "them"}-${part}` }));
-    }
-    const key = document.createElement("p");
-    key.textContent = `Skunk line at ${target - PER}${target > 61 ? ", double skunk at 61" : ""}; game hole ${target}.`;
-    $("board").replaceChildren(svg, key);
-    drawScores();
-  }
+  // -- the pegboard (table-board.js) and the scores
+  function buildBoard() { $("board").replaceChildren(...boardFor(target)); drawScores(); }
   function drawScores() {
     const me = seat, them = 1 - seat;
     $("me-score").textContent = scores[me];
@@ -118,14 +57,7 @@
     const board = $("pegboard");
     if (!board) return;
     board.setAttribute("aria-label", `Pegboard: ${words}`);
-    [me, them].forEach((s, p) => {
-      const tag = p === 0 ? "me" : "them";
-      for (const [part, hole] of [["front", scores[s]], ["back", backs[s]]]) {
-        const peg = $(`peg-${tag}-${part}`), [x, y] = holeAt(hole, p);
-        peg.style.transform = `translate(${x}px, ${y}px)`;
-        peg.dataset.hole = String(hole);
-      }
-    });
+    placePegs(target, { me: [scores[me], backs[me]], them: [scores[them], backs[them]] });
   }
   function peg(s, points) {   // (the game ends at the target)
     if (points <= 0) return false;
@@ -430,33 +362,16 @@
         if (move) $("prompt").focus();   // (the result, said once by the live region; never a stray RETURN on Play again)
         break;
       }
-      case "ratings": {
-        const heads = ["Place", "Name", "Rating", "RD", "Matches", "Provisional"];
-        const rows = (list) => list.map((p, i) => [i + 1, p.name, p.rating, p.rd, p.matches, p.provisional ? "yes" : "no"]);
-        showTables("Ratings", [], [["People", heads, rows(m.people), "Nobody is rated yet."],
-                                   ["Bots, rated among themselves", heads, rows(m.bots), "No bot is rated yet."]]);
-        break;
-      }
-      case "stats": {   // the statistics screen's figures, and the recent games
-        const recent = m.recent.map((g) => {
-          const me = g.players.findIndex((p) => p.toLowerCase() === m.name.toLowerCase()), won = g.winner === me;
-          const skunk = g.skunk === "none" ? "" : g.skunk === "double" ? ", a double skunk" : ", a skunk";
-          return [`#${g.game}`, g.ended.slice(0, 10), g.players[1 - me], `${g.scores[me]} - ${g.scores[1 - me]}`,
-                  `${won ? "won" : "lost"}${skunk}${g.forfeit ? ", by forfeit" : ""}`];
-        });
-        showTables(`Statistics of ${m.name}`, [], [
-          ["Your figures", ["Figure", "Value"], m.rows.map((r) => [r.label, r.value]), "No game finished yet."],
-          ["Recent games", ["Game", "Ended (UTC)", "Against", "Score", "Result"], recent, "No game finished yet."]]);
-        break;
-      }
+      case "ratings": lists.showRatings(m); break;
+      case "stats": lists.showStats(m); break;
       case "review":
         note(""); $("review").hidden = true;
-        if (m.decisions) showReview(m); else showLines(`Review of game #${m.game}`, m.lines);
+        if (m.decisions) lists.showReview(m); else lists.showLines(`Review of game #${m.game}`, m.lines);
         break;
       case "daily":   // today's ranking: after the deal, or at once when it was played today
         $("join").hidden = true; $("game").hidden = false; $("again").hidden = false;
         if (mode === "daily") { mode = "computer"; $("again").textContent = "Play the computer"; }
-        if (m.ranking) showRanking(m); else showLines(`Today's deal, ${m.day}`, m.lines);
+        if (m.ranking) lists.showRanking(m, verify); else lists.showLines(`Today's deal, ${m.day}`, m.lines);
         break;
       case "menu":   // the table is done with this seat: after a result, or with none (the other player left)
         if (watching) {   // (watching ended: by Stop, the game's end, or a player refusing watchers)
@@ -517,77 +432,6 @@
       if (!left) clearInterval(drawClock.timer);
     };
     tick(); drawClock.timer = setInterval(tick, 1000);
-  }
-  function showTables(title, summary, tables, lines = []) {   // tables with headings, under a heading that takes the focus
-    const body = $("review-body");
-    body.replaceChildren();
-    for (const line of summary) { const p = document.createElement("p"); p.textContent = line; body.appendChild(p); }
-    for (const [caption, heads, rows, none] of tables) {
-      if (!rows.length) { const p = document.createElement("p"); p.textContent = `${caption}: ${none}`; body.appendChild(p); continue; }
-      const table = document.createElement("table"), cap = table.createCaption(), head = table.createTHead().insertRow();
-      cap.textContent = caption;
-      for (const h of heads) { const th = document.createElement("th"); th.scope = "col"; th.textContent = h; head.appendChild(th); }
-      const tbody = table.createTBody();
-      for (const row of rows) {
-        const tr = tbody.insertRow();
-        row.forEach((cell, i) => {
-          const td = document.createElement(i ? "td" : "th");
-          if (!i) td.scope = "row";
-          if (cell instanceof Node) td.appendChild(cell); else td.textContent = String(cell);
-          tr.appendChild(td);
-        });
-      }
-      body.appendChild(table);
-    }
-    showLines(title, lines, true);
-  }
-  function thrown(cards) { const f = document.createDocumentFragment(); f.append("threw ", glyphsAndNames(cards)); return f; }
-  function showReview(m) {   // each decision: the choice, the best and the points it lost
-    const c = m.costs, rows = [];
-    for (const d of m.decisions) {
-      if (d.kind === "discard") {
-        rows.push([d.hand, `Discard (${d.crib === "yours" ? "your" : "their"} crib)`, thrown(d.choice),
-                   d.lost ? thrown(d.best) : "the best", lost(d)]);
-      } else if (d.kind === "play") {
-        rows.push([d.hand, `Card on ${d.count}`, glyphsAndNames(d.choice), d.best[0] === d.choice[0] ? "the best" : glyphsAndNames(d.best),
-                   lost(d)]);
-      } else {
-        rows.push([d.hand, `Count of your ${d.what}`, `claimed ${d.claimed}`, `it held ${d.held}`, lost(d)]);
-      }
-    }
-    showTables(`Review of game #${m.game}`,
-               [`Your discards cost ${c.discards.toFixed(1)} points, your pegging ${c.pegging.toFixed(1)}, your counting ${c.counting}.`,
-                "A loss counts only above the noise; points are expected net points."],
-               [["Every decision", ["Hand", "Decision", "Your choice", "Best", "Points lost"], rows, "Nothing to review."]]);
-  }
-  function lost(d) {
-    if (!d.lost) return "none";
-    return d.kind === "count" ? String(d.lost) : `${d.lost.toFixed(1)} (${d.mistake ? "a mistake" : "within the noise"})`;
-  }
-  function showRanking(m) {   // today's ranking as a table, the par and the streak above it
-    const rows = m.ranking.map((r) => [r.place, r.name, r.score, r.computer, (r.margin > 0 ? "+" : "") + r.margin,
-                                       r.against_par === null ? "" : (r.against_par > 0 ? "+" : "") + r.against_par,
-                                       r.unfinished ? "unfinished" : "finished"]);
-    const summary = [`Game #${m.game}: the same cards for everyone.`];
-    if (m.par) summary.push(`The expert's own game on these cards: ${m.par[0]} to ${m.par[1]}.`);
-    if (m.streak !== undefined) summary.push(`Your streak: ${m.streak} day${m.streak === 1 ? "" : "s"} in a row.`);
-    showTables(`Today's deal, ${m.day}`, summary,
-               [["The day's ranking", ["Place", "Player", "Score", "Computer", "Margin", "Against the par", "Game"], rows,
-                 "Nobody has finished today's deal yet."]]);
-    m.lines.forEach((line, i) => {   // (the day's commitment, yesterday's seed: each under the line that says what it is)
-      if (DIGEST.test(line)) verify(line.trim().length === 64 && i ? `${m.lines[i - 1].trim()} ${line.trim()}` : line.trim());
-    });
-  }
-  function showLines(title, lines, keep = false) {   // lines (after any tables), under a heading that takes the focus
-    if (!keep) $("review-body").replaceChildren();
-    const list = $("review-lines");
-    list.replaceChildren();
-    for (const line of lines) {
-      if (!line.trim()) continue;
-      const li = document.createElement("li"); li.textContent = line.trim(); list.appendChild(li);
-    }
-    $("review-title").textContent = title;
-    $("reviewed").hidden = false; $("review-title").focus();
   }
   function drawShow(m) {   // a hand or the crib face up with the starter, and what it counts, item by item
     const box = document.createElement("div"), title = document.createElement("h2"), row = document.createElement("div");
