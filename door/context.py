@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
+from door.play.parked import ParkedGames
 from door.play.reviews import GameReviews
 from door.play.thinking import IN_THREAD, Thinking
 from door.records.names import name_key
@@ -50,6 +51,8 @@ class DoorContext:
     """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
     bans: BanList | None = None
     """The bans in force (:mod:`door.sysop.ban_list`; ``None``: none are checked)."""
+    parked: ParkedGames = field(default_factory=ParkedGames)
+    """Guests' games against the computer kept while their line is down (:mod:`door.play.parked`)."""
     reviews: GameReviews = field(init=False)
     """Game reviews, worked out by :attr:`thinking` one at a time and kept (:mod:`door.play.reviews`)."""
 

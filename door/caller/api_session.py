@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import asyncio
 
+from door.caller.api_account import change_password, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
 from door.caller.api_play import (
     IDLE_LOOK,
+    at_table,
     next_message,
     play_computer,
     play_daily,
     play_seat,
     ratings_message,
     review_message,
+    stats_message,
 )
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
@@ -34,6 +37,7 @@ from door.net.logs import ACCOUNT
 from door.net.metrics import refused
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL, error_message
+from door.play.parked import new_token
 from door.records.games import Opponent
 from door.records.names import clean_name
 from door.records.passwords import decoy_hash
@@ -56,7 +60,8 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
     a registered caller's (their password checked, within the same limits
     on wrong passwords as at the name prompt:
     :class:`~door.records.throttle.LoginThrottle`), or a guest's name and
-    ``None``; and whether it is a bot."""
+    ``None``; whether it is a bot; and a guest's resume token, if the
+    login gave one."""
     while True:
         message = await next_message(link)
         assert message is not None
@@ -72,6 +77,12 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
             # wait (and the name as typed in every answer, never the account's own spelling)
             stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
             verdict = await ctx.throttle.check(name, link.address, "protocol", message["password"], stored)
+            if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
+                refused_why = await change_password(ctx, account, message["new_password"])
+                if refused_why is not None:
+                    link.send(error_message("new_password", refused_why))
+                    continue
+                link.send({"type": "notice", "text": "Your password is changed."})
             if verdict.ok and account is not None:
                 return Program(account.name, account)
             if verdict.refused is None:
@@ -93,7 +104,7 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
                 await asyncio.sleep(verdict.delay)
             link.send(error_message("name", verdict.refused or "that name is registered: a guest chooses another"))
         else:
-            return Program(name)
+            return Program(name, resume=message.get("resume"))
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
@@ -126,8 +137,21 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
     ctx.lobby.update(presence, Doing.LOGGED_IN)
     log.info("program %r logged in by the game protocol (%s)", name,
              "a bot" if is_bot else "a registered caller" if bot else "a guest")
-    link.send({"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot,
-               "seed": who.seed, "commitment": who.seeds.next_commitment})
+    parked = ctx.parked.claim(who.resume, name) if who.resume is not None else None
+    welcome = {"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot, "seed": who.seed,
+               "commitment": who.seeds.next_commitment}
+    if bot is None:  # a guest's token: their game against the computer is kept while the line is down
+        who.resume = who.resume if parked is not None else new_token()
+        welcome["resume"] = who.resume
+    link.send(welcome)
+    if parked is not None:
+        assert parked.table.game is not None
+        link.send({"type": "notice", "text": f"Your game #{parked.table.game.number} against the computer goes on."})
+        ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table, seat=parked.seat)
+        parked.seat.redirect(link.send)
+        parked.seat.notify(parked.table.game, [])
+        if await at_table(link, ctx, presence, parked, who.resume):
+            return await _goodbye(link)
     if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
         table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
         seat = who.seat(link.send)
@@ -168,8 +192,17 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             who.set_seed(message["seed"])
             link.send({"type": "seed", "seed": who.seed, "commitment": who.seeds.next_commitment})
             continue
+        if message["type"] == "stats":
+            link.send(await stats_message(ctx, bot))
+            continue
         if message["type"] == "ratings":
             link.send(await ratings_message(ctx))
+            continue
+        if message["type"] == "register":  # a guest registers the name it plays under
+            if bot is not None:
+                link.send(error_message("type", "you are registered already"))
+            elif (account := await register(link, ctx, name, message)) is not None:
+                who.account = bot = account  # (its games are kept from now on, as a registered caller's)
             continue
         if message["type"] == "review":
             link.send(await review_message(ctx, bot, log))
@@ -193,7 +226,7 @@ async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log
             continue
         if message["type"] != "play_computer":
             link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, "
-                                            "watch, seed, ratings, review or leave"))
+                                            "watch, seed, ratings, review, stats, register or leave"))
             continue
         ctx.lobby.at_menu(presence, False)
         if await play_computer(link, ctx, presence, who, message):

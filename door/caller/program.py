@@ -33,6 +33,9 @@ class Program:
     bot: bool = False
     seeds: SeedChain = field(default_factory=new_chain)
     seed: str = field(default_factory=new_seed)
+    resume: str | None = None
+    """A guest's resume token: their game against the computer is kept
+    under it while the line is down (:mod:`door.play.parked`)."""
 
     @property
     def identity(self) -> Identity | None:

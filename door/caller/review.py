@@ -15,16 +15,28 @@ from door.sysop.doing import Doing
 from door.ui.canvas import Canvas
 from door.ui.prompts import frame, show_page, show_pages
 from engine.actions import IllegalAction
-from engine.game_review import review_game
+from engine.game_review import GameReview, review_game
 from engine.notation import NotationError
 
-__all__ = ["review_recorded"]
+__all__ = ["review_recorded", "reviewed", "review_of"]
 
 
 async def reviewed(ctx: DoorContext, summary: GameSummary, account_id: int | None, log: Log,
                    working: Callable[[], None] = lambda: None) -> list[str] | str:
     """The review of the recorded game ``summary`` for the seat of
     ``account_id`` in it, line by line (:func:`~door.play.review_words.review_lines`),
+    or a sentence saying why there is none (:func:`review_of`)."""
+    found = await review_of(ctx, summary, account_id, log, working)
+    if isinstance(found, str):
+        return found
+    review, number, opponent = found
+    return review_lines(review, number, opponent)
+
+
+async def review_of(ctx: DoorContext, summary: GameSummary, account_id: int | None, log: Log,
+                    working: Callable[[], None] = lambda: None) -> tuple[GameReview, int, str] | str:
+    """The review of the recorded game ``summary`` for the seat of
+    ``account_id`` in it, with the game's number and the opponent's name,
     or a sentence saying why there is none (its moves were not kept, or
     it is not that account's game, or its moves do not replay).
     ``working()`` is called when the searches begin (about 20 ms a card
@@ -46,7 +58,7 @@ async def reviewed(ctx: DoorContext, summary: GameSummary, account_id: int | Non
     except IllegalAction as exc:  # a record whose moves do not replay: said, not a failed session
         log.error("game %d cannot be reviewed: %s", summary.id, exc)
         return f"Game #{summary.number} cannot be reviewed: its moves do not replay."
-    return review_lines(review, moves.number, summary.players[1 - seat])
+    return review, moves.number, summary.players[1 - seat]
 
 
 async def review_recorded(side: CallerSide, summary: GameSummary) -> None:

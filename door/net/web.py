@@ -81,7 +81,12 @@ _FILES = {
     "/vendor/addon-fit.js": ("vendor/addon-fit.js", "text/javascript; charset=utf-8"),
     "/table": ("table.html", "text/html; charset=utf-8"),
     "/table.js": ("table.js", "text/javascript; charset=utf-8"),
+    "/table-cards.js": ("table-cards.js", "text/javascript; charset=utf-8"),
+    "/table-board.js": ("table-board.js", "text/javascript; charset=utf-8"),
+    "/table-lists.js": ("table-lists.js", "text/javascript; charset=utf-8"),
     "/table.css": ("table.css", "text/css; charset=utf-8"),
+    "/table.webmanifest": ("table.webmanifest", "application/manifest+json"),
+    "/table-icon.svg": ("table-icon.svg", "image/svg+xml"),
 }
 """The only paths served, and their types (nothing else of the disk is reachable)."""
 
@@ -148,7 +153,7 @@ class WebOptions:
     def csp(self) -> str:
         """The page's Content-Security-Policy: its own scripts only, no inline script."""
         return ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
-                f"img-src 'self' data:; font-src 'self'; base-uri 'none'; form-action 'none'; "
+                f"img-src 'self' data:; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'none'; "
                 f"frame-ancestors {self.frame_ancestors}")
 
 

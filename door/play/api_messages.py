@@ -51,7 +51,8 @@ def _message(kind: str, properties: dict[str, Any] | None = None, required: tupl
 
 CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "login": _message("login", {"name": _text(NAME_LIMIT), "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
-                                "password": _text(64)}, ("name",)),
+                                "password": _text(64), "new_password": _text(64),
+                                "resume": {"type": "string", "pattern": "^[0-9a-f]{32}$"}}, ("name",)),
     "play_computer": _message("play_computer", {
         "skill": {"enum": ["expert", "hard", "easy"]}, "game_to": {"enum": [61, 121]}}),
     "discard": _message("discard", {"cards": {"type": "array", "items": _CARD, "minItems": 2, "maxItems": 2,
@@ -61,6 +62,11 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "chat": _message("chat", {"text": _text(200)}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
+    "hint": _message("hint"),
+    "advice": _message("advice"),
+    "stats": _message("stats"),
+    "register": _message("register", {"password": _text(64)},
+                         ("password",)),
     "ratings": _message("ratings"),
     "daily": _message("daily"),
     "available": _message("available", {"on": {"type": "boolean"}}, ("on",)),
@@ -92,11 +98,28 @@ _SHUFFLE: dict[str, Any] = {"type": "object", "properties": {
     "required": ["game", "commitment", "player_seeds"], "additionalProperties": False}
 _PEG: dict[str, Any] = {"type": "object", "properties": {"kind": {"type": "string"}, "points": {"type": "integer"}},
                         "required": ["kind", "points"], "additionalProperties": False}
+_DECISION: dict[str, Any] = {"type": "object", "properties": {
+    "hand": {"type": "integer"}, "kind": {"enum": ["discard", "play", "count"]}, "crib": {"enum": ["yours", "theirs"]},
+    "choice": {"type": "array", "items": _CARD}, "best": {"type": "array", "items": _CARD},
+    "value": {"type": "number"}, "best_value": {"type": "number"}, "count": {"type": "integer"},
+    "what": {"enum": ["hand", "crib"]}, "claimed": {"type": "integer"}, "held": {"type": "integer"},
+    "lost": {"type": "number"}, "mistake": {"type": "boolean"}},
+    "required": ["hand", "kind", "lost", "mistake"], "additionalProperties": False}
+_COSTS: dict[str, Any] = {"type": "object", "properties": {
+    "discards": {"type": "number"}, "pegging": {"type": "number"}, "counting": {"type": "number"}},
+    "required": ["discards", "pegging", "counting"], "additionalProperties": False}
+_RANKED: dict[str, Any] = {"type": "object", "properties": {
+    "place": {"type": "integer"}, "name": {"type": "string"}, "score": {"type": "integer"},
+    "computer": {"type": "integer"}, "margin": {"type": "integer"},
+    "against_par": {"anyOf": [{"type": "integer"}, {"type": "null"}]}, "unfinished": {"type": "boolean"}},
+    "required": ["place", "name", "score", "computer", "margin", "against_par", "unfinished"],
+    "additionalProperties": False}
 
 SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "hello": _message("hello", {"protocol": {"const": PROTOCOL}, "door": {"type": "string"}}, ("protocol", "door")),
     "welcome": _message("welcome", {"name": {"type": "string"}, "guest": {"type": "boolean"},
-                                    "bot": {"type": "boolean"}, "seed": _HEX64, "commitment": _HEX64},
+                                    "bot": {"type": "boolean"}, "seed": _HEX64, "commitment": _HEX64,
+                                    "resume": {"type": "string", "pattern": "^[0-9a-f]{32}$"}},
                         ("name", "guest")),
     "seed": _message("seed", {"seed": _HEX64, "commitment": _HEX64}, ("seed", "commitment")),
     "clock": _message("clock", {"seat": _SEAT, "seconds": {"type": "number", "minimum": 0}}, ("seat", "seconds")),
@@ -133,12 +156,28 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
     "error": _message("error", {"field": {"type": "string"}, "message": {"type": "string"}}, ("field", "message")),
     "game_over": _message("game_over", {"winner": _SEAT, "scores": _SCORES, "wins": _SCORES,
                                         "shuffle": _SHUFFLE}, ("winner", "scores")),
-    "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}}},
+    "review": _message("review", {"game": {"type": "integer"}, "lines": {"type": "array", "items": {"type": "string"}},
+                                  "decisions": {"type": "array", "items": _DECISION}, "costs": _COSTS},
                        ("game", "lines")),
+    "hint": _message("hint", {"cards": _CARDS, "text": {"type": "string"}}, ("cards", "text")),
+    "advice": _message("advice", {"notes": {"type": "array", "items": {"type": "string"}}}, ("notes",)),
+    "stats": _message("stats", {
+        "name": {"type": "string"},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {
+            "label": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["label", "value"], "additionalProperties": False}},
+        "recent": {"type": "array", "items": {"type": "object", "properties": {
+            "game": {"type": "integer"}, "players": {"type": "array", "items": {"type": "string"}},
+            "scores": _SCORES, "winner": _SEAT, "skunk": {"enum": ["none", "skunk", "double"]},
+            "forfeit": {"type": "boolean"}, "ended": {"type": "string"}},
+            "required": ["game", "players", "scores", "winner", "skunk", "forfeit", "ended"],
+            "additionalProperties": False}}}, ("name", "rows", "recent")),
     "challenged": _message("challenged", {"name": {"type": "string"}, "offer": {"type": "string"},
                                           "seconds": {"type": "integer"}}, ("name", "offer", "seconds")),
     "daily": _message("daily", {"day": {"type": "string"}, "game": {"type": "integer"},
-                                "lines": {"type": "array", "items": {"type": "string"}}}, ("day", "game", "lines")),
+                                "lines": {"type": "array", "items": {"type": "string"}},
+                                "ranking": {"type": "array", "items": _RANKED}, "par": _SCORES,
+                                "streak": {"type": "integer"}}, ("day", "game", "lines")),
     "lobby": _message("lobby", {"players": {"type": "array", "items": {
         "type": "object", "properties": {"name": {"type": "string"}, "bot": {"type": "boolean"},
                                          "guest": {"type": "boolean"}},

@@ -53,6 +53,12 @@ class ApiSeat:
         self._clock_sent: dict[int, float] = {}
         """The deadline of each decision clock last sent, by seat."""
 
+    def redirect(self, send: Callable[[dict[str, Any]], None]) -> None:
+        """Send to ``send`` from now on (a guest's new connection, or none
+        while the line is down); the next notify says the table and where
+        the game stands again."""
+        self.send, self._game, self._asked = send, None, None
+
     @property
     def shuffle_seed(self) -> str:
         return self._seed

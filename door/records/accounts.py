@@ -122,6 +122,12 @@ class Accounts:
         return await self.database.query(lambda db: db.execute(
             "SELECT 1 FROM ssh_keys WHERE account_id = ? AND key = ?", (account_id, key)).fetchone() is not None)
 
+    async def set_password(self, account_id: int, password_hash: str) -> None:
+        """Change the account's password to the one ``password_hash``
+        (from :func:`door.records.passwords.hash_password`) stands for."""
+        await self.database.tx(lambda db: db.execute(
+            "UPDATE accounts SET password_hash = ? WHERE id = ?", (password_hash, account_id)))
+
     async def save_options(self, account_id: int, options: dict[str, Any]) -> None:
         """Remember a caller's options."""
         await self.database.tx(lambda db: db.execute(

@@ -175,6 +175,12 @@ class Lobby:
             held[0].leave_seat(held[1])
         self.changed()
 
+    def release_seat(self, presence: Presence) -> None:
+        """``presence`` no longer holds the seat it played at, which is kept
+        for it elsewhere (a guest's game parked while the line is down):
+        the connection's end does not leave it."""
+        presence.seat = None
+
     def changed(self) -> None:
         """Something here changed: tell every console to redraw, and the
         node link, which tells the other nodes."""

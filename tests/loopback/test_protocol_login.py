@@ -19,7 +19,7 @@ from door.caller.api_session import LOGIN_MISS
 from door.play.api_messages import SERVER_SCHEMAS
 from door.records.passwords import hash_password
 from door.server import DoorServer
-from tests.loopback.test_bots import play_on
+from tests.loopback.test_bots import answer, play_on
 from tests.loopback.test_protocol import next_message
 from tests.support.server import make_config, newcomers_rated, running
 
@@ -109,6 +109,21 @@ async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: 
     assert review["game"] == games[0].number
     assert review["lines"][0] == f"Review of game #{games[0].number} against Computer"
     assert any(line.startswith("Your discards cost ") for line in review["lines"])
+    await ws.send(json.dumps({"type": "stats"}))  # the statistics screen's figures, and the recent games
+    stats = await next_message(ws, "stats")
+    Draft202012Validator(SERVER_SCHEMAS["stats"]).validate(stats)
+    assert {"label": "Games played", "value": "1"} in stats["rows"]
+    assert [g["game"] for g in stats["recent"]] == [games[0].number]
+    assert stats["recent"][0]["players"] == ["Ann", "Computer"] and re.fullmatch(r"\d{4}-\d\d-\d\dT[\d:]{8}Z",
+                                                                                   stats["recent"][0]["ended"])
+    Draft202012Validator(SERVER_SCHEMAS["review"]).validate(review)  # and as data: each decision, choice and best
+    kinds = [d["kind"] for d in review["decisions"]]
+    assert kinds.count("discard") == sum(line.startswith("Hand ") and "kept" in line for line in review["lines"])
+    assert "play" in kinds and "count" in kinds
+    for d in review["decisions"]:
+        if d["kind"] == "discard":  # the two thrown, not the four kept
+            assert len(d["choice"]) == 2 and len(d["best"]) == 2 and d["lost"] >= 0
+    assert set(review["costs"]) == {"discards", "pegging", "counting"}
     await ws.close()
 
 
@@ -119,6 +134,9 @@ async def test_a_guest_has_no_review(door: DoorServer) -> None:
     await ws.send(json.dumps({"type": "review"}))
     assert await next_message(ws) == {"type": "error", "field": "type",
                                       "message": "a guest's games are not kept: there is nothing to review"}
+    await ws.send(json.dumps({"type": "stats"}))
+    assert await next_message(ws) == {"type": "error", "field": "type",
+                                      "message": "a guest's games are not kept: there are no statistics"}
     await ws.close()
 
 
@@ -143,6 +161,10 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
     assert ranking["lines"][0] == f"Today's deal, {day} (game #{deal.game}): the same cards for everyone."
     mine = f"Ann {over['scores'][0]} - {over['scores'][1]}"
     assert any(mine in re.sub(r"\s+", " ", line) for line in ranking["lines"]), ranking["lines"]
+    assert ranking["ranking"] == [{"place": 1, "name": "Ann", "score": over["scores"][0],  # and as data
+                                   "computer": over["scores"][1], "margin": over["scores"][0] - over["scores"][1],
+                                   "against_par": ranking["ranking"][0]["against_par"], "unfinished": False}]
+    assert len(ranking["par"]) == 2 and ranking["streak"] == 1
     for message in (table, *seen):  # the day's messages keep to the published schemas
         Draft202012Validator(SERVER_SCHEMAS[message["type"]]).validate(message)
     await ws.send(json.dumps({"type": "daily"}))  # played today: the ranking again, no second deal
@@ -158,3 +180,105 @@ async def test_todays_deal_by_the_protocol_once_then_its_ranking(door: DoorServe
         refused = await next_message(ws)
         assert refused["type"] == "error" and "ranked among people" in refused["message"], refused
         await ws.close()
+
+
+async def test_a_guest_registers_and_changes_the_password(door: DoorServer) -> None:
+    """A guest registers the name it plays under (a short password is
+    refused), is welcomed again as registered, and its game is kept; the
+    registered caller changes the password (a wrong old one is refused),
+    and the new one logs in."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus"}))
+    assert (await next_message(ws, "welcome"))["guest"] is True
+    await ws.send(json.dumps({"type": "register", "password": "short"}))
+    assert await next_message(ws) == {"type": "error", "field": "password",
+                                      "message": "a password has at least 6 characters"}
+    await ws.send(json.dumps({"type": "register", "password": "gus-secret"}))
+    assert "Gus is registered" in (await next_message(ws, "notice"))["text"]
+    assert await next_message(ws) == {"type": "welcome", "name": "Gus", "guest": False, "bot": False}
+    await ws.send(json.dumps({"type": "register", "password": "gus-secret"}))
+    assert (await next_message(ws))["message"] == "you are registered already"
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    await play_on(ws, moves=2)
+    account = await door.store.accounts.find("Gus")
+    assert account is not None and await door.store.saved.load(account.id) is not None  # (kept, as registered)
+    await ws.send(json.dumps({"type": "leave"}))
+    await next_message(ws, "bye")
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret"}))
+    await next_message(ws, "welcome")
+    await next_message(ws, "notice")  # (the kept game goes on: left at once)
+    await ws.send(json.dumps({"type": "leave"}))
+    await next_message(ws, "bye")
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "wrong-one", "new_password": "gus-newer"}))
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": "wrong password"}
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret", "new_password": "short"}))
+    assert await next_message(ws) == {"type": "error", "field": "new_password",
+                                      "message": "a password has at least 6 characters"}
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret", "new_password": "gus-newer"}))
+    assert await next_message(ws) == {"type": "notice", "text": "Your password is changed."}
+    assert (await next_message(ws))["type"] == "welcome"
+    await ws.close()
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-newer"}))
+    assert (await next_message(ws, "welcome"))["guest"] is False
+    await ws.close()
+
+
+async def test_a_hint_at_the_discard_and_the_play_but_not_at_a_count(door: DoorServer) -> None:
+    """``hint`` answers with the computer's choice, the screens' ``?``:
+    two of the hand's cards at the discard, a playable card at the play; at
+    a count it is an error."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Hinted"}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    seen: set[str] = set()
+    while seen != {"discard", "play", "count"}:
+        ask = await next_message(ws, "ask")
+        await ws.send(json.dumps({"type": "hint"}))
+        reply = await next_message(ws)
+        while reply["type"] == "event":  # (the computer's moves meanwhile: its discard comes after the ask)
+            reply = await next_message(ws)
+        if ask["ask"] == "count":
+            assert reply["type"] == "error" and "a hint is for a discard or a card" in reply["message"]
+        else:
+            Draft202012Validator(SERVER_SCHEMAS["hint"]).validate(reply)
+            assert reply["text"].startswith("Hint: ")
+            if ask["ask"] == "discard":
+                assert len(reply["cards"]) == 2 and set(reply["cards"]) <= set(ask["hand"])
+            else:
+                assert len(reply["cards"]) == 1 and reply["cards"][0] in ask["playable"]
+        seen.add(ask["ask"])
+        await ws.send(json.dumps(answer(ask)))
+    await ws.close()
+
+
+async def test_advice_after_a_discard_and_a_hand(door: DoorServer) -> None:
+    """``advice``, as the screen-reader mode's A: none before the first
+    discard; at the second hand's discard, the first hand's discard
+    analysed and its pegging looked back on."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Advised"}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "play_computer", "game_to": 121}))
+    ask = await next_message(ws, "ask")
+    await ws.send(json.dumps({"type": "advice"}))
+    reply = await next_message(ws, "advice")
+    assert reply["notes"] == ["No advice yet: it comes after your first discard."]
+    discards = 0
+    while True:
+        if ask["ask"] == "discard":
+            discards += 1
+            if discards == 2:
+                break
+        await ws.send(json.dumps(answer(ask)))
+        ask = await next_message(ws, "ask")
+    await ws.send(json.dumps({"type": "advice"}))
+    reply = await next_message(ws, "advice")
+    Draft202012Validator(SERVER_SCHEMAS["advice"]).validate(reply)
+    assert reply["notes"][0].startswith("You kept ") and reply["notes"][1].startswith("Pegging, hand 1"), reply
+    await ws.close()

@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncssh
 import pytest
+from axe_playwright_python.async_playwright import Axe
 
 from door.net.api_link import ApiLink
 from door.records.passwords import hash_password
@@ -97,6 +98,12 @@ async def bot_at_menu(door: DoorServer, name: str) -> Any:
     return bot
 
 
+async def violations(page: Any) -> list[str]:
+    """axe-core's findings on ``page`` as it stands: ``"rule: target"`` each."""
+    found = (await Axe().run(page)).response["violations"]
+    return [f"{v['id']}: {[n['target'] for n in v['nodes']]}" for v in found]
+
+
 def hidden_cards(door: DoorServer, name: str) -> set[str]:
     """The cards in the hand of ``name``'s opponent now (the test's look inside the door)."""
     for presence in door.ctx.lobby.callers():
@@ -124,6 +131,15 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     page = await table_page(browser, door, kind, "Tapper")
     context = page.context
     touch = kind == "phone"
+    await page.click("#settings summary")
+    await page.click("#account summary")
+    assert await violations(page) == []  # (the first screen, its settings and account open)
+    background = "() => getComputedStyle(document.body).backgroundColor"
+    for theme, felt in (("dark", "rgb(11, 61, 30)"), ("light", "rgb(243, 239, 226)")):  # whatever the device says
+        await page.select_option("#theme", theme)
+        assert await page.evaluate(background) == felt
+        assert await violations(page) == []
+    await page.select_option("#theme", "auto")
     await page.select_option("#target", "61")
     await tap(page, "#start", touch)
     shots, leaks, counted = await play_through(page, door, "Tapper", kind)
@@ -137,6 +153,9 @@ async def test_a_whole_game_at_the_card_table(door: DoorServer, browser: Any, ki
     await context.close()
 
 
+SHOW_OR_END = "!document.querySelector('#again').hidden || !document.querySelector('#continue').hidden"
+
+
 async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tuple[set[str], list[str], int]:
     """Answer every question at the table until the game's end (the
     "again" button), by taps on a phone and clicks on a desktop, checking
@@ -148,10 +167,12 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
     leaks: list[str] = []
     counted = shows = 0
     for _ in range(400):
-        await page.wait_for_function("() => window.cribbageTable.asked || !document.querySelector('#again').hidden",
-                                     timeout=20000)
+        await page.wait_for_function(f"() => window.cribbageTable.asked || {SHOW_OR_END}", timeout=20000)
         if not await page.is_hidden("#again"):
             break
+        if not await page.is_hidden("#continue"):  # the show stays until Continue
+            await tap(page, "#continue", touch)
+            continue
         asked = await page.evaluate("() => window.cribbageTable.asked")
         hidden_now = hidden_cards(door, name)
         if asked["ask"] != "count":  # (in the show every hand is face up)
@@ -177,12 +198,13 @@ async def play_through(page: Any, door: DoorServer, name: str, kind: str) -> tup
             await tap(page, "#lay", touch)
         elif asked["ask"] == "play":
             await tap(page, "#hand .card:not([disabled])", touch)
+            await tap(page, "#play-go", touch)  # (confirmed)
         else:
             await page.fill("#claim", "0")
             await tap(page, "#claim-go", touch)
             counted += 1
-        await page.wait_for_function(  # (answered: the next question, or the game's end)
-            "() => window.cribbageTable.asked !== null || !document.querySelector('#again').hidden", timeout=20000)
+        await page.wait_for_function(  # (answered: the next question, the show, or the game's end)
+            f"() => window.cribbageTable.asked !== null || {SHOW_OR_END}", timeout=20000)
     return shots, leaks, counted
 
 
@@ -201,11 +223,12 @@ async def test_the_card_table_challenges_a_bot_and_they_talk_and_play(door: Door
     await tap(page, "#people", touch)
     await page.wait_for_selector("#players button")
     assert await page.inner_text("#players") == "Challenge Robo (a bot)"
+    assert await violations(page) == []  # (the list of players: nothing for axe-core to fault)
     await tap(page, "#ratings", touch)  # (both pools, people's and the bots')
     await page.wait_for_selector("#reviewed:not([hidden])")
     assert await page.inner_text("#review-title") == "Ratings"
-    assert "People:\nnobody rated yet\nBots, rated among themselves:\nnone rated yet" in " ".join(
-        (await page.inner_text("#review-lines")).split(" "))
+    rated = await page.inner_text("#review-body")
+    assert "People: Nobody is rated yet." in rated and "Bots, rated among themselves: No bot is rated yet." in rated
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
     await tap(page, "#players button", touch)
@@ -265,7 +288,23 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     assert await page.inner_text("#review-title") == f"Review of game #{games[0].number}"
     shown = sorted([int(await page.inner_text("#me-score")), int(await page.inner_text("#them-score"))])
     assert shown == sorted([games[0].scores[0], games[0].scores[1]])  # (the winner's peg stops at the target)
-    assert "Your discards cost " in await page.inner_text("#review-lines")
+    assert "Your discards cost " in await page.inner_text("#review-body")  # the review as a table, with headings
+    assert await page.locator("#review-body th[scope=col]").all_inner_texts() == \
+        ["Hand", "Decision", "Your choice", "Best", "Points lost"]
+    discards = page.locator("#review-body tbody tr", has_text="Discard")
+    assert await discards.count() >= 1
+    for row in await discards.all():  # the two thrown, named as thrown (faces for the eye, names for the ear)
+        choice = await row.locator("td").nth(1).inner_text()
+        assert choice.startswith("threw ") and len(re.findall(r" of (clubs|diamonds|hearts|spades)", choice)) == 2
+    assert await page.inner_text("#status") == ""  # (no "Reviewing..." left behind)
+    assert await violations(page) == []
+    await page.tap("#stats")  # the statistics and the recent games, as tables
+    await page.wait_for_function("() => document.querySelector('#review-title').textContent === 'Statistics of Ann'")
+    figures = await page.locator("#review-body table").first.locator("tbody tr").first.locator("th, td").all_inner_texts()
+    assert figures == ["Games played", "1"]
+    recent = await page.locator("#review-body table").nth(1).locator("tbody tr").first.locator("th, td").all_inner_texts()
+    assert recent[0] == f"#{games[0].number}" and recent[2] == "Computer", recent
+    assert await violations(page) == []
     assert await page.evaluate("() => document.activeElement.id") == "review-title"
     sizes = await page.evaluate(SIZES)
     assert sizes == {"small": [], "tiny": []}, sizes
@@ -289,8 +328,13 @@ async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> 
     assert leaks == []
     await page.wait_for_selector("#reviewed:not([hidden])", timeout=60000)  # (the par is worked out first)
     assert await page.inner_text("#review-title") == f"Today's deal, {day}"
-    ranking = await page.inner_text("#review-lines")
-    assert f"game #{deal.game}" in ranking and re.search(r"Ann +\d+ - \d+", ranking), ranking
+    ranking = await page.inner_text("#review-body")
+    assert f"Game #{deal.game}" in ranking, ranking
+    assert await page.locator("#review-body th[scope=col]").all_inner_texts() == \
+        ["Place", "Player", "Score", "Computer", "Margin", "Against the par", "Game"]
+    cells = await page.locator("#review-body tbody tr").first.locator("th, td").all_inner_texts()
+    assert cells[:2] == ["1", "Ann"] and cells[-1] == "finished", cells
+    assert await violations(page) == []
     assert await page.inner_text("#again") == "Play the computer"
     await page.screenshot(path=str(ARTIFACTS / "desktop-daily.png"))
     await context.close()
