@@ -214,7 +214,7 @@ async def test_a_guest_registers_and_changes_the_password(door: DoorServer) -> N
     await ws.close()
     ws = await opened(door)
     await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "wrong-one", "new_password": "gus-newer"}))
-    assert await next_message(ws) == {"type": "error", "field": "password", "message": "wrong password"}
+    assert await next_message(ws) == {"type": "error", "field": "password", "message": LOGIN_MISS}
     await ws.send(json.dumps({"type": "login", "name": "Gus", "password": "gus-secret", "new_password": "short"}))
     assert await next_message(ws) == {"type": "error", "field": "new_password",
                                       "message": "a password has at least 6 characters"}

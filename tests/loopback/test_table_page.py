@@ -259,7 +259,7 @@ async def test_a_registered_caller_drops_at_the_card_table_and_the_game_goes_on(
     await page.fill("#password", "wrong")
     await page.select_option("#target", "61")
     await page.tap("#start")
-    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('wrong password')")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('no caller by that name has that password')")
     await page.fill("#password", "ann-secret")
     await page.tap("#start")
     await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
