@@ -78,7 +78,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "challenge": _message("challenge", {
         "name": _text(NAME_LIMIT), "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
-    "seed": _message("seed", {"seed": {"type": "string", "minLength": 1, "maxLength": 200}}, ("seed",)),
+    "seed": _message("seed", {"seed": _text(200)}, ("seed",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
