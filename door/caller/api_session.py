@@ -13,6 +13,8 @@ naming the field, and the session goes on."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from door.caller.api_account import change_password, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
@@ -45,7 +47,7 @@ from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["play_by_protocol", "DOOR_NAME", "LOGIN_MISS"]
+__all__ = ["play_by_protocol", "ProgramSession", "DOOR_NAME", "LOGIN_MISS"]
 
 DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
@@ -56,12 +58,12 @@ wrong password and a name nobody registered are not told apart."""
 
 
 async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
-    """Who the program is: a bot's name and account (its token checked),
-    a registered caller's (their password checked, within the same limits
-    on wrong passwords as at the name prompt:
-    :class:`~door.records.throttle.LoginThrottle`), or a guest's name and
-    ``None``; whether it is a bot; and a guest's resume token, if the
-    login gave one."""
+    """Who the program is: a bot (its token checked), a registered caller
+    (their password checked, within the same limits on wrong passwords
+    as at the name prompt: :class:`~door.records.throttle.LoginThrottle`),
+    or a guest under a name (with the resume token its login gave, if
+    any).  Each login that is not one is answered with an ``error`` and
+    the program may try again."""
     while True:
         message = await next_message(link)
         assert message is not None
@@ -70,167 +72,258 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
             continue
         name = clean_name(message["name"])[:NAME_LIMIT]
         if "password" in message and "token" not in message:
-            account = await ctx.store.accounts.find(name)
-            if account is not None and await ctx.store.bots.is_bot(account.id):
-                account = None  # (a bot logs in with its token only)
-            # an unknown name is checked against a decoy and answered as a wrong password: one answer, one
-            # wait (and the name as typed in every answer, never the account's own spelling)
-            stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
-            verdict = await ctx.throttle.check(name, link.address, "protocol", message["password"], stored)
-            if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
-                refused_why = await change_password(ctx, account, message["new_password"])
-                if refused_why is not None:
-                    link.send(error_message("new_password", refused_why))
-                    continue
-                link.send({"type": "notice", "text": "Your password is changed."})
-            if verdict.ok and account is not None:
-                return Program(account.name, account)
-            if verdict.refused is None:
-                await asyncio.sleep(verdict.delay)
-            link.send(error_message("password", verdict.refused or LOGIN_MISS))
-            continue
-        if "token" in message:
-            bot = await ctx.store.bots.log_in(name, message["token"])
-            if bot is None:
-                await asyncio.sleep(1.0)  # (a guess costs a second)
-                link.send(error_message("token", "no bot by that name has that token"))
-                continue
-            return Program(bot.name, bot, bot=True)
-        if not name or reserved(name, ctx.sysops):
-            link.send(error_message("name", "that name is reserved: choose another"))
-        elif await ctx.store.accounts.find(name) is not None:  # (counted: one address cannot list the names)
-            verdict = ctx.throttle.miss(name, link.address, "protocol", "a guest asked for a registered name")
-            if verdict.refused is None:
-                await asyncio.sleep(verdict.delay)
-            link.send(error_message("name", verdict.refused or "that name is registered: a guest chooses another"))
+            who = await _password_login(link, ctx, name, message)
+        elif "token" in message:
+            who = await _token_login(link, ctx, name, message["token"])
         else:
-            return Program(name, resume=message.get("resume"))
+            who = await _guest_login(link, ctx, name, message)
+        if who is not None:
+            return who
+
+
+async def _password_login(link: ApiLink, ctx: DoorContext, name: str, message: dict[str, Any]) -> Program | None:
+    """A registered caller's login (and a new password, when asked), or
+    ``None`` after the one answer an unknown name and a wrong password
+    get, after the same wait (the name as typed in every answer, never the
+    account's own spelling)."""
+    account = await ctx.store.accounts.find(name)
+    if account is not None and await ctx.store.bots.is_bot(account.id):
+        account = None  # (a bot logs in with its token only)
+    stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
+    verdict = await ctx.throttle.check(name, link.address, "protocol", message["password"], stored)
+    if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
+        refused_why = await change_password(ctx, account, message["new_password"])
+        if refused_why is not None:
+            link.send(error_message("new_password", refused_why))
+            return None
+        link.send({"type": "notice", "text": "Your password is changed."})
+    if verdict.ok and account is not None:
+        return Program(account.name, account)
+    if verdict.refused is None:
+        await asyncio.sleep(verdict.delay)
+    link.send(error_message("password", verdict.refused or LOGIN_MISS))
+    return None
+
+
+async def _token_login(link: ApiLink, ctx: DoorContext, name: str, token: str) -> Program | None:
+    """A bot's login by its token, or ``None`` (a guess costs a second)."""
+    bot = await ctx.store.bots.log_in(name, token)
+    if bot is None:
+        await asyncio.sleep(1.0)
+        link.send(error_message("token", "no bot by that name has that token"))
+        return None
+    return Program(bot.name, bot, bot=True)
+
+
+async def _guest_login(link: ApiLink, ctx: DoorContext, name: str, message: dict[str, Any]) -> Program | None:
+    """A guest under ``name``, or ``None`` for a name reserved or
+    registered (asking for a registered one is counted as a wrong password
+    is: one address cannot list the names)."""
+    if not name or reserved(name, ctx.sysops):
+        link.send(error_message("name", "that name is reserved: choose another"))
+        return None
+    if await ctx.store.accounts.find(name) is not None:
+        verdict = ctx.throttle.miss(name, link.address, "protocol", "a guest asked for a registered name")
+        if verdict.refused is None:
+            await asyncio.sleep(verdict.delay)
+        link.send(error_message("name", verdict.refused or "that name is registered: a guest chooses another"))
+        return None
+    return Program(name, resume=message.get("resume"))
 
 
 async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
     """The session of one program on ``link``: hello, login, games, until
-    it leaves or the connection ends."""
-    try:
-        await _session(link, ctx, presence, log)
-    except HungUp:
-        pass  # the connection ended (or idled out): a bot's game is kept, a guest's is not
-    finally:
-        ctx.lobby.at_menu(presence, False)
+    it leaves or the connection ends (:class:`ProgramSession`)."""
+    await ProgramSession(link, ctx, presence, log).run()
 
 
-async def _session(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
-    link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-    who = await _log_in(link, ctx)
-    name, bot, is_bot = who.name, who.account, who.bot
-    banned = ctx.bans.account(name) if ctx.bans is not None and bot is not None else None
-    if banned is not None:
-        log.warning("program refused: account %r is banned", name)
-        refused("banned")
-        link.send({"type": "bye", "text": f"Sorry, {banned}"})
-        return
-    if bot is not None and not await ctx.lobby.take_over(presence, account_identity(bot.id)):
-        link.send({"type": "bye", "text": f"{name} is on line on another connection that does not answer."})
-        return
-    link.logged_in()
-    presence.name, presence.bot = name, is_bot
-    ACCOUNT.set(name)
-    ctx.lobby.update(presence, Doing.LOGGED_IN)
-    log.info("program %r logged in by the game protocol (%s)", name,
-             "a bot" if is_bot else "a registered caller" if bot else "a guest")
-    parked = ctx.parked.claim(who.resume, name) if who.resume is not None else None
-    welcome = {"type": "welcome", "name": name, "guest": bot is None, "bot": is_bot, "seed": who.seed,
-               "commitment": who.seeds.next_commitment}
-    if bot is None:  # a guest's token: their game against the computer is kept while the line is down
-        who.resume = who.resume if parked is not None else new_token()
-        welcome["resume"] = who.resume
-    link.send(welcome)
-    if parked is not None:
-        assert parked.table.game is not None
-        link.send({"type": "notice", "text": f"Your game #{parked.table.game.number} against the computer goes on."})
-        ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table, seat=parked.seat)
-        parked.seat.redirect(link.send)
-        parked.seat.notify(parked.table.game, [])
-        if await at_table(link, ctx, presence, parked, who.resume):
-            return await _goodbye(link)
-    if bot is not None and (waiting := ctx.lobby.waiting_table(account_identity(bot.id))) is not None:
-        table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
-        seat = who.seat(link.send)
-        link.send({"type": "notice", "text": f"Your game against {table.seats[1 - index].name} goes on."})
-        ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name, seat)
-        table.rejoin(index, seat)
-        if await play_seat(link, seat):
-            return await _goodbye(link)
-    if bot is not None:
-        saved = await ctx.store.saved.load(bot.id)
+MenuHandler = Callable[[dict[str, Any]], Awaitable[bool]]
+"""What a program's message at the menu does: True when the program left."""
+
+
+class ProgramSession:
+    """One program's session by the game protocol, as the caller's side
+    has one (:class:`~door.caller.session.CallerSession`): the ``link``,
+    the door's shared context, the connection's ``presence`` and ``log``,
+    and who the program is once it logged in (:attr:`who`).  At the menu
+    each message goes to its handler (:attr:`menu`, a table from message
+    type to handler, the same choices a screen's menu offers: games, the
+    lobby, challenges, pages, watching, records, leaving)."""
+
+    def __init__(self, link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
+        self.link, self.ctx, self.presence, self.log = link, ctx, presence, log
+        self.who = Program("")
+        self.available = False
+        """True while the program may be challenged at the menu (a bot always)."""
+        self.menu: dict[str, MenuHandler] = {
+            "leave": self._leave, "available": self._available, "lobby": self._lobby, "seed": self._seed,
+            "stats": self._stats, "ratings": self._ratings, "register": self._register, "review": self._review,
+            "daily": self._daily, "watch": self._watch, "page": self._page, "challenge": self._challenge,
+            "play_computer": self._play_computer,
+        }
+
+    async def run(self) -> None:
+        """Hello, login, what waits for the program, then the menu until
+        it leaves or the connection ends (a bot's game is kept, a guest's
+        parked for the rejoin time)."""
+        try:
+            if await self._session():
+                await _goodbye(self.link)
+        except HungUp:
+            pass  # the connection ended (or idled out)
+        finally:
+            self.ctx.lobby.at_menu(self.presence, False)
+
+    async def _session(self) -> bool:
+        """True when the program left (``bye`` is said then)."""
+        link = self.link
+        link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
+        self.who = await _log_in(link, self.ctx)
+        if not await self._admitted():
+            return False
+        if await self._back_to_its_games():
+            return True
+        self.available = self.who.bot  # (a bot may be challenged, and accepts by itself; another program says so)
+        while True:
+            if await self._at_the_menu():
+                return True
+
+    async def _admitted(self) -> bool:
+        """The program is let in (not banned, its account's older session
+        closed) and welcomed; False when it is turned away (``bye`` said)."""
+        ctx, link, presence, who = self.ctx, self.link, self.presence, self.who
+        banned = ctx.bans.account(who.name) if ctx.bans is not None and who.account is not None else None
+        if banned is not None:
+            self.log.warning("program refused: account %r is banned", who.name)
+            refused("banned")
+            link.send({"type": "bye", "text": f"Sorry, {banned}"})
+            return False
+        if who.account is not None and not await ctx.lobby.take_over(presence, account_identity(who.account.id)):
+            link.send({"type": "bye", "text": f"{who.name} is on line on another connection that does not answer."})
+            return False
+        link.logged_in()
+        presence.name, presence.bot = who.name, who.bot
+        ACCOUNT.set(who.name)
+        ctx.lobby.update(presence, Doing.LOGGED_IN)
+        self.log.info("program %r logged in by the game protocol (%s)", who.name,
+                      "a bot" if who.bot else "a registered caller" if who.account else "a guest")
+        return True
+
+    async def _back_to_its_games(self) -> bool:
+        """Welcome the program, and take it back to a game that waits for
+        it: a guest's parked game, a game against a person that waits for
+        its dropped line, or its kept game against the computer.  True
+        when the program left."""
+        ctx, link, presence, who = self.ctx, self.link, self.presence, self.who
+        parked = ctx.parked.claim(who.resume, who.name) if who.resume is not None else None
+        welcome = {"type": "welcome", "name": who.name, "guest": who.account is None, "bot": who.bot,
+                   "seed": who.seed, "commitment": who.seeds.next_commitment}
+        if who.account is None:  # a guest's token: their game against the computer is kept while the line is down
+            who.resume = who.resume if parked is not None else new_token()
+            welcome["resume"] = who.resume
+        link.send(welcome)
+        if parked is not None:
+            assert parked.table.game is not None
+            link.send({"type": "notice", "text": f"Your game #{parked.table.game.number} against the computer "
+                                                 "goes on."})
+            ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table, seat=parked.seat)
+            parked.seat.redirect(link.send)
+            parked.seat.notify(parked.table.game, [])
+            if await at_table(link, ctx, presence, parked, who.resume):
+                return True
+        if who.account is None:
+            return False
+        if (waiting := ctx.lobby.waiting_table(account_identity(who.account.id))) is not None:
+            table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
+            seat = who.seat(link.send)
+            link.send({"type": "notice", "text": f"Your game against {table.seats[1 - index].name} goes on."})
+            ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name, seat)
+            table.rejoin(index, seat)
+            if await play_seat(link, seat):
+                return True
+        saved = await ctx.store.saved.load(who.account.id)
         if saved is not None and saved.opponent == Opponent.COMPUTER:
             link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
-            if await play_computer(link, ctx, presence, who, {"type": "play_computer"}, saved):
-                return await _goodbye(link)
-    available = is_bot  # (a bot may be challenged, and accepts by itself; another program when it says so)
-    while True:
+            return await play_computer(link, ctx, presence, who, {"type": "play_computer"}, saved)
+        return False
+
+    async def _at_the_menu(self) -> bool:
+        """One message at the menu (or, for a program that may be
+        challenged, a challenge answered); True when the program left."""
+        ctx, presence = self.ctx, self.presence
         ctx.lobby.update(presence, Doing.MAIN_MENU)
-        ctx.lobby.at_menu(presence, available)
-        message = await next_message(link, IDLE_LOOK if available else None)
+        ctx.lobby.at_menu(presence, self.available)
+        message = await next_message(self.link, IDLE_LOOK if self.available else None)
         if message is None:
             challenge = ctx.lobby.challenge_for(presence)
-            if challenge is not None:
-                ctx.lobby.at_menu(presence, False)
-                if await (accept if is_bot else answer)(link, ctx, who, challenge):
-                    return await _goodbye(link)
-            continue
-        if message["type"] == "leave":
-            return await _goodbye(link)
-        if message["type"] == "available":
-            available = is_bot or message["on"]
-            link.send({"type": "notice", "text": "You are at the menu: the door's callers may challenge you."
-                       if available else "You are no longer listed to be challenged."})
-            continue
-        if message["type"] == "lobby":
-            link.send(lobby_message(ctx, presence))
-            continue
-        if message["type"] == "seed":
-            who.set_seed(message["seed"])
-            link.send({"type": "seed", "seed": who.seed, "commitment": who.seeds.next_commitment})
-            continue
-        if message["type"] == "stats":
-            link.send(await stats_message(ctx, bot))
-            continue
-        if message["type"] == "ratings":
-            link.send(await ratings_message(ctx))
-            continue
-        if message["type"] == "register":  # a guest registers the name it plays under
-            if bot is not None:
-                link.send(error_message("type", "you are registered already"))
-            elif (account := await register(link, ctx, name, message)) is not None:
-                who.account = bot = account  # (its games are kept from now on, as a registered caller's)
-            continue
-        if message["type"] == "review":
-            link.send(await review_message(ctx, bot, log))
-            continue
-        if message["type"] == "daily":
-            if await play_daily(link, ctx, presence, who, log):
-                return await _goodbye(link)
-            continue
-        if message["type"] == "watch":
-            if await watch_game(link, ctx, presence, message):
-                return await _goodbye(link)
-            continue
-        if message["type"] == "page":
-            if await page_sysop(link, ctx, presence, who, message, log):
-                return await _goodbye(link)
-            continue
-        if message["type"] == "challenge":
+            if challenge is None:
+                return False
             ctx.lobby.at_menu(presence, False)
-            if await send_challenge(link, ctx, presence, who, message, log):
-                return await _goodbye(link)
-            continue
-        if message["type"] != "play_computer":
-            link.send(error_message("type", "no game is under way: play_computer, daily, lobby, challenge, page, "
-                                            "watch, seed, ratings, review, stats, register or leave"))
-            continue
-        ctx.lobby.at_menu(presence, False)
-        if await play_computer(link, ctx, presence, who, message):
-            return await _goodbye(link)
+            return await (accept if self.who.bot else answer)(self.link, ctx, self.who, challenge)
+        handler = self.menu.get(message["type"])
+        if handler is None:
+            self.link.send(error_message("type", "no game is under way: " + ", ".join(sorted(self.menu))))
+            return False
+        return await handler(message)
+
+    # -- the menu's handlers: each True when the program left ----------------
+
+    async def _leave(self, message: dict[str, Any]) -> bool:
+        return True
+
+    async def _available(self, message: dict[str, Any]) -> bool:
+        self.available = self.who.bot or message["on"]
+        self.link.send({"type": "notice", "text": "You are at the menu: the door's callers may challenge you."
+                        if self.available else "You are no longer listed to be challenged."})
+        return False
+
+    async def _lobby(self, message: dict[str, Any]) -> bool:
+        self.link.send(lobby_message(self.ctx, self.presence))
+        return False
+
+    async def _seed(self, message: dict[str, Any]) -> bool:
+        who = self.who
+        who.set_seed(message["seed"])
+        self.link.send({"type": "seed", "seed": who.seed, "commitment": who.seeds.next_commitment})
+        return False
+
+    async def _stats(self, message: dict[str, Any]) -> bool:
+        self.link.send(await stats_message(self.ctx, self.who.account))
+        return False
+
+    async def _ratings(self, message: dict[str, Any]) -> bool:
+        self.link.send(await ratings_message(self.ctx))
+        return False
+
+    async def _register(self, message: dict[str, Any]) -> bool:
+        """A guest registers the name it plays under: its games are kept
+        from then on, as a registered caller's."""
+        if self.who.account is not None:
+            self.link.send(error_message("type", "you are registered already"))
+        elif (account := await register(self.link, self.ctx, self.who.name, message)) is not None:
+            self.who.account = account
+        return False
+
+    async def _review(self, message: dict[str, Any]) -> bool:
+        self.link.send(await review_message(self.ctx, self.who.account, self.log))
+        return False
+
+    async def _daily(self, message: dict[str, Any]) -> bool:
+        return await play_daily(self.link, self.ctx, self.presence, self.who, self.log)
+
+    async def _watch(self, message: dict[str, Any]) -> bool:
+        return await watch_game(self.link, self.ctx, self.presence, message)
+
+    async def _page(self, message: dict[str, Any]) -> bool:
+        return await page_sysop(self.link, self.ctx, self.presence, self.who, message, self.log)
+
+    async def _challenge(self, message: dict[str, Any]) -> bool:
+        self.ctx.lobby.at_menu(self.presence, False)
+        return await send_challenge(self.link, self.ctx, self.presence, self.who, message, self.log)
+
+    async def _play_computer(self, message: dict[str, Any]) -> bool:
+        self.ctx.lobby.at_menu(self.presence, False)
+        return await play_computer(self.link, self.ctx, self.presence, self.who, message)
 
 
 async def _goodbye(link: ApiLink) -> None:

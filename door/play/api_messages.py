@@ -13,6 +13,7 @@ characters, rank then suit: ``"AS"``, ``"TD"``, ``"5H"``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -219,6 +220,8 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         raise MessageError("$", "messages are JSON text, not binary")
     if len(text.encode("utf-8", "surrogatepass")) > MAX_MESSAGE:
         raise MessageError("$", f"a message is at most {MAX_MESSAGE} bytes")
+    if _nesting(text) > MAX_NESTING:  # (before the parser: a RecursionError caught unsettles CPython 3.11's ast)
+        raise MessageError("$", "nested too deeply")
     try:
         message = json.loads(text)
     except ValueError as exc:  # (json.JSONDecodeError among them)
@@ -278,6 +281,32 @@ def _check_value(field: str, value: Any) -> None:
     elif isinstance(value, list):
         for i, item in enumerate(value):
             _check_value(f"{field}.{i}", item)
+
+
+MAX_NESTING = 16
+"""The deepest a message's arrays and objects may nest (the schemas need 3)."""
+
+_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _nesting(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest, brackets in
+    strings aside; where there are few brackets (a message has a few)
+    their count, which it cannot exceed, stands for it.
+
+    >>> _nesting("[" * 40), _nesting('{"text": "' + "[" * 40 + '"}')
+    (40, 1)
+    """
+    if text.count("[") + text.count("{") <= MAX_NESTING:
+        return min(MAX_NESTING, text.count("[") + text.count("{"))
+    depth = deepest = 0
+    for char in _STRINGS.sub("", text):
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 def card_list(cards: tuple[Card, ...] | list[Card]) -> list[str]:

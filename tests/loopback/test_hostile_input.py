@@ -124,7 +124,8 @@ async def test_chat_reaching_a_table_is_cleaned_before_a_telnet_screen_sees_it(
     bot, ann, playing = await _ann_plays_robo(door)
     [table] = [t for t in door.ctx.lobby.tables if isinstance(t, Table)]
     robo = next(i for i, seat in enumerate(table.seats) if isinstance(seat, ApiSeat))
-    await ann.screen.wait_for(lambda: "Hand 1" in ann.screen.text(), timeout=20)
+    # (the hand's own lines first: "Hand 1" on the info row comes before them, and they would page the chat out)
+    await ann.screen.wait_for(lambda: "Hand 1:" in ann.screen.text(), timeout=20)
     table.chat(robo, "Hello\ud800World \u202eevil\u2066")
     await ann.screen.wait_for(lambda: "Robo says: Hello\ufffdWorld evil" in ann.screen.text(), timeout=20)
     said = await answering_until(bot, "ask")  # (Robo is not sent its own line)

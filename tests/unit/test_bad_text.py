@@ -72,3 +72,19 @@ def test_what_is_accepted_the_seat_can_read() -> None:
     assert [str(c) for c in cards_of(message["cards"])] == ["QH", "5S"]
     assert read_message('{"type": "chat", "text": "hi \\u2665 \\ud83d\\ude00"}')["text"] == "hi \u2665 \U0001f600"
     assert read_message('{"type": "page", "reason": ""}')["reason"] == ""
+
+
+def test_a_message_nested_too_deeply_is_refused_before_the_parser_recurses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JSON nested thousands deep is refused by counting its brackets, never
+    by the parser's RecursionError: a RecursionError caught unsettles
+    CPython 3.11's ast (later ``ast.parse`` and pytest's own assertion
+    rewriting raise "AST constructor recursion depth mismatch")."""
+    from door.play import api_messages
+
+    def parse(text: str) -> object:
+        raise AssertionError("the parser was given a message nested too deeply")
+
+    monkeypatch.setattr(api_messages.json, "loads", parse)
+    for text in ("[" * 3000, '{"type": "chat", "text": ' + "[" * 40 + "]" * 40 + "}"):
+        with pytest.raises(api_messages.MessageError, match="nested too deeply"):
+            api_messages.read_message(text)
