@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from door.net.metrics import refused
 
-__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "sorry", "raise_descriptor_limit", "address_of", "network_of", "in_networks", "check_networks",
+__all__ = ["ConnectionGate", "PreloginLimit", "Ticket", "sorry", "raise_descriptor_limit", "address_of", "plain_ip", "network_of", "in_networks", "check_networks",
            "DESCRIPTOR_RESERVE"]
 
 log = logging.getLogger(__name__)
@@ -45,6 +45,22 @@ def address_of(peer: object) -> str:
     return "?"
 
 
+def plain_ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``address`` as an IP address, an IPv4-mapped IPv6 address as the
+    IPv4 one it maps; ``None`` for text that is no address.
+
+    >>> plain_ip("::ffff:192.0.2.7"), plain_ip("nowhere")
+    (IPv4Address('192.0.2.7'), None)
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
 def network_of(address: str) -> str:
     """The network ``address`` belongs to, as registrations and log lines
     are counted (a stranger holds a block of addresses as easily as one): an
@@ -56,12 +72,9 @@ def network_of(address: str) -> str:
     >>> network_of("not an address")
     'not an address'
     """
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
+    ip = plain_ip(address)
+    if ip is None:
         return address
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
     prefix = 24 if ip.version == 4 else 56
     return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 

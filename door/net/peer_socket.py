@@ -266,6 +266,19 @@ class PeerKick:
         return cls(check_name(fields["name"]), check_name(fields["by"]))
 
 
+async def _open(address: str, port: int, tls: ssl.SSLContext | None,
+                source: str | None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    """A connection to the peer port at ``address``:``port`` (over TLS with
+    ``tls``, from the local address ``source``), or ``None`` when it cannot
+    be made within :data:`HELLO_TIMEOUT` seconds."""
+    try:
+        return await asyncio.wait_for(asyncio.open_connection(
+            address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
+            ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
+    except (TimeoutError, OSError, ssl.SSLError):
+        return None
+
+
 async def send_kick(address: str, port: int, secret: bytes, kick: PeerKick, tls: ssl.SSLContext | None = None,
                     source: str | None = None) -> bool | None:
     """Ask the node at ``address``:``port`` to end ``kick.name``'s call:
@@ -273,12 +286,10 @@ async def send_kick(address: str, port: int, secret: bytes, kick: PeerKick, tls:
     ``None`` when the node cannot be reached or does not answer within
     :data:`HELLO_TIMEOUT` seconds a step (``tls``, ``source``: as
     :func:`connect_peer`)."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(
-            address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
-            ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
-    except (TimeoutError, OSError, ssl.SSLError):
+    opened = await _open(address, port, tls, source)
+    if opened is None:
         return None
+    reader, writer = opened
     try:
         line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
         if not line.startswith(b"NONCE "):
@@ -423,12 +434,10 @@ async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,
     a step.  ``tls``: over TLS (:func:`peer_tls`); ``source``: the local
     address to call from (this node's ``peer_host``, so that a firewall
     rule written for it holds)."""
-    try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(
-            address, port, limit=HELLO_LIMIT, ssl=tls, local_addr=(source, 0) if source else None,
-            ssl_handshake_timeout=HELLO_TIMEOUT if tls is not None else None), HELLO_TIMEOUT)
-    except (TimeoutError, OSError, ssl.SSLError):
+    opened = await _open(address, port, tls, source)
+    if opened is None:
         return None
+    reader, writer = opened
     try:
         line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
         if not line.startswith(b"NONCE "):

@@ -16,6 +16,7 @@ import functools
 import ipaddress
 from dataclasses import dataclass
 
+from door.net.gate import plain_ip
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
@@ -56,12 +57,9 @@ class Ban:
         (an IPv4-mapped IPv6 address counts as IPv4)."""
         if self.kind is not BanKind.NETWORK:
             return False
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
+        ip = plain_ip(address)
+        if ip is None:
             return False
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
         network = _network(self.target)
         return network.version == ip.version and ip in network
 
