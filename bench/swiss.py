@@ -1,7 +1,7 @@
 """Swiss pairing's time a round, for fields up to the largest ACC events
 and past the point where everybody has met everybody.
 
-    python3 -m bench.swiss [--seed 1]
+    python3 -m bench.swiss [--seed N]
 
 Each field plays its rounds with random results (a skunk when the loser
 is under 91); each round's pairing is timed (median and worst, in

@@ -7,7 +7,8 @@ The rules, as built:
 - Seeds go by rating as entered (highest first, then name), or, after a
   qualifying Swiss, by place in its standings.
 - A bracket has the next power of two of places (at least 2), filled in
-  the standard order, so that seed 1 meets seed 16, 8 meets 9, and the
+  the standard order, so that the first seed meets the sixteenth, the eighth
+  the ninth, and the
   top seeds would meet only at the end; the places past the last seed
   are byes, which fall to the top seeds (a walkover: no game is played,
   nobody takes a loss).
@@ -95,7 +96,7 @@ class Match:
 @dataclass(frozen=True)
 class Bracket:
     """A knock-out: its ``kind`` (single or double elimination), the
-    ``seeds`` (names, seed 1 first), its ``size`` (places: a power of
+    ``seeds`` (names, the best seed first), its ``size`` (places: a power of
     two) and its ``matches`` by section, then round, then number."""
 
     kind: Kind
@@ -131,7 +132,8 @@ def seed_by_rating(entrants: Sequence[Entrant]) -> list[str]:
 def positions(size: int) -> list[int]:
     """The seeds (1-based) in bracket order for ``size`` places (a power
     of two): each first-round match is a neighbouring pair, the better
-    seed first, and seeds 1 and 2 can meet only in the final, 1 to 4 only
+    seed first, and the two best seeds can meet only in the final, the four
+    best only
     in the semi-finals, and so on.  Raises ``ValueError`` for a size that
     is not a power of two of at least 2.
 
@@ -166,7 +168,7 @@ def _halve(section: Section, number: int, previous: Sequence[Match]) -> list[Mat
 
 
 def single(seeds: Sequence[str]) -> Bracket:
-    """A single-elimination bracket of ``seeds`` (names, seed 1 first).
+    """A single-elimination bracket of ``seeds`` (names, the best seed first).
     Raises ``ValueError`` for fewer than two or a name twice."""
     size, rnd = _first_round(seeds)
     matches = list(rnd)
@@ -177,7 +179,7 @@ def single(seeds: Sequence[str]) -> Bracket:
 
 
 def double(seeds: Sequence[str]) -> Bracket:
-    """A double-elimination bracket of ``seeds`` (names, seed 1 first),
+    """A double-elimination bracket of ``seeds`` (names, the best seed first),
     with its losers' bracket, grand final and reset.  Raises
     ``ValueError`` for fewer than two or a name twice."""
     size, first = _first_round(seeds)
