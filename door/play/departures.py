@@ -8,6 +8,7 @@ calls :func:`departure` for every command that is not a move."""
 from __future__ import annotations
 
 import logging
+import math
 
 from door.play.commands import Abandon, Command, Fault, Leave, Quit, TimeOut
 from door.play.decision_clock import clock_words
@@ -82,14 +83,18 @@ def _left(table: Seated, game: Game, seat: int) -> bool | None:
         table.left = seat
         log.info("game %d: %s left", game.number, table.seats[seat].name)
         return False
+    grace = table.rejoin_timeout
+    if table.clocks is not None:  # one grace for all of a player's drops: dropping and coming back cannot stall
+        grace = max(0.0, grace - table.grace_used[seat])
     table.absent.add(seat)
-    table.absent_until = table.clock() + table.rejoin_timeout
+    table.absent_since = table.clock()
+    table.absent_until = table.absent_since + grace
     if table.clocks is not None:
         table.clocks.pause(table.clock())  # nobody loses time to the other's absence
     other = table.seats[1 - seat]
-    other.notice(f"{table.seats[seat].name}'s line dropped. The game waits up to "
-                 f"{table.rejoin_timeout / 60:g} minutes for them to come back.")
-    log.info("game %d: %s dropped; waiting %g s", game.number, table.seats[seat].name, table.rejoin_timeout)
+    other.notice(f"{table.seats[seat].name}'s line dropped. The game waits up to {_wait_words(grace)} for them "
+                 "to come back.")
+    log.info("game %d: %s dropped; waiting %g s", game.number, table.seats[seat].name, grace)
     return None
 
 
@@ -132,3 +137,11 @@ def _time_out(table: Seated, game: Game, seat: int) -> None:
     table.seats[1 - seat].notice(f"{loser}'s clock ran out: you win the {what}.")
     table.parting[1 - seat] = f"{loser}'s clock ran out: you win the {what} by forfeit."
     log.info("game %d: %s ran out of time: a forfeit", game.number, loser)
+
+
+def _wait_words(seconds: float) -> str:
+    """A grace as said: ``"2 minutes"``, ``"40 seconds"``, ``"1 second"``."""
+    if seconds >= 60:
+        return f"{seconds / 60:g} minutes"
+    whole = math.ceil(seconds)
+    return "1 second" if whole == 1 else f"{whole} seconds"

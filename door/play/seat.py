@@ -82,6 +82,8 @@ class Seated(Protocol):
     rejoin_timeout: float | None
     absent: set[int]
     absent_until: float
+    absent_since: float
+    grace_used: dict[int, float]
     left: int | None
     forfeit: int | None
     abandoned: int | None

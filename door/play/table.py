@@ -82,6 +82,11 @@ class Table:
         self.left: int | None = None
         self.absent: set[int] = set()
         self.absent_until = 0.0
+        self.absent_since = 0.0
+        self.grace_used = {0: 0.0, 1: 0.0}
+        """Seconds each seat has spent away from a table with clocks: its
+        drops share one grace (``rejoin_timeout``), so a player cannot
+        stall by dropping and coming back again and again."""
         self.go_on = asyncio.Event()
         """Set while play may go on; a seat clears it to hold the computer
         until its player has read a score (the "prompt" pace)."""
@@ -254,6 +259,7 @@ class Table:
         self.seats[seat] = new
         new.attach(self, seat)
         self.absent.discard(seat)
+        self.grace_used[seat] += max(0.0, self.clock() - self.absent_since)
         if self.clocks is not None and not self.absent:
             self.clocks.resume(self.clock())  # the clocks go on with the time they had
             self._queue.put_nowait(Wake())

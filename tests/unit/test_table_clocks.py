@@ -201,3 +201,27 @@ async def test_a_session_that_ends_or_goes_on_to_anything_else_leaves_the_seat_i
     assert table.absent == {0} and any(n.startswith("Ann's line dropped.") for n in back.notices)
     table.abandon(0)
     await asyncio.wait_for(running, 5)
+
+
+async def test_a_player_who_drops_and_comes_back_again_and_again_has_one_grace_in_all() -> None:
+    """At a table with clocks the clocks stand still while a line is down,
+    so each drop must not bring a grace of its own: a staller could drop
+    and come back for ever. The drops share one grace; past it, the
+    player who keeps leaving forfeits."""
+    ann, bob = Scripted("Ann", ANN), Staller("Bob", BOB)
+    table = Table(Rules(game_to=61), [ann, bob], TableSettings(
+        terms=MatchTerms(3, True), decision_clock=ClockTerms(30, 0), rejoin_timeout=0.6, auto_deal=True))
+    running = asyncio.create_task(table.run())
+    await asyncio.sleep(0.1)
+    seat: Scripted = bob
+    for _ in range(2):  # away 0.35 s, twice: more than the one grace of 0.6 s in all
+        table.leave(1, seat)
+        await asyncio.sleep(0.35)
+        if running.done():
+            break
+        seat = Staller("Bob", BOB)
+        table.rejoin(1, seat)
+        await asyncio.sleep(0.05)
+    await asyncio.wait_for(running, 5)
+    assert table.forfeit == 1 and table.series.result is not None and table.series.result.winner == 0
+    assert any(n.endswith("waits up to 1 second for them to come back.") for n in ann.notices)
