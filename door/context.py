@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
+from door.games.house import GameHouse
 from door.play.parked import ParkedGames
 from door.play.reviews import GameReviews
 from door.play.thinking import IN_THREAD, Thinking
@@ -58,6 +59,12 @@ class DoorContext:
 
     def __post_init__(self) -> None:
         self.reviews = GameReviews(self.thinking)
+
+    @property
+    def games(self) -> GameHouse:
+        """What a new game of this door needs (:mod:`door.games`): the
+        store, the lobby as the registry of running tables, the settings."""
+        return GameHouse(self.store, self.lobby, self.paging, self.caller, self.ranked)
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

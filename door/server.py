@@ -163,7 +163,7 @@ class DoorServer:
                                ranked=self.config.ranked, shared=self.config.shared)
         lobby, store, config = self.ctx.lobby, self.store, self.config
         lobby.club_maker = lambda games, minutes: ClubNight(
-            lobby, store, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),
+            self.ctx.games, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),
             self.thinking, config.computer.delay)
         self.ctx.bans = BanList(store, lobby)
         await self.ctx.bans.start()

@@ -20,14 +20,11 @@ from door.caller.match_table import set_table, why_unrated
 from door.caller.program import Program
 from door.caller.side import Log
 from door.context import DoorContext
+from door.games.kinds import sysop_game
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import error_message
 from door.play.human_seat import HumanSeat
-from door.play.journal import Journal
-from door.play.table import Table
-from door.play.table_settings import TableSettings
-from door.records.games import Opponent
 from door.records.names import name_key
 from door.records.ranked.match import MatchTerms, ranked_rules
 from door.sysop.doing import Doing
@@ -176,15 +173,10 @@ async def page_sysop(link: ApiLink, ctx: DoorContext, presence: Presence, who: P
     seat = who.seat(link.send)
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                        identity=sysop_identity(invitation.console.name))
-    journal = (Journal(ctx.store, account.id, (name, invitation.console.name), (account.id, None), Opponent.SYSOP,
-                       warn=seat.notice) if account is not None else None)
-    table = Table(rules, [seat, theirs], TableSettings(
-        journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout, chat_limit=ctx.paging.chat_limit,
-        hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=who.seeds))
+    table = sysop_game(ctx.games, rules, (seat, theirs), account.id if account is not None else None, who.seeds)
     invitation.handoff.set_result(theirs)
     log.info("%s plays the sysop %s by the game protocol", name, invitation.console.name)
     link.send({"type": "notice", "text": f"{invitation.console.name} accepted your page."})
-    ctx.lobby.run_table(table)
     ctx.lobby.update(presence, Doing.VS_SYSOP, table, seat=seat)
     return await play_seat(link, seat)
 

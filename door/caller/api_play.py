@@ -16,23 +16,20 @@ from door.caller.program import Program
 from door.caller.review import review_of
 from door.caller.side import Log, shared_line
 from door.context import DoorContext
+from door.games.kinds import computer_game
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import MessageError, ask_message, card_list, error_message, read_message
 from door.play.api_seat import ApiSeat
 from door.play.daily_deal import daily_opponent
 from door.play.hints import discard_analysis, hand_play, hint, pegging_note
-from door.play.journal import Journal
 from door.play.options import CallerOptions, Skill
 from door.play.parked import Parked, stop
 from door.play.review_data import review_costs, review_decisions
 from door.play.review_words import review_lines
-from door.play.table import Table
-from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.records.accounts import Account
 from door.records.bots import BOTS
-from door.records.games import Opponent
 from door.records.ranked.ratings import RatedPlayer
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
@@ -186,12 +183,9 @@ async def play_computer(link: ApiLink, ctx: DoorContext, presence: Presence, who
     seat = who.seat(link.send)
     computer = (daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking) if daily is not None
                 else computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
-    journal = (Journal(ctx.store, bot.id, (name, computer.name), (bot.id, None), Opponent.COMPUTER, warn=seat.notice)
-               if bot is not None else None)
-    numbers = iter([daily[1]] if daily is not None else [])
-    table = Table(rules, [seat, computer], TableSettings(
-        lambda: next(numbers, None), journal=journal, auto_deal=True, chat_limit=ctx.paging.chat_limit,
-        clock=ctx.store.clock, sealed_until=daily[0] if daily is not None else None, seeds=who.seeds))
+    table = computer_game(ctx.games, rules, (seat, computer), bot.id if bot is not None else None,
+                          first=daily[1] if daily is not None else None,
+                          sealed_until=daily[0] if daily is not None else None, auto_deal=True, seeds=who.seeds)
     ctx.lobby.update(presence, Doing.VS_COMPUTER, table, seat=seat)
     game = Parked(name, seat, table, computer, asyncio.create_task(table.run(resume)))
     try:

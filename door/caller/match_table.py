@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from door.caller.side import Log, shared_line
 from door.context import DoorContext
+from door.games.kinds import caller_match
 from door.net.gate import network_of
-from door.play.journal import Journal
 from door.play.table import Seat, Table
-from door.play.table_settings import TableSettings
-from door.records.games import Opponent
 from door.records.ranked.fair_play import Contender
 from door.records.ranked.match import MatchEntry, MatchTerms
 from door.records.ranked.pools import why_unrated as pool_why_unrated
@@ -68,21 +66,9 @@ async def set_table(ctx: DoorContext, challenge: Challenge, seats: tuple[Seat, S
                else (challenge.challenged, challenge.challenger))
     networks = tuple("" if (c := contender(ctx, p)) is None or c.shared else network_of(c.address) for p in players)
 
-    def warn(text: str) -> None:
-        for seat in seats:
-            seat.notice(text)
-
-    journal = Journal(ctx.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER, warn=warn,
-                      matches=MatchEntry((networks[0], networks[1]), why,
-                                         (str(players[0].terminal.kind), str(players[1].terminal.kind))))
-    table = Table(challenge.rules, seats, TableSettings(
-        journal=journal, rejoin_timeout=ctx.paging.ranked_grace if rated else ctx.paging.rejoin_timeout,
-        chat_limit=ctx.paging.chat_limit, hints=ctx.caller.hints_between_people and not rated,
-        clock=ctx.store.clock, terms=terms, seeds=seeds, decision_clock=ctx.ranked.clock(rated)))
-    if rated and accounts[0] is not None and accounts[1] is not None:
-        stakes = await ctx.store.ratings.stakes(accounts[0], accounts[1])
-        table.series.stakes = {seat: stakes.on_loss(seat) for seat in (0, 1)}
+    entry = MatchEntry((networks[0], networks[1]), why,
+                       (str(players[0].terminal.kind), str(players[1].terminal.kind)))
+    table = await caller_match(ctx.games, challenge.rules, seats, terms, entry, owner, seeds, resume)
     log.info("%s plays %s%s", challenge.challenger.name, challenge.challenged.name,
              f" (game {resume.number} resumed)" if resume is not None else "")
-    ctx.lobby.run_table(table, resume)
     return table

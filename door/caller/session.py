@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
 from door.caller.daily_screens import daily_deal, daily_of, keep_daily
+from door.caller.demonstration import demonstration
 from door.caller.handover import hand_over
 from door.caller.identity import Caller, Login
 from door.caller.kept import KeptGame, back_to_waiting_table, load_kept, offer_resume, offer_to_drop
@@ -22,18 +23,16 @@ from door.caller.seated import seated
 from door.caller.side import CallerSide
 from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
+from door.games.kinds import computer_game, sysop_game
 from door.net.keys import KeyName
 from door.net.logs import ACCOUNT
 from door.net.metrics import refused
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
 from door.play.human_seat import HumanSeat
-from door.play.journal import HELD_MESSAGE, Journal
+from door.play.journal import HELD_MESSAGE
 from door.play.options import CallerOptions, Pace
-from door.play.table import Table
-from door.play.table_settings import TableSettings
-from door.play.tables import computer_opponent, demonstration
-from door.records.games import Opponent
+from door.play.tables import computer_opponent
 from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
@@ -355,15 +354,8 @@ class CallerSession(CallerSide):
         else:
             computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause,
                                          ctx.caller.hand_pause, ctx.thinking)
-        journal = None
-        if caller.account is not None:
-            journal = Journal(ctx.store, caller.account.id, (caller.name, computer.name), (caller.account.id, None),
-                              Opponent.COMPUTER, warn=human.notice)
-        first: int | SeededShuffle | None = deal if daily is not None else number
-        numbers = iter([first]) if first is not None else iter(())
-        table = Table(rules, [human, computer], TableSettings(
-            lambda: next(numbers, None), journal, chat_limit=ctx.paging.chat_limit, clock=ctx.store.clock,
-            seeds=self.seeds, sealed_until=daily))
+        table = computer_game(ctx.games, rules, (human, computer), caller.account.id if caller.account else None,
+                              first=deal if daily is not None else number, sealed_until=daily, seeds=self.seeds)
         self.doing(Doing.VS_COMPUTER, table, seat=human)
         presence.deliver = human.notice
         keys = asyncio.create_task(human.play())
@@ -459,15 +451,9 @@ class CallerSession(CallerSide):
         mine = self.new_seat()
         theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                            identity=sysop_identity(invitation.console.name))
-        journal = None
-        if caller.account is not None:
-            journal = Journal(ctx.store, caller.account.id, (caller.name, invitation.console.name),
-                              (caller.account.id, None), Opponent.SYSOP, warn=mine.notice)
-        table = Table(rules, [mine, theirs], TableSettings(
-            journal=journal, rejoin_timeout=ctx.paging.rejoin_timeout, chat_limit=ctx.paging.chat_limit,
-            hints=ctx.caller.hints_between_people, clock=ctx.store.clock, seeds=self.seeds))
+        table = sysop_game(ctx.games, rules, (mine, theirs), caller.account.id if caller.account else None,
+                           self.seeds, resume)
         invitation.handoff.set_result(theirs)
         log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
                  f" (game {resume.number} resumed)" if resume is not None else "")
-        ctx.lobby.run_table(table, resume)
         await seated(self, mine, table, Doing.VS_SYSOP)

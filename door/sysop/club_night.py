@@ -23,23 +23,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from door.games.house import GameHouse
+from door.games.kinds import club_game
 from door.play.computer_seat import ComputerSeat
 from door.play.human_seat import HumanSeat
-from door.play.journal import Journal
 from door.play.options import CallerOptions
 from door.play.table import Seat, Table
-from door.play.table_settings import TableSettings
 from door.play.tables import computer_opponent
 from door.play.thinking import IN_THREAD, Thinking
 from door.records.clock import Clock
-from door.records.games import Opponent
 from door.records.identity import Identity
 from door.records.ranked.club_scoring import COMPUTER, ClubResult, Standing, standings, swiss_pairs
-from door.records.ranked.match import MatchTerms
-from door.records.store import Store
-from door.sysop.lobby import Lobby
 from engine.events import Skunk
-from engine.objectives import ACC_POINTS
 from engine.rules import Rules
 
 __all__ = ["ClubNight", "NightTerms", "Night", "Assignment", "SIT_TIMEOUT"]
@@ -98,18 +93,19 @@ class NightTerms:
 
 
 class ClubNight:
-    """A night of the ``terms``' rounds, played in ``lobby``'s tables and
-    kept in ``store`` (whose clock it keeps time by); ``thinking`` and
+    """A night of the ``terms``' rounds, played at tables of the ``house``
+    (:mod:`door.games`) and kept in its store (whose clock it keeps time by); ``thinking`` and
     ``delay``: the computer's, for the odd player out.  ``rng`` pairs the
     first round.  Raises ``ValueError`` for a night not of 1 to 20 games."""
 
-    def __init__(self, lobby: Lobby, store: Store, terms: NightTerms, thinking: Thinking = IN_THREAD,
+    def __init__(self, house: GameHouse, terms: NightTerms, thinking: Thinking = IN_THREAD,
                  delay: float = 0.6, rng: random.Random | None = None) -> None:
         if not 1 <= terms.games <= 20:
             raise ValueError(f"a club night is 1 to 20 games, got {terms.games!r}")
-        self.lobby, self.store, self.rules, self.games, self.starts = lobby, store, terms.rules, terms.games, terms.starts
+        self.house, self.store, self.rules, self.games, self.starts = house, house.store, terms.rules, terms.games, \
+            terms.starts
         self.thinking, self.delay, self.grace = thinking, delay, terms.grace
-        self.clock: Clock = store.clock
+        self.clock: Clock = house.store.clock
         self.rng = rng or random.Random(secrets.randbits(64))
         self.state = Night.OPEN
         self.entrants: list[Entrant] = []
@@ -231,16 +227,10 @@ class ClubNight:
         seats: list[Seat] = [a.seats[n].result() for n in names]
         if a.players[1] is COMPUTER:
             seats.append(computer_opponent(CallerOptions(), self.delay, 0.0, 0.0, self.thinking))
-        accounts = tuple(s.identity.account if s.identity is not None else None for s in seats)
-        owner = next((x for x in accounts if x is not None), None)
-        journal = None
-        if owner is not None:
-            journal = Journal(self.store, owner, (seats[0].name, seats[1].name), (accounts[0], accounts[1]),
-                              Opponent.COMPUTER if a.players[1] is COMPUTER else Opponent.CALLER)
-        table = Table(self.rules, seats, TableSettings(journal=journal, rejoin_timeout=self.grace, clock=self.store.clock,
-                                                      terms=MatchTerms(1), rematch=False, objective=ACC_POINTS))
+        table, running = club_game(self.house, self.rules, (seats[0], seats[1]), self.grace,
+                                   computer=a.players[1] is COMPUTER)
         a.table.set_result(table)
-        await self.lobby.run_table(table)
+        await running
         for seat in seats:
             if isinstance(seat, ComputerSeat):
                 seat.stop()

@@ -96,7 +96,7 @@ async def test_demonstration_shows_both_hands_and_stops_on_a_key(door: DoorServe
 async def test_a_demonstration_cannot_go_faster_than_its_floor(door: DoorServer) -> None:
     """At 0.05 s a move, demonstrations over one connection
     took the door's core; + now stops at the floor."""
-    from door.play.tables import DEMO_FLOOR
+    from door.caller.demonstration import DEMO_FLOOR
 
     caller = await telnet_caller(door.telnet_port)
     s = caller.screen

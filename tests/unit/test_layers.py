@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("door.records",),
     ("door.play",),
     ("door.config",),
+    ("door.games",),
     ("door.sysop",),
     ("door.context",),
     ("door.caller",),
@@ -27,7 +28,9 @@ LAYERS: list[tuple[str, ...]] = [
 ]
 """Lowest first.  ``door.config`` (plain values read from door.toml) sits
 above ``play`` because its caller defaults are the game options; the
-context (what every session shares: store, lobby, throttle) above the
+game service (``door.games``, where every table is built) above the
+configuration it reads and below the sysop's lobby, which it knows only
+as a registry of running tables; the context (what every session shares: store, lobby, throttle) above the
 sysop's lobby; the caller's flow above both."""
 
 IO_MODULES = {"asyncio", "socket", "sqlite3", "time", "os", "io", "pathlib", "subprocess", "threading",
