@@ -16,29 +16,24 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from door.caller.api_account import change_password, register
+from door.caller.api_account import as_error, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
-from door.caller.api_play import (
-    IDLE_LOOK,
-    at_table,
-    next_message,
-    play_computer,
-    play_daily,
-    play_seat,
-    ratings_message,
-    review_message,
-    stats_message,
-)
+from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
 from door.caller.program import Program
+from door.caller.program_side import ProgramSide
+from door.caller.registering import change_password
+from door.caller.review import review_of
 from door.caller.side import Log
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.logs import ACCOUNT
 from door.net.metrics import refused
 from door.net.terminal import HungUp
-from door.play.api_messages import PROTOCOL, error_message
+from door.play.api_messages import PROTOCOL
+from door.play.api_moves import IDLE_LOOK, next_message, play_seat
+from door.play.api_records import ratings_message, review_message, stats_message
 from door.play.parked import new_token
 from door.records.games import Opponent
 from door.records.names import clean_name
@@ -57,7 +52,7 @@ LOGIN_MISS = "no caller by that name has that password"
 wrong password and a name nobody registered are not told apart."""
 
 
-async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
+async def _log_in(side: ProgramSide) -> Program:
     """Who the program is: a bot (its token checked), a registered caller
     (their password checked, within the same limits on wrong passwords
     as at the name prompt: :class:`~door.records.throttle.LoginThrottle`),
@@ -65,68 +60,70 @@ async def _log_in(link: ApiLink, ctx: DoorContext) -> Program:
     any).  Each login that is not one is answered with an ``error`` and
     the program may try again."""
     while True:
-        message = await next_message(link)
+        message = await next_message(side.link)
         assert message is not None
         if message["type"] != "login":
-            link.send(error_message("type", "log in first: {\"type\": \"login\", \"name\": ...}"))
+            side.error("type", "log in first: {\"type\": \"login\", \"name\": ...}")
             continue
         name = clean_name(message["name"])[:NAME_LIMIT]
         if "password" in message and "token" not in message:
-            who = await _password_login(link, ctx, name, message)
+            who = await _password_login(side, name, message)
         elif "token" in message:
-            who = await _token_login(link, ctx, name, message["token"])
+            who = await _token_login(side, name, message["token"])
         else:
-            who = await _guest_login(link, ctx, name, message)
+            who = await _guest_login(side, name, message)
         if who is not None:
             return who
 
 
-async def _password_login(link: ApiLink, ctx: DoorContext, name: str, message: dict[str, Any]) -> Program | None:
+async def _password_login(side: ProgramSide, name: str, message: dict[str, Any]) -> Program | None:
     """A registered caller's login (and a new password, when asked), or
     ``None`` after the one answer an unknown name and a wrong password
     get, after the same wait (the name as typed in every answer, never the
     account's own spelling)."""
+    ctx = side.ctx
     account = await ctx.store.accounts.find(name)
     if account is not None and await ctx.store.bots.is_bot(account.id):
         account = None  # (a bot logs in with its token only)
     stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
-    verdict = await ctx.throttle.check(name, link.address, "protocol", message["password"], stored)
+    verdict = await ctx.throttle.check(name, side.link.address, "protocol", message["password"], stored)
     if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
-        refused_why = await change_password(ctx, account, message["new_password"])
+        refused_why = await change_password(ctx, account, message["new_password"], side.log)
         if refused_why is not None:
-            link.send(error_message("new_password", refused_why))
+            side.error("new_password", as_error(refused_why))
             return None
-        link.send({"type": "notice", "text": "Your password is changed."})
+        side.notice("Your password is changed.")
     if verdict.ok and account is not None:
         return Program(account.name, account)
     if verdict.refused is None:
         await asyncio.sleep(verdict.delay)
-    link.send(error_message("password", verdict.refused or LOGIN_MISS))
+    side.error("password", verdict.refused or LOGIN_MISS)
     return None
 
 
-async def _token_login(link: ApiLink, ctx: DoorContext, name: str, token: str) -> Program | None:
+async def _token_login(side: ProgramSide, name: str, token: str) -> Program | None:
     """A bot's login by its token, or ``None`` (a guess costs a second)."""
-    bot = await ctx.store.bots.log_in(name, token)
+    bot = await side.ctx.store.bots.log_in(name, token)
     if bot is None:
         await asyncio.sleep(1.0)
-        link.send(error_message("token", "no bot by that name has that token"))
+        side.error("token", "no bot by that name has that token")
         return None
     return Program(bot.name, bot, bot=True)
 
 
-async def _guest_login(link: ApiLink, ctx: DoorContext, name: str, message: dict[str, Any]) -> Program | None:
+async def _guest_login(side: ProgramSide, name: str, message: dict[str, Any]) -> Program | None:
     """A guest under ``name``, or ``None`` for a name reserved or
     registered (asking for a registered one is counted as a wrong password
     is: one address cannot list the names)."""
+    ctx = side.ctx
     if not name or reserved(name, ctx.sysops):
-        link.send(error_message("name", "that name is reserved: choose another"))
+        side.error("name", "that name is reserved: choose another")
         return None
     if await ctx.store.accounts.find(name) is not None:
-        verdict = ctx.throttle.miss(name, link.address, "protocol", "a guest asked for a registered name")
+        verdict = ctx.throttle.miss(name, side.link.address, "protocol", "a guest asked for a registered name")
         if verdict.refused is None:
             await asyncio.sleep(verdict.delay)
-        link.send(error_message("name", verdict.refused or "that name is registered: a guest chooses another"))
+        side.error("name", verdict.refused or "that name is registered: a guest chooses another")
         return None
     return Program(name, resume=message.get("resume"))
 
@@ -141,18 +138,18 @@ MenuHandler = Callable[[dict[str, Any]], Awaitable[bool]]
 """What a program's message at the menu does: True when the program left."""
 
 
-class ProgramSession:
+class ProgramSession(ProgramSide):
     """One program's session by the game protocol, as the caller's side
-    has one (:class:`~door.caller.session.CallerSession`): the ``link``,
-    the door's shared context, the connection's ``presence`` and ``log``,
-    and who the program is once it logged in (:attr:`who`).  At the menu
+    has one (:class:`~door.caller.session.CallerSession`): a
+    :class:`~door.caller.program_side.ProgramSide` (the ``link``, the
+    door's shared context, the connection's ``presence`` and ``log``,
+    and who the program is once it logged in, :attr:`who`) with its flow.  At the menu
     each message goes to its handler (:attr:`menu`, a table from message
     type to handler, the same choices a screen's menu offers: games, the
     lobby, challenges, pages, watching, records, leaving)."""
 
     def __init__(self, link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
-        self.link, self.ctx, self.presence, self.log = link, ctx, presence, log
-        self.who = Program("")
+        super().__init__(link, ctx, presence, log)
         self.available = False
         """True while the program may be challenged at the menu (a bot always)."""
         self.menu: dict[str, MenuHandler] = {
@@ -178,7 +175,7 @@ class ProgramSession:
         """True when the program left (``bye`` is said then)."""
         link = self.link
         link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
-        self.who = await _log_in(link, self.ctx)
+        self.who = await _log_in(self)
         if not await self._admitted():
             return False
         if await self._back_to_its_games():
@@ -229,7 +226,7 @@ class ProgramSession:
             ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table, seat=parked.seat)
             parked.seat.redirect(link.send)
             parked.seat.notify(parked.table.game, [])
-            if await at_table(link, ctx, presence, parked, who.resume):
+            if await at_table(self, parked, who.resume):
                 return True
         if who.account is None:
             return False
@@ -244,7 +241,7 @@ class ProgramSession:
         saved = await ctx.store.saved.load(who.account.id)
         if saved is not None and saved.opponent == Opponent.COMPUTER:
             link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
-            return await play_computer(link, ctx, presence, who, {"type": "play_computer"}, saved)
+            return await play_computer(self, {"type": "play_computer"}, saved)
         return False
 
     async def _at_the_menu(self) -> bool:
@@ -259,10 +256,10 @@ class ProgramSession:
             if challenge is None:
                 return False
             ctx.lobby.at_menu(presence, False)
-            return await (accept if self.who.bot else answer)(self.link, ctx, self.who, challenge)
+            return await (accept if self.who.bot else answer)(self, challenge)
         handler = self.menu.get(message["type"])
         if handler is None:
-            self.link.send(error_message("type", "no game is under way: " + ", ".join(sorted(self.menu))))
+            self.error("type", "no game is under way: " + ", ".join(sorted(self.menu)))
             return False
         return await handler(message)
 
@@ -278,7 +275,7 @@ class ProgramSession:
         return False
 
     async def _lobby(self, message: dict[str, Any]) -> bool:
-        self.link.send(lobby_message(self.ctx, self.presence))
+        self.send(lobby_message(self))
         return False
 
     async def _seed(self, message: dict[str, Any]) -> bool:
@@ -288,42 +285,51 @@ class ProgramSession:
         return False
 
     async def _stats(self, message: dict[str, Any]) -> bool:
-        self.link.send(await stats_message(self.ctx, self.who.account))
+        self.send(await stats_message(self.ctx.store, self.who.account))
         return False
 
     async def _ratings(self, message: dict[str, Any]) -> bool:
-        self.link.send(await ratings_message(self.ctx))
+        self.send(await ratings_message(self.ctx.store))
         return False
 
     async def _register(self, message: dict[str, Any]) -> bool:
         """A guest registers the name it plays under: its games are kept
         from then on, as a registered caller's."""
         if self.who.account is not None:
-            self.link.send(error_message("type", "you are registered already"))
-        elif (account := await register(self.link, self.ctx, self.who.name, message)) is not None:
+            self.error("type", "you are registered already")
+        elif (account := await register(self, message)) is not None:
             self.who.account = account
         return False
 
     async def _review(self, message: dict[str, Any]) -> bool:
-        self.link.send(await review_message(self.ctx, self.who.account, self.log))
+        """The review of the program's last recorded game (a guest's are not kept)."""
+        account = self.who.account
+        if account is None:
+            self.error("type", "a guest's games are not kept: there is nothing to review")
+            return False
+        games = await self.ctx.store.games.recent(account.name, 1)
+        if not games:
+            self.error("type", "you have no finished game to review")
+        else:
+            self.send(review_message(await review_of(self.ctx, games[0], account.id, self.log), games[0].number))
         return False
 
     async def _daily(self, message: dict[str, Any]) -> bool:
-        return await play_daily(self.link, self.ctx, self.presence, self.who, self.log)
+        return await play_daily(self)
 
     async def _watch(self, message: dict[str, Any]) -> bool:
-        return await watch_game(self.link, self.ctx, self.presence, message)
+        return await watch_game(self, message)
 
     async def _page(self, message: dict[str, Any]) -> bool:
-        return await page_sysop(self.link, self.ctx, self.presence, self.who, message, self.log)
+        return await page_sysop(self, message)
 
     async def _challenge(self, message: dict[str, Any]) -> bool:
         self.ctx.lobby.at_menu(self.presence, False)
-        return await send_challenge(self.link, self.ctx, self.presence, self.who, message, self.log)
+        return await send_challenge(self, message)
 
     async def _play_computer(self, message: dict[str, Any]) -> bool:
         self.ctx.lobby.at_menu(self.presence, False)
-        return await play_computer(self.link, self.ctx, self.presence, self.who, message)
+        return await play_computer(self, message)
 
 
 async def _goodbye(link: ApiLink) -> None:

@@ -15,15 +15,15 @@ import asyncio
 from collections.abc import Sequence
 
 from door.caller.identity import Caller
+from door.caller.registering import MIN_PASSWORD, create_account, password_refused
 from door.caller.side import CallerSide
 from door.config import SysopConfig
 from door.records.names import clean_name, name_key
-from door.records.passwords import new_hash
-from door.records.store import Account, NameTaken, StoreError, TooManyRegistrations
+from door.records.store import Account
 from door.ui.display import Presentation
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 
-__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "MIN_PASSWORD", "READER_OFFER", "READER_KEY"]
+__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "READER_OFFER", "READER_KEY"]
 
 READER_OFFER = "Cribbage door. Type S and press RETURN for screen-reader mode."
 """The first line the door sends a caller, in plain text: a
@@ -37,8 +37,6 @@ RESERVED_NAMES = {"computer", "sysop", "you", READER_KEY}
 """Names nobody may take: they would read wrongly on the screens.  Every
 ``[[sysop]]`` name is reserved too (:func:`reserved`), and names are
 compared by :func:`~door.records.names.name_key`, so lookalikes are too."""
-MIN_PASSWORD = 6
-"""The shortest password, in characters."""
 _TRIES = 3
 
 
@@ -161,24 +159,12 @@ async def _register(side: CallerSide, name: str) -> Account | str:
         ], "Password: ", "", 64, mask=True, note=note)
         if not first:
             return "Not registered."
-        if len(first) < MIN_PASSWORD:
-            note = f"A password has at least {MIN_PASSWORD} characters."
+        if (refused_why := password_refused(first)) is not None:
+            note = refused_why
             continue
         again = await ask_line(display, "Register", [f"Type the password for {name} again."],
                                "Password: ", "", 64, mask=True)
         if again != first:
             note = "The two passwords differ: please choose again."
             continue
-        digest = await new_hash(first)
-        try:
-            account = await ctx.store.accounts.create(name, digest, address, limit)
-        except NameTaken:
-            return f"Someone registered {name} a moment ago: please choose another name."
-        except TooManyRegistrations as exc:
-            log.warning("registration of %r from %s refused: %s", name, address, exc)
-            return f"{exc} Play as a guest, or call again later."
-        except StoreError as exc:
-            log.error("cannot register %r: %s", name, exc)
-            return "The door cannot write its records right now: try again later, or play as a guest."
-        log.info("registered %r", name)
-        return account
+        return await create_account(ctx, name, first, address, log)

@@ -1,0 +1,55 @@
+"""Registering a name and changing a password, for the login screens
+and the game protocol alike: at least :data:`MIN_PASSWORD` characters,
+within the registration limits of ``[limits]`` (by the address
+registering), and a store that cannot write said as such."""
+
+from __future__ import annotations
+
+from door.caller.side import Log
+from door.context import DoorContext
+from door.records.accounts import Account, NameTaken, TooManyRegistrations
+from door.records.passwords import new_hash
+from door.records.store import StoreError
+
+__all__ = ["MIN_PASSWORD", "change_password", "create_account", "password_refused"]
+
+MIN_PASSWORD = 6
+"""The shortest password a caller may choose, in characters."""
+
+
+def password_refused(password: str) -> str | None:
+    """Why ``password`` may not be chosen (a sentence), or ``None``."""
+    if len(password) < MIN_PASSWORD:
+        return f"A password has at least {MIN_PASSWORD} characters."
+    return None
+
+
+async def create_account(ctx: DoorContext, name: str, password: str, address: str, log: Log) -> Account | str:
+    """Register ``name`` with ``password`` (checked already by
+    :func:`password_refused`) from ``address``; the account, or a
+    sentence saying why not (the name taken a moment ago, the address
+    over the registration limit, the store not writing)."""
+    try:
+        account = await ctx.store.accounts.create(name, await new_hash(password), address, ctx.limits.registrations)
+    except NameTaken:
+        return f"Someone registered {name} a moment ago: please choose another name."
+    except TooManyRegistrations as exc:
+        log.warning("registration of %r from %s refused: %s", name, address, exc)
+        return f"{exc} Play as a guest, or call again later."
+    except StoreError as exc:
+        log.error("cannot register %r: %s", name, exc)
+        return "The door cannot write its records right now: try again later, or play as a guest."
+    log.info("registered %r", name)
+    return account
+
+
+async def change_password(ctx: DoorContext, account: Account, password: str, log: Log) -> str | None:
+    """Change ``account``'s password to ``password`` (its old one checked
+    already, as the caller logged in); ``None`` when done, else why not
+    (:func:`password_refused`)."""
+    refused = password_refused(password)
+    if refused is not None:
+        return refused
+    await ctx.store.accounts.set_password(account.id, await new_hash(password))
+    log.info("%r changed their password", account.name)
+    return None
