@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from door.caller.api_session import play_by_protocol
+from door.caller.api_session import ProgramSession
 from door.caller.bbs import bbs_account, time_limit
 from door.caller.hub import hub_account, hub_login
 from door.caller.identity import Caller, Login
@@ -393,7 +393,7 @@ class DoorServer:
             if sysop is not None:
                 await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
             elif isinstance(terminal, ApiLink):  # a program, by the game protocol
-                await play_by_protocol(terminal, self.ctx, presence, clog)
+                await ProgramSession(terminal, self.ctx, presence, clog).run()
             else:
                 await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge, start)
         except asyncio.CancelledError:

@@ -32,7 +32,7 @@ async def register(side: ProgramSide, message: dict[str, Any]) -> Account | None
     if refused is not None:
         side.error("password", as_error(refused))
         return None
-    account = await create_account(side.ctx, name, password, side.link.address, side.log)
+    account = await create_account(side, name, password)
     if isinstance(account, str):
         side.error("name", as_error(account))
         return None

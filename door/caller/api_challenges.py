@@ -57,7 +57,7 @@ async def _offer(side: ProgramSide, target: Presence, message: dict[str, Any]) -
         return None
     rules = _runs(side.ctx.rules, message)
     if rated:
-        why = await why_unrated(side.ctx, side.presence, target)
+        why = await why_unrated(side, side.presence, target)
         if why is not None:
             side.error("rated", f"no rated match: {why}")
             return None
@@ -99,7 +99,7 @@ async def send_challenge(side: ProgramSide, message: dict[str, Any]) -> bool:
                     "The challenge is withdrawn." if challenge.withdrawn else f"{target.name} did not answer.")
         return left
     seat = who.seat(side.send)
-    table = await set_table(ctx, challenge, (seat, theirs), 0, who.seeds, side.log)
+    table = await set_table(side, challenge, (seat, theirs), 0, who.seeds)
     side.doing(Doing.VS_CALLER, table, target.name, seat)
     ctx.lobby.update(target, Doing.VS_CALLER, table, who.name, theirs)
     return await play_seat(side.link, seat)

@@ -44,7 +44,7 @@ async def play_computer(side: ProgramSide, message: dict[str, Any], resume: Save
     if "game_to" in message:
         options.rules["game_to"] = message["game_to"]
     if resume is not None and bot is not None and resume.shuffle is not None and \
-            (day := await pending_day(ctx, bot.id, resume)) is not None:
+            (day := await pending_day(side, bot.id, resume)) is not None:
         daily = (day, resume.shuffle)
     rules = (resume.rules if resume is not None else ctx.rules if daily is not None
              else options.game_rules(ctx.rules, ctx.caller.may_change))
@@ -60,7 +60,7 @@ async def play_computer(side: ProgramSide, message: dict[str, Any], resume: Save
         left = await at_table(side, game, who.resume if bot is None and daily is None else None)
     finally:
         if daily is not None and bot is not None:
-            await keep_result(ctx, (bot.id, who.name), table, daily, side.log)
+            await keep_result(side, (bot.id, who.name), table, daily)
     if daily is not None and bot is not None and not left:
         await send_daily(side, daily[0])
     return left
@@ -127,5 +127,5 @@ async def send_daily(side: ProgramSide, day: str) -> None:
     show it, worked out with its par when nobody has yet, and as data)."""
     account = side.who.account
     assert account is not None
-    lines = await ranking_lines(side.ctx, account.id, day)
+    lines = await ranking_lines(side, account.id, day)
     side.send(await daily_message(side.ctx.store.daily, account.id, day, lines))

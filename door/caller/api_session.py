@@ -42,7 +42,7 @@ from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["play_by_protocol", "ProgramSession", "DOOR_NAME", "LOGIN_MISS"]
+__all__ = ["ProgramSession", "DOOR_NAME", "LOGIN_MISS"]
 
 DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
@@ -88,7 +88,7 @@ async def _password_login(side: ProgramSide, name: str, message: dict[str, Any])
     stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
     verdict = await ctx.throttle.check(name, side.link.address, "protocol", message["password"], stored)
     if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
-        refused_why = await change_password(ctx, account, message["new_password"], side.log)
+        refused_why = await change_password(side, account, message["new_password"])
         if refused_why is not None:
             side.error("new_password", as_error(refused_why))
             return None
@@ -126,12 +126,6 @@ async def _guest_login(side: ProgramSide, name: str, message: dict[str, Any]) ->
         side.error("name", verdict.refused or "that name is registered: a guest chooses another")
         return None
     return Program(name, resume=message.get("resume"))
-
-
-async def play_by_protocol(link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
-    """The session of one program on ``link``: hello, login, games, until
-    it leaves or the connection ends (:class:`ProgramSession`)."""
-    await ProgramSession(link, ctx, presence, log).run()
 
 
 MenuHandler = Callable[[dict[str, Any]], Awaitable[bool]]
@@ -311,7 +305,7 @@ class ProgramSession(ProgramSide):
         if not games:
             self.error("type", "you have no finished game to review")
         else:
-            self.send(review_message(await review_of(self.ctx, games[0], account.id, self.log), games[0].number))
+            self.send(review_message(await review_of(self, games[0], account.id), games[0].number))
         return False
 
     async def _daily(self, message: dict[str, Any]) -> bool:

@@ -141,7 +141,7 @@ async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None
     """How long a match, and whether it is rated (between two registered
     callers whom fair play allows, :mod:`door.records.ranked.fair_play`; else
     the screen says why not); ``None`` to go back."""
-    why = await why_unrated(side.ctx, side.presence, target) if side.caller.account is not None else None
+    why = await why_unrated(side, side.presence, target) if side.caller.account is not None else None
     may_rate = side.caller.account is not None and why is None
     lines = [f"You challenge {target.name}.", "", "How long a match?",
              "  1  One game.",
@@ -264,7 +264,7 @@ async def _play_them(side: CallerSide, challenge: Challenge, theirs: Seat) -> No
     mine = side.new_seat()
     index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
     seats = (mine, theirs) if index == 0 else (theirs, mine)
-    table = await set_table(side.ctx, challenge, seats, index, side.seeds, side.log)
+    table = await set_table(side, challenge, seats, index, side.seeds)
     side.ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name, theirs)
     await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
 

@@ -8,8 +8,7 @@ import datetime
 from collections.abc import Awaitable, Callable
 
 from door.caller.kept import load_kept
-from door.caller.side import CallerSide, Log
-from door.context import DoorContext
+from door.caller.side import CallerSide, Side
 from door.play.daily_deal import par_result
 from door.play.table import Table
 from door.records.daily import marker, par_line
@@ -72,13 +71,14 @@ async def daily_ranking(side: CallerSide, day: str) -> None:
     side.doing(Doing.DAILY_DEAL)
     account = side.caller.account
     await show_page(side.display, "Today's deal",
-                    await ranking_lines(side.ctx, account.id if account is not None else None, day))
+                    await ranking_lines(side, account.id if account is not None else None, day))
 
 
-async def ranking_lines(ctx: DoorContext, account_id: int | None, day: str) -> list[str]:
+async def ranking_lines(side: Side, account_id: int | None, day: str) -> list[str]:
     """The day's ranking, with the par (worked out by the first caller
     to ask), the day's commitment, the streak of ``account_id``, and
     yesterday's winner with its seed revealed, line by line."""
+    ctx = side.ctx
     daily = ctx.store.daily
     deal = await daily.deal(day)
     par = await daily.par(day)
@@ -106,13 +106,13 @@ async def ranking_lines(ctx: DoorContext, account_id: int | None, day: str) -> l
 async def daily_of(side: CallerSide, saved: SavedGame) -> str | None:
     """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
     account = side.caller.account
-    return await pending_day(side.ctx, account.id if account is not None else None, saved)
+    return await pending_day(side, account.id if account is not None else None, saved)
 
 
-async def pending_day(ctx: DoorContext, account_id: int | None, saved: SavedGame) -> str | None:
+async def pending_day(side: Side, account_id: int | None, saved: SavedGame) -> str | None:
     """Today, when ``saved`` is today's deal and the play of it by
     ``account_id`` is not finished; else ``None``."""
-    daily = ctx.store.daily
+    daily = side.ctx.store.daily
     day = daily.today()
     if account_id is None or saved.shuffle is None or saved.shuffle.player_seeds[0] != marker(day) \
             or not await daily.pending(account_id, day):
@@ -125,11 +125,10 @@ async def keep_daily(side: CallerSide, table: Table, day: str, deal: SeededShuff
     stands (:func:`keep_result`)."""
     account = side.caller.account
     if account is not None:
-        await keep_result(side.ctx, (account.id, side.caller.name), table, (day, deal), side.log)
+        await keep_result(side, (account.id, side.caller.name), table, (day, deal))
 
 
-async def keep_result(ctx: DoorContext, who: tuple[int, str], table: Table, daily: tuple[str, SeededShuffle],
-                      log: Log) -> None:
+async def keep_result(side: Side, who: tuple[int, str], table: Table, daily: tuple[str, SeededShuffle]) -> None:
     """Keep how the play by ``who`` (account id, name; seat 0) of the
     day's deal ``daily`` (the day, its shuffles) at ``table`` stands: its
     result when finished, else the score now (the day's ranking takes it
@@ -140,6 +139,6 @@ async def keep_result(ctx: DoorContext, who: tuple[int, str], table: Table, dail
         return
     scores = game.result.scores if game.result is not None else game.scores()
     try:
-        await ctx.store.daily.finish(who[0], day, scores[0], scores[1], finished=game.result is not None)
+        await side.ctx.store.daily.finish(who[0], day, scores[0], scores[1], finished=game.result is not None)
     except StoreError as exc:  # the game itself is recorded; only the day's ranking misses it
-        log.warning("could not keep %r's result on the deal of %s: %s", who[1], day, exc)
+        side.log.warning("could not keep %r's result on the deal of %s: %s", who[1], day, exc)

@@ -167,4 +167,4 @@ async def _register(side: CallerSide, name: str) -> Account | str:
         if again != first:
             note = "The two passwords differ: please choose again."
             continue
-        return await create_account(ctx, name, first, address, log)
+        return await create_account(side, name, first)

@@ -11,8 +11,7 @@ played unrated, both players told why."""
 
 from __future__ import annotations
 
-from door.caller.side import Log, shared_line
-from door.context import DoorContext
+from door.caller.side import Side, shared_line
 from door.games.kinds import caller_match
 from door.net.gate import network_of
 from door.play.table import Seat, Table
@@ -25,46 +24,48 @@ from engine.shuffle import SeedChain
 __all__ = ["contender", "why_unrated", "set_table"]
 
 
-def contender(ctx: DoorContext, presence: Presence) -> Contender | None:
+def contender(side: Side, presence: Presence) -> Contender | None:
     """``presence`` (a registered caller or bot here) as a side of a rated
     match, else ``None`` (a guest, the sysop)."""
     account = account_of(presence.identity)
     if account is None:
         return None
-    shared = shared_line(presence.terminal, ctx.shared)
+    shared = shared_line(presence.terminal, side.ctx.shared)
     return Contender(account, presence.name, "" if shared else presence.terminal.address, shared)
 
 
-async def why_unrated(ctx: DoorContext, mine: Presence, target: Presence) -> str | None:
+async def why_unrated(side: Side, mine: Presence, target: Presence) -> str | None:
     """Why ``mine`` and ``target`` may not play a rated match now (a guest,
     another rating pool, too few games, a shared network, ...), in a
     sentence, or ``None``."""
-    a, b = contender(ctx, mine), contender(ctx, target)
+    ctx = side.ctx
+    a, b = contender(side, mine), contender(side, target)
     if a is None or b is None:
         return "Rated matches are between two registered callers."
     return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, a, b, ctx.ranked.rules())
 
 
-async def set_table(ctx: DoorContext, challenge: Challenge, seats: tuple[Seat, Seat], challenger: int,
-                    seeds: SeedChain, log: Log) -> Table:
+async def set_table(side: Side, challenge: Challenge, seats: tuple[Seat, Seat], challenger: int,
+                    seeds: SeedChain) -> Table:
     """Seat ``seats`` (seat 0 first) at a new table for ``challenge``, the
     challenger at seat ``challenger``, and run it in the lobby (it
     outlives a dropped line); returns the table.  ``seeds``: the
     challenger's call's door seeds."""
+    ctx, log = side.ctx, side.log
     resume, terms = challenge.resume, challenge.terms
     accounts = (account_of(seats[0].identity), account_of(seats[1].identity))
     owner = resume.account_id if resume is not None else next((a for a in accounts if a is not None), None)
     rated = terms is not None and terms.rated
     why = ""
     if rated and terms is not None:  # fair play is asked again: the answer may have changed while they chose
-        unrated = await why_unrated(ctx, challenge.challenger, challenge.challenged)
+        unrated = await why_unrated(side, challenge.challenger, challenge.challenged)
         if unrated is not None:
             terms, rated, why = MatchTerms(terms.best_of), False, unrated
             for seat in seats:
                 seat.notice(f"This match is not rated after all: {unrated}")
     players = ((challenge.challenger, challenge.challenged) if challenger == 0
                else (challenge.challenged, challenge.challenger))
-    networks = tuple("" if (c := contender(ctx, p)) is None or c.shared else network_of(c.address) for p in players)
+    networks = tuple("" if (c := contender(side, p)) is None or c.shared else network_of(c.address) for p in players)
 
     entry = MatchEntry((networks[0], networks[1]), why,
                        (str(players[0].terminal.kind), str(players[1].terminal.kind)))

@@ -12,6 +12,7 @@ from door.caller.program import Program
 from door.caller.side import Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
+from door.net.terminal import Terminal
 from door.play.api_messages import error_message
 from door.play.seat import Seat
 from door.play.table import Table
@@ -50,6 +51,11 @@ class ProgramSide:
         """Tell the lobby what the program is doing now (naming ``whom``, at
         which ``table``, in which ``seat``)."""
         self.ctx.lobby.update(self.presence, what, table, whom, seat)
+
+    @property
+    def terminal(self) -> Terminal:
+        """The program's connection, as a terminal (its address, its kind)."""
+        return self.link
 
     @property
     def shared_line(self) -> bool:

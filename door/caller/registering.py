@@ -5,8 +5,7 @@ registering), and a store that cannot write said as such."""
 
 from __future__ import annotations
 
-from door.caller.side import Log
-from door.context import DoorContext
+from door.caller.side import Side
 from door.records.accounts import Account, NameTaken, TooManyRegistrations
 from door.records.passwords import new_hash
 from door.records.store import StoreError
@@ -24,11 +23,12 @@ def password_refused(password: str) -> str | None:
     return None
 
 
-async def create_account(ctx: DoorContext, name: str, password: str, address: str, log: Log) -> Account | str:
+async def create_account(side: Side, name: str, password: str) -> Account | str:
     """Register ``name`` with ``password`` (checked already by
-    :func:`password_refused`) from ``address``; the account, or a
+    :func:`password_refused`) from the address ``side`` calls from; the account, or a
     sentence saying why not (the name taken a moment ago, the address
     over the registration limit, the store not writing)."""
+    ctx, log, address = side.ctx, side.log, side.terminal.address
     try:
         account = await ctx.store.accounts.create(name, await new_hash(password), address, ctx.limits.registrations)
     except NameTaken:
@@ -43,13 +43,13 @@ async def create_account(ctx: DoorContext, name: str, password: str, address: st
     return account
 
 
-async def change_password(ctx: DoorContext, account: Account, password: str, log: Log) -> str | None:
+async def change_password(side: Side, account: Account, password: str) -> str | None:
     """Change ``account``'s password to ``password`` (its old one checked
     already, as the caller logged in); ``None`` when done, else why not
     (:func:`password_refused`)."""
     refused = password_refused(password)
     if refused is not None:
         return refused
-    await ctx.store.accounts.set_password(account.id, await new_hash(password))
-    log.info("%r changed their password", account.name)
+    await side.ctx.store.accounts.set_password(account.id, await new_hash(password))
+    side.log.info("%r changed their password", account.name)
     return None

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from door.caller.side import CallerSide, Log
-from door.context import DoorContext
+from door.caller.side import CallerSide, Side
 from door.play.review_words import review_lines
 from door.records.games import GameSummary
 from door.sysop.doing import Doing
@@ -21,19 +20,19 @@ from engine.notation import NotationError
 __all__ = ["review_recorded", "reviewed", "review_of"]
 
 
-async def reviewed(ctx: DoorContext, summary: GameSummary, account_id: int | None, log: Log,
+async def reviewed(side: Side, summary: GameSummary, account_id: int | None,
                    working: Callable[[], None] = lambda: None) -> list[str] | str:
     """The review of the recorded game ``summary`` for the seat of
     ``account_id`` in it, line by line (:func:`~door.play.review_words.review_lines`),
     or a sentence saying why there is none (:func:`review_of`)."""
-    found = await review_of(ctx, summary, account_id, log, working)
+    found = await review_of(side, summary, account_id, working)
     if isinstance(found, str):
         return found
     review, number, opponent = found
     return review_lines(review, number, opponent)
 
 
-async def review_of(ctx: DoorContext, summary: GameSummary, account_id: int | None, log: Log,
+async def review_of(side: Side, summary: GameSummary, account_id: int | None,
                     working: Callable[[], None] = lambda: None) -> tuple[GameReview, int, str] | str:
     """The review of the recorded game ``summary`` for the seat of
     ``account_id`` in it, with the game's number and the opponent's name,
@@ -42,6 +41,7 @@ async def review_of(ctx: DoorContext, summary: GameSummary, account_id: int | No
     ``working()`` is called when the searches begin (about 20 ms a card
     played, where the computer thinks, one review at a time, and a game
     reviewed again is not searched again: :mod:`door.play.reviews`)."""
+    ctx, log = side.ctx, side.log
     try:
         moves = await ctx.store.games.moves(summary.id)
     except NotationError as exc:
@@ -74,7 +74,7 @@ async def review_recorded(side: CallerSide, summary: GameSummary) -> None:
         frame(canvas, "Game review", waiting, banner=False)
         canvas.cursor = None
 
-    lines = await reviewed(side.ctx, summary, caller.account.id if caller.account is not None else None, side.log,
+    lines = await reviewed(side, summary, caller.account.id if caller.account is not None else None,
                            lambda: display.show(paint, text=lambda: waiting))
     if isinstance(lines, str):
         await show_page(display, "Game review", [lines])

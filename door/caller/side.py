@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from door.caller.identity import Caller
 from door.context import DoorContext
@@ -31,13 +31,33 @@ from engine.shuffle import SeedChain
 if TYPE_CHECKING:
     from door.play.table import Seat, Table
 
-__all__ = ["CallerSide", "Log", "NOBODY", "shared_line"]
+__all__ = ["CallerSide", "Log", "NOBODY", "Side", "shared_line"]
 
 Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 """The session's log (its lines name the connection)."""
 
 NOBODY = Caller("", None)
 """Who is calling before the login says."""
+
+
+class Side(Protocol):
+    """What a flow shared by the screens and the game protocol needs of a
+    session: the door's shared ``ctx``, the connection's ``presence`` in
+    the lobby and its ``log``, and its ``terminal`` (the address it calls
+    from, its kind).  :class:`CallerSide` and
+    :class:`~door.caller.program_side.ProgramSide` are both one."""
+
+    @property
+    def ctx(self) -> DoorContext: ...
+
+    @property
+    def presence(self) -> Presence: ...
+
+    @property
+    def log(self) -> Log: ...
+
+    @property
+    def terminal(self) -> Terminal: ...
 
 
 def shared_line(terminal: Terminal, shared: list[str]) -> bool:
