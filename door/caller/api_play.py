@@ -13,12 +13,14 @@ from door.games.kinds import computer_game
 from door.net.terminal import HungUp
 from door.play.api_moves import hand_moves
 from door.play.api_records import daily_message
+from door.play.computer_seat import ComputerSeat
 from door.play.daily_deal import daily_opponent
 from door.play.options import CallerOptions, Skill
 from door.play.parked import Parked, stop
 from door.play.tables import computer_opponent
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
+from engine.rules import Rules
 from engine.shuffle import SeededShuffle
 
 __all__ = ["at_table", "play_computer", "play_daily", "send_daily"]
@@ -38,19 +40,16 @@ async def play_computer(side: ProgramSide, message: dict[str, Any], resume: Save
     :class:`~door.net.terminal.HungUp` when the connection ended."""
     ctx, who = side.ctx, side.who
     bot = who.account
-    options = CallerOptions()
-    if "skill" in message and message["skill"] in ctx.caller.skills:
-        options.skill = Skill(message["skill"])
-    if "game_to" in message:
-        options.rules["game_to"] = message["game_to"]
     if resume is not None and bot is not None and resume.shuffle is not None and \
             (day := await pending_day(side, bot.id, resume)) is not None:
         daily = (day, resume.shuffle)
-    rules = (resume.rules if resume is not None else ctx.rules if daily is not None
-             else options.game_rules(ctx.rules, ctx.caller.may_change))
     seat = who.seat(side.send)
-    computer = (daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking) if daily is not None
-                else computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
+    if daily is not None:  # (today's deal: the house rules, against the day's computer)
+        rules, computer = ctx.rules, daily_opponent(daily[1], ctx.computer_delay, 0.0, 0.0, ctx.thinking)
+    else:
+        rules, computer = _asked_for(side, message)
+    if resume is not None:
+        rules = resume.rules  # (a kept game goes on under the rules it began with)
     table = computer_game(ctx.games, rules, (seat, computer), bot.id if bot is not None else None,
                           first=daily[1] if daily is not None else None,
                           sealed_until=daily[0] if daily is not None else None, auto_deal=True, seeds=who.seeds)
@@ -64,6 +63,20 @@ async def play_computer(side: ProgramSide, message: dict[str, Any], resume: Save
     if daily is not None and bot is not None and not left:
         await send_daily(side, daily[0])
     return left
+
+
+def _asked_for(side: ProgramSide, message: dict[str, Any]) -> tuple[Rules, ComputerSeat]:
+    """The rules and the computer a ``play_computer`` message asks for:
+    its ``skill`` (one the sysop offers callers) and ``game_to`` (when
+    the sysop lets callers change it), the house's otherwise."""
+    ctx = side.ctx
+    options = CallerOptions()
+    if "skill" in message and message["skill"] in ctx.caller.skills:
+        options.skill = Skill(message["skill"])
+    if "game_to" in message:
+        options.rules["game_to"] = message["game_to"]
+    return (options.game_rules(ctx.rules, ctx.caller.may_change),
+            computer_opponent(options, ctx.computer_delay, 0.0, 0.0, ctx.thinking))
 
 
 async def at_table(side: ProgramSide, game: Parked, token: str | None = None) -> bool:

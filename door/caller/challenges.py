@@ -66,75 +66,94 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
     another node's menu is challenged by going there
     (:func:`~door.caller.handover.hand_over`), and so is the other player
     of a kept game (whose node died, or who called another node)."""
-    display, ctx, caller, presence, log = side.display, side.ctx, side.caller, side.presence, side.log
     if resume is not None:
-        assert caller.account is not None  # only a registered caller has kept games
-        mine = resume.seat_of(caller.account.id)
-        other_account = resume.other_account if mine == resume.seat else resume.account_id
-        other_name = resume.players[1 - mine] if len(resume.players) == 2 else "your opponent"
-        if other_account is None:  # a guest cannot come back to a game: nobody can go on with it
-            try:
-                await ctx.store.saved.drop(resume.id)
-            except StoreError as exc:
-                log.warning("could not drop game %d against a guest: %s", resume.number, exc)
-            await show_page(display, "Your kept game", [
-                f"Your game #{resume.number} was against {other_name}, a guest.",
-                "A guest cannot come back to a game, so it cannot go on: it is given up.",
-                "", "Your records are not touched."])
-            return
-        target = next((p for p in ctx.lobby.opponents(presence) if p.identity == account_identity(other_account)),
-                      None)
-        away = next((p for p in ctx.lobby.opponents_elsewhere() if name_key(p.name) == name_key(other_name)), None)
-        # (one hop at most: a caller handed here to go on with it, ``named``, is not handed on again)
-        node = ctx.lobby.nodes.get(away.node_id) if target is None and away is not None and not named else None
-        if node is not None and away is not None:  # at another node's menu: go there and ask them
-            log.info("%r goes to node %d to go on with game %d against %r", caller.name, node.id, resume.number,
-                     away.name)
-            await hand_over(side, node, "challenge", away.name)
-            return
-        if target is None:
-            await show_page(display, "Your kept game", [
-                f"{other_name} is not at the main menu right now.", "",
-                f"Your game #{resume.number} is kept: the main menu offers it."])
-            return
-        rules = resume.rules
-    else:
-        chosen = (await _choose_opponent(side) if not named
-                  else next((p for p in ctx.lobby.opponents(presence) if name_key(p.name) == name_key(named)), None))
-        if chosen is None:
+        target = await _kept_game_opponent(side, resume, named)
+        if target is not None:
+            await _challenge(side, target, resume.rules, resume)
+        return
+    offer = await _new_offer(side, named)
+    if offer is not None:
+        target, rules, terms = offer
+        await _challenge(side, target, rules, None, terms)
+
+
+async def _kept_game_opponent(side: CallerSide, resume: SavedGame, named: str) -> Presence | None:
+    """The other player of the kept game ``resume`` at the main menu here,
+    or ``None`` when the game cannot go on now: against a guest (given up,
+    as a guest cannot come back), the other player not at a menu (kept),
+    or at another node's menu (the caller goes there to ask; one hop at
+    most: a caller handed here to go on with it, ``named``, is not handed
+    on again)."""
+    ctx, caller, display = side.ctx, side.caller, side.display
+    assert caller.account is not None  # only a registered caller has kept games
+    mine = resume.seat_of(caller.account.id)
+    other_account = resume.other_account if mine == resume.seat else resume.account_id
+    other_name = resume.players[1 - mine] if len(resume.players) == 2 else "your opponent"
+    if other_account is None:  # a guest cannot come back to a game: nobody can go on with it
+        try:
+            await ctx.store.saved.drop(resume.id)
+        except StoreError as exc:
+            side.log.warning("could not drop game %d against a guest: %s", resume.number, exc)
+        await show_page(display, "Your kept game", [
+            f"Your game #{resume.number} was against {other_name}, a guest.",
+            "A guest cannot come back to a game, so it cannot go on: it is given up.",
+            "", "Your records are not touched."])
+        return None
+    target = next((p for p in ctx.lobby.opponents(side.presence) if p.identity == account_identity(other_account)),
+                  None)
+    away = next((p for p in ctx.lobby.opponents_elsewhere() if name_key(p.name) == name_key(other_name)), None)
+    node = ctx.lobby.nodes.get(away.node_id) if target is None and away is not None and not named else None
+    if node is not None and away is not None:  # at another node's menu: go there and ask them
+        side.log.info("%r goes to node %d to go on with game %d against %r", caller.name, node.id, resume.number,
+                      away.name)
+        await hand_over(side, node, "challenge", away.name)
+        return None
+    if target is None:
+        await show_page(display, "Your kept game", [
+            f"{other_name} is not at the main menu right now.", "",
+            f"Your game #{resume.number} is kept: the main menu offers it."])
+    return target
+
+
+async def _new_offer(side: CallerSide, named: str) -> tuple[Presence, Rules, MatchTerms] | None:
+    """Whom to challenge (``named``, or chosen from the menu's callers;
+    one at another node's menu is challenged there), how runs count and
+    the match's terms; ``None`` when the caller went back or went
+    elsewhere."""
+    ctx, display = side.ctx, side.display
+    chosen = (await _choose_opponent(side) if not named
+              else next((p for p in ctx.lobby.opponents(side.presence) if name_key(p.name) == name_key(named)), None))
+    if chosen is None:
+        await show_page(display, "Play another caller", [
+            f"{named} is not at the main menu any more.", "", "Try again in a moment."])
+        return None
+    if chosen is BACK:
+        return None
+    if isinstance(chosen, Present):  # at another node's menu: go there to challenge them
+        node = ctx.lobby.nodes.get(chosen.node_id)
+        if node is None:
             await show_page(display, "Play another caller", [
-                f"{named} is not at the main menu any more.", "", "Try again in a moment."])
-            return
-        if chosen is BACK:
-            return
-        if isinstance(chosen, Present):  # at another node's menu: go there to challenge them
-            node = ctx.lobby.nodes.get(chosen.node_id)
-            if node is None:
-                await show_page(display, "Play another caller", [
-                    f"{chosen.name} is no longer on line.", "", "Try again in a moment."])
-                return
-            await hand_over(side, node, "challenge", chosen.name)
-            return
-        assert isinstance(chosen, Presence)
-        target = chosen
-        side.doing(Doing.CHOOSING_RULES)
-        answer = await ask_choice(display, "Play another caller", [
-            f"You challenge {target.name}.",
-            "",
-            "How do runs count during the play?",
-            "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-            "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-            "Press 1 or 2 (the other rules are the house rules), ESC to go back.",
-        ], "12", escape=True)
-        if answer == BACK:
-            return
-        rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-        terms = await _choose_terms(side, target)
-        if terms is None:
-            return
-        if terms.rated:
-            rules = ranked_rules(rules)
-    await _challenge(side, target, rules, resume, None if resume is not None else terms)
+                f"{chosen.name} is no longer on line.", "", "Try again in a moment."])
+            return None
+        await hand_over(side, node, "challenge", chosen.name)
+        return None
+    assert isinstance(chosen, Presence)
+    side.doing(Doing.CHOOSING_RULES)
+    answer = await ask_choice(display, "Play another caller", [
+        f"You challenge {chosen.name}.",
+        "",
+        "How do runs count during the play?",
+        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+        "Press 1 or 2 (the other rules are the house rules), ESC to go back.",
+    ], "12", escape=True)
+    if answer == BACK:
+        return None
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+    terms = await _choose_terms(side, chosen)
+    if terms is None:
+        return None
+    return chosen, ranked_rules(rules) if terms.rated else rules, terms
 
 
 async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:

@@ -59,6 +59,47 @@ OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 """The letter that steps each option."""
 
 
+def _screen_lines(lines_only: bool, house: Rules, caller: CallerConfig, options: CallerOptions,
+                  game: tuple[str, Rules | None, str]) -> tuple[list[str], str, dict[str, list[str]]]:
+    """The options screen's lines, the option keys it takes, and what V
+    says (the line presentation's commitment); ``game``: the opponent, the
+    fixed rules and the commitment, as :func:`ask_game_options` takes them."""
+    opponent, fixed, commitment = game
+    rules = fixed or options.game_rules(house, caller.may_change)
+    lines = ["Options for this game: press a letter to change one.", ""]
+    answers = {}
+    if commitment and lines_only:  # (64 digits said only on demand)
+        lines[0] = "Options for this game: press a letter. The door's seed is fixed: commitment ready, V to hear it."
+        answers["V"] = [f"The door's seed commits to SHA-256 {commitment}."]
+    elif commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
+        lines = ["Options for this game: press a letter. The door's seed is fixed already:",
+                 f"  SHA-256 {commitment}"]
+    keys = ""
+    for option in OPTIONS:
+        key, name, label = option.key, option.field, option.label
+        value = option.describe(rules, options, opponent)
+        locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
+            name == "skill" and len(caller.skills) < 2)
+        if fixed is not None and name in CHANGEABLE_RULES:
+            lines.append(f"     {label:<13} {value} (as recorded)")
+        elif locked:
+            lines.append(f"     {label:<13} {value} (house rule)")
+        else:
+            lines.append(f"  {key}  {label:<13} {value}")
+            keys += key
+    if fixed is not None:
+        runs = "in any order" if fixed.run_mode.value == "unordered" else "in exact order"
+        lines += ["", f"This game number is on record: it keeps its rules (runs {runs} in the play).",
+                  "Press 1 or 2 to start."]
+    else:
+        lines += ["", "How do runs count during the play?",
+                  "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+                  "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+                  "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
+    lines.append("Q or ESC goes back to the main menu.")
+    return lines, keys, answers
+
+
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
                            opponent: str = "the computer",
                            fixed: Rules | None = None, commitment: str = "") -> CallerOptions | str:
@@ -74,38 +115,7 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
     said once; after a change, only the line that changed."""
     said: list[str] = []  # the screen as said last (the line presentation)
     while True:
-        rules = fixed or options.game_rules(house, caller.may_change)
-        lines = ["Options for this game: press a letter to change one.", ""]
-        answers = {}
-        if commitment and display.lines:  # (64 digits said only on demand)
-            lines[0] = "Options for this game: press a letter. The door's seed is fixed: commitment ready, V to hear it."
-            answers["V"] = [f"The door's seed commits to SHA-256 {commitment}."]
-        elif commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
-            lines = ["Options for this game: press a letter. The door's seed is fixed already:",
-                     f"  SHA-256 {commitment}"]
-        keys = ""
-        for option in OPTIONS:
-            key, name, label = option.key, option.field, option.label
-            value = option.describe(rules, options, opponent)
-            locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
-                name == "skill" and len(caller.skills) < 2)
-            if fixed is not None and name in CHANGEABLE_RULES:
-                lines.append(f"     {label:<13} {value} (as recorded)")
-            elif locked:
-                lines.append(f"     {label:<13} {value} (house rule)")
-            else:
-                lines.append(f"  {key}  {label:<13} {value}")
-                keys += key
-        if fixed is not None:
-            runs = "in any order" if fixed.run_mode.value == "unordered" else "in exact order"
-            lines += ["", f"This game number is on record: it keeps its rules (runs {runs} in the play).",
-                      "Press 1 or 2 to start."]
-        else:
-            lines += ["", "How do runs count during the play?",
-                      "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-                      "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-                      "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
-        lines.append("Q or ESC goes back to the main menu.")
+        lines, keys, answers = _screen_lines(display.lines, house, caller, options, (opponent, fixed, commitment))
         changed = [line for old, line in zip(said, lines) if old != line] if len(said) == len(lines) else []
         if changed and isinstance(display, LineDisplay):
             display.say(*changed)  # the option changed, not the whole screen again

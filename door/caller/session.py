@@ -5,7 +5,6 @@ the computer or the sysop until the caller leaves or hangs up."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Awaitable, Callable
 
 from door.caller.challenges import answer_challenge, challenge_caller
@@ -18,30 +17,27 @@ from door.caller.kept import KeptGame, back_to_waiting_table, load_kept, offer_r
 from door.caller.login import READER_OFFER, login
 from door.caller.menu import MenuItem, MenuState, main_menu, show_recent_games, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
+from door.caller.paging import page_sysop
 from door.caller.review import review_recorded
-from door.caller.seated import seated
 from door.caller.side import CallerSide
 from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
-from door.games.kinds import computer_game, sysop_game
+from door.games.kinds import computer_game
 from door.net.keys import KeyName
 from door.net.logs import ACCOUNT
 from door.net.metrics import refused
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
-from door.play.human_seat import HumanSeat
 from door.play.journal import HELD_MESSAGE
 from door.play.options import CallerOptions, Pace
 from door.play.tables import computer_opponent
 from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
-from door.sysop.presence import account_identity, sysop_identity
-from door.ui.canvas import Canvas
+from door.sysop.presence import account_identity
 from door.ui.display import Presentation
-from door.ui.prompts import BACK, NOTE, REASON_LIMIT, ask_choice, ask_line, charset_test, frame, goodbye, show_page
+from door.ui.prompts import BACK, ask_choice, ask_line, charset_test, goodbye, show_page
 from engine.rules import Rules
-from engine.scoring import RunMode
 from engine.shuffle import SeededShuffle
 
 __all__ = ["CallerSession", "NO_LOGIN"]
@@ -85,7 +81,25 @@ class CallerSession(CallerSide):
                 await ctx.link.release(identity.account, presence.conn)
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str, start: MenuItem | None) -> None:
-        ctx, presence, log = self.ctx, self.presence, self.log
+        """Who is calling, let in or not, settled in (their presentation
+        and options, a game that waits for them), then the menu until they
+        leave."""
+        self.caller = await self._identify(proved, caller)
+        if not await self._admitted():
+            return
+        await self._settle_in(proved, challenge)
+        while True:
+            named, challenge = challenge, ""  # (the first time round only)
+            first, start = start, None
+            if not await self._at_the_menu(named, first):
+                break
+        goodbye(self.display, f"Thanks for playing cribbage, {self.caller.name}. Goodbye!")
+        await self.terminal.drain()
+
+    async def _identify(self, proved: Login, caller: Caller | None) -> Caller:
+        """The presentation asked for first (a screen reader's), then who
+        is calling: ``caller`` when someone else said so, else the login
+        screens (within ``login_timeout`` seconds of silence)."""
         terminal = self.terminal  # (the display changes with the presentation: always self.display)
         if terminal.wants_lines():  # MTTS's screen-reader bit, or TERM=dumb
             self.present(Presentation.LINES)
@@ -93,19 +107,25 @@ class CallerSession(CallerSide):
             terminal.write_text(f"{READER_OFFER}\r\n")
             if await self._reader_asked():
                 self.present(Presentation.LINES)
-        if caller is None:
-            idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
-            if idle is not None:
-                terminal.idle_timeout = min(idle, ctx.login_timeout)
-            caller = await login(self, proved.user_name, proved.account)
-            terminal.idle_timeout = idle
-        self.caller = caller
+        if caller is not None:
+            return caller
+        idle = terminal.idle_timeout  # nobody holds a slot at the login screens in silence for long
+        if idle is not None:
+            terminal.idle_timeout = min(idle, self.ctx.login_timeout)
+        caller = await login(self, proved.user_name, proved.account)
+        terminal.idle_timeout = idle
+        return caller
+
+    async def _admitted(self) -> bool:
+        """The caller is let in (not banned; one session an account across
+        the nodes, an older one here closed); False when turned away."""
+        ctx, presence, caller, terminal = self.ctx, self.presence, self.caller, self.terminal
         banned = ctx.bans.account(caller.name) if ctx.bans is not None and caller.account is not None else None
         if banned is not None:
             self.log.warning("refused: account %r is banned", caller.name)
             refused("banned")
             terminal.say_farewell(f"Sorry, {banned}")
-            return
+            return False
         terminal.logged_in()  # out of the gate's pre-login budget: a flood of strangers no longer reaches it
         presence.name = caller.name
         ACCOUNT.set(caller.name)  # (every line logged for this session from now on names its account)
@@ -119,12 +139,20 @@ class CallerSession(CallerSide):
             await show_page(self.display, "Already on line", [
                 f"{caller.name} is on line on another connection that does not answer.",
                 "", "Please call again in a minute."])
-            return
+            return False
         self.doing(Doing.LOGGED_IN)
-        log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+        self.log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
+        return True
+
+    async def _settle_in(self, proved: Login, challenge: str) -> None:
+        """The caller's options and presentation (screen-reader mode kept
+        by the account), a key to link, then a game that waits for them
+        (a table between people, a kept game offered to resume unless
+        they came to go on with it against ``challenge``)."""
+        caller = self.caller
         reader = self.display.lines
         self.options = CallerOptions.from_dict(caller.account.options if caller.account else {},
-                                              ctx.caller.defaults())
+                                              self.ctx.caller.defaults())
         if reader and not self.options.reader:
             self.present(Presentation.LINES)
             await self.remember_options()  # the account remembers the mode
@@ -139,40 +167,44 @@ class CallerSession(CallerSide):
             self.doing(Doing.RESUME_PROMPT)
             if await offer_resume(self, saved):
                 await self._resume(saved)
-        while True:
-            kept, _ = await load_kept(self)  # a kept game is offered on the menu
-            named, challenge = challenge, ""  # (the first time round only)
-            first, start = start, None
-            choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
-            if choice is MenuItem.QUIT:
-                break
-            owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
-            if owned is not None and owned.against(named):
-                owned = None  # (not a new game: come from another node to go on with this one)
-            if owned is not None and choice in _REPLACING:
-                self.doing(Doing.KEPT_GAME_PROMPT)
-                against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
-                    choice, "the computer")
-                answer = await ask_choice(self.display, "Your kept game", [
-                    f"You have a kept {owned.line}.",
-                    f"A new game against {against} replaces it.",
-                    "",
-                    "Start a new game all the same? (Y/N; N goes back to the menu)",
-                ], "YN")
-                if answer == "N":
-                    continue
-            replaces = owned.line if owned is not None else None
-            try:
-                await self._chosen(choice, kept, replaces, named)
-            except (HungUp, asyncio.CancelledError):
-                raise
-            except Exception:  # a screen that fails: logged, said, and back to the menu (never a dropped line)
-                log.exception("the screen for the menu's %s failed", choice)
-                await show_page(self.display, "Sorry", [
-                    "The door could not show that (what went wrong is logged for the sysop).", "",
-                    "You are back at the main menu."])
-        goodbye(self.display, f"Thanks for playing cribbage, {caller.name}. Goodbye!")
-        await terminal.drain()
+
+    async def _at_the_menu(self, named: str, first: MenuItem | None) -> bool:
+        """The menu once (or ``first``, a choice made already; or a
+        challenge to ``named`` at once) and the choice carried out; False
+        when the caller leaves."""
+        kept, _ = await load_kept(self)  # a kept game is offered on the menu
+        choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
+        if choice is MenuItem.QUIT:
+            return False
+        owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
+        if owned is not None and owned.against(named):
+            owned = None  # (not a new game: come from another node to go on with this one)
+        if owned is not None and choice in _REPLACING and not await self._replace_kept(owned, choice):
+            return True
+        try:
+            await self._chosen(choice, kept, owned.line if owned is not None else None, named)
+        except (HungUp, asyncio.CancelledError):
+            raise
+        except Exception:  # a screen that fails: logged, said, and back to the menu (never a dropped line)
+            self.log.exception("the screen for the menu's %s failed", choice)
+            await show_page(self.display, "Sorry", [
+                "The door could not show that (what went wrong is logged for the sysop).", "",
+                "You are back at the main menu."])
+        return True
+
+    async def _replace_kept(self, owned: KeptGame, choice: MenuItem) -> bool:
+        """Whether a new game (the menu's ``choice``) may replace the
+        caller's kept game ``owned``: they are asked."""
+        self.doing(Doing.KEPT_GAME_PROMPT)
+        against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
+            choice, "the computer")
+        answer = await ask_choice(self.display, "Your kept game", [
+            f"You have a kept {owned.line}.",
+            f"A new game against {against} replaces it.",
+            "",
+            "Start a new game all the same? (Y/N; N goes back to the menu)",
+        ], "YN")
+        return answer == "Y"
 
     async def _reader_asked(self) -> bool:
         """After the first line, wait up to ``reader_wait`` seconds for S
@@ -277,7 +309,7 @@ class CallerSession(CallerSide):
         if node is not None:
             await hand_over(self, node)
             return
-        await self._page_sysop()
+        await page_sysop(self, self._play)
 
     async def _menu(self, kept: KeptGame | None) -> MenuItem:
         """The main menu, where other callers may challenge this one and the
@@ -316,7 +348,7 @@ class CallerSession(CallerSide):
         """Go on with a kept game: against the computer at once, against the
         sysop by paging them, against another caller by challenging them."""
         if kept.against_sysop:
-            await self._page_sysop(resume=kept.saved)
+            await page_sysop(self, self._play, resume=kept.saved)
         elif kept.against_caller:
             await challenge_caller(self, resume=kept.saved)
         else:
@@ -378,82 +410,3 @@ class CallerSession(CallerSide):
             await show_page(display, "Sorry", [human.failure])
         if table.held is not None:
             await show_page(display, "Your game is kept", [HELD_MESSAGE])
-
-    async def _page_sysop(self, resume: SavedGame | None = None) -> None:
-        """Page the sysop (with a reason, as BBS pages had); play the sysop
-        when the page is accepted, else offer the computer.  With ``resume``
-        (a kept game against the sysop) the page says so, and the game goes on
-        as it was saved; unanswered, it stays kept."""
-        display, ctx, caller, presence, log = self.display, self.ctx, self.caller, self.presence, self.log
-        if resume is not None:
-            reason = f"to go on with game #{resume.number}"
-        else:
-            reason = await ask_line(display, "Page the sysop", [
-                "Page the sysop for a game.",
-                "Say why if you like, then press RETURN to page.",
-            ], "Reason: ", "", REASON_LIMIT)
-        self.doing(Doing.PAGING)
-        page = asyncio.create_task(ctx.lobby.page(presence, reason))
-
-        def seconds_left() -> int:
-            return next((p.seconds_left for p in ctx.lobby.pages if p.presence is presence), 0)
-
-        def paint(canvas: Canvas) -> None:
-            row = frame(canvas, "Paging", [f"Paging the sysop... {seconds_left()} s", "",
-                                           "The sysop's console is ringing. ESC stops paging."])
-            canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
-
-        display.show(paint, text=lambda: [f"Paging the sysop for up to {seconds_left()} seconds. Your reason: "
-                                          f"{reason or 'none'}.", "Press ESC to stop paging."])
-        shown = seconds_left()
-        try:
-            async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
-                if page.done():
-                    break
-                if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-                    ctx.lobby.cancel_page(presence)
-                elif key is None and seconds_left() == shown:
-                    continue  # nothing new to show
-                shown = seconds_left()
-                display.refresh_soon()
-        except HungUp:
-            ctx.lobby.cancel_page(presence)
-            await page
-            raise
-        invitation = page.result()
-        if invitation is None and resume is not None:
-            await show_page(display, "Paging", [
-                "The sysop is not available right now.", "",
-                f"Your game #{resume.number} is kept: the main menu offers it."])
-            return
-        if invitation is None:
-            answer = await ask_choice(display, "Paging", [
-                "The sysop is not available right now.", "", "Play the computer instead? (Y/N)"], "YN")
-            if answer == "Y":
-                await self._play()
-            return
-        if resume is not None:
-            rules = resume.rules  # the game goes on under the rules it began with
-        else:
-            try:
-                answer = await ask_choice(display, "Playing the sysop", [
-                    f"{invitation.console.name} accepted your page! You are player 1.",
-                    "",
-                    "How do runs count during the play?",
-                    "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-                    "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-                    "Press 1 or 2. (The other rules are the house rules.)",
-                ], "12")
-            except HungUp:
-                invitation.handoff.set_result(None)  # the sysop's console stops waiting for the game
-                raise
-            rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
-        mine = self.new_seat()
-        theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
-                           identity=sysop_identity(invitation.console.name))
-        table = sysop_game(ctx.games, rules, (mine, theirs), caller.account.id if caller.account else None,
-                           self.seeds, resume)
-        invitation.handoff.set_result(theirs)
-        log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
-                 f" (game {resume.number} resumed)" if resume is not None else "")
-        await seated(self, mine, table, Doing.VS_SYSOP)
