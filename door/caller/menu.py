@@ -290,22 +290,11 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
     lines = [title, ""] + [f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
     if not games:
         lines.append("No games recorded yet.")
-    seeds: list[str] = []  # the seeds of the latest game dealt by a verifiable shuffle
-    said_seeds = ""  # what the line presentation says of them instead
-    if seeded is not None and seeded.shuffle is not None:
-        s = seeded.shuffle
-        sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
-        door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
-        seeds = [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
-                 f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
-                 f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
-                 f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
-        said_seeds = f"The seeds of game #{seeded.number} are kept: S says them."
-    if seeds and display.lines:  # (four seeds of 64 digits said only on demand)
-        lines += ["", said_seeds]
-    elif seeds:
-        lines += ["", *seeds]
-    if not numbered and not (seeds and display.lines):
+    seeds, said = _seeds_lines(store, seeded)
+    on_demand = bool(seeds) and display.lines  # (four seeds of 64 digits said only on demand)
+    if seeds:
+        lines += ["", said] if on_demand else ["", *seeds]
+    if not numbered and not on_demand:
         await show_page(display, "Recent games", lines)
         return None
     keys = "1" if len(numbered) == 1 else f"1 to {len(numbered)}"
@@ -316,6 +305,30 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
         canvas.cursor = None
 
     display.show(paint, text=lambda: lines)
+    return await _pick_game(display, numbered, seeds)
+
+
+def _seeds_lines(store: Store, seeded: GameSummary | None) -> tuple[list[str], str]:
+    """The seeds of ``seeded``, a game dealt by a verifiable shuffle, as
+    shown (the door's own kept back while the day's deal is on), and what
+    the line presentation says of them instead; ``([], "")`` for no game,
+    or a game without them."""
+    s = seeded.shuffle if seeded is not None else None
+    if seeded is None or s is None:
+        return [], ""
+    sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
+    door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
+    seeds = [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
+             f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
+             f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
+             f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
+    return seeds, f"The seeds of game #{seeded.number} are kept: S says them."
+
+
+async def _pick_game(display: Display, numbered: list[GameSummary], seeds: list[str]) -> GameSummary | None:
+    """The keys of the recent games' page: a game's number picks it from
+    ``numbered``; in the line presentation S says the ``seeds``; any
+    other key goes back (``None``)."""
     async for key in display.keys():
         if key is None:
             continue
