@@ -29,7 +29,6 @@ MAX_ATTRIBUTES = 20
 STILL_OVER = {
     "door/caller/api_play.py:play_computer",
     "door/caller/challenges.py:challenge_caller",
-    "door/caller/options_screen.py:ask_game_options",
     "door/caller/session.py:CallerSession._flow",
     "door/caller/session.py:CallerSession._play",
     "door/caller/session.py:CallerSession._page_sysop",
