@@ -15,6 +15,7 @@ import datetime
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -185,33 +186,13 @@ def _verify(target: Path | str, games: list[int], quiet: bool, daily: str | None
     the total; exit status 1 when a game fails, or none was found.  With
     ``daily``, a past day's daily deal instead (exit status 1 unless it
     is over and every play of it holds)."""
-    from door.records.store import Store
-    from door.records.verify import verify_daily, verify_games
-
     if isinstance(target, Path) and not target.exists():
         print(f"cribbage-door: no database at {target} (start the server once, or give --data-dir)", file=sys.stderr)
         return 1
     if daily is not None:
-        try:
-            datetime.date.fromisoformat(daily)
-        except ValueError:
-            print(f"cribbage-door: --daily: expected a day as YYYY-MM-DD, got {daily!r}", file=sys.stderr)
-            return 2
-
-        async def day() -> tuple[list[str], bool]:
-            store = await Store.open(target)
-            try:
-                return await verify_daily(store, daily)
-            finally:
-                await store.close()
-
-        try:
-            lines, held = asyncio.run(day())
-        except StoreError as exc:
-            print(f"cribbage-door: {exc}", file=sys.stderr)
-            return 1
-        print("\n".join(lines))
-        return 0 if held else 1
+        return _verify_daily(target, daily)
+    from door.records.store import Store
+    from door.records.verify import verify_games
 
     async def run() -> list[Any]:
         store = await Store.open(target)
@@ -225,6 +206,40 @@ def _verify(target: Path | str, games: list[int], quiet: bool, daily: str | None
     except StoreError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 1
+    return _print_verdicts(verdicts, games, quiet)
+
+
+def _verify_daily(target: Path | str, daily: str) -> int:
+    """``cribbage-door verify --daily DAY``: 2 for a day not written
+    YYYY-MM-DD, 1 unless the day is over and every play of it holds."""
+    from door.records.store import Store
+    from door.records.verify import verify_daily
+
+    try:
+        datetime.date.fromisoformat(daily)
+    except ValueError:
+        print(f"cribbage-door: --daily: expected a day as YYYY-MM-DD, got {daily!r}", file=sys.stderr)
+        return 2
+
+    async def day() -> tuple[list[str], bool]:
+        store = await Store.open(target)
+        try:
+            return await verify_daily(store, daily)
+        finally:
+            await store.close()
+
+    try:
+        lines, held = asyncio.run(day())
+    except StoreError as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 1
+    print("\n".join(lines))
+    return 0 if held else 1
+
+
+def _print_verdicts(verdicts: list[Any], games: list[int], quiet: bool) -> int:
+    """Print ``verify``'s verdicts (``door.records.verify.Verdict``: all,
+    or with ``quiet`` only the failures) and the total; the exit status."""
     for v in verdicts:
         if not quiet or v.problems:
             print(v.line())
@@ -238,6 +253,115 @@ def _verify(target: Path | str, games: list[int], quiet: bool, daily: str | None
     if missing:
         print(f"cribbage-door: no recorded game {', '.join(map(str, missing))}", file=sys.stderr)
     return 1 if failed or missing or not verdicts else 0
+
+
+def _data_dir(args: argparse.Namespace, config: Config) -> Path:
+    """The data folder: ``--data-dir``, else the config's ``[server] data_dir``."""
+    return Path(args.data_dir or config.server.data_dir)
+
+
+def _run_records(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door records``."""
+    return run_records(args, config.store.target(_data_dir(args, config)))
+
+
+def _run_door(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door door``: one caller over stdin/stdout (2 for a bad drop file or store)."""
+    if args.show_dropfile:
+        from door.door_mode import show_dropfile
+        return show_dropfile(args.dropfile, os.environ)
+    from door.door_mode import door_main
+    from door.net.dropfile import DropFileError
+    if args.data_dir:
+        config.server.data_dir = args.data_dir
+    # stdout (and often stderr) is the caller's screen: log to a file
+    Path(config.server.data_dir).mkdir(parents=True, exist_ok=True)
+    configure_logs(logging.getLogger().level, logging.FileHandler(Path(config.server.data_dir) / "door.log"))
+    try:
+        return door_main(config, args.dropfile, args.charset)
+    except (DropFileError, StoreError) as exc:
+        print(f"cribbage-door: {exc}", file=sys.stderr)
+        return 2
+
+
+def _run_bulletins(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door bulletins``."""
+    return _bulletins(args.folder or (Path(config.bulletins.folder) if config.bulletins.folder else None),
+                      config.store.target(_data_dir(args, config)))
+
+
+def _run_verify(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door verify``."""
+    return _verify(config.store.target(_data_dir(args, config)), args.games, args.quiet, args.daily)
+
+
+def _run_console(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door console``."""
+    from door.net.console_client import run_console
+    return run_console(_data_dir(args, config))
+
+
+def _run_drain(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door drain``."""
+    from door.net.console_client import run_drain
+    return run_drain(_data_dir(args, config))
+
+
+def _serve_flags(args: argparse.Namespace, config: Config) -> str | None:
+    """Put ``serve``'s flags over the config (in place); what is wrong
+    with them (a port outside 0..65535, a count of workers), or None."""
+    s = config.server
+    for flag in ("host", "telnet_port", "ssh_port", "data_dir"):
+        value = getattr(args, flag)
+        if value is not None:
+            setattr(s, flag, value)
+    if args.web_port is not None:
+        config.web.port = args.web_port
+    for port in (s.telnet_port, s.ssh_port, config.web.port):
+        if not 0 <= port <= 65535:
+            return f"port {port} is outside 0..65535"
+    if args.computer_delay is not None:
+        config.computer.delay = args.computer_delay
+    if args.reader_wait is not None:
+        config.server.reader_wait = max(0.0, min(30.0, args.reader_wait))
+    if not 1 <= args.workers <= MAX_WORKERS:
+        return f"--workers takes 1 to {MAX_WORKERS}"
+    return None
+
+
+def _run_serve(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door serve``: 2 for a bad flag, 1 when a listener cannot start."""
+    wrong = _serve_flags(args, config)
+    if wrong is not None:
+        print(f"cribbage-door: {wrong}", file=sys.stderr)
+        return 2
+    s = config.server
+    if s.node_name or s.log_format == "json":  # (the workers name their own lines: door.workers)
+        configure_logs(logging.getLogger().level, node=node_name(s.node_name, 0, 1), json=s.log_format == "json")
+    try:
+        if args.workers > 1:
+            return run_workers(config, args.workers, logging.getLogger().level)
+        return asyncio.run(serve(config))
+    except (OSError, StoreError, SecretFileError) as exc:
+        print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+
+
+#: Each subcommand that reads the config, and what runs it: ``(args, config)
+#: -> exit status``.  A new subcommand adds its parser in :func:`_parser`
+#: and its handler here.
+COMMANDS: dict[str, Callable[[argparse.Namespace, Config], int]] = {
+    "serve": _run_serve,
+    "records": _run_records,
+    "door": _run_door,
+    "bulletins": _run_bulletins,
+    "verify": _run_verify,
+    "console": _run_console,
+    "sorry": _sorry,
+    "drain": _run_drain,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,69 +384,7 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"cribbage-door: {exc}", file=sys.stderr)
         return 2
-    if args.command == "records":
-        data_dir = Path(args.data_dir or config.server.data_dir)
-        return run_records(args, config.store.target(data_dir))
-    if args.command == "door" and args.show_dropfile:
-        from door.door_mode import show_dropfile
-        return show_dropfile(args.dropfile, os.environ)
-    if args.command == "door":
-        from door.door_mode import door_main
-        from door.net.dropfile import DropFileError
-        if args.data_dir:
-            config.server.data_dir = args.data_dir
-        # stdout (and often stderr) is the caller's screen: log to a file
-        Path(config.server.data_dir).mkdir(parents=True, exist_ok=True)
-        configure_logs(logging.getLogger().level, logging.FileHandler(Path(config.server.data_dir) / "door.log"))
-        try:
-            return door_main(config, args.dropfile, args.charset)
-        except (DropFileError, StoreError) as exc:
-            print(f"cribbage-door: {exc}", file=sys.stderr)
-            return 2
-    if args.command == "bulletins":
-        return _bulletins(args.folder or (Path(config.bulletins.folder) if config.bulletins.folder else None),
-                          config.store.target(Path(args.data_dir or config.server.data_dir)))
-    if args.command == "verify":
-        return _verify(config.store.target(Path(args.data_dir or config.server.data_dir)), args.games, args.quiet,
-                       args.daily)
-    if args.command == "console":
-        from door.net.console_client import run_console
-        return run_console(Path(args.data_dir or config.server.data_dir))
-    if args.command == "sorry":
-        return _sorry(args, config)
-    if args.command == "drain":
-        from door.net.console_client import run_drain
-        return run_drain(Path(args.data_dir or config.server.data_dir))
-    s = config.server
-    for flag, attr in (("host", "host"), ("telnet_port", "telnet_port"), ("ssh_port", "ssh_port"),
-                       ("data_dir", "data_dir")):
-        value = getattr(args, flag)
-        if value is not None:
-            setattr(s, attr, value)
-    if args.web_port is not None:
-        config.web.port = args.web_port
-    for port in (s.telnet_port, s.ssh_port, config.web.port):
-        if not 0 <= port <= 65535:
-            print(f"cribbage-door: port {port} is outside 0..65535", file=sys.stderr)
-            return 2
-    if args.computer_delay is not None:
-        config.computer.delay = args.computer_delay
-    if args.reader_wait is not None:
-        config.server.reader_wait = max(0.0, min(30.0, args.reader_wait))
-    if not 1 <= args.workers <= MAX_WORKERS:
-        print(f"cribbage-door: --workers takes 1 to {MAX_WORKERS}", file=sys.stderr)
-        return 2
-    if s.node_name or s.log_format == "json":  # (the workers name their own lines: door.workers)
-        configure_logs(logging.getLogger().level, node=node_name(s.node_name, 0, 1), json=s.log_format == "json")
-    try:
-        if args.workers > 1:
-            return run_workers(config, args.workers, logging.getLogger().level)
-        return asyncio.run(serve(config))
-    except (OSError, StoreError, SecretFileError) as exc:
-        print(f"cribbage-door: cannot start: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 0
+    return COMMANDS[args.command](args, config)
 
 
 if __name__ == "__main__":

@@ -77,20 +77,30 @@ def _scored(series: tuple[int, ...], count: int, ordered: bool) -> int:
         return points + _PAIRS[same]
     if n < 3:
         return points
-    if ordered:  # the longest tail stepping by the same +1 or -1
-        step = last - before
-        if step != 1 and step != -1:
-            return points
-        k = 2
-        while k < n and series[-k] - series[-k - 1] == step:
-            k += 1
-        return points + k if k >= 3 else points
-    # any order: the longest tail of distinct ranks that spans as many ranks
-    # as it has cards (a repeated rank ends every longer tail)
-    low = high = last
-    held = 1 << last
+    return points + (_ordered_run(series, last - before) if ordered else _any_run(series))
+
+
+def _ordered_run(series: tuple[int, ...], step: int) -> int:
+    """The run (ordered rule) ending ``series``: the longest tail stepping
+    by the same +1 or -1 (``step``: the last card's rank less the one
+    before), if it has 3 cards or more; else 0."""
+    if step != 1 and step != -1:
+        return 0
+    n = len(series)
+    k = 2
+    while k < n and series[-k] - series[-k - 1] == step:
+        k += 1
+    return k if k >= 3 else 0
+
+
+def _any_run(series: tuple[int, ...]) -> int:
+    """The run (any order) ending ``series``: the longest tail of distinct
+    ranks that spans as many ranks as it has cards, 3 or more (a repeated
+    rank ends every longer tail); else 0."""
+    low = high = series[-1]
+    held = 1 << low
     run = 0
-    for k in range(2, n + 1):
+    for k in range(2, len(series) + 1):
         rank = series[-k]
         bit = 1 << rank
         if held & bit:
@@ -102,7 +112,7 @@ def _scored(series: tuple[int, ...], count: int, ordered: bool) -> int:
             high = rank
         if k >= 3 and high - low == k - 1:
             run = k
-    return points + run
+    return run
 
 
 Position = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]

@@ -276,20 +276,6 @@ async def show_top_players(display: Display, store: Store) -> None:
     await show_page(display, "Top players", lines)
 
 
-def _seed_lines(store: Store, seeded: GameSummary) -> list[str]:
-    """The seeds of ``seeded`` (a game dealt by a verifiable shuffle), to
-    deal it again; today's deal's door seed only once the day is over."""
-    s = seeded.shuffle
-    if s is None:
-        return []
-    sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
-    door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
-    return [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
-            f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
-            f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
-            f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
-
-
 async def show_recent_games(display: Display, store: Store, caller: Caller) -> GameSummary | None:
     """The latest games (the caller's own when registered), and the seeds
     of the latest one dealt by a verifiable shuffle (in the line
@@ -301,13 +287,14 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
     seeded = next((g for g in games if g.shuffle is not None), None)
     if seeded is not None:  # room for its seeds under the list
         games = games[:10]
-    lines = [title, ""] + ([f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
-                           or ["No games recorded yet."])
-    seeds: list[str] = []
-    if seeded is not None and (seeds := _seed_lines(store, seeded)):  # (the latest game dealt by a verifiable shuffle)
-        # (four seeds of 64 digits said only on demand in the line presentation)
-        lines += ["", f"The seeds of game #{seeded.number} are kept: S says them."] if display.lines else ["", *seeds]
-    if not numbered and not (seeds and display.lines):
+    lines = [title, ""] + [f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
+    if not games:
+        lines.append("No games recorded yet.")
+    seeds, said = _seeds_lines(store, seeded)
+    on_demand = bool(seeds) and display.lines  # (four seeds of 64 digits said only on demand)
+    if seeds:
+        lines += ["", said] if on_demand else ["", *seeds]
+    if not numbered and not on_demand:
         await show_page(display, "Recent games", lines)
         return None
     keys = "1" if len(numbered) == 1 else f"1 to {len(numbered)}"
@@ -318,19 +305,37 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
         canvas.cursor = None
 
     display.show(paint, text=lambda: lines)
-    return await _chosen_game(display, numbered, seeds if display.lines else [])
+    return await _pick_game(display, numbered, seeds)
 
 
-async def _chosen_game(display: Display, numbered: list[GameSummary], on_s: list[str]) -> GameSummary | None:
-    """The game whose number key is pressed (of ``numbered``), or ``None``
-    at any other key; S says ``on_s`` (the seeds, in line mode)."""
+def _seeds_lines(store: Store, seeded: GameSummary | None) -> tuple[list[str], str]:
+    """The seeds of ``seeded``, a game dealt by a verifiable shuffle, as
+    shown (the door's own kept back while the day's deal is on), and what
+    the line presentation says of them instead; ``([], "")`` for no game,
+    or a game without them."""
+    s = seeded.shuffle if seeded is not None else None
+    if seeded is None or s is None:
+        return [], ""
+    sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
+    door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
+    seeds = [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
+             f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
+             f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",
+             f"  {fit(seeded.players[1], 6):<6} {s.player_seeds[1]}"]
+    return seeds, f"The seeds of game #{seeded.number} are kept: S says them."
+
+
+async def _pick_game(display: Display, numbered: list[GameSummary], seeds: list[str]) -> GameSummary | None:
+    """The keys of the recent games' page: a game's number picks it from
+    ``numbered``; in the line presentation S says the ``seeds``; any
+    other key goes back (``None``)."""
     async for key in display.keys():
         if key is None:
             continue
         if key.name is KeyName.CHAR and key.char.isdigit() and 1 <= int(key.char) <= len(numbered):
             return numbered[int(key.char) - 1]
-        if key.name is KeyName.CHAR and key.char in "sS" and on_s:
-            display.answer(*on_s)
+        if key.name is KeyName.CHAR and key.char in "sS" and seeds and display.lines:
+            display.answer(*seeds)
             continue
         return None
     return None

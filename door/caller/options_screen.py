@@ -59,47 +59,6 @@ OPTION_KEYS = {option.key: option.field for option in OPTIONS}
 """The letter that steps each option."""
 
 
-def _screen_lines(lines_only: bool, house: Rules, caller: CallerConfig, options: CallerOptions,
-                  game: tuple[str, Rules | None, str]) -> tuple[list[str], str, dict[str, list[str]]]:
-    """The options screen's lines, the option keys it takes, and what V
-    says (the line presentation's commitment); ``game``: the opponent, the
-    fixed rules and the commitment, as :func:`ask_game_options` takes them."""
-    opponent, fixed, commitment = game
-    rules = fixed or options.game_rules(house, caller.may_change)
-    lines = ["Options for this game: press a letter to change one.", ""]
-    answers = {}
-    if commitment and lines_only:  # (64 digits said only on demand)
-        lines[0] = "Options for this game: press a letter. The door's seed is fixed: commitment ready, V to hear it."
-        answers["V"] = [f"The door's seed commits to SHA-256 {commitment}."]
-    elif commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
-        lines = ["Options for this game: press a letter. The door's seed is fixed already:",
-                 f"  SHA-256 {commitment}"]
-    keys = ""
-    for option in OPTIONS:
-        key, name, label = option.key, option.field, option.label
-        value = option.describe(rules, options, opponent)
-        locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
-            name == "skill" and len(caller.skills) < 2)
-        if fixed is not None and name in CHANGEABLE_RULES:
-            lines.append(f"     {label:<13} {value} (as recorded)")
-        elif locked:
-            lines.append(f"     {label:<13} {value} (house rule)")
-        else:
-            lines.append(f"  {key}  {label:<13} {value}")
-            keys += key
-    if fixed is not None:
-        runs = "in any order" if fixed.run_mode.value == "unordered" else "in exact order"
-        lines += ["", f"This game number is on record: it keeps its rules (runs {runs} in the play).",
-                  "Press 1 or 2 to start."]
-    else:
-        lines += ["", "How do runs count during the play?",
-                  "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
-                  "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
-                  "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
-    lines.append("Q or ESC goes back to the main menu.")
-    return lines, keys, answers
-
-
 async def ask_game_options(display: Display, house: Rules, caller: CallerConfig, options: CallerOptions,
                            opponent: str = "the computer",
                            fixed: Rules | None = None, commitment: str = "") -> CallerOptions | str:
@@ -115,7 +74,10 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
     said once; after a change, only the line that changed."""
     said: list[str] = []  # the screen as said last (the line presentation)
     while True:
-        lines, keys, answers = _screen_lines(display.lines, house, caller, options, (opponent, fixed, commitment))
+        rules = fixed or options.game_rules(house, caller.may_change)
+        lines, answers = _heading(commitment, display.lines)
+        shown, keys = _option_lines(rules, options, caller, opponent, fixed)
+        lines += [*shown, *_runs_lines(fixed), "Q or ESC goes back to the main menu."]
         changed = [line for old, line in zip(said, lines) if old != line] if len(said) == len(lines) else []
         if changed and isinstance(display, LineDisplay):
             display.say(*changed)  # the option changed, not the whole screen again
@@ -130,15 +92,66 @@ async def ask_game_options(display: Display, house: Rules, caller: CallerConfig,
                 options.rules["run_mode"] = "unordered" if got == "1" else "ordered"
             return options
         if got == "Y":
-            options.shuffle_seed = await ask_line(
-                display, "Your shuffle seed",
-                ["Every deal comes from the door's seed and yours. The door's seed is fixed",
-                 "already (its SHA-256 is on the options screen); when the game ends it shows",
-                 "the seed itself, so you can deal every hand again and see that nothing was",
-                 "changed, and that the door chose its seed before you chose yours.", "",
-                 "Type any words (they are hashed), or RETURN alone for a seed drawn for",
-                 "this call."],
-                "Your seed: ", options.shuffle_seed, limit=SEED_LIMIT)
+            options.shuffle_seed = await _ask_seed(display, options.shuffle_seed)
             continue
         options.toggle(OPTION_KEYS[got], house, caller.skills)
 
+
+def _heading(commitment: str, spoken: bool) -> tuple[list[str], dict[str, list[str]]]:
+    """The screen's first lines, and the keys answered in place (V says
+    the ``commitment`` when ``spoken``, the line presentation: 64 digits
+    said only on demand)."""
+    if commitment and spoken:
+        return (["Options for this game: press a letter. The door's seed is fixed: commitment ready, V to hear it.",
+                 ""], {"V": [f"The door's seed commits to SHA-256 {commitment}."]})
+    if commitment:  # (two lines, as the heading's: the screen has no row to spare at 80x24)
+        return ["Options for this game: press a letter. The door's seed is fixed already:",
+                f"  SHA-256 {commitment}"], {}
+    return ["Options for this game: press a letter to change one.", ""], {}
+
+
+def _option_lines(rules: Rules, options: CallerOptions, caller: CallerConfig, opponent: str,
+                  fixed: Rules | None) -> tuple[list[str], str]:
+    """A line for each of :data:`OPTIONS` (its key, or why it cannot
+    change: a house rule, or as a numbered game recorded it), and the keys
+    of those that can."""
+    lines, keys = [], ""
+    for option in OPTIONS:
+        key, name, label = option.key, option.field, option.label
+        value = option.describe(rules, options, opponent)
+        locked = (name in CHANGEABLE_RULES and name not in caller.may_change) or (
+            name == "skill" and len(caller.skills) < 2)
+        if fixed is not None and name in CHANGEABLE_RULES:
+            lines.append(f"     {label:<13} {value} (as recorded)")
+        elif locked:
+            lines.append(f"     {label:<13} {value} (house rule)")
+        else:
+            lines.append(f"  {key}  {label:<13} {value}")
+            keys += key
+    return lines, keys
+
+
+def _runs_lines(fixed: Rules | None) -> list[str]:
+    """The question of the runs in the play (1 or 2 starts the game), or a
+    numbered game's recorded answer."""
+    if fixed is not None:
+        runs = "in any order" if fixed.run_mode.value == "unordered" else "in exact order"
+        return ["", f"This game number is on record: it keeps its rules (runs {runs} in the play).",
+                "Press 1 or 2 to start."]
+    return ["", "How do runs count during the play?",
+            "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+            "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6.",
+            "Press 1 or 2 to start. (Runs in the show always count in any order.)"]
+
+
+async def _ask_seed(display: Display, seed: str) -> str:
+    """Y: the caller's own shuffle seed typed (``seed``: the one now)."""
+    return await ask_line(
+        display, "Your shuffle seed",
+        ["Every deal comes from the door's seed and yours. The door's seed is fixed",
+         "already (its SHA-256 is on the options screen); when the game ends it shows",
+         "the seed itself, so you can deal every hand again and see that nothing was",
+         "changed, and that the door chose its seed before you chose yours.", "",
+         "Type any words (they are hashed), or RETURN alone for a seed drawn for",
+         "this call."],
+        "Your seed: ", seed, limit=SEED_LIMIT)

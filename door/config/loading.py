@@ -68,6 +68,9 @@ _NETWORK_LISTS = {"shared_addresses", "proxies", "metrics_from"}
 
 
 def _check_section(path: Path, name: str, raw: Any, cls: type) -> Any:
+    """The section ``[name]`` of the file ``path`` as an instance of the
+    dataclass ``cls``: each key known, each value of its default's type
+    and in its range (:data:`_RANGES`).  Raises :class:`ConfigError`."""
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: [{name}] must be a table of keys, got {raw!r}")
     known = {f.name: f for f in fields(cls)}
@@ -75,32 +78,44 @@ def _check_section(path: Path, name: str, raw: Any, cls: type) -> Any:
     for key, value in raw.items():
         if key not in known:
             raise ConfigError(f"{path}: {name}.{key}: unknown key (expected one of {', '.join(known)})")
-        default = known[key].default
-        where = f"{path}: {name}.{key}"
-        if isinstance(default, (bool, str)):
-            if type(value) is not type(default):
-                raise ConfigError(f"{where}: expected {'true or false' if isinstance(default, bool) else 'a string'}, got {value!r}")
-        elif isinstance(default, int):
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ConfigError(f"{where}: expected a whole number, got {value!r}")
-        elif isinstance(default, float):
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                unit = "" if name == "ranked" else " of seconds"  # ([ranked] counts days and hours)
-                raise ConfigError(f"{where}: expected a number{unit}, got {value!r}")
-            value = float(value)
-        elif key in _NETWORK_LISTS:
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ConfigError(f"{where}: expected a list of addresses or networks, got {value!r}")
-            try:
-                value = check_networks(value)
-            except ValueError as exc:
-                raise ConfigError(f"{where}: {exc}") from None
-        if key in _RANGES:
-            lo, hi = _RANGES[key]
-            if not lo <= value <= hi:
-                raise ConfigError(f"{where}: expected a value from {lo:g} to {hi:g}, got {value!r}")
-        values[key] = value
+        values[key] = _check_value(f"{path}: {name}.{key}", name, key, value, known[key].default)
     return cls(**values)
+
+
+def _check_value(where: str, name: str, key: str, value: Any, default: Any) -> Any:
+    """One value of the section ``name`` (``where`` names it in a
+    message), checked against its ``default``'s type and the key's range;
+    a whole number for a float key becomes a float, a list of networks is
+    checked.  Raises :class:`ConfigError`."""
+    if isinstance(default, (bool, str)):
+        if type(value) is not type(default):
+            raise ConfigError(f"{where}: expected {'true or false' if isinstance(default, bool) else 'a string'}, got {value!r}")
+    elif isinstance(default, int):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ConfigError(f"{where}: expected a whole number, got {value!r}")
+    elif isinstance(default, float):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            unit = "" if name == "ranked" else " of seconds"  # ([ranked] counts days and hours)
+            raise ConfigError(f"{where}: expected a number{unit}, got {value!r}")
+        value = float(value)
+    elif key in _NETWORK_LISTS:
+        value = _check_networks(where, value)
+    if key in _RANGES:
+        lo, hi = _RANGES[key]
+        if not lo <= value <= hi:
+            raise ConfigError(f"{where}: expected a value from {lo:g} to {hi:g}, got {value!r}")
+    return value
+
+
+def _check_networks(where: str, value: Any) -> list[str]:
+    """A list of addresses and networks (CIDR), as :func:`check_networks`
+    gives it back.  Raises :class:`ConfigError` naming ``where``."""
+    try:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"expected a list of addresses or networks, got {value!r}")
+        return check_networks(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 _RULE_KEYS = {f.name for f in fields(Rules)}
@@ -208,36 +223,37 @@ def _check_rlogin(path: Path, raw: Any) -> RloginConfig:
         raise ConfigError(f"{path}: rlogin.board: expected [[rlogin.board]] entries")
     boards: list[BoardConfig] = []
     for i, entry in enumerate(entries):
-        where = f"{path}: rlogin.board[{i}]"
-        if not isinstance(entry, dict):
-            raise ConfigError(f"{where}: expected a table with tag, secret and handshake")
-        unknown = set(entry) - {"tag", "secret", "handshake", "addresses"}
-        if unknown:
-            raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected tag, secret, handshake, "
-                              "addresses)")
-        addresses = entry.get("addresses", [])
-        try:
-            if not isinstance(addresses, list) or not all(isinstance(a, str) for a in addresses):
-                raise ValueError(f"expected a list of addresses or networks, got {addresses!r}")
-            check_networks(addresses)
-        except ValueError as exc:
-            raise ConfigError(f"{where}.addresses: {exc}") from None
-        tag, secret, style = entry.get("tag"), entry.get("secret"), entry.get("handshake", "synchronet")
-        if not isinstance(tag, str) or not _TAG.fullmatch(tag):
-            raise ConfigError(f"{where}.tag: expected 1 to 8 letters or digits, got {tag!r}")
-        if any(b.tag.upper() == tag.upper() for b in boards):
-            raise ConfigError(f"{where}.tag: {tag!r} is listed twice")
-        if not isinstance(secret, str) or len(secret) < 12 or not secret.isprintable():
-            raise ConfigError(f"{where}.secret: expected a shared secret of at least 12 printable characters")
-        if any(b.secret == secret for b in boards):
-            raise ConfigError(f"{where}.secret: each board needs its own secret")
-        try:
-            handshake = Handshake(style)
-        except ValueError:
-            raise ConfigError(f"{where}.handshake: expected \"synchronet\" or \"doorparty\", got {style!r}") from None
-        boards.append(BoardConfig(tag.upper(), secret, handshake, tuple(addresses)))
+        boards.append(_check_board(f"{path}: rlogin.board[{i}]", entry, boards))
     section.boards = boards
     return section
+
+
+def _check_board(where: str, entry: Any, boards: list[BoardConfig]) -> BoardConfig:
+    """One ``[[rlogin.board]]`` entry (``where`` names it in a message),
+    its tag and secret unlike those of the ``boards`` before it.  Raises
+    :class:`ConfigError`."""
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: expected a table with tag, secret and handshake")
+    unknown = set(entry) - {"tag", "secret", "handshake", "addresses"}
+    if unknown:
+        raise ConfigError(f"{where}.{sorted(unknown)[0]}: unknown key (expected tag, secret, handshake, "
+                          "addresses)")
+    addresses = entry.get("addresses", [])
+    _check_networks(f"{where}.addresses", addresses)
+    tag, secret, style = entry.get("tag"), entry.get("secret"), entry.get("handshake", "synchronet")
+    if not isinstance(tag, str) or not _TAG.fullmatch(tag):
+        raise ConfigError(f"{where}.tag: expected 1 to 8 letters or digits, got {tag!r}")
+    if any(b.tag.upper() == tag.upper() for b in boards):
+        raise ConfigError(f"{where}.tag: {tag!r} is listed twice")
+    if not isinstance(secret, str) or len(secret) < 12 or not secret.isprintable():
+        raise ConfigError(f"{where}.secret: expected a shared secret of at least 12 printable characters")
+    if any(b.secret == secret for b in boards):
+        raise ConfigError(f"{where}.secret: each board needs its own secret")
+    try:
+        handshake = Handshake(style)
+    except ValueError:
+        raise ConfigError(f"{where}.handshake: expected \"synchronet\" or \"doorparty\", got {style!r}") from None
+    return BoardConfig(tag.upper(), secret, handshake, tuple(addresses))
 
 
 def load_config(path: Path | None) -> Config:

@@ -67,21 +67,12 @@ class ApiSeat:
         self.table, self.index = table, index
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
+        """``events`` happened in ``game``: the table first when the game is
+        new to this seat, each event, then the game's end, or the clocks
+        and what the game asks of this seat."""
         if self._game is not game:  # (each game of a match begins with its table)
             self._game = game
-            assert self.table is not None
-            sat: dict[str, Any] = {"type": "table", "seat": self.index,
-                                   "players": [s.name for s in self.table.seats],
-                                   "game_to": game.rules.game_to, "game": game.number}
-            if self.table.terms is not None:  # (a match between people: its length, and whether it is rated)
-                sat.update(best_of=self.table.terms.best_of, rated=self.table.terms.rated)
-            if game.shuffle is not None:  # (the verifiable shuffle: the commitment before the cut)
-                sat["shuffle"] = shuffle_message(game.shuffle, self.table.sealed)
-            if self.table.clocks is not None:  # (the seconds each decision has)
-                sat["clock"] = self.table.clocks.terms.seconds
-            self.send(sat)
-            if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
-                self.send(state_message(game, self.index))
+            self._sit(game)
         names = [seat.name for seat in self.table.seats] if self.table is not None else ["", ""]
         spoken, messages = SpokenWords(self.index, names), EventMessages(self.index, names)
         for event in events:
@@ -89,21 +80,40 @@ class ApiSeat:
             if body is not None:  # (with the screen-reader mode's sentences, for a live region)
                 self.send({"type": "event", **body, "said": spoken.tell(event)})
         if game.over:
-            assert game.result is not None
-            over: dict[str, Any] = {"type": "game_over", "winner": game.result.winner,
-                                    "scores": list(game.result.scores)}
-            if self.table is not None and self.table.terms is not None:
-                over["wins"] = list(self.table.series.wins())  # (the match's games won so far, this one in)
-            if game.shuffle is not None:  # (the seed revealed, unless the day's deal keeps it till the day is over)
-                over["shuffle"] = shuffle_message(game.shuffle, self.table.sealed if self.table is not None else None,
-                                                  revealed=True)
-            self.send(over)
+            self._game_over(game)
             return
         table = self.table
         if table is not None and not table.dealt.is_set() and game.dealer == self.index:
             asyncio.get_running_loop().call_soon(table.deal, self.index)  # (after this notify, not inside it)
         self._clocks()
         self._ask(game)
+
+    def _sit(self, game: Game) -> None:
+        """Send the ``table`` message of ``game`` (and, for a game resumed,
+        its ``state``: where it stands)."""
+        assert self.table is not None
+        sat: dict[str, Any] = {"type": "table", "seat": self.index, "players": [s.name for s in self.table.seats],
+                               "game_to": game.rules.game_to, "game": game.number}
+        if self.table.terms is not None:  # (a match between people: its length, and whether it is rated)
+            sat.update(best_of=self.table.terms.best_of, rated=self.table.terms.rated)
+        if game.shuffle is not None:  # (the verifiable shuffle: the commitment before the cut)
+            sat["shuffle"] = shuffle_message(game.shuffle, self.table.sealed)
+        if self.table.clocks is not None:  # (the seconds each decision has)
+            sat["clock"] = self.table.clocks.terms.seconds
+        self.send(sat)
+        if game.phase is not Phase.DISCARD or game.actions:  # (a game resumed: where it stands)
+            self.send(state_message(game, self.index))
+
+    def _game_over(self, game: Game) -> None:
+        """Send the ``game_over`` message of ``game``, which is over."""
+        assert game.result is not None
+        over: dict[str, Any] = {"type": "game_over", "winner": game.result.winner, "scores": list(game.result.scores)}
+        if self.table is not None and self.table.terms is not None:
+            over["wins"] = list(self.table.series.wins())  # (the match's games won so far, this one in)
+        if game.shuffle is not None:  # (the seed revealed, unless the day's deal keeps it till the day is over)
+            over["shuffle"] = shuffle_message(game.shuffle, self.table.sealed if self.table is not None else None,
+                                              revealed=True)
+        self.send(over)
 
     def _ask(self, game: Game) -> None:
         """Send what ``game`` asks of this seat, unless it was asked already

@@ -15,10 +15,20 @@ from typing import TYPE_CHECKING
 
 from door.net.keys import Key, KeyName
 from door.play.controller import Beep, Intent, Submit, handle_key
-from door.play.game_view import my_cards
 from door.play.human_seat import HumanSeat
-from door.play.line_view import LINE_PROMPTS, MOVE_PROMPTS, REREAD_KEYS, SAID_ONCE, Prompt, SpokenView, nothing
+from door.play.line_view import (
+    LINE_PROMPTS,
+    MOVE_PROMPTS,
+    REREAD_KEYS,
+    SAID_ONCE,
+    Prompt,
+    SpokenView,
+    mode_prompt,
+    nothing,
+    numbered,
+)
 from door.play.options import CallerOptions, Pace
+from door.play.prompting import Seating
 from door.play.thinking import IN_THREAD, Thinking
 from door.play.view_state import Mode
 from door.records.identity import Identity
@@ -31,13 +41,10 @@ from door.ui.speech import (
     digest_groups,
     has_digest,
     number_words,
-    numbered_ranks,
     points_of,
     scores_event,
     short_digests,
-    show_cards,
     spoken,
-    suited_cards,
 )
 from engine.actions import Action, Discard, Play
 from engine.cards import Card
@@ -228,45 +235,16 @@ class LineSeat(HumanSeat):
     def _prompt(self) -> tuple[Prompt, str]:
         """What to say for the state now: ``(kind, words)``; every prompt
         ends with the keys it takes."""
-        vs, game, me = self.vs, self.game, self.index
+        vs, game = self.vs, self.game
         seating = self.seating()
         if seating.leaving:
             return Prompt.LEAVING, seating.leave_question.replace("(Y/N)", "Press Y or N.")
         if self._on_its_way(game) and vs.mode in (Mode.DISCARD, Mode.PLAY, Mode.COUNT):
             return Prompt.WAIT, ""  # the move sent is on its way to the table: nothing to choose until it is made
-        if vs.mode is Mode.DISCARD:
-            crib = "your" if game.dealer == me else f"{seating.opponent}'s"
-            if vs.selected:
-                return Prompt.DISCARD, f"You chose the {card_name(vs.selected[0])}: one more for {crib} crib, or DEL."
-            return Prompt.DISCARD, f"Your cards: {suited_cards(self._numbered(game))}. Type two for {crib} crib."
-        if vs.mode is Mode.PLAY:  # only the cards that can be played now, each by its number in the hand
-            held, ranks = game.hands[me], set()
-            shown: list[Card | None] = []
-            for c in my_cards(game, me, vs.options.sort):  # (two cards of a rank are one choice: the play scores ranks)
-                playable = c in held and game.count + c.pip <= 31 and c.rank not in ranks
-                shown.append(c if playable else None)
-                ranks |= {c.rank} if playable else set()
-            return Prompt.PLAY, f"Your turn at {number_words(game.count)}: {numbered_ranks(shown)}."
-        if vs.mode is Mode.COUNT:
-            assert game.show_turn is not None
-            seat, what = game.show_turn
-            cards = game.crib if what.value == "crib" else game.kept[seat]
-            assert game.starter is not None
-            return Prompt.COUNT, f"Count your {what.value}: {show_cards(sorted(cards), game.starter)}. Points: "
-        if vs.mode is Mode.OVER and vs.seed_input is not None:
-            return Prompt.SEED, "Type your seed, then RETURN; ESC keeps yours: "
-        if vs.mode is Mode.OVER:
-            return Prompt.OVER, (f"{seating.again_question} Press Y or N. E sets your seed first."
-                            if seating.asking_again else "")
-        if vs.mode is Mode.CHAT:
-            if self._told_chat:  # (the keys said in full the first time at this table, then briefly)
-                if seating.computer:
-                    return Prompt.CHAT, "RETURN deals."
-                if me == game.dealer:
-                    return Prompt.CHAT, "Chat, or RETURN on a blank line deals."
-                return Prompt.CHAT, f"{seating.opponent} deals with RETURN on a blank line."
-            self._told_chat = True
-            return Prompt.CHAT, vs.prompt
+        said = mode_prompt(vs, game, seating, self._told_chat)
+        if said is not None:
+            self._told_chat = self._told_chat or said[0] is Prompt.CHAT
+            return said
         if vs.holding or (vs.lingering and vs.options.pace is Pace.PROMPT):
             return Prompt.HOLD, "Press a key to go on."  # (the pause pace goes on by itself: nothing to press)
         if seating.absent:
@@ -344,40 +322,50 @@ class LineSeat(HumanSeat):
             return
         vs, seating = self.vs, self.seating()
         typing = vs.mode in (Mode.CHAT, Mode.COUNT) or vs.chatting or vs.seed_input is not None
-        if (key.name is KeyName.CHAR and not typing and not seating.leaving and not vs.holding
-                and self._reread(key.char.lower())):
-            return
-        if vs.mode is Mode.DISCARD and key.name in (KeyName.DELETE, KeyName.BACKSPACE) and not vs.chatting:
-            self.undo_choice()
-            self._update()
-            return
-        if key.name is KeyName.CHAR and key.char.isdigit() and vs.mode in (Mode.DISCARD, Mode.PLAY) \
-                and not seating.leaving and not vs.holding and not vs.chatting:
-            for intent in self._by_number(int(key.char)):
-                self._carry_out(intent)
-            self._update()
-            return
-        if vs.mode in (Mode.DISCARD, Mode.PLAY) and not vs.chatting and not seating.leaving and (
-                key.name in (KeyName.LEFT, KeyName.RIGHT, KeyName.UP, KeyName.DOWN, KeyName.ENTER)):
-            if not self.display.terminal.has_input():  # (once for a burst of them)
-                self._said = (Prompt.NONE, "")  # RETURN or an arrow: say the choice again
-            self._update()
+        if self._line_key(key, seating, typing):
             return
         before = self._typed()
         intents = handle_key(vs, self.game, seating, key, self.chat_limit)
         after = self._typed()
-        typing = typing or vs.seed_input is not None or (before != after and vs.mode is Mode.OVER)
-        if typing:
-            if key.name is KeyName.ENTER:
-                self.display.echo("\n")
-            elif len(after) > len(before):
-                self.display.echo(after[len(before):])
-            else:
-                for _ in range(len(before) - len(after)):  # (ESC empties the line at once)
-                    self.display.echo("\b")
+        if typing or vs.seed_input is not None or (before != after and vs.mode is Mode.OVER):
+            self._echo(key, before, after)
         for intent in intents:
             self._carry_out(intent)
         self._update()
+
+    def _line_key(self, key: Key, seating: Seating, typing: bool) -> bool:
+        """The line presentation's own keys: a reading key (a letter, when
+        nothing is ``typing``), DEL taking back the card chosen first, a
+        card's number, RETURN or an arrow saying the choice again; True
+        when ``key`` was one of them (and is done)."""
+        vs = self.vs
+        choosing = vs.mode in (Mode.DISCARD, Mode.PLAY) and not vs.chatting and not seating.leaving
+        if key.name is KeyName.CHAR and not (typing or seating.leaving or vs.holding) and self._reread(key.char.lower()):
+            return True
+        if vs.mode is Mode.DISCARD and key.name in (KeyName.DELETE, KeyName.BACKSPACE) and not vs.chatting:
+            self.undo_choice()
+        elif choosing and key.name is KeyName.CHAR and key.char.isdigit() and not vs.holding:
+            for intent in self._by_number(int(key.char)):
+                self._carry_out(intent)
+        elif choosing and key.name in (KeyName.LEFT, KeyName.RIGHT, KeyName.UP, KeyName.DOWN, KeyName.ENTER):
+            if not self.display.terminal.has_input():  # (once for a burst of them)
+                self._said = (Prompt.NONE, "")  # RETURN or an arrow: say the choice again
+        else:
+            return False
+        self._update()
+        return True
+
+    def _echo(self, key: Key, before: str, after: str) -> None:
+        """Echo what a key did to the line being typed (``before`` and
+        ``after`` it): RETURN a new line, the characters added, or a
+        backspace for each taken away (ESC empties the line at once)."""
+        if key.name is KeyName.ENTER:
+            self.display.echo("\n")
+        elif len(after) > len(before):
+            self.display.echo(after[len(before):])
+        else:
+            for _ in range(len(before) - len(after)):
+                self.display.echo("\b")
 
     def _typed(self) -> str:
         """What is being typed now: a chat line, a count or a seed."""
@@ -409,20 +397,11 @@ class LineSeat(HumanSeat):
             self._sent = (self.table.game, len(self.table.game.actions), intent.action)
         super()._carry_out(intent)
 
-    def _numbered(self, game: Game) -> list[Card]:
-        """The player's cards in the order their numbers go: by suit while
-        discarding (the suits said once each; a flush is seen at once),
-        else as the screen holds them (by rank, when sorted)."""
-        cards = my_cards(game, self.index, self.vs.options.sort)
-        if game.phase is Phase.DISCARD:
-            return sorted(cards, key=lambda c: (c.suit, c.rank))
-        return cards
-
     def _by_number(self, number: int) -> list[Intent]:
         """Card ``number`` (1 up) of the player's row: chosen for the crib
         (the second one lays both away) or played."""
         vs, game, me = self.vs, self.game, self.index
-        shown = self._numbered(game)
+        shown = numbered(game, me, vs.options.sort)
         if not 1 <= number <= len(shown):
             self.display.answer(f"There is no card {number}: type 1 to {len(shown)}.")
             return [Beep()]

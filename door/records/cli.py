@@ -20,7 +20,7 @@ import csv
 import datetime
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -67,8 +67,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--config", type=Path, help="configuration file (default: conf/door.toml if present)")
     p.add_argument("--data-dir", help="data folder holding the database (default from the config: data)")
     p.add_argument("-y", "--yes", action="store_true", help="remove without asking")
-    p.add_argument("action", choices=["list", "show", "remove", "remove-saved", "remove-all", "export", "backup",
-                                      "club", "ratings", "void", "bot", "daily", *BAN_ACTIONS, *SCHEMA_ACTIONS])
+    p.add_argument("action", choices=list(ACTIONS))
     p.add_argument("target", nargs="?", help="the player's NAME (show, remove, remove-saved, bot), the FILE "
                                              "(export, backup), the MATCH id (void), the DAY (daily: "
                                              "YYYY-MM-DD, today if not given), an account's NAME, an "
@@ -194,94 +193,117 @@ async def _daily(store: Store, day: str | None, out: TextIO) -> int:
     return 0
 
 
-async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
-    if args.action in BAN_ACTIONS:
-        return await run_ban(store, args, out)
-    if args.action in SCHEMA_ACTIONS:
-        return await run_schema(store, args, out)
-    if args.action == "ratings":
-        return await _ratings(store, args.days, out)
-    if args.action == "daily":
-        return await _daily(store, args.target, out)
-    if args.action == "void":
-        try:
-            match_id = int(args.target)
-            changed = await store.ratings.void(match_id)
-        except ValueError:
-            print(f"cribbage-door: records void: expected a match id (a number), got {args.target!r}",
-                  file=sys.stderr)
-            return 2
-        except KeyError as exc:
-            print(f"cribbage-door: {exc.args[0]}", file=sys.stderr)
-            return 1
-        print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
+async def _void(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records void MATCH``: take a match out of the ratings (2 for an id
+    that is not a number, 1 for no such match)."""
+    try:
+        match_id = int(args.target)
+        changed = await store.ratings.void(match_id)
+    except ValueError:
+        print(f"cribbage-door: records void: expected a match id (a number), got {args.target!r}",
+              file=sys.stderr)
+        return 2
+    except KeyError as exc:
+        print(f"cribbage-door: {exc.args[0]}", file=sys.stderr)
+        return 1
+    print(f"Voided match {match_id}; every rating worked out again without it ({changed} changed).", file=out)
+    return 0
+
+
+async def _bot(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records bot NAME [--pool POOL]``: make (or re-token) a bot and show its token once."""
+    bot, token = await store.bots.make(args.target, getattr(args, "pool", None))
+    pool = await store.bots.pool_of(bot.id)
+    rated = {BOTS: "rated in the bots' own pool", PEOPLE: "rated with people",
+             "unrated": "never rated"}[pool]
+    print(f"{bot.name} is a bot, {rated}. Its token (shown this once; a new one replaces it):", file=out)
+    print(f"  {token}", file=out)
+    print("The program logs in by the game protocol with this name and token (docs/protocol.md).", file=out)
+    return 0
+
+
+async def _club(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records club``: the last club night's standings."""
+    night = await store.clubs.latest()
+    if night is None:
+        print("(no club night recorded)", file=out)
         return 0
-    if args.action == "bot":
-        bot, token = await store.bots.make(args.target, getattr(args, "pool", None))
-        pool = await store.bots.pool_of(bot.id)
-        rated = {BOTS: "rated in the bots' own pool", PEOPLE: "rated with people",
-                 "unrated": "never rated"}[pool]
-        print(f"{bot.name} is a bot, {rated}. Its token (shown this once; a new one replaces it):", file=out)
-        print(f"  {token}", file=out)
-        print("The program logs in by the game protocol with this name and token (docs/protocol.md).", file=out)
-        return 0
-    if args.action == "club":  # the last club night's standings
-        night = await store.clubs.latest()
-        if night is None:
-            print("(no club night recorded)", file=out)
-            return 0
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(night.started))
-        print(f"Club night of {when}, {night.games} games (points, won-lost, spread):", file=out)
-        for place, s in enumerate(night.standings, 1):
-            print(s.line(place), file=out)
-        return 0
-    if args.action == "list":
-        players = await store.statistics.top(10_000)
-        print(f"{'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}", file=out)
-        for p in players:
-            print(f"{pad(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}", file=out)
-        if not players:
-            print("(no games recorded)", file=out)
-        return 0
-    if args.action == "show":
-        stats = await store.statistics.player(args.target)
-        if stats is None:
-            return _no_player(args.target)
-        print(f"Statistics of {stats.name}", file=out)
-        for label, value in stats.rows():
-            print(f"  {label:<40} {value}", file=out)
-        print("Recent games:", file=out)
-        for g in await store.games.recent(args.target, 20):
-            print("  " + g.line(), file=out)
-        return 0
-    if args.action == "remove":
-        n = await store.accounts.remove(args.target)
-        if n < 0:
-            return _no_player(args.target)
-        print(f"Removed {args.target} and {n} game(s).", file=out)
-        return 0
-    if args.action == "remove-saved":
-        account = await store.accounts.find(args.target)
-        if account is None:
-            return _no_player(args.target)
-        if not await store.saved.drop_for(account.id):
-            print(f"{account.name} has no unfinished game.", file=out)
-            return 1
-        print(f"Removed the unfinished game of {account.name}.", file=out)
-        return 0
-    if args.action == "remove-all":
-        n = await store.accounts.remove_all()
-        print(f"Removed every account and {n} game(s).", file=out)
-        return 0
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(night.started))
+    print(f"Club night of {when}, {night.games} games (points, won-lost, spread):", file=out)
+    for place, s in enumerate(night.standings, 1):
+        print(s.line(place), file=out)
+    return 0
+
+
+async def _list(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records list``: every registered player with their figures."""
+    players = await store.statistics.top(10_000)
+    print(f"{'Name':<20} {'Games':>6} {'Won':>5} {'Win %':>6} {'Credited':>9}", file=out)
+    for p in players:
+        print(f"{pad(p.name, 20)} {p.games:>6} {p.wins:>5} {p.win_rate:>5.0f}% {p.credited:>9}", file=out)
+    if not players:
+        print("(no games recorded)", file=out)
+    return 0
+
+
+async def _show(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records show NAME``: one player's statistics and recent games (1 for no such player)."""
+    stats = await store.statistics.player(args.target)
+    if stats is None:
+        return _no_player(args.target)
+    print(f"Statistics of {stats.name}", file=out)
+    for label, value in stats.rows():
+        print(f"  {label:<40} {value}", file=out)
+    print("Recent games:", file=out)
+    for g in await store.games.recent(args.target, 20):
+        print("  " + g.line(), file=out)
+    return 0
+
+
+async def _remove(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records remove NAME``: a player and their games (1 for no such player)."""
+    n = await store.accounts.remove(args.target)
+    if n < 0:
+        return _no_player(args.target)
+    print(f"Removed {args.target} and {n} game(s).", file=out)
+    return 0
+
+
+async def _remove_saved(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records remove-saved NAME``: a player's unfinished game (1 for no
+    such player, or none saved)."""
+    account = await store.accounts.find(args.target)
+    if account is None:
+        return _no_player(args.target)
+    if not await store.saved.drop_for(account.id):
+        print(f"{account.name} has no unfinished game.", file=out)
+        return 1
+    print(f"Removed the unfinished game of {account.name}.", file=out)
+    return 0
+
+
+async def _remove_all(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records remove-all``: every account and game."""
+    n = await store.accounts.remove_all()
+    print(f"Removed every account and {n} game(s).", file=out)
+    return 0
+
+
+async def _backup(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records backup FILE``: a consistent copy of the database (1 when FILE exists)."""
     target = Path(args.target)
-    if args.action == "backup":
-        try:
-            await store.database.backup(target)
-        except FileExistsError:
-            print(f"cribbage-door: {target} exists; not overwriting it", file=sys.stderr)
-            return 1
-        print(f"Backed up {store.where} to {target}.", file=out)
-        return 0
+    try:
+        await store.database.backup(target)
+    except FileExistsError:
+        print(f"cribbage-door: {target} exists; not overwriting it", file=sys.stderr)
+        return 1
+    print(f"Backed up {store.where} to {target}.", file=out)
+    return 0
+
+
+async def _export(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records export FILE.csv``: every finished game as CSV, oldest first."""
+    target = Path(args.target)
     games = await store.games.recent(oldest_first=True)
 
     def iso(t: float) -> str:
@@ -298,3 +320,41 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
                         g.opponent, g.rules.game_to, g.rules.run_mode.value])
     print(f"Wrote {len(games)} game(s) to {target}.", file=out)
     return 0
+
+
+async def _ratings_action(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records ratings [--days N]``."""
+    return await _ratings(store, args.days, out)
+
+
+async def _daily_action(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """``records daily [DAY]``."""
+    return await _daily(store, args.target, out)
+
+
+Action = Callable[[Store, argparse.Namespace, TextIO], Awaitable[int]]
+"""What carries out one ``records`` action: ``(store, args, out) -> exit status``."""
+
+#: Each ``records`` action and what carries it out.  A new action adds
+#: its name to :func:`add_parser`'s choices and its handler here.
+ACTIONS: dict[str, Action] = {
+    "list": _list,
+    "show": _show,
+    "remove": _remove,
+    "remove-saved": _remove_saved,
+    "remove-all": _remove_all,
+    "export": _export,
+    "backup": _backup,
+    "club": _club,
+    "ratings": _ratings_action,
+    "void": _void,
+    "bot": _bot,
+    "daily": _daily_action,
+    **{action: run_ban for action in BAN_ACTIONS},
+    **{action: run_schema for action in SCHEMA_ACTIONS},
+}
+
+
+async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
+    """Carry out ``args.action`` (one of :data:`ACTIONS`) on an open store."""
+    return await ACTIONS[args.action](store, args, out)

@@ -39,6 +39,7 @@ from door.sysop.console_keys import (
     ToggleAvailable,
     Watch,
     handle_key,
+    key_bar,
 )
 from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import Lobby
@@ -64,9 +65,9 @@ HELP = Style(fg=YELLOW, bold=True)
 KICKED = "The sysop has ended your call. Goodbye."
 """What a caller whose call the sysop ends is told (at this node or another)."""
 
-KEYS = ("Up/Down select a caller   Y accept a page   N decline it   W watch their game",
-        "M message  K disconnect  B ban  A available/away  R resume  C club  Q quit")
-"""The console's two lines of keys: every key it takes."""
+KEYS = key_bar()
+"""The console's two lines of keys: every key it takes (from the table of
+its bindings, :data:`~door.sysop.console_keys.CONSOLE_KEYS_HELP`)."""
 
 
 class SysopConsole:
@@ -107,12 +108,28 @@ class SysopConsole:
         return self.lobby.callers()
 
     def paint(self, canvas: Canvas) -> None:
+        """The console on ``canvas``: the title, what is on line and the
+        pages, the callers (this node's, then the other nodes'), the
+        events, and the key bar (or the line being typed, or a question)."""
+        callers = self.callers()
+        row = self._paint_summary(canvas, callers)
+        canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
+        elsewhere = self._elsewhere()
+        self.keys.selected = min(self.keys.selected, max(0, len(callers) + len(elsewhere) - 1))
+        row = self._paint_callers(canvas, callers, row + 1)
+        self._paint_elsewhere(canvas, [*elsewhere, *(p for p in self.lobby.elsewhere if p.sysop)], row,
+                              len(callers))
+        self._paint_events(canvas)
+        self._paint_keys(canvas)
+
+    def _paint_summary(self, canvas: Canvas, callers: list[Presence]) -> int:
+        """The title, the counts, the pages ringing and a game waiting for
+        the sysop; returns the row of the callers' heading."""
         lobby = self.lobby
         canvas.fill(0, 0, canvas.cols, TITLE)
         canvas.put(0, 1, f"CRIBBAGE DOOR  SYSOP CONSOLE  {self.name}", TITLE)
         state = "AVAILABLE" if self.available else "AWAY"
         canvas.put(0, canvas.cols - len(state) - 8, f"{state}  {time.strftime('%H:%M')}", TITLE)
-        callers = self.callers()
         games = sum(1 for p in callers if p.table is not None)
         away = sum(1 for person in lobby.elsewhere if not person.sysop)  # (the other nodes' callers count too)
         where = f" ({away} on other servers)" if away else ""
@@ -131,13 +148,13 @@ class SysopConsole:
             other = waiting[0].seats[1 - waiting[1]].name
             canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
             row += 1
-        row += 1
-        canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
-        row += 1
-        elsewhere = self._elsewhere()
-        self.keys.selected = min(self.keys.selected, max(0, len(callers) + len(elsewhere) - 1))
-        first = row
-        for i, p in enumerate(callers[: max(0, canvas.rows - first - 8)]):
+        return row + 1
+
+    def _paint_callers(self, canvas: Canvas, callers: list[Presence], first: int) -> int:
+        """This node's callers from the row ``first`` (as many as fit), the
+        selected one on a bar; returns the row after them."""
+        fits = max(0, canvas.rows - first - 8)
+        for i, p in enumerate(callers[:fits]):
             idle = int(p.terminal.idle)
             line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
                     f"{idle // 60:>2}:{idle % 60:02d}  {'reader: ' if p.presentation is Presentation.LINES else 'bot: ' if p.bot else ''}"
@@ -148,11 +165,14 @@ class SysopConsole:
             canvas.put(first + i, 0, line[: canvas.cols], style)
         if not callers:
             canvas.put(first, 2, "Nobody is on line.", TEXT)
-        # who is on line on the other nodes of a shared store: the callers selectable after this node's own
-        # (K ends their call, by the node link), then the sysops there
-        row = first + max(1, min(len(callers), max(0, canvas.rows - first - 8)))
-        others = [*elsewhere, *(person for person in lobby.elsewhere if person.sysop)]
-        for i, person in enumerate(others[: max(0, canvas.rows - 8 - row)], start=len(callers)):
+        return first + max(1, min(len(callers), fits))
+
+    def _paint_elsewhere(self, canvas: Canvas, others: list[Present], row: int, start: int) -> None:
+        """Who is on line on the other nodes of a shared store, from
+        ``row``: their callers, selectable after this node's own (numbered
+        from ``start``; K ends their call, by the node link), then the
+        sysops there."""
+        for i, person in enumerate(others[: max(0, canvas.rows - 8 - row)], start=start):
             words = Activity.decode(person.doing).words()
             doing = f"sysop, {words}" if person.sysop else words
             chosen = i == self.keys.selected and not person.sysop
@@ -161,12 +181,19 @@ class SysopConsole:
             canvas.put(row, 0, f"  {fit(person.name, 16)} {'node ' + str(person.node_id):<7} {'another server':<21} "
                                f"{'':>5}  {doing}"[: canvas.cols], BAR if chosen else TEXT)
             row += 1
+
+    def _paint_events(self, canvas: Canvas) -> None:
+        """The last five lines of events, above the key bar."""
         events_top = canvas.rows - 7
         canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
         canvas.put(events_top - 1, 2, " Events ", HEAD)
         shown = [part for line in self.events for part in wrap(line, canvas.cols - 2, hang=6)][-5:]
         for i, line in enumerate(shown):
             canvas.put(events_top + i, 1, line, TEXT)
+
+    def _paint_keys(self, canvas: Canvas) -> None:
+        """The key bar's two lines; the second is the line being typed (the
+        cursor at its end) or a question while there is one."""
         bottom = canvas.rows - 1
         canvas.put(bottom - 1, 1, KEYS[0], HELP)
         if self.keys.input_label:
@@ -210,14 +237,12 @@ class SysopConsole:
         return True
 
     async def _carry_out(self, intent: Intent, target: Presence | Present | None) -> None:
+        """Do what ``intent`` asks, to the selected caller ``target`` (this
+        node's, another node's, or nobody)."""
         if isinstance(intent, Ban) and target is not None:
             return await self._ban(intent.reason, target)
         if isinstance(target, Present):  # somebody at another node: K reaches them, by the node link
-            if isinstance(intent, Disconnect):
-                return await self._kick_elsewhere(target)
-            if isinstance(intent, (SendMessage, Watch)):
-                return self.say(f"{target.name} is on node {target.node_id}: only K reaches them from here")
-            target = None
+            return await self._carry_out_elsewhere(intent, target)
         if isinstance(intent, StopWatching) and self.spectator is not None:
             self._stop_watching()
         elif isinstance(intent, Disconnect) and target is not None:
@@ -235,20 +260,34 @@ class SysopConsole:
             self.say("you are " + ("available" if self.available else "away"))
             self.lobby.changed()
         elif isinstance(intent, AnswerPage):
-            page = self._page()
-            if page is None:
-                self.say("no page is waiting")
-            elif not intent.accept:
-                self.lobby.answer(page, None)
-                self.say(f"declined the page of {page.presence.name}")
-            else:
-                await self._accept(page)
+            await self._answer(intent.accept)
         elif isinstance(intent, Watch):
             self._watch()
         elif isinstance(intent, Resume):
             await self._resume()
         elif isinstance(intent, OpenClub):
             self.say(self._open_club(intent.text))
+
+    async def _carry_out_elsewhere(self, intent: Intent, person: Present) -> None:
+        """``intent`` with a caller at another node selected: K ends their
+        call (by the node link), a message or a watch cannot reach them,
+        the rest is done as with nobody selected."""
+        if isinstance(intent, Disconnect):
+            return await self._kick_elsewhere(person)
+        if isinstance(intent, (SendMessage, Watch)):
+            return self.say(f"{person.name} is on node {person.node_id}: only K reaches them from here")
+        await self._carry_out(intent, None)
+
+    async def _answer(self, accept: bool) -> None:
+        """Accept or decline the page (the selected caller's, or the oldest)."""
+        page = self._page()
+        if page is None:
+            self.say("no page is waiting")
+        elif not accept:
+            self.lobby.answer(page, None)
+            self.say(f"declined the page of {page.presence.name}")
+        else:
+            await self._accept(page)
 
     def _stop_watching(self, why: str = "") -> None:
         """Back from watching a game to the console (``why``: said there)."""

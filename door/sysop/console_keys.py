@@ -17,13 +17,15 @@ reason they are told, RETURN; every node refuses them); Q leaves the console.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from door.net.keys import Key, KeyName
+from door.play.key_bindings import bind
 
 __all__ = ["ConsoleKeys", "handle_key", "Intent", "StopWatching", "LeaveConsole", "ToggleAvailable",
            "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL", "Ban",
-           "BAN_LABEL"]
+           "BAN_LABEL", "CONSOLE_KEYS", "CONSOLE_KEYS_HELP", "WATCH_KEYS", "CONFIRM_KEYS", "TYPING_KEYS", "key_bar"]
 
 CLUB_LABEL = "Club night: games and minutes to the start (e.g. 9 15): "
 """What the console asks after C."""
@@ -107,6 +109,54 @@ Intent = (StopWatching | LeaveConsole | ToggleAvailable | AnswerPage | Watch | S
 """What a key asks the console to do."""
 
 
+CONSOLE_KEYS_HELP: tuple[tuple[str, Iterable[KeyName | str], str], ...] = (
+    ("up", [KeyName.UP, KeyName.LEFT], "Up/Down select a caller"),
+    ("down", [KeyName.DOWN, KeyName.RIGHT], ""),
+    ("accept", "yY", "Y accept a page"),
+    ("decline", "nN", "N decline it"),
+    ("watch", "wW", "W watch their game"),
+    ("message", "mM", "M message"),
+    ("disconnect", "kK", "K disconnect"),
+    ("ban", "bB", "B ban"),
+    ("available", "aA", "A available/away"),
+    ("resume", "rR", "R resume"),
+    ("club", "cC", "C club"),
+    ("leave", "qQ", "Q quit"),
+)
+"""The console's keys: (meaning, keys, what the key bar says of them;
+empty: said with the key before).  :data:`CONSOLE_KEYS` and the key bar
+(:func:`key_bar`) are both made from it."""
+
+CONSOLE_KEYS = bind(*((meaning, keys) for meaning, keys, _ in CONSOLE_KEYS_HELP))
+"""The console's keys when nothing is being typed, asked or watched."""
+
+WATCH_KEYS = bind(("stop watching", [KeyName.ESCAPE, "qQ"]))
+"""The keys while the sysop watches a game (every other key does nothing)."""
+
+CONFIRM_KEYS = bind(("yes", "yY"))
+"""The answer to "Disconnect NAME? (Y/N)" (any other key is no)."""
+
+TYPING_KEYS = bind(("send", [KeyName.ENTER]), ("drop", [KeyName.ESCAPE]),
+                   ("erase", [KeyName.BACKSPACE, KeyName.DELETE]))
+"""The keys while a line is typed after a label (a typed character is text)."""
+
+
+def key_bar(width: int = 78) -> tuple[str, ...]:
+    """The console's key bar: :data:`CONSOLE_KEYS_HELP`'s words in lines
+    of at most ``width`` cells (ASCII), two spaces apart, three when the
+    line has room.
+
+    >>> [len(line) <= 78 for line in key_bar()]
+    [True, True]
+    """
+    lines: list[list[str]] = [[]]
+    for words in (words for _, _, words in CONSOLE_KEYS_HELP if words):
+        if lines[-1] and len("  ".join([*lines[-1], words])) > width:
+            lines.append([])
+        lines[-1].append(words)
+    return tuple("   ".join(line) if len("   ".join(line)) <= width else "  ".join(line) for line in lines)
+
+
 def handle_key(keys: ConsoleKeys, key: Key, callers: int, target: str | None, watching: bool = False,
                chat_limit: int = 70) -> list[Intent]:
     """React to ``key``: update ``keys`` and return what the console must
@@ -121,56 +171,71 @@ def handle_key(keys: ConsoleKeys, key: Key, callers: int, target: str | None, wa
     ([Disconnect()], '')
     """
     if watching:
-        if key.name is KeyName.ESCAPE or _char(key, "qQ"):
-            return [StopWatching()]
-        return []
+        return [StopWatching()] if WATCH_KEYS.meaning(key) is not None else []
     if keys.input_label:
         return _typing(keys, key, chat_limit)
     if keys.confirm:
         keys.confirm = ""
-        return [Disconnect()] if _char(key, "yY") and target is not None else []
-    if key.name in (KeyName.UP, KeyName.LEFT):
-        keys.selected = max(0, keys.selected - 1)
-    elif key.name in (KeyName.DOWN, KeyName.RIGHT):
-        keys.selected = min(max(0, callers - 1), keys.selected + 1)
-    elif key.name is KeyName.CHAR:
-        ch = key.char.upper()
-        if ch == "Q":
-            return [LeaveConsole()]
-        if ch == "A":
-            return [ToggleAvailable()]
-        if ch in "YN":
-            return [AnswerPage(accept=ch == "Y")]
-        if ch == "W":
-            return [Watch()]
-        if ch == "M" and target is not None:
-            keys.input_label, keys.input = f"Message to {target}: ", ""
-        elif ch == "B" and target is not None:
-            keys.input_label, keys.input = BAN_LABEL.format(target or "this caller"), ""
-        elif ch == "K" and target is not None:
-            keys.confirm = f"Disconnect {target or 'this caller'}? (Y/N)"
-        elif ch == "R":
-            return [Resume()]
-        elif ch == "C":
-            keys.input_label, keys.input = CLUB_LABEL, ""
+        return [Disconnect()] if CONFIRM_KEYS.meaning(key) == "yes" and target is not None else []
+    meaning = CONSOLE_KEYS.meaning(key)
+    if meaning in _ASKS:
+        return [_ASKS[meaning]]
+    if meaning in _SETS:
+        _SETS[meaning](keys, callers, target)
     return []
+
+
+_ASKS: dict[str, Intent] = {"leave": LeaveConsole(), "available": ToggleAvailable(),
+                            "accept": AnswerPage(accept=True), "decline": AnswerPage(accept=False),
+                            "watch": Watch(), "resume": Resume()}
+"""The meanings that ask the console for one thing at once."""
+
+
+def _up(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    keys.selected = max(0, keys.selected - 1)
+
+
+def _down(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    keys.selected = min(max(0, callers - 1), keys.selected + 1)
+
+
+def _message(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    if target is not None:
+        keys.input_label, keys.input = f"Message to {target}: ", ""
+
+
+def _ban(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    if target is not None:
+        keys.input_label, keys.input = BAN_LABEL.format(target or "this caller"), ""
+
+
+def _disconnect(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    if target is not None:
+        keys.confirm = f"Disconnect {target or 'this caller'}? (Y/N)"
+
+
+def _club(keys: ConsoleKeys, callers: int, target: str | None) -> None:
+    keys.input_label, keys.input = CLUB_LABEL, ""
+
+
+_SETS: dict[str, Callable[[ConsoleKeys, int, str | None], None]] = {
+    "up": _up, "down": _down, "message": _message, "ban": _ban, "disconnect": _disconnect, "club": _club}
+"""The meanings that change what the keys have set (``(keys, callers,
+target)``: the selection, a line to type, a question)."""
 
 
 def _typing(keys: ConsoleKeys, key: Key, chat_limit: int) -> list[Intent]:
     """A key while a message is being typed."""
-    if key.name is KeyName.ENTER:
+    meaning = TYPING_KEYS.meaning(key)
+    if meaning == "send":
         label, text, keys.input_label, keys.input = keys.input_label, keys.input, "", ""
         if label.startswith(BAN_LABEL.split("{")[0]):
             return [Ban(text)] if text.strip() else []
         return [OpenClub(text) if label == CLUB_LABEL else SendMessage(text)]
-    if key.name is KeyName.ESCAPE:
+    if meaning == "drop":
         keys.input_label, keys.input = "", ""
-    elif key.name in (KeyName.BACKSPACE, KeyName.DELETE):
+    elif meaning == "erase":
         keys.input = keys.input[:-1]
     elif key.name is KeyName.CHAR and len(keys.input) < chat_limit:
         keys.input += key.char
     return []
-
-
-def _char(key: Key, chars: str) -> bool:
-    return key.name is KeyName.CHAR and key.char in chars

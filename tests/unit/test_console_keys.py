@@ -75,3 +75,30 @@ def test_while_watching_only_escape_or_q_does_anything() -> None:
     assert handle_key(keys, key("y"), 1, "Ann", watching=True) == []
     assert handle_key(keys, key(KeyName.ESCAPE), 1, "Ann", watching=True) == [StopWatching()]
     assert handle_key(keys, key("Q"), 1, "Ann", watching=True) == [StopWatching()]
+
+
+def test_the_key_bar_is_made_from_the_bindings() -> None:
+    """Every key the console takes is said on its key bar, from the one
+    table the bindings are made from; the bar fits 80 columns."""
+    from door.sysop.console import KEYS
+    from door.sysop.console_keys import CONSOLE_KEYS, CONSOLE_KEYS_HELP, key_bar
+
+    assert key_bar() == KEYS
+    text = " ".join(KEYS)
+    for key_ in CONSOLE_KEYS.table:
+        if isinstance(key_, str):
+            assert f"{key_.upper()} " in text, key_
+    for meaning, _, words in CONSOLE_KEYS_HELP:
+        assert words in text, meaning
+        assert meaning in CONSOLE_KEYS.table.values()
+    assert all(len(line) <= 78 for line in KEYS)
+
+
+def test_the_key_bar_packs_its_words_into_lines() -> None:
+    """Two spaces apart, three where the line has room; a phrase longer
+    than the width gets a line of its own."""
+    from door.sysop.console_keys import key_bar
+
+    assert key_bar(20)[:3] == ("Up/Down select a caller", "Y accept a page", "N decline it")
+    assert key_bar(76)[0] == "Up/Down select a caller  Y accept a page  N decline it  W watch their game"
+    assert key_bar(78)[0] == "Up/Down select a caller   Y accept a page   N decline it   W watch their game"

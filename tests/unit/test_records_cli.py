@@ -177,3 +177,18 @@ def test_records_ratings_shows_what_slipped_through_and_void_takes_a_match_out(t
         finally:
             await store.close()
     assert asyncio.run(matches()) == 2
+
+
+def test_every_subcommand_and_action_has_its_handler() -> None:
+    """The command line's subcommands and the records actions are tables
+    from a name to its handler: each name the parser takes has one."""
+    import argparse
+
+    from door.cli import COMMANDS, _parser
+    from door.records.cli import ACTIONS
+
+    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(commands.choices) - {"passwd"} == set(COMMANDS)  # (passwd needs no config: main runs it first)
+    records = commands.choices["records"]
+    action = next(a for a in records._actions if a.dest == "action")
+    assert action.choices is not None and list(action.choices) == list(ACTIONS)
