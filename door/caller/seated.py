@@ -47,7 +47,7 @@ async def seated(side: CallerSide, seat: HumanSeat, table: Table | None, doing: 
             pass
         if played.series.news[seat.index]:
             await show_page(side.display, "Rated match", played.series.news[seat.index])
-    elif parting := played.parting.get(seat.index):
+    elif parting := played.ending.parting.get(seat.index):
         presence.messages.append(parting)  # the menu says why the game ended (the other player left)
 
 

@@ -408,5 +408,5 @@ class CallerSession(CallerSide):
             keys.result()  # the game's key loop met the end of the line: HungUp
         if human.failure is not None:
             await show_page(display, "Sorry", [human.failure])
-        if table.held is not None:
+        if table.ending.held is not None:
             await show_page(display, "Your game is kept", [HELD_MESSAGE])

@@ -25,13 +25,13 @@ def departure(table: Seated, game: Game, command: Command) -> bool | None:
     ended by it, ``None`` when it goes on."""
     seat = command.seat
     if isinstance(command, Quit):
-        table.left = seat
+        table.ending.left = seat
         if not table.against_computer(seat):
             lose(table, seat)
-            if table.aborted is None:
+            if table.ending.aborted is None:
                 table.seats[1 - seat].notice(f"{table.seats[seat].name} left the game: it counts as a win "
                                             f"for {table.seats[1 - seat].name}.")
-                table.parting[1 - seat] = f"{table.seats[seat].name} left the game: you win by forfeit."
+                table.ending.parting[1 - seat] = f"{table.seats[seat].name} left the game: you win by forfeit."
         log.info("game %d: %s left on purpose", game.number, table.seats[seat].name)
         return False
     if isinstance(command, TimeOut):
@@ -39,7 +39,7 @@ def departure(table: Seated, game: Game, command: Command) -> bool | None:
         return False
     if isinstance(command, Fault):
         if table.rated:  # the door's own failure charges nobody: the match is void
-            table.left, table.voided = seat, True
+            table.ending.left, table.ending.voided = seat, True
             log.error("game %d: the door failed at %s's seat: the rated match is void", game.number,
                       table.seats[seat].name)
             return False
@@ -58,11 +58,11 @@ def _abandon(table: Seated, game: Game, seat: int) -> bool | None:
                                 "if they do not come back in time, the match is yours by forfeit.")
         return None
     if table.rated:  # a dropped player who gives the game up (N to "Go back to it?") forfeits it
-        table.left = seat
+        table.ending.left = seat
         lose(table, seat)
         log.info("game %d: %s gave up a rated match", game.number, table.seats[seat].name)
         return False
-    table.left = table.abandoned = seat
+    table.ending.left = table.ending.abandoned = seat
     log.info("game %d abandoned by %s", game.number, table.seats[seat].name)
     return False
 
@@ -73,22 +73,22 @@ def _left(table: Seated, game: Game, seat: int) -> bool | None:
         return None  # (told twice: the key loop and the end of the session both say so)
     if (table.rejoin_timeout is not None and not table.absent and table.seats[seat].identity is None
             and not table.against_computer(seat)):
-        table.left = table.forfeit = seat  # a guest cannot come back to a game: the other wins it
-        table.parting[1 - seat] = (f"{table.seats[seat].name}'s line dropped, and a guest cannot come "
+        table.ending.left = table.ending.forfeit = seat  # a guest cannot come back to a game: the other wins it
+        table.ending.parting[1 - seat] = (f"{table.seats[seat].name}'s line dropped, and a guest cannot come "
                                   "back: you win by forfeit.")
-        table.seats[1 - seat].notice(table.parting[1 - seat])
+        table.seats[1 - seat].notice(table.ending.parting[1 - seat])
         log.info("game %d: %s (a guest) left: a forfeit", game.number, table.seats[seat].name)
         return False
     if table.rejoin_timeout is None or table.absent or table.seats[seat].identity is None:
-        table.left = seat
+        table.ending.left = seat
         log.info("game %d: %s left", game.number, table.seats[seat].name)
         return False
     grace = table.rejoin_timeout
     if table.clocks is not None:  # one grace for all of a player's drops: dropping and coming back cannot stall
-        grace = max(0.0, grace - table.grace_used[seat])
+        grace = max(0.0, grace - table.away.grace_used[seat])
     table.absent.add(seat)
-    table.absent_since = table.clock()
-    table.absent_until = table.absent_since + grace
+    table.away.since = table.clock()
+    table.away.until = table.away.since + grace
     if table.clocks is not None:
         table.clocks.pause(table.clock())  # nobody loses time to the other's absence
     other = table.seats[1 - seat]
@@ -103,7 +103,7 @@ def grace_over(table: Seated, game: Game) -> bool:
         gone = next(iter(table.absent))  # a rated match: staying away past the grace forfeits it
         lose(table, gone)
         log.info("game %d: %s did not come back: %s", game.number, table.seats[gone].name,
-                 "an abort" if table.aborted is not None else "a forfeit")
+                 "an abort" if table.ending.aborted is not None else "a forfeit")
         return False
     log.info("game %d abandoned: nobody came back", game.number)
     return False
@@ -113,11 +113,11 @@ def lose(table: Seated, seat: int) -> None:
     """``seat`` leaves a game against a person for good: in a rated
     match not yet dealt (its first hand unseen) that aborts the match,
     else the game (and a match) is lost by forfeit."""
-    table.left = seat
+    table.ending.left = seat
     if table.rated and not table.series.dealt:
-        table.aborted = seat
+        table.ending.aborted = seat
     else:
-        table.forfeit = seat
+        table.ending.forfeit = seat
 
 
 def warn_clock(table: Seated, seat: int, now: float) -> None:
@@ -130,12 +130,12 @@ def warn_clock(table: Seated, seat: int, now: float) -> None:
 def _time_out(table: Seated, game: Game, seat: int) -> None:
     """``seat``'s clock ran out: it loses (the game, and a match), as
     a player who leaves does, and both are told."""
-    table.left = table.forfeit = seat
+    table.ending.left = table.ending.forfeit = seat
     loser, winner = table.seats[seat].name, table.seats[1 - seat].name
     what = "match" if table.terms is not None else "game"
     table.seats[seat].notice(f"Your clock ran out: {winner} wins the {what}.")
     table.seats[1 - seat].notice(f"{loser}'s clock ran out: you win the {what}.")
-    table.parting[1 - seat] = f"{loser}'s clock ran out: you win the {what} by forfeit."
+    table.ending.parting[1 - seat] = f"{loser}'s clock ran out: you win the {what} by forfeit."
     log.info("game %d: %s ran out of time: a forfeit", game.number, loser)
 
 

@@ -122,7 +122,7 @@ class HumanSeat(Advising):
         computer = table.against_computer(self.index)
         return Seating(self.index, (names[0], names[1]), computer=computer,
                        dealt=table.dealt.is_set(), absent=absent,
-                       seconds_left=max(0, int(table.absent_until - table.clock())) if absent else 0,
+                       seconds_left=max(0, int(table.away.until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
                        hints=computer or table.hints, again_question=table.series.again_question(),
                        leave_question=table.leave_question(self.index), rated=table.rated)

@@ -47,7 +47,7 @@ async def match_over(table: Seated, winner: int, forfeit: bool = False, aborted:
         if table.terms.rated:
             table.series.news[i].extend(lines)
         if (forfeit or aborted) and i == winner and lines:
-            table.parting[winner] = " ".join(lines)
+            table.ending.parting[winner] = " ".join(lines)
 
 
 async def void(table: Seated) -> None:
@@ -67,27 +67,27 @@ async def void(table: Seated) -> None:
             await table.journal.match_over(result)
         except Exception:
             log.exception("the void match could not be recorded")
-    table.parting = {0: VOID_MESSAGE, 1: VOID_MESSAGE}
+    table.ending.parting = {0: VOID_MESSAGE, 1: VOID_MESSAGE}
 
 
 async def ended_early(table: Seated, game: Game) -> None:
     """``game`` ended before its end: the store keeps what the way it
     ended says (a forfeit recorded, a game given up or aborted
     dropped), and a match ends with it (void, aborted or forfeited)."""
-    if table.voided:
+    if table.ending.voided:
         await void(table)
         return
     journal = table.journal
-    if journal is not None and table.forfeit is not None:
-        await journal.forfeit(game, table.tally, 1 - table.forfeit)
-    elif journal is not None and table.abandoned is not None and journal.keeps_for(table.abandoned):
+    if journal is not None and table.ending.forfeit is not None:
+        await journal.forfeit(game, table.tally, 1 - table.ending.forfeit)
+    elif journal is not None and table.ending.abandoned is not None and journal.keeps_for(table.ending.abandoned):
         await journal.drop()  # a caller gave it up (the sysop giving up waiting keeps it)
-    elif journal is not None and table.aborted is not None:
+    elif journal is not None and table.ending.aborted is not None:
         await journal.drop()  # a match aborted before its first deal: nothing to keep
-    if table.terms is not None and table.aborted is not None:
-        await match_over(table, 1 - table.aborted, aborted=True)
-    elif table.terms is not None and table.forfeit is not None:
-        await match_over(table, 1 - table.forfeit, forfeit=True)
+    if table.terms is not None and table.ending.aborted is not None:
+        await match_over(table, 1 - table.ending.aborted, aborted=True)
+    elif table.terms is not None and table.ending.forfeit is not None:
+        await match_over(table, 1 - table.ending.forfeit, forfeit=True)
 
 async def finished(table: Seated, game: Game) -> bool:
     """``game`` was played to its end: recorded, and the match's score

@@ -4,14 +4,16 @@ computer's and a program's seats all sit."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from door.play.deals import Dealer
 from door.play.decision_clock import DecisionClocks
 from door.play.journal import Journal
 from door.play.series import Series
+from door.play.standing import Absence, Ending
 from door.play.table_settings import TableSettings
+from door.records.clock import Clock
 from door.records.identity import Identity
 from door.records.ranked.match import MatchTerms
 from engine.events import Event
@@ -75,25 +77,42 @@ class Seated(Protocol):
 
     seats: list[Seat]
     series: Series
-    terms: MatchTerms | None
-    journal: Journal | None
     clocks: DecisionClocks | None
-    clock: Callable[[], float]
-    rejoin_timeout: float | None
-    absent: set[int]
-    absent_until: float
-    absent_since: float
-    grace_used: dict[int, float]
-    left: int | None
-    forfeit: int | None
-    abandoned: int | None
-    aborted: int | None
-    voided: bool
-    parting: dict[int, str]
+    away: Absence
+    ending: Ending
     tally: GameTally
     settings: TableSettings
     dealer: Dealer
-    auto_deal: bool
+
+    @property
+    def terms(self) -> MatchTerms | None:
+        """The match's terms (best of N), or ``None``."""
+        ...
+
+    @property
+    def journal(self) -> Journal | None:
+        """The table's route to the store."""
+        ...
+
+    @property
+    def clock(self) -> Clock:
+        """Where the table's times come from (seconds)."""
+        ...
+
+    @property
+    def rejoin_timeout(self) -> float | None:
+        """Seconds a dropped player may take to come back."""
+        ...
+
+    @property
+    def absent(self) -> set[int]:
+        """The seats the table waits for."""
+        ...
+
+    @property
+    def auto_deal(self) -> bool:
+        """No chat mode before the hands."""
+        ...
 
     async def ask_again(self) -> list[bool]:
         """Both players' answers to "another game?", seat 0 first."""

@@ -34,7 +34,8 @@ from door.play.journal import HELD_MESSAGE, JournalError
 from door.play.match_end import ended_early, finished, void
 from door.play.seat import Seat, Watcher
 from door.play.series import Series
-from door.play.table_settings import TableSettings
+from door.play.standing import Absence, Ending
+from door.play.table_settings import SettingsReader, TableSettings
 from door.records.store import SavedGame
 from door.ui.words import strip_controls
 from engine.actions import Action, IllegalAction
@@ -52,7 +53,7 @@ __all__ = ["Table", "Seat", "Watcher"]
 log = logging.getLogger(__name__)
 
 
-class Table:
+class Table(SettingsReader):
     """A match between ``seats`` (two) under ``rules``, played as
     ``settings`` say (:class:`~door.play.table_settings.TableSettings`).
     Raises ``ValueError`` unless there are two seats."""
@@ -68,25 +69,15 @@ class Table:
         self.game: Game | None = None
         self.tally = GameTally()
         self.history: list[Event] = []
-        self.journal = settings.journal
-        self.rejoin_timeout = settings.rejoin_timeout
-        self.hints = settings.hints
-        self.clock = settings.clock
         self.clocks = DecisionClocks(settings.decision_clock) if settings.decision_clock is not None else None
         """The clock on each decision of a game between people
         (:mod:`door.play.decision_clock`), or ``None``."""
-        self.voided = False
-        """True when the door's own failure ended a rated match: it is void."""
         self.chat_log: list[ChatLine] = []
         self.watchers: list[Watcher] = []
-        self.left: int | None = None
-        self.absent: set[int] = set()
-        self.absent_until = 0.0
-        self.absent_since = 0.0
-        self.grace_used = {0: 0.0, 1: 0.0}
-        """Seconds each seat has spent away from a table with clocks: its
-        drops share one grace (``rejoin_timeout``), so a player cannot
-        stall by dropping and coming back again and again."""
+        self.away = Absence()
+        """Who is away, since when and until when (:class:`~door.play.standing.Absence`)."""
+        self.ending = Ending()
+        """How the match ended when a player went or the door failed (:class:`~door.play.standing.Ending`)."""
         self.go_on = asyncio.Event()
         """Set while play may go on; a seat clears it to hold the computer
         until its player has read a score (the "prompt" pace)."""
@@ -98,25 +89,9 @@ class Table:
         self.dealt = asyncio.Event()
         """Set once the dealer has dealt the hand on the table (chat mode
         before each hand, as in the original door)."""
-        self.forfeit: int | None = None
-        """The seat that left a game against a person on purpose, or a
-        guest whose line dropped there (it cannot come back): it loses it."""
-        self.parting: dict[int, str] = {}
-        """What the seat that stayed is told, by seat, when the other left
-        the match ("Sysop left the game: you win by forfeit."); its
-        session shows it on the menu (it landed there with no word)."""
-        self.abandoned: int | None = None
-        """The seat that ended the match by abandoning the game (:meth:`abandon`)."""
         self.ended = asyncio.Event()
         """Set when :meth:`run` is over (the store written)."""
-        self.held: str | None = None
-        """Why the match stopped with its game kept as the store has it
-        (the store could not keep a move), or ``None``."""
-        self.terms = settings.terms
-        self.aborted: int | None = None
-        """The seat that left a match before its first deal (it is aborted: not rated, nobody wins it)."""
-        self.auto_deal = settings.auto_deal
-        if self.auto_deal:
+        if settings.auto_deal:
             self.dealt.set()
         self._queue: asyncio.Queue[Command] = asyncio.Queue()
         for i, seat in enumerate(self.seats):
@@ -135,6 +110,11 @@ class Table:
         if self.terms is not None:
             return WIN_CHANCE
         return rules_objective(self.rules)
+
+    @property
+    def absent(self) -> set[int]:
+        """The seats whose line dropped, that the table waits for (:attr:`away`)."""
+        return self.away.seats
 
     @property
     def rated(self) -> bool:
@@ -259,7 +239,7 @@ class Table:
         self.seats[seat] = new
         new.attach(self, seat)
         self.absent.discard(seat)
-        self.grace_used[seat] += max(0.0, self.clock() - self.absent_since)
+        self.away.grace_used[seat] += max(0.0, self.clock() - self.away.since)
         if self.clocks is not None and not self.absent:
             self.clocks.resume(self.clock())  # the clocks go on with the time they had
             self._queue.put_nowait(Wake())
@@ -287,7 +267,7 @@ class Table:
             await self._run(resume)
         except Exception:  # the door's own failure: nobody is charged for it
             log.exception("the table of %s and %s failed", self.seats[0].name, self.seats[1].name)
-            self.voided = True
+            self.ending.voided = True
             await void(self)
         finally:
             for seat in self.seats:
@@ -332,7 +312,7 @@ class Table:
             try:
                 await self.journal.start(game, self.series.points())
             except JournalError as exc:
-                self.held = str(exc)
+                self.ending.held = str(exc)
                 self._tell(HELD_MESSAGE)
                 return None
         log.info("game %d starts: %s vs %s", game.number, self.seats[0].name, self.seats[1].name)
@@ -360,7 +340,7 @@ class Table:
         while True:
             command = await self._queue.get()
             if not isinstance(command, Submit | Wake | TimeOut):
-                self.left = command.seat
+                self.ending.left = command.seat
                 return
 
     async def _play(self, game: Game, events: list[Event], underway: bool = False) -> bool:
@@ -404,7 +384,7 @@ class Table:
             now = self.clock()
             waits = []
             if self.absent:
-                waits.append(max(0.0, self.absent_until - now))
+                waits.append(max(0.0, self.away.until - now))
             if self.clocks is not None and (wake := self.clocks.next_wake(now)) is not None:
                 waits.append(wake)
             try:
@@ -413,7 +393,7 @@ class Table:
                 now = self.clock()
                 if not self._queue.empty():
                     continue
-                if self.absent and now >= self.absent_until:
+                if self.absent and now >= self.away.until:
                     return None
                 if self.clocks is not None:
                     warn, out = self.clocks.due(now)
@@ -471,7 +451,7 @@ class Table:
         """The store could not keep the move just applied: the match ends
         with the game as the store has it (``held`` says why), and every
         seat is told."""
-        self.held = str(exc)
+        self.ending.held = str(exc)
         log.error("game %d held after %d actions: %s", game.number, len(game.actions) - 1, exc)
         for seat in self.seats:
             seat.notice(HELD_MESSAGE)

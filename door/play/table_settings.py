@@ -14,7 +14,7 @@ from door.records.ranked.match import MatchTerms
 from engine.objectives import Objective
 from engine.shuffle import SeedChain, SeededShuffle
 
-__all__ = ["TableSettings"]
+__all__ = ["SettingsReader", "TableSettings"]
 
 
 def _no_number() -> int | SeededShuffle | None:
@@ -70,3 +70,39 @@ class TableSettings:
     sealed_until: str | None = None
     decision_clock: ClockTerms | None = None
     forced_moves: bool = False
+
+
+class SettingsReader:
+    """What a table reads of its :attr:`settings`, as its own attributes."""
+
+    settings: TableSettings
+
+    @property
+    def journal(self) -> Journal | None:
+        """The table's route to the store (its settings')."""
+        return self.settings.journal
+
+    @property
+    def rejoin_timeout(self) -> float | None:
+        """Seconds a dropped player may take to come back (``None``: a drop ends the match)."""
+        return self.settings.rejoin_timeout
+
+    @property
+    def hints(self) -> bool:
+        """Whether the players of a game between people are given hints."""
+        return self.settings.hints
+
+    @property
+    def clock(self) -> Clock:
+        """Where the table's times come from (seconds)."""
+        return self.settings.clock
+
+    @property
+    def terms(self) -> MatchTerms | None:
+        """The match's terms (best of N), or ``None``: games until one declines another."""
+        return self.settings.terms
+
+    @property
+    def auto_deal(self) -> bool:
+        """No chat mode before the hands."""
+        return self.settings.auto_deal

@@ -238,8 +238,8 @@ class ClubNight:
         if game is None:
             return None
         scores = game.scores()
-        if table.forfeit is not None:
-            return ClubResult(a.round, a.players, 1 - table.forfeit, (scores[0], scores[1]), forfeit=True)
+        if table.ending.forfeit is not None:
+            return ClubResult(a.round, a.players, 1 - table.ending.forfeit, (scores[0], scores[1]), forfeit=True)
         if game.result is None:
             return None  # (held by a store that failed: no result)
         return ClubResult(a.round, a.players, game.result.winner, game.result.scores,

@@ -413,9 +413,9 @@ class SysopConsole:
     def _after_game(self, seat: HumanSeat) -> None:
         """Say in the events how a game ended when the caller left it."""
         table = seat.table
-        if table is not None and table.left is not None and table.left != seat.index:
-            other = table.seats[table.left].name
-            self.say(f"{other} left the game" + (": your win by forfeit" if table.forfeit == table.left else ""))
+        if table is not None and table.ending.left is not None and table.ending.left != seat.index:
+            other = table.seats[table.ending.left].name
+            self.say(f"{other} left the game" + (": your win by forfeit" if table.ending.forfeit == table.ending.left else ""))
 
     async def _resume(self) -> None:
         waiting = self.lobby.waiting_table(sysop_identity(self.name))

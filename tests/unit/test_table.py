@@ -87,7 +87,7 @@ async def test_two_seats_play_a_whole_game() -> None:
     assert table.game is not None and table.game.over
     assert any(isinstance(e, GameOver) for e in seats[0].events)
     assert all(s.finished for s in seats) and table.ended.is_set()
-    assert table.forfeit is None and not table.parting
+    assert table.ending.forfeit is None and not table.ending.parting
 
 
 async def test_a_game_the_door_numbers_is_dealt_from_seeds_and_each_player_is_told_the_commitment() -> None:
@@ -116,8 +116,8 @@ async def test_a_player_who_quits_a_game_against_a_person_forfeits_it_and_the_ot
     await asyncio.sleep(0.05)
     table.quit(1)
     await asyncio.wait_for(running, 5)
-    assert table.forfeit == 1 and table.left == 1
-    assert table.parting == {0: "Sysop left the game: you win by forfeit."}
+    assert table.ending.forfeit == 1 and table.ending.left == 1
+    assert table.ending.parting == {0: "Sysop left the game: you win by forfeit."}
     assert any("left the game" in n for n in seats[0].notices)
 
 
@@ -129,7 +129,7 @@ async def test_a_guest_whose_line_drops_between_people_forfeits_at_once() -> Non
     await asyncio.sleep(0.05)
     table.leave(1)
     await asyncio.wait_for(running, 5)
-    assert table.forfeit == 1 and "a guest cannot come back" in table.parting[0]
+    assert table.ending.forfeit == 1 and "a guest cannot come back" in table.ending.parting[0]
 
 
 async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
@@ -143,7 +143,7 @@ async def test_a_registered_player_whose_line_drops_is_waited_for() -> None:
     assert table.absent == {1} and not running.done()
     assert any("line dropped" in n for n in seats[0].notices)
     await asyncio.wait_for(running, 5)  # nobody came back within the 0.3 s
-    assert table.forfeit is None and table.abandoned is None
+    assert table.ending.forfeit is None and table.ending.abandoned is None
 
 
 async def test_abandoning_ends_the_match() -> None:
@@ -154,4 +154,4 @@ async def test_abandoning_ends_the_match() -> None:
     await asyncio.sleep(0.05)
     table.abandon(0)
     await asyncio.wait_for(running, 5)
-    assert table.abandoned == 0 and table.forfeit is None
+    assert table.ending.abandoned == 0 and table.ending.forfeit is None

@@ -87,13 +87,13 @@ async def test_a_staller_loses_the_match_on_time_and_refused_moves_do_not_reset_
     table = rated_table([ann, bob], seconds=1.0, warning=0.5)
     await asyncio.wait_for(table.run(), 10)
     assert bob.refused >= 1  # (a refused move every tenth of a second, and still the clock ran out)
-    assert table.forfeit == 1 and table.series.result is not None and table.series.result.winner == 0
-    assert table.series.result.forfeit and not table.voided
+    assert table.ending.forfeit == 1 and table.series.result is not None and table.series.result.winner == 0
+    assert table.series.result.forfeit and not table.ending.voided
     assert any(n.startswith("Your clock: 0:01 left for this move, then you lose the match") for n in bob.notices)
     assert "Your clock ran out: Ann wins the match." in bob.notices
     assert "Bob's clock ran out: you win the match." in ann.notices
     assert not any("Your clock:" in n for n in ann.notices), ann.notices  # (Ann moved in time: never warned)
-    assert table.parting[0].startswith("Ann wins the match by forfeit")
+    assert table.ending.parting[0].startswith("Ann wins the match by forfeit")
 
 
 async def test_a_waiting_player_is_not_awaited_and_the_clocks_stand_still_while_a_line_is_down() -> None:
@@ -111,7 +111,7 @@ async def test_a_waiting_player_is_not_awaited_and_the_clocks_stand_still_while_
     back = Staller("Bob", BOB)
     table.rejoin(1, back)
     await asyncio.wait_for(running, 5)
-    assert table.forfeit == 1 and "Your clock ran out: Ann wins the match." in back.notices
+    assert table.ending.forfeit == 1 and "Your clock ran out: Ann wins the match." in back.notices
 
 
 class Fragile(Scripted):
@@ -151,10 +151,10 @@ async def test_a_seat_that_fails_when_told_what_happened_voids_a_rated_match() -
     table = rated_table([ann, bob], seconds=30)
     await asyncio.wait_for(table.run(), 10)
     result = table.series.result
-    assert table.voided and result is not None and result.void and result.aborted and result.leaver is None
+    assert table.ending.voided and result is not None and result.void and result.aborted and result.leaver is None
     assert VOID_MESSAGE in ann.notices and VOID_MESSAGE in bob.notices
     assert result.words(("Ann", "Bob")) == "The door failed during the match: it is void, and not rated."
-    assert table.forfeit is None and table.parting == {0: VOID_MESSAGE, 1: VOID_MESSAGE}
+    assert table.ending.forfeit is None and table.ending.parting == {0: VOID_MESSAGE, 1: VOID_MESSAGE}
 
 
 async def test_a_session_that_ends_leaves_its_seat_once_and_never_a_seat_taken_back() -> None:
@@ -223,5 +223,5 @@ async def test_a_player_who_drops_and_comes_back_again_and_again_has_one_grace_i
         table.rejoin(1, seat)
         await asyncio.sleep(0.05)
     await asyncio.wait_for(running, 5)
-    assert table.forfeit == 1 and table.series.result is not None and table.series.result.winner == 0
+    assert table.ending.forfeit == 1 and table.series.result is not None and table.series.result.winner == 0
     assert any(n.endswith("waits up to 1 second for them to come back.") for n in ann.notices)
