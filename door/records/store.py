@@ -32,6 +32,7 @@ from door.records.saved_games import SavedGame, SavedGames
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
 from door.records.statistics import StatisticsQueries
+from door.records.tournaments.repository import Tournaments
 
 __all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
            "name_key", "DATABASE_NAME"]
@@ -60,6 +61,8 @@ class Store:
         self.bots = Bots(database, self.accounts, clock)
         self.leases = Leases(database, clock)
         """One node at a time for a named job (:mod:`door.records.leases`)."""
+        self.tournaments = Tournaments(database, clock)
+        """Tournaments run over days (:mod:`door.records.tournaments`)."""
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL, contract: bool = False) -> Store:
