@@ -16,6 +16,7 @@ expires.
 
 from __future__ import annotations
 
+from door.records.database import Conflict
 from door.records.leases import Leases
 from door.records.tournaments.repository import Tournaments
 from door.records.tournaments.values import Seating
@@ -48,12 +49,15 @@ class Director:
         (an empty list when there were none), or ``None`` when another
         holder has the lease and nothing was done.  Raises
         :class:`~door.records.database.StoreError` when the store cannot
-        answer; a tournament whose step fails for that is tried again at
-        the next call."""
+        answer (the tournaments stepped before it keep their step; the
+        rest are stepped at the next call)."""
         if not await self.leases.take(LEASE, self.holder, self.lease_seconds):
             return None
         when = self.tournaments.clock() if now is None else now
         seats: list[Seating] = []
         for name in await self.tournaments.due(when):
-            seats += await self.tournaments.step(name, when)
+            try:
+                seats += await self.tournaments.step(name, when)
+            except Conflict:  # another writer made the same pairing first (a lease stolen mid-step): theirs stands
+                continue
         return seats
