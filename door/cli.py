@@ -25,6 +25,8 @@ from door.net.sorry import DEFAULT_WORDS
 from door.records.cli import NAMED, run_records
 from door.records.cli import add_parser as add_records_parser
 from door.records.store import StoreError
+from door.records.tournament_cli import add_parser as add_tournament_parser
+from door.records.tournament_cli import run_tournament
 from door.server import serve
 from door.service import node_name
 from door.workers import MAX_WORKERS, run_workers
@@ -61,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(one a core this process may use; default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
+    add_tournament_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
     pw.add_argument("--stdin", action="store_true", help="read the password (twice, one a line) from standard input")
     d = sub.add_parser("door", help="run one caller over stdin/stdout (or a telnet socket) as a BBS door")
@@ -263,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "records":
         data_dir = Path(args.data_dir or config.server.data_dir)
         return run_records(args, config.store.target(data_dir))
+    if args.command == "tournament":
+        return run_tournament(args, config.store.target(Path(args.data_dir or config.server.data_dir)))
     if args.command == "door" and args.show_dropfile:
         from door.door_mode import show_dropfile
         return show_dropfile(args.dropfile, os.environ)
