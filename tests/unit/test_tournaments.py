@@ -16,7 +16,7 @@ import pytest
 from door.records.connection import Connection
 from door.records.ranked.tournament import Format, Kind
 from door.records.store import DATABASE_NAME, Store
-from door.records.tournaments.settings import HOUR, Settings, TournamentError
+from door.records.tournaments.settings import DAY, HOUR, Play, Settings, TournamentError
 from door.records.tournaments.values import BOTH_LOST, State
 
 START = 1_800_000_000.0
@@ -250,5 +250,65 @@ async def test_the_sysops_remedies_and_both_players_late(tmp_path: Path) -> None
             await t.adjudicate("club", "Ann", "Eve")
         with pytest.raises(TournamentError, match="won with 121 points"):
             await t.record("club", *view.pairings[-2].players, (100, 90))  # type: ignore[arg-type]
+    finally:
+        await store.close()
+
+
+async def test_live_set_times_and_correspondence_deadlines(tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        await callers(store, {"Ann": 1900, "Bob": 1800})
+        t = store.tournaments
+        await t.create("weekly", "Weekly", Settings(Format(Kind.SWISS, rounds=2), round_hours=1, interval_hours=24))
+        await t.create("letters", "By letter", Settings(Format(Kind.DOUBLE, games=5), play=Play.CORRESPONDENCE,
+                                                        move_days=2, round_days=10))
+        for name in ("weekly", "letters"):
+            await t.enter(name, "Ann")
+            await t.enter(name, "Bob")
+            await t.start(name)
+        first = await t.step("letters", clock.now)
+        assert [(s.best_of, s.move_days, s.deadline) for s in first] == [(5, 2, START + 10 * DAY)]
+        await t.step("weekly", clock.now)
+        await t.record("weekly", "Ann", "Bob", (121, 100))
+        clock.now += 23 * HOUR
+        assert await t.step("weekly", clock.now) == []  # round 2's set time is a day after the start
+        clock.now += HOUR
+        seats = await t.step("weekly", clock.now)
+        assert [(s.slot, s.players, s.move_days) for s in seats] == [("2-1", ("Ann", "Bob"), None)]
+        # a double elimination of two: the winners' champion loses the grand final, so the reset is played
+        await t.record("letters", "Ann", "Bob", (3, 2))
+        assert [s.slot for s in await t.step("letters", clock.now)] == ["F1"]
+        await t.record("letters", "Bob", "Ann", (3, 0))
+        assert [s.slot for s in await t.step("letters", clock.now)] == ["F2"]
+        await t.record("letters", "Bob", "Ann", (3, 1))
+        await t.step("letters", clock.now)
+        view = await t.view("letters")
+        assert view.tournament.state is State.FINISHED and view.brackets[0][1].champion == "Bob"
+    finally:
+        await store.close()
+
+
+async def test_a_knock_out_match_both_miss_goes_to_the_better_seed_and_the_game_says_who_is_late(
+        tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        await callers(store, {"Ann": 1500, "Bob": 1900, "Cy": 1700, "Dee": 1600})
+        t = store.tournaments
+        await t.create("cup", "Cup", Settings(Format(Kind.SINGLE, games=3), round_hours=1))
+        for name in ("Ann", "Bob", "Cy", "Dee"):
+            await t.enter(name="cup", player=name)
+        await t.start("cup")
+        seats = await t.step("cup", clock.now)
+        assert [s.players for s in seats] == [("Bob", "Ann"), ("Cy", "Dee")]  # 1 v 4, 2 v 3
+        await t.check_in("cup", "Cy")
+        await t.check_in("cup", "Dee")
+        await t.waiting_on(seats[1].pairing, 0)  # both sat down; the game waits on Cy
+        clock.now += 2 * HOUR
+        assert [s.players for s in await t.step("cup", clock.now)] == [("Bob", "Dee")]
+        view = await t.view("cup")
+        assert [(p.slot, p.winner, p.scores, p.how) for p in view.pairings[:2]] == [
+            ("W1-1", 0, (2, 0), "both late, the better seed goes on"), ("W1-2", 1, (0, 2), "forfeit")]
     finally:
         await store.close()
