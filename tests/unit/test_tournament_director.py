@@ -7,11 +7,16 @@ the lease expires."""
 from __future__ import annotations
 
 import asyncio
+import logging
+from pathlib import Path
+
+import pytest
 
 from door.records.ranked.tournament import Format, Kind
-from door.records.store import Store
+from door.records.store import DATABASE_NAME, Store
 from door.records.tournaments.director import LEASE, LEASE_SECONDS, Director
 from door.records.tournaments.settings import HOUR, Settings
+from door.sysop.tournament_loop import run_director
 from tests.support.postgres import PostgresServer
 
 START = 1_800_000_000.0
@@ -88,3 +93,30 @@ async def test_steps_of_one_tournament_at_once_make_one_round(postgres: Postgres
     finally:
         for n in nodes:
             await n.close()
+
+
+async def test_a_nodes_loop_pairs_a_tournament_whose_entries_closed(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    store = await Store.open(tmp_path / DATABASE_NAME)
+    loop = None
+    try:
+        for name in ("Ann", "Bob"):
+            await store.accounts.create(name, "unused-hash")
+        await store.tournaments.create("now", "Now", Settings(Format(Kind.SINGLE, games=1),
+                                                              closes=store.clock() + 0.2))
+        for name in ("Ann", "Bob"):
+            await store.tournaments.enter("now", name)
+        with caplog.at_level(logging.INFO, "door.sysop.tournament_loop"):
+            loop = asyncio.create_task(run_director(store, "node-a", every=0.05))
+            for _ in range(100):
+                await asyncio.sleep(0.05)
+                if (await store.tournaments.view("now")).pairings:
+                    break
+        assert [p.players for p in (await store.tournaments.view("now")).pairings] == [("Ann", "Bob")]
+        assert await store.leases.holder(LEASE) == "node-a"
+        assert "tournament now: W1-1 Ann v Bob paired, best of 1" in caplog.text
+    finally:
+        if loop is not None:
+            loop.cancel()
+            await asyncio.gather(loop, return_exceptions=True)
+        await store.close()
