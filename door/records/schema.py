@@ -356,6 +356,8 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         decided $time,
         UNIQUE (tournament_id, stage, slot)
     );
+    CREATE INDEX tournament_pairings_player0 ON tournament_pairings(tournament_id, player0);
+    CREATE INDEX tournament_pairings_player1 ON tournament_pairings(tournament_id, player1);
     CREATE TABLE tournament_finishes (
         tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
         year INTEGER NOT NULL,

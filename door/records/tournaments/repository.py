@@ -302,7 +302,7 @@ def _entered(db: Connection, t: Tournament, player: str) -> str:
 
 def _open_pairing(db: Connection, t: Tournament, player: str) -> Pairing:
     name = _entered(db, t, player)
-    for p in rows.pairings(db, t.id):
+    for p in rows.pairings(db, t.id, name):
         if p.open and name in p.players:
             return p
     raise TournamentError(f"{name} has no game to play in {t.name} now")
@@ -310,7 +310,7 @@ def _open_pairing(db: Connection, t: Tournament, player: str) -> Pairing:
 
 def _between(db: Connection, t: Tournament, a: str, b: str, open_only: bool) -> Pairing:
     names = {_entered(db, t, a), _entered(db, t, b)}
-    found = [p for p in rows.pairings(db, t.id) if set(p.players) == names and (p.open or not open_only)]
+    found = [p for p in rows.pairings(db, t.id, min(names)) if set(p.players) == names and (p.open or not open_only)]
     if not found:
         raise TournamentError(f"{' and '.join(sorted(names))} have no {'open ' if open_only else ''}game "
                               f"together in {t.name}")

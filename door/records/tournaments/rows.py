@@ -44,12 +44,13 @@ def entries(db: Connection, tournament_id: int) -> list[Entry]:
         "ORDER BY entered, name", (tournament_id,))]
 
 
-def pairings(db: Connection, tournament_id: int) -> list[Pairing]:
-    """The tournament's pairings, in the order they were made."""
+def pairings(db: Connection, tournament_id: int, player: str | None = None) -> list[Pairing]:
+    """The tournament's pairings (only ``player``'s, when given), in the order they were made."""
+    only, args = ("AND (player0 = ? OR player1 = ?) ", (player, player)) if player is not None else ("", ())
     return [Pairing(int(r[0]), int(r[1]), r[2], r[3], (r[4], r[5]), r[6], r[7], int(r[8]), r[9], r[10],
                     (int(r[11]), int(r[12])), int(r[13]), r[14], r[15]) for r in db.execute(
-        f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ? ORDER BY id",
-        (tournament_id,))]
+        f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ? {only}ORDER BY id",
+        (tournament_id, *args))]
 
 
 def account(db: Connection, t: Tournament, player: str) -> tuple[int, str, float]:
