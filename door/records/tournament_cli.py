@@ -195,6 +195,8 @@ async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
         p = await t.adjudicate(w[0], w[1], w[2], score(w[3]) if len(w) > 3 else None)
         print(f"Adjudicated {p.slot}: {w[1]} beat {w[2]}.", file=out)
     elif args.action == "extend":
+        if not w[1].replace(".", "", 1).isdigit():
+            raise ValueError(f"expected a number of hours, got {w[1]!r}")
         moved = await t.extend(w[0], float(w[1]), w[2] if len(w) > 2 else None)
         print(f"Moved {moved} deadline(s) {float(w[1]):g} hours later.", file=out)
     else:

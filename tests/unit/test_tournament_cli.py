@@ -76,6 +76,8 @@ def test_mistakes_are_said_with_their_exit_status(data_dir: Path, capsys: pytest
     assert code == 2 and "game_to must be 121 or 61" in err
     code, _, err = run(capsys, data_dir, "enter", "cup")
     assert code == 2 and "tournament enter takes 2 words, got 1" in err
+    code, _, err = run(capsys, data_dir, "extend", "cup", "soon")
+    assert code == 2 and "expected a number of hours, got 'soon'" in err
     code, _, err = run(capsys, data_dir, "show", "nothing")
     assert code == 1 and "there is no tournament called 'nothing'" in err
     assert run(capsys, data_dir, "list")[1] == "No tournaments yet (cribbage-door tournament create).\n"

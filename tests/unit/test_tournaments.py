@@ -180,6 +180,8 @@ async def test_entries_are_checked_where_they_enter(tmp_path: Path) -> None:
             Settings(Format(Kind.SWISS, rounds=3), min_rating=1800, max_rating=1400)
         with pytest.raises(TournamentError, match="a correspondence move is 1 to 14 days"):
             Settings(Format(Kind.SINGLE), move_days=30)
+        with pytest.raises(TournamentError, match="entries would close before the tournament is made"):
+            await t.create("past", "Past", Settings(Format(Kind.SINGLE), closes=START - 1))
         settings = Settings(Format(Kind.SINGLE, games=3), min_rating=1300, max_rating=2000,
                             closes=START + 3600)
         await t.create("spring", "Spring open", settings)

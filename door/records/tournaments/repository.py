@@ -66,12 +66,14 @@ class Tournaments:
     async def create(self, name: str, title: str, settings: Settings) -> Tournament:
         """Make tournament ``name`` (its bulletins' stem) called ``title``,
         open for entries.  Raises :class:`TournamentError` for a bad name or
-        title, or a name already used."""
+        title, a name already used, or entries that would close before now."""
         check_name(name)
         check_title(title)
         if not isinstance(settings, Settings):
             raise TournamentError(f"a tournament's settings are Settings, got {settings!r}")
         now = self.clock()
+        if settings.closes is not None and settings.closes <= now:
+            raise TournamentError("entries would close before the tournament is made: give a time to come")
 
         def tx(db: Connection) -> Tournament:
             if db.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone():
