@@ -187,7 +187,8 @@ class DoorServer:
         s = self.config.server
         self.thinking.start()
         self._watch = asyncio.create_task(watch_loop())
-        self._tasks.add(asyncio.create_task(run_director(self.ctx.store, f"{self.service.name} pid {getpid()}"[:100])))
+        self._tasks.add(asyncio.create_task(run_director(self.ctx.store, f"{self.service.name} pid {getpid()}"[:100],
+                                                         folder=Path(b) if (b := self.config.bulletins.folder) else None)))
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1

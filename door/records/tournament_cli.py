@@ -36,7 +36,8 @@ from door.records.ranked.bracket_sentences import sentences
 from door.records.ranked.standings import HEADING
 from door.records.ranked.tournament import Format, Kind
 from door.records.store import Store, StoreError
-from door.records.tournament_bulletins import season_bulletin, tournament_bulletins
+from door.records.tournament_bulletins import season_bulletin
+from door.records.tournaments.announce import view_bulletins
 from door.records.tournaments.director import LEASE, Director
 from door.records.tournaments.repository import Tournaments
 from door.records.tournaments.settings import Play, Settings, TournamentError
@@ -252,7 +253,7 @@ async def _show(t: Tournaments, name: str, folder: Path | None, out: TextIO) -> 
         for sentence in sentences(state):
             print(sentence, file=out)
     if folder is not None:
-        written = write_files(tournament_bulletins(name, v.tournament.title, v.standings, v.brackets), folder)
+        written = write_files(view_bulletins(v), folder)
         print(f"Wrote {len(written)} bulletin file(s) to {folder}.", file=out)
     if v.tournament.state is State.FINISHED:
         print("Over: its finishes are kept for the season (cribbage-door tournament season YEAR).", file=out)

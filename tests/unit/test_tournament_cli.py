@@ -59,6 +59,7 @@ def test_a_knock_out_from_the_command_line(data_dir: Path, capsys: pytest.Captur
     code, out, _ = run(capsys, data_dir, "show", "cup", "--bulletins", str(folder))
     assert code == 0 and "Champion: Ann." in out and "Over: its finishes are kept" in out
     assert "Final: Ann beat Cy 1 game to 0." in (folder / "cup-bracket.txt").read_text()
+    assert "W2-1   Ann v Cy: Ann won 1-0" in (folder / "cup-pairings.txt").read_text()
     code, out, _ = run(capsys, data_dir, "season", str(time.gmtime().tm_year))
     assert code == 0 and [row.split()[1:3] for row in out.splitlines()[1:]] == [["Ann", "11"], ["Cy", "8"],
                                                                                  ["Bob", "5"]]

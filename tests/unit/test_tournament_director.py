@@ -2,7 +2,8 @@
 "nodes" (two store objects on one PostgreSQL database), racing: only the
 lease's holder acts, each round is paired exactly once, a second call
 changes nothing, and when the holder dies another node takes over once
-the lease expires."""
+the lease expires; a node's loop pairs a tournament whose entries closed
+and announces it on the board."""
 
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ async def test_a_nodes_loop_pairs_a_tournament_whose_entries_closed(tmp_path: Pa
         for name in ("Ann", "Bob"):
             await store.tournaments.enter("now", name)
         with caplog.at_level(logging.INFO, "door.sysop.tournament_loop"):
-            loop = asyncio.create_task(run_director(store, "node-a", every=0.05))
+            loop = asyncio.create_task(run_director(store, "node-a", every=0.05, folder=tmp_path / "board"))
             for _ in range(100):
                 await asyncio.sleep(0.05)
                 if (await store.tournaments.view("now")).pairings:
@@ -115,6 +116,13 @@ async def test_a_nodes_loop_pairs_a_tournament_whose_entries_closed(tmp_path: Pa
         assert [p.players for p in (await store.tournaments.view("now")).pairings] == [("Ann", "Bob")]
         assert await store.leases.holder(LEASE) == "node-a"
         assert "tournament now: W1-1 Ann v Bob paired, best of 1" in caplog.text
+        for _ in range(100):  # the pairing announced on the board
+            if (tmp_path / "board" / "now-pairings.txt").exists():
+                break
+            await asyncio.sleep(0.05)
+        announced = (tmp_path / "board" / "now-pairings.txt").read_text()
+        assert "Now: round 1" in announced and "W1-1   Ann v Bob: to play by " in announced
+        assert "Final: Ann against Bob, to play." in (tmp_path / "board" / "now-bracket.txt").read_text()
     finally:
         if loop is not None:
             loop.cancel()
