@@ -324,6 +324,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         title TEXT NOT NULL,
         settings TEXT NOT NULL,
         state TEXT NOT NULL,
+        seeds TEXT NOT NULL DEFAULT '{}',
         created $time NOT NULL,
         started $time,
         ended $time

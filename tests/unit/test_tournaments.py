@@ -314,3 +314,26 @@ async def test_a_knock_out_match_both_miss_goes_to_the_better_seed_and_the_game_
             ("W1-1", 0, (2, 0), "both late, the better seed goes on"), ("W1-2", 1, (0, 2), "forfeit")]
     finally:
         await store.close()
+
+
+async def test_a_replaced_player_keeps_their_place_in_the_bracket_as_drawn(tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        await callers(store, {"Bob": 1500, "Cy": 1500, "Dee": 1500, "Eve": 1500, "Abe": 1500})
+        t = store.tournaments
+        await t.create("cup", "Cup", Settings(Format(Kind.SINGLE, games=1)))
+        for name in ("Bob", "Cy", "Dee", "Eve"):
+            await t.enter("cup", name)
+        await t.start("cup")
+        await t.step("cup", clock.now)  # seeds by name (equal ratings): Bob v Eve, Cy v Dee
+        await t.record("cup", "Bob", "Eve", (1, 0))
+        await t.replace("cup", "Cy", "Abe")  # Abe would be the first seed by name if the bracket were drawn again
+        view = await t.view("cup")
+        assert view.tournament.seeds == {"bracket": ("Bob", "Abe", "Dee", "Eve")}
+        assert [(p.slot, p.players) for p in view.pairings] == [("W1-1", ("Bob", "Eve")), ("W1-2", ("Abe", "Dee"))]
+        assert [state.matches["W1-1"].winner for _, state in view.brackets] == ["Bob"]
+        await t.record("cup", "Dee", "Abe", (1, 0))
+        assert [s.players for s in await t.step("cup", clock.now)] == [("Bob", "Dee")]
+    finally:
+        await store.close()

@@ -110,11 +110,15 @@ def _match_results(pairings: Sequence[Pairing], stage: str) -> dict[str, MatchRe
 
 def brackets(t: Tournament, entries: Sequence[Entry], pairings: Sequence[Pairing]) -> list[tuple[str, BracketState]]:
     """The knock-out's brackets as the results leave them, each with its
-    label (``bracket``, ``consolation``): none for a Swiss, nor for a
+    label (``bracket``, ``consolation``): as ``t`` kept them once drawn;
+    before, as they would be drawn now; none for a Swiss, nor for a
     qualifying Swiss before its last round is over."""
     fmt = t.settings.format
     made: list[tuple[str, Bracket]] = []
-    if fmt.kind in (Kind.SINGLE, Kind.DOUBLE) and len(entries) >= 2:
+    if t.seeds:  # as drawn when its first matches were paired
+        made = [(label, double(seeds) if fmt.kind is Kind.DOUBLE else single(seeds))
+                for label, seeds in t.seeds.items()]
+    elif fmt.kind in (Kind.SINGLE, Kind.DOUBLE) and len(entries) >= 2:
         seeds = seed_by_rating(_entrants(entries))
         made = [("bracket", single(seeds) if fmt.kind is Kind.SINGLE else double(seeds))]
     elif fmt.kind is Kind.QUALIFYING and _swiss_over(t, pairings):

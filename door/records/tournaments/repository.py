@@ -14,6 +14,7 @@ store cannot answer.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -247,6 +248,8 @@ class Tournaments:
             for seat in ("player0", "player1"):
                 db.execute(f"UPDATE tournament_pairings SET {seat} = ? WHERE tournament_id = ? AND {seat} = ?",
                            (shown, t.id, was))
+            rows.keep_seeds(db, dataclasses.replace(t, seeds={
+                label: tuple(shown if n == was else n for n in seeds) for label, seeds in t.seeds.items()}))
         await self.database.tx(tx)
 
     async def extend(self, name: str, hours: float, player: str | None = None) -> int:
@@ -358,6 +361,9 @@ def _step(db: Connection, name: str, now: float) -> list[Seating]:
         pairings = rows.pairings(db, t.id)
     seats = _pair(db, t, entries, pairings, now)
     pairings = rows.pairings(db, t.id)
+    if not t.seeds and (drawn := brackets(t, entries, pairings)) and any(p.stage != SWISS for p in pairings):
+        t = dataclasses.replace(t, seeds={label: state.bracket.seeds for label, state in drawn})
+        rows.keep_seeds(db, t)
     done = finishes(t, entries, pairings, now)
     if done is not None:
         accounts = {e.name: e.account_id for e in entries}

@@ -4,6 +4,7 @@ pairings, a registered caller who may enter, a pairing decided or made."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from door.records.connection import Connection
@@ -12,10 +13,10 @@ from door.records.tournaments.progress import Decision, NewPairing
 from door.records.tournaments.settings import Settings, TournamentError
 from door.records.tournaments.values import Entry, Pairing, State, Tournament
 
-__all__ = ["tournament", "entries", "pairings", "account", "decide", "insert_pairing", "TOURNAMENT_COLUMNS",
+__all__ = ["tournament", "entries", "pairings", "account", "keep_seeds", "decide", "insert_pairing", "TOURNAMENT_COLUMNS",
            "DEFAULT_RATING"]
 
-TOURNAMENT_COLUMNS = "id, name, title, settings, state, created, started, ended"
+TOURNAMENT_COLUMNS = "id, name, title, settings, state, created, started, ended, seeds"
 _PAIRING_COLUMNS = ("id, wave, stage, slot, player0, player1, paired, deadline, shown, waiting, winner, score0, "
                     "score1, skunk, how, decided")
 
@@ -25,8 +26,9 @@ DEFAULT_RATING = 1500.0
 
 def from_row(row: Any) -> Tournament:
     """A :class:`Tournament` from a row of :data:`TOURNAMENT_COLUMNS`."""
+    seeds = {label: tuple(names) for label, names in json.loads(row[8]).items()}
     return Tournament(int(row[0]), row[1], row[2], Settings.from_json(row[3]), State(row[4]), row[5], row[6],
-                      row[7])
+                      row[7], seeds)
 
 
 def tournament(db: Connection, name: str) -> Tournament:
@@ -70,6 +72,12 @@ def account(db: Connection, t: Tournament, player: str) -> tuple[int, str, float
         raise TournamentError(f"{name}'s rating {rating:.0f} is outside {t.name}'s band "
                               f"({s.min_rating or 0:g} to {s.max_rating if s.max_rating is not None else 5000:g})")
     return account_id, name, rating
+
+
+def keep_seeds(db: Connection, t: Tournament) -> None:
+    """Keep ``t.seeds``, its knock-out's seeds by bracket label."""
+    db.execute("UPDATE tournaments SET seeds = ? WHERE id = ?",
+               (json.dumps({label: list(names) for label, names in t.seeds.items()}), t.id))
 
 
 def decide(db: Connection, p: Pairing, d: Decision, now: float) -> None:

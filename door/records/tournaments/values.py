@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from door.records.ranked.tournament import Entrant
 from door.records.tournaments.settings import Settings
@@ -36,8 +37,11 @@ class State(enum.Enum):
 class Tournament:
     """A tournament: ``id``, short ``name`` (its bulletins' stem),
     ``title``, :class:`~door.records.tournaments.settings.Settings`,
-    :class:`State`, and when it was ``created``, ``started`` and ``ended``
-    (seconds since the epoch; ``None``: not yet)."""
+    :class:`State`, when it was ``created``, ``started`` and ``ended``
+    (seconds since the epoch; ``None``: not yet), and its knock-out's
+    ``seeds`` by bracket label (best first), kept when its first matches
+    were paired (empty before), so that a replaced player's bracket stays
+    as it was drawn."""
 
     id: int
     name: str
@@ -47,6 +51,7 @@ class Tournament:
     created: float
     started: float | None
     ended: float | None
+    seeds: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
