@@ -26,6 +26,7 @@ import datetime
 import os
 import socket
 import sys
+from collections.abc import Awaitable, Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import TextIO
@@ -41,14 +42,15 @@ from door.records.tournaments.announce import view_bulletins
 from door.records.tournaments.director import LEASE, Director
 from door.records.tournaments.repository import Tournaments
 from door.records.tournaments.settings import Play, Settings, TournamentError
-from door.records.tournaments.values import Seating, State, Tournament
+from door.records.tournaments.values import Seating, State
 from engine.notation import NotationError, rules_from_dict
 
 __all__ = ["add_parser", "run_tournament", "ACTIONS", "settings_from", "score", "when"]
 
 ACTIONS = {"create": 1, "list": 0, "show": 1, "enter": 2, "withdraw": 2, "start": 1, "result": 4, "adjudicate": 3,
            "extend": 2, "replace": 3, "season": 1}
-"""Each action and the words it needs after it (adjudicate and extend take one more, optionally)."""
+"""Each action and the words it needs after it (adjudicate and extend take one more, optionally);
+:data:`HANDLERS` carries each out."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -166,44 +168,74 @@ async def _open(where: Path | str, args: argparse.Namespace, out: TextIO) -> int
         await store.close()
 
 
+Handler = Callable[[Tournaments, list[str], argparse.Namespace, TextIO], Awaitable[bool]]
+"""An action: carries it out with the command's words and options, says what it did on ``out``, and
+returns whether the tournaments should be moved on afterwards (a change was made)."""
+
+
+async def _list_all(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    found = await t.listing()
+    for x in found:
+        print(f"{x.name:<24} {x.state.value:<9} {x.title}: {x.settings.describe()}", file=out)
+    if not found:
+        print("No tournaments yet (cribbage-door tournament create).", file=out)
+    return False
+
+
+async def _create(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    made = await t.create(w[0], args.title or w[0], settings_from(args))
+    print(f"Made {made.name}, {made.title}: {made.settings.describe()}. Entries are open.", file=out)
+    return False
+
+
+async def _enter(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    entry = await t.enter(w[0], w[1])
+    print(f"{entry.name} entered {w[0]} (rating {entry.rating:.0f}).", file=out)
+    return False
+
+
+async def _withdraw(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    await t.withdraw(w[0], w[1])
+    print(f"{w[1]} withdrew from {w[0]}.", file=out)
+    return False
+
+
+async def _start(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    await t.start(w[0])
+    print(f"Started {w[0]}: entries are closed.", file=out)
+    return True
+
+
+async def _result(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    p = await t.record(w[0], w[1], w[2], score(w[3]))
+    print(f"Recorded {p.slot}: {w[1]} beat {w[2]} {w[3]}.", file=out)
+    return True
+
+
+async def _adjudicate(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    p = await t.adjudicate(w[0], w[1], w[2], score(w[3]) if len(w) > 3 else None)
+    print(f"Adjudicated {p.slot}: {w[1]} beat {w[2]}.", file=out)
+    return True
+
+
+async def _extend(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    if not w[1].replace(".", "", 1).isdigit():
+        raise ValueError(f"expected a number of hours, got {w[1]!r}")
+    moved = await t.extend(w[0], float(w[1]), w[2] if len(w) > 2 else None)
+    print(f"Moved {moved} deadline(s) {float(w[1]):g} hours later.", file=out)
+    return True
+
+
+async def _replace(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    await t.replace(w[0], w[1], w[2])
+    print(f"{w[2]} takes {w[1]}'s place in {w[0]}.", file=out)
+    return True
+
+
 async def _run(store: Store, args: argparse.Namespace, out: TextIO) -> int:
-    t, w = store.tournaments, args.words
-    if args.action == "list":
-        return _list(await t.listing(), out)
-    if args.action == "show":
-        return await _show(t, w[0], args.bulletins, out)
-    if args.action == "season":
-        return await _season(t, w[0], args.bulletins, out)
-    if args.action == "create":
-        made = await t.create(w[0], args.title or w[0], settings_from(args))
-        print(f"Made {made.name}, {made.title}: {made.settings.describe()}. Entries are open.", file=out)
-        return 0
-    if args.action == "enter":
-        entry = await t.enter(w[0], w[1])
-        print(f"{entry.name} entered {w[0]} (rating {entry.rating:.0f}).", file=out)
-        return 0
-    if args.action == "withdraw":
-        await t.withdraw(w[0], w[1])
-        print(f"{w[1]} withdrew from {w[0]}.", file=out)
-        return 0
-    if args.action == "start":
-        await t.start(w[0])
-        print(f"Started {w[0]}: entries are closed.", file=out)
-    elif args.action == "result":
-        p = await t.record(w[0], w[1], w[2], score(w[3]))
-        print(f"Recorded {p.slot}: {w[1]} beat {w[2]} {w[3]}.", file=out)
-    elif args.action == "adjudicate":
-        p = await t.adjudicate(w[0], w[1], w[2], score(w[3]) if len(w) > 3 else None)
-        print(f"Adjudicated {p.slot}: {w[1]} beat {w[2]}.", file=out)
-    elif args.action == "extend":
-        if not w[1].replace(".", "", 1).isdigit():
-            raise ValueError(f"expected a number of hours, got {w[1]!r}")
-        moved = await t.extend(w[0], float(w[1]), w[2] if len(w) > 2 else None)
-        print(f"Moved {moved} deadline(s) {float(w[1]):g} hours later.", file=out)
-    else:
-        await t.replace(w[0], w[1], w[2])
-        print(f"{w[2]} takes {w[1]}'s place in {w[0]}.", file=out)
-    return await _direct(store, out)
+    if await HANDLERS[args.action](store.tournaments, args.words, args, out):
+        return await _direct(store, out)
+    return 0
 
 
 async def _direct(store: Store, out: TextIO) -> int:
@@ -225,15 +257,8 @@ def _seats(seats: list[Seating], out: TextIO) -> None:
               f"by {deadline} UTC.", file=out)
 
 
-def _list(found: list[Tournament], out: TextIO) -> int:
-    for x in found:
-        print(f"{x.name:<24} {x.state.value:<9} {x.title}: {x.settings.describe()}", file=out)
-    if not found:
-        print("No tournaments yet (cribbage-door tournament create).", file=out)
-    return 0
-
-
-async def _show(t: Tournaments, name: str, folder: Path | None, out: TextIO) -> int:
+async def _show(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    name, folder = w[0], args.bulletins
     v = await t.view(name)
     print(f"{v.tournament.title} ({v.tournament.name}), {v.tournament.state.value}: "
           f"{v.tournament.settings.describe()}", file=out)
@@ -257,10 +282,11 @@ async def _show(t: Tournaments, name: str, folder: Path | None, out: TextIO) -> 
         print(f"Wrote {len(written)} bulletin file(s) to {folder}.", file=out)
     if v.tournament.state is State.FINISHED:
         print("Over: its finishes are kept for the season (cribbage-door tournament season YEAR).", file=out)
-    return 0
+    return False
 
 
-async def _season(t: Tournaments, year: str, folder: Path | None, out: TextIO) -> int:
+async def _season(t: Tournaments, w: list[str], args: argparse.Namespace, out: TextIO) -> bool:
+    year, folder = w[0], args.bulletins
     if not year.isdigit() or not 1970 <= int(year) <= 9999:
         raise ValueError(f"expected a year like 2026, got {year!r}")
     table = await t.season(int(year))
@@ -270,4 +296,11 @@ async def _season(t: Tournaments, year: str, folder: Path | None, out: TextIO) -
     if folder is not None:
         written = write_files([bulletin], folder)
         print(f"Wrote {len(written)} bulletin file(s) to {folder}.", file=out)
-    return 0
+    return False
+
+
+HANDLERS: dict[str, Handler] = {"list": _list_all, "show": _show, "season": _season, "create": _create,
+                                "enter": _enter, "withdraw": _withdraw, "start": _start, "result": _result,
+                                "adjudicate": _adjudicate, "extend": _extend, "replace": _replace}
+"""The action each word names."""
+assert set(HANDLERS) == set(ACTIONS)
