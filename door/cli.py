@@ -26,6 +26,8 @@ from door.net.sorry import DEFAULT_WORDS
 from door.records.cli import NAMED, run_records
 from door.records.cli import add_parser as add_records_parser
 from door.records.store import StoreError
+from door.records.tournament_cli import add_parser as add_tournament_parser
+from door.records.tournament_cli import run_tournament
 from door.server import serve
 from door.service import node_name
 from door.workers import MAX_WORKERS, run_workers
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
                         "(one a core this process may use; default 1)")
     s.add_argument("-v", "--verbose", action="store_true", help="log debugging detail")
     add_records_parser(sub)
+    add_tournament_parser(sub)
     pw = sub.add_parser("passwd", help="print the scrypt hash of a password, for a [[sysop]] entry")
     pw.add_argument("--stdin", action="store_true", help="read the password (twice, one a line) from standard input")
     d = sub.add_parser("door", help="run one caller over stdin/stdout (or a telnet socket) as a BBS door")
@@ -260,6 +263,11 @@ def _data_dir(args: argparse.Namespace, config: Config) -> Path:
     return Path(args.data_dir or config.server.data_dir)
 
 
+def _run_tournament(args: argparse.Namespace, config: Config) -> int:
+    """``cribbage-door tournament ...`` on the configured store."""
+    return run_tournament(args, config.store.target(_data_dir(args, config)))
+
+
 def _run_records(args: argparse.Namespace, config: Config) -> int:
     """``cribbage-door records``."""
     return run_records(args, config.store.target(_data_dir(args, config)))
@@ -355,6 +363,7 @@ def _run_serve(args: argparse.Namespace, config: Config) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace, Config], int]] = {
     "serve": _run_serve,
     "records": _run_records,
+    "tournament": _run_tournament,
     "door": _run_door,
     "bulletins": _run_bulletins,
     "verify": _run_verify,

@@ -14,6 +14,7 @@ import logging
 import signal
 from collections.abc import Callable
 from dataclasses import replace
+from os import getpid
 from pathlib import Path
 
 from door.caller.api_session import ProgramSession
@@ -55,6 +56,7 @@ from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import KICKED, sysop_session
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
+from door.sysop.tournament_loop import run_director
 from door.ui.display import Display
 from door.ui.prompts import NAME_LIMIT
 
@@ -185,6 +187,8 @@ class DoorServer:
         s = self.config.server
         self.thinking.start()
         self._watch = asyncio.create_task(watch_loop())
+        self._tasks.add(asyncio.create_task(run_director(self.ctx.store, f"{self.service.name} pid {getpid()}"[:100],
+                                                         folder=Path(b) if (b := self.config.bulletins.folder) else None)))
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1

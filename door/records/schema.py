@@ -310,6 +310,66 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX bans_target ON bans(kind, target);
     """,
+    # version 20: leases (one node at a time does a job: a tournament's director, a sweeper), and tournaments:
+    # their settings, entries, pairings with their deadlines and results, and the finishes kept for the season
+    """
+    CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        expires $time NOT NULL
+    );
+    CREATE TABLE tournaments (
+        id $id,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        state TEXT NOT NULL,
+        seeds TEXT NOT NULL DEFAULT '{}',
+        created $time NOT NULL,
+        started $time,
+        ended $time
+    );
+    CREATE TABLE tournament_entries (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+        rating $real NOT NULL,
+        entered $time NOT NULL,
+        PRIMARY KEY (tournament_id, name)
+    );
+    CREATE TABLE tournament_pairings (
+        id $id,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        wave INTEGER NOT NULL,
+        stage TEXT NOT NULL,
+        slot TEXT NOT NULL,
+        player0 TEXT NOT NULL,
+        player1 TEXT,
+        paired $time NOT NULL,
+        deadline $time,
+        shown INTEGER NOT NULL DEFAULT 0,
+        waiting INTEGER,
+        winner INTEGER,
+        score0 INTEGER NOT NULL DEFAULT 0,
+        score1 INTEGER NOT NULL DEFAULT 0,
+        skunk INTEGER NOT NULL DEFAULT 0,
+        how TEXT NOT NULL DEFAULT '',
+        decided $time,
+        UNIQUE (tournament_id, stage, slot)
+    );
+    CREATE INDEX tournament_pairings_player0 ON tournament_pairings(tournament_id, player0);
+    CREATE INDEX tournament_pairings_player1 ON tournament_pairings(tournament_id, player1);
+    CREATE TABLE tournament_finishes (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+        year INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        account_id INTEGER REFERENCES accounts(id) ON DELETE SET NULL,
+        place INTEGER NOT NULL,
+        won INTEGER NOT NULL,
+        PRIMARY KEY (tournament_id, name)
+    );
+    CREATE INDEX tournament_finishes_year ON tournament_finishes(year);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

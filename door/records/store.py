@@ -4,8 +4,9 @@
 (:mod:`door.records.sqlite_database`) or the PostgreSQL database at a
 ``postgresql://`` URL (:mod:`door.records.postgres_database`), and gives
 ``accounts``, ``saved`` (unfinished games' action logs), ``games``
-(finished games), ``statistics`` and ``nodes`` (the serve processes
-sharing it, and who is on line on each) over it.  The server, the door mode
+(finished games), ``statistics``, ``nodes`` (the serve processes
+sharing it, and who is on line on each) and ``leases`` (one node at a time
+for a job) over it.  The server, the door mode
 and the records CLI all use this one async store.
 """
 
@@ -20,6 +21,7 @@ from door.records.clock import WALL, Clock
 from door.records.daily import Daily
 from door.records.database import Conflict, Database, StoreError
 from door.records.games import Games, GameSummary
+from door.records.leases import Leases
 from door.records.names import name_key
 from door.records.nodes import Nodes
 from door.records.postgres_database import PostgresDatabase, is_postgres_url
@@ -30,6 +32,7 @@ from door.records.saved_games import SavedGame, SavedGames
 from door.records.schema import MIGRATIONS
 from door.records.sqlite_database import DATABASE_NAME, SqliteDatabase
 from door.records.statistics import StatisticsQueries
+from door.records.tournaments.repository import Tournaments
 
 __all__ = ["Store", "StoreError", "Conflict", "NameTaken", "TooManyRegistrations", "Account", "SavedGame", "GameSummary", "MIGRATIONS",
            "name_key", "DATABASE_NAME"]
@@ -56,6 +59,10 @@ class Store:
         """Accounts, addresses and networks refused on every node (:mod:`door.records.bans`)."""
         self.daily = Daily(database, self.saved, clock)
         self.bots = Bots(database, self.accounts, clock)
+        self.leases = Leases(database, clock)
+        """One node at a time for a named job (:mod:`door.records.leases`)."""
+        self.tournaments = Tournaments(database, clock)
+        """Tournaments run over days (:mod:`door.records.tournaments`)."""
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL, contract: bool = False) -> Store:

@@ -1,0 +1,50 @@
+"""Every serve node runs the tournament director's loop: each
+:data:`EVERY` seconds it calls
+:meth:`~door.records.tournaments.director.Director.advance`, which does
+anything only on the node holding the store's lease, so one node at a
+time directs the tournaments, and when it dies another takes over once
+its lease expires.  The games it pairs are logged (the game service seats
+them) and announced in the tournament's bulletins when the door writes
+bulletins; a store or folder that cannot be written is logged and tried
+again at the next turn."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+from door.records.bulletins import write_files
+from door.records.database import StoreError
+from door.records.store import Store
+from door.records.tournaments.announce import view_bulletins
+from door.records.tournaments.director import Director
+
+__all__ = ["run_director", "EVERY"]
+
+log = logging.getLogger(__name__)
+
+EVERY = 60.0
+"""Seconds between the director's steps (well inside its lease's length)."""
+
+
+async def run_director(store: Store, holder: str, every: float = EVERY, folder: Path | None = None) -> None:
+    """Step the tournaments of ``store`` as ``holder`` every ``every``
+    seconds, the first after one wait, until cancelled; with ``folder``
+    (``[bulletins] folder``), write the bulletins of each tournament that
+    paired games (:func:`~door.records.tournaments.announce.view_bulletins`)."""
+    director = Director(store.tournaments, store.leases, holder)
+    while True:
+        await asyncio.sleep(every)
+        try:
+            seats = await director.advance()
+            for s in seats or ():
+                log.info("tournament %s: %s %s v %s paired, best of %d, by %s UTC", s.tournament, s.slot,
+                         s.players[0], s.players[1], s.best_of,
+                         time.strftime("%Y-%m-%d %H:%M", time.gmtime(s.deadline)))
+            if folder is not None:
+                for name in sorted({s.tournament for s in seats or ()}):
+                    await asyncio.to_thread(write_files, view_bulletins(await store.tournaments.view(name)), folder)
+        except (StoreError, OSError) as exc:
+            log.warning("tournament director: %s; trying again in %g s", exc, every)
