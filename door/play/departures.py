@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import math
 
+from door.play.away_seat import AwaySeat, away
 from door.play.commands import Abandon, Command, Fault, Leave, Quit, TimeOut
 from door.play.decision_clock import clock_words
 from door.play.seat import Seated
@@ -24,6 +25,9 @@ def departure(table: Seated, game: Game, command: Command) -> bool | None:
     """Carry out a command that is not a move: False when the game
     ended by it, ``None`` when it goes on."""
     seat = command.seat
+    if table.settings.by_turns and isinstance(command, Quit | Leave | Abandon | Fault):
+        _away(table, seat)
+        return None
     if isinstance(command, Quit):
         table.ending.left = seat
         if not table.against_computer(seat):
@@ -96,6 +100,21 @@ def _left(table: Seated, game: Game, seat: int) -> bool | None:
                  "to come back.")
     log.info("game %d: %s dropped; waiting %g s", game.number, table.seats[seat].name, grace)
     return None
+
+
+def _away(table: Seated, seat: int) -> None:
+    """In a game by correspondence ``seat`` left the table (on purpose or
+    its line dropped): it is away, the game waits for its next move, and
+    nothing is forfeited; the table goes on while the player who stayed
+    owes a move."""
+    if away(table.seats[seat]):
+        return  # (told twice: the key loop and the end of the session both say so)
+    gone = table.seats[seat]
+    table.seats[seat] = AwaySeat(gone.name, gone.identity)
+    table.seats[seat].attach(table, seat)
+    gone.finish()
+    table.seats[1 - seat].notice(f"{gone.name} left the table: the game waits for their next move.")
+    log.info("%s left a game by correspondence", gone.name)
 
 
 def grace_over(table: Seated, game: Game) -> bool:

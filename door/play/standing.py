@@ -39,7 +39,8 @@ class Ending:
     match (void); ``parting``: what the seat that stayed is told, by seat
     ("Sysop left the game: you win by forfeit."); ``held``: why the match
     stopped with its game kept as the store has it (the store could not
-    keep a move)."""
+    keep a move); ``waiting``: a game by correspondence stopped because it
+    waits on a player who is away (kept as it stands)."""
 
     left: int | None = None
     forfeit: int | None = None
@@ -48,3 +49,4 @@ class Ending:
     voided: bool = False
     parting: dict[int, str] = field(default_factory=dict)
     held: str | None = None
+    waiting: bool = False

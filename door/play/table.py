@@ -26,6 +26,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from door.play.away_seat import away
 from door.play.commands import Abandon, ChatLine, Command, Fault, Leave, Quit, Submit, TimeOut, Wake
 from door.play.deals import Dealer, commitment_notice
 from door.play.decision_clock import DecisionClocks, clock_notice, owed_decisions
@@ -234,7 +235,7 @@ class Table(SettingsReader):
     def rejoin(self, seat: int, new: Seat) -> None:
         """An absent player is back with a new seat (a new connection): it
         gets the whole game so far, and the other player is told."""
-        if seat not in self.absent:
+        if seat not in self.absent and not away(self.seats[seat]):
             raise ValueError(f"seat {seat} is not absent")
         self.seats[seat] = new
         new.attach(self, seat)
@@ -355,6 +356,9 @@ class Table(SettingsReader):
             self.dealt.set()
             self._broadcast(game, [])
         while not game.over:
+            if self.settings.by_turns and self._waits_on_away(game):
+                self.ending.waiting = True  # (kept as it stands: the next move is an away player's)
+                return False
             command = await self._next_command()
             if command is None:  # the grace ran out
                 return grace_over(self, game)
@@ -434,6 +438,11 @@ class Table(SettingsReader):
             return False
         self.writing = False
         return True
+
+    def _waits_on_away(self, game: Game) -> bool:
+        """True when every decision the game waits for is an away player's."""
+        owed = game.to_act()
+        return bool(owed) and all(away(self.seats[seat]) for seat in owed)
 
     def _forced(self, game: Game) -> Action | None:
         """A move a person at this table has no choice about now (a sole

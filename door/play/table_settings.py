@@ -54,6 +54,11 @@ class TableSettings:
     ``forced_moves``: the table makes a person's forced moves at once (a
     sole playable card: :mod:`engine.forced`), so only real decisions
     wait (a correspondence game's).
+    ``by_turns``: a game by correspondence: a player who leaves the table
+    (or whose line drops) is away, not absent: no grace runs and nothing
+    is forfeited; the table ends, its game kept as it stands, as soon as
+    it waits only on players who are away
+    (:class:`~door.play.away_seat.AwaySeat`).
     """
 
     numbers: Callable[[], int | SeededShuffle | None] = _no_number
@@ -70,6 +75,7 @@ class TableSettings:
     sealed_until: str | None = None
     decision_clock: ClockTerms | None = None
     forced_moves: bool = False
+    by_turns: bool = False
 
 
 class SettingsReader:

@@ -1,0 +1,103 @@
+"""A table by correspondence, alone: each player sits down in turn with
+the other away; the table makes the forced moves, takes the sitting
+player's decisions, and stops, its game kept as it stands, as soon as it
+waits only on the player who is away.  A player who leaves is away, not
+absent: nothing is forfeited and no grace runs."""
+
+from __future__ import annotations
+
+import asyncio
+
+from door.play.away_seat import AwaySeat, away
+from door.play.table import Table
+from door.play.table_settings import TableSettings
+from door.records.identity import Identity
+from door.records.ranked.match import MatchTerms
+from door.records.saved_games import SavedGame
+from engine.game import Game
+from engine.rules import Counting, Rules
+from tests.unit.test_table import Scripted
+
+ANN, BOB = Identity.of_account(1), Identity.of_account(2)
+RULES = Rules(game_to=61, counting=Counting.AUTOMATIC)
+
+
+def _settings(number: int = 7) -> TableSettings:
+    return TableSettings(lambda: number, auto_deal=True, terms=MatchTerms(1), rematch=False, forced_moves=True,
+                         by_turns=True)
+
+
+def _kept(game: Game) -> SavedGame:
+    """The game as the store keeps it, to be taken up at the next sitting."""
+    return SavedGame(1, 1, "caller", game.number, game.first_dealer, game.rules, list(game.actions), (0, 0), 0.0,
+                     0, 2, ("Ann", "Bob"), game.shuffle)
+
+
+async def _sitting(seat: int, kept: SavedGame | None) -> Table:
+    """One sitting of ``seat``'s player (0 Ann, 1 Bob), the other away."""
+    me = Scripted("Ann" if seat == 0 else "Bob", ANN if seat == 0 else BOB)
+    other = AwaySeat("Bob" if seat == 0 else "Ann", BOB if seat == 0 else ANN)
+    seats = [me, other] if seat == 0 else [other, me]
+    table = Table(RULES, seats, _settings())
+    await asyncio.wait_for(table.run(kept), 10)
+    return table
+
+
+async def test_two_players_who_are_never_at_the_table_together_finish_a_game() -> None:
+    kept: SavedGame | None = None
+    sittings = 0
+    decisions = {0: 0, 1: 0}
+    seat = 0
+    while True:
+        before = len(kept.actions) if kept is not None else 0
+        table = await _sitting(seat, kept)
+        sittings += 1
+        game = table.game
+        assert game is not None and table.ending.forfeit is None and table.ending.left is None
+        assert len(game.actions) > before or kept is None  # every sitting moves the game on
+        if game.over:
+            break
+        assert table.ending.waiting  # stopped: the game waits on the player who is away
+        owed = game.to_act()
+        assert owed and all(away(table.seats[s]) for s in owed)
+        decisions[seat] += 1
+        kept, seat = _kept(game), owed[0]
+        assert sittings < 400
+    assert game.result is not None and max(game.result.scores) >= 61
+    assert decisions[0] > 3 and decisions[1] > 3  # they took turns, many times each
+
+
+async def test_a_player_who_leaves_a_table_by_turns_is_away_and_forfeits_nothing() -> None:
+    ann, bob = Scripted("Ann", ANN), Scripted("Bob", BOB)
+    bob.acting = False  # Bob sits and does not move: Ann discards, then the table waits on Bob
+    table = Table(RULES, [ann, bob], _settings())
+    running = asyncio.create_task(table.run())
+    for _ in range(200):
+        if table.game is not None and table.game.to_act() == (1,):
+            break
+        await asyncio.sleep(0.01)
+    assert table.game is not None and table.game.to_act() == (1,) and not running.done()
+    table.leave(1, bob)  # Bob's line drops: he is away now
+    await asyncio.wait_for(running, 5)
+    assert table.ending.waiting and table.ending.forfeit is None and table.ending.abandoned is None
+    assert isinstance(table.seats[1], AwaySeat) and table.seats[1].identity == BOB and bob.finished
+    assert "Bob left the table: the game waits for their next move." in ann.notices
+
+
+async def test_the_away_player_who_opens_the_game_meanwhile_is_seated_at_once() -> None:
+    ann = Scripted("Ann", ANN)
+    ann.acting = False
+    table = Table(RULES, [ann, AwaySeat("Bob", BOB)], _settings())
+    running = asyncio.create_task(table.run())
+    for _ in range(200):
+        if table.game is not None:
+            break
+        await asyncio.sleep(0.01)
+    bob = Scripted("Bob", BOB)
+    bob.acting = False
+    table.rejoin(1, bob)  # Bob opens the game while Ann sits at it: both play live
+    assert table.seats[1] is bob and "Bob is back." in ann.notices
+    table.leave(0, ann)
+    table.leave(1, bob)
+    await asyncio.wait_for(running, 5)
+    assert table.ending.waiting and table.ending.forfeit is None
