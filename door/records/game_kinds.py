@@ -6,9 +6,10 @@ An account keeps any number of unfinished games, each kind with its own
 limit (:data:`KEPT_LIMITS`), counting the games it owns and those it is
 the other caller of.  A kind in :data:`REPLACES` makes room by itself: a
 new game of it takes the place of its owner's oldest one of the kind (a
-new game against the computer replaces the last, as it always did).  Any
-other kind, once full, refuses a new game with :class:`TooManyGames`,
-before anything is written.
+new game against the computer replaces the last, as it always did); two
+callers keep one game of a kind in :data:`ONE_A_PAIR` together, a new one
+replacing the older.  Any other kind, once full, refuses a new game with
+:class:`TooManyGames`, before anything is written.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import enum
 import json
 from collections.abc import Mapping
 
+from door.records.database import Conflict
 from door.records.games import Opponent
 
 __all__ = ["GameKind", "KEPT_LIMITS", "REPLACES", "ONE_A_PAIR", "TooManyGames", "derived_kind", "kind_words"]
@@ -66,7 +68,8 @@ kind is full (nobody else plays in them); any other kind refuses."""
 
 ONE_A_PAIR: frozenset[GameKind] = frozenset({GameKind.CALLER, GameKind.MATCH})
 """Kinds of which two accounts keep at most one unfinished game together
-(so that "your game with Bob" is one game)."""
+(so that "your game with Bob" is one game): a new one, which both sat
+down to, replaces their older one."""
 
 
 _NOUNS: Mapping[GameKind, tuple[str, str]] = {
@@ -90,11 +93,13 @@ def kind_words(kind: GameKind, count: int = 1) -> str:
     return _NOUNS[kind][0 if count == 1 else 1]
 
 
-class TooManyGames(ValueError):
-    """A new game that the store will not keep: ``account_id`` (named
-    ``name``) already keeps ``limit`` unfinished games of ``kind``, or
-    (``limit`` 0) already has one of ``kind`` with the other player.  The
-    message is a sentence a caller can read."""
+class TooManyGames(Conflict):
+    """A new game that the store will not keep: ``account_id`` already
+    keeps ``limit`` unfinished games of ``kind`` (0: the door keeps none).
+    The message is a sentence a caller can read.  (A
+    :class:`~door.records.database.Conflict`: whoever writes a game's log
+    and does not ask :meth:`~door.records.saved_games.SavedGames.check_room`
+    first treats it as a write the store refused.)"""
 
     def __init__(self, message: str, account_id: int, kind: GameKind, limit: int) -> None:
         super().__init__(message)

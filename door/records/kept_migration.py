@@ -1,8 +1,8 @@
 """The contract step that lets an account keep many unfinished games: the
 rule of one game an owner (``saved_games.account_id`` UNIQUE) is taken
 away, and every kept game gets what the expand step before it added (its
-kind, the seat it waits on, the time of its last move) from what its row
-and log hold.  A node of the release before this one replaces an owner's
+kind, the seat it waits on, its hand and scores, the time of its last
+move) from what its row and log hold.  A node of the release before this one replaces an owner's
 game on every new one, so the step waits until none is on line
 (:mod:`door.records.migrate`).
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import sqlite3
 
 from door.records.connection import Connection
-from door.records.saved_rows import COLUMNS, kind_of_row, saved_from_row, to_move_of
+from door.records.saved_rows import COLUMNS, Standing, kind_of_row, saved_from_row, to_move_of
 from engine.game import replay
 from engine.notation import NotationError
 
@@ -43,7 +43,10 @@ _SQLITE_REBUILD = [
         updated REAL,
         to_move INTEGER,
         deadline REAL,
-        days_per_move INTEGER
+        days_per_move INTEGER,
+        hand INTEGER,
+        score0 INTEGER,
+        score1 INTEGER
     )""",
     f"INSERT INTO saved_games_new ({COLUMNS}) SELECT {COLUMNS} FROM saved_games",
     """CREATE TABLE saved_actions_new (
@@ -66,8 +69,9 @@ def contract_many_games(db: Connection) -> None:
     """The contract step, in the migration's transaction on ``db`` (an
     ``sqlite3`` connection, or PostgreSQL's): no more one game an owner;
     then each game's kind written (:func:`~door.records.saved_rows.kind_of_row`),
-    its ``to_move`` from its log replayed (``NULL`` for a log that does
-    not read), and ``updated`` its start where no move time was kept."""
+    its ``to_move``, hand and scores from its log replayed (``NULL`` for a
+    log that does not read), and ``updated`` its start where no move time
+    was kept."""
     if isinstance(db, sqlite3.Connection):
         for statement in _SQLITE_REBUILD:
             db.execute(statement)
@@ -85,8 +89,9 @@ def contract_many_games(db: Connection) -> None:
         try:
             saved = saved_from_row(db, row)
             game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-            to_move = to_move_of(game)
+            to_move, standing = to_move_of(game), Standing.of(game)
         except (ValueError, KeyError):  # a log that does not read: not known
-            to_move = None
-        db.execute("UPDATE saved_games SET kind = ?, to_move = ?, updated = COALESCE(updated, started) WHERE id = ?",
-                   (written, to_move, saved_id))
+            to_move, standing = None, None
+        hand, scores = (None, (None, None)) if standing is None else (standing.hand, standing.scores)
+        db.execute("UPDATE saved_games SET kind = ?, to_move = ?, hand = ?, score0 = ?, score1 = ?, "
+                   "updated = COALESCE(updated, started) WHERE id = ?", (written, to_move, hand, *scores, saved_id))

@@ -23,12 +23,12 @@ from door.records.connection import Connection
 from door.records.database import Database
 from door.records.game_kinds import KEPT_LIMITS, ONE_A_PAIR, REPLACES, GameKind, TooManyGames, kind_words
 from door.records.kept_list import KeptGame, Waiting, kept_games, waiting_on
-from door.records.saved_rows import COLUMNS, GameStart, SavedGame, kind_of_row, saved_from_row
+from door.records.saved_rows import COLUMNS, GameStart, SavedGame, Standing, kind_of_row, saved_from_row
 from door.records.schema import MANY_GAMES
 from engine.actions import Action
 from engine.notation import NotationError, action_to_text, rules_to_dict
 
-__all__ = ["GameStart", "SavedGame", "SavedGames", "KEEP"]
+__all__ = ["GameStart", "SavedGame", "SavedGames", "Standing", "KEEP"]
 
 
 class _Keep(enum.Enum):
@@ -74,7 +74,8 @@ class SavedGames:
     def _room(self, db: Connection, owner: int, kind: GameKind, other: int | None, one_an_owner: bool) -> list[int]:
         """The games to drop so that a new game of ``kind`` owned by
         ``owner`` (with the other caller ``other``) fits (the owner's
-        oldest of a kind that replaces).  ``one_an_owner``: the store keeps
+        oldest of a kind that replaces; the two callers' older game of a
+        kind they keep one of together).  ``one_an_owner``: the store keeps
         one game an owner and the owner's are all replaced, so they do not
         count.  Raises :class:`TooManyGames`."""
         limit = self.limits.get(kind, 0)
@@ -84,10 +85,10 @@ class SavedGames:
                               "FROM saved_games WHERE account_id = ? OR other_account = ? ORDER BY started, id",
                               (account, account)).fetchall()
             same = [r for r in rows if _row_kind(r) == kind and not (one_an_owner and r[1] == owner)]
-            if other is not None and account == owner and kind in ONE_A_PAIR and \
-                    any({r[1], r[2]} == {owner, other} for r in same):
-                raise TooManyGames(f"{_name(db, owner)} and {_name(db, other)} already have an unfinished "
-                                   f"{kind_words(kind)}: resume it or give it up first.", owner, kind, 0)
+            if other is not None and kind in ONE_A_PAIR:  # (their older game together: replaced)
+                pair = [r[0] for r in same if {r[1], r[2]} == {owner, other}]
+                drop.extend(i for i in pair if i not in drop)
+                same = [r for r in same if r[0] not in pair]
             if len(same) < limit:
                 continue
             owned = [r[0] for r in same if r[1] == owner]
@@ -129,7 +130,9 @@ class SavedGames:
         owner's oldest game of a kind that replaces
         (:data:`~door.records.game_kinds.REPLACES`) makes room; any other
         kind raises :class:`~door.records.game_kinds.TooManyGames` and
-        nothing is written.  Before the store made the contract step
+        nothing is written.  The two callers' older game of a kind they
+        keep one of together (:data:`~door.records.game_kinds.ONE_A_PAIR`)
+        is replaced.  Before the store made the contract step
         :data:`~door.records.schema.MANY_GAMES`, the new game replaces
         every game its owner owns (a game the owner is only the other
         caller of stays), as it always did."""
@@ -156,16 +159,20 @@ class SavedGames:
         return await self.database.tx(tx)
 
     async def append(self, saved_id: int, seq: int, action: Action, to_move: int | None | _Keep = KEEP,
-                     deadline: float | None | _Keep = KEEP) -> None:
+                     deadline: float | None | _Keep = KEEP, standing: Standing | None = None) -> None:
         """Write action number ``seq`` (0, 1, ...) of a saved game, and in
-        the same transaction the time of its last move (now), and, when
-        given, the seat whose decision it waits for next (``to_move``: 0,
-        1, or ``None`` when both decide) and its ``deadline`` (seconds
-        since the epoch, or ``None``); :data:`KEEP` leaves one as it is.
-        The primary key (saved game, seq) refuses a second writer of the
-        same step with :class:`~door.records.database.Conflict`."""
-        sets = ["updated = ?"]
-        values: list[float | None] = [self.clock()]
+        the same transaction the time of its last move (now), where the
+        game stands after it (``standing``, for :meth:`unfinished` to show
+        without replaying the log; ``None``: not known, the list replays
+        it), and, when given, the seat whose decision it waits for next
+        (``to_move``: 0, 1, or ``None`` when both decide; see
+        :func:`~door.records.saved_rows.to_move_of`) and its ``deadline``
+        (seconds since the epoch, or ``None``); :data:`KEEP` leaves one as
+        it is.  The primary key (saved game, seq) refuses a second writer
+        of the same step with :class:`~door.records.database.Conflict`."""
+        hand, scores = (None, (None, None)) if standing is None else (standing.hand, standing.scores)
+        sets = ["updated = ?", "hand = ?", "score0 = ?", "score1 = ?"]
+        values: list[float | None] = [self.clock(), hand, *scores]
         if to_move is not KEEP:
             sets.append("to_move = ?")
             values.append(to_move)
@@ -200,11 +207,12 @@ class SavedGames:
             return None if row is None else saved_from_row(db, row)
         return await self.database.query(q)
 
-    async def unfinished(self, account_id: int) -> list[KeptGame]:
-        """Every unfinished game ``account_id`` is in, with its state
+    async def unfinished(self, account_id: int, waiting: bool = False) -> list[KeptGame]:
+        """Every unfinished game ``account_id`` is in (``waiting``: those
+        waiting on its decision, the "your move" list), with its state
         (:func:`~door.records.kept_list.kept_games`): those with a deadline
         first, the nearest first, then the most recently played first."""
-        return await self.database.query(lambda db: kept_games(db, account_id))
+        return await self.database.query(lambda db: kept_games(db, account_id, waiting, _many(db)))
 
     async def waiting_on(self, account_id: int) -> Waiting:
         """How many unfinished games wait on ``account_id``'s decision and

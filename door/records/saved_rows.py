@@ -18,11 +18,25 @@ from engine.notation import NotationError, action_from_text, rules_from_dict
 from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 
-__all__ = ["GameStart", "SavedGame", "COLUMNS", "saved_from_row", "kind_of_row", "to_move_of"]
+__all__ = ["GameStart", "SavedGame", "Standing", "COLUMNS", "saved_from_row", "kind_of_row", "to_move_of"]
 
 COLUMNS = ("id, account_id, opponent, number, first_dealer, rules, match_points, started, seat, other_account, "
-           "players, shuffle, kind, updated, to_move, deadline, days_per_move")
+           "players, shuffle, kind, updated, to_move, deadline, days_per_move, hand, score0, score1")
 """The columns of ``saved_games`` :func:`saved_from_row` reads, in its order."""
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a game stands: its ``hand`` number (1 for the first deal)
+    and both seats' ``scores`` (points, seat 0 first)."""
+
+    hand: int
+    scores: tuple[int, int]
+
+    @classmethod
+    def of(cls, game: Game) -> Standing:
+        """Where ``game`` stands now."""
+        return cls(game.hand_number, game.scores())
 
 
 @dataclass(frozen=True)
@@ -140,13 +154,16 @@ def kind_of_row(kind: str, opponent: str, match_points: str, shuffle: str | None
         raise NotationError(f"unknown kind of game {kind!r}") from None
 
 
-def saved_from_row(db: Connection, row: Sequence[Any]) -> SavedGame:
+def saved_from_row(db: Connection, row: Sequence[Any], texts: Sequence[str] | None = None) -> SavedGame:
     """The game a row of ``saved_games`` (its :data:`COLUMNS`) keeps, with
-    its actions read from ``saved_actions`` on ``db``.  Raises
+    its actions (``texts``, in order, when the caller read them; else read
+    from ``saved_actions`` on ``db``).  Raises
     :class:`~engine.notation.NotationError` when the row or its log
     cannot be read."""
-    actions = [action_from_text(a) for (a,) in db.execute(
-        "SELECT action FROM saved_actions WHERE saved_id = ? ORDER BY seq", (row[0],))]
+    if texts is None:
+        texts = [a for (a,) in db.execute("SELECT action FROM saved_actions WHERE saved_id = ? ORDER BY seq",
+                                          (row[0],))]
+    actions = [action_from_text(a) for a in texts]
     try:
         mp, players = json.loads(row[6]), json.loads(row[10])
         rules = rules_from_dict(json.loads(row[5]))

@@ -46,6 +46,9 @@ _MANY_GAMES_COLUMNS = """
     ALTER TABLE saved_games ADD COLUMN to_move INTEGER;
     ALTER TABLE saved_games ADD COLUMN deadline $time;
     ALTER TABLE saved_games ADD COLUMN days_per_move INTEGER;
+    ALTER TABLE saved_games ADD COLUMN hand INTEGER;
+    ALTER TABLE saved_games ADD COLUMN score0 INTEGER;
+    ALTER TABLE saved_games ADD COLUMN score1 INTEGER;
     CREATE INDEX saved_games_owner ON saved_games(account_id, deadline);
     CREATE INDEX saved_games_other_deadline ON saved_games(other_account, deadline);
     """
@@ -325,11 +328,11 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     """,
     # version 20 (expand): any number of unfinished games an account, each kind with its own limit: a game's kind
     # ('' from a node of the release before: read from its row), the time of its last move, the seat whose
-    # decision it waits for (NULL: both, or not known), a correspondence game's deadline and days a move;
-    # an account's games by deadline, owned or as the other caller
+    # decision it waits for (NULL: both, or not known), a correspondence game's deadline and days a move, its
+    # hand and scores as its last move left them (NULL: replay its log); an account's games by deadline
     _MANY_GAMES_COLUMNS,
-    # version 21 (contract): no more one unfinished game an owner; every kept game's kind, seat to move and
-    # time of its last move written (door.records.kept_migration)
+    # version 21 (contract): no more one unfinished game an owner; every kept game's kind, seat to move, hand,
+    # scores and time of its last move written (door.records.kept_migration)
     contract_many_games,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
