@@ -12,7 +12,8 @@ timed for a sample of accounts, through the store as a session calls it.
 Prints, for SQLite (and PostgreSQL with ``--postgres``, on a throwaway
 server started as the tests start one; skipped when it is not
 installed), the time to fill the store, then each call's p50 and p99 in
-milliseconds, the medians over the runs.  Target (correspondence play):
+milliseconds, the medians over the runs, and the time the schema's
+contract step (:mod:`door.records.kept_migration`) takes over the games.  Target (correspondence play):
 summary and list p99 <= 20 ms.
 """
 
@@ -34,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from door.records.connection import Connection  # noqa: E402
 from door.records.game_kinds import KEPT_LIMITS, GameKind  # noqa: E402
 from door.records.kept_list import kept_games  # noqa: E402
+from door.records.kept_migration import contract_many_games  # noqa: E402
 from door.records.saved_rows import to_move_of  # noqa: E402
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
 from engine.game import Game  # noqa: E402
@@ -149,6 +151,10 @@ async def measure(where: Path | str, label: str, args: argparse.Namespace) -> No
             f"{name} {statistics.median(values):.2f}" for name, values in summary.items()))
         print(f"  an account lists {statistics.mean(games):.1f} games, {statistics.mean(mine):.1f} waiting on it "
               "(target: summary and list p99 <= 20 ms)")
+        start = time.perf_counter()
+        await store.database.tx(contract_many_games)
+        print(f"  the contract step (every game replayed for its kind, seat to move and standing) over {rows[0]} "
+              f"games: {time.perf_counter() - start:.1f} s")
     finally:
         await store.close()
 

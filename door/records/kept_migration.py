@@ -1,10 +1,9 @@
 """The contract step that lets an account keep many unfinished games: the
 rule of one game an owner (``saved_games.account_id`` UNIQUE) is taken
-away, and every kept game gets what the expand step before it added (its
-kind, the seat it waits on, its hand and scores, the time of its last
-move) from what its row and log hold.  A node of the release before this one replaces an owner's
-game on every new one, so the step waits until none is on line
-(:mod:`door.records.migrate`).
+away, and every kept game gets its kind and the time of its last move
+from what its row holds.  A node of the release before this one
+replaces an owner's game on every new one, so the step waits until none
+is on line (:mod:`door.records.migrate`).
 
 SQLite cannot drop a constraint: both tables are made again (the games
 first, then the actions that refer to them, each copied whole) and the
@@ -19,9 +18,7 @@ from __future__ import annotations
 import sqlite3
 
 from door.records.connection import Connection
-from door.records.saved_rows import COLUMNS, Standing, kind_of_row, saved_from_row, to_move_of
-from engine.game import replay
-from engine.notation import NotationError
+from door.records.saved_rows import COLUMNS, kind_of_row
 
 __all__ = ["contract_many_games"]
 
@@ -68,10 +65,13 @@ _SQLITE_REBUILD = [
 def contract_many_games(db: Connection) -> None:
     """The contract step, in the migration's transaction on ``db`` (an
     ``sqlite3`` connection, or PostgreSQL's): no more one game an owner;
-    then each game's kind written (:func:`~door.records.saved_rows.kind_of_row`),
-    its ``to_move``, hand and scores from its log replayed (``NULL`` for a
-    log that does not read), and ``updated`` its start where no move time
-    was kept."""
+    then each game's kind written where a node of the release before
+    left none (:func:`~door.records.saved_rows.kind_of_row`), ``updated``
+    its start where no move time was kept, and the seat to move and
+    where it stands forgotten (a node of the release before may have
+    moved a game since this release wrote them: until its next move, the
+    lists replay it and it waits on both).  No log is replayed here, so
+    that the step holds the store for as short a time as it can."""
     if isinstance(db, sqlite3.Connection):
         for statement in _SQLITE_REBUILD:
             db.execute(statement)
@@ -80,18 +80,14 @@ def contract_many_games(db: Connection) -> None:
                                   "AND contype = 'u'").fetchall():
             db.execute(f'ALTER TABLE saved_games DROP CONSTRAINT "{name}"')
         db.execute("DROP INDEX IF EXISTS saved_games_other")
-    for row in db.execute(f"SELECT {COLUMNS} FROM saved_games").fetchall():
-        saved_id, opponent, match_points, shuffle, kind = row[0], row[2], row[6], row[11], row[12]
+    kinds = []
+    for saved_id, opponent, match_points, shuffle in db.execute(
+            "SELECT id, opponent, match_points, shuffle FROM saved_games WHERE kind = ''").fetchall():
         try:
-            written = kind_of_row(kind, opponent, match_points, shuffle).value
-        except NotationError:
-            written = kind  # (a kind of a newer release: left as it is)
-        try:
-            saved = saved_from_row(db, row)
-            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-            to_move, standing = to_move_of(game), Standing.of(game)
-        except (ValueError, KeyError):  # a log that does not read: not known
-            to_move, standing = None, None
-        hand, scores = (None, (None, None)) if standing is None else (standing.hand, standing.scores)
-        db.execute("UPDATE saved_games SET kind = ?, to_move = ?, hand = ?, score0 = ?, score1 = ?, "
-                   "updated = COALESCE(updated, started) WHERE id = ?", (written, to_move, hand, *scores, saved_id))
+            kinds.append((kind_of_row("", opponent, match_points, shuffle).value, saved_id))
+        except ValueError:  # (a row that does not read: its kind as its opponent says)
+            kinds.append(({"computer": "computer", "sysop": "sysop"}.get(opponent, "caller"), saved_id))
+    if kinds:
+        db.executemany("UPDATE saved_games SET kind = ? WHERE id = ?", kinds)
+    db.execute("UPDATE saved_games SET updated = COALESCE(updated, started), to_move = NULL, hand = NULL, "
+               "score0 = NULL, score1 = NULL")

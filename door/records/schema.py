@@ -331,8 +331,8 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     # decision it waits for (NULL: both, or not known), a correspondence game's deadline and days a move, its
     # hand and scores as its last move left them (NULL: replay its log); an account's games by deadline
     _MANY_GAMES_COLUMNS,
-    # version 21 (contract): no more one unfinished game an owner; every kept game's kind, seat to move, hand,
-    # scores and time of its last move written (door.records.kept_migration)
+    # version 21 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*

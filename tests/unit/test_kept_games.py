@@ -308,9 +308,8 @@ async def test_the_step_keeps_every_game_and_action_of_a_store_of_the_release_be
             saved = await store.saved.load_game(saved_id)
             assert saved is not None and saved.kind == kind and saved.updated == 100.0
             game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-            waiting = game.to_act()
-            assert saved.to_move == (waiting[0] if len(waiting) == 1 else None)
-            assert await stood(store, saved_id) == (game.hand_number, *game.scores())
+            listed = {g.id: g for g in await store.saved.unfinished(saved.account_id)}[saved_id]
+            assert (listed.kind, listed.hand, listed.scores) == (kind, game.hand_number, game.scores())
         # and an account may now keep more than one
         ann = kept_owner = before[0][0][1]
         assert kept_owner == ann
@@ -341,12 +340,18 @@ async def test_while_the_step_waits_for_older_nodes_a_new_game_replaces_its_owne
         listed = await store.saved.unfinished(ann)
         assert [(g.id, g.kind, g.other) for g in listed] == [(kept[GameKind.CALLER], GameKind.CALLER, "P"),  # (newer)
                                                               (kept[GameKind.COMPUTER], GameKind.COMPUTER, "Computer")]
+        # this release writes where Dee's game with Ann stands; then a node of the release before moves it
+        with_dee = kept[GameKind.CALLER]
+        game, _ = replay(RULES, 34, moves(34, 13))
+        await store.saved.append(with_dee, 12, moves(34, 13)[12], to_move=to_move_of(game), standing=Standing.of(game))
+        await old.database.tx(lambda db: db.execute("INSERT INTO saved_actions (saved_id, seq, action) VALUES "
+                                                    "(?, 13, ?)", (with_dee, action_to_text(moves(34, 14)[13]))))
         new = await keep(store, GameStart(ann, "sysop", 41, None, RULES, (0, 0)), moves(41, 3))
         assert [g.id for g in await store.saved.unfinished(ann)] == [new, kept[GameKind.CALLER]]  # hers replaced
         # the old node goes on: it replaces the owner's game (now one of this release) its own way
         again = await old_keep(old, ann, "computer", 42, (0, 0), moves(42, 2))
         assert [(g.id, g.kind) for g in await store.saved.unfinished(ann)] == [
-            (again, GameKind.COMPUTER), (kept[GameKind.CALLER], GameKind.CALLER)]  # (its row has no kind: read)
+            (with_dee, GameKind.CALLER), (again, GameKind.COMPUTER)]  # (the old node's row has no kind: read)
     finally:
         await store.close()
         await old.close()
@@ -354,6 +359,9 @@ async def test_while_the_step_waits_for_older_nodes_a_new_game_replaces_its_owne
     try:
         assert await steps_made(store) == len(MIGRATIONS)
         assert (await store.saved.load_game(again)).kind == GameKind.COMPUTER  # type: ignore[union-attr]
+        game, _ = replay(RULES, 34, moves(34, 14))  # the old node's move is in the list's state (not what was written)
+        assert {g.id: g.hand for g in await store.saved.unfinished(ann)}[with_dee] == game.hand_number
+        assert await stood(store, with_dee) == (None, None, None)
         await store.saved.begin(GameStart(ann, "sysop", 43, None, RULES, (0, 0)))
         assert len(await store.saved.unfinished(ann)) == 3
     finally:
