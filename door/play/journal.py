@@ -24,6 +24,7 @@ from door.records.games import GameRecord, Opponent
 from door.records.ranked.match import MatchEntry, MatchResult
 from door.records.ranked.ratings import MatchRecord
 from door.records.saved_games import GameStart
+from door.records.saved_rows import Standing, to_move_of
 from door.records.store import Conflict, SavedGame, Store, StoreError
 from engine.events import GameResult, Skunk
 from engine.game import Game
@@ -134,7 +135,9 @@ class Journal:
         if saved_id is None:
             return
         seq, action = len(game.actions) - 1, game.actions[-1]
-        await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action))
+        to_move, standing = to_move_of(game), Standing.of(game)  # (for the lists of kept games, without a replay)
+        await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action, to_move=to_move,
+                                                                              standing=standing))
 
     async def drop(self) -> None:
         """The caller gave the game up (N to "Go back to it?"): forget its

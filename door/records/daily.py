@@ -48,6 +48,7 @@ from door.net.gate import network_of
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
+from door.records.game_kinds import GameKind
 from door.records.ranked.fair_play import FairPlayRules, account_facts, clock_words
 from door.records.saved_games import SavedGames
 from door.ui.cells import fit
@@ -317,7 +318,7 @@ class Daily:
         for account_id in pending:
             scores = (0, 0)
             try:
-                saved = await self.saved.load(account_id)
+                saved = await self.saved.load(account_id, GameKind.DAILY)
             except ValueError:  # a log that does not read: as nothing to nothing
                 saved = None
             if saved is not None and saved.number == number and saved.shuffle is not None \

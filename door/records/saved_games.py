@@ -1,169 +1,259 @@
 """Unfinished games: the action log of each, so that a game survives a
 dropped connection or a killed server (the engine rebuilds it from rules,
-game number, first dealer and actions)."""
+game number, first dealer and actions), and no table need stay in memory
+while nobody plays at it: any node loads it by id.
+
+An account keeps any number of unfinished games, each kind with its own
+limit (:mod:`door.records.game_kinds`), once the store has made the
+contract step :data:`~door.records.schema.MANY_GAMES`.  Before it (a node
+of the release before may still use the store, which keeps one game an
+owner) a new game replaces its owner's older one, as it always did; the
+store reads which steps it made on every new game, so a node needs no
+restart when the step is made."""
 
 from __future__ import annotations
 
+import enum
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Database
-from door.records.games import Opponent
+from door.records.game_kinds import KEPT_LIMITS, ONE_A_PAIR, REPLACES, GameKind, TooManyGames, kind_words
+from door.records.kept_list import KeptGame, Waiting, kept_games, waiting_on
+from door.records.saved_rows import COLUMNS, GameStart, SavedGame, Standing, kind_of_row, saved_from_row
+from door.records.schema import MANY_GAMES
 from engine.actions import Action
-from engine.game import Game
-from engine.notation import NotationError, action_from_text, action_to_text, rules_from_dict, rules_to_dict
-from engine.rules import Rules
-from engine.shuffle import SeededShuffle, ShuffleError
+from engine.notation import NotationError, action_to_text, rules_to_dict
 
-__all__ = ["GameStart", "SavedGame", "SavedGames"]
+__all__ = ["GameStart", "SavedGame", "SavedGames", "Standing", "KEEP"]
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    """An unfinished game: enough to rebuild it exactly (``started`` in
-    seconds since the epoch; ``match_points`` the games credited before it).
-
-    ``account_id`` owns it and sits in ``seat`` (0 or 1); in a game between
-    two callers ``other_account`` is the other caller's account (``None``
-    for a guest), who finds it too.  ``players``: both seats' names as the
-    game was played (empty for games kept before schema version 3)."""
-
-    id: int
-    account_id: int
-    opponent: str
-    number: int
-    first_dealer: int | None
-    rules: Rules
-    actions: list[Action]
-    match_points: tuple[int, int]
-    started: float
-    seat: int = 0
-    other_account: int | None = None
-    players: tuple[str, ...] = ()
-    shuffle: SeededShuffle | None = None
-    """The seeds of its shuffles, or ``None`` for a numbered game."""
-
-    def seat_of(self, account_id: int) -> int:
-        """The seat ``account_id`` plays in this game (0 or 1).  Raises
-        ``ValueError`` for an account that is not in it."""
-        if account_id == self.account_id:
-            return self.seat
-        if account_id == self.other_account:
-            return 1 - self.seat
-        raise ValueError(f"account {account_id} is not in saved game {self.id}")
-
-    def line(self, account_id: int, game: Game) -> str:
-        """``"game #N (hand 3, you 20, Ann 26)"`` as ``account_id`` sees
-        it, from ``game`` (this game replayed); the other player is
-        ``Computer``, ``the sysop`` or the other caller's name.  Raises
-        ``ValueError`` for an account not in it."""
-        seat = self.seat_of(account_id)
-        scores = game.scores()
-        if self.opponent == Opponent.SYSOP:
-            who = "the sysop"
-        elif self.opponent == Opponent.CALLER:
-            who = self.players[1 - seat] if len(self.players) == 2 else "another caller"
-        else:
-            who = "Computer"
-        return f"game #{self.number} (hand {game.hand_number}, you {scores[seat]}, {who} {scores[1 - seat]})"
+class _Keep(enum.Enum):
+    KEEP = "keep"
 
 
-@dataclass(frozen=True)
-class GameStart:
-    """A new game whose action log begins: owned by ``account_id``, who
-    plays ``opponent`` (an :class:`~door.records.games.Opponent` value), game ``number``
-    with its fixed ``first_dealer`` (``None``: the cut decides) under
-    ``rules``, the games each seat was credited before it (``match_points``),
-    the owner sitting in ``seat``; ``other_account``, ``players`` and
-    ``shuffle``: see :class:`SavedGame`."""
+KEEP = _Keep.KEEP
+"""For :meth:`SavedGames.append`: leave the game's seat to move (or deadline) as it is."""
 
-    account_id: int
-    opponent: str
-    number: int
-    first_dealer: int | None
-    rules: Rules
-    match_points: tuple[int, int]
-    seat: int = 0
-    other_account: int | None = None
-    players: tuple[str, str] | None = None
-    shuffle: SeededShuffle | None = None
+_NEWEST = "ORDER BY account_id = ? DESC, started DESC, id DESC LIMIT 1"
+"""An account's newest game: the newest it owns, else the newest another caller owns with it."""
+
+
+def _many(db: Connection) -> bool:
+    """Whether the store made the contract step that lets an owner keep many games."""
+    row = db.execute("SELECT version FROM schema_steps").fetchone()
+    return row is not None and int(row[0]) >= MANY_GAMES
+
+
+def _name(db: Connection, account_id: int) -> str:
+    row = db.execute("SELECT name FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    return str(row[0]) if row is not None else f"account {account_id}"
+
+
+def _row_kind(row: Sequence[Any]) -> GameKind | None:
+    try:
+        return kind_of_row(row[3], row[4], row[5], row[6])
+    except (NotationError, ValueError):
+        return None  # (a kind of a newer release, or a row that does not read: counts for no kind)
+
+
+def _pair_replaced(same: list[Any], kind: GameKind, pair: tuple[int, int | None], drop: list[int]) -> list[Any]:
+    """``same`` (rows of a kind) without the older game the two callers of
+    ``pair`` keep together in a kind of :data:`ONE_A_PAIR`, whose id goes
+    to ``drop`` (a new one replaces it)."""
+    owner, other = pair
+    if other is None or kind not in ONE_A_PAIR:
+        return same
+    together = [r[0] for r in same if {r[1], r[2]} == {owner, other}]
+    drop.extend(i for i in together if i not in drop)
+    return [r for r in same if r[0] not in together]
+
+
+def _full(name: str, kind: GameKind, limit: int) -> str:
+    """Why ``name`` may not keep another game of ``kind`` (``limit`` kept at most), in a sentence."""
+    if limit <= 0:
+        return f"The door keeps no {kind_words(kind, 2)}."
+    if limit == 1:
+        return f"{name} already has an unfinished {kind_words(kind)}: finish it or give it up first."
+    return (f"{name} already has {limit} unfinished {kind_words(kind, 2)}, as many as the door "
+            "keeps: finish one or give one up first.")
 
 
 class SavedGames:
-    """The action logs in ``database``: each account owns at most one
-    unfinished game; a game between two callers belongs to one of them
-    (the owner) and is found by both."""
+    """The action logs in ``database``: an account keeps up to ``limits``
+    unfinished games of each kind (:data:`~door.records.game_kinds.KEPT_LIMITS`);
+    a game between two callers belongs to one of them (the owner) and is
+    found by both."""
 
-    def __init__(self, database: Database, clock: Clock = WALL) -> None:
+    def __init__(self, database: Database, clock: Clock = WALL, limits: Mapping[GameKind, int] = KEPT_LIMITS) -> None:
         self.database = database
         self.clock = clock
+        self.limits = limits
+
+    def _room(self, db: Connection, owner: int, kind: GameKind, other: int | None, one_an_owner: bool) -> list[int]:
+        """The games to drop so that a new game of ``kind`` owned by
+        ``owner`` (with the other caller ``other``) fits (the owner's
+        oldest of a kind that replaces; the two callers' older game of a
+        kind they keep one of together).  ``one_an_owner``: the store keeps
+        one game an owner and the owner's are all replaced, so they do not
+        count.  Raises :class:`TooManyGames`."""
+        limit = self.limits.get(kind, 0)
+        drop: list[int] = []
+        for account in (owner,) if other is None else (owner, other):
+            rows = db.execute("SELECT id, account_id, other_account, kind, opponent, match_points, shuffle "
+                              "FROM saved_games WHERE account_id = ? OR other_account = ? ORDER BY started, id",
+                              (account, account)).fetchall()
+            same = [r for r in rows if _row_kind(r) == kind and not (one_an_owner and r[1] == owner)]
+            same = _pair_replaced(same, kind, (owner, other), drop)
+            if len(same) < limit:
+                continue
+            owned = [r[0] for r in same if r[1] == owner]
+            need = len(same) - limit + 1
+            if kind in REPLACES and account == owner and limit > 0 and len(owned) >= need:
+                drop.extend(owned[:need])
+                continue
+            message = _full(_name(db, account), kind, limit)
+            raise TooManyGames(message, account, kind, limit)
+        return drop
+
+    async def check_room(self, account_id: int, kind: GameKind, other_account: int | None = None) -> None:
+        """Return when a new game of ``kind`` owned by ``account_id``
+        (with ``other_account``, the other caller) may begin; raises
+        :class:`~door.records.game_kinds.TooManyGames` (its message a
+        sentence for the caller) when :meth:`begin` would refuse it.  So
+        the game's service can refuse before seating anybody."""
+        await self.database.query(lambda db: self._room(db, account_id, kind, other_account, not _many(db)))
+
+    async def may_begin(self, account_id: int, kind: GameKind, other_account: int | None = None) -> bool:
+        """Whether :meth:`begin` would keep a new game of ``kind`` owned by
+        ``account_id`` with ``other_account`` (:meth:`check_room` says why not)."""
+        try:
+            await self.check_room(account_id, kind, other_account)
+        except TooManyGames:
+            return False
+        return True
 
     async def begin(self, start: GameStart) -> int:
-        """Start the action log of a new game (``start``; it replaces any
-        older unfinished game its owner owns; a game the owner is only the
-        other caller of stays).  Returns its id."""
-        account_id, opponent, number, first_dealer = start.account_id, start.opponent, start.number, start.first_dealer
-        rules, match_points, seat, other_account = start.rules, start.match_points, start.seat, start.other_account
-        players, shuffle = start.players, start.shuffle
+        """Start the action log of a new game (``start``); returns its id.
+        When its kind is full for its owner (or the other caller), the
+        owner's oldest game of a kind that replaces
+        (:data:`~door.records.game_kinds.REPLACES`) makes room; any other
+        kind raises :class:`~door.records.game_kinds.TooManyGames` and
+        nothing is written.  The two callers' older game of a kind they
+        keep one of together (:data:`~door.records.game_kinds.ONE_A_PAIR`)
+        is replaced.  Before the store made the contract step
+        :data:`~door.records.schema.MANY_GAMES`, the new game replaces
+        every game its owner owns (a game the owner is only the other
+        caller of stays), as it always did."""
+        kind = start.game_kind()
 
         def tx(db: Connection) -> int:
-            db.execute("DELETE FROM saved_games WHERE account_id = ?", (account_id,))
-            row = db.execute("INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, "
-                             "match_points, started, seat, other_account, players, shuffle) "
-                             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                             (account_id, opponent, number, first_dealer, json.dumps(rules_to_dict(rules)),
-                              json.dumps(list(match_points)), self.clock(), seat, other_account,
-                              json.dumps(list(players or ())),
-                              None if shuffle is None else json.dumps(shuffle.to_dict()))).fetchone()
+            one_an_owner = not _many(db)
+            drop = self._room(db, start.account_id, kind, start.other_account, one_an_owner)
+            if one_an_owner:
+                db.execute("DELETE FROM saved_games WHERE account_id = ?", (start.account_id,))
+            for saved_id in drop:
+                db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
+            now = self.clock()
+            row = db.execute(
+                "INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, match_points, started, "
+                "seat, other_account, players, shuffle, kind, updated, to_move, deadline, days_per_move) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                (start.account_id, start.opponent, start.number, start.first_dealer,
+                 json.dumps(rules_to_dict(start.rules)), json.dumps(list(start.match_points)), now, start.seat,
+                 start.other_account, json.dumps(list(start.players or ())),
+                 None if start.shuffle is None else json.dumps(start.shuffle.to_dict()), kind.value, now,
+                 start.to_move, start.deadline, start.days_per_move)).fetchone()
             return int(row[0])
         return await self.database.tx(tx)
 
-    async def append(self, saved_id: int, seq: int, action: Action) -> None:
-        """Write action number ``seq`` (0, 1, ...) of a saved game; the
-        primary key (saved game, seq) refuses a second writer of the same
-        step with :class:`~door.records.database.Conflict`."""
-        await self.database.tx(lambda db: db.execute(
-            "INSERT INTO saved_actions (saved_id, seq, action) VALUES (?, ?, ?)",
-            (saved_id, seq, action_to_text(action))))
+    async def append(self, saved_id: int, seq: int, action: Action, to_move: int | None | _Keep = KEEP,
+                     deadline: float | None | _Keep = KEEP, standing: Standing | None = None) -> None:
+        """Write action number ``seq`` (0, 1, ...) of a saved game, and in
+        the same transaction the time of its last move (now), where the
+        game stands after it (``standing``, for :meth:`unfinished` to show
+        without replaying the log; ``None``: not known, the list replays
+        it), and, when given, the seat whose decision it waits for next
+        (``to_move``: 0, 1, or ``None`` when both decide; see
+        :func:`~door.records.saved_rows.to_move_of`) and its ``deadline``
+        (seconds since the epoch, or ``None``); :data:`KEEP` leaves one as
+        it is.  The primary key (saved game, seq) refuses a second writer
+        of the same step with :class:`~door.records.database.Conflict`."""
+        hand, scores = (None, (None, None)) if standing is None else (standing.hand, standing.scores)
+        sets = ["updated = ?", "hand = ?", "score0 = ?", "score1 = ?"]
+        values: list[float | None] = [self.clock(), hand, *scores]
+        if to_move is not KEEP:
+            sets.append("to_move = ?")
+            values.append(to_move)
+        if deadline is not KEEP:
+            sets.append("deadline = ?")
+            values.append(deadline)
 
-    async def load(self, account_id: int) -> SavedGame | None:
-        """The unfinished game of an account: the one it owns, else the
-        newest game another caller owns with it; ``None`` when there is
-        none.  Raises :class:`~engine.notation.NotationError` when the log
-        cannot be read."""
+        def tx(db: Connection) -> None:
+            db.execute("INSERT INTO saved_actions (saved_id, seq, action) VALUES (?, ?, ?)",
+                       (saved_id, seq, action_to_text(action)))
+            db.execute(f"UPDATE saved_games SET {', '.join(sets)} WHERE id = ?", (*values, saved_id))
+        await self.database.tx(tx)
+
+    async def load(self, account_id: int, kind: GameKind | None = None) -> SavedGame | None:
+        """The newest unfinished game of an account (of ``kind``, when
+        given): the newest it owns, else the newest another caller owns
+        with it; ``None`` when there is none.  Raises
+        :class:`~engine.notation.NotationError` when the log cannot be
+        read."""
         def q(db: Connection) -> SavedGame | None:
-            row = db.execute("SELECT id, account_id, opponent, number, first_dealer, rules, match_points, started, "
-                             "seat, other_account, players, shuffle FROM saved_games "
-                             "WHERE account_id = ? OR other_account = ? "
-                             "ORDER BY account_id = ? DESC, started DESC, id DESC LIMIT 1",
-                             (account_id, account_id, account_id)).fetchone()
-            if row is None:
-                return None
-            actions = [action_from_text(a) for (a,) in db.execute(
-                "SELECT action FROM saved_actions WHERE saved_id = ? ORDER BY seq", (row[0],))]
-            mp, players = json.loads(row[6]), json.loads(row[10])
-            if not (isinstance(players, list) and all(isinstance(p, str) for p in players)):
-                raise NotationError(f"saved game {row[0]}: players {row[10]!r} are not names")
-            try:
-                shuffle = None if row[11] is None else SeededShuffle.from_dict(row[3], json.loads(row[11]))
-            except (ShuffleError, ValueError) as exc:
-                raise NotationError(f"saved game {row[0]}: {exc}") from exc
-            return SavedGame(row[0], row[1], row[2], row[3], row[4], rules_from_dict(json.loads(row[5])),
-                             actions, (mp[0], mp[1]), row[7], row[8], row[9], tuple(players), shuffle)
+            where, args = self._where(account_id, kind)
+            row = db.execute(f"SELECT {COLUMNS} FROM saved_games WHERE {where} {_NEWEST}", args).fetchone()
+            return None if row is None else saved_from_row(db, row)
         return await self.database.query(q)
+
+    async def load_game(self, saved_id: int) -> SavedGame | None:
+        """The unfinished game ``saved_id``, ``None`` when there is none
+        (finished, dropped).  Raises :class:`~engine.notation.NotationError`
+        when its log cannot be read."""
+        def q(db: Connection) -> SavedGame | None:
+            row = db.execute(f"SELECT {COLUMNS} FROM saved_games WHERE id = ?", (saved_id,)).fetchone()
+            return None if row is None else saved_from_row(db, row)
+        return await self.database.query(q)
+
+    async def unfinished(self, account_id: int, waiting: bool = False) -> list[KeptGame]:
+        """Every unfinished game ``account_id`` is in (``waiting``: those
+        waiting on its decision, the "your move" list), with its state
+        (:func:`~door.records.kept_list.kept_games`): those with a deadline
+        first, the nearest first, then the most recently played first."""
+        return await self.database.query(lambda db: kept_games(db, account_id, waiting, _many(db)))
+
+    async def waiting_on(self, account_id: int) -> Waiting:
+        """How many unfinished games wait on ``account_id``'s decision and
+        the nearest deadline among them (the login's summary; one indexed
+        query, :func:`~door.records.kept_list.waiting_on`)."""
+        return await self.database.query(lambda db: waiting_on(db, account_id))
 
     async def drop(self, saved_id: int) -> None:
         """Forget an unfinished game (declined, or abandoned)."""
         await self.database.tx(lambda db: db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,)))
 
-    async def drop_for(self, account_id: int) -> bool:
-        """Forget the unfinished game of an account (the one :meth:`load`
-        gives), even one whose log cannot be read; True when there was one."""
+    async def drop_for(self, account_id: int, kind: GameKind | None = None) -> bool:
+        """Forget the unfinished game of an account that :meth:`load` gives
+        (of ``kind``, when given), even one whose log cannot be read; True
+        when there was one."""
         def tx(db: Connection) -> bool:
-            return db.execute(
-                "DELETE FROM saved_games WHERE id = (SELECT id FROM saved_games "
-                "WHERE account_id = ? OR other_account = ? ORDER BY account_id = ? DESC, started DESC, id DESC "
-                "LIMIT 1)", (account_id, account_id, account_id)).rowcount > 0
+            where, args = self._where(account_id, kind)
+            return db.execute(f"DELETE FROM saved_games WHERE id = (SELECT id FROM saved_games WHERE {where} "
+                              f"{_NEWEST})", args).rowcount > 0
         return await self.database.tx(tx)
+
+    @staticmethod
+    def _where(account_id: int, kind: GameKind | None) -> tuple[str, tuple[Any, ...]]:
+        """The games of ``account_id`` (of ``kind``) and :data:`_NEWEST`'s
+        arguments.  A kind is matched on the kind written; rows a node of
+        the release before wrote (no kind yet) match the kind their
+        opponent tells."""
+        if kind is None:
+            return "(account_id = ? OR other_account = ?)", (account_id, account_id, account_id)
+        fallback = {GameKind.COMPUTER: "computer", GameKind.DAILY: "computer", GameKind.SYSOP: "sysop"}
+        return ("(account_id = ? OR other_account = ?) AND (kind = ? OR (kind = '' AND opponent = ?))",
+                (account_id, account_id, kind.value, fallback.get(kind, "caller"), account_id))

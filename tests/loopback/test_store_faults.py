@@ -98,7 +98,7 @@ async def test_a_full_disk(door: DoorServer, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(journal, "RETRY_FOR", 0.5)
     real = SavedGames.append
 
-    async def full(self: SavedGames, saved_id: int, seq: int, action) -> None:  # type: ignore[no-untyped-def]
+    async def full(self: SavedGames, saved_id: int, seq: int, action, **_) -> None:  # type: ignore[no-untyped-def]
         def tx(db: sqlite3.Connection) -> None:
             raise sqlite3.OperationalError("database or disk is full")
         await self.database.tx(tx)  # the real worker thread and transaction path

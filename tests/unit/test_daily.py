@@ -138,7 +138,7 @@ async def test_a_play_left_unfinished_is_ranked_as_it_stood_once_the_day_is_over
             assert await store.daily.claim(account.id, day) is None
         await store.daily.finish(ann.id, day, 61, 40)
         await store.daily.finish(bob.id, day, 20, 45, finished=False)  # Bob left it, losing
-        # Cy's server stopped mid-game: no standing, only the kept game (two discards in)
+        # Cy's server stopped mid-game: no standing, only the kept game (some moves in)
         game = Game(Rules(game_to=61), deal.game, shuffle=deal)
         game.start()
         saved_id = await store.saved.begin(GameStart(cy.id, Opponent.COMPUTER, deal.game, game.first_dealer, game.rules, (0, 0),
@@ -147,6 +147,12 @@ async def test_a_play_left_unfinished_is_ranked_as_it_stood_once_the_day_is_over
             action = Discard(seat, (game.hands[seat][0], game.hands[seat][1]))
             game.apply(action)
             await store.saved.append(saved_id, seq, action)
+        while game.scores() == (0, 0):  # and played on until somebody scored
+            action = game.legal_actions(game.to_act()[0])[0]
+            game.apply(action)
+            await store.saved.append(saved_id, len(game.actions) - 1, action)
+        # then Cy began a game against the computer: kept beside the day's deal, which is still the one ranked
+        await store.saved.begin(GameStart(cy.id, Opponent.COMPUTER, 99, None, Rules(game_to=61), (0, 0)))
         assert [r.name for r in await store.daily.ranking(day)] == ["Ann"]  # the day goes on: finished plays only
         assert await store.daily.pending(bob.id, day)  # Bob may still go back to it today
         clock.next_day()

@@ -288,8 +288,8 @@ async def test_migration_rekeys_old_names(tmp_path: Path) -> None:
 
 async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
     """The owner's seat, the other caller's account and the
-    names are kept; either finds the game; the other caller's own new game
-    leaves it, the owner's replaces it."""
+    names are kept; either finds the game; a new game of either, of
+    another kind, leaves it."""
     ann = await store.accounts.create("Ann", hash_password("secret1"))
     bob = await store.accounts.create("Bob", hash_password("secret1"))
     rules = Rules(game_to=61)
@@ -306,8 +306,9 @@ async def test_a_game_between_callers_is_kept_for_both(store: Store) -> None:
     own = await store.saved.begin(GameStart(ann.id, "computer", 8, None, rules, (0, 0)))  # Ann plays the computer
     assert (await store.saved.load(ann.id)).id == own  # her own game first
     assert (await store.saved.load(bob.id)).id == saved_id  # Bob's game with her is still kept
-    await store.saved.begin(GameStart(bob.id, "computer", 9, None, rules, (0, 0)))  # the owner's new game replaces it
+    await store.saved.begin(GameStart(bob.id, "computer", 9, None, rules, (0, 0)))  # the owner's new game: both kept
     assert (await store.saved.load(ann.id)).id == own
+    assert await store.saved.drop_for(ann.id) and (await store.saved.load(ann.id)).id == saved_id
     assert await store.saved.drop_for(ann.id) and await store.saved.load(ann.id) is None
 
 
