@@ -35,7 +35,7 @@ from door.play.api_messages import PROTOCOL
 from door.play.api_moves import IDLE_LOOK, next_message, play_seat
 from door.play.api_records import ratings_message, review_message, stats_message
 from door.play.parked import new_token
-from door.records.games import Opponent
+from door.records.game_kinds import GameKind
 from door.records.names import clean_name
 from door.records.passwords import decoy_hash
 from door.sysop.doing import Doing
@@ -232,8 +232,9 @@ class ProgramSession(ProgramSide):
             table.rejoin(index, seat)
             if await play_seat(link, seat):
                 return True
-        saved = await ctx.store.saved.load(who.account.id)
-        if saved is not None and saved.opponent == Opponent.COMPUTER:
+        saved = (await ctx.store.saved.load(who.account.id, GameKind.COMPUTER)
+                 or await ctx.store.saved.load(who.account.id, GameKind.DAILY))
+        if saved is not None:
             link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
             return await play_computer(self, {"type": "play_computer"}, saved)
         return False

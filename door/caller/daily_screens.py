@@ -12,6 +12,7 @@ from door.caller.side import CallerSide, Side
 from door.play.daily_deal import par_result
 from door.play.table import Table
 from door.records.daily import marker, par_line
+from door.records.game_kinds import GameKind
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
 from door.ui.prompts import ask_choice, show_page
@@ -44,7 +45,8 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
                                                       "made to see them first would tell them to another."])
             return
         kept, _ = await load_kept(side)
-        replaces = [f"(It replaces your kept {kept.line}.)"] if kept is not None and kept.owned else []
+        daily_kept = next((k for k in kept if k.owned and k.kind is GameKind.DAILY), None)
+        replaces = [f"(It replaces your kept {daily_kept.line}.)"] if daily_kept is not None else []
         answer = await ask_choice(display, "Today's deal", [
             f"Today's deal ({day}) is game #{deal.game}: everyone plays the same cards against the expert "
             "computer, once.",

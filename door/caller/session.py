@@ -13,7 +13,15 @@ from door.caller.daily_screens import daily_deal, daily_of, keep_daily
 from door.caller.demonstration import demonstration
 from door.caller.handover import hand_over
 from door.caller.identity import Caller, Login
-from door.caller.kept import KeptGame, back_to_waiting_table, load_kept, offer_resume, offer_to_drop
+from door.caller.kept import (
+    KeptGame,
+    back_to_waiting_table,
+    choose_kept,
+    kept_words,
+    load_kept,
+    offer_resume,
+    offer_to_drop,
+)
 from door.caller.login import READER_OFFER, login
 from door.caller.menu import MenuItem, MenuState, main_menu, show_recent_games, show_statistics, show_top_players
 from door.caller.options_screen import ask_game_options
@@ -30,10 +38,13 @@ from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
 from door.play.journal import HELD_MESSAGE
 from door.play.options import CallerOptions, Pace
+from door.play.table import Table
 from door.play.tables import computer_opponent
+from door.records.game_kinds import GameKind
 from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
+from door.sysop.node_link import NodeLink
 from door.sysop.presence import account_identity
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, ask_choice, ask_line, charset_test, goodbye, show_page
@@ -43,12 +54,26 @@ from engine.shuffle import SeededShuffle
 __all__ = ["CallerSession", "NO_LOGIN"]
 
 
-_REPLACING = (MenuItem.PLAY_COMPUTER, MenuItem.NUMBERED_GAME, MenuItem.PLAY_SYSOP, MenuItem.PLAY_CALLER)
+_REPLACING = {MenuItem.PLAY_COMPUTER: GameKind.COMPUTER, MenuItem.NUMBERED_GAME: GameKind.COMPUTER,
+              MenuItem.PLAY_SYSOP: GameKind.SYSOP}
+"""The menu's choices whose new game replaces the caller's kept game of its kind (one of each is kept)."""
 """Menu choices that start a new game the caller owns (which replaces the kept game they own)."""
 
 
 NO_LOGIN = Login()
 """What a transport proved of a caller it knows nothing of (telnet, the web page)."""
+
+
+_RELEASING: set[asyncio.Task[None]] = set()
+"""Claims of callers who left while a game of theirs here went on, released when it ends."""
+
+
+async def _release_after(link: NodeLink, tables: list[Table], account_id: int, conn: int) -> None:
+    """Release the claim of ``account_id``'s ended session ``conn`` here
+    once ``tables`` (games of theirs that went on here) have ended."""
+    for table in tables:
+        await table.ended.wait()
+    await link.release(account_id, conn)
 
 
 class CallerSession(CallerSide):
@@ -75,10 +100,16 @@ class CallerSession(CallerSide):
         finally:
             self.display.close()
             identity = presence.identity
-            # a game here that waits for them keeps their claim: calling any node takes them back to it
-            if (ctx.link is not None and identity is not None and identity.account is not None
-                    and not ctx.lobby.at_a_table(identity)):
-                await ctx.link.release(identity.account, presence.conn)
+            if ctx.link is not None and identity is not None and identity.account is not None:
+                # a game here that waits for them keeps their claim (calling any node takes them back to it)
+                # until it ends: then the store keeps it, and any node may take it up
+                tables = [t for t in ctx.lobby.tables if any(s.identity == identity for s in t.seats)]
+                release = _release_after(ctx.link, tables, identity.account, presence.conn)
+                if tables:
+                    _RELEASING.add(task := asyncio.create_task(release))
+                    task.add_done_callback(_RELEASING.discard)
+                else:
+                    await release
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str, start: MenuItem | None) -> None:
         """Who is calling, let in or not, settled in (their presentation
@@ -160,26 +191,26 @@ class CallerSession(CallerSide):
             self.present(Presentation.LINES)
         await offer_key_link(self, proved.offered_key)
         await back_to_waiting_table(self)
-        saved, broken = await load_kept(self)
-        if broken:
+        kept, broken = await load_kept(self)
+        if broken is not None:
             await offer_to_drop(self, broken)
-        if saved is not None and not saved.against(challenge):  # (come to go on with it: no question first)
+        newest = kept[0] if kept else None  # (the one moved last: the others are on the menu)
+        if newest is not None and not any(k.against(challenge) for k in kept):  # (come to go on with it: no question)
             self.doing(Doing.RESUME_PROMPT)
-            if await offer_resume(self, saved):
-                await self._resume(saved)
+            if await offer_resume(self, newest, len(kept)):
+                await self._resume(newest)
 
     async def _at_the_menu(self, named: str, first: MenuItem | None) -> bool:
         """The menu once (or ``first``, a choice made already; or a
         challenge to ``named`` at once) and the choice carried out; False
         when the caller leaves."""
-        kept, _ = await load_kept(self)  # a kept game is offered on the menu
+        kept, _ = await load_kept(self)  # the kept games are offered on the menu
         choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
         if choice is MenuItem.QUIT:
             return False
-        owned = kept if kept is not None and kept.owned else None  # a new game of this caller's replaces it
-        if owned is not None and owned.against(named):
-            owned = None  # (not a new game: come from another node to go on with this one)
-        if owned is not None and choice in _REPLACING and not await self._replace_kept(owned, choice):
+        # a new game of a kind the caller keeps one of replaces it
+        owned = next((k for k in kept if k.owned and k.kind is _REPLACING.get(choice)), None)
+        if owned is not None and not await self._replace_kept(owned, choice):
             return True
         try:
             await self._chosen(choice, kept, owned.line if owned is not None else None, named)
@@ -196,8 +227,7 @@ class CallerSession(CallerSide):
         """Whether a new game (the menu's ``choice``) may replace the
         caller's kept game ``owned``: they are asked."""
         self.doing(Doing.KEPT_GAME_PROMPT)
-        against = {MenuItem.PLAY_SYSOP: "the sysop", MenuItem.PLAY_CALLER: "another caller"}.get(
-            choice, "the computer")
+        against = "the sysop" if choice is MenuItem.PLAY_SYSOP else "the computer"
         answer = await ask_choice(self.display, "Your kept game", [
             f"You have a kept {owned.line}.",
             f"A new game against {against} replaces it.",
@@ -224,14 +254,14 @@ class CallerSession(CallerSide):
         terminal.unget(key)
         return False
 
-    async def _chosen(self, choice: MenuItem, kept: KeptGame | None, replaces: str | None, named: str) -> None:
+    async def _chosen(self, choice: MenuItem, kept: list[KeptGame], replaces: str | None, named: str) -> None:
         """Carry out the menu's ``choice`` (``kept``: the caller's kept
         game; ``replaces``: the one a new game would replace; ``named``: a
         caller to challenge at once)."""
         handlers: dict[MenuItem, Callable[[], Awaitable[None]]] = {
             MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
             MenuItem.PLAY_CALLER: lambda: challenge_caller(  # (come from another node to go on with a kept game)
-                self, named=named, resume=kept.saved if kept is not None and kept.against(named) else None),
+                self, named=named, resume=next((k.saved for k in kept if k.against(named)), None)),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
             MenuItem.DAILY_DEAL: lambda: daily_deal(self, lambda day, deal: self._play(daily=day, deal=deal)),
@@ -249,8 +279,8 @@ class CallerSession(CallerSide):
             MenuItem.CLUB: lambda: club_night(self),
             MenuItem.WATCHERS: self._toggle_watchers,
         }
-        if kept is not None:
-            handlers[MenuItem.RESUME] = lambda: self._resume(kept)
+        if kept:
+            handlers[MenuItem.RESUME] = lambda: self._resume_one(kept)
         handler = handlers.get(choice)
         if handler is None:  # (never a fall-through to some other screen)
             self.log.error("no screen for the menu's %s", choice)
@@ -311,7 +341,7 @@ class CallerSession(CallerSide):
             return
         await page_sysop(self, self._play)
 
-    async def _menu(self, kept: KeptGame | None) -> MenuItem:
+    async def _menu(self, kept: list[KeptGame]) -> MenuItem:
         """The main menu, where other callers may challenge this one and the
         sysop's messages show at once; the choice."""
         display, ctx, caller, presence = self.display, self.ctx, self.caller, self.presence
@@ -336,13 +366,20 @@ class CallerSession(CallerSide):
                 watchers_on=lambda: self.options.watchers,
                 club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
                 and club.state is Night.OPEN else "")
-            choice = await main_menu(display, caller, state, messages, resume=kept.line if kept is not None else None)
+            choice = await main_menu(display, caller, state, messages, resume=kept_words(kept))
             if choice is not MenuItem.CHALLENGED and (pending := ctx.lobby.challenge_for(presence)) is not None:
                 ctx.lobby.answer_challenge(pending, None)  # the caller chose something else: that is a no
             return choice
         finally:
             ctx.lobby.at_menu(presence, False)
             presence.deliver = None
+
+    async def _resume_one(self, kept: list[KeptGame]) -> None:
+        """R at the menu: go on with the caller's kept game, or with the
+        one they choose of several."""
+        chosen = kept[0] if len(kept) == 1 else await choose_kept(self, kept)
+        if chosen is not None:
+            await self._resume(chosen)
 
     async def _resume(self, kept: KeptGame) -> None:
         """Go on with a kept game: against the computer at once, against the

@@ -11,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from door.play.table import Table
+from door.records.game_kinds import GameKind
+from door.records.games import Opponent
 from door.records.passwords import hash_password
+from door.records.saved_games import GameStart
 from door.records.store import Store
+from engine.rules import Rules
 from tests.loopback.test_callers import PASSWORD, both_in_chat, challenge, registered
 from tests.loopback.test_resume import GAME_ROWS
 from tests.support.player import RIGHT
@@ -93,3 +97,67 @@ async def test_a_table_whose_players_have_all_gone_leaves_memory_and_resumes_on_
                 c.close()
     finally:
         await store.close()
+
+
+async def _keep(store: Store, start: GameStart) -> int:
+    """A kept game as a table's journal would have begun it (dealt, no move yet)."""
+    return await store.saved.begin(start)
+
+
+async def _pick(caller, shown: str) -> None:  # type: ignore[no-untyped-def]
+    """R at the menu, then the number of the kept game whose line shows ``shown``."""
+    s = caller.screen
+    await s.wait_for(lambda: "Resume one of your 3 unfinished games" in s.text())
+    await caller.send(b"r")
+    await s.wait_for(lambda: "Your unfinished games:" in s.text())
+    line = next(line for line in s.lines() if shown in line)
+    await caller.send(line.split()[0].encode())
+
+
+async def test_three_unfinished_games_of_one_account_are_kept_at_once_and_each_goes_on(tmp_path: Path) -> None:
+    """Ann keeps a game against the computer, a game with Bob and a game of
+    a match with Cy, all at once: at login she is told there are three and
+    offered the last one moved; R on the menu lists them, and each goes on
+    from the list (the computer's at once; Bob and Cy asked, and seated)."""
+    config = make_config(tmp_path / "data")
+    async with running(config) as door:
+        store = door.store
+        ids = {}
+        for name in ("Ann", "Bob", "Cy"):
+            ids[name] = (await store.accounts.create(name, hash_password(PASSWORD))).id
+        rules = Rules(game_to=61)
+        await _keep(store, GameStart(ids["Ann"], Opponent.COMPUTER, 101, 0, rules, (0, 0),
+                                     players=("Ann", "Computer"), kind=GameKind.COMPUTER))
+        await _keep(store, GameStart(ids["Ann"], Opponent.CALLER, 102, 0, rules, (0, 0), 0, ids["Bob"],
+                                     ("Ann", "Bob"), kind=GameKind.CALLER))
+        await _keep(store, GameStart(ids["Cy"], Opponent.CALLER, 103, 0, rules, (1, 0), 0, ids["Ann"],
+                                     ("Cy", "Ann"), kind=GameKind.MATCH))
+        assert len(await store.saved.unfinished(ids["Ann"])) == 3
+
+        ann = await registered(door.telnet_port, store, "Ann", until="Unfinished game")
+        assert "You have 3 unfinished games" in " ".join(ann.screen.text().split())
+        await ann.send(b"n")
+        await _pick(ann, "against the computer")
+        await ann.screen.wait_for(lambda: "RETURN on a blank line deals" in ann.screen.text(), timeout=15)
+        await ann.send(b"\r")
+        await ann.screen.wait_for(lambda: ann.screen.prompt().startswith("Choose 2 cards"), timeout=15)
+        assert "#101" in ann.screen.text()
+        await ann.send(b"q")
+        await ann.screen.wait_for(lambda: "(Y/N)" in ann.screen.text())
+        await ann.send(b"y")  # (against the computer a game left is kept)
+
+        bob = await registered(door.telnet_port, store, "Bob", until="Ask them to go on with it?")
+        await bob.send(b"n")
+        await bob.screen.wait_for(lambda: "Main menu" in bob.screen.text())
+        await _pick(ann, "Bob")
+        await bob.screen.wait_for(lambda: "Ann asks you to go on with your game #102" in " ".join(
+            bob.screen.text().split()), timeout=10)
+        await bob.send(b"y")
+        await both_in_chat(ann, bob)
+
+        cy = await registered(door.telnet_port, store, "Cy", until="Ask them to go on with it?")
+        await cy.send(b"n")
+        await cy.screen.wait_for(lambda: "Main menu" in cy.screen.text())
+        assert len(await store.saved.unfinished(ids["Ann"])) == 3  # (all three still kept)
+        for c in (ann, bob, cy):
+            c.close()
