@@ -13,6 +13,8 @@ from door.net.peer_socket import PEER_SECRET
 from door.play.decision_clock import ClockTerms
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
+from door.records.correspondence.offers import OfferLimits
+from door.records.correspondence.sweeper import SweepRules
 from door.records.names import name_key
 from door.records.ranked.fair_play import FairPlayRules
 from door.records.sqlite_database import DATABASE_NAME
@@ -375,6 +377,14 @@ class CorrespondenceConfig:
     weekends: bool = True
     abandon_days: int = 60
     rated: bool = True
+
+    def offer_limits(self) -> OfferLimits:
+        """The limits on offers these settings make, as the records check them."""
+        return OfferLimits(float(self.offer_days), self.offers_per_hour)
+
+    def sweep_rules(self) -> SweepRules:
+        """The sweeper's rules these settings make."""
+        return SweepRules(self.weekends, float(self.abandon_days))
 
 
 @dataclass

@@ -30,6 +30,8 @@ def test_correspondence_values_are_read(tmp_path: Path) -> None:
     c = load_config(f).correspondence
     assert c.days == [1, 3, 7] and c.default_days == 7 and c.max_open == 5 and c.vacation_days == 0
     assert not c.weekends and c.abandon_days == 30 and not c.rated and c.offer_days == 7
+    assert c.sweep_rules().abandon_days == 30.0 and not c.sweep_rules().weekends
+    assert c.offer_limits().offer_days == 7.0 and c.offer_limits().per_hour == 10
 
 
 def test_values_are_read(tmp_path: Path) -> None:
