@@ -178,6 +178,9 @@ async def test_vacation_within_the_yearly_allowance(store: Store, clock: FakeClo
     assert await vacations.away(ann, START + 10 * DAY) is None
     assert await vacations.intervals(ann, START + 5 * DAY, START + 30 * DAY) == [(first.starts, first.ends),
                                                                              (later.starts, later.ends)]
+    assert await vacations.intervals_of([bob, ann, ann], START + 11 * DAY, START + 30 * DAY) == {
+        ann: [(later.starts, later.ends)]}
+    assert await vacations.intervals_of([], START, START + DAY) == {}
     clock.now += 2.5 * DAY
     ended = await vacations.end(ann)  # back early: three days begun, the later one dropped
     assert ended is not None and ended.days == 3 and await vacations.upcoming(ann) == []

@@ -139,6 +139,13 @@ whose deadline has passed or whose last move is older than the abandon
 days (it may give others too: :func:`verdict` leaves them)."""
 
 
+def _mover(game: Candidate) -> int | None:
+    """The account of the player ``game`` waits on, if any."""
+    if game.to_move is None or not 0 <= game.to_move < len(game.accounts):
+        return None
+    return game.accounts[game.to_move]
+
+
 async def sweep(store: Store, holder: str, now: float, end_game: EndGame, candidates: Candidates,
                 rules: SweepRules = SweepRules()) -> Swept | None:
     """One step of the sweeper as ``holder`` (this node's name) at
@@ -149,11 +156,13 @@ async def sweep(store: Store, holder: str, now: float, end_game: EndGame, candid
     if not await store.leases.take(LEASE, holder, LEASE_SECONDS):
         return None
     swept = Swept(lapsed=await store.correspondence.offers.lapse())
-    vacations, results = store.correspondence.vacations, store.correspondence.results
-    for game in await candidates(now):
-        mover = None if game.to_move is None or not 0 <= game.to_move < len(game.accounts) \
-            else game.accounts[game.to_move]
-        away = [] if mover is None else await vacations.intervals(mover, game.last_move, now + DAY)
+    results = store.correspondence.results
+    games = [(game, _mover(game)) for game in await candidates(now)]
+    movers = {m for _, m in games if m is not None}
+    earliest = min((g.last_move for g, m in games if m is not None), default=now)
+    vacations = await store.correspondence.vacations.intervals_of(movers, earliest, now + DAY)
+    for game, mover in games:
+        away = [] if mover is None else [v for v in vacations.get(mover, ()) if v[1] > game.last_move]
         judged = verdict(game, now, rules, away)
         if judged is None or not await end_game(game.saved_id, judged.loser, judged.how):
             continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from door.records.clock import WALL, Clock
@@ -22,6 +23,9 @@ from door.records.correspondence.deadlines import DAY, Interval
 from door.records.database import Database
 
 __all__ = ["Vacation", "Vacations", "VacationRefused", "days_by_year"]
+
+_CHUNK = 500
+"""Accounts asked about in one statement."""
 
 _GRACE = 60.0
 """Seconds in the past a vacation may start (the caller's screen was a little slow)."""
@@ -129,6 +133,26 @@ class Vacations:
         """``account_id``'s vacations that overlap ``[start, end)``, as
         ``(starts, ends)`` in order, for the deadline arithmetic."""
         return [(v.starts, v.ends) for v in await self._rows(account_id, start, end)]
+
+    async def intervals_of(self, account_ids: Iterable[int], start: float, end: float) -> dict[int, list[Interval]]:
+        """:meth:`intervals` of each of ``account_ids`` at once (the sweeper
+        asks for every player it judges): only the accounts that have any."""
+        ids = sorted(set(account_ids))
+        lo, hi = max(start, -1e300), min(end, 1e300)
+
+        def read(db: Connection) -> list[tuple[int, float, float]]:
+            rows = []
+            for i in range(0, len(ids), _CHUNK):
+                chunk = ids[i:i + _CHUNK]
+                rows += db.execute(
+                    "SELECT account_id, starts, ends FROM correspondence_vacations WHERE account_id IN "
+                    f"({', '.join('?' * len(chunk))}) AND starts < ? AND ends > ? ORDER BY starts",
+                    (*chunk, hi, lo)).fetchall()
+            return rows
+        out: dict[int, list[Interval]] = {}
+        for account_id, starts, ends in await self.database.query(read) if ids else []:
+            out.setdefault(int(account_id), []).append((float(starts), float(ends)))
+        return out
 
     async def upcoming(self, account_id: int) -> list[Vacation]:
         """``account_id``'s vacations not yet over, in order."""
