@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from door.config import CallerConfig, DailyConfig, LimitsConfig, PagingConfig, RankedConfig, SysopConfig
+from door.config import (
+    CallerConfig,
+    CorrespondenceConfig,
+    DailyConfig,
+    LimitsConfig,
+    PagingConfig,
+    RankedConfig,
+    SysopConfig,
+)
 from door.games.house import GameHouse
 from door.play.parked import ParkedGames
 from door.play.reviews import GameReviews
@@ -46,6 +54,8 @@ class DoorContext:
     """The daily deal's settings (``[daily]``)."""
     ranked: RankedConfig = field(default_factory=RankedConfig)
     """Who may play rated matches (``[ranked]``)."""
+    correspondence: CorrespondenceConfig = field(default_factory=CorrespondenceConfig)
+    """Games played over days: their choices and limits (``[correspondence]``)."""
     shared: list[str] = field(default_factory=list)
     """Addresses several callers share (:attr:`door.config.Config.shared`)."""
     link: NodeLink | None = None

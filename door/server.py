@@ -162,7 +162,8 @@ class DoorServer:
                                              limits.password_per_account),
                                login_timeout=s.login_timeout, reader_wait=s.reader_wait, thinking=self.thinking,
                                daily=self.config.daily,
-                               ranked=self.config.ranked, shared=self.config.shared)
+                               ranked=self.config.ranked, shared=self.config.shared,
+                               correspondence=self.config.correspondence)
         lobby, store, config = self.ctx.lobby, self.store, self.config
         lobby.club_maker = lambda games, minutes: ClubNight(
             self.ctx.games, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),

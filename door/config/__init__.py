@@ -14,6 +14,7 @@ from door.config.sections import (
     CallerConfig,
     ComputerConfig,
     Config,
+    CorrespondenceConfig,
     DailyConfig,
     Handshake,
     LimitsConfig,
@@ -28,4 +29,4 @@ from door.config.sections import (
 
 __all__ = ["Config", "ServerConfig", "WebConfig", "DailyConfig", "RankedConfig", "BulletinsConfig", "Handshake",
            "BoardConfig", "RloginConfig", "ComputerConfig", "CallerConfig", "LimitsConfig", "PagingConfig",
-           "SysopConfig", "StoreConfig", "ConfigError", "load_config", "DEFAULT_CONFIG_PATH"]
+           "SysopConfig", "StoreConfig", "CorrespondenceConfig", "ConfigError", "load_config", "DEFAULT_CONFIG_PATH"]

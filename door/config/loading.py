@@ -13,11 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from door.config.sections import (
+    DAYS_CHOICES,
     BoardConfig,
     BulletinsConfig,
     CallerConfig,
     ComputerConfig,
     Config,
+    CorrespondenceConfig,
     DailyConfig,
     Handshake,
     LimitsConfig,
@@ -60,6 +62,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "min_games": (0, 10000), "min_age_days": (0, 3650), "pair_per_day": (0, 1000), "abort_limit": (1, 1000),
     "abort_window": (0, 8760), "abort_hold": (0, 8760), "decision_clock": (10, 86400), "clock_warning": (0, 3600),
     "drain_timeout": (0, 86400),
+    "default_days": (1, 14), "max_open": (1, 1000), "offer_days": (1, 60), "offers_per_hour": (1, 1000),
+    "vacation_days": (0, 366), "abandon_days": (1, 3650),
 }
 
 
@@ -256,6 +260,26 @@ def _check_board(where: str, entry: Any, boards: list[BoardConfig]) -> BoardConf
     return BoardConfig(tag.upper(), secret, handshake, tuple(addresses))
 
 
+def _check_correspondence(path: Path, raw: Any) -> CorrespondenceConfig:
+    """The ``[correspondence]`` section: ``days`` a list of choices among
+    :data:`~door.config.sections.DAYS_CHOICES`, ``default_days`` one of
+    them, ``abandon_days`` longer than the longest.  Raises :class:`ConfigError`."""
+    section: CorrespondenceConfig = _check_section(path, "correspondence", raw, CorrespondenceConfig)
+    days = section.days
+    if (not isinstance(days, list) or not days or any(type(d) is not int or d not in DAYS_CHOICES for d in days)
+            or len(set(days)) != len(days)):
+        raise ConfigError(f"{path}: correspondence.days: expected a list of days per move, each once, among "
+                          f"{', '.join(map(str, DAYS_CHOICES))}, got {days!r}")
+    section.days = sorted(days)
+    if section.default_days not in days:
+        raise ConfigError(f"{path}: correspondence.default_days: expected one of correspondence.days "
+                          f"({', '.join(map(str, section.days))}), got {section.default_days!r}")
+    if section.abandon_days <= max(days):
+        raise ConfigError(f"{path}: correspondence.abandon_days: expected more than the longest days per move "
+                          f"({max(days)}), got {section.abandon_days!r}")
+    return section
+
+
 def load_config(path: Path | None) -> Config:
     """Read ``path`` (TOML); ``None`` gives the defaults.  Raises
     :class:`ConfigError` for a missing, unreadable or invalid file."""
@@ -272,9 +296,9 @@ def load_config(path: Path | None) -> Config:
         raise ConfigError(f"{path}: not valid TOML: {exc}") from None
     for section in raw:
         if section not in ("server", "computer", "rules", "caller", "sysop", "paging", "limits", "store", "web",
-                           "bulletins", "rlogin", "daily", "ranked"):
+                           "bulletins", "rlogin", "daily", "ranked", "correspondence"):
             raise ConfigError(f"{path}: [{section}]: unknown section (expected server, computer, rules, caller, "
-                              f"sysop, paging, limits, store, web, bulletins, rlogin, daily, ranked)")
+                              f"sysop, paging, limits, store, web, bulletins, rlogin, daily, ranked, correspondence)")
     server: ServerConfig = _check_section(path, "server", raw.get("server", {}), ServerConfig)
     if server.log_format not in ("text", "json"):
         raise ConfigError(f"{path}: server.log_format: expected \"text\" or \"json\", got {server.log_format!r}")
@@ -308,5 +332,6 @@ def load_config(path: Path | None) -> Config:
         rlogin=_check_rlogin(path, raw.get("rlogin", {})),
         daily=_check_section(path, "daily", raw.get("daily", {}), DailyConfig),
         ranked=_check_section(path, "ranked", raw.get("ranked", {}), RankedConfig),
+        correspondence=_check_correspondence(path, raw.get("correspondence", {})),
         source=path,
     )

@@ -13,6 +13,8 @@ from door.net.peer_socket import PEER_SECRET
 from door.play.decision_clock import ClockTerms
 from door.play.options import CHANGEABLE_RULES, CallerOptions, Pace, Skill
 from door.records.accounts import RegistrationLimit
+from door.records.correspondence.offers import OfferLimits
+from door.records.correspondence.sweeper import SweepRules
 from door.records.names import name_key
 from door.records.ranked.fair_play import FairPlayRules
 from door.records.sqlite_database import DATABASE_NAME
@@ -20,7 +22,7 @@ from engine.rules import Rules
 
 __all__ = ["Config", "ServerConfig", "WebConfig", "DailyConfig", "RankedConfig", "BulletinsConfig", "Handshake",
            "BoardConfig", "RloginConfig", "ComputerConfig", "CallerConfig", "LimitsConfig", "PagingConfig",
-           "SysopConfig", "StoreConfig"]
+           "SysopConfig", "StoreConfig", "CorrespondenceConfig", "DAYS_CHOICES"]
 
 
 @dataclass
@@ -346,6 +348,45 @@ class StoreConfig:
         return self.url or data_dir / DATABASE_NAME
 
 
+DAYS_CHOICES = (1, 2, 3, 5, 7, 14)
+"""The days per move a correspondence game may have; ``[correspondence]
+days`` is a choice among them."""
+
+
+@dataclass
+class CorrespondenceConfig:
+    """The ``[correspondence]`` section: games between registered callers
+    played over days (``docs/correspondence.md``).  ``days``: the days per
+    move a challenger may choose (among :data:`DAYS_CHOICES`), and
+    ``default_days`` the one offered first; ``max_open``: open
+    correspondence games an account may have at once; ``offer_days``: days
+    before an offer nobody answered lapses; ``offers_per_hour``: offers one
+    address may make in an hour; ``vacation_days``: days away a caller may
+    take in a calendar year (0: no vacation); ``weekends``: whether
+    Saturdays and Sundays (UTC) count towards a deadline; ``abandon_days``:
+    days with no move by either player before a game is aborted;
+    ``rated``: whether correspondence matches may be rated (in their own
+    pool, ``correspondence``)."""
+
+    days: list[int] = field(default_factory=lambda: list(DAYS_CHOICES))
+    default_days: int = 3
+    max_open: int = 20
+    offer_days: int = 7
+    offers_per_hour: int = 10
+    vacation_days: int = 30
+    weekends: bool = True
+    abandon_days: int = 60
+    rated: bool = True
+
+    def offer_limits(self) -> OfferLimits:
+        """The limits on offers these settings make, as the records check them."""
+        return OfferLimits(float(self.offer_days), self.offers_per_hour)
+
+    def sweep_rules(self) -> SweepRules:
+        """The sweeper's rules these settings make."""
+        return SweepRules(self.weekends, float(self.abandon_days))
+
+
 @dataclass
 class Config:
     """The whole configuration; ``source`` is the file it came from (or
@@ -364,6 +405,7 @@ class Config:
     rlogin: RloginConfig = field(default_factory=RloginConfig)
     daily: DailyConfig = field(default_factory=DailyConfig)
     ranked: RankedConfig = field(default_factory=RankedConfig)
+    correspondence: CorrespondenceConfig = field(default_factory=CorrespondenceConfig)
     source: Path | None = None
 
     @property

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from door.records.connection import Connection
 from door.records.database import StoreError
-from door.records.schema import MANY_GAMES_EXPAND, MIGRATIONS, render
+from door.records.schema import MANY_GAMES, MANY_GAMES_EXPAND, MIGRATIONS, render
 
 __all__ = ["EXPAND", "PAIRED_FROM", "kept_version", "migrate_one", "refusal", "StoreState", "store_state"]
 
@@ -39,7 +39,7 @@ PAIRED_FROM = 18
 """Steps taking a store past this version are paired (expand or contract);
 those before it ran as one kind, before nodes shared stores."""
 
-EXPAND: frozenset[int] = frozenset({19, 20, MANY_GAMES_EXPAND})
+EXPAND: frozenset[int] = frozenset({19, 20, MANY_GAMES_EXPAND, MANY_GAMES + 1})
 """The versions whose step only adds (programs of the schema before it go on)."""
 
 

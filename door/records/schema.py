@@ -394,6 +394,37 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     # version 22 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
     # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
+    # version 23 (expand): correspondence play: offers of games over days (one open per pair, or per maker when open to
+    # anyone), days away, and each account's games lost on time
+    """
+    CREATE TABLE correspondence_offers (
+        id $id,
+        maker INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        taker INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+        pair TEXT NOT NULL,
+        address TEXT NOT NULL,
+        terms TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'open',
+        made $time NOT NULL,
+        expires $time NOT NULL,
+        closed $time
+    );
+    CREATE UNIQUE INDEX correspondence_offers_pair ON correspondence_offers(pair) WHERE state = 'open';
+    CREATE INDEX correspondence_offers_taker ON correspondence_offers(taker, state);
+    CREATE INDEX correspondence_offers_maker ON correspondence_offers(maker, state);
+    CREATE INDEX correspondence_offers_address ON correspondence_offers(address, made);
+    CREATE TABLE correspondence_vacations (
+        id $id,
+        account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        starts $time NOT NULL,
+        ends $time NOT NULL
+    );
+    CREATE INDEX correspondence_vacations_account ON correspondence_vacations(account_id, ends);
+    CREATE TABLE correspondence_results (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        lost_on_time INTEGER NOT NULL DEFAULT 0
+    );
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

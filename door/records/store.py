@@ -6,7 +6,7 @@
 ``accounts``, ``saved`` (unfinished games' action logs), ``games``
 (finished games), ``statistics``, ``nodes`` (the serve processes
 sharing it, and who is on line on each) and ``leases`` (one node at a time
-for a job) over it.  The server, the door mode
+for a job) and ``correspondence`` (offers, vacations, losses on time) over it.  The server, the door mode
 and the records CLI all use this one async store.
 """
 
@@ -18,6 +18,7 @@ from door.records.accounts import Account, Accounts, NameTaken, TooManyRegistrat
 from door.records.bans import Bans
 from door.records.bots import Bots
 from door.records.clock import WALL, Clock
+from door.records.correspondence.records import CorrespondenceRecords
 from door.records.daily import Daily
 from door.records.database import Conflict, Database, StoreError
 from door.records.games import Games, GameSummary
@@ -63,6 +64,8 @@ class Store:
         """One node at a time for a named job (:mod:`door.records.leases`)."""
         self.tournaments = Tournaments(database, clock)
         """Tournaments run over days (:mod:`door.records.tournaments`)."""
+        self.correspondence = CorrespondenceRecords(database, clock)
+        """Correspondence play's offers, vacations and losses on time (:mod:`door.records.correspondence`)."""
 
     @classmethod
     async def open(cls, where: Path | str, clock: Clock = WALL, contract: bool = False) -> Store:

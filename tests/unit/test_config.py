@@ -20,7 +20,18 @@ def test_shipped_file_is_the_defaults() -> None:
     assert shipped.computer == default.computer and shipped.caller == default.caller
     assert shipped.limits == default.limits and shipped.web == default.web
     assert shipped.bulletins == default.bulletins and shipped.rlogin == default.rlogin
-    assert shipped.paging == default.paging
+    assert shipped.paging == default.paging and shipped.correspondence == default.correspondence
+
+
+def test_correspondence_values_are_read(tmp_path: Path) -> None:
+    f = tmp_path / "door.toml"
+    f.write_text("[correspondence]\ndays = [7, 1, 3]\ndefault_days = 7\nmax_open = 5\nvacation_days = 0\n"
+                 "weekends = false\nabandon_days = 30\nrated = false\n")
+    c = load_config(f).correspondence
+    assert c.days == [1, 3, 7] and c.default_days == 7 and c.max_open == 5 and c.vacation_days == 0
+    assert not c.weekends and c.abandon_days == 30 and not c.rated and c.offer_days == 7
+    assert c.sweep_rules().abandon_days == 30.0 and not c.sweep_rules().weekends
+    assert c.offer_limits().offer_days == 7.0 and c.offer_limits().per_hour == 10
 
 
 def test_values_are_read(tmp_path: Path) -> None:
@@ -60,6 +71,16 @@ def test_values_are_read(tmp_path: Path) -> None:
     ("[web]\nframe_ancestors = \"'self'; script-src *\"\n", "web.frame_ancestors: origins or 'self'"),
     ("[web]\nmax_message = 10\n", "web.max_message: expected a value from 256"),
     ("[paging]\nranked_grace = 0\n", "paging.ranked_grace: expected a value from 1"),
+    ("[correspondence]\ndays = [1, 4]\n", "correspondence.days: expected a list of days per move, each once, among 1, 2"),
+    ("[correspondence]\ndays = [3, 3]\n", "correspondence.days: expected a list of days per move, each once"),
+    ("[correspondence]\ndays = []\n", "correspondence.days: expected a list"),
+    ("[correspondence]\ndays = 3\n", "correspondence.days: expected a list"),
+    ("[correspondence]\ndays = [1, 2]\n", "correspondence.default_days: expected one of correspondence.days (1, 2), got 3"),
+    ("[correspondence]\nabandon_days = 14\n", "correspondence.abandon_days: expected more than the longest days per move (14)"),
+    ("[correspondence]\nvacation_days = -1\n", "correspondence.vacation_days: expected a value from 0 to 366"),
+    ("[correspondence]\nmax_open = 0\n", "correspondence.max_open: expected a value from 1"),
+    ("[correspondence]\nweekends = 'no'\n", "correspondence.weekends: expected true or false"),
+    ("[correspondence]\nrate = true\n", "correspondence.rate: unknown key"),
     ("[rlogin]\nport = -1\n", "rlogin.port: expected a value from 0 to 65535"),
     ("[rlogin]\nboards = []\n", "rlogin.boards: unknown key"),
     ("[[rlogin.board]]\ntag = 'TOO-LONG-TAG'\nsecret = 'a-long-shared-secret'\n", "rlogin.board[0].tag: expected 1 to 8"),

@@ -54,6 +54,19 @@ def test_list_and_show(data_dir: Path) -> None:
     code, out = run(data_dir, "show", "ann")
     assert code == 0 and "Statistics of Ann" in out and "Skunks given / taken" in out
     assert "#1" in out and "Ann 121 - Computer 70  skunk" in out
+    assert "  Correspondence games lost on time        0\n" in out
+
+
+def test_show_gives_the_correspondence_games_lost_on_time(data_dir: Path) -> None:
+    async def lose() -> None:
+        store = await Store.open(data_dir / DATABASE_NAME)
+        ann = await store.accounts.find("Ann")
+        assert ann is not None
+        await store.correspondence.results.count_loss_on_time(ann.id)
+        await store.close()
+    asyncio.run(lose())
+    code, out = run(data_dir, "show", "ann")
+    assert code == 0 and "  Correspondence games lost on time        1\n" in out
 
 
 def test_remove_asks_and_removes(data_dir: Path) -> None:
