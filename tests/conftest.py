@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import asyncssh
+import hypothesis
 import pytest
 
 from door.server import DoorServer
@@ -17,6 +18,11 @@ from door.ui.canvas import Canvas
 from door.ui.cells import cell_width
 from tests.support.postgres import REQUIRE_ENV, PostgresServer, find_bin
 from tests.support.server import make_config, running
+
+hypothesis.settings.register_profile("door", deadline=None)
+hypothesis.settings.load_profile("door")
+"""No time limit on a property test's example: on a shared machine it
+measures the machine, not the code (speed lives in bench/)."""
 
 
 @pytest.fixture

@@ -54,6 +54,10 @@ class KeptGame:
         return self.saved.opponent == Opponent.CALLER
 
 
+_OWN_LIST = (GameKind.CORRESPONDENCE, GameKind.TOURNAMENT)
+"""Kept games listed elsewhere (games by correspondence: K on the menu), not offered to resume here."""
+
+
 @dataclasses.dataclass(frozen=True)
 class Broken:
     """A kept game whose moves do not replay: its id and why (a short sentence)."""
@@ -75,6 +79,8 @@ async def load_kept(side: CallerSide) -> tuple[list[KeptGame], Broken | None]:
     kept: list[KeptGame] = []
     broken: Broken | None = None
     for listed in await side.ctx.store.saved.unfinished(caller.account.id):
+        if listed.kind in _OWN_LIST:
+            continue
         try:
             game = await _checked(side, listed.id)
         except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON

@@ -34,6 +34,8 @@ class MenuItem(enum.Enum):
     PLAY_SYSOP = "6"
     DEMONSTRATION = "7"
     PLAY_CALLER = "8"
+    CORRESPONDENCE = "K"
+    """Games over days with other callers (registered callers)."""
     CLUB = "J"
     """Join tonight's club night."""
     WATCH = "W"
@@ -95,7 +97,8 @@ class MenuState:
     ``watchers_on()`` says whether this caller's own games may be (offered
     as V to change; not offered when ``None``); ``club()`` describes a
     club night taking players (J joins; not offered while it says
-    nothing)."""
+    nothing); games by correspondence are offered (K) while
+    ``correspondence()`` says so (a registered caller)."""
 
     sysop_available: Callable[[], bool] = _always_not
     opponents: Callable[[], bool] = _always_not
@@ -104,6 +107,7 @@ class MenuState:
     watchable: Callable[[], bool] = _always_not
     watchers_on: Callable[[], bool] | None = None
     club: Callable[[], str] = _nothing
+    correspondence: Callable[[], bool] = _always_not
 
 
 def main_menu_entries(terminal: Callable[[], str], state: MenuState, resume: str | None) -> list[MenuEntry]:
@@ -128,6 +132,8 @@ def main_menu_entries(terminal: Callable[[], str], state: MenuState, resume: str
         MenuEntry(MenuItem.PLAY_SYSOP, fixed("Play the sysop (page the sysop)"), sysop_available),
         MenuEntry(MenuItem.DEMONSTRATION, fixed("Demonstration: watch the computer play itself")),
         MenuEntry(MenuItem.PLAY_CALLER, fixed("Play another caller"), opponents),
+        MenuEntry(MenuItem.CORRESPONDENCE, fixed("Correspondence: games over days with other callers"),
+                  state.correspondence),
         MenuEntry(MenuItem.WATCH, fixed("Watch a game between callers"), watchable),
         MenuEntry(MenuItem.CLUB, lambda: f"Join the club night: {club()}", lambda: bool(club())),
     ]

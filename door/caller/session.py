@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
+from door.caller.correspondence import correspondence, login_news
 from door.caller.daily_screens import daily_deal, daily_of, keep_daily
 from door.caller.demonstration import demonstration
 from door.caller.handover import hand_over
@@ -191,6 +192,7 @@ class CallerSession(CallerSide):
             self.present(Presentation.LINES)
         await offer_key_link(self, proved.offered_key)
         await back_to_waiting_table(self)
+        self.presence.messages.extend(await login_news(self))  # (games by correspondence that wait on them)
         kept, broken = await load_kept(self)
         if broken is not None:
             await offer_to_drop(self, broken)
@@ -277,6 +279,7 @@ class CallerSession(CallerSide):
             MenuItem.PLAY_SYSOP: self._play_sysop,
             MenuItem.WATCH: lambda: watch_game(self),
             MenuItem.CLUB: lambda: club_night(self),
+            MenuItem.CORRESPONDENCE: lambda: correspondence(self),
             MenuItem.WATCHERS: self._toggle_watchers,
         }
         if kept:
@@ -364,6 +367,7 @@ class CallerSession(CallerSide):
                 challenges_on=lambda: presence.challengeable,
                 watchable=lambda: any_watchable(ctx.lobby.tables, presence),
                 watchers_on=lambda: self.options.watchers,
+                correspondence=lambda: caller.account is not None,
                 club=lambda: club.words() if isinstance(club := ctx.lobby.club, ClubNight)
                 and club.state is Night.OPEN else "")
             choice = await main_menu(display, caller, state, messages, resume=kept_words(kept))

@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from door.config import CallerConfig, PagingConfig, RankedConfig
+from door.config import CallerConfig, CorrespondenceConfig, PagingConfig, RankedConfig
 from door.play.table import Table
 from door.records.saved_games import SavedGame
 from door.records.store import Store
@@ -22,6 +22,9 @@ class TableRegistry(Protocol):
     outlives a dropped connection and others find it (to watch it, to be
     seated again at it): the sysop's lobby is one."""
 
+    tables: set[Table]
+    """The tables running now."""
+
     def run_table(self, table: Table, resume: SavedGame | None = None) -> asyncio.Task[None]:
         """Run ``table`` (from the kept game ``resume`` when given) until it ends; the task that runs it."""
 
@@ -30,11 +33,13 @@ class TableRegistry(Protocol):
 class GameHouse:
     """The door's parts a new game needs: the ``store`` (its journal and
     ratings), the ``tables`` registry, and the ``paging`` (rejoin grace in
-    seconds, chat limit in characters), ``caller`` (hints between people)
-    and ``ranked`` (decision clocks) settings of ``door.toml``."""
+    seconds, chat limit in characters), ``caller`` (hints between people),
+    ``ranked`` (decision clocks) and ``correspondence`` (days per move,
+    weekends) settings of ``door.toml``."""
 
     store: Store
     tables: TableRegistry
     paging: PagingConfig = field(default_factory=PagingConfig)
     caller: CallerConfig = field(default_factory=CallerConfig)
     ranked: RankedConfig = field(default_factory=RankedConfig)
+    correspondence: CorrespondenceConfig = field(default_factory=CorrespondenceConfig)

@@ -16,6 +16,8 @@ presentation that holds its one person (its end is theirs).
   (a game, or a match of best of N, rated or not);
 - :func:`club_game`: a club night's round (one game, scored by the
   American Cribbage Congress's game points);
+- :func:`correspondence_game`: two registered callers by correspondence,
+  each decision waiting days for its player;
 - :func:`exhibition`: the computer against itself, watched.
 
 A kept game is taken up again by passing its
@@ -26,22 +28,25 @@ as (``resume``), on this node or any other sharing the store.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable, Sequence
 
+from door.games.deadlines import due_by
 from door.games.house import GameHouse
 from door.play.deals import new_chain
-from door.play.journal import Journal
+from door.play.journal import Journal, Kept
 from door.play.seat import Seat
 from door.play.table import Table
 from door.play.table_settings import TableSettings
+from door.records.game_kinds import GameKind
 from door.records.games import Opponent
 from door.records.ranked.match import MatchEntry, MatchTerms
 from door.records.saved_games import SavedGame
 from engine.objectives import ACC_POINTS
-from engine.rules import Rules
+from engine.rules import Counting, Rules
 from engine.shuffle import SeedChain, SeededShuffle
 
-__all__ = ["caller_match", "club_game", "computer_game", "exhibition", "sysop_game"]
+__all__ = ["caller_match", "club_game", "computer_game", "correspondence_game", "exhibition", "sysop_game"]
 
 
 def _account(seat: Seat) -> int | None:
@@ -143,6 +148,29 @@ def club_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], grace: f
     table = Table(rules, list(seats), TableSettings(journal=journal, rejoin_timeout=grace, clock=house.store.clock,
                                                    terms=MatchTerms(1), rematch=False, objective=ACC_POINTS))
     return table, house.tables.run_table(table)
+
+
+def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int,
+                        owner: int, seeds: SeedChain | None = None, resume: SavedGame | None = None) -> Table:
+    """A game by correspondence between two registered callers (``seats``;
+    one is usually an :class:`~door.play.away_seat.AwaySeat`, its player
+    not on line), kept by ``owner``'s account (the other's finds it too),
+    running among the house's tables (from ``resume``, the kept game,
+    when given).  Each decision is due ``days`` days after the move before
+    it (UTC days: weekends count or not as ``[correspondence] weekends``
+    says, and the player's days away stop the count); the door counts the
+    hands and makes every forced move at once, so only real decisions
+    wait; the table stops, kept, as soon as it waits only on a player who
+    is away.  One game, no rematch, no hints."""
+    accounts = (_account(seats[0]), _account(seats[1]))
+    journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
+                      warn=_to_everyone(seats), matches=MatchEntry(),
+                      kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days)))
+    table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
+        journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
+        terms=MatchTerms(1), rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
+    house.tables.run_table(table, resume)
+    return table
 
 
 def exhibition(rules: Rules, seats: tuple[Seat, Seat]) -> Table:

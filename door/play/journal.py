@@ -17,20 +17,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from door.records.database import Unreachable
+from door.records.game_kinds import GameKind
 from door.records.games import GameRecord, Opponent
 from door.records.ranked.match import MatchEntry, MatchResult
 from door.records.ranked.ratings import MatchRecord
-from door.records.saved_games import GameStart
+from door.records.saved_games import KEEP, GameStart
 from door.records.saved_rows import Standing, to_move_of
 from door.records.store import Conflict, SavedGame, Store, StoreError
 from engine.events import GameResult, Skunk
 from engine.game import Game
 from engine.tally import GameTally
 
-__all__ = ["Journal", "JournalError", "RETRY_FOR", "HELD_MESSAGE"]
+__all__ = ["Deadline", "Journal", "JournalError", "Kept", "RETRY_FOR", "HELD_MESSAGE"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +45,22 @@ HELD_MESSAGE = ("The door cannot save your game right now; it is kept as it was 
 """What the players are told when the store could not keep a move."""
 
 T = TypeVar("T")
+
+
+Deadline = Callable[[int | None, float], Awaitable[float | None]]
+"""When a decision of the seat to move (``None``: both) is due, from now (seconds since the epoch)."""
+
+
+@dataclass(frozen=True)
+class Kept:
+    """How a game is kept beyond its moves: its ``kind`` (``None``: read
+    from the rest, :func:`~door.records.game_kinds.derived_kind`), the
+    ``days`` per move of a game by correspondence, and the ``deadline``
+    of each decision (``None``: none)."""
+
+    kind: GameKind | None = None
+    days: int | None = None
+    deadline: Deadline | None = None
 
 
 class JournalError(RuntimeError):
@@ -67,7 +85,8 @@ class Journal:
 
     def __init__(self, store: Store, account_id: int | None, players: tuple[str, str],
                  accounts: tuple[int | None, int | None], opponent: Opponent,
-                 warn: Callable[[str], None] = lambda text: None, matches: MatchEntry | None = None) -> None:
+                 warn: Callable[[str], None] = lambda text: None, matches: MatchEntry | None = None,
+                 kept: Kept | None = None) -> None:
         self.store = store
         self.account_id = account_id
         self.players = players
@@ -77,6 +96,7 @@ class Journal:
         """The owner's seat (0 or 1; ``None`` without an owner)."""
         self.warn = warn
         self.matches = matches
+        self.kept = kept or Kept()
         self.saved_id: int | None = None
         self.started = self.store.clock()
 
@@ -113,8 +133,10 @@ class Journal:
         self.started = self.store.clock()
         if self.account_id is None or self.seat is None:
             return  # a table of guests: nothing to keep
+        to_move = to_move_of(game)
         start = GameStart(self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
-                          self.seat, self.accounts[1 - self.seat], self.players, game.shuffle)
+                          self.seat, self.accounts[1 - self.seat], self.players, game.shuffle, self.kept.kind,
+                          to_move, await self._deadline(to_move), self.kept.days)
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(start))
 
     def keeps_for(self, seat: int) -> bool:
@@ -136,8 +158,15 @@ class Journal:
             return
         seq, action = len(game.actions) - 1, game.actions[-1]
         to_move, standing = to_move_of(game), Standing.of(game)  # (for the lists of kept games, without a replay)
-        await self._retrying("save your move", lambda: self.store.saved.append(saved_id, seq, action, to_move=to_move,
-                                                                              standing=standing))
+        deadline = await self._deadline(to_move) if self.kept.deadline is not None else KEEP
+        await self._retrying("save your move", lambda: self.store.saved.append(
+            saved_id, seq, action, to_move=to_move, deadline=deadline, standing=standing))
+
+    async def _deadline(self, to_move: int | None) -> float | None:
+        """When the next decision is due (a game by correspondence), or ``None``."""
+        if self.kept.deadline is None:
+            return None
+        return await self.kept.deadline(to_move, self.store.clock())
 
     async def drop(self) -> None:
         """The caller gave the game up (N to "Go back to it?"): forget its

@@ -72,6 +72,11 @@ class Accounts:
         return await self.database.query(lambda db: _account(db.execute(
             "SELECT id, name, options FROM accounts WHERE name_key = ?", (name_key(name),)).fetchone()))
 
+    async def get(self, account_id: int) -> Account | None:
+        """The account whose id is ``account_id``, or ``None``."""
+        return await self.database.query(lambda db: _account(db.execute(
+            "SELECT id, name, options FROM accounts WHERE id = ?", (account_id,)).fetchone()))
+
     async def password_hash(self, account_id: int) -> str:
         """The stored scrypt hash of an account."""
         return await self.database.query(lambda db: str(db.execute(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from door.records.clock import WALL, Clock
@@ -80,6 +81,23 @@ def _full(name: str, kind: GameKind, limit: int) -> str:
         return f"{name} already has an unfinished {kind_words(kind)}: finish it or give it up first."
     return (f"{name} already has {limit} unfinished {kind_words(kind, 2)}, as many as the door "
             "keeps: finish one or give one up first.")
+
+
+@dataclass(frozen=True)
+class DueGame:
+    """A correspondence game as the sweeper sees it: its ``id``, the seat
+    ``to_move`` (``None``: both, or nobody), its ``deadline`` and the time
+    it was last ``updated`` (seconds since the epoch), both players'
+    ``accounts`` by seat, its ``days`` per move, and whether it has
+    ``started`` (a move was made)."""
+
+    id: int
+    to_move: int | None
+    deadline: float | None
+    updated: float
+    accounts: tuple[int | None, int | None]
+    days: int | None
+    started: bool
 
 
 class SavedGames:
@@ -231,6 +249,20 @@ class SavedGames:
         the nearest deadline among them (the login's summary; one indexed
         query, :func:`~door.records.kept_list.waiting_on`)."""
         return await self.database.query(lambda db: waiting_on(db, account_id))
+
+    async def correspondence_due(self, now: float, idle_since: float) -> list[DueGame]:
+        """The correspondence games whose deadline is at or before ``now``
+        or whose last move (or start) is at or before ``idle_since``
+        (seconds since the epoch), for the sweeper."""
+        def q(db: Connection) -> list[DueGame]:
+            rows = db.execute(
+                "SELECT g.id, g.to_move, g.deadline, COALESCE(g.updated, g.started), g.seat, g.account_id, "
+                "g.other_account, g.days_per_move, EXISTS (SELECT 1 FROM saved_actions a WHERE a.saved_id = g.id) "
+                "FROM saved_games g WHERE g.kind = ? AND (g.deadline <= ? OR COALESCE(g.updated, g.started) <= ?) "
+                "ORDER BY g.id", (GameKind.CORRESPONDENCE.value, now, idle_since)).fetchall()
+            return [DueGame(r[0], r[1], r[2], float(r[3]), (r[5], r[6]) if r[4] == 0 else (r[6], r[5]), r[7],
+                            bool(r[8])) for r in rows]
+        return await self.database.query(q)
 
     async def drop(self, saved_id: int) -> None:
         """Forget an unfinished game (declined, or abandoned)."""

@@ -1,0 +1,219 @@
+"""Cribbage by correspondence at the screens: a registered caller's
+games over days (K on the main menu): the games by deadline, the one
+chosen opened at the board where it stands with what happened since the
+caller's last move said first, offers made to a caller by name (on line or
+not) and answered at the callee's next call.  The game service runs the
+games (:mod:`door.games.correspondence`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from door.caller.seated import seated
+from door.caller.side import CallerSide
+from door.games.correspondence import begin_from_offer, open_game
+from door.play.human_seat import HumanSeat
+from door.play.table import Table
+from door.records.correspondence.deadlines import left_words
+from door.records.correspondence.offers import Offer, OfferRefused, OfferTerms, room_for
+from door.records.game_kinds import GameKind
+from door.records.kept_list import KeptGame, Turn
+from door.records.saved_games import SavedGame
+from door.sysop.doing import Doing
+from door.ui.prompts import BACK, ask_choice, ask_line, show_page
+from door.ui.speech import SpokenWords
+from engine.game import Game, replay
+from engine.notation import rules_to_dict
+from engine.scoring import RunMode
+
+__all__ = ["correspondence", "login_news"]
+
+SHOWN = 9
+"""Games listed at once (keys 1 to 9), by deadline."""
+
+
+async def login_news(side: CallerSide) -> list[str]:
+    """What a registered caller hears first at login of their games by
+    correspondence: how many wait on them and the nearest deadline, and
+    the offers that wait for their answer (none: nothing)."""
+    account = side.caller.account
+    if account is None:
+        return []
+    store, now = side.ctx.store, side.ctx.store.clock()
+    games = [g for g in await store.saved.unfinished(account.id, waiting=True) if g.kind is GameKind.CORRESPONDENCE]
+    news = []
+    if games:
+        due = min((g.deadline for g in games if g.deadline is not None), default=None)
+        when = f"; the first is due in {left_words(due - now)}" if due is not None else ""
+        news.append(f"Your move in {len(games)} correspondence game{'s' if len(games) != 1 else ''}{when} "
+                    "(K on the menu).")
+    offers = await store.correspondence.offers.received(account.id)
+    if offers:
+        news.append(f"{len(offers)} offer{'s' if len(offers) != 1 else ''} of a correspondence game wait"
+                    f"{'' if len(offers) != 1 else 's'} for your answer (K on the menu).")
+    return news
+
+
+def _line(game: KeptGame, now: float) -> str:
+    """One game of the list: who, whose move and by when, where it stands."""
+    whose = {Turn.YOU: "your move", Turn.THEM: "their move", Turn.BOTH: "both to discard"}[game.to_move]
+    due = f", due in {left_words(game.deadline - now)}" if game.deadline is not None else ""
+    stands = (f" (hand {game.hand}, you {game.scores[0]}, {game.other} {game.scores[1]})"
+              if game.hand is not None and game.scores is not None else "")
+    return f"#{game.number} with {game.other}: {whose}{due}{stands}"
+
+
+async def correspondence(side: CallerSide) -> None:
+    """K at the menu: the caller's games by correspondence, offers to
+    answer, a new offer; until ESC."""
+    account = side.caller.account
+    if account is None:
+        await show_page(side.display, "Correspondence", [
+            "Games by correspondence are for registered callers: register your name at your next call."])
+        return
+    store = side.ctx.store
+    while True:
+        side.doing(Doing.MAIN_MENU)
+        now = store.clock()
+        games = [g for g in await store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE][:SHOWN]
+        offers = await store.correspondence.offers.received(account.id)
+        lines = ["Your games by correspondence (the first due first):", ""]
+        lines += [f"  {i}  {_line(g, now)}" for i, g in enumerate(games, 1)] or ["  (none under way)"]
+        lines += ["", "  N  Offer a game by correspondence to a caller"]
+        keys = "".join(str(i) for i in range(1, len(games) + 1)) + "N"
+        if offers:
+            lines.append(f"  A  Answer the offers to you ({len(offers)})")
+            keys += "A"
+        lines += ["", "Press a key, ESC to go back to the menu."]
+        answer = await ask_choice(side.display, "Correspondence", lines, keys, escape=True)
+        if answer == BACK:
+            return
+        if answer == "N":
+            await _offer(side)
+        elif answer == "A":
+            await _answer(side, offers)
+        else:
+            await _play(side, games[int(answer) - 1].id)
+
+
+async def _play(side: CallerSide, saved_id: int) -> None:
+    """Sit down to the kept game ``saved_id``: what happened since the
+    caller's last move first, then the board until the game waits on the
+    other player (or the caller leaves the table)."""
+    account = side.caller.account
+    assert account is not None
+    saved = await side.ctx.store.saved.load_game(saved_id)
+    if saved is None:
+        await show_page(side.display, "Correspondence", ["That game is over, or gone."])
+        return
+    mine = saved.seat_of(account.id)
+    since = _since_my_move(saved, mine)
+    if since:
+        await show_page(side.display, "Since your last move", since)
+    seat = side.new_seat()
+    await _sit(side, open_game(side.ctx.games, saved, account.id, seat), seat)
+
+
+async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:
+    """At ``table`` until it is done with ``seat``; then whose move it is."""
+    index = table.seats.index(seat) if seat in table.seats else 0
+    await seated(side, seat, table, Doing.VS_CALLER, table.seats[1 - index].name)
+    await table.ended.wait()
+    game = table.game
+    if game is not None and not game.over and table.ending.waiting:
+        await show_page(side.display, "Correspondence", [
+            f"Your move is kept. It is {table.seats[1 - index].name}'s move now:",
+            "they find the game at their next call.", "", "Press any key."])
+
+
+def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
+    """What happened in the kept game ``saved`` since the last decision of
+    seat ``mine``, in the sentences screen-reader mode says (empty:
+    nothing; the last sixteen at most)."""
+    actions, players = saved.actions, saved.players
+    last = max((i for i, a in enumerate(actions) if getattr(a, "seat", None) == mine), default=-1)
+    before, _ = replay(saved.rules, saved.number, actions[:last + 1], saved.first_dealer, saved.shuffle)
+    spoken = SpokenWords(mine, (players[0], players[1]) if len(players) == 2 else ("", ""))
+    lines: list[str] = []
+    game: Game = before
+    for action in actions[last + 1:]:
+        for event in game.apply(action):
+            lines += spoken.tell(event)
+    return lines[-16:]
+
+
+async def _offer(side: CallerSide) -> None:
+    """Offer a game by correspondence to a registered caller by name:
+    the days per move (the sysop's choices), how runs count; the other
+    caller finds it at their next call."""
+    ctx, account = side.ctx, side.caller.account
+    assert account is not None
+    settings = ctx.correspondence
+    name = await ask_line(side.display, "Offer a correspondence game", [
+        "Offer a game by correspondence: each move waits for its player, for days.",
+        "Whom do you offer it to? (a registered caller's name; RETURN alone goes back)"], "Name: ", "", 30)
+    if not name:
+        return
+    other = await ctx.store.accounts.find(name)
+    if other is None or other.id == account.id or await ctx.store.bots.is_bot(other.id):
+        await show_page(side.display, "Correspondence", [f"No other registered caller is called {name}."])
+        return
+    open_games = [g for g in await ctx.store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
+    full = room_for(len(open_games), settings.max_open)
+    if full is not None:
+        await show_page(side.display, "Correspondence", [full])
+        return
+    choices = settings.days[:9]
+    days = await ask_choice(side.display, "Offer a correspondence game", [
+        f"How many days for each move? (Default {settings.default_days}.)", "",
+        *(f"  {i}  {d} day{'s' if d != 1 else ''} a move" for i, d in enumerate(choices, 1)),
+        "", "ESC goes back."], "".join(str(i) for i in range(1, len(choices) + 1)), escape=True)
+    if days == BACK:
+        return
+    runs = await ask_choice(side.display, "Offer a correspondence game", [
+        "How do runs count during the play?",
+        "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
+        "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if runs == "1" else RunMode.ORDERED)
+    terms = OfferTerms(rules_to_dict(rules), choices[int(days) - 1])
+    try:
+        await ctx.store.correspondence.offers.make(account.id, side.terminal.address, other.id, terms,
+                                                   settings.offer_limits())
+    except OfferRefused as exc:
+        await show_page(side.display, "Correspondence", [str(exc)])
+        return
+    side.log.info("%r offers %r a correspondence game (%d days a move)", side.caller.name, other.name, terms.days)
+    await show_page(side.display, "Correspondence", [
+        f"Your offer is made: {other.name} finds it at their next call.",
+        f"If they do not answer in {settings.offer_days} days, it lapses."])
+
+
+async def _answer(side: CallerSide, offers: list[Offer]) -> None:
+    """The offers to the caller, one by one: accept (the game begins: the
+    first hand is dealt, and the caller makes their first decisions now),
+    decline, or leave for later."""
+    ctx, account = side.ctx, side.caller.account
+    assert account is not None
+    for offer in offers:
+        maker = await ctx.store.accounts.get(offer.maker)
+        who = maker.name if maker is not None else "a caller"
+        runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
+        answer = await ask_choice(side.display, "Offer of a correspondence game", [
+            f"{who} offers you a game by correspondence: {offer.terms.days} day"
+            f"{'s' if offer.terms.days != 1 else ''} a move, runs {runs}.", "",
+            "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
+        if answer == BACK:
+            return
+        if answer == "N":
+            await ctx.store.correspondence.offers.decline(offer.id, account.id)
+            continue
+        open_games = [g for g in await ctx.store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
+        full = room_for(len(open_games), ctx.correspondence.max_open)
+        taken = None if full is not None else await ctx.store.correspondence.offers.accept(offer.id, account.id)
+        if taken is None:
+            await show_page(side.display, "Correspondence", [full or "That offer is no longer open."])
+            continue
+        side.log.info("%r accepts %r's correspondence game", side.caller.name, who)
+        seat = side.new_seat()
+        await _sit(side, begin_from_offer(ctx.games, taken, who, seat), seat)
+        return

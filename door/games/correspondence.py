@@ -1,0 +1,111 @@
+"""Games by correspondence, as the game service runs them: a game begun
+from an accepted offer, a kept game opened by one of its players (seated
+at its running table when the other is playing it now, else at a new
+table with the other away), and the sweeper's two calls (the games whose
+deadline has passed or that nobody moved for long, and ending one: a loss
+on time recorded as a forfeit, a game never begun or long idle dropped).
+
+The tables themselves are built by
+:func:`~door.games.kinds.correspondence_game`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from door.games.deadlines import due_by
+from door.games.house import GameHouse
+from door.games.kinds import correspondence_game
+from door.play.away_seat import AwaySeat
+from door.play.journal import Journal, Kept
+from door.play.seat import Seat
+from door.play.table import Table
+from door.records.correspondence.deadlines import DAY
+from door.records.correspondence.offers import Offer
+from door.records.correspondence.sweeper import Candidate
+from door.records.game_kinds import GameKind
+from door.records.games import Opponent
+from door.records.identity import Identity
+from door.records.ranked.match import MatchEntry
+from door.records.saved_games import SavedGame
+from engine.game import replay
+from engine.notation import rules_from_dict
+from engine.tally import GameTally
+
+__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "running"]
+
+log = logging.getLogger(__name__)
+
+
+def running(house: GameHouse, saved_id: int) -> Table | None:
+    """The table playing the kept game ``saved_id`` here now, if any."""
+    return next((t for t in house.tables.tables if t.journal is not None and t.journal.saved_id == saved_id
+                 and not t.ended.is_set()), None)
+
+
+def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table:
+    """``account_id``'s player sits down to the kept correspondence game
+    ``saved`` at ``seat``: at the table that plays it here now (the other
+    player is at it: both play live), else at a new table with the other
+    player away.  Raises ``ValueError`` for an account not in it."""
+    mine = saved.seat_of(account_id)
+    table = running(house, saved.id)
+    if table is not None:
+        table.rejoin(mine, seat)
+        return table
+    other = saved.other_account if mine == saved.seat else saved.account_id
+    name = saved.players[1 - mine] if len(saved.players) == 2 else "your opponent"
+    away = AwaySeat(name, Identity.of_account(other) if other is not None else None)
+    seats: tuple[Seat, Seat] = (seat, away) if mine == 0 else (away, seat)
+    return correspondence_game(house, saved.rules, seats, saved.days_per_move or house.correspondence.default_days,
+                               saved.account_id, resume=saved)
+
+
+def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> Table:
+    """The game of the accepted ``offer``: its maker (named ``maker``,
+    away) in seat 0 and the taker at ``seat``; the maker owns it.  The
+    first hand is dealt and kept at once, and the taker makes their
+    decisions now."""
+    away = AwaySeat(maker, Identity.of_account(offer.maker))
+    return correspondence_game(house, rules_from_dict(dict(offer.terms.rules)), (away, seat), offer.terms.days,
+                               offer.maker)
+
+
+async def candidates(house: GameHouse, now: float) -> Sequence[Candidate]:
+    """The correspondence games the sweeper looks at, at ``now``: those
+    whose deadline has passed or that nobody moved for the abandon days
+    (``[correspondence] abandon_days``)."""
+    idle_since = now - house.correspondence.abandon_days * DAY
+    return [Candidate(g.id, g.to_move, g.deadline, g.updated, g.accounts, g.days or 1, g.started)
+            for g in await house.store.saved.correspondence_due(now, idle_since)]
+
+
+async def end_game(house: GameHouse, saved_id: int, loser: int | None, how: str) -> bool:
+    """End the kept correspondence game ``saved_id`` as the sweeper judged
+    (``how``: ``"time"``, ``"dropped"`` or ``"abandoned"``): a loss on
+    time is kept as a forfeit won by the other player, at the scores it
+    stood at, with its hands; a game never begun or long idle is dropped,
+    the records untouched.  False when it is gone, is being played here
+    now, or the player out of time has moved meanwhile."""
+    saved = await house.store.saved.load_game(saved_id)
+    if saved is None or running(house, saved_id) is not None:
+        return False
+    if how != "time" or loser is None:
+        await house.store.saved.drop(saved_id)
+        log.info("correspondence game %d %s", saved.number, how)
+        return True
+    game, events = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+    if game.over or loser not in game.to_act():
+        return False  # (moved meanwhile, at another node)
+    accounts = (saved.account_id, saved.other_account) if saved.seat == 0 else (saved.other_account,
+                                                                                   saved.account_id)
+    names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("", "")
+    journal = Journal(house.store, saved.account_id, names, accounts, Opponent.CALLER, matches=MatchEntry(),
+                      kept=Kept(GameKind.CORRESPONDENCE, saved.days_per_move,
+                                due_by(house, accounts, saved.days_per_move or 1)))
+    journal.resume(saved)
+    tally = GameTally()
+    tally.feed(events)
+    await journal.forfeit(game, tally, 1 - loser)
+    log.info("correspondence game %d: %s ran out of time", saved.number, names[loser])
+    return True
