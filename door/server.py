@@ -29,6 +29,7 @@ from door.collector import Collector
 from door.config import Config, SysopConfig
 from door.config.web import web_options
 from door.context import DoorContext
+from door.games.correspondence import sweep_for_ever
 from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit, sorry
@@ -188,8 +189,10 @@ class DoorServer:
         s = self.config.server
         self.thinking.start()
         self._watch = asyncio.create_task(watch_loop())
-        self._tasks.add(asyncio.create_task(run_director(self.ctx.store, f"{self.service.name} pid {getpid()}"[:100],
-                                                         folder=Path(b) if (b := self.config.bulletins.folder) else None)))
+        holder = f"{self.service.name} pid {getpid()}"[:100]
+        self._tasks.add(asyncio.create_task(run_director(self.ctx.store, holder, folder=Path(b) if (
+            b := self.config.bulletins.folder) else None)))
+        self._tasks.add(asyncio.create_task(sweep_for_ever(self.ctx.games, holder)))
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1

@@ -22,7 +22,7 @@ from door.play.seat import Seat
 from door.play.table import Table
 from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.offers import Offer
-from door.records.correspondence.sweeper import Candidate
+from door.records.correspondence.sweeper import Candidate, run_sweeper
 from door.records.game_kinds import GameKind
 from door.records.games import Opponent
 from door.records.identity import Identity
@@ -32,7 +32,7 @@ from engine.game import replay
 from engine.notation import rules_from_dict
 from engine.tally import GameTally
 
-__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "running"]
+__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "running", "sweep_for_ever"]
 
 log = logging.getLogger(__name__)
 
@@ -109,3 +109,12 @@ async def end_game(house: GameHouse, saved_id: int, loser: int | None, how: str)
     await journal.forfeit(game, tally, 1 - loser)
     log.info("correspondence game %d: %s ran out of time", saved.number, names[loser])
     return True
+
+
+async def sweep_for_ever(house: GameHouse, holder: str) -> None:
+    """The correspondence sweeper's loop of one node, as ``holder``
+    (:func:`~door.records.correspondence.sweeper.run_sweeper`: only the
+    holder of the store's lease acts), with this service's query and end
+    of a game; until cancelled."""
+    await run_sweeper(house.store, holder, lambda saved_id, loser, how: end_game(house, saved_id, loser, how),
+                      lambda now: candidates(house, now), house.correspondence.sweep_rules(), clock=house.store.clock)

@@ -184,4 +184,6 @@ async def run_sweeper(store: Store, holder: str, end_game: EndGame, candidates: 
             await sweep(store, holder, read(), end_game, candidates, rules)
         except StoreError as exc:
             log.warning("correspondence sweeper: %s; trying again in %g s", exc, every)
+        except Exception:  # (a game it could not end is logged; the loop, and every other game, go on)
+            log.exception("correspondence sweeper: a step failed; trying again in %g s", every)
         await asyncio.sleep(every)

@@ -1,0 +1,156 @@
+"""Cribbage by correspondence over telnet: two registered callers who
+are never on line at the same time play each other, each calling in turn
+(an offer made to a caller who is away, answered at their next call,
+then sittings of one player each); the login tells a caller their move
+waits; a deadline passes and the sweeper ends the game as a loss on
+time, unless the player is on vacation, which stops their clock."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from door.games.correspondence import candidates, end_game
+from door.records.correspondence.deadlines import DAY
+from door.records.correspondence.sweeper import LEASE, sweep
+from door.records.game_kinds import GameKind
+from door.records.passwords import hash_password
+from door.server import DoorServer
+from engine.rules import Rules
+from tests.loopback.test_callers import PASSWORD, registered
+from tests.support.player import Player, TelnetCaller
+from tests.support.server import make_config, running
+
+
+async def _call(door: DoorServer, name: str) -> TelnetCaller:
+    """``name`` calls and is at the main menu (what waits for them said there)."""
+    return await registered(door.telnet_port, door.store, name)
+
+
+async def _leave(caller: TelnetCaller) -> None:
+    s = caller.screen
+    await s.wait_for(lambda: "Main menu" in s.text())
+    await caller.send(b"q")
+    caller.close()
+
+
+async def _decide(caller: TelnetCaller, name: str, back: str = "") -> None:
+    """Answer the table's prompts (as :class:`~tests.support.player.Player`
+    does) until the game waits on the other player ("Your move is kept"),
+    or the list ``back`` shows again (the game over)."""
+    s = caller.screen
+    player = Player(s, caller.send, name=name)
+    deadline = time.monotonic() + 60
+    last, acted_at = "", 0.0
+    while time.monotonic() < deadline:
+        text = s.text()
+        if "Your move is kept" in text or (back and back in text):
+            return
+        if "Since your last move" in text:
+            await caller.send(b" ")
+            await s.wait_for(lambda: "Since your last move" not in s.text())
+            continue
+        if (text != last or time.monotonic() - acted_at > 1.5) and await player.act(s.prompt(), text):
+            last, acted_at = text, time.monotonic()
+        s.changed.clear()
+        try:
+            await asyncio.wait_for(s.changed.wait(), 0.3)
+        except TimeoutError:
+            pass
+    raise AssertionError(f"{name}'s sitting did not end; screen:\n{s.text()}")
+
+
+async def _sitting(door: DoorServer, name: str) -> str:
+    """``name`` calls, opens their one correspondence game (K, 1), plays
+    their decisions until the game waits on the other player or is over,
+    and leaves; what the menu said when they called."""
+    caller = await _call(door, name)
+    s = caller.screen
+    menu = " ".join(s.text().split())
+    await caller.send(b"k")
+    await s.wait_for(lambda: "Your games by correspondence" in s.text())
+    await caller.send(b"1")
+    await s.wait_for(lambda: "Your games by correspondence" not in s.text())
+    await _decide(caller, name, "Your games by correspondence")
+    if "Your move is kept" in s.text():
+        await caller.send(b" ")
+    await s.wait_for(lambda: "Your games by correspondence" in s.text(), timeout=15)
+    await caller.send(b"\x1b")
+    await _leave(caller)
+    return menu
+
+
+async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
+
+        ann = await _call(door, "Ann")  # Ann offers Bob a game; Bob is not on line
+        await ann.send(b"k")
+        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
+        await ann.send(b"n")
+        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
+        await ann.send(b"Bob\r")
+        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
+        await ann.send(b"1")  # one day a move
+        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
+        await ann.send(b" ")
+        await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
+        await ann.send(b"\x1b")
+        await _leave(ann)
+
+        bob = await _call(door, "Bob")  # Bob calls later: the offer waits for him
+        assert "1 offer of a correspondence game waits for your answer" in " ".join(bob.screen.text().split())
+        await bob.send(b"k")
+        await bob.screen.wait_for(lambda: "A  Answer the offers to you (1)" in bob.screen.text())
+        await bob.send(b"a")
+        await bob.screen.wait_for(lambda: "Ann offers you a game by correspondence: 1 day a move" in " ".join(
+            bob.screen.text().split()))
+        await bob.send(b"y")
+        await _decide(bob, "Bob")  # the deal, and Bob's discard
+        await bob.send(b" ")
+        await bob.screen.wait_for(lambda: "Your games by correspondence" in bob.screen.text())
+        assert "#" in bob.screen.text() and "with Ann: their move" in bob.screen.text()
+        await bob.send(b"\x1b")
+        await _leave(bob)
+
+        kept = [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]
+        assert len(kept) == 1 and kept[0].deadline is not None
+        assert 0.9 * DAY < kept[0].deadline - time.time() <= DAY  # one day a move
+        actions = len((await store.saved.load_game(kept[0].id)).actions)  # type: ignore[union-attr]
+
+        said = await _sitting(door, "Ann")  # then each in turn, never on line together
+        assert "Your move in 1 correspondence game; the first is due in" in said
+        for name in ("Bob", "Ann", "Bob"):
+            await _sitting(door, name)
+        game = await store.saved.load_game(kept[0].id)
+        assert game is not None and len(game.actions) > actions + 3  # the game moved on at every sitting
+
+        # the player to move goes away for three days: the sweeper leaves the game past its deadline
+        listed = (await store.saved.unfinished(ann_id))[0]
+        mover = ann_id if listed.to_move.value == "you" else bob_id
+        due = listed.deadline
+        assert due is not None
+        await store.correspondence.vacations.take(mover, time.time(), 3, 30)
+        house = door.ctx.games
+
+        node = await store.leases.holder(LEASE) or "test"  # (this node sweeps: the test steps in its name)
+
+        async def step(now: float):  # type: ignore[no-untyped-def]
+            return await sweep(store, node, now, lambda i, loser, how: end_game(house, i, loser, how),
+                               lambda at: candidates(house, at))
+        swept = await step(due + 60)
+        assert swept is not None and swept.ended == []
+        swept = await step(due + 4 * DAY)  # past the deadline that the days away moved: a loss on time
+        assert swept is not None and [(i, v.how) for i, v in swept.ended] == [(kept[0].id, "time")]
+        assert await store.saved.load_game(kept[0].id) is None
+        assert await store.correspondence.results.lost_on_time(mover) == 1
+        recent = await store.games.recent("Ann", 1)
+        assert recent and recent[0].forfeit and recent[0].players[recent[0].winner] != (
+            "Ann" if mover == ann_id else "Bob")
