@@ -18,6 +18,7 @@ from typing import Any
 
 from door.caller.api_account import as_error, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
+from door.caller.api_correspondence import answer_offer, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
@@ -150,7 +151,9 @@ class ProgramSession(ProgramSide):
             "leave": self._leave, "available": self._available, "lobby": self._lobby, "seed": self._seed,
             "stats": self._stats, "ratings": self._ratings, "register": self._register, "review": self._review,
             "daily": self._daily, "watch": self._watch, "page": self._page, "challenge": self._challenge,
-            "play_computer": self._play_computer,
+            "play_computer": self._play_computer, "games": lambda m: send_games(self, m),
+            "open": lambda m: open_by_protocol(self, m), "offer": lambda m: make_offer(self, m),
+            "answer": lambda m: answer_offer(self, m),
         }
 
     async def run(self) -> None:
@@ -164,6 +167,7 @@ class ProgramSession(ProgramSide):
             pass  # the connection ended (or idled out)
         finally:
             self.ctx.lobby.at_menu(self.presence, False)
+            self.presence.your_move = None
 
     async def _session(self) -> bool:
         """True when the program left (``bye`` is said then)."""
@@ -194,6 +198,7 @@ class ProgramSession(ProgramSide):
             return False
         link.logged_in()
         presence.name, presence.bot = who.name, who.bot
+        presence.your_move = lambda game, other: self.send({"type": "your_move", "game": game, "name": other})
         ACCOUNT.set(who.name)
         ctx.lobby.update(presence, Doing.LOGGED_IN)
         self.log.info("program %r logged in by the game protocol (%s)", who.name,

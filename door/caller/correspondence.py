@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from door.caller.seated import seated
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.games.correspondence import begin_from_offer, open_game
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
@@ -26,7 +26,7 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["correspondence", "login_news"]
+__all__ = ["correspondence", "login_news", "offer_to", "take_offer", "tell_turn"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -119,6 +119,7 @@ async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:
     index = table.seats.index(seat) if seat in table.seats else 0
     await seated(side, seat, table, Doing.VS_CALLER, table.seats[1 - index].name)
     await table.ended.wait()
+    tell_turn(side, table)
     game = table.game
     if game is not None and not game.over and table.ending.waiting:
         await show_page(side.display, "Correspondence", [
@@ -146,22 +147,16 @@ async def _offer(side: CallerSide) -> None:
     """Offer a game by correspondence to a registered caller by name:
     the days per move (the sysop's choices), how runs count; the other
     caller finds it at their next call."""
-    ctx, account = side.ctx, side.caller.account
+    account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
-    settings = ctx.correspondence
     name = await ask_line(side.display, "Offer a correspondence game", [
         "Offer a game by correspondence: each move waits for its player, for days.",
         "Whom do you offer it to? (a registered caller's name; RETURN alone goes back)"], "Name: ", "", 30)
     if not name:
         return
-    other = await ctx.store.accounts.find(name)
-    if other is None or other.id == account.id or await ctx.store.bots.is_bot(other.id):
-        await show_page(side.display, "Correspondence", [f"No other registered caller is called {name}."])
-        return
-    open_games = [g for g in await ctx.store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
-    full = room_for(len(open_games), settings.max_open)
-    if full is not None:
-        await show_page(side.display, "Correspondence", [full])
+    refused = await offer_to(side, account.id, name, 0, False, check_only=True)
+    if refused is not None:
+        await show_page(side.display, "Correspondence", [refused])
         return
     choices = settings.days[:9]
     days = await ask_choice(side.display, "Offer a correspondence game", [
@@ -174,18 +169,77 @@ async def _offer(side: CallerSide) -> None:
         "How do runs count during the play?",
         "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
-    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if runs == "1" else RunMode.ORDERED)
-    terms = OfferTerms(rules_to_dict(rules), choices[int(days) - 1])
-    try:
-        await ctx.store.correspondence.offers.make(account.id, side.terminal.address, other.id, terms,
-                                                   settings.offer_limits())
-    except OfferRefused as exc:
-        await show_page(side.display, "Correspondence", [str(exc)])
+    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2")
+    if refused is not None:
+        await show_page(side.display, "Correspondence", [refused])
         return
-    side.log.info("%r offers %r a correspondence game (%d days a move)", side.caller.name, other.name, terms.days)
     await show_page(side.display, "Correspondence", [
-        f"Your offer is made: {other.name} finds it at their next call.",
+        f"Your offer is made: {name} finds it at their next call.",
         f"If they do not answer in {settings.offer_days} days, it lapses."])
+
+
+async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool,
+                   check_only: bool = False) -> str | None:
+    """``account_id`` offers the registered caller ``name`` a game by
+    correspondence (``days`` a move; runs in exact order when ``ordered``;
+    the house's other rules), from the address ``side`` calls from:
+    ``None`` when made, else why not in a sentence (nobody of that name,
+    the caller themselves, too many games under way, the offer
+    rules: :class:`~door.records.correspondence.offers.OfferRefused`).  A
+    bot may be offered one, as a caller may.
+    ``check_only``: say only whether one may be made to ``name``."""
+    ctx = side.ctx
+    other = await ctx.store.accounts.find(name)
+    if other is None or other.id == account_id:
+        return f"No other registered caller is called {name}."
+    full = room_for(await _under_way(side, account_id), ctx.correspondence.max_open)
+    if full is not None or check_only:
+        return full
+    if days not in ctx.correspondence.days:
+        return f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}."
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
+    try:
+        await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
+                                                   OfferTerms(rules_to_dict(rules), days),
+                                                   ctx.correspondence.offer_limits())
+    except OfferRefused as exc:
+        return str(exc)
+    side.log.info("account %d offers %r a correspondence game (%d days a move)", account_id, other.name, days)
+    return None
+
+
+async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
+    """``account_id`` accepts the offer ``offer_id``: the offer (the game
+    it begins is for the caller to sit down to), or why not in a sentence
+    (too many games under way; taken, withdrawn or lapsed meanwhile)."""
+    full = room_for(await _under_way(side, account_id), side.ctx.correspondence.max_open)
+    if full is not None:
+        return full
+    taken = await side.ctx.store.correspondence.offers.accept(offer_id, account_id)
+    return taken if taken is not None else "That offer is no longer open."
+
+
+async def _under_way(side: Side, account_id: int) -> int:
+    """How many games by correspondence ``account_id`` has under way."""
+    return sum(g.kind is GameKind.CORRESPONDENCE for g in await side.ctx.store.saved.unfinished(account_id))
+
+
+def tell_turn(side: Side, table: Table) -> None:
+    """A game by correspondence stopped waiting on a player: tell them now
+    if they are on line here (a program by a ``your_move`` message, a
+    caller on their menu)."""
+    game, journal = table.game, table.journal
+    if game is None or game.over or not table.ending.waiting or journal is None or journal.saved_id is None:
+        return
+    for seat in game.to_act():
+        identity, other = table.seats[seat].identity, table.seats[1 - seat].name
+        for presence in list(side.ctx.lobby.presences.values()):
+            if identity is None or presence.identity != identity:
+                continue
+            if presence.your_move is not None:
+                presence.your_move(journal.saved_id, other)
+            else:
+                presence.tell(f"Your move in game #{game.number} with {other} (K on the menu).")
 
 
 async def _answer(side: CallerSide, offers: list[Offer]) -> None:
@@ -207,11 +261,9 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
         if answer == "N":
             await ctx.store.correspondence.offers.decline(offer.id, account.id)
             continue
-        open_games = [g for g in await ctx.store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
-        full = room_for(len(open_games), ctx.correspondence.max_open)
-        taken = None if full is not None else await ctx.store.correspondence.offers.accept(offer.id, account.id)
-        if taken is None:
-            await show_page(side.display, "Correspondence", [full or "That offer is no longer open."])
+        taken = await take_offer(side, account.id, offer.id)
+        if isinstance(taken, str):
+            await show_page(side.display, "Correspondence", [taken])
             continue
         side.log.info("%r accepts %r's correspondence game", side.caller.name, who)
         seat = side.new_seat()

@@ -80,6 +80,12 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
         "name": _text(NAME_LIMIT), "best_of": {"enum": [1, 3, 5]},
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
     "seed": _message("seed", {"seed": _text(200)}, ("seed",)),
+    "games": _message("games"),
+    "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
+    "offer": _message("offer", {"name": _text(NAME_LIMIT), "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                                "runs": {"enum": ["any", "order"]}}, ("name",)),
+    "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
+                       ("offer", "accept")),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
@@ -190,12 +196,32 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                                       "game_to": {"type": "integer"}, "game": {"type": "integer"},
                                       "scores": _SCORES}, ("players", "game_to", "game", "scores")),
     "ratings": _message("ratings", {"people": _RATED, "bots": _RATED}, ("people", "bots")),
+    "games": _message("games", {
+        "games": {"type": "array", "items": {"type": "object", "properties": {
+            "game": {"type": "integer"}, "kind": {"type": "string"}, "other": {"type": "string"},
+            "number": {"type": "integer"}, "to_move": {"enum": ["you", "them", "both"]},
+            "deadline": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+            "seconds_left": {"anyOf": [{"type": "number", "minimum": 0}, {"type": "null"}]},
+            "hand": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "scores": {"anyOf": [_SCORES, {"type": "null"}]}},
+            "required": ["game", "kind", "other", "number", "to_move", "deadline", "seconds_left"],
+            "additionalProperties": False}},
+        "offers": {"type": "array", "items": {"type": "object", "properties": {
+            "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
+            "runs": {"enum": ["any", "order"]}},
+            "required": ["offer", "name", "days", "runs"], "additionalProperties": False}}}, ("games", "offers")),
+    "waiting": _message("waiting", {"game": {"type": "integer"}, "text": {"type": "string"}}, ("game", "text")),
+    "your_move": _message("your_move", {"game": {"type": "integer"}, "name": {"type": "string"}}, ("game", "name")),
     "menu": _message("menu"),
     "bye": _message("bye", {"text": {"type": "string"}}, ("text",)),
 }
 """What the server sends, by ``type``."""
 
 _VALIDATORS = {kind: Draft202012Validator(schema) for kind, schema in CLIENT_SCHEMAS.items()}
+
+UNKNOWN_TYPE = f"expected a type of the protocol ({len(CLIENT_SCHEMAS)} of them: docs/protocol.md lists each)"
+"""What a message of a type the protocol does not know is told (in a
+bounded line: the list of types grows with the protocol)."""
 
 
 class MessageError(ValueError):
@@ -232,7 +258,7 @@ def read_message(text: str | bytes) -> dict[str, Any]:
         raise MessageError("$", "a message is a JSON object")
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in _VALIDATORS:
-        raise MessageError("type", f"expected one of {', '.join(sorted(_VALIDATORS))}")
+        raise MessageError("type", UNKNOWN_TYPE)
     error = next(iter(sorted(_VALIDATORS[kind].iter_errors(message), key=lambda e: list(e.path))), None)
     if error is not None:
         field = _field_of(error, message)

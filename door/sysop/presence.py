@@ -104,6 +104,10 @@ class Presence:
     """How the caller sees the door: the console marks screen-reader mode."""
     bot: bool = False
     """A bot (a program the sysop marked, by the game protocol): shown as one wherever it is listed."""
+    your_move: Callable[[int, str], None] | None = None
+    """How a program is told that a game by correspondence waits on it
+    (the kept game's id, the other player's name); ``None``: told as a
+    message (:meth:`tell`)."""
 
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""

@@ -8,8 +8,12 @@ time, unless the player is on vacation, which stops their clock."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import connect
 
 from door.games.correspondence import candidates, end_game
 from door.records.correspondence.deadlines import DAY
@@ -18,7 +22,9 @@ from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from engine.rules import Rules
+from tests.loopback.test_bots import bot_in
 from tests.loopback.test_callers import PASSWORD, registered
+from tests.loopback.test_protocol import answer, next_message
 from tests.support.player import Player, TelnetCaller
 from tests.support.server import make_config, running
 
@@ -154,3 +160,73 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         recent = await store.games.recent("Ann", 1)
         assert recent and recent[0].forfeit and recent[0].players[recent[0].winner] != (
             "Ann" if mover == ann_id else "Bob")
+
+
+async def _sit_by_protocol(ws, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
+    """Answer every ask until the table says the game waits on the other
+    player (``waiting``, returned) or it is over (``game_over``)."""
+    while True:
+        message = await next_message(ws, timeout=20)
+        if seen is not None:
+            seen.append(message)
+        if message["type"] == "ask":
+            await ws.send(json.dumps(answer(message)))
+        elif message["type"] in ("waiting", "game_over"):
+            return message
+
+
+async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_path: Path) -> None:
+    """Five callers each offer Robo (a bot) a game by correspondence; Robo,
+    on one connection, answers the five offers and plays its first
+    decisions in each; each caller then calls in by the protocol and
+    moves, and Robo, still on line, is told ``your_move`` for each game
+    and plays it: five games at once, one sitting at a time."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        _, token = await store.bots.make("Robo")
+        people = [f"Player{i}" for i in range(1, 6)]
+        for name in people:
+            await store.accounts.create(name, hash_password(PASSWORD))
+        robo = await bot_in(door, "Robo", token)
+        for name in people:
+            ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+            await next_message(ws, "hello")
+            await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+            await next_message(ws, "welcome")
+            await ws.send(json.dumps({"type": "offer", "name": "Robo", "days": 3}))
+            assert "Your offer is made" in (await next_message(ws, "notice"))["text"]
+            await ws.close()
+
+        await robo.send(json.dumps({"type": "games"}))
+        listed = await next_message(robo, "games")
+        assert sorted(o["name"] for o in listed["offers"]) == people and listed["games"] == []
+        for offer in listed["offers"]:
+            await robo.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+            assert (await _sit_by_protocol(robo))["type"] == "waiting"
+        await robo.send(json.dumps({"type": "games"}))
+        games = (await next_message(robo, "games"))["games"]
+        assert len(games) == 5 and {g["to_move"] for g in games} == {"them"}
+        assert all(0 < g["seconds_left"] <= 3 * 86400 for g in games)
+
+        for name in people:  # each caller moves in turn; Robo hears of it at once
+            ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+            await next_message(ws, "hello")
+            await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+            await next_message(ws, "welcome")
+            await ws.send(json.dumps({"type": "games"}))
+            mine = (await next_message(ws, "games"))["games"]
+            assert len(mine) == 1 and mine[0]["to_move"] in ("you", "both") and mine[0]["other"] == "Robo"
+            await ws.send(json.dumps({"type": "open", "game": mine[0]["game"]}))
+            assert (await _sit_by_protocol(ws))["type"] == "waiting"
+            await ws.close()
+        told = [await next_message(robo, "your_move") for _ in people]
+        assert sorted(m["name"] for m in told) == people
+        for move in told:  # Robo plays each game where it stands
+            await robo.send(json.dumps({"type": "open", "game": move["game"]}))
+            assert (await _sit_by_protocol(robo))["type"] == "waiting"
+        await robo.send(json.dumps({"type": "games"}))
+        games = (await next_message(robo, "games"))["games"]
+        assert len(games) == 5 and {g["to_move"] for g in games} == {"them"}
+        await robo.close()

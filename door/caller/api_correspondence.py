@@ -1,0 +1,114 @@
+"""Cribbage by correspondence by the game protocol: a program lists its
+games and the offers made to it (``games``), sits down to one
+(``open``: it plays its decisions at the table until the game waits on
+the other player, then ``waiting``), offers a game to a caller by name
+(``offer``) and answers an offer (``answer``); a game that comes to wait
+on it while it is on line is told by ``your_move``.  So a bot plays many
+games by correspondence on one connection, one sitting at a time.  The
+flows are the screens' (:mod:`door.caller.correspondence`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from door.caller.correspondence import offer_to, take_offer, tell_turn
+from door.caller.program_side import ProgramSide
+from door.games.correspondence import begin_from_offer, open_game
+from door.play.api_moves import play_seat
+from door.play.table import Table
+from door.records.game_kinds import GameKind
+from door.sysop.doing import Doing
+from engine.scoring import RunMode
+
+__all__ = ["answer_offer", "make_offer", "open_by_protocol", "send_games"]
+
+
+async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
+    """The ``games`` message: the program's games by correspondence (the
+    first due first: whose move, the deadline and the seconds left, where
+    it stands) and the offers made to it."""
+    account = side.who.account
+    if account is None:
+        side.error("type", "games by correspondence are for registered callers and bots")
+        return False
+    store, now = side.ctx.store, side.ctx.store.clock()
+    games = [{"game": g.id, "kind": g.kind.value, "other": g.other, "number": g.number, "to_move": g.to_move.value,
+              "deadline": g.deadline, "seconds_left": None if g.deadline is None else max(0.0, g.deadline - now),
+              "hand": g.hand, "scores": list(g.scores) if g.scores is not None else None}
+             for g in await store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
+    offers = []
+    for offer in await store.correspondence.offers.received(account.id):
+        maker = await store.accounts.get(offer.maker)
+        offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
+                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any"})
+    side.send({"type": "games", "games": games, "offers": offers})
+    return False
+
+
+async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
+    """``open``: the program sits down to its game by correspondence
+    ``game`` and plays its decisions (as at any table) until the game
+    waits on the other player (``waiting``) or is over.  True when the
+    program left."""
+    account = side.who.account
+    saved = await side.ctx.store.saved.load_game(message["game"]) if account is not None else None
+    if account is None or saved is None or saved.kind is not GameKind.CORRESPONDENCE or \
+            account.id not in (saved.account_id, saved.other_account):
+        side.error("game", "no game by correspondence of yours has that id (the games message lists them)")
+        return False
+    seat = side.who.seat(side.send)
+    return await _sit(side, open_game(side.ctx.games, saved, account.id, seat), seat, saved.id)
+
+
+async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
+    """``offer``: a game by correspondence offered to the caller ``name``
+    (``days`` a move, the sysop's default otherwise; ``runs``)."""
+    account = side.who.account
+    if account is None:
+        side.error("type", "games by correspondence are for registered callers and bots")
+        return False
+    days = message.get("days", side.ctx.correspondence.default_days)
+    refused = await offer_to(side, account.id, message["name"], days, message.get("runs") == "order")
+    if refused is not None:
+        side.error("name" if "called" in refused else "days" if "Days" in refused else "type", refused)
+    else:
+        side.notice(f"Your offer is made: {message['name']} finds it at their next call.")
+    return False
+
+
+async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
+    """``answer``: the program declines the offer, or accepts it and sits
+    down to the game it begins at once (its first decisions).  True when
+    the program left."""
+    account = side.who.account
+    offers = side.ctx.store.correspondence.offers
+    if account is None:
+        side.error("type", "games by correspondence are for registered callers and bots")
+        return False
+    if not message["accept"]:
+        if not await offers.decline(message["offer"], account.id):
+            side.error("offer", "no open offer to you has that id")
+        return False
+    taken = await take_offer(side, account.id, message["offer"])
+    if isinstance(taken, str):
+        side.error("offer", taken)
+        return False
+    maker = await side.ctx.store.accounts.get(taken.maker)
+    seat = side.who.seat(side.send)
+    table = begin_from_offer(side.ctx.games, taken, maker.name if maker is not None else "", seat)
+    return await _sit(side, table, seat, None)
+
+
+async def _sit(side: ProgramSide, table: Table, seat: Any, saved_id: int | None) -> bool:
+    """The program at ``table``'s ``seat`` until the table is done with it;
+    then ``waiting`` when the game waits on the other player."""
+    side.doing(Doing.VS_CALLER, table, table.seats[1 - seat.index].name, seat)
+    left = await play_seat(side.link, seat)
+    await table.ended.wait()
+    tell_turn(side, table)
+    game = table.game
+    kept = table.journal.saved_id if table.journal is not None else saved_id
+    if not left and game is not None and not game.over and table.ending.waiting and kept is not None:
+        side.send({"type": "waiting", "game": kept,
+                   "text": f"Your move is kept. It is {table.seats[1 - seat.index].name}'s move now."})
+    return left
