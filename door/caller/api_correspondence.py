@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import offer_to, take_offer, tell_turn
+from door.caller.correspondence import go_away, offer_to, take_offer, tell_turn
 from door.caller.program_side import ProgramSide
 from door.games.correspondence import begin_from_offer, open_game
 from door.play.api_moves import play_seat
@@ -20,7 +20,7 @@ from door.records.game_kinds import GameKind
 from door.sysop.doing import Doing
 from engine.scoring import RunMode
 
-__all__ = ["answer_offer", "make_offer", "open_by_protocol", "send_games"]
+__all__ = ["answer_offer", "away", "make_offer", "open_by_protocol", "send_games"]
 
 
 async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
@@ -97,6 +97,21 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     seat = side.who.seat(side.send)
     table = begin_from_offer(side.ctx.games, taken, maker.name if maker is not None else "", seat)
     return await _sit(side, table, seat, None)
+
+
+async def away(side: ProgramSide, message: dict[str, Any]) -> bool:
+    """``away``: the program's player is away ``days`` days from now (their
+    clocks stop in every game by correspondence); a ``notice``, or an
+    ``error`` saying why not."""
+    if side.who.account is None:
+        side.error("type", "games by correspondence are for registered callers and bots")
+        return False
+    said = await go_away(side, side.who.account.id, message["days"])
+    if said.startswith("You are away"):
+        side.notice(said)
+    else:
+        side.error("days", said)
+    return False
 
 
 async def _sit(side: ProgramSide, table: Table, seat: Any, saved_id: int | None) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 
 from door.caller.api_account import as_error, register
 from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
-from door.caller.api_correspondence import answer_offer, make_offer, open_by_protocol, send_games
+from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
 from door.caller.login import reserved
@@ -153,7 +153,7 @@ class ProgramSession(ProgramSide):
             "daily": self._daily, "watch": self._watch, "page": self._page, "challenge": self._challenge,
             "play_computer": self._play_computer, "games": lambda m: send_games(self, m),
             "open": lambda m: open_by_protocol(self, m), "offer": lambda m: make_offer(self, m),
-            "answer": lambda m: answer_offer(self, m),
+            "answer": lambda m: answer_offer(self, m), "away": lambda m: away(self, m),
         }
 
     async def run(self) -> None:

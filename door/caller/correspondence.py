@@ -16,6 +16,7 @@ from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
 from door.records.correspondence.offers import Offer, OfferRefused, OfferTerms, room_for
+from door.records.correspondence.vacations import VacationRefused
 from door.records.game_kinds import GameKind
 from door.records.kept_list import KeptGame, Turn
 from door.records.saved_games import SavedGame
@@ -26,7 +27,7 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["correspondence", "login_news", "offer_to", "take_offer", "tell_turn"]
+__all__ = ["correspondence", "go_away", "login_news", "offer_to", "take_offer", "tell_turn"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -81,6 +82,9 @@ async def correspondence(side: CallerSide) -> None:
         lines += [f"  {i}  {_line(g, now)}" for i, g in enumerate(games, 1)] or ["  (none under way)"]
         lines += ["", "  N  Offer a game by correspondence to a caller"]
         keys = "".join(str(i) for i in range(1, len(games) + 1)) + "N"
+        if side.ctx.correspondence.vacation_days > 0:
+            lines.append("  V  Days away: your clocks stop in every game")
+            keys += "V"
         if offers:
             lines.append(f"  A  Answer the offers to you ({len(offers)})")
             keys += "A"
@@ -92,6 +96,12 @@ async def correspondence(side: CallerSide) -> None:
             await _offer(side)
         elif answer == "A":
             await _answer(side, offers)
+        elif answer == "V":
+            days = await ask_line(side.display, "Days away", [
+                f"Days away stop your clocks in every game by correspondence ({side.ctx.correspondence.vacation_days}"
+                " a year), from now.", "How many days? (RETURN alone goes back)"], "Days: ", "", 3)
+            if days:
+                await show_page(side.display, "Days away", [await go_away(side, account.id, days)])
         else:
             await _play(side, games[int(answer) - 1].id)
 
@@ -217,6 +227,25 @@ async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
         return full
     taken = await side.ctx.store.correspondence.offers.accept(offer_id, account_id)
     return taken if taken is not None else "That offer is no longer open."
+
+
+async def go_away(side: Side, account_id: int, days: str | int) -> str:
+    """``account_id`` is away ``days`` whole days from now (their clocks
+    stop in every game by correspondence), within the yearly allowance
+    (``[correspondence] vacation_days``): what they are told, in a
+    sentence (done, or why not)."""
+    try:
+        count = int(days)
+    except ValueError:
+        return f"A vacation is a whole number of days, not {str(days)[:20]!r}."
+    ctx = side.ctx
+    try:
+        taken = await ctx.store.correspondence.vacations.take(account_id, ctx.store.clock(), count,
+                                                              ctx.correspondence.vacation_days)
+    except VacationRefused as exc:
+        return str(exc)
+    side.log.info("account %d is away %d days from correspondence games", account_id, taken.days)
+    return f"You are away for {taken.days} day{'s' if taken.days != 1 else ''}: your clocks stop until then."
 
 
 async def _under_way(side: Side, account_id: int) -> int:

@@ -86,6 +86,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
                                 "runs": {"enum": ["any", "order"]}}, ("name",)),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
+    "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""

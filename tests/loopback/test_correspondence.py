@@ -143,7 +143,18 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         mover = ann_id if listed.to_move.value == "you" else bob_id
         due = listed.deadline
         assert due is not None
-        await store.correspondence.vacations.take(mover, time.time(), 3, 30)
+        away = await _call(door, "Ann" if mover == ann_id else "Bob")  # V in the games by correspondence
+        await away.send(b"k")
+        await away.screen.wait_for(lambda: "V  Days away" in away.screen.text())
+        await away.send(b"v")
+        await away.screen.wait_for(lambda: "Days:" in away.screen.text())
+        await away.send(b"3\r")
+        await away.screen.wait_for(lambda: "You are away for 3 days: your clocks stop until then." in " ".join(
+            away.screen.text().split()))
+        await away.send(b" ")
+        await away.screen.wait_for(lambda: "Your games by correspondence" in away.screen.text())
+        await away.send(b"\x1b")
+        await _leave(away)
         house = door.ctx.games
 
         node = await store.leases.holder(LEASE) or "test"  # (this node sweeps: the test steps in its name)
@@ -229,4 +240,9 @@ async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_pa
         await robo.send(json.dumps({"type": "games"}))
         games = (await next_message(robo, "games"))["games"]
         assert len(games) == 5 and {g["to_move"] for g in games} == {"them"}
+        await robo.send(json.dumps({"type": "away", "days": 2}))
+        assert (await next_message(robo, "notice"))["text"].startswith("You are away for 2 days")
+        await robo.send(json.dumps({"type": "away", "days": 1}))  # (while away already)
+        refused = await next_message(robo, "error")
+        assert refused == {"type": "error", "field": "days", "message": "That overlaps a vacation you already set."}
         await robo.close()
