@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import go_away, offer_to, take_offer, tell_turn
+from door.caller.correspondence import BY_TURNS, go_away, offer_to, take_offer, tell_turn
 from door.caller.program_side import ProgramSide
-from door.games.correspondence import begin_from_offer, open_game
+from door.games.correspondence import begin_from_offer, sit_down
 from door.play.api_moves import play_seat
 from door.play.table import Table
-from door.records.game_kinds import GameKind
 from door.sysop.doing import Doing
 from engine.scoring import RunMode
 
@@ -35,7 +34,7 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
     games = [{"game": g.id, "kind": g.kind.value, "other": g.other, "number": g.number, "to_move": g.to_move.value,
               "deadline": g.deadline, "seconds_left": None if g.deadline is None else max(0.0, g.deadline - now),
               "hand": g.hand, "scores": list(g.scores) if g.scores is not None else None}
-             for g in await store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE]
+             for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS]
     offers = []
     for offer in await store.correspondence.offers.received(account.id):
         maker = await store.accounts.get(offer.maker)
@@ -52,12 +51,14 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
     program left."""
     account = side.who.account
     saved = await side.ctx.store.saved.load_game(message["game"]) if account is not None else None
-    if account is None or saved is None or saved.kind is not GameKind.CORRESPONDENCE or \
-            account.id not in (saved.account_id, saved.other_account):
+    seat = side.who.seat(side.send)
+    table = None
+    if account is not None and saved is not None and account.id in (saved.account_id, saved.other_account):
+        table = await sit_down(side.ctx.games, saved, account.id, seat)
+    if table is None or saved is None:
         side.error("game", "no game by correspondence of yours has that id (the games message lists them)")
         return False
-    seat = side.who.seat(side.send)
-    return await _sit(side, open_game(side.ctx.games, saved, account.id, seat), seat, saved.id)
+    return await _sit(side, table, seat)
 
 
 async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
@@ -96,7 +97,7 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     maker = await side.ctx.store.accounts.get(taken.maker)
     seat = side.who.seat(side.send)
     table = begin_from_offer(side.ctx.games, taken, maker.name if maker is not None else "", seat)
-    return await _sit(side, table, seat, None)
+    return await _sit(side, table, seat)
 
 
 async def away(side: ProgramSide, message: dict[str, Any]) -> bool:
@@ -114,16 +115,13 @@ async def away(side: ProgramSide, message: dict[str, Any]) -> bool:
     return False
 
 
-async def _sit(side: ProgramSide, table: Table, seat: Any, saved_id: int | None) -> bool:
-    """The program at ``table``'s ``seat`` until the table is done with it;
-    then ``waiting`` when the game waits on the other player."""
+async def _sit(side: ProgramSide, table: Table, seat: Any) -> bool:
+    """The program at ``table``'s ``seat`` until the table is done with it
+    (its seat then says ``waiting`` when the game waits on the other
+    player, else ``menu``); the other player told when it is their move.
+    True when the program left."""
     side.doing(Doing.VS_CALLER, table, table.seats[1 - seat.index].name, seat)
     left = await play_seat(side.link, seat)
     await table.ended.wait()
     tell_turn(side, table)
-    game = table.game
-    kept = table.journal.saved_id if table.journal is not None else saved_id
-    if not left and game is not None and not game.over and table.ending.waiting and kept is not None:
-        side.send({"type": "waiting", "game": kept,
-                   "text": f"Your move is kept. It is {table.seats[1 - seat.index].name}'s move now."})
     return left

@@ -11,7 +11,7 @@ import dataclasses
 
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side
-from door.games.correspondence import begin_from_offer, open_game
+from door.games.correspondence import begin_from_offer, sit_down
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
@@ -27,10 +27,13 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["correspondence", "go_away", "login_news", "offer_to", "take_offer", "tell_turn"]
+__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "take_offer", "tell_turn"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
+
+BY_TURNS = (GameKind.CORRESPONDENCE, GameKind.TOURNAMENT)
+"""The kinds of kept game played by turns over days (listed here: a tournament's by correspondence too)."""
 
 
 async def login_news(side: CallerSide) -> list[str]:
@@ -41,7 +44,7 @@ async def login_news(side: CallerSide) -> list[str]:
     if account is None:
         return []
     store, now = side.ctx.store, side.ctx.store.clock()
-    games = [g for g in await store.saved.unfinished(account.id, waiting=True) if g.kind is GameKind.CORRESPONDENCE]
+    games = [g for g in await store.saved.unfinished(account.id, waiting=True) if g.kind in BY_TURNS]
     news = []
     if games:
         due = min((g.deadline for g in games if g.deadline is not None), default=None)
@@ -61,7 +64,8 @@ def _line(game: KeptGame, now: float) -> str:
     due = f", due in {left_words(game.deadline - now)}" if game.deadline is not None else ""
     stands = (f" (hand {game.hand}, you {game.scores[0]}, {game.other} {game.scores[1]})"
               if game.hand is not None and game.scores is not None else "")
-    return f"#{game.number} with {game.other}: {whose}{due}{stands}"
+    what = " (tournament)" if game.kind is GameKind.TOURNAMENT else ""
+    return f"#{game.number}{what} with {game.other}: {whose}{due}{stands}"
 
 
 async def correspondence(side: CallerSide) -> None:
@@ -76,7 +80,7 @@ async def correspondence(side: CallerSide) -> None:
     while True:
         side.doing(Doing.MAIN_MENU)
         now = store.clock()
-        games = [g for g in await store.saved.unfinished(account.id) if g.kind is GameKind.CORRESPONDENCE][:SHOWN]
+        games = [g for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS][:SHOWN]
         offers = await store.correspondence.offers.received(account.id)
         lines = ["Your games by correspondence (the first due first):", ""]
         lines += [f"  {i}  {_line(g, now)}" for i, g in enumerate(games, 1)] or ["  (none under way)"]
@@ -121,7 +125,11 @@ async def _play(side: CallerSide, saved_id: int) -> None:
     if since:
         await show_page(side.display, "Since your last move", since)
     seat = side.new_seat()
-    await _sit(side, open_game(side.ctx.games, saved, account.id, seat), seat)
+    table = await sit_down(side.ctx.games, saved, account.id, seat)
+    if table is None:
+        await show_page(side.display, "Correspondence", ["That game is over, or gone."])
+        return
+    await _sit(side, table, seat)
 
 
 async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:

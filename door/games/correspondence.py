@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from door.games.deadlines import due_by
 from door.games.house import GameHouse
 from door.games.kinds import correspondence_game
+from door.games.running import running
+from door.games.tournament import open_tournament_game
 from door.play.away_seat import AwaySeat
 from door.play.journal import Journal, Kept
 from door.play.seat import Seat
@@ -32,15 +34,9 @@ from engine.game import replay
 from engine.notation import rules_from_dict
 from engine.tally import GameTally
 
-__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "running", "sweep_for_ever"]
+__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "sit_down", "sweep_for_ever"]
 
 log = logging.getLogger(__name__)
-
-
-def running(house: GameHouse, saved_id: int) -> Table | None:
-    """The table playing the kept game ``saved_id`` here now, if any."""
-    return next((t for t in house.tables.tables if t.journal is not None and t.journal.saved_id == saved_id
-                 and not t.ended.is_set()), None)
 
 
 def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table:
@@ -59,6 +55,21 @@ def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -
     seats: tuple[Seat, Seat] = (seat, away) if mine == 0 else (away, seat)
     return correspondence_game(house, saved.rules, seats, saved.days_per_move or house.correspondence.default_days,
                                saved.account_id, resume=saved)
+
+
+async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table | None:
+    """``account_id``'s player sits down at ``seat`` to their kept game
+    ``saved`` played by turns: a game by correspondence
+    (:func:`open_game`), or a tournament's (its pairing followed:
+    :func:`~door.games.tournament.open_tournament_game`); ``None`` when
+    it is neither, or a tournament game no longer linked to its pairing."""
+    if saved.kind is GameKind.CORRESPONDENCE:
+        return open_game(house, saved, account_id, seat)
+    if saved.kind is GameKind.TOURNAMENT:
+        link = await house.store.tournaments.links.of_game(saved.id)
+        if link is not None and not link.decided:
+            return await open_tournament_game(house, saved, link, account_id, seat)
+    return None
 
 
 def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> Table:

@@ -18,6 +18,8 @@ presentation that holds its one person (its end is theirs).
   American Cribbage Congress's game points);
 - :func:`correspondence_game`: two registered callers by correspondence,
   each decision waiting days for its player;
+- :func:`tournament_game`: a tournament's game or match played by
+  correspondence (its results go to the tournament's pairing);
 - :func:`exhibition`: the computer against itself, watched.
 
 A kept game is taken up again by passing its
@@ -46,7 +48,8 @@ from engine.objectives import ACC_POINTS
 from engine.rules import Counting, Rules
 from engine.shuffle import SeedChain, SeededShuffle
 
-__all__ = ["caller_match", "club_game", "computer_game", "correspondence_game", "exhibition", "sysop_game"]
+__all__ = ["caller_match", "club_game", "computer_game", "correspondence_game", "exhibition", "sysop_game",
+           "tournament_game"]
 
 
 def _account(seat: Seat) -> int | None:
@@ -169,6 +172,25 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
         terms=MatchTerms(1), rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
+    house.tables.run_table(table, resume)
+    return table
+
+
+def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], best_of: int, kept: Kept,
+                    resume: SavedGame | None = None) -> Table:
+    """A tournament's game (``best_of`` 1, a Swiss) or match (a knock-out)
+    played by correspondence between two registered callers or bots, as
+    :func:`correspondence_game` plays one, its journal following the
+    pairing (``kept``: the kind, the round's deadline, the pairing's links
+    and result: :mod:`door.games.tournament`); kept by seat 0's account;
+    running among the house's tables (from ``resume`` when given)."""
+    accounts = (_account(seats[0]), _account(seats[1]))
+    owner = accounts[0] if accounts[0] is not None else accounts[1]
+    journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
+                      warn=_to_everyone(seats), matches=MatchEntry(), kept=kept)
+    table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
+        journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
+        terms=MatchTerms(best_of), rematch=False, forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)
     return table
 

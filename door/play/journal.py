@@ -56,11 +56,16 @@ class Kept:
     """How a game is kept beyond its moves: its ``kind`` (``None``: read
     from the rest, :func:`~door.records.game_kinds.derived_kind`), the
     ``days`` per move of a game by correspondence, and the ``deadline``
-    of each decision (``None``: none)."""
+    of each decision (``None``: none); ``started``, told the id of each
+    new game of the match as its log opens, and ``concluded``, told the
+    match's result and its last game's scores (``None`` for a forfeit)
+    when it ends: a tournament's pairing follows its games so."""
 
     kind: GameKind | None = None
     days: int | None = None
     deadline: Deadline | None = None
+    started: Callable[[int], Awaitable[None]] | None = None
+    concluded: Callable[[MatchResult, tuple[int, int] | None], Awaitable[None]] | None = None
 
 
 class JournalError(RuntimeError):
@@ -97,8 +102,18 @@ class Journal:
         self.warn = warn
         self.matches = matches
         self.kept = kept or Kept()
+        self.last_scores: tuple[int, int] | None = None
+        """The scores of the last game played to its end (for :attr:`Kept.concluded`)."""
         self.saved_id: int | None = None
         self.started = self.store.clock()
+
+    async def _telling(self, what: str, told: Awaitable[None]) -> None:
+        """Await ``told`` (a hook of :attr:`kept`): one that fails is logged,
+        never the game's end."""
+        try:
+            await told
+        except Exception:
+            log.exception("could not %s of game %s", what, self.saved_id)
 
     def _failed(self, what: str, exc: Exception) -> None:
         log.error("store failed to %s for account %d: %s", what, self.account_id, exc)
@@ -138,6 +153,9 @@ class Journal:
                           self.seat, self.accounts[1 - self.seat], self.players, game.shuffle, self.kept.kind,
                           to_move, await self._deadline(to_move), self.kept.days)
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(start))
+        self.last_scores = None
+        if self.kept.started is not None:
+            await self._telling("follow the game", self.kept.started(self.saved_id))
 
     def keeps_for(self, seat: int) -> bool:
         """True when ``seat``'s player has this game kept in the store (a
@@ -189,6 +207,7 @@ class Journal:
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""
         assert game.result is not None
+        self.last_scores = game.result.scores
         await self._record(game, game.result, tally)
 
     async def match_over(self, result: MatchResult) -> list[str]:
@@ -197,6 +216,8 @@ class Journal:
         returns what both players are told: the ratings before and after,
         in points (none for a match not rated).  Raises what the store
         raises (:class:`~door.records.database.StoreError`)."""
+        if self.kept.concluded is not None:
+            await self._telling("follow the match", self.kept.concluded(result, self.last_scores))
         if self.matches is None:
             return []
         rated = result.terms.rated and None not in self.accounts

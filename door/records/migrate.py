@@ -39,7 +39,7 @@ PAIRED_FROM = 18
 """Steps taking a store past this version are paired (expand or contract);
 those before it ran as one kind, before nodes shared stores."""
 
-EXPAND: frozenset[int] = frozenset({19, 20, MANY_GAMES_EXPAND, MANY_GAMES + 1})
+EXPAND: frozenset[int] = frozenset({19, 20, MANY_GAMES_EXPAND, MANY_GAMES + 1, MANY_GAMES + 2})
 """The versions whose step only adds (programs of the schema before it go on)."""
 
 

@@ -425,6 +425,15 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         lost_on_time INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # version 24 (expand): which kept game plays which tournament pairing (the game service seats a pairing played
+    # by correspondence as a kept game, and routes its result to the pairing)
+    """
+    CREATE TABLE tournament_games (
+        pairing_id INTEGER PRIMARY KEY REFERENCES tournament_pairings(id) ON DELETE CASCADE,
+        saved_id INTEGER NOT NULL
+    );
+    CREATE INDEX tournament_games_saved ON tournament_games(saved_id);
+    """,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from door.records.bulletins import write_files
@@ -20,6 +21,7 @@ from door.records.database import StoreError
 from door.records.store import Store
 from door.records.tournaments.announce import view_bulletins
 from door.records.tournaments.director import Director
+from door.records.tournaments.values import Seating
 
 __all__ = ["run_director", "EVERY"]
 
@@ -29,11 +31,14 @@ EVERY = 60.0
 """Seconds between the director's steps (well inside its lease's length)."""
 
 
-async def run_director(store: Store, holder: str, every: float = EVERY, folder: Path | None = None) -> None:
+async def run_director(store: Store, holder: str, every: float = EVERY, folder: Path | None = None,
+                       seat: Callable[[list[Seating]], Awaitable[object]] | None = None) -> None:
     """Step the tournaments of ``store`` as ``holder`` every ``every``
     seconds, the first after one wait, until cancelled; with ``folder``
     (``[bulletins] folder``), write the bulletins of each tournament that
-    paired games (:func:`~door.records.tournaments.announce.view_bulletins`)."""
+    paired games (:func:`~door.records.tournaments.announce.view_bulletins`);
+    ``seat`` is given the games paired at each step (the game service
+    seats those played by correspondence)."""
     director = Director(store.tournaments, store.leases, holder)
     while True:
         await asyncio.sleep(every)
@@ -43,6 +48,8 @@ async def run_director(store: Store, holder: str, every: float = EVERY, folder: 
                 log.info("tournament %s: %s %s v %s paired, best of %d, by %s UTC", s.tournament, s.slot,
                          s.players[0], s.players[1], s.best_of,
                          time.strftime("%Y-%m-%d %H:%M", time.gmtime(s.deadline)))
+            if seat is not None:
+                await seat(seats or [])
             if folder is not None:
                 for name in sorted({s.tournament for s in seats or ()}):
                     await asyncio.to_thread(write_files, view_bulletins(await store.tournaments.view(name)), folder)

@@ -175,14 +175,14 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
 
 async def _sit_by_protocol(ws, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
     """Answer every ask until the table says the game waits on the other
-    player (``waiting``, returned) or it is over (``game_over``)."""
+    player (``waiting``, returned) or it is over (``menu``)."""
     while True:
         message = await next_message(ws, timeout=20)
         if seen is not None:
             seen.append(message)
         if message["type"] == "ask":
             await ws.send(json.dumps(answer(message)))
-        elif message["type"] in ("waiting", "game_over"):
+        elif message["type"] in ("waiting", "menu"):
             return message
 
 
@@ -215,7 +215,8 @@ async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_pa
         assert sorted(o["name"] for o in listed["offers"]) == people and listed["games"] == []
         for offer in listed["offers"]:
             await robo.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
-            assert (await _sit_by_protocol(robo))["type"] == "waiting"
+            seen: list[dict[str, Any]] = []
+            assert (await _sit_by_protocol(robo, seen))["type"] == "waiting", seen
         await robo.send(json.dumps({"type": "games"}))
         games = (await next_message(robo, "games"))["games"]
         assert len(games) == 5 and {g["to_move"] for g in games} == {"them"}

@@ -26,6 +26,7 @@ from door.records.ranked.season import Finish, SeasonFormula, SeasonLine, season
 from door.records.ranked.standings import Line
 from door.records.ranked.tournament import Kind
 from door.records.tournaments import rows
+from door.records.tournaments.links import Links
 from door.records.tournaments.progress import (
     Decision,
     brackets,
@@ -63,6 +64,8 @@ class Tournaments:
     def __init__(self, database: Database, clock: Clock = WALL) -> None:
         self.database = database
         self.clock = clock
+        self.links = Links(database)
+        """Which kept game plays which pairing (:mod:`door.records.tournaments.links`)."""
 
     async def create(self, name: str, title: str, settings: Settings) -> Tournament:
         """Make tournament ``name`` (its bulletins' stem) called ``title``,
