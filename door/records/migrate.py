@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 
 from door.records.connection import Connection
 from door.records.database import StoreError
-from door.records.schema import MANY_GAMES, MANY_GAMES_EXPAND, MIGRATIONS, render
+from door.records.schema import MIGRATIONS, render
 
 __all__ = ["EXPAND", "PAIRED_FROM", "kept_version", "migrate_one", "refusal", "StoreState", "store_state"]
 
@@ -39,8 +39,10 @@ PAIRED_FROM = 18
 """Steps taking a store past this version are paired (expand or contract);
 those before it ran as one kind, before nodes shared stores."""
 
-EXPAND: frozenset[int] = frozenset({19, 20, MANY_GAMES_EXPAND, MANY_GAMES + 1, MANY_GAMES + 2})
-"""The versions whose step only adds (programs of the schema before it go on)."""
+EXPAND: frozenset[int] = frozenset({19, 20, 21, 22, 23})
+"""The versions whose step only adds (programs of the schema before it go on).
+A release's expand steps come before its contract step (a node of the
+release works while its contract step waits for older nodes to go)."""
 
 
 def kept_version(applied: int, expand: frozenset[int] = EXPAND) -> int:

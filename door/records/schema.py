@@ -391,10 +391,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     # decision it waits for (NULL: both, or not known), a correspondence game's deadline and days a move, its
     # hand and scores as its last move left them (NULL: replay its log); an account's games by deadline
     _MANY_GAMES_COLUMNS,
-    # version 22 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
-    # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
-    contract_many_games,
-    # version 23 (expand): correspondence play: offers of games over days (one open per pair, or per maker when open to
+    # version 22 (expand): correspondence play: offers of games over days (one open per pair, or per maker when open to
     # anyone), days away, and each account's games lost on time
     """
     CREATE TABLE correspondence_offers (
@@ -425,7 +422,7 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         lost_on_time INTEGER NOT NULL DEFAULT 0
     );
     """,
-    # version 24 (expand): which kept game plays which tournament pairing (the game service seats a pairing played
+    # version 23 (expand): which kept game plays which tournament pairing (the game service seats a pairing played
     # by correspondence as a kept game, and routes its result to the pairing)
     """
     CREATE TABLE tournament_games (
@@ -434,6 +431,9 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX tournament_games_saved ON tournament_games(saved_id);
     """,
+    # version 24 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
+    contract_many_games,
 ]
 """Schema migrations, one description for SQLite and PostgreSQL: entry *i*
 takes a database from version *i* to *i + 1* (an SQL script, rendered for
