@@ -27,6 +27,7 @@ from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
 from door.caller.review import review_of
 from door.caller.side import Log
+from door.caller.tournaments import enter_or_withdraw, tournament_list
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.logs import ACCOUNT
@@ -154,6 +155,8 @@ class ProgramSession(ProgramSide):
             "play_computer": self._play_computer, "games": lambda m: send_games(self, m),
             "open": lambda m: open_by_protocol(self, m), "offer": lambda m: make_offer(self, m),
             "answer": lambda m: answer_offer(self, m), "away": lambda m: away(self, m),
+            "tournaments": self._tournaments, "enter": lambda m: self._entry(m, True),
+            "withdraw": lambda m: self._entry(m, False),
         }
 
     async def run(self) -> None:
@@ -326,6 +329,20 @@ class ProgramSession(ProgramSide):
     async def _challenge(self, message: dict[str, Any]) -> bool:
         self.ctx.lobby.at_menu(self.presence, False)
         return await send_challenge(self, message)
+
+    async def _tournaments(self, message: dict[str, Any]) -> bool:
+        self.send({"type": "tournaments", "tournaments": await tournament_list(self, self.who.name)})
+        return False
+
+    async def _entry(self, message: dict[str, Any], enter: bool) -> bool:
+        """``enter`` or ``withdraw``: a ``notice``, or an ``error`` on ``name`` saying why not."""
+        refused = await enter_or_withdraw(self, message["name"], self.who.name, enter) if self.who.account else \
+            "tournaments are for registered callers and bots"
+        if refused is None:
+            self.notice(f"You are {'in' if enter else 'out of'} {message['name']}.")
+        else:
+            self.error("name", refused)
+        return False
 
     async def _play_computer(self, message: dict[str, Any]) -> bool:
         self.ctx.lobby.at_menu(self.presence, False)

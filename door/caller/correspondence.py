@@ -11,6 +11,7 @@ import dataclasses
 
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side
+from door.caller.tournaments import tournaments_screen
 from door.games.correspondence import begin_from_offer, sit_down
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
@@ -89,6 +90,8 @@ async def correspondence(side: CallerSide) -> None:
         if side.ctx.correspondence.vacation_days > 0:
             lines.append("  V  Days away: your clocks stop in every game")
             keys += "V"
+        lines.append("  T  Tournaments: enter one, or withdraw")
+        keys += "T"
         if offers:
             lines.append(f"  A  Answer the offers to you ({len(offers)})")
             keys += "A"
@@ -100,6 +103,8 @@ async def correspondence(side: CallerSide) -> None:
             await _offer(side)
         elif answer == "A":
             await _answer(side, offers)
+        elif answer == "T":
+            await tournaments_screen(side)
         elif answer == "V":
             days = await ask_line(side.display, "Days away", [
                 f"Days away stop your clocks in every game by correspondence ({side.ctx.correspondence.vacation_days}"

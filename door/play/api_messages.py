@@ -87,6 +87,9 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
+    "tournaments": _message("tournaments"),
+    "enter": _message("enter", {"name": _text(NAME_LIMIT)}, ("name",)),
+    "withdraw": _message("withdraw", {"name": _text(NAME_LIMIT)}, ("name",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
@@ -211,6 +214,12 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
             "runs": {"enum": ["any", "order"]}},
             "required": ["offer", "name", "days", "runs"], "additionalProperties": False}}}, ("games", "offers")),
+    "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
+        "type": "object", "properties": {
+            "name": {"type": "string"}, "title": {"type": "string"}, "state": {"enum": ["open", "running"]},
+            "format": {"type": "string"}, "entrants": {"type": "integer"}, "entered": {"type": "boolean"}},
+        "required": ["name", "title", "state", "format", "entrants", "entered"], "additionalProperties": False}}},
+        ("tournaments",)),
     "waiting": _message("waiting", {"game": {"type": "integer"}, "text": {"type": "string"}}, ("game", "text")),
     "your_move": _message("your_move", {"game": {"type": "integer"}, "name": {"type": "string"}}, ("game", "name")),
     "menu": _message("menu"),

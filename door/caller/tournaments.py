@@ -1,0 +1,76 @@
+"""Tournaments as a caller or a program meets them: the open and running
+tournaments listed (each with its format and whether they are in it),
+entering one and withdrawing before it starts, at the screens (T in the
+games by correspondence) and by the game protocol (``tournaments``,
+``enter``, ``withdraw``).  The sysop makes and runs them
+(``cribbage-door tournament``); the pairings' games come to each
+player's list of games by turns (:mod:`door.games.tournament`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from door.caller.side import CallerSide, Side
+from door.records.tournaments.settings import TournamentError
+from door.records.tournaments.values import State
+from door.ui.prompts import BACK, ask_choice, show_page
+
+__all__ = ["enter_or_withdraw", "tournament_list", "tournaments_screen"]
+
+SHOWN = 9
+"""Tournaments listed at once (keys 1 to 9)."""
+
+
+async def tournament_list(side: Side, player: str) -> list[dict[str, Any]]:
+    """The open and running tournaments, newest first: each its ``name``,
+    ``title``, ``state`` (``open``, ``running``), ``format`` (in words),
+    ``entrants`` and whether ``player`` has ``entered``."""
+    tournaments = side.ctx.store.tournaments
+    listed = []
+    for t in [*await tournaments.listing(State.OPEN), *await tournaments.listing(State.RUNNING)]:
+        view = await tournaments.view(t.name)
+        listed.append({"name": t.name, "title": t.title, "state": t.state.value, "format": t.settings.describe(),
+                       "entrants": len(view.entries), "entered": any(e.name == player for e in view.entries)})
+    return listed
+
+
+async def enter_or_withdraw(side: Side, name: str, player: str, enter: bool) -> str | None:
+    """``player`` enters tournament ``name`` (or withdraws, before it
+    starts): ``None`` when done, else why not in a sentence."""
+    tournaments = side.ctx.store.tournaments
+    try:
+        if enter:
+            await tournaments.enter(name, player)
+        else:
+            await tournaments.withdraw(name, player)
+    except TournamentError as exc:
+        return str(exc)
+    side.log.info("%r %s tournament %r", player, "enters" if enter else "withdraws from", name)
+    return None
+
+
+async def tournaments_screen(side: CallerSide) -> None:
+    """T: the tournaments; a number enters the one listed, or withdraws
+    from it, as the caller chooses."""
+    player = side.caller.name
+    listed = (await tournament_list(side, player))[:SHOWN]
+    if not listed:
+        await show_page(side.display, "Tournaments", ["No tournament is open or running now."])
+        return
+    lines = ["Tournaments (the sysop makes them):", ""]
+    lines += [f"  {i}  {t['title']}: {t['state']}, {t['entrants']} entered"
+              + (" (you are in)" if t["entered"] else "") for i, t in enumerate(listed, 1)]
+    lines += ["", "Press a number to enter that one or withdraw, ESC to go back."]
+    answer = await ask_choice(side.display, "Tournaments", lines,
+                              "".join(str(i) for i in range(1, len(listed) + 1)), escape=True)
+    if answer == BACK:
+        return
+    chosen = listed[int(answer) - 1]
+    verb = "Withdraw from" if chosen["entered"] else "Enter"
+    sure = await ask_choice(side.display, "Tournaments", [
+        f"{chosen['title']}: {chosen['format']}.", "", f"{verb} it? (Y/N)"], "YN")
+    if sure == "Y":
+        refused = await enter_or_withdraw(side, chosen["name"], player, not chosen["entered"])
+        await show_page(side.display, "Tournaments", [refused or (
+            f"You are in {chosen['title']}: your games come to your list (K on the menu)."
+            if not chosen["entered"] else f"You are out of {chosen['title']}.")])
