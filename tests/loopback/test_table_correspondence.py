@@ -13,6 +13,7 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from door.records.correspondence.deadlines import left_words
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_protocol import answer, next_message
@@ -134,4 +135,47 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     assert await _play_by_keys(page) >= 1
     assert "Ann's move now" in await page.inner_text("#post-news")
     await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('Their move')")
+    await page.context.close()
+
+
+async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browser: Any) -> None:
+    """On a desktop, Ann offers Bob a game from the page's form (a blank
+    name refused where it is typed, a name nobody has refused by the door
+    with its reason), and sets days away (a count that is not a whole
+    number from 1 to 366 refused first); the time left is worded as the
+    door's screens word it."""
+    for name in ("Ann", "Bob"):
+        await door.store.accounts.create(name, hash_password(PASSWORD))
+    page = await table_page(browser, door, "desktop", "Ann")
+    await page.fill("#password", PASSWORD)
+    await page.click("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    assert await page.eval_on_selector_all("#post-days option", "os => os.map(o => o.value)") == \
+        ["1", "2", "3", "5", "7", "14"]
+    await page.click("#post-send")  # no name: refused at once, the field marked
+    assert await page.get_attribute("#post-name", "aria-invalid") == "true"
+    assert "Type the name" in await page.inner_text("#status")
+    assert await page.evaluate("() => document.activeElement.id") == "post-name"
+    await page.fill("#post-name", "Nobody")
+    await page.click("#post-send")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('The door says:')")
+    assert await page.evaluate("() => document.activeElement.id") == "post-name"
+    await page.fill("#post-name", "Bob")
+    await page.select_option("#post-days", "7")
+    await page.click("#post-send")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your offer is made')")
+    offers = await door.store.correspondence.offers.received((await door.store.accounts.find("Bob")).id)  # type: ignore[union-attr]
+    assert [o.terms.days for o in offers] == [7]
+
+    await page.fill("#away-days", "0")
+    await page.press("#away-days", "Enter")
+    assert await page.get_attribute("#away-days", "aria-invalid") == "true"
+    assert "whole number from 1 to 366" in await page.inner_text("#status")
+    await page.fill("#away-days", "3")
+    await page.press("#away-days", "Enter")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('You are away for 3 days')")
+    assert await violations(page) == []
+
+    worded = await page.evaluate("() => [259199, 104400, 18059, 4800, 61, 30, 0].map(window.cribbageCorrespondence.leftWords)")
+    assert worded == [left_words(s) for s in (259199, 104400, 18059, 4800, 61, 30, 0)]
     await page.context.close()
