@@ -179,3 +179,28 @@ async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browse
     worded = await page.evaluate("() => [259199, 104400, 18059, 4800, 61, 30, 0].map(window.cribbageCorrespondence.leftWords)")
     assert worded == [left_words(s) for s in (259199, 104400, 18059, 4800, 61, 30, 0)]
     await page.context.close()
+
+
+async def test_a_bot_logs_in_at_the_card_table_with_its_token(door: DoorServer, browser: Any) -> None:
+    """A bot's owner types its token for the password: the bot is logged in
+    and finds the offer made to it; a person whose password is 64 hex
+    digits still logs in with it (tried as a token first)."""
+    _, token = await door.store.bots.make("Robo")
+    await door.store.accounts.create("Ann", hash_password(PASSWORD))
+    await door.store.accounts.create("Hex", hash_password("ab" * 32))
+    ann = await _by_protocol(door, "Ann")
+    await ann.send(json.dumps({"type": "offer", "name": "Robo", "days": 1}))
+    assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+    await ann.close()
+    page = await table_page(browser, door, "phone", "Robo")
+    await page.fill("#password", token)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    assert "Ann offers you a game: 1 day a move, runs in any order." in await _list_text(page)
+    await page.context.close()
+    page = await table_page(browser, door, "phone", "Hex")
+    await page.fill("#password", "ab" * 32)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    assert "No game by correspondence yet" in await _list_text(page)
+    await page.context.close()

@@ -16,6 +16,8 @@
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
   let welcomed = false, registered = false, watching = false;   // watching: a game between two others
   let sitting = false;   // at a game by correspondence: until it waits on the other player (waiting)
+  let login = null;   // the login sent: a password of 64 hex digits goes as a bot's token first
+  const TOKEN = /^[0-9a-f]{64}$/;
   let held = null, beginning = null, shown = false, history = null, hinted = [];   // held: messages kept back while the show stays
   const settings = Object.assign({ confirm: true, sound: false, theme: "auto" },
                                  JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}"));
@@ -259,8 +261,9 @@
   function route(m) {
     switch (m.type) {
       case "hello": {
-        const login = { type: "login", name: $("name").value.trim() }, guest = storedGuest();
-        if ($("password").value) login.password = $("password").value;
+        const guest = storedGuest(), typed = $("password").value;
+        login = { type: "login", name: $("name").value.trim() };
+        if (TOKEN.test(typed)) login.token = typed; else if (typed) login.password = typed;
         if (mode === "password" && account.fresh) { login.new_password = account.fresh; account.fresh = null; }
         else if (guest && guest.name.toLowerCase() === login.name.toLowerCase()) login.resume = guest.token;
         send(login); break;
@@ -341,6 +344,10 @@
         break;
       }
       case "error":
+        if (!welcomed && m.field === "token" && login && login.token) {   // not a bot's token: tried as a password
+          const { token, ...rest } = login;
+          login = { ...rest, password: token }; send(login); break;
+        }
         note(`The door says: ${m.message}`);
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
         else if (!$("post").hidden) {   // (an offer or days away refused; an offer gone meanwhile: the list again)
