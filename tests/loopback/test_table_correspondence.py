@@ -91,6 +91,7 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     listed = await _list_text(page)
     assert "Ann offers you a game: 2 days a move, runs in exact order." in listed
     assert "No game by correspondence yet" in listed
+    assert await page.inner_text("#post-count") == "No game under way; 1 offer to you."
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / "phone-correspondence-offer.png"))
     assert await violations(page) == []
@@ -123,6 +124,7 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('Your move')")
     listed = await _list_text(page)
     assert f"#{game['number']} with Ann: Your move, due in 1 day 23 hours. Hand 1:" in listed, listed
+    assert await page.inner_text("#post-count") == "1 game under way, 1 waiting on you; no offer to you."
     assert await violations(page) == []
     await page.screenshot(path=str(ARTIFACTS / "phone-correspondence-your-move.png"))
 

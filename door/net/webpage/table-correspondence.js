@@ -54,7 +54,8 @@ window.cribbageCorrespondence = (() => {
       [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]])));
     $("post-offers-title").hidden = !m.offers.length;
     const waits = m.games.filter((g) => g.to_move !== "them").length;
-    $("post-count").textContent = `${plural(m.games.length, "game")}, ${waits} waiting on you; ${plural(m.offers.length, "offer")} to you.`;
+    const under = m.games.length ? `${plural(m.games.length, "game")} under way, ${waits} waiting on you` : "No game under way";
+    $("post-count").textContent = `${under}; ${m.offers.length ? plural(m.offers.length, "offer") : "no offer"} to you.`;
     for (const id of ["join", "lobby", "game", "reviewed"]) $(id).hidden = true;
     $("post").hidden = false; $("menu").hidden = false;
     if (!keep) $("post-title").focus();
