@@ -106,6 +106,8 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     await page.wait_for_function(LIST_SHOWN)  # the game waits on Ann: said, then the list
     assert await page.inner_text("#post-news") == "Your move is kept. It is Ann's move now."
     assert await page.get_attribute("#post-news", "aria-live") == "polite"
+    assert await page.evaluate("() => document.querySelector('#prompt').textContent") == "Waiting for Ann."
+    assert await page.is_hidden("#again")  # (the game goes on: nothing said of its end)
     await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('with Ann')")
     listed = await _list_text(page)
     assert "with Ann: Their move, due in 1 day 23 hours." in listed, listed
