@@ -114,6 +114,11 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     assert "Offers to you" not in listed and "offers you" not in listed  # (the offer is taken)
     assert await violations(page) == []
     assert await page.evaluate(SIZES) == {"small": [], "tiny": []}
+    status = await page.inner_text("#status")
+    for key in ("a", "?", "c", "1"):  # (the table's keys do nothing on the list: no advice asked of the door)
+        await page.keyboard.press(key)
+    await page.wait_for_timeout(300)
+    assert await page.inner_text("#status") == status
 
     ann = await _by_protocol(door, "Ann")  # Ann moves: Bob's page hears of it at once
     await ann.send(json.dumps({"type": "games"}))

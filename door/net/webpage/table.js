@@ -401,7 +401,7 @@
         }
         break;
       case "bye": note(m.text); break;
-      case "games": sitting = false; post.show(m, { open: sitDown, answer }); break;
+      case "games": sitting = false; if (note.slip) note(""); post.show(m, { open: sitDown, answer }); break;
       case "waiting":   // the game waits on the other player: said, then the list
         sitting = false; asked = null; stopClock(); drawHand(); post.news(m.text); send({ type: "games" }); break;
       case "your_move":   // a game came to wait on this player: said at once, the list drawn again if in view
@@ -624,6 +624,7 @@
       if (t.id === "claim" && e.key === "Enter") { e.preventDefault(); claim(); }
       return;
     }
+    if ($("game").hidden) return;   // (the table's keys are for the table: nothing asked of the door from a list)
     if ($("hand").contains(t) && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) {
       e.preventDefault(); moveCursor(e.key); return;
     }
