@@ -175,6 +175,16 @@ async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browse
     await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your offer is made')")
     offers = await door.store.correspondence.offers.received((await door.store.accounts.find("Bob")).id)  # type: ignore[union-attr]
     assert [o.terms.days for o in offers] == [7]
+    bob = await _by_protocol(door, "Bob")  # Bob accepts by the protocol and discards: Ann, on line, is told
+    await bob.send(json.dumps({"type": "answer", "offer": offers[0].id, "accept": True}))
+    assert (await _sit(bob))["type"] == "waiting"
+    await bob.close()
+    await page.wait_for_function("() => document.querySelector('#post-news').textContent"
+                                 " === 'Your move in your game with Bob.'")
+    await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('Your move')")
+    assert "with Bob: Your move, due in 6 days. Hand 1: you 0, Bob 0." in await _list_text(page)
+    await page.screenshot(path=str(ARTIFACTS / "desktop-correspondence-list.png"), full_page=True)
+    assert await violations(page) == []
 
     await page.fill("#away-days", "0")
     await page.press("#away-days", "Enter")
