@@ -169,12 +169,14 @@ async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browse
     await page.click("#post-send")
     await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('The door says:')")
     assert await page.evaluate("() => document.activeElement.id") == "post-name"
+    assert await page.input_value("#post-name") == "Nobody"  # (kept, to put right)
     await page.fill("#post-name", "Bob")
     await page.select_option("#post-days", "7")
     await page.click("#post-send")
     await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your offer is made')")
     offers = await door.store.correspondence.offers.received((await door.store.accounts.find("Bob")).id)  # type: ignore[union-attr]
     assert [o.terms.days for o in offers] == [7]
+    assert await page.input_value("#post-name") == ""
     bob = await _by_protocol(door, "Bob")  # Bob accepts by the protocol and discards: Ann, on line, is told
     await bob.send(json.dumps({"type": "answer", "offer": offers[0].id, "accept": True}))
     assert (await _sit(bob))["type"] == "waiting"

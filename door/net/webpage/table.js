@@ -358,6 +358,7 @@
         break;
       case "notice":
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
+        if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
         say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden) note(m.text); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
@@ -569,7 +570,7 @@
   $("post-offer").addEventListener("submit", (e) => {
     e.preventDefault();
     const offer = post.offerAsked();
-    if (offer) { send(offer); $("post-name").value = ""; } else note("Type the name of the caller to offer a game to.");
+    if (offer) send(offer); else note("Type the name of the caller to offer a game to.");
   });
   $("post-away").addEventListener("submit", (e) => {
     e.preventDefault();
