@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const { cardName, cardNames, face, named, cardElement, glyphsAndNames } = window.cribbageCards;
   const { buildBoard: boardFor, placePegs } = window.cribbageBoard;
-  const lists = window.cribbageLists;
+  const lists = window.cribbageLists, post = window.cribbageCorrespondence;
   const who = (s) => (s === seat && !watching ? "you" : names[s]);
   const whose = (s) => (s === seat && !watching ? "Your" : `${names[s]}'s`);
   const DIGEST = /\b[0-9a-f]{64}\b/;   // a seed or a digest: read only when asked (Verify)
@@ -15,6 +15,9 @@
   let dealer = 0, scores = [0, 0], backs = [-1, -1], names = ["You", "Computer"], theirs = 0, cursor = null;
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
   let welcomed = false, registered = false, watching = false;   // watching: a game between two others
+  let sitting = false;   // at a game by correspondence: until it waits on the other player (waiting)
+  let login = null;   // the login sent: a password of 64 hex digits goes as a bot's token first
+  const TOKEN = /^[0-9a-f]{64}$/;
   let held = null, beginning = null, shown = false, history = null, hinted = [];   // held: messages kept back while the show stays
   const settings = Object.assign({ confirm: true, sound: false, theme: "auto" },
                                  JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}"));
@@ -258,8 +261,9 @@
   function route(m) {
     switch (m.type) {
       case "hello": {
-        const login = { type: "login", name: $("name").value.trim() }, guest = storedGuest();
-        if ($("password").value) login.password = $("password").value;
+        const guest = storedGuest(), typed = $("password").value;
+        login = { type: "login", name: $("name").value.trim() };
+        if (TOKEN.test(typed)) login.token = typed; else if (typed) login.password = typed;
         if (mode === "password" && account.fresh) { login.new_password = account.fresh; account.fresh = null; }
         else if (guest && guest.name.toLowerCase() === login.name.toLowerCase()) login.resume = guest.token;
         send(login); break;
@@ -301,7 +305,7 @@
         document.querySelector(".who.me").textContent = "You"; $("them-name").textContent = names[1 - seat];
         $("history-them").textContent = names[1 - seat];
         $("join").hidden = true; $("lobby").hidden = true; $("offer").hidden = true; $("reviewed").hidden = true;
-        $("game").hidden = false; $("again").hidden = true; $("menu").hidden = false;
+        $("post").hidden = true; $("game").hidden = false; $("again").hidden = true; $("menu").hidden = false;
         $("shows").replaceChildren(); $("played").replaceChildren(); shown = false;
         history = { open: null }; $("history").tBodies[0].replaceChildren(); $("history").hidden = true;
         $("match").hidden = !terms; if (terms) drawMatch(terms.wins);
@@ -340,12 +344,22 @@
         break;
       }
       case "error":
+        if (!welcomed && m.field === "token" && login && login.token) {   // not a bot's token: tried as a password
+          const { token, ...rest } = login;
+          login = { ...rest, password: token }; send(login); break;
+        }
         note(`The door says: ${m.message}`);
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
+        else if (!$("post").hidden) {   // (an offer or days away refused; an offer gone meanwhile: the list again)
+          sitting = false;
+          const field = { name: "post-name", days: "post-days" }[m.field] || (m.field === "offer" ? null : "post-title");
+          if (field) $(field).focus(); else send({ type: "games" });
+        }
         break;
       case "notice":
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
-        say([m.text]); if (!$("lobby").hidden || !$("join").hidden) note(m.text); break;
+        if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
+        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden) note(m.text); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
@@ -356,7 +370,9 @@
         if (terms && m.wins) { terms.wins = m.wins; drawMatch(m.wins); }
         if (terms && m.wins && Math.max(...m.wins) <= terms.bestOf / 2) break;   // the match goes on: the next game comes
         terms = null;
-        $("again").textContent = mode === "people" ? "Play someone again" : mode === "daily" ? "Play the computer" : "Play again";
+        $("again").textContent = mode === "people" ? "Play someone again" : mode === "daily" ? "Play the computer"
+          : mode === "post" ? "Your games by correspondence" : "Play again";
+        sitting = false;
         if (mode === "daily") mode = "computer";   // (today's deal is played once)
         $("again").hidden = false; $("review").hidden = !registered; $("stats").hidden = !registered;
         if (move) $("prompt").focus();   // (the result, said once by the live region; never a stray RETURN on Play again)
@@ -374,6 +390,7 @@
         if (m.ranking) lists.showRanking(m, verify); else lists.showLines(`Today's deal, ${m.day}`, m.lines);
         break;
       case "menu":   // the table is done with this seat: after a result, or with none (the other player left)
+        if (sitting) break;   // (a game by correspondence waits on the other player: waiting comes next)
         if (watching) {   // (watching ended: by Stop, the game's end, or a player refusing watchers)
           watching = false; $("stop").hidden = true; $("talk").hidden = false; $("game").hidden = true;
           send({ type: "lobby" });
@@ -385,6 +402,13 @@
         }
         break;
       case "bye": note(m.text); break;
+      case "games": sitting = false; if (note.slip) note(""); post.show(m, { open: sitDown, answer }); break;
+      case "waiting":   // the game waits on the other player: said, then the list
+        sitting = false; asked = null; stopClock(); drawHand(); post.news(m.text); send({ type: "games" }); break;
+      case "your_move":   // a game came to wait on this player: said at once, the list drawn again if in view
+        post.news(`Your move in your game with ${m.name}.`);
+        if (!$("post").hidden) send({ type: "games" });
+        break;
     }
   }
   function account(m) {   // logged in to register the name: no game asked for
@@ -468,6 +492,7 @@
     $("verify-lines").replaceChildren(); $("verify").hidden = true; $("verify").open = false;   // (the shuffle's notice comes first)
     if (mode === "people") send({ type: "lobby" });
     else if (mode === "daily") send({ type: "daily" });
+    else if (mode === "post") send({ type: "games" });
     else send({ type: "play_computer", game_to: target });
   }
   function showLobby(players, watchable = []) {
@@ -506,7 +531,8 @@
   function toMenu() {   // back to the first screen (a registered caller's game against the computer is kept)
     if (ws) { ws.onclose = null; send({ type: "leave" }); ws.close(); ws = null; }
     held = null; asked = null; watching = false; welcomed = false; shown = false; cancelBeginning(); dailyOffered();
-    for (const id of ["game", "lobby", "reviewed", "menu", "continue"]) $(id).hidden = true;
+    sitting = false;
+    for (const id of ["game", "lobby", "reviewed", "post", "menu", "continue"]) $(id).hidden = true;
     $("join").hidden = false; note(registered ? "Your game against the computer is kept for your next login." : "Choose Play.");
     $("start").focus();
   }
@@ -534,7 +560,27 @@
   $("start").addEventListener("click", () => start("computer"));
   $("people").addEventListener("click", () => start("people"));
   $("daily").addEventListener("click", () => start("daily"));
-  const dailyOffered = () => { $("daily").disabled = !$("password").value && !(registered && welcomed); };   // (never to a guest)
+  $("mail").addEventListener("click", () => start("post"));
+  post.buildDays();
+  function sitDown(game) { sitting = true; $("log").replaceChildren(); send({ type: "open", game }); note("Opening the game..."); }
+  function answer(offer, accept) {   // accepted: the game begins at once; declined: the list again
+    send({ type: "answer", offer, accept });
+    if (accept) { sitting = true; $("log").replaceChildren(); note("Accepted: the game begins."); } else send({ type: "games" });
+  }
+  $("post-offer").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const offer = post.offerAsked();
+    if (offer) send(offer); else note("Type the name of the caller to offer a game to.");
+  });
+  $("post-away").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const away = post.awayAsked();
+    if (away) { send(away); $("away-days").value = ""; } else note("Days away: type a whole number from 1 to 366.");
+  });
+  $("post-refresh").addEventListener("click", () => send({ type: "games" }));
+  const dailyOffered = () => {   // (never to a guest)
+    $("daily").disabled = $("mail").disabled = !$("password").value && !(registered && welcomed);
+  };
   $("password").addEventListener("input", dailyOffered); dailyOffered();
   $("menu").addEventListener("click", toMenu);
   $("register").addEventListener("click", () => accountAsked("register"));
@@ -579,6 +625,7 @@
       if (t.id === "claim" && e.key === "Enter") { e.preventDefault(); claim(); }
       return;
     }
+    if ($("game").hidden) return;   // (the table's keys are for the table: nothing asked of the door from a list)
     if ($("hand").contains(t) && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(e.key)) {
       e.preventDefault(); moveCursor(e.key); return;
     }
