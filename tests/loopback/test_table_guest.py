@@ -10,11 +10,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from door.records.passwords import hash_password
 from door.server import DoorServer
-from tests.loopback.test_table_page import browser, door, play_through, table_page
+from tests.loopback.test_table_page import browser, chromium, door, play_through, table_page
 
-__all__ = ["browser", "door"]  # (the fixtures, shared with the card table's other tests)
+__all__ = ["browser", "chromium", "door"]  # (the fixtures, shared with the card table's other tests)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+"""(The tests and their fixtures run in the module's event loop, that of its one chromium.)"""
 
 
 async def test_a_guest_reloads_mid_hand_and_the_game_goes_on(door: DoorServer, browser: Any) -> None:

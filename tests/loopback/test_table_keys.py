@@ -12,10 +12,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from door.server import DoorServer
-from tests.loopback.test_table_page import ARTIFACTS, SHOW_OR_END, browser, door, table_page, violations
+import pytest
 
-__all__ = ["browser", "door"]  # (the fixtures, shared with the card table's other tests)
+from door.server import DoorServer
+from tests.loopback.test_table_page import ARTIFACTS, SHOW_OR_END, browser, chromium, door, table_page, violations
+
+__all__ = ["browser", "chromium", "door"]  # (the fixtures, shared with the card table's other tests)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+"""(The tests and their fixtures run in the module's event loop, that of its one chromium.)"""
 
 FOCUS = "() => document.activeElement.id || document.activeElement.dataset.card || document.activeElement.tagName"
 

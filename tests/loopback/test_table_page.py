@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncssh
 import pytest
+import pytest_asyncio
 from axe_playwright_python.async_playwright import Axe
 
 from door.net.api_link import ApiLink
@@ -34,9 +35,10 @@ from tests.support.server import make_config, newcomers_rated, running, with_sys
 ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "table"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     not os.path.exists(CHROMIUM) and not os.environ.get("CRIBBAGE_REQUIRE_BROWSER"),
-    reason="no chromium here (Debian's package `chromium`; .ci/run installs it)")
+    reason="no chromium here (Debian's package `chromium`; .ci/run installs it)"), pytest.mark.asyncio(loop_scope="module")]
+"""(The tests and their fixtures run in the module's event loop, that of its one chromium.)"""
 
 VIEWPORTS = {
     "desktop": {"viewport": {"width": 1280, "height": 900}},
@@ -45,15 +47,17 @@ VIEWPORTS = {
 }
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
     config = make_config(tmp_path / "data", game_to=61)
     async with running(config) as server:
         yield server
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    """One chromium for the module's tests (launching it costs a second or
+    two of the processor's time a test)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -62,6 +66,15 @@ async def browser() -> AsyncIterator[Any]:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Any]:
+    """The module's chromium, for one test: the pages and contexts (each
+    with storage of its own) it opens are closed at its end."""
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
 
 
 SIZES = """() => {

@@ -294,7 +294,8 @@ async def test_a_flood_from_a_browser_does_not_slow_a_telnet_caller(web: DoorSer
     from tests.support.clients import until
     from tests.support.player import log_in_as_guest, telnet_caller
 
-    async with connect(f"ws://127.0.0.1:{web.web_port}/ws", origin=origin(web), write_limit=2 ** 20) as ws:
+    async with connect(f"ws://127.0.0.1:{web.web_port}/ws", origin=origin(web), write_limit=2 ** 20,
+                       close_timeout=1) as ws:  # (its close waits 1 s, not 10, on a door that rightly stopped reading it)
         await WebScreen(ws).until("Your name:")
         [terminal] = list(web.sessions)
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from door.net.terminal import TerminalKind
 from door.server import DoorServer
@@ -27,19 +28,22 @@ ARTIFACTS = Path(os.environ.get("CRIBBAGE_ARTIFACTS", "artifacts")) / "web"
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.skipif(
     not os.path.exists(CHROMIUM) and not os.environ.get("CRIBBAGE_REQUIRE_BROWSER"),
-    reason="no chromium here (Debian's package `chromium`; .ci/run installs it)")
+    reason="no chromium here (Debian's package `chromium`; .ci/run installs it)"), pytest.mark.asyncio(loop_scope="module")]
+"""(The tests and their fixtures run in the module's event loop, that of its one chromium.)"""
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def door(tmp_path: Path) -> AsyncIterator[DoorServer]:
     async with running(make_config(tmp_path / "data")) as server:
         yield server
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    """One chromium for the module's tests (launching it costs a second or
+    two of the processor's time a test)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as p:
@@ -48,6 +52,15 @@ async def browser() -> AsyncIterator[Any]:
             yield launched
         finally:
             await launched.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Any]:
+    """The module's chromium, for one test: the pages and contexts (each
+    with storage of its own) it opens are closed at its end."""
+    yield chromium
+    for context in chromium.contexts:
+        await context.close()
 
 
 async def screen_text(page: Any) -> str:
@@ -205,7 +218,7 @@ async def shot(page: Any, name: str) -> Path:
     return path
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def door61(tmp_path: Path) -> AsyncIterator[DoorServer]:
     async with running(make_config(tmp_path / "data", game_to=61)) as server:
         yield server

@@ -69,11 +69,21 @@ class PostgresServer:
 
     def start(self) -> None:
         """initdb (trust authentication on loopback, superuser ``cribbage``)
-        and start the server; returns once it accepts connections."""
+        and start the server (on another free port if its own was taken
+        meanwhile); returns once it accepts connections.  Raises
+        ``RuntimeError`` with the server's log when it does not start."""
         done = self._run(str(self.bin_dir / "initdb"), "-D", str(self.data), "-U", self.user, "--auth=trust",
                          "-E", "UTF8", "--no-sync", timeout=120)
         if done.returncode != 0:
             raise RuntimeError(f"initdb failed: {done.stderr.decode(errors='replace')}")
+        for _ in range(2):  # (a free port taken between the look and the start, by a test in another process)
+            try:
+                self._start()
+                return
+            except RuntimeError as exc:
+                if "could not bind" not in str(exc):
+                    raise
+                self.port = _free_port()
         self._start()
 
     def _start(self) -> None:

@@ -6,6 +6,7 @@ postgres in /tmp)."""
 from __future__ import annotations
 
 import os
+import socket
 
 import pytest
 
@@ -38,3 +39,24 @@ def test_a_server_that_cannot_start_leaves_nothing(tmp_path: object) -> None:
     server.remove()
     assert not server.root.exists()
     assert os.path.exists(str(bin_dir))
+
+
+def test_a_port_taken_before_the_server_starts_is_not_a_failure() -> None:
+    """Each test process (``pytest -n``) starts its own server: a port
+    found free and then taken by another process's server or door before
+    this one starts means another port, not a failed run."""
+    bin_dir = find_bin()
+    if bin_dir is None:
+        pytest.skip("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
+    server = PostgresServer(bin_dir)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        server.port = taken.getsockname()[1]
+        try:
+            server.start()
+            assert server.port != taken.getsockname()[1]
+            assert server.new_database().startswith(f"postgresql://cribbage@127.0.0.1:{server.port}/")
+        finally:
+            server.remove()
