@@ -1,0 +1,134 @@
+"""A tournament played by correspondence, end to end: nine registered
+callers enter by the game protocol, the director pairs a qualifying Swiss
+of three rounds (a bye each round), the game service seats every pairing
+as a kept game in both players' lists, programs play them a sitting at a
+time, one player never plays their first game and loses it when the
+round's deadline passes, and the top half goes on to a knock-out of
+best-of-three matches (the rest to a consolation) until a champion.
+Every pairing, bye, result and the final are checked against the rules
+the manual states (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+from fractions import Fraction
+from pathlib import Path
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from door.games.tournament import seat_and_drop
+from door.records.passwords import hash_password
+from door.records.ranked.tournament import Format, Kind
+from door.records.tournaments.director import Director
+from door.records.tournaments.settings import Play, Settings
+from door.records.tournaments.values import SWISS, State
+from engine.rules import Rules
+from tests.loopback.test_callers import PASSWORD
+from tests.loopback.test_protocol import answer, next_message
+from tests.support.server import make_config, running
+
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+async def _program(port: int, name: str) -> ClientConnection:
+    """``name`` logged in by the game protocol with their password."""
+    ws = await connect(f"ws://127.0.0.1:{port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    return ws
+
+
+async def _sittings(ws: ClientConnection) -> int:
+    """Play every game by turns that waits on this program, a sitting
+    each, until none does; how many sittings."""
+    sat = 0
+    while True:
+        await ws.send(json.dumps({"type": "games"}))
+        mine = [g for g in (await next_message(ws, "games"))["games"] if g["to_move"] in ("you", "both")]
+        if not mine:
+            return sat
+        for game in mine:
+            await ws.send(json.dumps({"type": "open", "game": game["game"]}))
+            while (message := await next_message(ws, timeout=20))["type"] not in ("waiting", "menu", "error"):
+                if message["type"] == "ask":
+                    await ws.send(json.dumps(answer(message)))
+            sat += 1
+
+
+async def test_a_qualifying_swiss_by_correspondence_then_a_knock_out_of_the_top_half(tmp_path: Path) -> None:
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store, house = door.store, door.ctx.games
+        for name in NAMES:
+            await store.accounts.create(name, hash_password(PASSWORD))
+        start = time.time()
+        settings = Settings(Format(Kind.QUALIFYING, rounds=3, games=3, qualify=Fraction(1, 2)), rules=Rules(game_to=61),
+                            play=Play.CORRESPONDENCE, move_days=3, round_days=14, closes=start + 600)
+        await store.tournaments.create("autumn", "Autumn by post", settings)
+
+        programs = {name: await _program(door.web_port, name) for name in NAMES}
+        for ws in programs.values():  # each enters by the protocol
+            await ws.send(json.dumps({"type": "tournaments"}))
+            listed = (await next_message(ws, "tournaments"))["tournaments"]
+            assert [t["name"] for t in listed] == ["autumn"] and listed[0]["state"] == "open"
+            await ws.send(json.dumps({"type": "enter", "name": "autumn"}))
+            said = await next_message(ws)
+            assert said == {"type": "notice", "text": "You are in autumn."}, said
+
+        director = Director(store.tournaments, store.leases, "test director")
+        now = start + 601  # (entries closed)
+        late: str | None = None
+        for _ in range(40):
+            seatings = await director.advance(now)
+            assert seatings is not None
+            await seat_and_drop(house, seatings)
+            view = await store.tournaments.view("autumn")
+            if view.tournament.state is State.FINISHED:
+                break
+            if late is None:  # round 1: the first seat of the first game never plays it
+                late = next(p.players[0] for p in view.pairings if p.players[1] is not None)
+            while True:  # everyone plays what waits on them, a sitting a move, until nothing waits on anyone
+                sat = 0
+                for name, ws in programs.items():
+                    if not (name == late and all(p.wave == 1 for p in view.pairings)):
+                        sat += await _sittings(ws)
+                if sat == 0:
+                    break
+            view = await store.tournaments.view("autumn")
+            open_ = [p for p in view.pairings if p.winner is None]
+            if open_ and all(late in p.players for p in open_):  # only the late player's game is left
+                now = max(p.deadline or now for p in open_) + 60  # the round's deadline passes
+        else:
+            raise AssertionError("the tournament never finished")
+
+        view = await store.tournaments.view("autumn")
+        swiss = [p for p in view.pairings if p.stage == SWISS]
+        for wave in (1, 2, 3):  # every player plays once a round, or has the round's one bye
+            games = [p for p in swiss if p.wave == wave]
+            assert sorted(n for p in games for n in p.players if n is not None) == sorted(NAMES)
+            byes = [p for p in games if p.players[1] is None]
+            assert len(byes) == 1 and byes[0].how == "bye" and byes[0].winner == 0
+        pairs = [frozenset(p.players) for p in swiss if p.players[1] is not None]
+        assert len(pairs) == len(set(pairs)) == 12  # never the same pair twice
+        assert len({p.players[0] for p in swiss if p.players[1] is None}) == 3  # a bye each to three players
+        forfeited = next(p for p in swiss if p.wave == 1 and late in p.players)
+        assert forfeited.how == "forfeit" and forfeited.players[forfeited.winner or 0] != late
+        played = [p for p in swiss if p.how == "played"]
+        assert len(played) == 11 and all(max(p.scores) >= 61 for p in played)
+
+        top = [line.name for line in view.standings[:4]]  # the top half of nine goes on to the knock-out
+        bracket = [p for p in view.pairings if p.stage == "bracket"]
+        assert {n for p in bracket for n in p.players if n is not None} == set(top)
+        assert all(p.how in ("played", "bye") for p in bracket)
+        assert all(sorted(p.scores, reverse=True)[0] == 2 for p in bracket if p.how == "played")  # best of three
+        finishes = await store.tournaments.finishes(time.gmtime(time.time()).tm_year)
+        assert len(finishes) == 9 and sorted(f.place for f in finishes)[0] == 1
+        champion = next(f.name for f in finishes if f.place == 1)
+        assert champion in top
+        assert all(g.kind.value != "tournament" for name in NAMES
+                   for g in await store.saved.unfinished((await store.accounts.find(name)).id))  # type: ignore[union-attr]
+        for ws in programs.values():
+            await ws.close()
