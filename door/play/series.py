@@ -30,7 +30,11 @@ class Series:
         self.start = 0
         """Where the current match begins in ``match.games`` (a rematch starts a new one)."""
         self.offset = (0, 0)
-        """Games credited to each seat before the table began (a resumed game's match)."""
+        """Games credited to each seat before the table began (a resumed game's, without terms)."""
+        self.won_before = (0, 0)
+        """Games each seat won in the current match before the table began (a
+        match of best of N resumed from the store: its earlier games were
+        played at tables before this one)."""
         self.dealt = False
         """A hand of the current match has been dealt (shown): leaving before that aborts a match, after it
         forfeits it."""
@@ -59,11 +63,25 @@ class Series:
 
     def wins(self) -> tuple[int, int]:
         """Games each seat won in the current match (a skunk is one game)."""
-        wins = [0, 0]
+        wins = [self.won_before[0], self.won_before[1]]
         for g in self.games():
             if g.result is not None:
                 wins[g.result.winner] += 1
         return (wins[0], wins[1])
+
+    def carried(self) -> tuple[int, int]:
+        """What a new game's log keeps of the match so far, to go on from
+        it at another table: in a match with terms, the games each seat won
+        (:meth:`wins`); otherwise the games credited (:meth:`points`)."""
+        return self.wins() if self.terms is not None else self.points()
+
+    def resumed(self, kept: tuple[int, int]) -> None:
+        """The table goes on with a kept game whose log kept ``kept`` of
+        its match (:meth:`carried`)."""
+        if self.terms is not None:
+            self.won_before = kept
+        else:
+            self.offset = kept
 
     def score_words(self) -> str:
         """The series score for the title bar: ``"Best of 3: 1-0"`` in a
@@ -112,5 +130,6 @@ class Series:
         swaps the first deal)."""
         first = _opening_dealer(self.match.games[self.start])
         self.start = len(self.match.games)
+        self.won_before = (0, 0)
         self.dealt = dealt
         return 1 - first

@@ -301,7 +301,7 @@ class Table(SettingsReader):
         if resume is not None:
             game, events = replay(resume.rules, resume.number, resume.actions, resume.first_dealer, resume.shuffle)
             self.series.match.games.append(game)
-            self.series.offset = resume.match_points
+            self.series.resumed(resume.match_points)
             if self.journal is not None:
                 self.journal.resume(resume)
             log.info("game %d resumed after %d actions", game.number, len(game.actions))
@@ -311,7 +311,7 @@ class Table(SettingsReader):
         events = game.start()
         if self.journal is not None:
             try:
-                await self.journal.start(game, self.series.points())
+                await self.journal.start(game, self.series.carried())
             except JournalError as exc:
                 self.ending.held = str(exc)
                 self._tell(HELD_MESSAGE)

@@ -22,25 +22,46 @@ ANN, BOB = Identity.of_account(1), Identity.of_account(2)
 RULES = Rules(game_to=61, counting=Counting.AUTOMATIC)
 
 
-def _settings(number: int = 7) -> TableSettings:
-    return TableSettings(lambda: number, auto_deal=True, terms=MatchTerms(1), rematch=False, forced_moves=True,
+def _settings(number: int = 7, best_of: int = 1) -> TableSettings:
+    return TableSettings(lambda: number, auto_deal=True, terms=MatchTerms(best_of), rematch=False, forced_moves=True,
                          by_turns=True)
 
 
-def _kept(game: Game) -> SavedGame:
-    """The game as the store keeps it, to be taken up at the next sitting."""
-    return SavedGame(1, 1, "caller", game.number, game.first_dealer, game.rules, list(game.actions), (0, 0), 0.0,
+def _kept(game: Game, carried: tuple[int, int] = (0, 0)) -> SavedGame:
+    """The game as the store keeps it (``carried``: what its log keeps of
+    its match so far), to be taken up at the next sitting."""
+    return SavedGame(1, 1, "caller", game.number, game.first_dealer, game.rules, list(game.actions), carried, 0.0,
                      0, 2, ("Ann", "Bob"), game.shuffle)
 
 
-async def _sitting(seat: int, kept: SavedGame | None) -> Table:
+async def _sitting(seat: int, kept: SavedGame | None, best_of: int = 1) -> Table:
     """One sitting of ``seat``'s player (0 Ann, 1 Bob), the other away."""
     me = Scripted("Ann" if seat == 0 else "Bob", ANN if seat == 0 else BOB)
     other = AwaySeat("Bob" if seat == 0 else "Ann", BOB if seat == 0 else ANN)
     seats = [me, other] if seat == 0 else [other, me]
-    table = Table(RULES, seats, _settings())
+    table = Table(RULES, seats, _settings(best_of=best_of))
     await asyncio.wait_for(table.run(kept), 10)
     return table
+
+
+async def test_a_match_by_turns_goes_on_from_sitting_to_sitting_until_one_has_won_two() -> None:
+    """A best of three played in sittings: each new game's log keeps the
+    games each side won before it, so the match ends when one side has two
+    (it went on for ever when a table that took up a later game of the
+    match counted only the games played at it)."""
+    kept: SavedGame | None = None
+    seat, sittings = 0, 0
+    while True:
+        table = await _sitting(seat, kept, best_of=3)
+        sittings += 1
+        assert sittings < 1000, "the match never ended"
+        if table.series.result is not None:
+            break
+        game = table.game
+        assert game is not None and table.ending.waiting
+        kept, seat = _kept(game, table.series.carried()), game.to_act()[0]
+    result = table.series.result
+    assert sorted(result.wins) in ([0, 2], [1, 2]) and result.wins[result.winner] == 2 and not result.forfeit
 
 
 async def test_two_players_who_are_never_at_the_table_together_finish_a_game() -> None:
