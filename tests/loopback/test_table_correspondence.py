@@ -11,15 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from door.records.correspondence.deadlines import left_words
 from door.records.passwords import hash_password
 from door.server import DoorServer
 from tests.loopback.test_protocol import answer, next_message
-from tests.loopback.test_table_page import ARTIFACTS, SIZES, browser, door, table_page, violations
+from tests.loopback.test_table_page import ARTIFACTS, SIZES, browser, chromium, door, table_page, violations
 
-__all__ = ["browser", "door"]  # (the fixtures, shared with the card table's other tests)
+__all__ = ["browser", "chromium", "door"]  # (the fixtures, shared with the card table's other tests)
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 PASSWORD = "secret-words"
 
