@@ -26,12 +26,12 @@ from door.caller.login import reserved
 from door.caller.menu import MenuItem
 from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
+from door.caller.tournaments import seat_and_tell
 from door.collector import Collector
 from door.config import Config, SysopConfig
 from door.config.web import web_options
 from door.context import DoorContext
 from door.games.correspondence import sweep_for_ever
-from door.games.tournament import seat_and_drop
 from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
 from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit, sorry
@@ -193,7 +193,7 @@ class DoorServer:
         self._watch = asyncio.create_task(watch_loop())
         holder = f"{self.service.name} pid {getpid()}"[:100]
         self._tasks.add(asyncio.create_task(run_director(self.ctx.store, holder, folder=Path(b) if (
-            b := self.config.bulletins.folder) else None, seat=partial(seat_and_drop, self.ctx.games))))
+            b := self.config.bulletins.folder) else None, seat=partial(seat_and_tell, self.ctx))))
         self._tasks.add(asyncio.create_task(sweep_for_ever(self.ctx.games, holder)))
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's

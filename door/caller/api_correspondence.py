@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import BY_TURNS, go_away, offer_to, take_offer, tell_turn
+from door.caller.correspondence import BY_TURNS, go_away, offer_to, take_offer
 from door.caller.program_side import ProgramSide
+from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
 from door.play.api_moves import play_seat
 from door.play.table import Table

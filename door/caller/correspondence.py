@@ -12,6 +12,7 @@ import dataclasses
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side
 from door.caller.tournaments import tournaments_screen
+from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
@@ -28,7 +29,7 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "take_offer", "tell_turn"]
+__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "take_offer"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -264,24 +265,6 @@ async def go_away(side: Side, account_id: int, days: str | int) -> str:
 async def _under_way(side: Side, account_id: int) -> int:
     """How many games by correspondence ``account_id`` has under way."""
     return sum(g.kind is GameKind.CORRESPONDENCE for g in await side.ctx.store.saved.unfinished(account_id))
-
-
-def tell_turn(side: Side, table: Table) -> None:
-    """A game by correspondence stopped waiting on a player: tell them now
-    if they are on line here (a program by a ``your_move`` message, a
-    caller on their menu)."""
-    game, journal = table.game, table.journal
-    if game is None or game.over or not table.ending.waiting or journal is None or journal.saved_id is None:
-        return
-    for seat in game.to_act():
-        identity, other = table.seats[seat].identity, table.seats[1 - seat].name
-        for presence in list(side.ctx.lobby.presences.values()):
-            if identity is None or presence.identity != identity:
-                continue
-            if presence.your_move is not None:
-                presence.your_move(journal.saved_id, other)
-            else:
-                presence.tell(f"Your move in game #{game.number} with {other} (K on the menu).")
 
 
 async def _answer(side: CallerSide, offers: list[Offer]) -> None:

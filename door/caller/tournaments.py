@@ -8,14 +8,18 @@ player's list of games by turns (:mod:`door.games.tournament`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from door.caller.side import CallerSide, Side
+from door.caller.turns import tell_waiting
+from door.context import DoorContext
+from door.games.tournament import seat_and_drop
 from door.records.tournaments.settings import TournamentError
-from door.records.tournaments.values import State
+from door.records.tournaments.values import Seating, State
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["enter_or_withdraw", "tournament_list", "tournaments_screen"]
+__all__ = ["enter_or_withdraw", "seat_and_tell", "tournament_list", "tournaments_screen"]
 
 SHOWN = 9
 """Tournaments listed at once (keys 1 to 9)."""
@@ -47,6 +51,14 @@ async def enter_or_withdraw(side: Side, name: str, player: str, enter: bool) -> 
         return str(exc)
     side.log.info("%r %s tournament %r", player, "enters" if enter else "withdraws from", name)
     return None
+
+
+async def seat_and_tell(ctx: DoorContext, seatings: Sequence[Seating]) -> None:
+    """The director's step followed (:func:`~door.games.tournament.seat_and_drop`),
+    and each new pairing announced to its players on line here: a
+    program by ``your_move``, a caller on their menu."""
+    for table in await seat_and_drop(ctx.games, seatings):
+        tell_waiting(ctx.lobby, table)
 
 
 async def tournaments_screen(side: CallerSide) -> None:

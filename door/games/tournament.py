@@ -100,11 +100,13 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
                            _kept(house, link.tournament, link.pairing, link.players, link.deadline), resume=saved)
 
 
-async def seat_and_drop(house: GameHouse, seatings: Sequence[Seating]) -> None:
+async def seat_and_drop(house: GameHouse, seatings: Sequence[Seating]) -> list[Table]:
     """The director's step as the game service follows it: the pairings
-    it made seated, the games of pairings it decided without them dropped."""
-    await seat_pairings(house, seatings)
+    it made seated (their tables, each ended), the games of pairings it
+    decided without them dropped."""
+    tables = await seat_pairings(house, seatings)
     await drop_decided(house)
+    return tables
 
 
 async def drop_decided(house: GameHouse) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from websockets.asyncio.client import ClientConnection, connect
 
-from door.games.tournament import seat_and_drop
+from door.caller.tournaments import seat_and_tell
 from door.records.passwords import hash_password
 from door.records.ranked.tournament import Format, Kind
 from door.records.tournaments.director import Director
@@ -61,7 +61,7 @@ async def test_a_qualifying_swiss_by_correspondence_then_a_knock_out_of_the_top_
     config = make_config(tmp_path / "data")
     config.rules = Rules(game_to=61)
     async with running(config) as door:
-        store, house = door.store, door.ctx.games
+        store = door.store
         for name in NAMES:
             await store.accounts.create(name, hash_password(PASSWORD))
         start = time.time()
@@ -84,12 +84,16 @@ async def test_a_qualifying_swiss_by_correspondence_then_a_knock_out_of_the_top_
         for _ in range(40):
             seatings = await director.advance(now)
             assert seatings is not None
-            await seat_and_drop(house, seatings)
+            await seat_and_tell(door.ctx, seatings)
             view = await store.tournaments.view("autumn")
             if view.tournament.state is State.FINISHED:
                 break
-            if late is None:  # round 1: the first seat of the first game never plays it
-                late = next(p.players[0] for p in view.pairings if p.players[1] is not None)
+            if late is None:  # round 1: each player paired is told at once; the first seat of the first game never plays
+                paired = [n for p in view.pairings if p.players[1] is not None for n in p.players]
+                for name in paired:
+                    told = await next_message(programs[name], "your_move")
+                    assert told["name"] in paired and told["name"] != name
+                late = paired[0]
             while True:  # everyone plays what waits on them, a sitting a move, until nothing waits on anyone
                 sat = 0
                 for name, ws in programs.items():
