@@ -193,7 +193,7 @@ class DoorServer:
         self._watch = asyncio.create_task(watch_loop())
         holder = f"{self.service.name} pid {getpid()}"[:100]
         self._tasks.add(asyncio.create_task(run_director(self.ctx.store, holder, folder=Path(b) if (
-            b := self.config.bulletins.folder) else None, seat=partial(seat_and_tell, self.ctx))))
+            b := self.config.bulletins.folder) else None, seat=partial(seat_and_tell, self.ctx.games, self.ctx.lobby))))
         self._tasks.add(asyncio.create_task(sweep_for_ever(self.ctx.games, holder)))
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's

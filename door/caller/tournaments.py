@@ -13,10 +13,11 @@ from typing import Any
 
 from door.caller.side import CallerSide, Side
 from door.caller.turns import tell_waiting
-from door.context import DoorContext
+from door.games.house import GameHouse
 from door.games.tournament import seat_and_drop
 from door.records.tournaments.settings import TournamentError
 from door.records.tournaments.values import Seating, State
+from door.sysop.lobby import Lobby
 from door.ui.prompts import BACK, ask_choice, show_page
 
 __all__ = ["enter_or_withdraw", "seat_and_tell", "tournament_list", "tournaments_screen"]
@@ -53,12 +54,13 @@ async def enter_or_withdraw(side: Side, name: str, player: str, enter: bool) -> 
     return None
 
 
-async def seat_and_tell(ctx: DoorContext, seatings: Sequence[Seating]) -> None:
-    """The director's step followed (:func:`~door.games.tournament.seat_and_drop`),
-    and each new pairing announced to its players on line here: a
-    program by ``your_move``, a caller on their menu."""
-    for table in await seat_and_drop(ctx.games, seatings):
-        tell_waiting(ctx.lobby, table)
+async def seat_and_tell(house: GameHouse, lobby: Lobby, seatings: Sequence[Seating]) -> None:
+    """The director's step followed by the game service ``house``
+    (:func:`~door.games.tournament.seat_and_drop`), and each new pairing
+    announced to its players on line in ``lobby`` (here): a program by
+    ``your_move``, a caller on their menu."""
+    for table in await seat_and_drop(house, seatings):
+        tell_waiting(lobby, table)
 
 
 async def tournaments_screen(side: CallerSide) -> None:

@@ -84,7 +84,7 @@ async def test_a_qualifying_swiss_by_correspondence_then_a_knock_out_of_the_top_
         for _ in range(40):
             seatings = await director.advance(now)
             assert seatings is not None
-            await seat_and_tell(door.ctx, seatings)
+            await seat_and_tell(door.ctx.games, door.ctx.lobby, seatings)
             view = await store.tournaments.view("autumn")
             if view.tournament.state is State.FINISHED:
                 break
