@@ -116,8 +116,9 @@ async def test_a_nodes_loop_pairs_a_tournament_whose_entries_closed(tmp_path: Pa
         assert [p.players for p in (await store.tournaments.view("now")).pairings] == [("Ann", "Bob")]
         assert await store.leases.holder(LEASE) == "node-a"
         assert "tournament now: W1-1 Ann v Bob paired, best of 1" in caplog.text
-        for _ in range(100):  # the pairing announced on the board
-            if (tmp_path / "board" / "now-pairings.txt").exists():
+        board = [tmp_path / "board" / name for name in ("now-pairings.txt", "now-bracket.txt")]
+        for _ in range(100):  # the pairing announced on the board (the files are written one after another)
+            if all(path.exists() for path in board):
                 break
             await asyncio.sleep(0.05)
         announced = (tmp_path / "board" / "now-pairings.txt").read_text()
