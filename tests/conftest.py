@@ -13,6 +13,7 @@ import asyncssh
 import hypothesis
 import pytest
 
+from door.records.store import DATABASE_NAME
 from door.server import DoorServer
 from door.ui.canvas import Canvas
 from door.ui.cells import cell_width
@@ -23,6 +24,14 @@ hypothesis.settings.register_profile("door", deadline=None)
 hypothesis.settings.load_profile("door")
 """No time limit on a property test's example: on a shared machine it
 measures the machine, not the code (speed lives in bench/)."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A new store's place, for a test of the records on both databases:
+    an SQLite file, or a database on the throwaway PostgreSQL server."""
+    return (tmp_path / DATABASE_NAME if request.param == "sqlite"
+            else request.getfixturevalue("postgres").new_database())
 
 
 @pytest.fixture

@@ -18,9 +18,10 @@ from door.records.correspondence.offers import OfferLimits, OfferRefused, OfferT
 from door.records.correspondence.vacations import VacationRefused
 from door.records.migrate import EXPAND
 from door.records.schema import MIGRATIONS
-from door.records.store import DATABASE_NAME, Store
+from door.records.store import Store
 from engine.notation import rules_to_dict
 from engine.rules import Rules
+from tests.support.fake_clock import FakeClock
 
 START = float(calendar.timegm((2026, 12, 1, 12, 0, 0)))
 """Tuesday 2026-12-01 12:00 UTC."""
@@ -28,26 +29,9 @@ START = float(calendar.timegm((2026, 12, 1, 12, 0, 0)))
 TERMS = OfferTerms(rules_to_dict(Rules()), 3)
 
 
-class FakeClock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new store's place: an SQLite file, or a database on the throwaway PostgreSQL server."""
-    return (tmp_path / DATABASE_NAME if request.param == "sqlite"
-            else request.getfixturevalue("postgres").new_database())
-
-
 @pytest.fixture
 def clock() -> FakeClock:
-    return FakeClock()
+    return FakeClock(START)
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from door.records.correspondence.sweeper import (
     verdict,
 )
 from door.records.store import DATABASE_NAME, Store
+from tests.support.fake_clock import FakeClock
 
 START = float(calendar.timegm((2026, 12, 1, 12, 0, 0)))
 """Tuesday 2026-12-01 12:00 UTC."""
@@ -67,23 +68,6 @@ def test_a_game_never_started_is_dropped_and_an_idle_one_aborted() -> None:
     assert verdict(_game(), START + 30 * DAY, RULES, away) == Verdict(None, "abandoned")  # away, but idle too long
 
 
-class FakeClock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new store's place: an SQLite file, or a database on the throwaway PostgreSQL server."""
-    return (tmp_path / DATABASE_NAME if request.param == "sqlite"
-            else request.getfixturevalue("postgres").new_database())
-
-
 class Games:
     """The game service's side: the games under way and the ones ended."""
 
@@ -102,7 +86,7 @@ class Games:
 
 
 async def test_two_nodes_racing_only_the_lease_holder_sweeps(where: Path | str) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     stores = [await Store.open(where, clock) for _ in range(2)]
     try:
         ann, bob, cy = [(await stores[0].accounts.create(n, "unused-hash")).id for n in ("Ann", "Bob", "Cy")]
@@ -133,7 +117,7 @@ async def test_two_nodes_racing_only_the_lease_holder_sweeps(where: Path | str) 
 
 
 async def test_a_vacation_in_the_store_stops_the_clock_and_a_game_moved_on_is_left(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         ann, bob = [(await store.accounts.create(n, "unused-hash")).id for n in ("Ann", "Bob")]

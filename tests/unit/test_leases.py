@@ -10,31 +10,11 @@ from pathlib import Path
 import pytest
 
 from door.records.store import DATABASE_NAME, Store
-
-
-class FakeClock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    return (tmp_path / DATABASE_NAME if request.param == "sqlite"
-            else request.getfixturevalue("postgres").new_database())
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new store's place: an SQLite file, or a database on the throwaway PostgreSQL server."""
-    return _where(request, tmp_path)
+from tests.support.fake_clock import FakeClock
 
 
 async def test_the_holder_renews_others_wait_until_it_expires(where: Path | str) -> None:
-    clock = FakeClock()
+    clock = FakeClock(1_800_000_000.0)
     store = await Store.open(where, clock)
     try:
         leases = store.leases
@@ -72,7 +52,7 @@ async def test_bad_names_and_lengths_are_errors_where_they_enter(tmp_path: Path)
 
 
 async def test_two_stores_racing_for_one_lease_never_both_hold_it(where: Path | str) -> None:
-    clock = FakeClock()
+    clock = FakeClock(1_800_000_000.0)
     stores = [await Store.open(where, clock) for _ in range(2)]
     try:
         for turn in range(15):  # each turn: the lease just expired, and both try at once

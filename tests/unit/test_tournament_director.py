@@ -18,24 +18,15 @@ from door.records.store import DATABASE_NAME, Store
 from door.records.tournaments.director import LEASE, LEASE_SECONDS, Director
 from door.records.tournaments.settings import HOUR, Settings
 from door.sysop.tournament_loop import run_director
+from tests.support.fake_clock import FakeClock
 from tests.support.postgres import PostgresServer
 
 START = 1_800_000_000.0
 
 
-class FakeClock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 async def test_two_nodes_racing_pair_each_round_exactly_once(postgres: PostgresServer) -> None:
     url = postgres.new_database()
-    clock = FakeClock()
+    clock = FakeClock(START)
     nodes = [await Store.open(url, clock) for _ in range(2)]
     try:
         for name in ("Ann", "Bob", "Cy", "Dee", "Eve"):
@@ -77,7 +68,7 @@ async def test_two_nodes_racing_pair_each_round_exactly_once(postgres: PostgresS
 
 async def test_steps_of_one_tournament_at_once_make_one_round(postgres: PostgresServer) -> None:
     url = postgres.new_database()
-    clock = FakeClock()
+    clock = FakeClock(START)
     nodes = [await Store.open(url, clock) for _ in range(3)]
     try:
         for name in ("Ann", "Bob", "Cy", "Dee"):

@@ -18,27 +18,11 @@ from door.records.ranked.tournament import Format, Kind
 from door.records.store import DATABASE_NAME, Store
 from door.records.tournaments.settings import DAY, HOUR, Play, Settings, TournamentError
 from door.records.tournaments.values import BOTH_LOST, State
+from tests.support.fake_clock import FakeClock
 
 START = 1_800_000_000.0
 RATED = {"Ann": 1900, "Bob": 1850, "Cy": 1800, "Dee": 1750, "Eve": 1700, "Fay": 1650, "Gus": 1600, "Hal": 1550,
          "Ivy": 1500}
-
-
-class FakeClock:
-    """A clock the test moves (seconds since the epoch)."""
-
-    def __init__(self, now: float = START) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def where(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new store's place: an SQLite file, or a database on the throwaway PostgreSQL server."""
-    return (tmp_path / DATABASE_NAME if request.param == "sqlite"
-            else request.getfixturevalue("postgres").new_database())
 
 
 async def callers(store: Store, ratings: Mapping[str, float]) -> None:
@@ -57,7 +41,7 @@ def table(pairings: list, wave: int) -> list[tuple[str, str, str | None]]:  # ty
 
 
 async def test_a_qualifying_swiss_then_a_knock_out_of_the_top_4(where: Path | str) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(where, clock)
     try:
         await callers(store, RATED)
@@ -166,7 +150,7 @@ async def test_a_qualifying_swiss_then_a_knock_out_of_the_top_4(where: Path | st
 
 
 async def test_entries_are_checked_where_they_enter(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         await callers(store, {"Ann": 1900, "Bob": 1500, "Cy": 1200})
@@ -219,7 +203,7 @@ async def test_entries_are_checked_where_they_enter(tmp_path: Path) -> None:
 
 
 async def test_the_sysops_remedies_and_both_players_late(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         await callers(store, {"Ann": 1900, "Bob": 1800, "Cy": 1700, "Dee": 1600, "Eve": 1500})
@@ -257,7 +241,7 @@ async def test_the_sysops_remedies_and_both_players_late(tmp_path: Path) -> None
 
 
 async def test_live_set_times_and_correspondence_deadlines(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         await callers(store, {"Ann": 1900, "Bob": 1800})
@@ -293,7 +277,7 @@ async def test_live_set_times_and_correspondence_deadlines(tmp_path: Path) -> No
 
 async def test_a_knock_out_match_both_miss_goes_to_the_better_seed_and_the_game_says_who_is_late(
         tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         await callers(store, {"Ann": 1500, "Bob": 1900, "Cy": 1700, "Dee": 1600})
@@ -317,7 +301,7 @@ async def test_a_knock_out_match_both_miss_goes_to_the_better_seed_and_the_game_
 
 
 async def test_a_replaced_player_keeps_their_place_in_the_bracket_as_drawn(tmp_path: Path) -> None:
-    clock = FakeClock()
+    clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
     try:
         await callers(store, {"Bob": 1500, "Cy": 1500, "Dee": 1500, "Eve": 1500, "Abe": 1500})
