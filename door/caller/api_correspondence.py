@@ -72,7 +72,7 @@ async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     days = message.get("days", side.ctx.correspondence.default_days)
     refused = await offer_to(side, account.id, message["name"], days, message.get("runs") == "order")
     if refused is not None:
-        side.error("name" if "called" in refused else "days" if "Days" in refused else "type", refused)
+        side.error(refused.field, refused.why)
     else:
         side.notice(f"Your offer is made: {message['name']} finds it at their next call.")
     return False

@@ -8,6 +8,7 @@ games (:mod:`door.games.correspondence`)."""
 from __future__ import annotations
 
 import dataclasses
+from typing import NamedTuple
 
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side
@@ -140,7 +141,7 @@ async def _play(side: CallerSide, saved_id: int) -> None:
 
 async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:
     """At ``table`` until it is done with ``seat``; then whose move it is."""
-    index = table.seats.index(seat) if seat in table.seats else 0
+    index = seat.index
     await seated(side, seat, table, Doing.VS_CALLER, table.seats[1 - index].name)
     await table.ended.wait()
     tell_turn(side, table)
@@ -180,7 +181,7 @@ async def _offer(side: CallerSide) -> None:
         return
     refused = await offer_to(side, account.id, name, 0, False, check_only=True)
     if refused is not None:
-        await show_page(side.display, "Correspondence", [refused])
+        await show_page(side.display, "Correspondence", [refused.why])
         return
     choices = settings.days[:9]
     days = await ask_choice(side.display, "Offer a correspondence game", [
@@ -195,19 +196,27 @@ async def _offer(side: CallerSide) -> None:
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
     refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2")
     if refused is not None:
-        await show_page(side.display, "Correspondence", [refused])
+        await show_page(side.display, "Correspondence", [refused.why])
         return
     await show_page(side.display, "Correspondence", [
         f"Your offer is made: {name} finds it at their next call.",
         f"If they do not answer in {settings.offer_days} days, it lapses."])
 
 
+class Refused(NamedTuple):
+    """Why an offer may not be made: the ``field`` it is about (``name``,
+    ``days`` or ``type``, as the protocol names it) and the sentence."""
+
+    field: str
+    why: str
+
+
 async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool,
-                   check_only: bool = False) -> str | None:
+                   check_only: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` a game by
     correspondence (``days`` a move; runs in exact order when ``ordered``;
     the house's other rules), from the address ``side`` calls from:
-    ``None`` when made, else why not in a sentence (nobody of that name,
+    ``None`` when made, else why not (:class:`Refused`: nobody of that name,
     the caller themselves, too many games under way, the offer
     rules: :class:`~door.records.correspondence.offers.OfferRefused`).  A
     bot may be offered one, as a caller may.
@@ -215,19 +224,21 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
     ctx = side.ctx
     other = await ctx.store.accounts.find(name)
     if other is None or other.id == account_id:
-        return f"No other registered caller is called {name}."
+        return Refused("name", f"No other registered caller is called {name}.")
     full = room_for(await _under_way(side, account_id), ctx.correspondence.max_open)
-    if full is not None or check_only:
-        return full
+    if full is not None:
+        return Refused("type", full)
+    if check_only:
+        return None
     if days not in ctx.correspondence.days:
-        return f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}."
+        return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
                                                    OfferTerms(rules_to_dict(rules), days),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
-        return str(exc)
+        return Refused("type", str(exc))
     side.log.info("account %d offers %r a correspondence game (%d days a move)", account_id, other.name, days)
     return None
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from door.games.deadlines import due_by
 from door.games.house import GameHouse
 from door.games.kinds import correspondence_game
-from door.games.running import running
+from door.games.running import rejoined, running, sitting
 from door.games.tournament import open_tournament_game
 from door.play.away_seat import AwaySeat
 from door.play.journal import Journal, Kept
@@ -44,17 +44,12 @@ def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -
     ``saved`` at ``seat``: at the table that plays it here now (the other
     player is at it: both play live), else at a new table with the other
     player away.  Raises ``ValueError`` for an account not in it."""
-    mine = saved.seat_of(account_id)
-    table = running(house, saved.id)
+    table = rejoined(house, saved, account_id, seat)
     if table is not None:
-        table.rejoin(mine, seat)
         return table
-    other = saved.other_account if mine == saved.seat else saved.account_id
-    name = saved.players[1 - mine] if len(saved.players) == 2 else "your opponent"
-    away = AwaySeat(name, Identity.of_account(other) if other is not None else None)
-    seats: tuple[Seat, Seat] = (seat, away) if mine == 0 else (away, seat)
-    return correspondence_game(house, saved.rules, seats, saved.days_per_move or house.correspondence.default_days,
-                               saved.account_id, resume=saved)
+    names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("your opponent",) * 2
+    return correspondence_game(house, saved.rules, sitting(saved, account_id, seat, names),
+                               saved.days_per_move or house.correspondence.default_days, saved.account_id, resume=saved)
 
 
 async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table | None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from door.games.house import GameHouse
 from door.games.kinds import tournament_game
-from door.games.running import running
+from door.games.running import rejoined, sitting
 from door.play.away_seat import AwaySeat
 from door.play.journal import Kept
 from door.play.seat import Seat
@@ -88,15 +88,10 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
     """``account_id``'s player sits down to the tournament game ``saved``
     (its pairing ``link``) at ``seat``, the other player away (or at the
     table that plays it now: both play live)."""
-    mine = saved.seat_of(account_id)
-    table = running(house, saved.id)
+    table = rejoined(house, saved, account_id, seat)
     if table is not None:
-        table.rejoin(mine, seat)
         return table
-    other = saved.other_account if mine == saved.seat else saved.account_id
-    away = _away(link.players[1 - mine], other)
-    seats: tuple[Seat, Seat] = (seat, away) if mine == 0 else (away, seat)
-    return tournament_game(house, saved.rules, seats, link.best_of,
+    return tournament_game(house, saved.rules, sitting(saved, account_id, seat, link.players), link.best_of,
                            _kept(house, link.tournament, link.pairing, link.players, link.deadline), resume=saved)
 
 

@@ -179,11 +179,11 @@ class ApiSeat:
 
     def finish(self) -> None:
         table = self.table
+        kept = table.journal.saved_id if table is not None and table.journal is not None else None
         if self.over.is_set():
-            pass
-        elif table is not None and table.ending.waiting and table.journal is not None and \
-                table.journal.saved_id is not None:  # (a game by turns waits on the other player: kept)
-            self.send({"type": "waiting", "game": table.journal.saved_id,
+            return
+        if table is not None and table.ending.waiting and kept is not None:  # (a game by turns waits: kept)
+            self.send({"type": "waiting", "game": kept,
                        "text": f"Your move is kept. It is {table.seats[1 - self.index].name}'s move now."})
         else:  # (the program is back at the menu: a game may end with no result, its
             self.send({"type": "menu"})  # opponent gone, and a program must not wait for one)
