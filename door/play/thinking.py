@@ -375,6 +375,11 @@ class Thinking:
             return await _on_thread(call)
         return await self._in_worker(call, call)
 
+    @property
+    def under_way(self) -> int:
+        """Calls the worker processes have not answered yet (for tests and benchmarks)."""
+        return sum(len(w.pending) for w in self._workers)
+
     async def _in_worker(self, call: Callable[[], T], fallback: Callable[[], T]) -> T:
         """``call()`` in the worker with the fewest calls under way; if it
         dies first, ``fallback()`` on the thread (and another is started)."""

@@ -4,6 +4,7 @@ a screenful at a time, with the caller's own miscount in it."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -53,6 +54,10 @@ async def test_a_finished_game_is_reviewed_from_recent_games(tmp_path: Path) -> 
         await screen.wait_for(lambda: "Press 1 to review that game" in screen.text()
                               and "Ann" in screen.text())
         assert re.search(r"^ +1  \d{4}-\d\d-\d\d \d\d:\d\d  #\d+ +Ann \d+ - Computer \d+", screen.text(), re.M)
+        for _ in range(200):  # (the game's last searches answered first: they are not the review's)
+            if door.thinking.under_way == 0:
+                break
+            await asyncio.sleep(0.05)
         answered = door.thinking.answered
         await caller.send(b"1")
         # the whole first page, not the first bytes of it: its last line is the pager's

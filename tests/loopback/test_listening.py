@@ -96,7 +96,7 @@ def check_hand(hand: str, last: bool) -> None:
     if not last:
         assert len(shows) == 3, hand  # pone's hand, dealer's hand, the crib
     for show in re.findall(r"^Computer's (?:hand|crib): [^\n]*", hand, re.M):
-        assert re.search(r"(fifteen two|a pair|a run|a flush|nobs|[Nn]othing)", show, re.I), show
+        assert re.search(r"(fifteen two|a pair|pair royal|a run|a flush|nobs|[Nn]othing)", show, re.I), show
         assert SCORE.search(show) or "Nothing" in show, show
     for claim in re.findall(r"^Count your (?:hand|crib): [^\n]*Points: \d+\n[^\n]*", hand, re.M):
         verdict = claim.split("\n")[1]
