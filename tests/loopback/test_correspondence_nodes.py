@@ -6,11 +6,13 @@ to the other at their node as soon as it is made (a program's
 ``your_move``, a line on a caller's menu).  A second game: the player to
 move sets days away, which stop their clock, and the sweeper ends the
 game when the deadline they moved passes.  And a tournament's pairing
-seated by node A's director is told to programs on line at node B."""
+seated by node A's director is told to its players on line at node B:
+programs, a caller in screen-reader mode and one at the full screen."""
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,6 +37,7 @@ from engine.rules import Rules
 from tests.loopback.test_callers import PASSWORD
 from tests.loopback.test_correspondence import _call, _decide, _leave, _sit_by_protocol, _sitting
 from tests.loopback.test_protocol import next_message
+from tests.loopback.test_screen_reader import reader, register
 from tests.loopback.test_tournament_play import _program
 from tests.support.clients import until
 from tests.support.fake_clock import FakeClock
@@ -225,13 +228,16 @@ async def test_a_caller_on_one_node_and_a_program_on_another_play_by_corresponde
         await store.close()
 
 
-async def test_a_tournament_pairing_seated_at_one_node_is_told_to_programs_on_line_at_another(
+async def test_a_tournament_pairing_seated_at_one_node_is_told_to_its_players_on_line_at_another(
         tmp_path: Path, postgres: PostgresServer) -> None:
+    """Two programs, a caller in screen-reader mode and a caller at the
+    full screen, all on line at node B, are told of their pairings, which
+    node A's director seated: ``your_move``, and a line on the menu."""
     url = postgres.new_database()
     clock = FakeClock(time.time())
     store = await Store.open(url, clock)
     try:
-        for name in ("Cy", "Dee"):
+        for name in ("Cy", "Dee", "Fay"):
             await store.accounts.create(name, hash_password(PASSWORD))
         settings = Settings(Format(Kind.SWISS, rounds=1), rules=Rules(game_to=61), play=Play.CORRESPONDENCE,
                             move_days=3, round_days=14, closes=clock() + 600)
@@ -241,19 +247,33 @@ async def test_a_tournament_pairing_seated_at_one_node_is_told_to_programs_on_li
             for ws in programs.values():
                 await ws.send(json.dumps({"type": "enter", "name": "winter"}))
                 assert (await next_message(ws, "notice"))["text"] == "You are in winter."
-            for name in programs:
+            eve, pump, writer = await reader(node_b.telnet_port, term="dumb")  # screen-reader mode
+            await eve.wait_for("Screen-reader mode is on")
+            await register(eve, "Eve", PASSWORD)
+            fay = await _call(node_b, "Fay")
+            for name in ("Eve", "Fay"):
+                await store.tournaments.enter("winter", name)
+            for name in ("Cy", "Dee", "Eve", "Fay"):
                 await _seen_at(node_a, name)
             director = Director(store.tournaments, store.leases, "node a's director")
-            seatings = await director.advance(clock() + 601)  # entries closed: one pairing
-            assert seatings is not None and len(seatings) == 1
+            seatings = await director.advance(clock() + 601)  # entries closed: two pairings
+            assert seatings is not None and len(seatings) == 2
             await seat_and_tell(node_a.ctx.games, node_a.ctx.lobby, seatings)  # seated at A
-            for name, ws in programs.items():  # ... and told at B, where both are on line
+            opponent = {s.players[i]: s.players[1 - i] for s in seatings for i in (0, 1)}
+            for name, ws in programs.items():  # ... and told at B, where all four are on line
                 told = await next_message(ws, "your_move", timeout=10)
-                assert told["name"] == ("Dee" if name == "Cy" else "Cy")
+                assert told["name"] == opponent[name]
                 account = await store.accounts.find(name)
                 assert account is not None
                 assert [g.id for g in await store.saved.unfinished(account.id)] == [told["game"]]
+            await eve.wait_for(re.compile(rf"Your move in game #\d+ with {opponent['Eve']} \(K on the menu\)\."),
+                               timeout=10)
+            await fay.screen.wait_for(lambda: f"with {opponent['Fay']} (K on the menu)" in " ".join(
+                fay.screen.text().split()), timeout=10)
             for ws in programs.values():
                 await ws.close()
+            fay.close()
+            writer.close()
+            pump.cancel()
     finally:
         await store.close()
