@@ -13,7 +13,7 @@ import pytest
 from door.config import PagingConfig
 from door.net.listener import Bind
 from door.net.peer_notes import canonical, sign
-from door.net.peer_socket import PeerKick, PeerTurn, send_turn, start_peers
+from door.net.peer_socket import PeerKick, PeerTurn, send_kick, send_turn, start_peers
 from door.records.nodes import Present
 from door.records.store import Store
 from door.sysop.lobby import Lobby
@@ -60,6 +60,26 @@ async def test_the_peer_port_tells_the_player_on_line_there_and_says_so() -> Non
         assert await send_turn("127.0.0.1", listener.port, SECRET, PeerTurn(8, 43, 2, "Bob")) is False
         assert await send_turn("127.0.0.1", listener.port, b"t" * 40, PeerTurn(7, 44, 1, "Ann")) is None
         assert heard == [PeerTurn(7, 42, 1, "Ann"), PeerTurn(8, 43, 2, "Bob")]  # the unsigned one never reached it
+    finally:
+        listener.close()
+        await listener.wait_closed()
+
+
+async def test_a_kick_is_still_answered_beside_turns() -> None:
+    """The sysop's kick shares the signed line's way with turns: a turn
+    callback does not take a kick, nor a kick callback a turn."""
+    ended: list[str] = []
+
+    def kick(request: PeerKick) -> bool:
+        ended.append(request.name)
+        return request.name == "Ann"
+    listener = await start_peers(Bind("127.0.0.1", 0), SECRET, lambda *_: _never(), kick=kick,
+                                 turn=lambda _: True)
+    try:
+        assert await send_kick("127.0.0.1", listener.port, SECRET, PeerKick("Ann", "Sysop")) is True
+        assert await send_kick("127.0.0.1", listener.port, SECRET, PeerKick("Bob", "Sysop")) is False
+        assert await send_kick("127.0.0.1", listener.port, b"t" * 40, PeerKick("Ann", "Sysop")) is None
+        assert ended == ["Ann", "Bob"]
     finally:
         listener.close()
         await listener.wait_closed()
