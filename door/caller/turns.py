@@ -38,9 +38,14 @@ def tell_waiting(lobby: Lobby, table: Table) -> None:
         if account is None:
             continue
         turn = PeerTurn(account, journal.saved_id, game.number, table.seats[1 - seat].name)
-        if tell_turn_here(lobby.presences.values(), turn):
-            continue
-        key = name_key(table.seats[seat].name)
-        there = next((p for p in lobby.elsewhere if not p.sysop and name_key(p.name) == key), None)
-        if there is not None and lobby.turn_elsewhere is not None:
-            lobby.turn_elsewhere(there, turn)
+        if not tell_turn_here(lobby.presences.values(), turn):
+            _tell_elsewhere(lobby, table.seats[seat].name, turn)
+
+
+def _tell_elsewhere(lobby: Lobby, name: str, turn: PeerTurn) -> None:
+    """Ask the node where ``name`` is on line, if ``lobby`` knows one, to
+    tell them of ``turn`` (at once: the node link sends it in a moment)."""
+    key = name_key(name)
+    there = next((p for p in lobby.elsewhere if not p.sysop and name_key(p.name) == key), None)
+    if there is not None and lobby.turn_elsewhere is not None:
+        lobby.turn_elsewhere(there, turn)
