@@ -17,6 +17,15 @@ a wake-up that wrote would wake the others again).  A node that stops
 beating is treated as gone after :data:`STALE` seconds (judged by this
 process's clock) and deleted after
 :data:`~door.records.nodes.FORGET_AFTER`.
+
+A game by turns that comes to wait on a player on line at another node
+(a move made here, a tournament's pairing seated here) is told to that
+node alone, over its peer port (:class:`~door.net.peer_socket.PeerTurn`,
+:meth:`NodeLink.tell_turn`): it works alike on PostgreSQL and on the
+workers' SQLite file (whose wake-up carries no payload), costs the store
+nothing, and wakes no node but the player's.  The turns wait in a queue
+of at most :data:`TURNS_WAITING`; a node that cannot be reached misses
+them (its player finds the game in their list).
 """
 
 from __future__ import annotations
