@@ -253,7 +253,11 @@ class NodeLink:
             node = self.lobby.nodes.get(person.node_id)
             if node is None:
                 continue  # (gone since: its player finds the game in their list at their next call)
-            told = await send_turn(node.address, node.port, self.secret, turn, self.tls, source=self.address)
+            try:
+                told = await send_turn(node.address, node.port, self.secret, turn, self.tls, source=self.address)
+            except Exception:  # (not CancelledError: stopping) a sender that died would leave turns unsent for ever
+                log.exception("telling node %d that game %d waits on %r failed", node.id, turn.game, person.name)
+                continue
             log.debug("told node %d that game %d waits on %r: %s", node.id, turn.game, person.name,
                       {True: "told", False: "not on line there", None: "no answer"}[told])
 

@@ -5,7 +5,9 @@ node link's queue of turns to send, which cannot grow past its bound."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from door.config import PagingConfig
 from door.net.listener import Bind
 from door.net.peer_notes import canonical, sign
 from door.net.peer_socket import PeerKick, PeerTurn, send_kick, send_turn, start_peers
-from door.records.nodes import Present
+from door.records.nodes import Node, Present
 from door.records.store import Store
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import TURNS_WAITING, NodeLink
@@ -102,3 +104,32 @@ async def test_a_flood_of_turns_waits_in_a_bounded_queue(tmp_path: Path) -> None
         assert link.turns_dropped == 100
     finally:
         await store.close()
+
+
+async def test_a_node_that_is_down_misses_its_turns_and_the_others_still_get_theirs(tmp_path: Path) -> None:
+    heard: list[PeerTurn] = []
+    listener = await start_peers(Bind("127.0.0.1", 0), SECRET, lambda *_: _never(),
+                                 turn=lambda t: heard.append(t) is None)
+    with socket.socket() as s:  # a port nobody listens on: a node that is down
+        s.bind(("127.0.0.1", 0))
+        down = s.getsockname()[1]
+    store = await Store.open(tmp_path / "door.db")
+    lobby = Lobby(PagingConfig())
+    link = NodeLink(store, lobby, "127.0.0.1", 0, SECRET)
+    await link.start()
+    try:
+        lobby.nodes = {98: Node(98, "127.0.0.1", down, 1, 1), 99: Node(99, "127.0.0.1", listener.port, 1, 1)}
+        for game in range(1, 11):
+            link.tell_turn(Present(98, "Bob", "", False), PeerTurn(8, game, 1, "Ann"))
+        link.tell_turn(Present(97, "Cy", "", False), PeerTurn(9, 20, 1, "Ann"))  # (a node gone since)
+        link.tell_turn(Present(99, "Dee", "", False), PeerTurn(10, 21, 1, "Ann"))
+        async with asyncio.timeout(10):
+            while not heard:
+                await asyncio.sleep(0.01)
+        assert heard == [PeerTurn(10, 21, 1, "Ann")]
+        assert link._turns.empty()
+    finally:
+        await link.stop()
+        await store.close()
+        listener.close()
+        await listener.wait_closed()
