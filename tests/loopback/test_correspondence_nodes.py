@@ -178,6 +178,7 @@ async def test_a_caller_on_one_node_and_a_program_on_another_play_by_corresponde
                 await s.wait_for(lambda: "Your games by correspondence" in s.text())
                 await ann.send(b"\x1b")
                 await s.wait_for(lambda: "Main menu" in s.text())
+                assert "Your move in game #" not in " ".join(s.text().split())  # (told below, not before)
                 told = await next_message(bob, "your_move", timeout=10)  # Ann moved at A: Bob hears of it at B
                 assert told == {"type": "your_move", "game": game_id, "name": "Ann"}
                 sittings += 1
