@@ -15,9 +15,8 @@ deadline, open offers, players on vacation), then
   empty store;
 - with ``--postgres``, two nodes (in this process) on one PostgreSQL: a
   move made at node A, and how long until the opponent, on line at node B,
-  sees it in ``games``.  Node B does not tell the opponent of it
-  (``your_move`` is sent only by the node where the move is made): the
-  bench says whether it came.
+  sees it in ``games``, and whether ``your_move`` came there (its latency
+  over hundreds of moves: ``bench.cross_node_move``).
 
     python3 -m bench.correspondence [--games 10000] [--accounts 2000] [--past 0.1] [--runs 3] [--postgres] [--quick]
 
@@ -342,7 +341,7 @@ async def two_nodes(url: str, folder: Path, args: argparse.Namespace) -> None:
             if ended == "game_over" or not await _their_move(other, game, time.monotonic() + 10):
                 break
             seen.append((time.perf_counter() - start) * 1000)
-            try:  # told at the other node? (not built: only the node where the move is made tells)
+            try:  # told at the other node? (bench.cross_node_move times it)
                 await _next(other, "your_move", timeout=0.5 if move < 2 else 0.05)
             except TimeoutError:
                 pass
@@ -354,8 +353,7 @@ async def two_nodes(url: str, folder: Path, args: argparse.Namespace) -> None:
     if seen:
         print(f"PostgreSQL, two nodes: a move made at one node reached the opponent's games at the other in "
               f"p50 {pct([s / 1000 for s in seen], 0.5):.1f} ms, worst {max(seen):.1f} ms over {len(seen)} moves "
-              f"(the store's latency); your_move at the other node: {len(TOLD)} of {len(seen)} "
-              f"(NOT BUILT: a move is told only at the node where it is made)", flush=True)
+              f"(the store's latency); your_move at the other node: {len(TOLD)} of {len(seen)}", flush=True)
     else:
         print("PostgreSQL, two nodes: no move reached the other node's games within 10 s", flush=True)
 

@@ -58,7 +58,7 @@ from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import KICKED, sysop_session
 from door.sysop.lobby import Lobby
-from door.sysop.node_link import NodeLink
+from door.sysop.node_link import NodeLink, told_here
 from door.sysop.tournament_loop import run_director
 from door.ui.display import Display
 from door.ui.prompts import NAME_LIMIT
@@ -263,11 +263,11 @@ class DoorServer:
         host = self.config.store.peer_host or "127.0.0.1"  # (never the callers' address by default)
         secret = load_peer_secret(self.config.store.secret_path(Path(self.config.server.data_dir)))
         port = self.config.store.peer_port + self.worker if self.config.store.peer_port else 0
-        tls = client = None
         store = self.config.store
-        if store.peer_certfile:
-            tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile)
-        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls, kick=self._kicked)
+        tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile) if store.peer_certfile \
+            else (None, None)
+        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls, kick=self._kicked,
+                                        turn=lambda turn: told_here(self.ctx.lobby, turn))
         port = self._peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()

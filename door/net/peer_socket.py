@@ -71,11 +71,12 @@ from door.net.hello import (
 )
 from door.net.listener import Bind, Listener
 from door.net.logs import SOURCE
+from door.net.peer_notes import NONCE_BYTES, PeerKick, PeerTurn, canonical, sign
 from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["peer_tls", "PeerHello", "PeerKick", "send_kick", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
+__all__ = ["peer_tls", "PeerHello", "PeerKick", "PeerTurn", "send_kick", "send_turn", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
            "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
 
 log = logging.getLogger(__name__)
@@ -103,10 +104,8 @@ peer_secret_file`` names none."""
 REFUSAL = b"\r\nThis port is only for the door's own servers.\r\n"
 """What a connection that is not a node is told before it is closed."""
 
-_NONCE = 32  # bytes
 _HELLO_LABEL = b"cribbage-door peer hello v2"
 _WELCOME_LABEL = b"cribbage-door peer welcome v2"
-_KICK_LABEL = b"cribbage-door peer kick v1"
 
 
 def secret_fingerprint(secret: bytes) -> str:
@@ -144,15 +143,6 @@ def load_peer_secret(path: Path) -> bytes:
     return secret
 
 
-def _mac(secret: bytes, label: bytes, *parts: bytes) -> str:
-    return hmac.new(secret, b"\0".join((label, *parts)), hashlib.sha256).hexdigest()
-
-
-def _canonical(fields: dict[str, Any]) -> bytes:
-    """The fields as the MAC covers them: JSON, keys sorted, ASCII only."""
-    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
-
-
 @dataclass(frozen=True)
 class PeerHello:
     """What a serve process says of the caller it hands over: the caller's
@@ -179,9 +169,9 @@ class PeerHello:
         """The hello line ``PEER {json}\\n`` for the port that sent
         ``nonce``, signed with ``secret``, and this side's own nonce (which
         the port's welcome must cover)."""
-        mine = secrets.token_bytes(_NONCE)
+        mine = secrets.token_bytes(NONCE_BYTES)
         fields: dict[str, Any] = {**asdict(self), "nonce": mine.hex()}
-        mac = _mac(secret, _HELLO_LABEL, nonce, _canonical(fields))
+        mac = sign(secret, _HELLO_LABEL, nonce, canonical(fields))
         return b"PEER " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n", mine
 
     @classmethod
@@ -203,15 +193,15 @@ class PeerHello:
         fields = hello_fields(line, "PEER", [*cls.__dataclass_fields__, "nonce", "mac"])
         mac = fields.pop("mac")
         if not isinstance(mac, str) or not hmac.compare_digest(
-                mac.encode("ascii", "replace"), _mac(secret, _HELLO_LABEL, nonce, _canonical(fields)).encode()):
+                mac.encode("ascii", "replace"), sign(secret, _HELLO_LABEL, nonce, canonical(fields)).encode()):
             raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
         theirs = fields.pop("nonce")
         try:
             their_nonce = bytes.fromhex(theirs) if isinstance(theirs, str) else b""
         except ValueError:
             their_nonce = b""
-        if len(their_nonce) != _NONCE:
-            raise ValueError(f"nonce: {_NONCE * 2} hex digits")
+        if len(their_nonce) != NONCE_BYTES:
+            raise ValueError(f"nonce: {NONCE_BYTES * 2} hex digits")
         name, account = fields["name"], fields["account"]
         cols, rows, charset, term = fields["cols"], fields["rows"], fields["charset"], fields["term"]
         challenge, address = fields["challenge"], fields["address"]
@@ -236,36 +226,6 @@ class PeerHello:
         return profile_named(self.charset)
 
 
-@dataclass(frozen=True)
-class PeerKick:
-    """A sysop at another node ends the call of somebody on line at this
-    one: the caller's ``name`` and the sysop's (``by``).  Sent as
-    ``KICK {json}`` instead of a hello, signed as a hello is (a fresh
-    nonce each way, HMAC-SHA256 under the peer secret, with a label of its
-    own); the port answers ``KICKED`` or ``NOBODY`` and closes."""
-
-    name: str
-    by: str
-
-    def encode(self, secret: bytes, nonce: bytes) -> bytes:
-        """The line ``KICK {json}\n`` for the port that sent ``nonce``."""
-        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(_NONCE).hex()}
-        mac = _mac(secret, _KICK_LABEL, nonce, _canonical(fields))
-        return b"KICK " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
-
-    @classmethod
-    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerKick:
-        """Read a ``KICK`` line sent to the port that sent ``nonce``.
-        Raises ``ValueError`` for anything but a well-formed one whose MAC
-        under ``secret`` is right."""
-        fields = hello_fields(line, "KICK", [*cls.__dataclass_fields__, "nonce", "mac"])
-        mac = fields.pop("mac")
-        if not isinstance(mac, str) or not hmac.compare_digest(
-                mac.encode("ascii", "replace"), _mac(secret, _KICK_LABEL, nonce, _canonical(fields)).encode()):
-            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
-        return cls(check_name(fields["name"]), check_name(fields["by"]))
-
-
 async def _open(address: str, port: int, tls: ssl.SSLContext | None,
                 source: str | None) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
     """A connection to the peer port at ``address``:``port`` (over TLS with
@@ -279,6 +239,27 @@ async def _open(address: str, port: int, tls: ssl.SSLContext | None,
         return None
 
 
+async def _ask(address: str, port: int, line: Callable[[bytes], bytes], tls: ssl.SSLContext | None,
+               source: str | None) -> bytes | None:
+    """Send the port at ``address``:``port`` the signed line ``line(its
+    nonce)`` and read its one-line answer: ``None`` when it cannot be
+    reached or does not answer within :data:`HELLO_TIMEOUT` seconds a step."""
+    opened = await _open(address, port, tls, source)
+    if opened is None:
+        return None
+    reader, writer = opened
+    try:
+        said = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+        if not said.startswith(b"NONCE "):
+            return None
+        writer.write(line(bytes.fromhex(said[6:].strip().decode("ascii"))))
+        return await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
+    except (TimeoutError, OSError, ValueError, UnicodeDecodeError):
+        return None
+    finally:
+        writer.close()
+
+
 async def send_kick(address: str, port: int, secret: bytes, kick: PeerKick, tls: ssl.SSLContext | None = None,
                     source: str | None = None) -> bool | None:
     """Ask the node at ``address``:``port`` to end ``kick.name``'s call:
@@ -286,27 +267,25 @@ async def send_kick(address: str, port: int, secret: bytes, kick: PeerKick, tls:
     ``None`` when the node cannot be reached or does not answer within
     :data:`HELLO_TIMEOUT` seconds a step (``tls``, ``source``: as
     :func:`connect_peer`)."""
-    opened = await _open(address, port, tls, source)
-    if opened is None:
-        return None
-    reader, writer = opened
-    try:
-        line = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
-        if not line.startswith(b"NONCE "):
-            return None
-        writer.write(kick.encode(secret, bytes.fromhex(line[6:].strip().decode("ascii"))))
-        answer = await asyncio.wait_for(reader.readline(), HELLO_TIMEOUT)
-    except (TimeoutError, OSError, ValueError, UnicodeDecodeError):
-        return None
-    finally:
-        writer.close()
-    return {b"KICKED\n": True, b"NOBODY\n": False}.get(answer)
+    answer = await _ask(address, port, lambda nonce: kick.encode(secret, nonce), tls, source)
+    return {b"KICKED\n": True, b"NOBODY\n": False}.get(answer or b"")
+
+
+async def send_turn(address: str, port: int, secret: bytes, turn: PeerTurn, tls: ssl.SSLContext | None = None,
+                    source: str | None = None) -> bool | None:
+    """Tell the node at ``address``:``port`` that a game waits on
+    ``turn.account``'s player: True when they were told there, False when
+    they are not on line there, ``None`` when the node cannot be reached or
+    does not answer within :data:`HELLO_TIMEOUT` seconds a step (``tls``,
+    ``source``: as :func:`connect_peer`)."""
+    answer = await _ask(address, port, lambda nonce: turn.encode(secret, nonce), tls, source)
+    return {b"TOLD\n": True, b"NOBODY\n": False}.get(answer or b"")
 
 
 def welcome(secret: bytes, nonce: bytes, their_nonce: bytes) -> bytes:
     """The port's answer to a right hello: ``WELCOME <mac>\\n`` over both
     nonces (``nonce`` the port's own)."""
-    return b"WELCOME " + _mac(secret, _WELCOME_LABEL, their_nonce, nonce).encode() + b"\n"
+    return b"WELCOME " + sign(secret, _WELCOME_LABEL, their_nonce, nonce).encode() + b"\n"
 
 
 class PeerTerminal(RelayedTerminal):
@@ -341,21 +320,24 @@ def peer_tls(certfile: str, keyfile: str, cafile: str) -> tuple[ssl.SSLContext, 
 async def start_peers(bind: Bind, secret: bytes,
                       session: Callable[[PeerTerminal, PeerHello], Awaitable[None]],
                       tls: ssl.SSLContext | None = None,
-                      kick: Callable[[PeerKick], bool] | None = None) -> Listener:
+                      kick: Callable[[PeerKick], bool] | None = None,
+                      turn: Callable[[PeerTurn], bool] | None = None) -> Listener:
     """Listen where ``bind`` says and run
     ``session(terminal, hello)`` for each caller another node hands over
     with a hello signed with ``secret`` for that connection; ``tls``: the
     link runs over TLS (:func:`peer_tls`: nodes on different machines,
     where the hello's names and addresses must not cross a network in the
     clear); ``kick(request)``: end a call another node's sysop asks to end
-    (:class:`PeerKick`), True when somebody of that name was on line."""
+    (:class:`PeerKick`), True when somebody of that name was on line;
+    ``turn(request)``: tell a player on line here that a game waits on them
+    (:class:`PeerTurn`), True when they were."""
     waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
     """Connections in the handshake, oldest first, with their addresses."""
     by_address: Counter[str] = Counter()
 
     async def handshake(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                         address: str) -> PeerHello | None:
-        nonce = secrets.token_bytes(_NONCE)
+        nonce = secrets.token_bytes(NONCE_BYTES)
         writer.write(b"NONCE " + nonce.hex().encode() + b"\n")
         try:
             async with asyncio.timeout(HELLO_TIMEOUT):
@@ -366,6 +348,11 @@ async def start_peers(bind: Bind, secret: bytes,
             if line.startswith(b"KICK ") and kick is not None:
                 request = PeerKick.decode(line, secret, nonce)
                 writer.write(b"KICKED\n" if kick(request) else b"NOBODY\n")
+                writer.close()
+                return None
+            if line.startswith(b"TURN ") and turn is not None:
+                told = turn(PeerTurn.decode(line, secret, nonce))
+                writer.write(b"TOLD\n" if told else b"NOBODY\n")
                 writer.close()
                 return None
             hello, theirs = PeerHello.decode(line, secret, nonce)
@@ -443,7 +430,7 @@ async def connect_peer(address: str, port: int, secret: bytes, hello: PeerHello,
         if not line.startswith(b"NONCE "):
             raise ValueError("no nonce")
         nonce = bytes.fromhex(line[6:].strip().decode("ascii"))
-        if len(nonce) != _NONCE:
+        if len(nonce) != NONCE_BYTES:
             raise ValueError("a nonce of the wrong length")
         sent, mine = hello.encode(secret, nonce)
         writer.write(sent)

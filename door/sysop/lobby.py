@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from door.config import PagingConfig
+from door.net.peer_socket import PeerTurn
 from door.net.terminal import Terminal
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
@@ -99,6 +100,9 @@ class Lobby:
         """Ends the call of somebody on line at another node, the sysop's
         name given: True when it did, False when they were gone, ``None``
         when that node did not answer (set by the node link)."""
+        self.turn_elsewhere: Callable[[Present, PeerTurn], None] | None = None
+        """Asks another node to tell somebody on line there that a game by
+        turns waits on them (set by the node link: it returns at once)."""
         self.ban: Callable[[str, str, str], Awaitable[str]] | None = None
         """Bans an account's name, an address or a network on every node, for a reason, by a sysop;
         returns what the console says (set by the server: :meth:`door.sysop.ban_list.BanList.make`)."""

@@ -17,6 +17,15 @@ a wake-up that wrote would wake the others again).  A node that stops
 beating is treated as gone after :data:`STALE` seconds (judged by this
 process's clock) and deleted after
 :data:`~door.records.nodes.FORGET_AFTER`.
+
+A game by turns that comes to wait on a player on line at another node
+(a move made here, a tournament's pairing seated here) is told to that
+node alone, over its peer port (:class:`~door.net.peer_socket.PeerTurn`,
+:meth:`NodeLink.tell_turn`): it works alike on PostgreSQL and on the
+workers' SQLite file (whose wake-up carries no payload), costs the store
+nothing, and wakes no node but the player's.  The turns wait in a queue
+of at most :data:`TURNS_WAITING`; a node that cannot be reached misses
+them (its player finds the game in their list).
 """
 
 from __future__ import annotations
@@ -28,14 +37,15 @@ import time
 from collections.abc import Callable
 
 from door.net.logs import Fault
-from door.net.peer_socket import PeerKick, secret_fingerprint, send_kick
+from door.net.peer_socket import PeerKick, PeerTurn, secret_fingerprint, send_kick, send_turn
 from door.net.private import SecretFileError
 from door.records.database import StoreError, Unreachable
 from door.records.nodes import CHANNEL, FORGET_AFTER, Node, Present
 from door.records.store import Store
 from door.sysop.lobby import Lobby
+from door.sysop.presence import tell_turn_here
 
-__all__ = ["NodeLink", "SecretMismatch", "BEAT", "STALE"]
+__all__ = ["NodeLink", "SecretMismatch", "BEAT", "STALE", "TURNS_WAITING", "told_here"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +59,27 @@ node's presence rows whole)."""
 
 STALE = 3.0
 """Seconds without a heartbeat after which another node counts as gone."""
+
+
+TURNS_WAITING = 256
+"""Turns to tell players on line at other nodes (:meth:`NodeLink.tell_turn`)
+that may wait at once to be sent; one more is dropped, and logged: a flood
+of moves cannot grow a node's memory, and the player it was for finds the
+game in their list (the login counts the games that wait on them)."""
+
+SENDERS = 4
+"""Turns sent to other nodes at once (each over a connection of its own)."""
+
+
+def told_here(lobby: Lobby, turn: PeerTurn) -> bool:
+    """Another node says a game waits on ``turn.account``'s player: tell
+    them if they are on line here, in ``lobby`` (a program by ``your_move``,
+    a caller on their menu), as if the move had been made here.  True when
+    they were told (the peer port answers ``TOLD``)."""
+    told = tell_turn_here(lobby.presences.values(), turn)
+    log.debug("another node says game %d waits on account %d: %s", turn.game, turn.account,
+              "told" if told else "not on line here")
+    return told
 
 
 class SecretMismatch(SecretFileError):
@@ -93,6 +124,11 @@ class NodeLink:
         """True when this node's people changed since they were last published."""
         self._stopping = False
         self._fault = Fault(log, "node heartbeat failed")
+        self._turns: asyncio.Queue[tuple[Present, PeerTurn]] = asyncio.Queue(TURNS_WAITING)
+        """Turns to tell other nodes, oldest first (:meth:`tell_turn`)."""
+        self._senders: list[asyncio.Task[None]] = []
+        self.turns_dropped = 0
+        """Turns not sent because :data:`TURNS_WAITING` were waiting already."""
 
     async def start(self) -> None:
         """Register and start beating.  Raises :class:`StoreError`, and
@@ -107,6 +143,8 @@ class NodeLink:
         log.info("node %d of the shared store; peers reach it on %s:%d", self.node_id, self.address, self.port)
         self.lobby.on_change = self._changed_here
         self.lobby.kick_elsewhere = self.kick
+        self.lobby.turn_elsewhere = self.tell_turn
+        self._senders = [asyncio.create_task(self._send_turns()) for _ in range(SENDERS)]
         loop = asyncio.get_running_loop()
 
         def news() -> None:  # (on the listening thread, which may outlive the loop by a connection attempt)
@@ -125,6 +163,11 @@ class NodeLink:
         """Stop beating and leave the store (the other nodes forget this one at once)."""
         self.lobby.on_change = None
         self.lobby.kick_elsewhere = None
+        self.lobby.turn_elsewhere = None
+        for sender in self._senders:
+            sender.cancel()
+        await asyncio.gather(*self._senders, return_exceptions=True)
+        self._senders = []
         if self._stop_listening is not None:
             self._stop_listening()
         self._stopping = True
@@ -189,6 +232,34 @@ class NodeLink:
         log.info("%s asked node %d to end the call of %r: %s", by, node.id, person.name,
                  {True: "ended", False: "nobody of that name", None: "no answer"}[done])
         return done
+
+    def tell_turn(self, person: Present, turn: PeerTurn) -> None:
+        """Ask ``person``'s node, over its peer port, to tell them that
+        the game ``turn`` names waits on them (:class:`PeerTurn`); returns
+        at once (the turn is sent in a moment, or dropped and logged when
+        :data:`TURNS_WAITING` wait already; a node that cannot be reached
+        misses it: its player finds the game in their list)."""
+        try:
+            self._turns.put_nowait((person, turn))
+        except asyncio.QueueFull:
+            self.turns_dropped += 1
+            if self.turns_dropped % 100 == 1:
+                log.warning("%d turns waiting to be told to other nodes: game %d's dropped (%d so far); its player "
+                            "finds it in their list", TURNS_WAITING, turn.game, self.turns_dropped)
+
+    async def _send_turns(self) -> None:
+        while True:
+            person, turn = await self._turns.get()
+            node = self.lobby.nodes.get(person.node_id)
+            if node is None:
+                continue  # (gone since: its player finds the game in their list at their next call)
+            try:
+                told = await send_turn(node.address, node.port, self.secret, turn, self.tls, source=self.address)
+            except Exception:  # (not CancelledError: stopping) a sender that died would leave turns unsent for ever
+                log.exception("telling node %d that game %d waits on %r failed", node.id, turn.game, person.name)
+                continue
+            log.debug("told node %d that game %d waits on %r: %s", node.id, turn.game, person.name,
+                      {True: "told", False: "not on line there", None: "no answer"}[told])
 
     async def release(self, account_id: int, conn: int) -> None:
         """The session ``conn`` here of ``account_id`` ended (a claim

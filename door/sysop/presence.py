@@ -6,10 +6,11 @@ seats carry."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from door.net.peer_socket import PeerTurn
 from door.net.terminal import Terminal
 from door.records.clock import WALL, Clock
 from door.records.identity import Identity
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from door.records.store import SavedGame
     from door.ui.display import Display
 
-__all__ = ["Presence", "Page", "Invitation", "Challenge", "Console", "account_identity", "account_of",
+__all__ = ["Presence", "tell_turn_here", "Page", "Invitation", "Challenge", "Console", "account_identity", "account_of",
            "sysop_identity", "challenger_key", "challenger_keys"]
 
 
@@ -109,6 +110,16 @@ class Presence:
     (the kept game's id, the other player's name); ``None``: told as a
     message (:meth:`tell`)."""
 
+    def your_turn(self, game: int, number: int, other: str) -> None:
+        """The kept game ``game`` (game ``number`` of its match, against
+        ``other``) waits on this player now: a program is sent
+        ``your_move`` (:attr:`your_move`), a caller gets a line on their
+        menu (:meth:`tell`)."""
+        if self.your_move is not None:
+            self.your_move(game, other)
+        else:
+            self.tell(f"Your move in game #{number} with {other} (K on the menu).")
+
     def tell(self, text: str) -> None:
         """Show ``text`` now if the screen can, else keep it for the menu."""
         if self.deliver is not None:
@@ -123,6 +134,19 @@ class Presence:
             a, b = game.scores()
             return f"{self.doing.words()}, hand {game.hand_number} {a}-{b}"
         return self.doing.words()
+
+
+def tell_turn_here(presences: Iterable[Presence], turn: PeerTurn) -> bool:
+    """Tell each of ``presences`` that is ``turn.account``'s (a registered
+    caller or a bot; not one handed to another node) that the kept game
+    ``turn.game`` waits on them (:meth:`Presence.your_turn`): True when
+    one was."""
+    identity, told = account_identity(turn.account), False
+    for presence in list(presences):
+        if presence.identity == identity and not presence.away:
+            presence.your_turn(turn.game, turn.number, turn.other)
+            told = True
+    return told
 
 
 @dataclass(eq=False)
