@@ -11,10 +11,10 @@ import dataclasses
 from typing import NamedTuple
 
 from door.caller.seated import seated
-from door.caller.side import CallerSide, Side
+from door.caller.side import CallerSide, Side, shared_line
 from door.caller.tournaments import tournaments_screen
 from door.caller.turns import tell_turn
-from door.games.correspondence import begin_from_offer, sit_down
+from door.games.correspondence import accept_offer, begin_from_offer, sit_down, under_way
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
@@ -244,14 +244,14 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
 
 
 async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
-    """``account_id`` accepts the offer ``offer_id``: the offer (the game
-    it begins is for the caller to sit down to), or why not in a sentence
-    (too many games under way; taken, withdrawn or lapsed meanwhile)."""
-    full = room_for(await _under_way(side, account_id), side.ctx.correspondence.max_open)
-    if full is not None:
-        return full
-    taken = await side.ctx.store.correspondence.offers.accept(offer_id, account_id)
-    return taken if taken is not None else "That offer is no longer open."
+    """``account_id`` accepts the offer ``offer_id`` (made to them, or to
+    anyone), from the line ``side`` calls on: the offer (the game it
+    begins is for the caller to sit down to), or why not in a sentence
+    (either player's games under way at the cap, their own offer, an offer
+    to anyone from their own network; taken, withdrawn or lapsed
+    meanwhile): :func:`~door.games.correspondence.accept_offer`."""
+    return await accept_offer(side.ctx.games, offer_id, account_id, side.terminal.address,
+                              shared_line(side.terminal, side.ctx.shared))
 
 
 async def go_away(side: Side, account_id: int, days: str | int) -> str:
@@ -275,7 +275,7 @@ async def go_away(side: Side, account_id: int, days: str | int) -> str:
 
 async def _under_way(side: Side, account_id: int) -> int:
     """How many games by correspondence ``account_id`` has under way."""
-    return sum(g.kind is GameKind.CORRESPONDENCE for g in await side.ctx.store.saved.unfinished(account_id))
+    return await under_way(side.ctx.games, account_id)
 
 
 async def _answer(side: CallerSide, offers: list[Offer]) -> None:
