@@ -82,7 +82,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "seed": _message("seed", {"seed": _text(200)}, ("seed",)),
     "games": _message("games"),
     "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
-    "offer": _message("offer", {"name": _text(NAME_LIMIT), "days": {"type": "integer", "minimum": 1, "maximum": 14},
+    "offer": _message("offer", {"name": _text(NAME_LIMIT + 9),  # (on the hub: alias@BOARD, a tag of up to 8)
+                                "days": {"type": "integer", "minimum": 1, "maximum": 14},
                                 "runs": {"enum": ["any", "order"]}}),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),

@@ -145,6 +145,9 @@ async def test_on_the_hub_a_member_boards_caller_is_offered_a_game_before_their_
         assert (await next_message(ann, "notice"))["text"] == "Your offer is made: bob@sync finds it at their next call."
         bob_account = await door.store.accounts.find("bob@SYNC")
         assert bob_account is not None and bob_account.name == "bob@SYNC"
+        longest = "Twenty-letter-alias!@SYNC"  # (longer than a local name may be)
+        await ann.send(json.dumps({"type": "offer", "name": longest, "days": 3}))
+        assert (await next_message(ann, "notice"))["text"].startswith(f"Your offer is made: {longest}")
 
         bob, _ = await rlogin(door, SYNC_SECRET, "bob")  # his first call, through his board
         s = bob.screen
