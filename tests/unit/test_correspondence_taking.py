@@ -142,3 +142,18 @@ async def test_two_callers_taking_an_open_offer_at_once_one_gets_it(store: Store
         got = await asyncio.gather(accept_offer(house, offer.id, bob, AWAY), accept_offer(house, offer.id, cy, AWAY))
         assert sorted(isinstance(g, Offer) for g in got) == [False, True], got
         assert "That offer is no longer open." in got
+
+
+async def test_an_open_offer_lapses_after_a_week_as_the_others_do(store: Store) -> None:
+    house = _house(store)
+    ann, bob = await _accounts(store, "Ann", "Bob")
+    offers = store.correspondence.offers
+    offer = await offers.make(ann, HOME, None, TERMS, house.correspondence.offer_limits())
+    clock = store.clock
+    assert isinstance(clock, FakeClock) and offer.expires == START + 7 * 86400
+    clock.now = START + 7 * 86400 - 1
+    assert [o.id for o in await offers.open_to_anyone()] == [offer.id]
+    clock.now = START + 7 * 86400
+    assert await offers.open_to_anyone() == []
+    assert await accept_offer(house, offer.id, bob, AWAY) == "That offer is no longer open."
+    assert await offers.lapse() == 1
