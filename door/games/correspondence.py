@@ -24,7 +24,7 @@ from door.play.journal import Journal, Kept
 from door.play.seat import Seat
 from door.play.table import Table
 from door.records.correspondence.deadlines import DAY
-from door.records.correspondence.offers import Offer, room_for
+from door.records.correspondence.offers import Offer, games_words, room_for
 from door.records.correspondence.sweeper import Candidate, run_sweeper
 from door.records.game_kinds import GameKind
 from door.records.games import Opponent
@@ -116,8 +116,8 @@ async def accept_offer(house: GameHouse, offer_id: int, account_id: int, address
     made = await under_way(house, offer.maker)
     if room_for(made, limit) is not None:
         maker = await house.store.accounts.get(offer.maker)
-        return (f"{maker.name if maker is not None else 'The caller who made it'} has {made} correspondence games "
-                "under way, the most this board allows: the offer stays open until they finish one.")
+        return (f"{maker.name if maker is not None else 'The caller who made it'} has {games_words(made)} under "
+                "way, the most this board allows: the offer stays open until they finish one.")
     taken = await offers.accept(offer_id, account_id)
     return taken if taken is not None else gone
 

@@ -124,6 +124,33 @@ async def test_two_programs_take_one_offer_to_anyone_at_once_and_one_gets_it(tmp
             await ws.close()
 
 
+async def test_a_maker_who_filled_their_cap_since_is_named_and_the_offer_kept(tmp_path: Path) -> None:
+    """Ann offers Bob a game, then Cy; Cy accepts, which fills Ann's cap
+    (one game here); Bob's accepting is refused, naming Ann's cap, and the
+    offer stays in his list (it was spent, the game refused by the store)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    config.correspondence.max_open = 1
+    async with running(config) as door:
+        for name in ("Ann", "Bob", "Cy"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann, bob, cy = [await _program(door, n) for n in ("Ann", "Bob", "Cy")]
+        for other in ("Bob", "Cy"):
+            await ann.send(json.dumps({"type": "offer", "name": other}))
+            await next_message(ann, "notice")
+        offer_to_cy = (await _games(cy))["offers"][0]["offer"]
+        await cy.send(json.dumps({"type": "answer", "offer": offer_to_cy, "accept": True}))
+        assert (await _sit_by_protocol(cy))["type"] == "waiting"
+        offers = (await _games(bob))["offers"]
+        await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
+        assert await next_message(bob, "error") == {
+            "type": "error", "field": "offer", "message": "Ann has 1 correspondence game under way, the most this "
+            "board allows: the offer stays open until they finish one."}
+        assert (await _games(bob))["offers"] == offers
+        for ws in (ann, bob, cy):
+            await ws.close()
+
+
 async def test_an_offer_to_a_caller_of_another_board_is_refused_off_the_hub(tmp_path: Path) -> None:
     async with running(make_config(tmp_path / "data")) as door:
         await door.store.accounts.create("Ann", hash_password(PASSWORD))

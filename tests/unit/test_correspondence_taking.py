@@ -89,7 +89,7 @@ async def test_a_maker_at_the_cap_is_named_and_the_offer_stays(store: Store) -> 
     await _play(house, ann, cy)  # Ann fills her cap meanwhile
     assert await under_way(house, ann) == 1 and await under_way(house, bob) == 0
     refused = await accept_offer(house, offer.id, bob, AWAY)
-    assert refused == ("Ann has 1 correspondence games under way, the most this board allows: the offer stays "
+    assert refused == ("Ann has 1 correspondence game under way, the most this board allows: the offer stays "
                        "open until they finish one.")
     assert await offers.get(offer.id) == offer and [o.id for o in await offers.received(bob)] == [offer.id]
     roomy = _house(store, max_open=2)
@@ -103,7 +103,7 @@ async def test_a_taker_at_the_cap_is_told_it_is_their_own(store: Store) -> None:
     offer = await store.correspondence.offers.make(ann, HOME, bob, TERMS)
     await _play(house, cy, bob)
     assert await accept_offer(house, offer.id, bob, AWAY) == (
-        "You have 1 correspondence games under way, the most this board allows: finish one first.")
+        "You have 1 correspondence game under way, the most this board allows: finish one first.")
     assert await store.correspondence.offers.get(offer.id) == offer
 
 
