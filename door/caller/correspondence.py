@@ -2,8 +2,10 @@
 games over days (K on the main menu): the games by deadline, the one
 chosen opened at the board where it stands with what happened since the
 caller's last move said first, offers made to a caller by name (on line or
-not) and answered at the callee's next call.  The game service runs the
-games (:mod:`door.games.correspondence`)."""
+not; on the cribbage hub, to a member board's caller as ``alias@BOARD``)
+or to anyone, answered at the callee's next call (an offer to anyone by
+the first other caller who takes it).  The game service runs the games
+and checks an offer taken (:mod:`door.games.correspondence`)."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["ANYONE", "BY_TURNS", "offers_for", "correspondence", "go_away", "login_news", "offer_to", "take_offer"]
+__all__ = ["ANYONE", "BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offers_for", "take_offer"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -91,7 +93,7 @@ async def correspondence(side: CallerSide) -> None:
         offers = await offers_for(side, account.id)
         lines = ["Your games by correspondence (the first due first):", ""]
         lines += [f"  {i}  {_line(g, now)}" for i, g in enumerate(games, 1)] or ["  (none under way)"]
-        lines += ["", "  N  Offer a game by correspondence to a caller"]
+        lines += ["", "  N  Offer a game by correspondence to a caller, or to anyone"]
         keys = "".join(str(i) for i in range(1, len(games) + 1)) + "N"
         if side.ctx.correspondence.vacation_days > 0:
             lines.append("  V  Days away: your clocks stop in every game")
