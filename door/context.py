@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from door.config import (
+    BoardConfig,
     CallerConfig,
+    Config,
     CorrespondenceConfig,
     DailyConfig,
     LimitsConfig,
@@ -25,7 +27,24 @@ from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink
 from engine.rules import Rules
 
-__all__ = ["DoorContext"]
+__all__ = ["DoorContext", "Lines"]
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Where callers come from, as the door tells them apart: ``shared``,
+    the addresses and networks several callers share
+    (:attr:`door.config.Config.shared`), and ``boards``, the member boards
+    of the cribbage hub (``[[rlogin.board]]`` when ``[rlogin] enabled``;
+    none on a board that is no hub), whose callers are ``alias@TAG``."""
+
+    shared: list[str] = field(default_factory=list)
+    boards: list[BoardConfig] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, config: Config) -> Lines:
+        """The lines of a server run with ``config`` (its boards only when its rlogin listener is on)."""
+        return cls(config.shared, config.rlogin.boards if config.rlogin.enabled else [])
 
 
 @dataclass
@@ -56,8 +75,8 @@ class DoorContext:
     """Who may play rated matches (``[ranked]``)."""
     correspondence: CorrespondenceConfig = field(default_factory=CorrespondenceConfig)
     """Games played over days: their choices and limits (``[correspondence]``)."""
-    shared: list[str] = field(default_factory=list)
-    """Addresses several callers share (:attr:`door.config.Config.shared`)."""
+    lines: Lines = field(default_factory=lambda: Lines())
+    """Where callers come from: the addresses several share, the hub's member boards."""
     link: NodeLink | None = None
     """This process among the nodes of a shared store, if it is one (:mod:`door.sysop.node_link`)."""
     bans: BanList | None = None
@@ -69,6 +88,16 @@ class DoorContext:
 
     def __post_init__(self) -> None:
         self.reviews = GameReviews(self.thinking)
+
+    @property
+    def shared(self) -> list[str]:
+        """Addresses several callers share (:attr:`Lines.shared`)."""
+        return self.lines.shared
+
+    @property
+    def boards(self) -> list[BoardConfig]:
+        """The cribbage hub's member boards (:attr:`Lines.boards`)."""
+        return self.lines.boards
 
     @property
     def games(self) -> GameHouse:

@@ -36,7 +36,7 @@ from door.caller.identity import Caller
 from door.caller.login import reserved
 from door.caller.session import CallerSession
 from door.config import Config
-from door.context import DoorContext
+from door.context import DoorContext, Lines
 from door.net.bbs_terminals import SocketTerminal, StdioTerminal
 from door.net.charset import ASCII, CP437, UTF8, Charset
 from door.net.dropfile import DropFileError, DropInfo, parse_dropfile
@@ -149,7 +149,7 @@ async def _play_here(config: Config, info: DropInfo, chosen: Charset, store: Sto
         store.games.recorded.append(BulletinWriter(store, Path(config.bulletins.folder)).game_recorded)
     lobby = Lobby(config.paging, store.clock)
     ctx = DoorContext(config.rules, config.computer.delay, store, config.caller, config.sysops, config.paging, lobby,
-                      daily=config.daily, ranked=config.ranked, shared=config.shared)
+                      daily=config.daily, ranked=config.ranked, lines=Lines(config.shared))
     presence = lobby.join(1, terminal)
     caller = Caller(info.name, await bbs_account(store, info.name))
     clog = logging.LoggerAdapter(log, {"node": info.node})

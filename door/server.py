@@ -30,7 +30,7 @@ from door.caller.tournaments import seat_and_tell
 from door.collector import Collector
 from door.config import Config, SysopConfig
 from door.config.web import web_options
-from door.context import DoorContext
+from door.context import DoorContext, Lines
 from door.games.correspondence import sweep_for_ever
 from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
@@ -164,9 +164,8 @@ class DoorServer:
                                LoginThrottle(limits.password_window, limits.password_per_address,
                                              limits.password_per_account),
                                login_timeout=s.login_timeout, reader_wait=s.reader_wait, thinking=self.thinking,
-                               daily=self.config.daily,
-                               ranked=self.config.ranked, shared=self.config.shared,
-                               correspondence=self.config.correspondence)
+                               daily=self.config.daily, ranked=self.config.ranked,
+                               correspondence=self.config.correspondence, lines=Lines.of(self.config))
         lobby, store, config = self.ctx.lobby, self.store, self.config
         lobby.club_maker = lambda games, minutes: ClubNight(
             self.ctx.games, NightTerms(config.rules, games, store.clock() + minutes * 60, config.paging.ranked_grace),

@@ -1,7 +1,8 @@
 """Cribbage by correspondence by the game protocol: a program lists its
-games and the offers made to it (``games``), sits down to one
-(``open``: it plays its decisions at the table until the game waits on
-the other player, then ``waiting``), offers a game to a caller by name
+games and the offers it may answer (``games``: those made to it, and
+those made to anyone by others), sits down to one (``open``: it plays
+its decisions at the table until the game waits on the other player,
+then ``waiting``), offers a game to a caller by name or to anyone
 (``offer``) and answers an offer (``answer``); a game that comes to wait
 on it while it is on line is told by ``your_move``.  So a bot plays many
 games by correspondence on one connection, one sitting at a time.  The
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import BY_TURNS, go_away, offer_to, take_offer
+from door.caller.correspondence import BY_TURNS, go_away, offer_to, offers_for, take_offer
 from door.caller.program_side import ProgramSide
 from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
@@ -37,10 +38,11 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
               "hand": g.hand, "scores": list(g.scores) if g.scores is not None else None}
              for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS]
     offers = []
-    for offer in await store.correspondence.offers.received(account.id):
+    for offer in await offers_for(side, account.id):
         maker = await store.accounts.get(offer.maker)
         offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
-                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any"})
+                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
+                       "open": offer.taker is None})
     side.send({"type": "games", "games": games, "offers": offers})
     return False
 
@@ -64,32 +66,38 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
 
 async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``offer``: a game by correspondence offered to the caller ``name``
-    (``days`` a move, the sysop's default otherwise; ``runs``)."""
+    (``alias@BOARD`` on the cribbage hub), or to anyone without a
+    ``name`` (``days`` a move, the sysop's default otherwise; ``runs``)."""
     account = side.who.account
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     days = message.get("days", side.ctx.correspondence.default_days)
-    refused = await offer_to(side, account.id, message["name"], days, message.get("runs") == "order")
+    name = message.get("name")
+    refused = await offer_to(side, account.id, name, days, message.get("runs") == "order")
     if refused is not None:
         side.error(refused.field, refused.why)
+    elif name is None:
+        side.notice("Your offer to anyone is made: the first caller to take it plays you.")
     else:
-        side.notice(f"Your offer is made: {message['name']} finds it at their next call.")
+        side.notice(f"Your offer is made: {name} finds it at their next call.")
     return False
 
 
 async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
-    """``answer``: the program declines the offer, or accepts it and sits
-    down to the game it begins at once (its first decisions).  True when
-    the program left."""
+    """``answer``: the program declines the offer made to it (or
+    withdraws its own), or accepts it (one made to it, or to anyone by
+    another) and sits down to the game it begins at once (its first
+    decisions).  True when the program left."""
     account = side.who.account
     offers = side.ctx.store.correspondence.offers
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     if not message["accept"]:
-        if not await offers.decline(message["offer"], account.id):
-            side.error("offer", "no open offer to you has that id")
+        if not (await offers.decline(message["offer"], account.id)
+                or await offers.withdraw(message["offer"], account.id)):
+            side.error("offer", "no open offer to you, nor of yours, has that id")
         return False
     taken = await take_offer(side, account.id, message["offer"])
     if isinstance(taken, str):

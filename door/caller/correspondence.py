@@ -2,19 +2,22 @@
 games over days (K on the main menu): the games by deadline, the one
 chosen opened at the board where it stands with what happened since the
 caller's last move said first, offers made to a caller by name (on line or
-not) and answered at the callee's next call.  The game service runs the
-games (:mod:`door.games.correspondence`)."""
+not; on the cribbage hub, to a member board's caller as ``alias@BOARD``)
+or to anyone, answered at the callee's next call (an offer to anyone by
+the first other caller who takes it).  The game service runs the games
+and checks an offer taken (:mod:`door.games.correspondence`)."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import NamedTuple
 
+from door.caller.hub import board_caller, hub_account
 from door.caller.seated import seated
-from door.caller.side import CallerSide, Side
+from door.caller.side import CallerSide, Side, shared_line
 from door.caller.tournaments import tournaments_screen
 from door.caller.turns import tell_turn
-from door.games.correspondence import begin_from_offer, sit_down
+from door.games.correspondence import accept_offer, begin_from_offer, sit_down, under_way
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
@@ -30,10 +33,13 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "take_offer"]
+__all__ = ["ANYONE", "BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offers_for", "take_offer"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
+
+ANYONE = "anyone"
+"""What a caller types for the name to offer a game to anyone (an open offer)."""
 
 BY_TURNS = (GameKind.CORRESPONDENCE, GameKind.TOURNAMENT)
 """The kinds of kept game played by turns over days (listed here: a tournament's by correspondence too)."""
@@ -84,10 +90,10 @@ async def correspondence(side: CallerSide) -> None:
         side.doing(Doing.MAIN_MENU)
         now = store.clock()
         games = [g for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS][:SHOWN]
-        offers = await store.correspondence.offers.received(account.id)
+        offers = await offers_for(side, account.id)
         lines = ["Your games by correspondence (the first due first):", ""]
         lines += [f"  {i}  {_line(g, now)}" for i, g in enumerate(games, 1)] or ["  (none under way)"]
-        lines += ["", "  N  Offer a game by correspondence to a caller"]
+        lines += ["", "  N  Offer a game by correspondence to a caller, or to anyone"]
         keys = "".join(str(i) for i in range(1, len(games) + 1)) + "N"
         if side.ctx.correspondence.vacation_days > 0:
             lines.append("  V  Days away: your clocks stop in every game")
@@ -95,8 +101,12 @@ async def correspondence(side: CallerSide) -> None:
         lines.append("  T  Tournaments: enter one, or withdraw")
         keys += "T"
         if offers:
-            lines.append(f"  A  Answer the offers to you ({len(offers)})")
+            lines.append(f"  A  {_offers_line(offers)}")
             keys += "A"
+        mine = [o for o in await store.correspondence.offers.sent(account.id) if o.taker is None]
+        if mine:
+            lines.append("  W  Withdraw your offer to anyone")
+            keys += "W"
         lines += ["", "Press a key, ESC to go back to the menu."]
         answer = await ask_choice(side.display, "Correspondence", lines, keys, escape=True)
         if answer == BACK:
@@ -105,6 +115,9 @@ async def correspondence(side: CallerSide) -> None:
             await _offer(side)
         elif answer == "A":
             await _answer(side, offers)
+        elif answer == "W":
+            await store.correspondence.offers.withdraw(mine[0].id, account.id)
+            await show_page(side.display, "Correspondence", ["Your offer to anyone is withdrawn."])
         elif answer == "T":
             await tournaments_screen(side)
         elif answer == "V":
@@ -174,11 +187,13 @@ async def _offer(side: CallerSide) -> None:
     caller finds it at their next call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
-    name = await ask_line(side.display, "Offer a correspondence game", [
+    typed = await ask_line(side.display, "Offer a correspondence game", [
         "Offer a game by correspondence: each move waits for its player, for days.",
-        "Whom do you offer it to? (a registered caller's name; RETURN alone goes back)"], "Name: ", "", 30)
-    if not name:
+        "Whom do you offer it to? A registered caller's name, or ANYONE: the first",
+        "caller to take it plays you. (RETURN alone goes back)"], "Name: ", "", 30)
+    if not typed:
         return
+    name = None if typed.strip().lower() == ANYONE else typed
     refused = await offer_to(side, account.id, name, 0, False, check_only=True)
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
@@ -199,8 +214,9 @@ async def _offer(side: CallerSide) -> None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
     await show_page(side.display, "Correspondence", [
-        f"Your offer is made: {name} finds it at their next call.",
-        f"If they do not answer in {settings.offer_days} days, it lapses."])
+        f"Your offer is made: {name} finds it at their next call." if name is not None else
+        "Your offer to anyone is made: every caller sees it in their list, and the first to take it plays you.",
+        f"If nobody answers it in {settings.offer_days} days, it lapses."])
 
 
 class Refused(NamedTuple):
@@ -211,20 +227,28 @@ class Refused(NamedTuple):
     why: str
 
 
-async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool,
+async def offer_to(side: Side, account_id: int, name: str | None, days: int, ordered: bool,
                    check_only: bool = False) -> Refused | None:
-    """``account_id`` offers the registered caller ``name`` a game by
-    correspondence (``days`` a move; runs in exact order when ``ordered``;
-    the house's other rules), from the address ``side`` calls from:
-    ``None`` when made, else why not (:class:`Refused`: nobody of that name,
-    the caller themselves, too many games under way, the offer
-    rules: :class:`~door.records.correspondence.offers.OfferRefused`).  A
-    bot may be offered one, as a caller may.
+    """``account_id`` offers the registered caller ``name`` (``None``: anyone
+    who takes it, an open offer) a game by correspondence (``days`` a
+    move; runs in exact order when ``ordered``; the house's other rules),
+    from the address ``side`` calls from: ``None`` when made, else why not
+    (:class:`Refused`: nobody of that name, the caller themselves, too
+    many games under way, the offer rules:
+    :class:`~door.records.correspondence.offers.OfferRefused`).  A bot may
+    be offered one, as a caller may.  On the cribbage hub, a member
+    board's caller is named ``alias@BOARD`` (their account is made if
+    they never called); elsewhere such a name is refused, saying why.
     ``check_only``: say only whether one may be made to ``name``."""
     ctx = side.ctx
-    other = await ctx.store.accounts.find(name)
-    if other is None or other.id == account_id:
-        return Refused("name", f"No other registered caller is called {name}.")
+    taker = None
+    if name is not None:
+        found = await _callee(side, name, check_only)
+        if isinstance(found, Refused):
+            return found
+        if found == account_id:
+            return Refused("name", f"No other registered caller is called {name}.")
+        taker = found
     full = room_for(await _under_way(side, account_id), ctx.correspondence.max_open)
     if full is not None:
         return Refused("type", full)
@@ -234,24 +258,48 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
         return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
-        await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
+        await ctx.store.correspondence.offers.make(account_id, side.terminal.address, taker,
                                                    OfferTerms(rules_to_dict(rules), days),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
-    side.log.info("account %d offers %r a correspondence game (%d days a move)", account_id, other.name, days)
+    side.log.info("account %d offers %s a correspondence game (%d days a move)", account_id,
+                  "anyone" if name is None else repr(name), days)
     return None
 
 
+async def _callee(side: Side, name: str, check_only: bool) -> int | Refused | None:
+    """The account ``name`` names (``None``: a member board's caller not
+    met yet, when ``check_only``), else why not: nobody of that name; a
+    caller of another board (``alias@BOARD``) where this board is no hub,
+    or of a board that is not a member of it.  On the hub a member
+    board's caller's account is made (unless ``check_only``)."""
+    ctx = side.ctx
+    if "@" not in name:
+        other = await ctx.store.accounts.find(name)
+        return other.id if other is not None else Refused("name", f"No other registered caller is called {name}.")
+    if not ctx.boards:
+        return Refused("name", f"{name} is a caller of another board: this board is no cribbage hub. Games with "
+                               "callers of other boards are played on the hub: call it from your board and offer "
+                               "the game there.")
+    caller = board_caller(name, ctx.boards)
+    if isinstance(caller, str):
+        return Refused("name", caller)
+    account = await ctx.store.accounts.find(caller.name)
+    if account is None and not check_only:
+        account = await hub_account(ctx.store, caller)
+    return None if account is None else account.id
+
+
 async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
-    """``account_id`` accepts the offer ``offer_id``: the offer (the game
-    it begins is for the caller to sit down to), or why not in a sentence
-    (too many games under way; taken, withdrawn or lapsed meanwhile)."""
-    full = room_for(await _under_way(side, account_id), side.ctx.correspondence.max_open)
-    if full is not None:
-        return full
-    taken = await side.ctx.store.correspondence.offers.accept(offer_id, account_id)
-    return taken if taken is not None else "That offer is no longer open."
+    """``account_id`` accepts the offer ``offer_id`` (made to them, or to
+    anyone), from the line ``side`` calls on: the offer (the game it
+    begins is for the caller to sit down to), or why not in a sentence
+    (either player's games under way at the cap, their own offer, an offer
+    to anyone from their own network; taken, withdrawn or lapsed
+    meanwhile): :func:`~door.games.correspondence.accept_offer`."""
+    return await accept_offer(side.ctx.games, offer_id, account_id, side.terminal.address,
+                              shared_line(side.terminal, side.ctx.shared))
 
 
 async def go_away(side: Side, account_id: int, days: str | int) -> str:
@@ -275,7 +323,23 @@ async def go_away(side: Side, account_id: int, days: str | int) -> str:
 
 async def _under_way(side: Side, account_id: int) -> int:
     """How many games by correspondence ``account_id`` has under way."""
-    return sum(g.kind is GameKind.CORRESPONDENCE for g in await side.ctx.store.saved.unfinished(account_id))
+    return await under_way(side.ctx.games, account_id)
+
+
+def _offers_line(offers: list[Offer]) -> str:
+    """What A says on the list: the offers made to the caller, then those to anyone."""
+    anyone = sum(o.taker is None for o in offers)
+    if anyone == len(offers):
+        return f"Take an offer made to anyone ({anyone})"
+    return f"Answer the offers to you ({len(offers) - anyone})" + (f"; {anyone} made to anyone" if anyone else "")
+
+
+async def offers_for(side: Side, account_id: int) -> list[Offer]:
+    """The offers ``account_id`` may answer: those made to them, then
+    those made to anyone by others (oldest first, up to 50)."""
+    offers = side.ctx.store.correspondence.offers
+    return [*await offers.received(account_id),
+            *(o for o in await offers.open_to_anyone() if o.maker != account_id)]
 
 
 async def _answer(side: CallerSide, offers: list[Offer]) -> None:
@@ -288,14 +352,20 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
         maker = await ctx.store.accounts.get(offer.maker)
         who = maker.name if maker is not None else "a caller"
         runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
-        answer = await ask_choice(side.display, "Offer of a correspondence game", [
-            f"{who} offers you a game by correspondence: {offer.terms.days} day"
-            f"{'s' if offer.terms.days != 1 else ''} a move, runs {runs}.", "",
-            "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
+        terms = f"{offer.terms.days} day{'s' if offer.terms.days != 1 else ''} a move, runs {runs}."
+        if offer.taker is None:
+            answer = await ask_choice(side.display, "Offer of a correspondence game", [
+                f"{who} offers a game by correspondence to anyone: {terms}", "",
+                "Take it? (Y takes it, N goes to the next; ESC answers later)"], "YN", escape=True)
+        else:
+            answer = await ask_choice(side.display, "Offer of a correspondence game", [
+                f"{who} offers you a game by correspondence: {terms}", "",
+                "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
         if answer == BACK:
             return
         if answer == "N":
-            await ctx.store.correspondence.offers.decline(offer.id, account.id)
+            if offer.taker is not None:
+                await ctx.store.correspondence.offers.decline(offer.id, account.id)
             continue
         taken = await take_offer(side, account.id, offer.id)
         if isinstance(taken, str):

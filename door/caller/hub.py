@@ -27,7 +27,7 @@ from door.records.names import clean_name
 from door.records.store import Store
 from door.records.throttle import LoginThrottle
 
-__all__ = ["HubCaller", "hub_login", "hub_account", "ALIAS_LIMIT"]
+__all__ = ["HubCaller", "hub_login", "hub_account", "board_caller", "ALIAS_LIMIT"]
 
 ALIAS_LIMIT = 20
 """The longest alias a board may send, in characters (as a local name)."""
@@ -93,9 +93,26 @@ async def hub_login(handshake: RloginHandshake, boards: Sequence[BoardConfig], t
     return HubCaller(board, alias)
 
 
+def board_caller(name: str, boards: Sequence[BoardConfig]) -> HubCaller | str:
+    """The caller of a member board named ``name`` (``alias@TAG``, the tag
+    in any case), or a sentence saying why it names none (no such board
+    among ``boards``, a bad alias): how a caller of the hub names one of
+    another board, to offer them a game by correspondence before they
+    have ever called."""
+    raw_alias, _, tag = name.rpartition("@")
+    board = next((b for b in boards if b.tag.upper() == tag.strip().upper()), None)
+    if board is None:
+        return f"No board {tag.strip()[:8]!r} is a member of this hub: a caller of another board is alias@BOARD."
+    alias = _alias(raw_alias)
+    if alias is None:
+        return f"The alias {raw_alias[:ALIAS_LIMIT]!r} cannot be used here: 1 to {ALIAS_LIMIT} printable characters, no @."
+    return HubCaller(board, alias)
+
+
 async def hub_account(store: Store, caller: HubCaller) -> Account:
     """The account of ``caller`` (``alias@TAG``), made on their first call
-    with no usable password: their board vouches for them.  Raises
+    (or by the first offer of a game by correspondence made to them) with
+    no usable password: their board vouches for them.  Raises
     :class:`~door.records.store.StoreError` when the store fails."""
     account = await store.accounts.find(caller.name)
     if account is None:

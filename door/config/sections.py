@@ -114,10 +114,12 @@ class RankedConfig:
     and do not share an address or a network (an IPv4 /24, an IPv6 /56)
     now or when they registered (``same_network``: false; accounts on a
     ``[server] shared_addresses`` line are judged by the pair's history
-    instead); one pair counts at most ``pair_per_day`` rated matches a
-    day.  A caller who aborts ``abort_limit`` rated matches before their
-    first deal within ``abort_window`` hours is held back from rated play
-    for ``abort_hold`` hours.  Each decision of a rated match has a clock
+    instead; ``same_network`` also lets an offer of a game by correspondence
+    to anyone be taken from its maker's network); one pair counts at most
+    ``pair_per_day`` rated matches a day.  A caller who aborts
+    ``abort_limit`` rated matches before their first deal within
+    ``abort_window`` hours is held back from rated play for
+    ``abort_hold`` hours.  Each decision of a rated match has a clock
     of ``decision_clock`` seconds (the player is warned ``clock_warning``
     seconds before it runs out; whose clock runs out loses the match);
     ``clock_unrated``: games and matches between callers that are not

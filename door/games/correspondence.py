@@ -18,12 +18,13 @@ from door.games.house import GameHouse
 from door.games.kinds import correspondence_game
 from door.games.running import rejoined, running, sitting
 from door.games.tournament import open_tournament_game
+from door.net.gate import network_of
 from door.play.away_seat import AwaySeat
 from door.play.journal import Journal, Kept
 from door.play.seat import Seat
 from door.play.table import Table
 from door.records.correspondence.deadlines import DAY
-from door.records.correspondence.offers import Offer
+from door.records.correspondence.offers import Offer, games_words, room_for
 from door.records.correspondence.sweeper import Candidate, run_sweeper
 from door.records.game_kinds import GameKind
 from door.records.games import Opponent
@@ -34,7 +35,8 @@ from engine.game import replay
 from engine.notation import rules_from_dict
 from engine.tally import GameTally
 
-__all__ = ["begin_from_offer", "candidates", "end_game", "open_game", "sit_down", "sweep_for_ever"]
+__all__ = ["accept_offer", "begin_from_offer", "candidates", "end_game", "open_game", "sit_down", "sweep_for_ever",
+           "under_way"]
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +77,49 @@ def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> 
     away = AwaySeat(maker, Identity.of_account(offer.maker))
     return correspondence_game(house, rules_from_dict(dict(offer.terms.rules)), (away, seat), offer.terms.days,
                                offer.maker)
+
+
+async def under_way(house: GameHouse, account_id: int) -> int:
+    """How many games by correspondence ``account_id`` has under way (the
+    count ``[correspondence] max_open`` caps)."""
+    return sum(g.kind is GameKind.CORRESPONDENCE for g in await house.store.saved.unfinished(account_id))
+
+
+async def accept_offer(house: GameHouse, offer_id: int, account_id: int, address: str,
+                       shared: bool = False) -> Offer | str:
+    """``account_id``, calling from ``address`` (``shared``: a line several
+    callers share, a BBS's or a hub board's), accepts the offer
+    ``offer_id``, made to them or to anyone: the offer, now theirs (for
+    :func:`begin_from_offer`), or why not in a sentence.  Refused, the
+    offer left open for later: when either player's games under way are at
+    the cap (``[correspondence] max_open``; the sentence says whose); when
+    an offer to anyone is taken by its maker, or from the network it was
+    made from (a caller's second account would feed them games: the fair
+    play rule of rated live matches, ``[ranked] same_network``, unless the
+    line is shared).  Taken meanwhile by another caller, withdrawn or
+    lapsed: "That offer is no longer open."  Of two callers accepting one
+    offer at once, exactly one gets it."""
+    offers, gone = house.store.correspondence.offers, "That offer is no longer open."
+    offer = await offers.get(offer_id)
+    if offer is None or offer.taker not in (None, account_id):
+        return gone
+    if offer.maker == account_id:
+        return "That is your own offer: another caller takes it (you may withdraw it)."
+    if (offer.taker is None and not shared and not house.ranked.same_network
+            and network_of(address) == network_of(offer.address)):
+        return ("That offer was made from your network: an offer to anyone is for another caller "
+                "(as a rated match is).")
+    limit = house.correspondence.max_open
+    full = room_for(await under_way(house, account_id), limit)
+    if full is not None:
+        return full
+    made = await under_way(house, offer.maker)
+    if room_for(made, limit) is not None:
+        maker = await house.store.accounts.get(offer.maker)
+        return (f"{maker.name if maker is not None else 'The caller who made it'} has {games_words(made)} under "
+                "way, the most this board allows: the offer stays open until they finish one.")
+    taken = await offers.accept(offer_id, account_id)
+    return taken if taken is not None else gone
 
 
 async def candidates(house: GameHouse, now: float) -> Sequence[Candidate]:

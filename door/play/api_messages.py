@@ -82,8 +82,9 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "seed": _message("seed", {"seed": _text(200)}, ("seed",)),
     "games": _message("games"),
     "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
-    "offer": _message("offer", {"name": _text(NAME_LIMIT), "days": {"type": "integer", "minimum": 1, "maximum": 14},
-                                "runs": {"enum": ["any", "order"]}}, ("name",)),
+    "offer": _message("offer", {"name": _text(NAME_LIMIT + 9),  # (on the hub: alias@BOARD, a tag of up to 8)
+                                "days": {"type": "integer", "minimum": 1, "maximum": 14},
+                                "runs": {"enum": ["any", "order"]}}),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
@@ -212,8 +213,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False}},
         "offers": {"type": "array", "items": {"type": "object", "properties": {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
-            "runs": {"enum": ["any", "order"]}},
-            "required": ["offer", "name", "days", "runs"], "additionalProperties": False}}}, ("games", "offers")),
+            "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"}},
+            "required": ["offer", "name", "days", "runs", "open"], "additionalProperties": False}}}, ("games", "offers")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {
             "name": {"type": "string"}, "title": {"type": "string"}, "state": {"enum": ["open", "running"]},

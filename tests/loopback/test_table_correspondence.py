@@ -228,3 +228,58 @@ async def test_a_bot_logs_in_at_the_card_table_with_its_token(door: DoorServer, 
     await page.wait_for_function(LIST_SHOWN)
     assert "No game by correspondence yet" in await _list_text(page)
     await page.context.close()
+
+
+async def test_an_offer_to_anyone_posted_and_taken_at_the_card_table(door: DoorServer, browser: Any) -> None:
+    """Ann, on a desktop, posts an offer to anyone from the form (the box
+    ticked, no name asked for); Bob, on a phone, finds it under the offers
+    with Take it: taken from Ann's own network it is refused, the door's
+    reason said (every caller of the test calls from the loopback); once
+    the sysop allows one network, Bob's tap takes it and the game begins.
+    Ann's list never offers her own offer to her."""
+    for name in ("Ann", "Bob"):
+        await door.store.accounts.create(name, hash_password(PASSWORD))
+    page = await table_page(browser, door, "desktop", "Ann")
+    await page.fill("#password", PASSWORD)
+    await page.click("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    await page.check("#post-anyone")
+    assert await page.is_disabled("#post-name")
+    await page.select_option("#post-days", "5")
+    await page.click("#post-send")
+    await page.wait_for_function("() => document.querySelector('#status').textContent"
+                                 ".includes('Your offer to anyone is made')")
+    assert not await page.is_checked("#post-anyone") and not await page.is_disabled("#post-name")
+    posted = await door.store.correspondence.offers.open_to_anyone()
+    assert [(o.taker, o.terms.days) for o in posted] == [(None, 5)]
+    await page.click("#post-refresh")
+    await page.wait_for_timeout(300)
+    assert "offers a game to anyone" not in await _list_text(page)  # (her own)
+    assert await violations(page) == []
+    await page.context.close()
+
+    page = await table_page(browser, door, "phone", "Bob")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    listed = await _list_text(page)
+    assert "Offers to anyone Ann offers a game to anyone: 5 days a move, runs in any order." in listed, listed
+    assert await page.inner_text("#post-count") == "No game under way; no offer to you; 1 offer to anyone."
+    await page.screenshot(path=str(ARTIFACTS / "phone-correspondence-open-offer.png"))
+    assert await violations(page) == []
+    assert await page.evaluate(SIZES) == {"small": [], "tiny": []}
+    await page.locator("#post-offers button", has_text="Take it").tap()
+    await page.wait_for_function("() => document.querySelector('#status').textContent"
+                                 ".includes('That offer was made from your network')")
+    await page.wait_for_function(LIST_SHOWN)
+    door.ctx.ranked.same_network = True  # the sysop allows callers of one network to play each other
+    await page.locator("#post-offers button", has_text="Take it").tap()  # the game begins: Bob's discard
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.tap("#hand .card:nth-child(1)")
+    await page.tap("#hand .card:nth-child(2)")
+    await page.tap("#lay")
+    await page.wait_for_function(LIST_SHOWN)
+    await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('with Ann')")
+    assert "offers a game to anyone" not in await _list_text(page)
+    assert await door.store.correspondence.offers.open_to_anyone() == []
+    await page.context.close()

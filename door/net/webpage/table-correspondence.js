@@ -1,7 +1,8 @@
 // The card table's games by correspondence (docs/correspondence.md): the list of a registered
 // caller's games (the protocol's games message: "Your move" first, by deadline, the time left in
 // words, where each stands) with Play (open), the offers made to them with Accept and Decline
-// (answer), a form to offer a game by name (offer) and one for days away (away). What the door
+// (answer) and those made to anyone by others with Take it, a form to offer a game by name or to
+// anyone (offer) and one for days away (away). What the door
 // says of them (waiting, your_move) goes to a live region of its own, seen and heard at once.
 "use strict";
 window.cribbageCorrespondence = (() => {
@@ -49,23 +50,31 @@ window.cribbageCorrespondence = (() => {
     games.replaceChildren(...ordered(m.games).map((g) => item(`kept-${g.game}`, gameLine(g),
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
     if (!m.games.length) games.appendChild(item("kept-none", "No game by correspondence yet: offer one below.", []));
-    offers.replaceChildren(...m.offers.map((o) => item(`offered-${o.offer}`,
-      `${o.name} offers you a game: ${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}.`,
-      [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]])));
+    const terms = (o) => `${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}.`;
+    offers.replaceChildren(...m.offers.map((o) => (o.open
+      ? item(`offered-${o.offer}`, `${o.name} offers a game to anyone: ${terms(o)}`,
+        [["Take it", () => acts.answer(o.offer, true)]])
+      : item(`offered-${o.offer}`, `${o.name} offers you a game: ${terms(o)}`,
+        [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]]))));
+    const anyone = m.offers.filter((o) => o.open).length, mine = m.offers.length - anyone;
     $("post-offers-title").hidden = !m.offers.length;
+    $("post-offers-title").textContent = !anyone ? "Offers to you" : mine ? "Offers to you and to anyone" : "Offers to anyone";
     const waits = m.games.filter((g) => g.to_move !== "them").length;
     const under = m.games.length ? `${plural(m.games.length, "game")} under way, ${waits} waiting on you` : "No game under way";
-    $("post-count").textContent = `${under}; ${m.offers.length ? plural(m.offers.length, "offer") : "no offer"} to you.`;
+    const open = anyone ? `; ${plural(anyone, "offer")} to anyone` : "";
+    $("post-count").textContent = `${under}; ${mine ? plural(mine, "offer") : "no offer"} to you${open}.`;
     for (const id of ["join", "lobby", "game", "reviewed"]) $(id).hidden = true;
     $("post").hidden = false; $("menu").hidden = false;
     if (!keep) $("post-title").focus();
   }
   function news(text) { $("post-news").textContent = text; }   // the live region: waiting, your_move
   function offerAsked() {   // the form's offer, or null (the field at fault said and focused)
+    const asked = { type: "offer", days: Number($("post-days").value), runs: $("post-runs").value };
+    if ($("post-anyone").checked) { $("post-name").removeAttribute("aria-invalid"); return asked; }
     const name = $("post-name").value.trim();
     if (!name) { $("post-name").setAttribute("aria-invalid", "true"); $("post-name").focus(); return null; }
     $("post-name").removeAttribute("aria-invalid");
-    return { type: "offer", name, days: Number($("post-days").value), runs: $("post-runs").value };
+    return { ...asked, name };
   }
   function awayAsked() {   // the days away asked for, or null (not a whole number from 1 to 366)
     const text = $("away-days").value.trim();
@@ -75,11 +84,14 @@ window.cribbageCorrespondence = (() => {
     $("away-days").removeAttribute("aria-invalid");
     return { type: "away", days: Number(text) };
   }
+  function anyoneChanged() {   // an offer to anyone names nobody: the name field is off while it is ticked
+    $("post-name").disabled = $("post-anyone").checked;
+  }
   function buildDays() {
     $("post-days").replaceChildren(...DAYS.map((d) => {
       const o = document.createElement("option"); o.value = String(d); o.textContent = plural(d, "day");
       o.selected = d === FIRST_DAYS; return o;
     }));
   }
-  return { leftWords, gameLine, show, news, offerAsked, awayAsked, buildDays };
+  return { leftWords, gameLine, show, news, offerAsked, awayAsked, anyoneChanged, buildDays };
 })();

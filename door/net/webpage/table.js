@@ -359,6 +359,7 @@
       case "notice":
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
         if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
+        if (m.text.startsWith("Your offer to anyone is made")) { $("post-anyone").checked = false; post.anyoneChanged(); }
         say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden) note(m.text); break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
@@ -572,6 +573,7 @@
     const offer = post.offerAsked();
     if (offer) send(offer); else note("Type the name of the caller to offer a game to.");
   });
+  $("post-anyone").addEventListener("change", post.anyoneChanged);
   $("post-away").addEventListener("submit", (e) => {
     e.preventDefault();
     const away = post.awayAsked();

@@ -30,7 +30,7 @@ from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Conflict, Database
 
-__all__ = ["Offer", "OfferTerms", "OfferLimits", "Offers", "OfferRefused", "room_for", "BEST_OF", "HOUR"]
+__all__ = ["Offer", "OfferTerms", "OfferLimits", "Offers", "OfferRefused", "games_words", "room_for", "BEST_OF", "HOUR"]
 
 BEST_OF = (1, 3, 5)
 """The games a correspondence match may be the best of (1: one game)."""
@@ -123,8 +123,17 @@ def room_for(open_games: int, max_open: int) -> str | None:
     """
     if open_games < max_open:
         return None
-    return (f"You have {open_games} correspondence games under way, the most this board allows: "
+    return (f"You have {games_words(open_games)} under way, the most this board allows: "
             "finish one first.")
+
+
+def games_words(count: int) -> str:
+    """``count`` correspondence games, in words.
+
+    >>> games_words(1), games_words(20)
+    ('1 correspondence game', '20 correspondence games')
+    """
+    return f"{count} correspondence game{'s' if count != 1 else ''}"
 
 
 def _pair(maker: int, taker: int | None) -> str:
