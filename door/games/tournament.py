@@ -136,19 +136,24 @@ async def seat_live(house: GameHouse, s: Seating) -> Table:
 
 
 async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLink, account_id: int,
-                               seat: Seat) -> Table:
+                               seat: Seat) -> Table | None:
     """``account_id``'s player sits down to the tournament game ``saved``
     (its pairing ``link``) at ``seat``: at the table that plays it here
     now (a live game they were called to, or the other player is at it),
     else at a new table, the other player away (by correspondence) or
     awaited for the ranked grace (a live game whose node died).  A live
-    game's player is checked in: at the round's time to come, they came.
-    Raises ``ValueError`` for an account not in it."""
+    game's player is checked in: at the round's time to come, they came;
+    ``None`` when that time has passed without them (or the game's
+    pairing was decided meanwhile).  Raises ``ValueError`` for an account
+    not in it."""
     if link.live:
         mine = saved.seat_of(account_id)
         try:
             await house.store.tournaments.check_in(link.tournament, link.players[mine])
-        except (StoreError, TournamentError) as exc:
+        except TournamentError as exc:
+            log.info("tournament %s: %s may not sit down: %s", link.tournament, link.players[mine], exc)
+            return None
+        except StoreError as exc:
             log.warning("tournament %s: could not check %s in: %s", link.tournament, link.players[mine], exc)
     table = rejoined(house, saved, account_id, seat)
     if table is not None:

@@ -46,7 +46,10 @@ async def test_a_player_not_at_the_table_in_time_loses_and_both_absent_both_lose
         by_slot = {p.slot: p for p in view.pairings}
         assert (by_slot["1-1"].winner, by_slot["1-1"].how, by_slot["1-1"].scores) == (0, "forfeit", (0, 0))
         assert by_slot["1-2"].open and by_slot["1-3"].open
-        clock.now = START + 80 * MINUTE
+        clock.now = START + 80 * MINUTE + 1
+        with pytest.raises(TournamentError, match="the time to come to your game 1-3 in club has passed"):
+            await t.check_in("club", "Cy")  # too late to sit down
+        await t.check_in("club", "Bob")  # (one who came sits down again after a dropped line)
         await t.step("club", clock.now)
         view = await t.view("club")
         assert next(p for p in view.pairings if p.slot == "1-3").how == "both late"

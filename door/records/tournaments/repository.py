@@ -181,10 +181,18 @@ class Tournaments:
     async def check_in(self, name: str, player: str) -> Pairing:
         """``player`` turned up for their open game (or match) of
         tournament ``name``: at its deadline the other is the late one.
-        Raises :class:`TournamentError` when they have no open game."""
+        Raises :class:`TournamentError` when they have no open game, or
+        in a live round when they had not come by its time to come (the
+        director decides that game at its next step)."""
+        now = self.clock()
+
         def tx(db: Connection) -> Pairing:
             t = rows.tournament(db, name)
             p = _open_pairing(db, t, player)
+            show = t.settings.show_seconds
+            if (show is not None and p.deadline is not None and not p.shown >> p.seat(player) & 1
+                    and now > p.deadline - (t.settings.round_seconds - show)):
+                raise TournamentError(f"the time to come to your game {p.slot} in {name} has passed")
             db.execute("UPDATE tournament_pairings SET shown = ? WHERE id = ?",
                        (p.shown | 1 << p.seat(player), p.id))
             return p
