@@ -24,7 +24,8 @@ from door.records.tournaments.director import Director
 from door.records.tournaments.settings import Play, Settings
 from door.records.tournaments.values import State
 from engine.rules import Counting, Rules
-from tests.loopback.test_callers import PASSWORD
+from tests.loopback.test_callers import PASSWORD, registered
+from tests.loopback.test_correspondence import _decide, _leave
 from tests.loopback.test_protocol import answer, next_message
 from tests.support.server import make_config, running
 
@@ -137,3 +138,42 @@ async def test_a_live_swiss_seats_each_pairing_at_once_and_a_player_who_never_co
             assert account is not None and await store.saved.unfinished(account.id) == []
         for ws in programs.values():
             await ws.close()
+
+
+async def test_a_caller_at_the_menu_is_called_to_a_live_round_and_plays_it_from_k(tmp_path: Path) -> None:
+    """Ann calls by telnet and waits at the menu; Bob is a program.  When
+    the round is paired Ann's screen tells her at once; she sits down from
+    K and plays Bob live, at once; the result is the tournament's."""
+    config = make_config(tmp_path / "data")
+    async with running(config) as door:
+        store = door.store
+        caller = await registered(door.telnet_port, store, "Ann")
+        await store.accounts.create("Bob", hash_password(PASSWORD))
+        start = time.time()
+        settings = Settings(Format(Kind.SWISS, rounds=1), rules=RULES, play=Play.LIVE, round_hours=1, show_minutes=15,
+                            closes=start + 600)
+        await store.tournaments.create("duel", "The duel", settings)
+        for name in ("Ann", "Bob"):
+            await store.tournaments.enter("duel", name)
+        bob = await _program(door.web_port, "Bob")
+        s = caller.screen
+        await s.wait_for(lambda: "Main menu" in s.text())
+
+        director = Director(store.tournaments, store.leases, "test director")
+        seatings = await director.advance(start + 601)
+        assert seatings is not None and len(seatings) == 1
+        await seat_and_tell(door.ctx.games, door.ctx.lobby, seatings)
+        game = (await next_message(bob, "your_move"))["game"]
+        await s.wait_for(lambda: "Your tournament game with Bob is ready" in " ".join(s.text().split()))
+        await caller.send(b"k")
+        await s.wait_for(lambda: "Your games by correspondence" in s.text())
+        await caller.send(b"1")
+        await s.wait_for(lambda: "Your games by correspondence" not in s.text())
+        await asyncio.gather(_decide(caller, "Ann", "Your games by correspondence"), _play_out(bob, game))
+        view = await store.tournaments.view("duel")
+        assert view.pairings[0].how == "played" and max(view.pairings[0].scores) == 61
+        assert await director.advance(start + 602) == []
+        assert (await store.tournaments.view("duel")).tournament.state is State.FINISHED
+        await caller.send(b"\x1b")
+        await _leave(caller)
+        await bob.close()
