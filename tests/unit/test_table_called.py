@@ -65,3 +65,21 @@ async def test_both_called_players_play_and_the_wait_is_not_their_grace() -> Non
     assert table.away.grace_used == {0: 0.0, 1: 0.0}
     game = table.game
     assert game is not None and game.over and table.ending.forfeit is None
+
+
+async def test_a_player_whose_line_drops_in_a_live_tournament_game_forfeits_after_the_grace() -> None:
+    """(The live rules of a rated match, at a table that is not rated.)"""
+    table = Table(RULES, [AwaySeat("Ann", ANN), AwaySeat("Bob", BOB)], TableSettings(
+        lambda: 7, auto_deal=True, rejoin_timeout=0.3, terms=MatchTerms(3), rematch=False, forfeit_after_grace=True))
+    expect(table, {0, 1}, time.time() + 30)
+    run = asyncio.create_task(table.run())
+    bob = Scripted("Bob", BOB)
+    bob.acting = False  # (Bob thinks; then his line drops)
+    table.rejoin(0, Scripted("Ann", ANN))
+    table.rejoin(1, bob)
+    await asyncio.sleep(0.1)
+    table.leave(1, bob)
+    await asyncio.wait_for(run, 10)
+    result = table.series.result
+    assert not table.rated and table.ending.forfeit == 1
+    assert result is not None and result.forfeit and result.winner == 0  # the match of best of 3, by forfeit
