@@ -8,6 +8,7 @@ player's list of games by turns (:mod:`door.games.tournament`)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,12 +16,13 @@ from door.caller.side import CallerSide, Side
 from door.caller.turns import tell_waiting
 from door.games.house import GameHouse
 from door.games.tournament import seat_and_drop
+from door.play.table import Table
 from door.records.tournaments.settings import TournamentError
 from door.records.tournaments.values import Seating, State
 from door.sysop.lobby import Lobby
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["enter_or_withdraw", "seat_and_tell", "tournament_list", "tournaments_screen"]
+__all__ = ["call_to_table", "enter_or_withdraw", "seat_and_tell", "tournament_list", "tournaments_screen"]
 
 SHOWN = 9
 """Tournaments listed at once (keys 1 to 9)."""
@@ -58,9 +60,36 @@ async def seat_and_tell(house: GameHouse, lobby: Lobby, seatings: Sequence[Seati
     """The director's step followed by the game service ``house``
     (:func:`~door.games.tournament.seat_and_drop`), and each new pairing
     announced to its players on line in ``lobby`` (here): a program by
-    ``your_move``, a caller on their menu."""
+    ``your_move``, a caller on their menu; a live round's players are
+    called to their table (:func:`call_to_table`)."""
     for table in await seat_and_drop(house, seatings):
-        tell_waiting(lobby, table)
+        if table.settings.by_turns:
+            tell_waiting(lobby, table)
+        else:
+            call_to_table(lobby, table)
+
+
+def call_to_table(lobby: Lobby, table: Table) -> None:
+    """Call both players of the live tournament ``table`` who are on line
+    in ``lobby`` (here) to it: a program by ``your_move`` (as for any game
+    of its list that waits on it: it sits down with ``open``), a caller by
+    a line on their screen (K on the menu lists the game; choosing it sits
+    them down).  Until both sit down, the table waits for them until the
+    round's time to come; one who has not come by then loses."""
+    journal = table.journal
+    if journal is None or journal.saved_id is None or table.ended.is_set():
+        return
+    until = time.strftime("%H:%M UTC", time.gmtime(table.away.until))
+    for seat in sorted(table.absent):
+        identity, other = table.seats[seat].identity, table.seats[1 - seat].name
+        for presence in list(lobby.presences.values()):
+            if identity is None or presence.identity != identity:
+                continue
+            if presence.your_move is not None:
+                presence.your_move(journal.saved_id, other)
+            else:
+                presence.tell(f"Your tournament game with {other} is ready: press K on the menu and choose it "
+                              f"by {until}, or lose it.")
 
 
 async def tournaments_screen(side: CallerSide) -> None:

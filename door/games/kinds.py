@@ -18,7 +18,7 @@ presentation that holds its one person (its end is theirs).
   American Cribbage Congress's game points);
 - :func:`correspondence_game`: two registered callers by correspondence,
   each decision waiting days for its player;
-- :func:`tournament_game`: a tournament's game or match played by
+- :func:`tournament_game`: a tournament's game or match, live or by
   correspondence (its results go to the tournament's pairing);
 - :func:`exhibition`: the computer against itself, watched.
 
@@ -177,20 +177,34 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
 
 
 def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], best_of: int, kept: Kept,
-                    resume: SavedGame | None = None) -> Table:
+                    resume: SavedGame | None = None, live: bool = False,
+                    before_run: Callable[[Table], None] | None = None) -> Table:
     """A tournament's game (``best_of`` 1, a Swiss) or match (a knock-out)
-    played by correspondence between two registered callers or bots, as
-    :func:`correspondence_game` plays one, its journal following the
+    between two registered callers or bots, its journal following the
     pairing (``kept``: the kind, the round's deadline, the pairing's links
     and result: :mod:`door.games.tournament`); kept by seat 0's account;
-    running among the house's tables (from ``resume`` when given)."""
+    running among the house's tables (from ``resume`` when given;
+    ``before_run`` is given the table first, to set who it waits for).
+    By correspondence, as :func:`correspondence_game` plays one.
+    ``live``: played at once under the house rules as a rated match is
+    (its decision clocks, the ranked grace for a dropped line, no hints,
+    the cards dealt without chat mode), not rated, and a player who stays
+    away past the grace loses it by forfeit."""
     accounts = (_account(seats[0]), _account(seats[1]))
     owner = accounts[0] if accounts[0] is not None else accounts[1]
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
                       warn=_to_everyone(seats), matches=MatchEntry(), kept=kept)
-    table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
-        journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
-        terms=MatchTerms(best_of), rematch=False, forced_moves=True, by_turns=True))
+    settings = TableSettings(journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit,
+                             clock=house.store.clock, terms=MatchTerms(best_of), rematch=False)
+    if live:
+        settings = dataclasses.replace(settings, rejoin_timeout=house.paging.ranked_grace,
+                                       decision_clock=house.ranked.clock(True), forfeit_after_grace=True)
+    else:
+        rules = dataclasses.replace(rules, counting=Counting.AUTOMATIC)
+        settings = dataclasses.replace(settings, forced_moves=True, by_turns=True)
+    table = Table(rules, list(seats), settings)
+    if before_run is not None:
+        before_run(table)
     house.tables.run_table(table, resume)
     return table
 

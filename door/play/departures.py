@@ -16,7 +16,7 @@ from door.play.decision_clock import clock_words
 from door.play.seat import Seated
 from engine.game import Game
 
-__all__ = ["departure", "grace_over", "lose", "warn_clock"]
+__all__ = ["departure", "expect", "grace_over", "lose", "warn_clock"]
 
 log = logging.getLogger("door.play.table")
 
@@ -117,8 +117,28 @@ def _away(table: Seated, seat: int) -> None:
     log.info("%s left a game by correspondence", gone.name)
 
 
+def expect(table: Seated, seats: set[int], until: float) -> None:
+    """Before it runs, ``table`` waits for ``seats`` (0, 1 or both: their
+    players called to it, each seat an
+    :class:`~door.play.away_seat.AwaySeat` until they sit down with
+    :meth:`~door.play.table.Table.rejoin`) until ``until`` (seconds on the
+    table's clock), its decision clocks stopped meanwhile; then as when
+    a line drops and its grace runs out (:func:`grace_over`).  The wait is
+    not counted in a player's grace."""
+    table.absent.update(seats)
+    table.away.expected.update(seats)
+    table.away.since = table.clock()
+    table.away.until = until
+    if table.clocks is not None:
+        table.clocks.pause(table.away.since)
+
+
 def grace_over(table: Seated, game: Game) -> bool:
-    if table.rated and len(table.absent) == 1:
+    """An absent player's grace ran out: in a rated match (or at a table
+    whose settings say ``forfeit_after_grace``) the one player away loses
+    by forfeit; else, or with both away, the game is abandoned as it
+    stands.  False: the game ended."""
+    if (table.rated or table.settings.forfeit_after_grace) and len(table.absent) == 1:
         gone = next(iter(table.absent))  # a rated match: staying away past the grace forfeits it
         lose(table, gone)
         log.info("game %d: %s did not come back: %s", game.number, table.seats[gone].name,

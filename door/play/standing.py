@@ -17,12 +17,15 @@ class Absence:
     and until when the table waits for them (seconds on the table's clock),
     and the seconds each seat has spent away at a table with clocks
     (``grace_used``): its drops share one grace, so a player cannot stall
-    by dropping and coming back again and again."""
+    by dropping and coming back again and again.  ``expected``: the seats
+    awaited since the table began (a live tournament game's players, called
+    to it), whose wait is not their grace."""
 
     seats: set[int] = field(default_factory=set)
     since: float = 0.0
     until: float = 0.0
     grace_used: dict[int, float] = field(default_factory=lambda: {0: 0.0, 1: 0.0})
+    expected: set[int] = field(default_factory=set)
 
 
 @dataclass

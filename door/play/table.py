@@ -240,7 +240,10 @@ class Table(SettingsReader):
         self.seats[seat] = new
         new.attach(self, seat)
         self.absent.discard(seat)
-        self.away.grace_used[seat] += max(0.0, self.clock() - self.away.since)
+        if seat in self.away.expected:  # (called to the table: the wait for them was not their grace)
+            self.away.expected.discard(seat)
+        else:
+            self.away.grace_used[seat] += max(0.0, self.clock() - self.away.since)
         if self.clocks is not None and not self.absent:
             self.clocks.resume(self.clock())  # the clocks go on with the time they had
             self._queue.put_nowait(Wake())

@@ -59,6 +59,9 @@ class TableSettings:
     is forfeited; the table ends, its game kept as it stands, as soon as
     it waits only on players who are away
     (:class:`~door.play.away_seat.AwaySeat`).
+    ``forfeit_after_grace``: a player who does not come back within the
+    grace (``rejoin_timeout``) loses by forfeit, as in a rated match,
+    though the table is not rated (a live tournament game).
     """
 
     numbers: Callable[[], int | SeededShuffle | None] = _no_number
@@ -76,6 +79,7 @@ class TableSettings:
     decision_clock: ClockTerms | None = None
     forced_moves: bool = False
     by_turns: bool = False
+    forfeit_after_grace: bool = False
 
 
 class SettingsReader:

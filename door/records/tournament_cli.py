@@ -70,6 +70,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--play", choices=[x.value for x in Play], default="live", help="create: live or correspondence")
     p.add_argument("--round-hours", type=float, default=2.0, help="create: a live round's hours (default 2)")
     p.add_argument("--interval-hours", type=float, default=0.0, help="create: hours between live rounds' set times")
+    p.add_argument("--show-minutes", type=float, default=15.0,
+                   help="create: minutes after a live round is paired by which a player must be at the table "
+                        "or lose (default 15)")
     p.add_argument("--move-days", type=float, default=3.0, help="create: correspondence days a move (default 3)")
     p.add_argument("--round-days", type=float, default=14.0, help="create: correspondence days a round")
     p.add_argument("--closes", help="create: when entries close and round 1 is paired, YYYY-MM-DD HH:MM UTC "
@@ -130,7 +133,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ValueError(f"--rules: {exc}") from None
     return Settings(Format(kind, args.rounds, args.games, qualify), rules, Play(args.play), args.round_hours,
                     args.interval_hours, args.move_days, args.round_days,
-                    None if args.closes is None else when(args.closes), args.min_rating, args.max_rating, args.bots)
+                    None if args.closes is None else when(args.closes), args.min_rating, args.max_rating, args.bots,
+                    args.show_minutes)
 
 
 def run_tournament(args: argparse.Namespace, where: Path | str, out: TextIO | None = None) -> int:

@@ -3,10 +3,14 @@
 :meth:`~door.records.tournaments.director.Director.advance`, which does
 anything only on the node holding the store's lease, so one node at a
 time directs the tournaments, and when it dies another takes over once
-its lease expires.  The games it pairs are logged (the game service seats
-them) and announced in the tournament's bulletins when the door writes
+its lease expires.  The games it pairs are logged, seated by the game
+service (``seat``: by correspondence a kept game in both players' lists;
+a live round's at a live table at once, its players on line here called
+to it) and announced in the tournament's bulletins when the door writes
 bulletins; a store or folder that cannot be written is logged and tried
-again at the next turn."""
+again at the next turn.  A live round's players who have not sat down by
+its time to come are judged at the first turn after it (within
+:data:`EVERY` seconds; the table itself gives up waiting at that time)."""
 
 from __future__ import annotations
 
@@ -37,8 +41,10 @@ async def run_director(store: Store, holder: str, every: float = EVERY, folder: 
     seconds, the first after one wait, until cancelled; with ``folder``
     (``[bulletins] folder``), write the bulletins of each tournament that
     paired games (:func:`~door.records.tournaments.announce.view_bulletins`);
-    ``seat`` is given the games paired at each step (the game service
-    seats those played by correspondence)."""
+    ``seat`` is given the games paired at each step, and an empty list
+    at a step that paired none (the game service seats the new games,
+    live or by correspondence, and drops those of pairings decided
+    without them)."""
     director = Director(store.tournaments, store.leases, holder)
     while True:
         await asyncio.sleep(every)

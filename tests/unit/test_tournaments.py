@@ -46,7 +46,8 @@ async def test_a_qualifying_swiss_then_a_knock_out_of_the_top_4(where: Path | st
     try:
         await callers(store, RATED)
         t = store.tournaments
-        settings = Settings(Format(Kind.QUALIFYING, rounds=3, games=3, qualify=Fraction(1, 2)), round_hours=2)
+        settings = Settings(Format(Kind.QUALIFYING, rounds=3, games=3, qualify=Fraction(1, 2)), round_hours=2,
+                            show_minutes=120)  # (nobody sits at a table here: only the deadlines decide)
         await t.create("autumn", "Autumn qualifier", settings)
         for name in RATED:
             await t.enter("autumn", name.lower())  # any case: the name as registered is kept

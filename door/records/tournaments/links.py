@@ -1,5 +1,5 @@
 """Which kept game plays which tournament pairing: the game service seats
-a pairing played by correspondence as a kept game, links the two, and
+a pairing as a kept game (played by correspondence or live), links the two, and
 reads the link back when a player opens the game (its match length, its
 deadline, where its result goes) and when the pairing is decided without
 it (its deadline passed: the game is dropped)."""
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from door.records.connection import Connection
 from door.records.database import Database
-from door.records.tournaments.settings import Settings
+from door.records.tournaments.settings import Play, Settings
 
 __all__ = ["GameLink", "Links"]
 
@@ -20,7 +20,8 @@ class GameLink:
     """A kept game's tournament pairing: the ``tournament``'s name, the
     ``pairing`` id, the players' names by seat, the ``best_of`` games of
     its match (1 in a Swiss), its round's ``deadline`` (seconds since
-    the epoch, ``None``: none) and whether it is ``decided``."""
+    the epoch, ``None``: none), whether it is ``decided``, and whether
+    it is played ``live`` (else by correspondence)."""
 
     tournament: str
     pairing: int
@@ -28,6 +29,7 @@ class GameLink:
     best_of: int
     deadline: float | None
     decided: bool
+    live: bool = False
 
 
 _SELECT = ("SELECT t.name, p.id, p.player0, p.player1, p.stage, t.settings, p.deadline, p.winner "
@@ -39,7 +41,7 @@ def _link(row: tuple[object, ...]) -> GameLink:
     settings = Settings.from_json(str(row[5]))
     best_of = 1 if row[4] == "swiss" else settings.format.games
     return GameLink(str(row[0]), int(str(row[1])), (str(row[2]), str(row[3] or "")), best_of,
-                    None if row[6] is None else float(str(row[6])), row[7] is not None)
+                    None if row[6] is None else float(str(row[6])), row[7] is not None, settings.play is Play.LIVE)
 
 
 class Links:

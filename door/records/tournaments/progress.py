@@ -38,7 +38,7 @@ from door.records.ranked.tournament import Entrant, GameResult, Kind, MatchResul
 from door.records.tournaments.values import BOTH_LOST, SWISS, Entry, Pairing, Tournament
 
 __all__ = ["Decision", "NewPairing", "swiss_results", "swiss_standings", "brackets", "late_decision",
-           "next_pairings", "finishes", "skunk_of"]
+           "next_pairings", "finishes", "skunk_of", "no_shows"]
 
 
 @dataclass(frozen=True)
@@ -148,6 +148,21 @@ def late_decision(t: Tournament, p: Pairing, seeds: Sequence[str] = ()) -> Decis
         return Decision(winner, (0, 0), 0, how)
     games = t.settings.format.to_win
     return Decision(winner, (games, 0) if winner == 0 else (0, games), 0, how)
+
+
+def no_shows(t: Tournament, pairings: Sequence[Pairing], now: float) -> list[Pairing]:
+    """The open games of a live round whose players were not both at the
+    table (checked in) ``show_minutes`` after it was paired, at ``now``
+    (a deadline the sysop extended moves that time with it); each as
+    :func:`late_decision` should judge it: by who turned up, not by whose
+    move a game waits on (none of them began)."""
+    show = t.settings.show_seconds
+    if show is None:
+        return []
+    before = t.settings.round_seconds - show  # (the time to come, counted back from the deadline)
+    return [dataclasses.replace(p, waiting=None) for p in pairings
+            if p.open and p.players[1] is not None and p.deadline is not None and p.shown != 3
+            and p.deadline - before <= now]
 
 
 def next_pairings(t: Tournament, entries: Sequence[Entry], pairings: Sequence[Pairing],

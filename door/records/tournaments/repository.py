@@ -33,6 +33,7 @@ from door.records.tournaments.progress import (
     finishes,
     late_decision,
     next_pairings,
+    no_shows,
     skunk_of,
     swiss_standings,
 )
@@ -180,10 +181,18 @@ class Tournaments:
     async def check_in(self, name: str, player: str) -> Pairing:
         """``player`` turned up for their open game (or match) of
         tournament ``name``: at its deadline the other is the late one.
-        Raises :class:`TournamentError` when they have no open game."""
+        Raises :class:`TournamentError` when they have no open game, or
+        in a live round when they had not come by its time to come (the
+        director decides that game at its next step)."""
+        now = self.clock()
+
         def tx(db: Connection) -> Pairing:
             t = rows.tournament(db, name)
             p = _open_pairing(db, t, player)
+            show = t.settings.show_seconds
+            if (show is not None and p.deadline is not None and not p.shown >> p.seat(player) & 1
+                    and now > p.deadline - (t.settings.round_seconds - show)):
+                raise TournamentError(f"the time to come to your game {p.slot} in {name} has passed")
             db.execute("UPDATE tournament_pairings SET shown = ? WHERE id = ?",
                        (p.shown | 1 << p.seat(player), p.id))
             return p
@@ -197,19 +206,26 @@ class Tournaments:
         await self.database.tx(lambda db: db.execute(
             "UPDATE tournament_pairings SET waiting = ? WHERE id = ?", (seat, pairing_id)))
 
-    async def record(self, name: str, winner: str, loser: str, score: tuple[int, int]) -> Pairing:
+    async def record(self, name: str, winner: str, loser: str, score: tuple[int, int] | None) -> Pairing:
         """Record the result of ``winner``'s open game or match against
         ``loser`` in tournament ``name``: in a Swiss, ``score`` is the game's
         points (the winner's first: ``(121, 95)``; the skunk is worked out
         from the house rules); in a knock-out, the match's games
-        (``(2, 1)``).  Raises :class:`TournamentError` when they have no
+        (``(2, 1)``); ``None``: ``loser`` forfeited it (left a live game,
+        or stayed away past its grace), scored as a forfeit at the
+        deadline is.  Raises :class:`TournamentError` when they have no
         open game together or the score cannot be."""
         now = self.clock()
 
         def tx(db: Connection) -> Pairing:
             t = rows.tournament(db, name)
             p = _between(db, t, winner, loser, open_only=True)
-            rows.decide(db, p, _result(t, p, p.seat(_entered(db, t, winner)), score, "played"), now)
+            seat = p.seat(_entered(db, t, winner))
+            if score is None:
+                given = (t.settings.format.to_win if p.stage != SWISS else 0, 0)
+                rows.decide(db, p, _result(t, p, seat, given, "forfeit"), now)
+            else:
+                rows.decide(db, p, _result(t, p, seat, score, "played"), now)
             return p
         return await self.database.tx(tx)
 
@@ -386,8 +402,11 @@ def _running(db: Connection, name: str, now: float) -> Tournament | None:
 def _decide_late(db: Connection, t: Tournament, entries: Sequence[Entry], pairings: list[Pairing],
                  now: float) -> list[Pairing]:
     """Decide every open game whose deadline has passed (the late player
-    loses); the pairings as they stand after."""
+    loses), and every game of a live round whose players were not both at
+    the table in time (who did not come loses); the pairings as they
+    stand after."""
     late = [p for p in pairings if p.open and p.deadline is not None and p.deadline <= now]
+    late += [p for p in no_shows(t, pairings, now) if p.id not in {q.id for q in late}]
     if not late:
         return pairings
     seeds = {label: state.bracket.seeds for label, state in brackets(t, entries, pairings)}
@@ -409,8 +428,10 @@ def _pair(db: Connection, t: Tournament, entries: Sequence[Entry], pairings: lis
             a, b = n.players
             if b is not None:
                 s = t.settings
+                show = s.show_seconds
                 seats.append(Seating(t.name, pairing_id, n.slot, (a, b), (accounts.get(a), accounts.get(b)),
                                      1 if n.stage == SWISS else s.format.games, s.rules, now + s.round_seconds,
-                                     s.move_days if s.play is Play.CORRESPONDENCE else None))
+                                     s.move_days if s.play is Play.CORRESPONDENCE else None,
+                                     None if show is None else now + show))
         pairings = rows.pairings(db, t.id)
     return seats

@@ -43,7 +43,8 @@ class Play(enum.Enum):
     """How a tournament's games are played."""
 
     LIVE = "live"
-    """At the door, at set times: a round lasts ``round_hours`` from when it is paired."""
+    """At the door, at set times: a round lasts ``round_hours`` from when it
+    is paired, and a player not at the table ``show_minutes`` after it loses."""
     CORRESPONDENCE = "correspondence"
     """Over days: ``move_days`` a move, ``round_days`` a round."""
 
@@ -80,7 +81,9 @@ class Settings:
     - ``play``: :class:`Play`.  Live: a round's deadline is ``round_hours``
       (0.25 to 168) after it is paired, and round *k* is paired no sooner
       than ``interval_hours`` (0 to 720; 0: at once) times *k - 1* after
-      the first (the set times).  Correspondence: ``move_days`` (1 to 14) a
+      the first (the set times); a player not at their table
+      ``show_minutes`` (1 to 240, at most the round) after the round is
+      paired loses the game (or match) by forfeit.  Correspondence: ``move_days`` (1 to 14) a
       move, and a round's deadline ``round_days`` (1 to 60, at least
       ``move_days``) after it is paired.
     - ``closes``: when entries close and the director starts it (seconds
@@ -102,6 +105,7 @@ class Settings:
     min_rating: float | None = None
     max_rating: float | None = None
     bots: bool = False
+    show_minutes: float = 15.0
 
     def __post_init__(self) -> None:
         if not isinstance(self.format, Format):
@@ -112,6 +116,10 @@ class Settings:
             raise TournamentError(f"play is {' or '.join(p.value for p in Play)}, got {self.play!r}")
         _number("a live round", self.round_hours, 0.25, 168, "hours")
         _number("the time between live rounds", self.interval_hours, 0, 720, "hours")
+        _number("the time to come to a live round's table", self.show_minutes, 1, 240, "minutes")
+        if self.show_minutes * 60 > self.round_hours * HOUR:
+            raise TournamentError(f"the time to come to a live round's table ({self.show_minutes:g} minutes) is at "
+                                  f"most the round ({self.round_hours:g} hours)")
         _number("a correspondence move", self.move_days, 1, 14, "days")
         _number("a correspondence round", self.round_days, 1, 60, "days")
         if self.round_days < self.move_days:
@@ -131,6 +139,12 @@ class Settings:
     def round_seconds(self) -> float:
         """How long a round lasts from when it is paired to its deadline (seconds)."""
         return self.round_hours * HOUR if self.play is Play.LIVE else self.round_days * DAY
+
+    @property
+    def show_seconds(self) -> float | None:
+        """How long after a live round is paired its players must be at
+        their tables (seconds); ``None`` by correspondence."""
+        return self.show_minutes * 60 if self.play is Play.LIVE else None
 
     def set_time(self, started: float, stage_round: int) -> float:
         """The earliest a live Swiss round ``stage_round`` (1, 2, ...) of a
@@ -153,7 +167,8 @@ class Settings:
                 Kind.DOUBLE: f"double elimination, best of {f.games}",
                 Kind.QUALIFYING: f"qualifying Swiss of {f.rounds} rounds, then the top {f.qualify} in a "
                                  f"knock-out (best of {f.games}) and the rest in a consolation"}[f.kind]
-        how = (f"live, {self.round_hours:g} hours a round" if self.play is Play.LIVE else
+        how = (f"live, {self.round_hours:g} hours a round, at the table within {self.show_minutes:g} minutes"
+               if self.play is Play.LIVE else
                f"by correspondence, {self.move_days:g} days a move, {self.round_days:g} days a round")
         band = ("" if self.min_rating is None and self.max_rating is None else
                 f", ratings {self.min_rating or 0:g} to {self.max_rating if self.max_rating is not None else 5000:g}")
@@ -166,7 +181,8 @@ class Settings:
                            "bye_spread": f.bye_spread, "rules": rules_to_dict(self.rules), "play": self.play.value,
                            "round_hours": self.round_hours, "interval_hours": self.interval_hours,
                            "move_days": self.move_days, "round_days": self.round_days, "closes": self.closes,
-                           "min_rating": self.min_rating, "max_rating": self.max_rating, "bots": self.bots},
+                           "min_rating": self.min_rating, "max_rating": self.max_rating, "bots": self.bots,
+                           "show_minutes": self.show_minutes},
                           sort_keys=True)
 
     @classmethod
@@ -176,6 +192,7 @@ class Settings:
             d: dict[str, Any] = json.loads(text)
             fmt = Format(Kind(d["kind"]), d["rounds"], d["games"], Fraction(d["qualify"]), d["bye_spread"])
             return cls(fmt, rules_from_dict(d["rules"]), Play(d["play"]), d["round_hours"], d["interval_hours"],
-                       d["move_days"], d["round_days"], d["closes"], d["min_rating"], d["max_rating"], d["bots"])
+                       d["move_days"], d["round_days"], d["closes"], d["min_rating"], d["max_rating"], d["bots"],
+                       d.get("show_minutes", 15.0))
         except (ValueError, KeyError, TypeError, NotationError) as exc:
             raise TournamentError(f"a tournament's stored settings cannot be read: {exc}") from None

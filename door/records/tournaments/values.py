@@ -136,8 +136,10 @@ class Seating:
     the ``pairing`` id, its ``slot``, the ``players``' names and
     ``accounts`` (``None``: the account was removed), ``best_of`` games
     (1 in a Swiss), the house ``rules``, the ``deadline`` (seconds since
-    the epoch) and, by correspondence, ``move_days`` a move (``None``:
-    live)."""
+    the epoch), by correspondence ``move_days`` a move (``None``: live),
+    and in a live round ``show_by``, when both players must be at the
+    table (seconds since the epoch; ``None`` by correspondence): one who
+    is not loses the pairing by forfeit, both: as when both are late."""
 
     tournament: str
     pairing: int
@@ -148,3 +150,9 @@ class Seating:
     rules: Rules
     deadline: float
     move_days: float | None
+    show_by: float | None = None
+
+    @property
+    def live(self) -> bool:
+        """Played live at the door (else by correspondence)."""
+        return self.move_days is None
