@@ -103,7 +103,8 @@ class DoorContext:
     def games(self) -> GameHouse:
         """What a new game of this door needs (:mod:`door.games`): the
         store, the lobby as the registry of running tables, the settings."""
-        return GameHouse(self.store, self.lobby, self.paging, self.caller, self.ranked, self.correspondence)
+        return GameHouse(self.store, self.lobby, self.paging, self.caller, self.ranked, self.correspondence,
+                         node=lambda: self.link.node_id if self.link is not None else None)
 
     def sysop(self, name: str) -> SysopConfig | None:
         """The sysop called ``name`` (ignoring case), if any."""

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from door.caller.side import CallerSide, Side
-from door.caller.turns import tell_waiting
+from door.caller.turns import tell_elsewhere, tell_waiting
 from door.games.house import GameHouse
 from door.games.tournament import seat_and_drop
+from door.net.peer_socket import PeerTurn
 from door.play.table import Table
 from door.records.tournaments.settings import TournamentError
 from door.records.tournaments.values import Seating, State
@@ -74,22 +75,31 @@ def call_to_table(lobby: Lobby, table: Table) -> None:
     in ``lobby`` (here) to it: a program by ``your_move`` (as for any game
     of its list that waits on it: it sits down with ``open``), a caller by
     a line on their screen (K on the menu lists the game; choosing it sits
-    them down).  Until both sit down, the table waits for them until the
-    round's time to come; one who has not come by then loses."""
+    them down); a player on line at another node is told there as of a
+    game that waits on them (opening it there takes them to this node's
+    table, which holds the game).  Until both sit down, the table waits
+    for them until the round's time to come; one who has not come by then
+    loses."""
     journal = table.journal
     if journal is None or journal.saved_id is None or table.ended.is_set():
         return
     until = time.strftime("%H:%M UTC", time.gmtime(table.away.until))
+    number = table.game.number if table.game is not None else 1
     for seat in sorted(table.absent):
         identity, other = table.seats[seat].identity, table.seats[1 - seat].name
+        told = False
         for presence in list(lobby.presences.values()):
             if identity is None or presence.identity != identity:
                 continue
+            told = True
             if presence.your_move is not None:
                 presence.your_move(journal.saved_id, other)
             else:
                 presence.tell(f"Your tournament game with {other} is ready: press K on the menu and choose it "
                               f"by {until}, or lose it.")
+        account = identity.account if identity is not None else None
+        if not told and account is not None:
+            tell_elsewhere(lobby, table.seats[seat].name, PeerTurn(account, journal.saved_id, number, other))
 
 
 async def tournaments_screen(side: CallerSide) -> None:

@@ -14,7 +14,7 @@ from door.records.names import name_key
 from door.sysop.lobby import Lobby
 from door.sysop.presence import account_of, tell_turn_here
 
-__all__ = ["tell_turn", "tell_waiting"]
+__all__ = ["tell_elsewhere", "tell_turn", "tell_waiting"]
 
 
 def tell_turn(side: Side, table: Table) -> None:
@@ -39,10 +39,10 @@ def tell_waiting(lobby: Lobby, table: Table) -> None:
             continue
         turn = PeerTurn(account, journal.saved_id, game.number, table.seats[1 - seat].name)
         if not tell_turn_here(lobby.presences.values(), turn):
-            _tell_elsewhere(lobby, table.seats[seat].name, turn)
+            tell_elsewhere(lobby, table.seats[seat].name, turn)
 
 
-def _tell_elsewhere(lobby: Lobby, name: str, turn: PeerTurn) -> None:
+def tell_elsewhere(lobby: Lobby, name: str, turn: PeerTurn) -> None:
     """Ask the node where ``name`` is on line, if ``lobby`` knows one, to
     tell them of ``turn`` (at once: the node link sends it in a moment)."""
     key = name_key(name)

@@ -59,7 +59,9 @@ async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Se
     ``saved`` played by turns: a game by correspondence
     (:func:`open_game`), or a tournament's (its pairing followed:
     :func:`~door.games.tournament.open_tournament_game`); ``None`` when
-    it is neither, or a tournament game no longer linked to its pairing."""
+    it is neither, or a tournament game no longer linked to its pairing.
+    Raises :class:`~door.games.live_lease.PlayedElsewhere` for a live
+    tournament game played at another node now."""
     if saved.kind is GameKind.CORRESPONDENCE:
         return open_game(house, saved, account_id, seat)
     if saved.kind is GameKind.TOURNAMENT:

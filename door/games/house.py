@@ -6,6 +6,7 @@ decision clocks of rated play)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -35,7 +36,9 @@ class GameHouse:
     ratings), the ``tables`` registry, and the ``paging`` (rejoin grace in
     seconds, chat limit in characters), ``caller`` (hints between people),
     ``ranked`` (decision clocks) and ``correspondence`` (days per move,
-    weekends) settings of ``door.toml``."""
+    weekends) settings of ``door.toml``; ``node`` tells this node's id
+    among the store's nodes (``None`` when the store has none: one serve
+    process), which a live table's lease names."""
 
     store: Store
     tables: TableRegistry
@@ -43,3 +46,4 @@ class GameHouse:
     caller: CallerConfig = field(default_factory=CallerConfig)
     ranked: RankedConfig = field(default_factory=RankedConfig)
     correspondence: CorrespondenceConfig = field(default_factory=CorrespondenceConfig)
+    node: Callable[[], int | None] = field(default=lambda: None)

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 
 from door.games.house import GameHouse
 from door.games.kinds import tournament_game
+from door.games.live_lease import PlayedElsewhere, keep, take
 from door.games.running import rejoined, running, sitting
 from door.play.away_seat import AwaySeat
 from door.play.departures import expect
@@ -130,6 +131,9 @@ async def seat_live(house: GameHouse, s: Seating) -> Table:
     await asyncio.wait(waits, timeout=LINKED_WITHIN, return_when=asyncio.FIRST_COMPLETED)
     for w in waits:
         w.cancel()
+    journal = table.journal
+    if journal is not None and journal.saved_id is not None:
+        await _lease(house, journal.saved_id, table)
     log.info("tournament %s: %s %s v %s seated live, to come by %s UTC", s.tournament, s.slot, *s.players,
              time.strftime("%H:%M", time.gmtime(until)))
     return table
@@ -145,8 +149,12 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
     game's player is checked in: at the round's time to come, they came;
     ``None`` when that time has passed without them (or the game's
     pairing was decided meanwhile).  Raises ``ValueError`` for an account
-    not in it."""
+    not in it, and :class:`~door.games.live_lease.PlayedElsewhere` for a
+    live game whose table runs at another node now (it holds the game's
+    lease)."""
     if link.live:
+        if running(house, saved.id) is None:
+            await take(house, saved.id)  # (raises PlayedElsewhere: its table runs at another node)
         mine = saved.seat_of(account_id)
         try:
             await house.store.tournaments.check_in(link.tournament, link.players[mine])
@@ -164,8 +172,22 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
         return tournament_game(house, saved.rules, seats, link.best_of, kept, resume=saved)
     other = {1 - saved.seat_of(account_id)}
     until = house.store.clock() + house.paging.ranked_grace
-    return tournament_game(house, saved.rules, seats, link.best_of, kept, resume=saved, live=True,
-                           before_run=lambda t: expect(t, other, until))
+    table = tournament_game(house, saved.rules, seats, link.best_of, kept, resume=saved, live=True,
+                            before_run=lambda t: expect(t, other, until))
+    keep(house, saved.id, table)
+    return table
+
+
+async def _lease(house: GameHouse, saved_id: int, table: Table) -> None:
+    """This node's lease on the live game ``saved_id`` that ``table``, just
+    seated here, plays: taken and kept while it runs (a lease another node
+    holds, which cannot be for a game seated just now, is logged)."""
+    try:
+        await take(house, saved_id)
+    except PlayedElsewhere as exc:
+        log.warning("live game %d, seated here, is leased to node %d", saved_id, exc.node)
+        return
+    keep(house, saved_id, table)
 
 
 async def seat_and_drop(house: GameHouse, seatings: Sequence[Seating]) -> list[Table]:
