@@ -170,8 +170,9 @@ def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
 
 async def _offer(side: CallerSide) -> None:
     """Offer a game by correspondence to a registered caller by name:
-    the days per move (the sysop's choices), how runs count; the other
-    caller finds it at their next call."""
+    the days per move (the sysop's choices), how runs count, who counts
+    the hands (the door, or each player with muggins); the other caller
+    finds it at their next call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
     name = await ask_line(side.display, "Offer a correspondence game", [
@@ -194,7 +195,11 @@ async def _offer(side: CallerSide) -> None:
         "How do runs count during the play?",
         "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
-    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2")
+    counting = await ask_choice(side.display, "Offer a correspondence game", [
+        "Who counts the hands and the crib in the show?",
+        "  1  The door counts them.",
+        "  2  Each player counts their own, with muggins: points you miss go to the other."], "12")
+    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", manual=counting == "2")
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -212,9 +217,10 @@ class Refused(NamedTuple):
 
 
 async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool,
-                   check_only: bool = False) -> Refused | None:
+                   check_only: bool = False, *, manual: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` a game by
     correspondence (``days`` a move; runs in exact order when ``ordered``;
+    each player counting their own hands, with muggins, when ``manual``;
     the house's other rules), from the address ``side`` calls from:
     ``None`` when made, else why not (:class:`Refused`: nobody of that name,
     the caller themselves, too many games under way, the offer
@@ -235,12 +241,21 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
-                                                   OfferTerms(rules_to_dict(rules), days),
+                                                   OfferTerms(rules_to_dict(rules), days, manual=manual),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
     side.log.info("account %d offers %r a correspondence game (%d days a move)", account_id, other.name, days)
     return None
+
+
+def counted(manual: bool) -> str:
+    """Who counts the hands of a game offered, in words.
+
+    >>> counted(True)
+    'each player counts their own hands, with muggins'
+    """
+    return "each player counts their own hands, with muggins" if manual else "the door counts the hands"
 
 
 async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
@@ -290,7 +305,7 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
         runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
         answer = await ask_choice(side.display, "Offer of a correspondence game", [
             f"{who} offers you a game by correspondence: {offer.terms.days} day"
-            f"{'s' if offer.terms.days != 1 else ''} a move, runs {runs}.", "",
+            f"{'s' if offer.terms.days != 1 else ''} a move, runs {runs}, {counted(offer.terms.manual)}.", "",
             "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
         if answer == BACK:
             return

@@ -83,7 +83,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "games": _message("games"),
     "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
     "offer": _message("offer", {"name": _text(NAME_LIMIT), "days": {"type": "integer", "minimum": 1, "maximum": 14},
-                                "runs": {"enum": ["any", "order"]}}, ("name",)),
+                                "runs": {"enum": ["any", "order"]},
+                                "counting": {"enum": ["automatic", "manual"]}}, ("name",)),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
@@ -212,7 +213,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False}},
         "offers": {"type": "array", "items": {"type": "object", "properties": {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
-            "runs": {"enum": ["any", "order"]}},
+            "runs": {"enum": ["any", "order"]}, "counting": {"enum": ["automatic", "manual"]}},
             "required": ["offer", "name", "days", "runs"], "additionalProperties": False}}}, ("games", "offers")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {

@@ -105,6 +105,8 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         await ann.send(b"1")  # one day a move
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
+        await ann.send(b"1")  # the door counts them
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
         await ann.send(b" ")
         await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
@@ -247,3 +249,68 @@ async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_pa
         refused = await next_message(robo, "error")
         assert refused == {"type": "error", "field": "days", "message": "That overlaps a vacation you already set."}
         await robo.close()
+
+
+async def _program(door: DoorServer, name: str):  # type: ignore[no-untyped-def]
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    return ws
+
+
+async def test_a_game_by_correspondence_counted_by_hand_with_muggins_by_the_protocol(tmp_path: Path) -> None:
+    """Ann offers Bob a game counted by hand; neither is ever on line when
+    the other is.  Each claims their own hands at their own sittings (these
+    programs claim nothing, so muggins gives every point of a hand to the
+    other, who is away); the other finds the count said at their next
+    sitting."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        for name in ("Ann", "Bob"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "counting": "manual"}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offer = (await next_message(bob, "games"))["offers"][0]
+        assert offer["name"] == "Ann" and offer["counting"] == "manual"
+        await bob.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+        seen: list[dict[str, Any]] = []
+        assert (await _sit_by_protocol(bob, seen))["type"] == "waiting"
+        await bob.close()
+        game_id = None
+        names, turn = ("Ann", "Bob"), 0
+        mugged: list[tuple[str, dict[str, Any]]] = []  # (who claimed, the count) for each count with muggins
+        for _ in range(40):
+            ws = await _program(door, names[turn])
+            if game_id is None:
+                await ws.send(json.dumps({"type": "games"}))
+                game_id = (await next_message(ws, "games"))["games"][0]["game"]
+            await ws.send(json.dumps({"type": "open", "game": game_id}))
+            seen = []
+            end = await _sit_by_protocol(ws, seen)
+            await ws.close()
+            asks = [m for m in seen if m["type"] == "ask" and m["ask"] == "count"]
+            shows = [m for m in seen if m["type"] == "event" and m.get("event") == "show"]
+            for show in shows:
+                assert show["claim"] is not None  # every count was a player's claim, none the door's
+            if asks and any(s["muggins"] > 0 for s in shows):
+                mugged.append((names[turn], next(s for s in shows if s["muggins"] > 0)))
+            if len(mugged) >= 2 or end["type"] == "menu":
+                break
+            turn = 1 - turn
+        assert len(mugged) >= 2, mugged
+        # the player who took muggins was away when it was taken, and is told of the count at their next sitting
+        claimer, show = mugged[0]
+        other = await _program(door, "Bob" if claimer == "Ann" else "Ann")
+        await other.send(json.dumps({"type": "open", "game": game_id}))
+        later: list[dict[str, Any]] = []
+        await _sit_by_protocol(other, later)
+        await other.close()
+        assert any(m.get("event") == "show" and m["cards"] == show["cards"] and m["muggins"] == show["muggins"]
+                   for m in later)

@@ -7,6 +7,7 @@ absent: nothing is forfeited and no grace runs."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from door.play.away_seat import AwaySeat, away
 from door.play.table import Table
@@ -14,8 +15,11 @@ from door.play.table_settings import TableSettings
 from door.records.identity import Identity
 from door.records.ranked.match import MatchTerms
 from door.records.saved_games import SavedGame
-from engine.game import Game
+from engine.actions import Claim
+from engine.events import Event, HandCounted, ShowTurn
+from engine.game import Game, Phase, replay
 from engine.rules import Counting, Rules
+from engine.scoring import score_show
 from tests.unit.test_table import Scripted
 
 ANN, BOB = Identity.of_account(1), Identity.of_account(2)
@@ -34,12 +38,29 @@ def _kept(game: Game, carried: tuple[int, int] = (0, 0)) -> SavedGame:
                      0, 2, ("Ann", "Bob"), game.shuffle)
 
 
-async def _sitting(seat: int, kept: SavedGame | None, best_of: int = 1) -> Table:
-    """One sitting of ``seat``'s player (0 Ann, 1 Bob), the other away."""
-    me = Scripted("Ann" if seat == 0 else "Bob", ANN if seat == 0 else BOB)
+class ShortCounter(Scripted):
+    """A player who claims one point less than each hand and crib is
+    worth (nothing less than nothing)."""
+
+    def notify(self, game: Game, events: Sequence[Event]) -> None:
+        if game.phase is Phase.SHOW and game.show_turn is not None and game.show_turn[0] == self.index:
+            self.events.extend(events)
+            seat, what = game.show_turn
+            assert self.table is not None and game.starter is not None
+            worth = score_show(game.show_cards(seat, what), game.starter, what is ShowTurn.CRIB).total
+            self.table.submit(self.index, Claim(self.index, max(0, worth - 1)))
+            return
+        super().notify(game, events)
+
+
+async def _sitting(seat: int, kept: SavedGame | None, best_of: int = 1, rules: Rules = RULES,
+                   ann: type[Scripted] = Scripted) -> Table:
+    """One sitting of ``seat``'s player (0 Ann, played by ``ann``; 1 Bob),
+    the other away."""
+    me = ann("Ann", ANN) if seat == 0 else Scripted("Bob", BOB)
     other = AwaySeat("Bob" if seat == 0 else "Ann", BOB if seat == 0 else ANN)
     seats = [me, other] if seat == 0 else [other, me]
-    table = Table(RULES, seats, _settings(best_of=best_of))
+    table = Table(rules, seats, _settings(best_of=best_of))
     await asyncio.wait_for(table.run(kept), 10)
     return table
 
@@ -86,6 +107,41 @@ async def test_two_players_who_are_never_at_the_table_together_finish_a_game() -
         assert sittings < 400
     assert game.result is not None and max(game.result.scores) >= 61
     assert decisions[0] > 3 and decisions[1] > 3  # they took turns, many times each
+
+
+async def test_claims_and_muggins_go_across_sittings_of_a_game_counted_by_hand() -> None:
+    """Counted by hand, by turns: each claim is its player's decision, made
+    at their own sitting, and muggins on a short claim is taken at once for
+    the other player while they are away (nobody waits on them to be on
+    line for it); the game goes on to its end, sitting by sitting."""
+    manual = Rules(game_to=61, counting=Counting.MANUAL, muggins=True)
+    kept: SavedGame | None = None
+    seat, claims, muggins_to_the_away = 0, {0: 0, 1: 0}, 0
+    for _ in range(400):
+        table = await _sitting(seat, kept, rules=manual, ann=ShortCounter)
+        sitter = table.seats[seat]
+        assert isinstance(sitter, Scripted)
+        before = 0 if kept is None else len(replay(manual, kept.number, kept.actions, kept.first_dealer,
+                                                   kept.shuffle)[1])
+        for event in table.history[before:]:  # (what happened at this sitting)
+            if isinstance(event, HandCounted) and event.claim is not None:
+                assert event.seat == seat  # each claim at its own player's sitting
+                claims[seat] += 1
+                if seat == 0 and event.outcome.opponent > 0:
+                    assert away(table.seats[1])
+                    muggins_to_the_away += 1
+        game = table.game
+        assert game is not None
+        if game.over:
+            break
+        assert table.ending.waiting
+        owed = game.to_act()
+        assert owed and all(away(table.seats[s]) for s in owed)
+        kept, seat = _kept(game), owed[0]
+    else:
+        raise AssertionError("the game never ended")
+    assert game.result is not None and max(game.result.scores) >= 61
+    assert claims[0] > 2 and claims[1] > 2 and muggins_to_the_away > 0
 
 
 async def test_a_player_who_leaves_a_table_by_turns_is_away_and_forfeits_nothing() -> None:
