@@ -22,6 +22,7 @@ from door.ui.prompts import NAME_LIMIT, REASON_LIMIT
 from door.ui.safe_text import first_unsafe, unsafe_char
 from engine.cards import Card, parse_cards
 from engine.game import Game, Phase
+from engine.handover import handed_over
 from engine.shuffle import SeededShuffle
 
 __all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message",
@@ -60,6 +61,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
                                               "uniqueItems": True}}, ("cards",)),
     "play": _message("play", {"card": _CARD}, ("card",)),
     "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
+    "peg_for_me": _message("peg_for_me"),
     "chat": _message("chat", {"text": _text(200)}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
@@ -115,7 +117,7 @@ _DECISION: dict[str, Any] = {"type": "object", "properties": {
     "choice": {"type": "array", "items": _CARD}, "best": {"type": "array", "items": _CARD},
     "value": {"type": "number"}, "best_value": {"type": "number"}, "count": {"type": "integer"},
     "what": {"enum": ["hand", "crib"]}, "claimed": {"type": "integer"}, "held": {"type": "integer"},
-    "lost": {"type": "number"}, "mistake": {"type": "boolean"}},
+    "lost": {"type": "number"}, "mistake": {"type": "boolean"}, "computer": {"type": "boolean"}},
     "required": ["hand", "kind", "lost", "mistake"], "additionalProperties": False}
 _COSTS: dict[str, Any] = {"type": "object", "properties": {
     "discards": {"type": "number"}, "pegging": {"type": "number"}, "counting": {"type": "number"}},
@@ -147,7 +149,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                                                           "starter", "count", "series")),
     "event": _message("event", {
         "event": {"enum": ["cut", "deal", "discard", "starter", "card", "go", "peg", "reset", "show", "over",
-                           "replay"]},
+                           "replay", "computer_pegs"]},
         "seat": _SEAT, "dealer": _SEAT, "hand_number": {"type": "integer"}, "hand": _CARDS,
         "cards": _CARDS, "card": _CARD, "count": {"type": "integer"}, "pegs": {"type": "array", "items": _PEG},
         "heels": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "starter": _CARD,
@@ -358,8 +360,9 @@ def cards_of(names: list[str]) -> list[Card]:
 
 def ask_message(game: Game, me: int) -> dict[str, Any] | None:
     """What ``game`` asks of seat ``me`` now, with its legal answers, or
-    ``None`` when it waits for the other seat."""
-    if me not in game.to_act():
+    ``None`` when it waits for the other seat (or for the computer,
+    pegging this hand for ``me``)."""
+    if me not in game.to_act() or (game.phase is Phase.PLAY and handed_over(game, me)):
         return None
     if game.phase is Phase.DISCARD:
         return {"type": "ask", "ask": "discard", "hand": card_list(game.hands[me]), "choose": 2}

@@ -314,3 +314,58 @@ async def test_a_game_by_correspondence_counted_by_hand_with_muggins_by_the_prot
         await other.close()
         assert any(m.get("event") == "show" and m["cards"] == show["cards"] and m["muggins"] == show["muggins"]
                    for m in later)
+
+
+async def test_a_player_lets_the_computer_peg_a_hand_by_the_protocol(tmp_path: Path) -> None:
+    """Ann, by the protocol, hands the pegging of her first hand to the
+    computer (``peg_for_me``) when first asked for a card: she is asked for
+    no other card of that hand, yet all four are played, at her sittings
+    and at Bob's while she is away; Bob's program is told (``computer_pegs``)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        for name in ("Ann", "Bob"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3}))
+        await next_message(ann, "notice")
+        await ann.close()
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offer = (await next_message(bob, "games"))["offers"][0]
+        await bob.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        game_id = (await door.store.saved.unfinished((await door.store.accounts.find("Bob")).id))[0].id
+        await bob.close()
+
+        names, turn, hand = ("Ann", "Bob"), 0, 1
+        handed, ann_asked_in_hand_1, bob_told = False, 0, []
+        played_by_ann: list[str] = []
+        for _ in range(12):
+            ws = await _program(door, names[turn])
+            await ws.send(json.dumps({"type": "open", "game": game_id}))
+            while True:
+                message = await next_message(ws, timeout=20)
+                if message["type"] == "event" and message["event"] == "deal":
+                    hand = message["hand_number"]
+                if message["type"] == "event" and message["event"] == "card" and message["seat"] == 0 and hand == 1:
+                    played_by_ann.append(message["card"])
+                if message["type"] == "event" and message["event"] == "computer_pegs" and turn == 1:
+                    bob_told.append(message)
+                if message["type"] == "ask":
+                    if turn == 0 and message["ask"] == "play" and hand == 1:
+                        ann_asked_in_hand_1 += 1
+                        if not handed:
+                            handed = True
+                            await ws.send(json.dumps({"type": "peg_for_me"}))
+                            continue
+                    await ws.send(json.dumps(answer(message)))
+                elif message["type"] in ("waiting", "menu"):
+                    break
+            await ws.close()
+            if hand >= 2 and bob_told:
+                break
+            turn = 1 - turn
+        assert handed and ann_asked_in_hand_1 == 1  # asked once: then the computer pegged the hand for her
+        assert bob_told and bob_told[0]["seat"] == 0 and bob_told[0]["hand_number"] == 1
+        assert len(set(played_by_ann)) == 4  # all four of her cards of that hand were played
