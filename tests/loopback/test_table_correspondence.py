@@ -228,3 +228,57 @@ async def test_a_bot_logs_in_at_the_card_table_with_its_token(door: DoorServer, 
     await page.wait_for_function(LIST_SHOWN)
     assert "No game by correspondence yet" in await _list_text(page)
     await page.context.close()
+
+
+async def test_the_card_table_lets_the_computer_peg_a_hand(door: DoorServer, browser: Any) -> None:
+    """Bob, at the card table, accepts Ann's offer and taps "Let the
+    computer peg this hand" at his first discard: the table says so, the
+    button goes, and when Ann plays her sitting (by the protocol) the
+    computer plays Bob's four cards of that hand while he is away; Ann is
+    told."""
+    for name in ("Cy", "Di"):
+        await door.store.accounts.create(name, hash_password(PASSWORD))
+    cy = await _by_protocol(door, "Cy")
+    await cy.send(json.dumps({"type": "offer", "name": "Di", "days": 2}))
+    assert "Your offer is made" in (await next_message(cy, "notice"))["text"]
+    await cy.close()
+
+    page = await table_page(browser, door, "phone", "Di")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    await page.locator("#post-offers button", has_text="Accept").tap()
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    assert not await page.is_hidden("#peg-for-me")
+    assert await violations(page) == []
+    await page.tap("#peg-for-me")
+    await page.wait_for_function("() => document.querySelector('#log').textContent"
+                                 ".includes('You let the computer peg this hand.')")
+    assert await page.is_hidden("#peg-for-me")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.tap("#hand .card:nth-child(1)")
+    await page.tap("#hand .card:nth-child(2)")
+    await page.tap("#lay")
+    await page.wait_for_function(LIST_SHOWN)  # the game waits on Cy
+
+    cy = await _by_protocol(door, "Cy")
+    await cy.send(json.dumps({"type": "games"}))
+    game = (await next_message(cy, "games"))["games"][0]
+    await cy.send(json.dumps({"type": "open", "game": game["game"]}))
+    told, di_cards, hand = [], set(), 1
+    while True:
+        message = await next_message(cy, timeout=20)
+        if message["type"] == "event" and message["event"] == "deal":
+            hand = message["hand_number"]
+        elif message["type"] == "event" and message["event"] == "computer_pegs":
+            told.append(message)
+        elif message["type"] == "event" and message["event"] == "card" and hand == 1 and message["seat"] == 1:
+            di_cards.add(message["card"])
+        if message["type"] == "ask":
+            await cy.send(json.dumps(answer(message)))
+        elif message["type"] in ("waiting", "game_over"):
+            break
+    await cy.close()
+    assert told and told[0]["seat"] == 1 and told[0]["said"] == ["Di lets the computer peg this hand."]
+    assert len(di_cards) == 4 and hand == 2  # Di's four cards of the first hand, played by the computer
+    await page.close()
