@@ -236,18 +236,25 @@ async def test_the_card_table_lets_the_computer_peg_a_hand(door: DoorServer, bro
     button goes, and when Ann plays her sitting (by the protocol) the
     computer plays Bob's four cards of that hand while he is away; Ann is
     told."""
-    for name in ("Cy", "Di"):
+    for name in ("Cy", "Di", "Ed"):
         await door.store.accounts.create(name, hash_password(PASSWORD))
     cy = await _by_protocol(door, "Cy")
     await cy.send(json.dumps({"type": "offer", "name": "Di", "days": 2}))
     assert "Your offer is made" in (await next_message(cy, "notice"))["text"]
     await cy.close()
+    ed = await _by_protocol(door, "Ed")  # (an offer counted by hand, listed as such)
+    await ed.send(json.dumps({"type": "offer", "name": "Di", "days": 2, "counting": "manual"}))
+    assert "Your offer is made" in (await next_message(ed, "notice"))["text"]
+    await ed.close()
 
     page = await table_page(browser, door, "phone", "Di")
     await page.fill("#password", PASSWORD)
     await page.tap("#mail")
     await page.wait_for_function(LIST_SHOWN)
-    await page.locator("#post-offers button", has_text="Accept").tap()
+    listed = await _list_text(page)
+    assert ("Ed offers you a game: 2 days a move, runs in any order, each player counting their own hands, "
+            "with muggins.") in listed and "Cy offers you a game: 2 days a move, runs in any order." in listed
+    await page.locator("#post-offers li", has_text="Cy offers").locator("button", has_text="Accept").tap()
     await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
     assert not await page.is_hidden("#peg-for-me")
     assert await violations(page) == []

@@ -50,7 +50,8 @@ window.cribbageCorrespondence = (() => {
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
     if (!m.games.length) games.appendChild(item("kept-none", "No game by correspondence yet: offer one below.", []));
     offers.replaceChildren(...m.offers.map((o) => item(`offered-${o.offer}`,
-      `${o.name} offers you a game: ${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}.`,
+      `${o.name} offers you a game: ${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}` +
+        `${o.counting === "manual" ? ", each player counting their own hands, with muggins" : ""}.`,
       [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]])));
     $("post-offers-title").hidden = !m.offers.length;
     const waits = m.games.filter((g) => g.to_move !== "them").length;
