@@ -21,7 +21,8 @@ from door.records.correspondence.sweeper import LEASE, sweep
 from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
 from door.server import DoorServer
-from engine.rules import Rules
+from engine.actions import Claim
+from engine.rules import Counting, Rules
 from tests.loopback.test_bots import bot_in
 from tests.loopback.test_callers import PASSWORD, registered
 from tests.loopback.test_protocol import answer, next_message
@@ -369,3 +370,60 @@ async def test_a_player_lets_the_computer_peg_a_hand_by_the_protocol(tmp_path: P
         assert handed and ann_asked_in_hand_1 == 1  # asked once: then the computer pegged the hand for her
         assert bob_told and bob_told[0]["seat"] == 0 and bob_told[0]["hand_number"] == 1
         assert len(set(played_by_ann)) == 4  # all four of her cards of that hand were played
+
+
+async def test_at_the_screens_a_game_offered_counted_by_hand_is_counted_by_its_players(tmp_path: Path) -> None:
+    """Ann offers Bob, at the screens (N), a game where each counts their
+    own hands; Bob is told so when he answers (A); at their sittings over
+    telnet each types their own counts (the game's log keeps claims)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        await store.accounts.create("Ann", hash_password(PASSWORD))
+        bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
+        ann = await _call(door, "Ann")
+        await ann.send(b"k")
+        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
+        await ann.send(b"n")
+        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
+        await ann.send(b"Bob\r")
+        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
+        await ann.send(b"2")  # each their own, with muggins
+        await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
+        await ann.send(b" ")
+        await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
+        await ann.send(b"\x1b")
+        await _leave(ann)
+        offers = await store.correspondence.offers.received(bob_id)
+        assert len(offers) == 1 and offers[0].terms.manual
+
+        bob = await _call(door, "Bob")
+        await bob.send(b"k")
+        await bob.screen.wait_for(lambda: "A  Answer the offers to you (1)" in bob.screen.text())
+        await bob.send(b"a")
+        await bob.screen.wait_for(lambda: "each player counts their own hands, with muggins" in " ".join(
+            bob.screen.text().split()))
+        await bob.send(b"y")
+        await _decide(bob, "Bob")
+        await bob.send(b" ")
+        await bob.screen.wait_for(lambda: "Your games by correspondence" in bob.screen.text())
+        await bob.send(b"\x1b")
+        await _leave(bob)
+
+        for name in ["Ann", "Bob"] * 6:
+            kept = [g for g in await store.saved.unfinished(bob_id) if g.kind is GameKind.CORRESPONDENCE]
+            saved = await store.saved.load_game(kept[0].id)
+            assert saved is not None and saved.rules.counting is Counting.MANUAL
+            if any(isinstance(a, Claim) for a in saved.actions):
+                break
+            to_move = kept[0].to_move.value
+            if (to_move == "you") == (name == "Ann"):
+                continue  # (it waits on the other: their sitting next)
+            await _sitting(door, name)
+        else:
+            raise AssertionError("nobody counted a hand")
