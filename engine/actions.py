@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from .cards import Card
 
-__all__ = ["Discard", "Play", "Claim", "ReplayHand", "Action", "IllegalAction"]
+__all__ = ["Discard", "Play", "Claim", "ReplayHand", "HandOver", "Action", "IllegalAction"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,19 @@ class ReplayHand:
     seat: int
 
 
-Action = Discard | Play | Claim | ReplayHand
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """``seat`` hands the pegging of the hand now dealt to the computer
+    (a game by turns: "let the computer peg this hand for me"): the
+    door plays that seat's cards in this hand's play, and the record says
+    so.  Legal while the hand's cards are laid away or played, while the
+    seat still holds a card to play, once a hand.  The discard and the
+    counting stay the player's."""
+
+    seat: int
+
+
+Action = Discard | Play | Claim | ReplayHand | HandOver
 
 
 class IllegalAction(ValueError):

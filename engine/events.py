@@ -14,7 +14,8 @@ from .claims import ClaimOutcome
 from .scoring import PlayScore, ShowScore
 
 __all__ = ["CutForDeal", "HandDealt", "Discarded", "StarterTurned", "CardPlayed", "GoDeclared", "PlayPoint",
-           "SeriesReset", "ShowTurn", "HandCounted", "Skunk", "GameResult", "GameOver", "HandReplayed", "Event", "scored"]
+           "SeriesReset", "ShowTurn", "HandCounted", "Skunk", "GameResult", "GameOver", "HandReplayed",
+           "PeggingHandedOver", "Event", "scored"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +152,18 @@ class HandReplayed:
     scores: tuple[int, int]
 
 
+@dataclass(frozen=True, slots=True)
+class PeggingHandedOver:
+    """``seat`` let the computer peg hand ``number`` for it
+    (:class:`~engine.actions.HandOver`): its cards in that hand's play
+    are the computer's."""
+
+    seat: int
+    number: int
+
+
 Event = (CutForDeal | HandDealt | Discarded | StarterTurned | CardPlayed | GoDeclared | PlayPoint | SeriesReset
-         | HandCounted | GameOver | HandReplayed)
+         | HandCounted | GameOver | HandReplayed | PeggingHandedOver)
 
 
 def scored(events: Sequence[Event]) -> tuple[bool, bool]:

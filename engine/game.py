@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .actions import Action, Claim, Discard, IllegalAction, Play, ReplayHand
+from .actions import Action, Claim, Discard, HandOver, IllegalAction, Play, ReplayHand
 from .cards import Card, shuffled_deck
 from .claims import adjudicate
 from .events import (
@@ -44,6 +44,7 @@ from .events import (
     Skunk,
     StarterTurned,
 )
+from .handover import handing_over
 from .rules import Counting, FirstDeal, Rules
 from .scoring import MAX_SHOW_POINTS, PlayKind, PlayScore, ShowScore, score_play, score_show
 from .shuffle import SeededShuffle
@@ -249,10 +250,8 @@ class Game:
         if not self._started:
             raise IllegalAction(f"{action!r}: the game has not started")
         seat = getattr(action, "seat", None)
-        if isinstance(action, ReplayHand) and seat in (0, 1):
-            if not self.can_replay():
-                raise IllegalAction(f"{action!r}: a hand can be replayed only while the next one is laid away")
-            events = self._replay_hand(action)
+        if isinstance(action, ReplayHand | HandOver) and seat in (0, 1):
+            events = self._replay_hand(action) if isinstance(action, ReplayHand) else handing_over(self, action)
             self.actions.append(action)
             return events
         if seat not in self.to_act():
@@ -301,6 +300,8 @@ class Game:
         events.append(GameOver(self.result))
 
     def _replay_hand(self, action: ReplayHand) -> list[Event]:
+        if not self.can_replay():
+            raise IllegalAction(f"{action!r}: a hand can be replayed only while the next one is laid away")
         number = self.hand_number - 1
         fronts, backs = self._hand_starts[number - 1]
         del self._hand_starts[number - 1:]

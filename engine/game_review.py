@@ -25,6 +25,7 @@ Pure: a game's setup and actions in, values out.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Iterable, Sequence
@@ -35,6 +36,7 @@ from .cards import Card
 from .claims import adjudicate
 from .expert import DiscardValue, ExpertPlayer, rank_discards
 from .game import Game
+from .handover import handed_over
 from .rules import Rules
 from .shuffle import SeededShuffle
 from .strategy import situation
@@ -83,7 +85,9 @@ class DiscardReview:
 class PlayReview:
     """Hand ``hand``: ``card`` played on ``count`` against ``best``;
     ``cost``: expected net points lost to the end of the play (0 or more);
-    ``se``: its standard error."""
+    ``se``: its standard error; ``computer``: the computer played it for
+    the player (a hand they let it peg: :class:`~engine.actions.HandOver`),
+    so its cost is not theirs."""
 
     hand: int
     card: Card
@@ -91,6 +95,7 @@ class PlayReview:
     best: Card
     cost: float
     se: float
+    computer: bool = False
 
     @property
     def mistake(self) -> bool:
@@ -158,8 +163,9 @@ class GameReview:
 
     @property
     def pegging_cost(self) -> float:
-        """Expected points the plays lost, mistakes only."""
-        return sum(p.cost for p in self.plays if p.mistake)
+        """Expected points the player's own plays lost, mistakes only
+        (not the computer's in a hand it pegged for them)."""
+        return sum(p.cost for p in self.plays if p.mistake and not p.computer)
 
     @property
     def counting_cost(self) -> int:
@@ -225,7 +231,8 @@ def review_game(rules: Rules, number: int, actions: Iterable[Action], seat: int,
             review.discards.append(judge_discard(game.hand_number, tuple(game.hands[seat]), action.cards,
                                                  game.dealer == seat))
         elif isinstance(action, Play) and action.seat == seat:
-            review.plays.append(_play_review(game, seat, action.card, rng))
+            judged = _play_review(game, seat, action.card, rng)
+            review.plays.append(dataclasses.replace(judged, computer=True) if handed_over(game, seat) else judged)
         tally.feed(game.apply(action))
     for record in tally.hands:
         figures = record.seats[seat]

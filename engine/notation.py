@@ -2,7 +2,8 @@
 
 An action is one short line: ``"D0 5H JD"`` (seat 0 discards 5H and JD),
 ``"P1 TC"`` (seat 1 plays TC), ``"C0 12"`` (seat 0 claims 12 points),
-``"R0"`` (seat 0 replays the hand just finished).
+``"R0"`` (seat 0 replays the hand just finished), ``"H1"`` (seat 1 lets
+the computer peg this hand).
 Rules become a plain dict of strings, numbers and booleans (JSON-ready).
 Both round-trip exactly: ``action_from_text(action_to_text(a)) == a``.
 """
@@ -13,7 +14,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any
 
-from .actions import Action, Claim, Discard, Play, ReplayHand
+from .actions import Action, Claim, Discard, HandOver, Play, ReplayHand
 from .cards import Card, CardParseError
 from .rules import Rules
 
@@ -34,6 +35,8 @@ def action_to_text(action: Action) -> str:
         return f"C{action.seat} {action.points}"
     if isinstance(action, ReplayHand):
         return f"R{action.seat}"
+    if isinstance(action, HandOver):
+        return f"H{action.seat}"
     raise NotationError(f"not an action: {action!r}")
 
 
@@ -56,6 +59,8 @@ def action_from_text(text: str) -> Action:
             return Claim(seat, int(parts[1]))
         if kind == "R" and len(parts) == 1:
             return ReplayHand(seat)
+        if kind == "H" and len(parts) == 1:
+            return HandOver(seat)
     except (IndexError, ValueError, CardParseError):
         pass
     raise NotationError(f"not a saved action: {text!r}")

@@ -42,7 +42,8 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
         maker = await store.accounts.get(offer.maker)
         offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
                        "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
-                       "open": offer.taker is None})
+                       "open": offer.taker is None,
+                       "counting": "manual" if offer.terms.manual else "automatic"})
     side.send({"type": "games", "games": games, "offers": offers})
     return False
 
@@ -67,14 +68,17 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
 async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``offer``: a game by correspondence offered to the caller ``name``
     (``alias@BOARD`` on the cribbage hub), or to anyone without a
-    ``name`` (``days`` a move, the sysop's default otherwise; ``runs``)."""
+    ``name`` (``days`` a move, the sysop's default otherwise; ``runs``;
+    ``counting``: ``"manual"``, each player counts their own hands with
+    muggins)."""
     account = side.who.account
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     days = message.get("days", side.ctx.correspondence.default_days)
     name = message.get("name")
-    refused = await offer_to(side, account.id, name, days, message.get("runs") == "order")
+    refused = await offer_to(side, account.id, name, days, message.get("runs") == "order",
+                             manual=message.get("counting") == "manual")
     if refused is not None:
         side.error(refused.field, refused.why)
     elif name is None:

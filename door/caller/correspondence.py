@@ -183,8 +183,9 @@ def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
 
 async def _offer(side: CallerSide) -> None:
     """Offer a game by correspondence to a registered caller by name:
-    the days per move (the sysop's choices), how runs count; the other
-    caller finds it at their next call."""
+    the days per move (the sysop's choices), how runs count, who counts
+    the hands (the door, or each player with muggins); the other caller
+    finds it at their next call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
     typed = await ask_line(side.display, "Offer a correspondence game", [
@@ -209,7 +210,11 @@ async def _offer(side: CallerSide) -> None:
         "How do runs count during the play?",
         "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
-    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2")
+    counting = await ask_choice(side.display, "Offer a correspondence game", [
+        "Who counts the hands and the crib in the show?",
+        "  1  The door counts them.",
+        "  2  Each player counts their own, with muggins: points you miss go to the other."], "12")
+    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", manual=counting == "2")
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -228,10 +233,11 @@ class Refused(NamedTuple):
 
 
 async def offer_to(side: Side, account_id: int, name: str | None, days: int, ordered: bool,
-                   check_only: bool = False) -> Refused | None:
+                   check_only: bool = False, *, manual: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` (``None``: anyone
     who takes it, an open offer) a game by correspondence (``days`` a
-    move; runs in exact order when ``ordered``; the house's other rules),
+    move; runs in exact order when ``ordered``; each player counting their
+    own hands, with muggins, when ``manual``; the house's other rules),
     from the address ``side`` calls from: ``None`` when made, else why not
     (:class:`Refused`: nobody of that name, the caller themselves, too
     many games under way, the offer rules:
@@ -259,7 +265,7 @@ async def offer_to(side: Side, account_id: int, name: str | None, days: int, ord
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, taker,
-                                                   OfferTerms(rules_to_dict(rules), days),
+                                                   OfferTerms(rules_to_dict(rules), days, manual=manual),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
@@ -289,6 +295,15 @@ async def _callee(side: Side, name: str, check_only: bool) -> int | Refused | No
     if account is None and not check_only:
         account = await hub_account(ctx.store, caller)
     return None if account is None else account.id
+
+
+def counted(manual: bool) -> str:
+    """Who counts the hands of a game offered, in words.
+
+    >>> counted(True)
+    'each player counts their own hands, with muggins'
+    """
+    return "each player counts their own hands, with muggins" if manual else "the door counts the hands"
 
 
 async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
@@ -352,7 +367,8 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
         maker = await ctx.store.accounts.get(offer.maker)
         who = maker.name if maker is not None else "a caller"
         runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
-        terms = f"{offer.terms.days} day{'s' if offer.terms.days != 1 else ''} a move, runs {runs}."
+        terms = (f"{offer.terms.days} day{'s' if offer.terms.days != 1 else ''} a move, runs {runs}, "
+                 f"{counted(offer.terms.manual)}.")
         if offer.taker is None:
             answer = await ask_choice(side.display, "Offer of a correspondence game", [
                 f"{who} offers a game by correspondence to anyone: {terms}", "",

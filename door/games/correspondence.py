@@ -32,7 +32,6 @@ from door.records.identity import Identity
 from door.records.ranked.match import MatchEntry
 from door.records.saved_games import SavedGame
 from engine.game import replay
-from engine.notation import rules_from_dict
 from engine.tally import GameTally
 
 __all__ = ["accept_offer", "begin_from_offer", "candidates", "end_game", "open_game", "sit_down", "sweep_for_ever",
@@ -75,9 +74,11 @@ def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> 
     """The game of the accepted ``offer``: its maker (named ``maker``,
     away) in seat 0 and the taker at ``seat``; the maker owns it.  The
     first hand is dealt and kept at once, and the taker makes their
-    decisions now."""
+    decisions now.  The hands are counted as the offer says (by the door,
+    or by each player with muggins).  Raises
+    ``engine.notation.NotationError`` for an offer whose rules do not read."""
     away = AwaySeat(maker, Identity.of_account(offer.maker))
-    return correspondence_game(house, rules_from_dict(dict(offer.terms.rules)), (away, seat), offer.terms.days,
+    return correspondence_game(house, offer.terms.game_rules(), (away, seat), offer.terms.days,
                                offer.maker)
 
 

@@ -161,15 +161,17 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     running among the house's tables (from ``resume``, the kept game,
     when given).  Each decision is due ``days`` days after the move before
     it (UTC days: weekends count or not as ``[correspondence] weekends``
-    says, and the player's days away stop the count); the door counts the
-    hands and makes every forced move at once, so only real decisions
-    wait; the table stops, kept, as soon as it waits only on a player who
-    is away.  One game, no rematch, no hints."""
+    says, and the player's days away stop the count); the door makes
+    every forced move at once, so only real decisions wait, and counts
+    the hands unless ``rules`` say they are counted by hand (then each
+    player's claim is a decision of theirs, muggins the door's at once);
+    the table stops, kept, as soon as it waits only on a player who is
+    away.  One game, no rematch, no hints."""
     accounts = (_account(seats[0]), _account(seats[1]))
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
                       warn=_to_everyone(seats), matches=MatchEntry(),
                       kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days)))
-    table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
+    table = Table(rules, list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
         terms=MatchTerms(1), rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)

@@ -25,6 +25,7 @@ from engine.events import (
     HandCounted,
     HandDealt,
     HandReplayed,
+    PeggingHandedOver,
     PlayPoint,
     SeriesReset,
     StarterTurned,
@@ -48,6 +49,9 @@ class EventMessages(Telling[Body]):
 
     def hand_replayed(self, event: HandReplayed) -> Body:
         return {"event": "replay", "seat": event.seat, "hand_number": event.number, "scores": list(event.scores)}
+
+    def pegging_handed_over(self, event: PeggingHandedOver) -> Body:
+        return {"event": "computer_pegs", "seat": event.seat, "hand_number": event.number}
 
     def hand_dealt(self, event: HandDealt) -> Body:
         return {"event": "deal", "hand_number": event.number, "dealer": event.dealer,

@@ -22,6 +22,7 @@ from door.ui.prompts import NAME_LIMIT, REASON_LIMIT
 from door.ui.safe_text import first_unsafe, unsafe_char
 from engine.cards import Card, parse_cards
 from engine.game import Game, Phase
+from engine.handover import handed_over
 from engine.shuffle import SeededShuffle
 
 __all__ = ["PROTOCOL", "CLIENT_SCHEMAS", "SERVER_SCHEMAS", "MessageError", "read_message",
@@ -60,6 +61,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
                                               "uniqueItems": True}}, ("cards",)),
     "play": _message("play", {"card": _CARD}, ("card",)),
     "claim": _message("claim", {"points": {"type": "integer", "minimum": 0, "maximum": 29}}, ("points",)),
+    "peg_for_me": _message("peg_for_me"),
     "chat": _message("chat", {"text": _text(200)}, ("text",)),
     "lobby": _message("lobby"),
     "review": _message("review"),
@@ -84,7 +86,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
     "offer": _message("offer", {"name": _text(NAME_LIMIT + 9),  # (on the hub: alias@BOARD, a tag of up to 8)
                                 "days": {"type": "integer", "minimum": 1, "maximum": 14},
-                                "runs": {"enum": ["any", "order"]}}),
+                                "runs": {"enum": ["any", "order"]},
+                                "counting": {"enum": ["automatic", "manual"]}}),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
@@ -115,7 +118,7 @@ _DECISION: dict[str, Any] = {"type": "object", "properties": {
     "choice": {"type": "array", "items": _CARD}, "best": {"type": "array", "items": _CARD},
     "value": {"type": "number"}, "best_value": {"type": "number"}, "count": {"type": "integer"},
     "what": {"enum": ["hand", "crib"]}, "claimed": {"type": "integer"}, "held": {"type": "integer"},
-    "lost": {"type": "number"}, "mistake": {"type": "boolean"}},
+    "lost": {"type": "number"}, "mistake": {"type": "boolean"}, "computer": {"type": "boolean"}},
     "required": ["hand", "kind", "lost", "mistake"], "additionalProperties": False}
 _COSTS: dict[str, Any] = {"type": "object", "properties": {
     "discards": {"type": "number"}, "pegging": {"type": "number"}, "counting": {"type": "number"}},
@@ -147,7 +150,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
                                                           "starter", "count", "series")),
     "event": _message("event", {
         "event": {"enum": ["cut", "deal", "discard", "starter", "card", "go", "peg", "reset", "show", "over",
-                           "replay"]},
+                           "replay", "computer_pegs"]},
         "seat": _SEAT, "dealer": _SEAT, "hand_number": {"type": "integer"}, "hand": _CARDS,
         "cards": _CARDS, "card": _CARD, "count": {"type": "integer"}, "pegs": {"type": "array", "items": _PEG},
         "heels": {"type": "integer"}, "what": {"enum": ["hand", "crib"]}, "starter": _CARD,
@@ -213,7 +216,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False}},
         "offers": {"type": "array", "items": {"type": "object", "properties": {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
-            "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"}},
+            "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"},
+            "counting": {"enum": ["automatic", "manual"]}},
             "required": ["offer", "name", "days", "runs", "open"], "additionalProperties": False}}}, ("games", "offers")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {
@@ -358,8 +362,9 @@ def cards_of(names: list[str]) -> list[Card]:
 
 def ask_message(game: Game, me: int) -> dict[str, Any] | None:
     """What ``game`` asks of seat ``me`` now, with its legal answers, or
-    ``None`` when it waits for the other seat."""
-    if me not in game.to_act():
+    ``None`` when it waits for the other seat (or for the computer,
+    pegging this hand for ``me``)."""
+    if me not in game.to_act() or (game.phase is Phase.PLAY and handed_over(game, me)):
         return None
     if game.phase is Phase.DISCARD:
         return {"type": "ask", "ask": "discard", "hand": card_list(game.hands[me]), "choose": 2}

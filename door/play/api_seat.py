@@ -16,7 +16,7 @@ from door.play.api_messages import ask_message, cards_of, error_message, shuffle
 from door.play.table import Table
 from door.records.identity import Identity
 from door.ui.speech import SpokenWords
-from engine.actions import Claim, Discard, Play
+from engine.actions import Claim, Discard, HandOver, Play
 from engine.events import Event
 from engine.game import Game, Phase
 
@@ -156,6 +156,8 @@ class ApiSeat:
             table.submit(me, Play(me, cards_of([message["card"]])[0]))
         elif kind == "claim":
             table.submit(me, Claim(me, message["points"]))
+        elif kind == "peg_for_me":  # (a game by turns: the computer pegs this hand for the program's player)
+            table.submit(me, HandOver(me))
         elif kind == "chat":
             table.chat(me, message["text"])
         else:

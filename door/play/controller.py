@@ -29,8 +29,9 @@ from door.play.options import SEED_LIMIT
 from door.play.prompting import Seating, cursor_to_unplayed, may_replay, prompt_for, shown
 from door.play.view_state import Mode, ViewState
 from door.ui.words import card_text
-from engine.actions import Action, Claim, Discard, Play, ReplayHand
-from engine.game import Game
+from engine.actions import Action, Claim, Discard, HandOver, Play, ReplayHand
+from engine.game import Game, Phase
+from engine.handover import handed_over
 from engine.scoring import MAX_SHOW_POINTS
 
 __all__ = ["Seating", "Submit", "Deal", "Say", "Leave", "Abandon", "Again", "SetSeed", "Release", "Beep", "Intent",
@@ -177,14 +178,25 @@ def _open_chat(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | No
     return []
 
 
+def _peg_for_me(vs: ViewState, game: Game, seating: Seating) -> list[Intent] | None:
+    if not seating.by_turns or game.phase not in (Phase.DISCARD, Phase.PLAY) or not game.hands[seating.me]:
+        return None
+    if handed_over(game, seating.me):
+        vs.tell("The computer pegs this hand for you already.")
+        return []
+    return [Submit(HandOver(seating.me))]
+
+
 TABLE_KEYS = bind(("abandon", "aA"), ("hint", "?"), ("rules box", "oO"), ("leave", [KeyName.CTRL_C, "qQ"]),
-                  ("chat", "cC"))
+                  ("chat", "cC"), ("peg for me", "pP"))
 """The keys of the game screen in every mode but chat and the seed's
 line: A gives up waiting for an absent player, ? a hint, O the rules
-box, Q or Ctrl-C leaves, C opens the chat window.  Each acts where it
-applies (:data:`_TABLE_KEYS`); elsewhere the key goes to the mode's own keys."""
+box, Q or Ctrl-C leaves, C opens the chat window, P (a game by turns)
+lets the computer peg this hand.  Each acts where it applies
+(:data:`_TABLE_KEYS`); elsewhere the key goes to the mode's own keys."""
 
-_TABLE_KEYS = {"abandon": _abandon, "hint": _hint, "rules box": _rules_box, "leave": _leave, "chat": _open_chat}
+_TABLE_KEYS = {"abandon": _abandon, "hint": _hint, "rules box": _rules_box, "leave": _leave, "chat": _open_chat,
+               "peg for me": _peg_for_me}
 
 ANSWER_KEYS = bind(("yes", "yY"), ("no", "nN"))
 """Y and N at a question."""

@@ -125,7 +125,8 @@ class HumanSeat(Advising):
                        seconds_left=max(0, int(table.away.until - table.clock())) if absent else 0,
                        asking_again=self._again is not None and not self._again.done(), leaving=self._leaving,
                        hints=computer or table.hints, again_question=table.series.again_question(),
-                       leave_question=table.leave_question(self.index), rated=table.rated)
+                       leave_question=table.leave_question(self.index), rated=table.rated,
+                       by_turns=table.settings.by_turns)
 
     def notify(self, game: Game, events: Sequence[Event]) -> None:
         """``events`` happened in ``game``: told in this seat's presentation.

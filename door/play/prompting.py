@@ -15,6 +15,7 @@ from door.ui.cells import cell_width
 from door.ui.words import card_text
 from engine.cards import Card
 from engine.game import Game, Phase
+from engine.handover import handed_over
 
 __all__ = ["Seating", "may_replay", "prompt_for", "shown", "cursor_to_unplayed"]
 
@@ -46,6 +47,9 @@ class Seating:
     """What the table asks before this player leaves on purpose (in a
     rated match, what it costs: :meth:`door.play.table.Table.leave_question`)."""
     rated: bool = False
+    by_turns: bool = False
+    """A game by turns (by correspondence): P lets the computer peg the
+    hand for this player."""
     """A rated match (the player who stays cannot end it while the other is away)."""
 
     @property
@@ -141,11 +145,13 @@ def _discarding(vs: ViewState, game: Game, seating: Seating) -> bool:
 
 def _playing(vs: ViewState, game: Game, seating: Seating) -> bool:
     me = seating.me
-    if me not in game.to_act() or game.phase is not Phase.PLAY:
-        return False
+    if me not in game.to_act() or game.phase is not Phase.PLAY or handed_over(game, me):
+        return False  # (not this player's card to choose: the computer pegs this hand for them)
     first_turn = vs.mode is not Mode.PLAY and len(game.hands[me]) == 4
     vs.mode = Mode.PLAY
     vs.prompt = f"Your turn, count {game.count}: arrows choose a card, RETURN plays it."
+    if seating.by_turns:  # (P: the computer pegs the rest of this hand: door.play.computer_pegs)
+        vs.prompt = f"Your turn, count {game.count}: arrows choose, RETURN plays; P: the computer pegs this hand."
     if first_turn:  # the bar starts the play on the first card that may be played, not where the discard left it
         playable = game.playable(me)
         vs.cursor = next((i for i, c in enumerate(shown(vs, game, me)) if c in playable), 0)

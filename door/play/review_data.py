@@ -22,7 +22,9 @@ def review_decisions(review: GameReview) -> list[dict[str, Any]]:
       cards thrown], "best": [2 cards thrown], "value", "best_value", "lost",
       "mistake"}`` (values in expected net points of the hand);
     - ``{"hand", "kind": "play", "count", "choice": [the card], "best":
-      [the card], "lost", "mistake"}`` (``lost``: expected points);
+      [the card], "lost", "mistake"}`` (``lost``: expected points), with
+      ``"computer": true`` when the computer played it, in a hand the
+      player let it peg (its loss is not the player's);
     - ``{"hand", "kind": "count", "what": "hand"|"crib", "claimed", "held",
       "lost", "mistake"}`` (``lost``: points of the margin).
 
@@ -36,7 +38,8 @@ def review_decisions(review: GameReview) -> list[dict[str, Any]]:
                                  "lost": round(d.cost, 1), "mistake": d.mistake}))
     for p in review.plays:
         rows.append((p.hand, 1, {"hand": p.hand, "kind": "play", "count": p.count, "choice": card_list([p.card]),
-                                 "best": card_list([p.best]), "lost": round(p.cost, 1), "mistake": p.mistake}))
+                                 "best": card_list([p.best]), "lost": round(p.cost, 1), "mistake": p.mistake,
+                                 **({"computer": True} if p.computer else {})}))
     for c in review.counts:
         rows.append((c.hand, 2, {"hand": c.hand, "kind": "count", "what": c.what, "claimed": c.claimed,
                                  "held": c.true, "lost": c.cost, "mistake": bool(c.missed or c.over)}))

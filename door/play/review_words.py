@@ -58,9 +58,13 @@ def _discard_lines(review: GameReview, hand: int) -> list[str]:
 
 def _play_lines(review: GameReview, hand: int) -> list[str]:
     """The cards of ``hand`` played that were mistakes, or that none was."""
-    plays = [p for p in review.plays if p.hand == hand]
+    plays = [p for p in review.plays if p.hand == hand and not p.computer]
+    computer = [p for p in review.plays if p.hand == hand and p.computer]
     lines = [f"  {card_text(p.card)} on {p.count}: cost {p.cost:.1f} (\u00b1{p.se:.1f}); {card_text(p.best)} was best."
              for p in plays if p.mistake]
+    if computer:
+        lines.append(f"  The computer pegged this hand for you: {cards_text([p.card for p in computer])}"
+                     " played by it, not counted against you.")
     if plays and not lines:
         lines.append(f"  Your {len(plays)} cards played: no mistake.")
     return lines

@@ -28,6 +28,7 @@ from typing import Any
 
 from door.play.away_seat import away
 from door.play.commands import Abandon, ChatLine, Command, Fault, Leave, Quit, Submit, TimeOut, Wake
+from door.play.computer_pegs import check_hand_over, computer_play
 from door.play.deals import Dealer, commitment_notice
 from door.play.decision_clock import DecisionClocks, clock_notice, owed_decisions
 from door.play.departures import departure, grace_over, warn_clock
@@ -359,6 +360,10 @@ class Table(SettingsReader):
             self.dealt.set()
             self._broadcast(game, [])
         while not game.over:
+            if self.settings.by_turns and (made := await computer_play(game, self.objective)) is not None:
+                if not await self._apply(game, made.seat, made, by_door=True):  # (a hand let to the computer)
+                    return False
+                continue
             if self.settings.by_turns and self._waits_on_away(game):
                 self.ending.waiting = True  # (kept as it stands: the next move is an away player's)
                 return False
@@ -409,11 +414,12 @@ class Table(SettingsReader):
                     if out:
                         return TimeOut(out[0])
 
-    async def _apply(self, game: Game, seat: int, action: Action) -> bool:
+    async def _apply(self, game: Game, seat: int, action: Action, by_door: bool = False) -> bool:
         """Apply ``seat``'s move (and the forced moves it leaves, where the
         table makes them): refused, or kept in the store and then shown;
         False when the store could not keep it (the match is held)."""
         try:
+            check_hand_over(action, game, self.settings.by_turns, by_door)
             events = game.apply(action)
         except IllegalAction as exc:
             self._tell_seat(seat, "rejected", str(exc))

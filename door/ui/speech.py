@@ -25,6 +25,7 @@ from engine.events import (
     HandCounted,
     HandDealt,
     HandReplayed,
+    PeggingHandedOver,
     PlayPoint,
     SeriesReset,
     ShowTurn,
@@ -284,6 +285,9 @@ class SpokenWords(Telling[list[str]]):
         me = self.me
         return [f"Hand {number_words(event.number)} is played again. The scores go back to "
                 f"{event.scores[me]} for you and {event.scores[1 - me]} for {self.who[1 - me]}."]
+
+    def pegging_handed_over(self, event: PeggingHandedOver) -> list[str]:
+        return [f"{subject(self.who[event.seat], 'let')} the computer peg this hand."]
 
     def hand_dealt(self, event: HandDealt) -> list[str]:
         return [f"Hand {number_words(event.number)}, {subject(_lower(self.who[event.dealer]), 'deal')}."]

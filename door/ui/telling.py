@@ -27,6 +27,7 @@ from engine.events import (
     HandCounted,
     HandDealt,
     HandReplayed,
+    PeggingHandedOver,
     PlayPoint,
     SeriesReset,
     StarterTurned,
@@ -53,6 +54,7 @@ _METHODS: dict[type[Event], str] = {
     CutForDeal: "cut_for_deal", HandReplayed: "hand_replayed", HandDealt: "hand_dealt", Discarded: "discarded",
     StarterTurned: "starter_turned", CardPlayed: "card_played", GoDeclared: "go_declared", PlayPoint: "play_point",
     SeriesReset: "series_reset", HandCounted: "hand_counted", GameOver: "game_over",
+    PeggingHandedOver: "pegging_handed_over",
 }
 """Each kind of event told, and the method that tells it."""
 
@@ -90,6 +92,10 @@ class Telling(ABC, Generic[Told]):
     @abstractmethod
     def hand_replayed(self, event: HandReplayed) -> Told:
         """A hand played again, the scores set back."""
+
+    @abstractmethod
+    def pegging_handed_over(self, event: PeggingHandedOver) -> Told:
+        """A player let the computer peg this hand for them."""
 
     @abstractmethod
     def hand_dealt(self, event: HandDealt) -> Told:

@@ -27,6 +27,7 @@ from engine.events import (
     HandCounted,
     HandDealt,
     HandReplayed,
+    PeggingHandedOver,
     PlayPoint,
     SeriesReset,
     ShowTurn,
@@ -165,6 +166,9 @@ class ScreenWords(Telling[list[str]]):
         me = self.me
         return [f"{subject(self.who[event.seat], 'replay')} hand {event.number}: the scores go back to "
                 f"{event.scores[me]} - {event.scores[1 - me]}; it does not count in the statistics."]
+
+    def pegging_handed_over(self, event: PeggingHandedOver) -> list[str]:
+        return [f"{subject(self.who[event.seat], 'let')} the computer peg this hand."]
 
     def hand_dealt(self, event: HandDealt) -> list[str]:
         crib = "your" if event.dealer == self.me else f"{self.names[event.dealer]}'s"

@@ -21,7 +21,8 @@ from door.records.correspondence.sweeper import LEASE, sweep
 from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
 from door.server import DoorServer
-from engine.rules import Rules
+from engine.actions import Claim
+from engine.rules import Counting, Rules
 from tests.loopback.test_bots import bot_in
 from tests.loopback.test_callers import PASSWORD, registered
 from tests.loopback.test_protocol import answer, next_message
@@ -105,6 +106,8 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         await ann.send(b"1")  # one day a move
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
+        await ann.send(b"1")  # the door counts them
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
         await ann.send(b" ")
         await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
@@ -247,3 +250,180 @@ async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_pa
         refused = await next_message(robo, "error")
         assert refused == {"type": "error", "field": "days", "message": "That overlaps a vacation you already set."}
         await robo.close()
+
+
+async def _program(door: DoorServer, name: str):  # type: ignore[no-untyped-def]
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    return ws
+
+
+async def test_a_game_by_correspondence_counted_by_hand_with_muggins_by_the_protocol(tmp_path: Path) -> None:
+    """Ann offers Bob a game counted by hand; neither is ever on line when
+    the other is.  Each claims their own hands at their own sittings (these
+    programs claim nothing, so muggins gives every point of a hand to the
+    other, who is away); the other finds the count said at their next
+    sitting."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        for name in ("Ann", "Bob"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "counting": "manual"}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offer = (await next_message(bob, "games"))["offers"][0]
+        assert offer["name"] == "Ann" and offer["counting"] == "manual"
+        await bob.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+        seen: list[dict[str, Any]] = []
+        assert (await _sit_by_protocol(bob, seen))["type"] == "waiting"
+        await bob.close()
+        game_id = None
+        names, turn = ("Ann", "Bob"), 0
+        mugged: list[tuple[str, dict[str, Any]]] = []  # (who claimed, the count) for each count with muggins
+        for _ in range(40):
+            ws = await _program(door, names[turn])
+            if game_id is None:
+                await ws.send(json.dumps({"type": "games"}))
+                game_id = (await next_message(ws, "games"))["games"][0]["game"]
+            await ws.send(json.dumps({"type": "open", "game": game_id}))
+            seen = []
+            end = await _sit_by_protocol(ws, seen)
+            await ws.close()
+            asks = [m for m in seen if m["type"] == "ask" and m["ask"] == "count"]
+            shows = [m for m in seen if m["type"] == "event" and m.get("event") == "show"]
+            for show in shows:
+                assert show["claim"] is not None  # every count was a player's claim, none the door's
+            if asks and any(s["muggins"] > 0 for s in shows):
+                mugged.append((names[turn], next(s for s in shows if s["muggins"] > 0)))
+            if len(mugged) >= 2 or end["type"] == "menu":
+                break
+            turn = 1 - turn
+        assert len(mugged) >= 2, mugged
+        # the player who took muggins was away when it was taken, and is told of the count at their next sitting
+        claimer, show = mugged[0]
+        other = await _program(door, "Bob" if claimer == "Ann" else "Ann")
+        await other.send(json.dumps({"type": "open", "game": game_id}))
+        later: list[dict[str, Any]] = []
+        await _sit_by_protocol(other, later)
+        await other.close()
+        assert any(m.get("event") == "show" and m["cards"] == show["cards"] and m["muggins"] == show["muggins"]
+                   for m in later)
+
+
+async def test_a_player_lets_the_computer_peg_a_hand_by_the_protocol(tmp_path: Path) -> None:
+    """Ann, by the protocol, hands the pegging of her first hand to the
+    computer (``peg_for_me``) when first asked for a card: she is asked for
+    no other card of that hand, yet all four are played, at her sittings
+    and at Bob's while she is away; Bob's program is told (``computer_pegs``)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        for name in ("Ann", "Bob"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3}))
+        await next_message(ann, "notice")
+        await ann.close()
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offer = (await next_message(bob, "games"))["offers"][0]
+        await bob.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        game_id = (await door.store.saved.unfinished((await door.store.accounts.find("Bob")).id))[0].id
+        await bob.close()
+
+        names, turn, hand = ("Ann", "Bob"), 0, 1
+        handed, ann_asked_in_hand_1, bob_told = False, 0, []
+        played_by_ann: list[str] = []
+        for _ in range(12):
+            ws = await _program(door, names[turn])
+            await ws.send(json.dumps({"type": "open", "game": game_id}))
+            while True:
+                message = await next_message(ws, timeout=20)
+                if message["type"] == "event" and message["event"] == "deal":
+                    hand = message["hand_number"]
+                if message["type"] == "event" and message["event"] == "card" and message["seat"] == 0 and hand == 1:
+                    played_by_ann.append(message["card"])
+                if message["type"] == "event" and message["event"] == "computer_pegs" and turn == 1:
+                    bob_told.append(message)
+                if message["type"] == "ask":
+                    if turn == 0 and message["ask"] == "play" and hand == 1:
+                        ann_asked_in_hand_1 += 1
+                        if not handed:
+                            handed = True
+                            await ws.send(json.dumps({"type": "peg_for_me"}))
+                            continue
+                    await ws.send(json.dumps(answer(message)))
+                elif message["type"] in ("waiting", "menu"):
+                    break
+            await ws.close()
+            if hand >= 2 and bob_told:
+                break
+            turn = 1 - turn
+        assert handed and ann_asked_in_hand_1 == 1  # asked once: then the computer pegged the hand for her
+        assert bob_told and bob_told[0]["seat"] == 0 and bob_told[0]["hand_number"] == 1
+        assert len(set(played_by_ann)) == 4  # all four of her cards of that hand were played
+
+
+async def test_at_the_screens_a_game_offered_counted_by_hand_is_counted_by_its_players(tmp_path: Path) -> None:
+    """Ann offers Bob, at the screens (N), a game where each counts their
+    own hands; Bob is told so when he answers (A); at their sittings over
+    telnet each types their own counts (the game's log keeps claims)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        await store.accounts.create("Ann", hash_password(PASSWORD))
+        bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
+        ann = await _call(door, "Ann")
+        await ann.send(b"k")
+        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
+        await ann.send(b"n")
+        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
+        await ann.send(b"Bob\r")
+        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
+        await ann.send(b"2")  # each their own, with muggins
+        await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
+        await ann.send(b" ")
+        await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
+        await ann.send(b"\x1b")
+        await _leave(ann)
+        offers = await store.correspondence.offers.received(bob_id)
+        assert len(offers) == 1 and offers[0].terms.manual
+
+        bob = await _call(door, "Bob")
+        await bob.send(b"k")
+        await bob.screen.wait_for(lambda: "A  Answer the offers to you (1)" in bob.screen.text())
+        await bob.send(b"a")
+        await bob.screen.wait_for(lambda: "each player counts their own hands, with muggins" in " ".join(
+            bob.screen.text().split()))
+        await bob.send(b"y")
+        await _decide(bob, "Bob")
+        await bob.send(b" ")
+        await bob.screen.wait_for(lambda: "Your games by correspondence" in bob.screen.text())
+        await bob.send(b"\x1b")
+        await _leave(bob)
+
+        for name in ["Ann", "Bob"] * 6:
+            kept = [g for g in await store.saved.unfinished(bob_id) if g.kind is GameKind.CORRESPONDENCE]
+            saved = await store.saved.load_game(kept[0].id)
+            assert saved is not None and saved.rules.counting is Counting.MANUAL
+            if any(isinstance(a, Claim) for a in saved.actions):
+                break
+            to_move = kept[0].to_move.value
+            if (to_move == "you") == (name == "Ann"):
+                continue  # (it waits on the other: their sitting next)
+            await _sitting(door, name)
+        else:
+            raise AssertionError("nobody counted a hand")

@@ -283,3 +283,64 @@ async def test_an_offer_to_anyone_posted_and_taken_at_the_card_table(door: DoorS
     assert "offers a game to anyone" not in await _list_text(page)
     assert await door.store.correspondence.offers.open_to_anyone() == []
     await page.context.close()
+
+
+async def test_the_card_table_lets_the_computer_peg_a_hand(door: DoorServer, browser: Any) -> None:
+    """Bob, at the card table, accepts Ann's offer and taps "Let the
+    computer peg this hand" at his first discard: the table says so, the
+    button goes, and when Ann plays her sitting (by the protocol) the
+    computer plays Bob's four cards of that hand while he is away; Ann is
+    told."""
+    for name in ("Cy", "Di", "Ed"):
+        await door.store.accounts.create(name, hash_password(PASSWORD))
+    cy = await _by_protocol(door, "Cy")
+    await cy.send(json.dumps({"type": "offer", "name": "Di", "days": 2}))
+    assert "Your offer is made" in (await next_message(cy, "notice"))["text"]
+    await cy.close()
+    ed = await _by_protocol(door, "Ed")  # (an offer counted by hand, listed as such)
+    await ed.send(json.dumps({"type": "offer", "name": "Di", "days": 2, "counting": "manual"}))
+    assert "Your offer is made" in (await next_message(ed, "notice"))["text"]
+    await ed.close()
+
+    page = await table_page(browser, door, "phone", "Di")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    listed = await _list_text(page)
+    assert ("Ed offers you a game: 2 days a move, runs in any order, each player counting their own hands, "
+            "with muggins.") in listed and "Cy offers you a game: 2 days a move, runs in any order." in listed
+    await page.locator("#post-offers li", has_text="Cy offers").locator("button", has_text="Accept").tap()
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    assert not await page.is_hidden("#peg-for-me")
+    assert await violations(page) == []
+    await page.tap("#peg-for-me")
+    await page.wait_for_function("() => document.querySelector('#log').textContent"
+                                 ".includes('You let the computer peg this hand.')")
+    assert await page.is_hidden("#peg-for-me")
+    await page.wait_for_function("() => window.cribbageTable.asked && window.cribbageTable.asked.ask === 'discard'")
+    await page.tap("#hand .card:nth-child(1)")
+    await page.tap("#hand .card:nth-child(2)")
+    await page.tap("#lay")
+    await page.wait_for_function(LIST_SHOWN)  # the game waits on Cy
+
+    cy = await _by_protocol(door, "Cy")
+    await cy.send(json.dumps({"type": "games"}))
+    game = (await next_message(cy, "games"))["games"][0]
+    await cy.send(json.dumps({"type": "open", "game": game["game"]}))
+    told, di_cards, hand = [], set(), 1
+    while True:
+        message = await next_message(cy, timeout=20)
+        if message["type"] == "event" and message["event"] == "deal":
+            hand = message["hand_number"]
+        elif message["type"] == "event" and message["event"] == "computer_pegs":
+            told.append(message)
+        elif message["type"] == "event" and message["event"] == "card" and hand == 1 and message["seat"] == 1:
+            di_cards.add(message["card"])
+        if message["type"] == "ask":
+            await cy.send(json.dumps(answer(message)))
+        elif message["type"] in ("waiting", "game_over"):
+            break
+    await cy.close()
+    assert told and told[0]["seat"] == 1 and told[0]["said"] == ["Di lets the computer peg this hand."]
+    assert len(di_cards) == 4 and hand == 2  # Di's four cards of the first hand, played by the computer
+    await page.close()

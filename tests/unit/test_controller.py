@@ -19,7 +19,7 @@ from door.play.controller import (
 )
 from door.play.game_view import my_cards
 from door.play.view_state import Mode, ViewState
-from engine.actions import Claim, Discard, Play, ReplayHand
+from engine.actions import Claim, Discard, HandOver, Play, ReplayHand
 from engine.game import Game, Phase
 from engine.players import GreedyPlayer
 from engine.rules import Rules
@@ -361,3 +361,19 @@ def test_c_against_the_computer_says_what_chat_is_for() -> None:
     vs = ready(game, seating)
     assert handle_key(vs, game, seating, key("c")) == []
     assert not vs.chatting and "Chat is for games against the sysop" in vs.note
+
+
+def test_p_lets_the_computer_peg_this_hand_only_in_a_game_by_turns() -> None:
+    game = game_at(Phase.PLAY)
+    live = Seating(ME, ("Ann", "Bob"), computer=False)
+    vs = ready(game, live)
+    assert "P: the computer pegs" not in vs.prompt
+    assert handle_key(vs, game, live, key("p")) == [Beep()]  # (a live game's play is the player's own)
+    by_turns = Seating(ME, ("Ann", "Bob"), computer=False, by_turns=True)
+    vs = ready(game, by_turns)
+    assert vs.prompt.endswith("P: the computer pegs this hand.") and len(vs.prompt) <= 80
+    assert handle_key(vs, game, by_turns, key("P")) == [Submit(HandOver(ME))]
+    game.apply(HandOver(ME))
+    prompt_for(vs, game, by_turns)
+    assert vs.mode is not Mode.PLAY  # (no card of this hand is the player's to choose now)
+    assert handle_key(vs, game, by_turns, key("p")) == [] and "already" in vs.note

@@ -20,7 +20,7 @@ from door.records.migrate import EXPAND
 from door.records.schema import MIGRATIONS
 from door.records.store import Store
 from engine.notation import rules_to_dict
-from engine.rules import Rules
+from engine.rules import Counting, Rules
 from tests.support.fake_clock import FakeClock
 
 START = float(calendar.timegm((2026, 12, 1, 12, 0, 0)))
@@ -66,6 +66,29 @@ async def test_an_offer_is_received_accepted_once_and_gone(store: Store) -> None
     assert taken is not None and taken.terms.days == 5 and taken.taker == bob
     assert await offers.accept(offer.id, bob) is None and await offers.received(bob) == []
     assert await offers.get(offer.id) is None
+
+
+async def test_an_offer_counted_by_hand_keeps_its_option_and_is_refused_when_rated(store: Store) -> None:
+    """Manual counting is an option of an unrated offer, kept with it: the
+    game it begins is counted by each player with muggins; an offer kept
+    before the option existed (no ``manual`` in its terms) is counted by
+    the door; a rated offer with it is refused in a sentence."""
+    ann, bob, cy = await _accounts(store, "Ann", "Bob", "Cy")
+    house = Rules(counting=Counting.MANUAL, muggins=False)
+    offers = store.correspondence.offers
+    made = await offers.make(ann, "192.0.2.1", bob, OfferTerms(rules_to_dict(house), 3, manual=True))
+    kept = await offers.get(made.id)
+    assert kept is not None and kept.terms.manual
+    rules = kept.terms.game_rules()
+    assert rules.counting is Counting.MANUAL and rules.muggins
+    assert OfferTerms.from_text(OfferTerms(rules_to_dict(house), 3).to_text()).game_rules().counting \
+        is Counting.AUTOMATIC
+    old = '{"best_of": 1, "days": 3, "rated": false, "rules": {}}'
+    assert not OfferTerms.from_text(old).manual
+    with pytest.raises(OfferRefused, match="Counting your own hands is for unrated games"):
+        await offers.make(ann, "192.0.2.1", cy, OfferTerms(rules_to_dict(house), 3, rated=True, manual=True))
+    with pytest.raises(ValueError, match="true or false"):
+        OfferTerms(rules_to_dict(house), 3, manual=1).check()  # type: ignore[arg-type]
 
 
 async def test_one_offer_open_between_two_callers_and_one_to_anyone(store: Store) -> None:

@@ -50,7 +50,8 @@ window.cribbageCorrespondence = (() => {
     games.replaceChildren(...ordered(m.games).map((g) => item(`kept-${g.game}`, gameLine(g),
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
     if (!m.games.length) games.appendChild(item("kept-none", "No game by correspondence yet: offer one below.", []));
-    const terms = (o) => `${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}.`;
+    const terms = (o) => `${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}` +
+      `${o.counting === "manual" ? ", each player counting their own hands, with muggins" : ""}.`;
     offers.replaceChildren(...m.offers.map((o) => (o.open
       ? item(`offered-${o.offer}`, `${o.name} offers a game to anyone: ${terms(o)}`,
         [["Take it", () => acts.answer(o.offer, true)]])

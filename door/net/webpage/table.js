@@ -15,6 +15,7 @@
   let dealer = 0, scores = [0, 0], backs = [-1, -1], names = ["You", "Computer"], theirs = 0, cursor = null;
   let mode = "computer", bestOf = 1, rated = false, terms = null;   // "people": the match asked for, and the table's
   let welcomed = false, registered = false, watching = false;   // watching: a game between two others
+  let handedOver = false;   // this hand's pegging is the computer's (until the next deal)
   let sitting = false;   // at a game by correspondence: until it waits on the other player (waiting)
   let login = null;   // the login sent: a password of 64 hex digits goes as a bot's token first
   const TOKEN = /^[0-9a-f]{64}$/;
@@ -105,6 +106,7 @@
     $("play-go").disabled = !picked;
     $("claiming").hidden = ask !== "count";
     $("hint").hidden = !(ask === "discard" || ask === "play");
+    $("peg-for-me").hidden = !(sitting && (ask === "discard" || ask === "play") && !handedOver);
     $("advice").hidden = watching || !$("again").hidden;
     for (const b of box.children) b.classList.toggle("hinted", hinted.includes(b.dataset.card));
   }
@@ -199,7 +201,7 @@
       case "deal":
         closeHand(); history = history || { open: null };
         history.open = { number: m.hand_number || $("history").tBodies[0].rows.length + 1, dealer: m.dealer, from: scores.slice() };
-        hand = m.hand.slice(); theirs = m.hand.length; shown = false; dealer = m.dealer;
+        hand = m.hand.slice(); theirs = m.hand.length; shown = false; dealer = m.dealer; handedOver = false;
         $("played").replaceChildren(); $("shows").replaceChildren();
         $("starter").textContent = "none yet"; $("starter").setAttribute("aria-label", "none yet");
         $("count").textContent = "0"; $("count-fact").hidden = false;
@@ -231,6 +233,7 @@
         if (lines.length && !lines[0].startsWith(title)) lines = [`${title}: ${lines[0]}`, ...lines.slice(1)];
         break;
       }
+      case "computer_pegs": if (m.seat === seat) handedOver = true; break;   // (said by its line)
       case "replay": scores = m.scores.slice(); backs = [-1, -1]; drawScores(); pegged = true; break;
     }
     if (pegged && lines.length && m.event !== "over") {
@@ -611,6 +614,11 @@
   $("claim-go").addEventListener("click", claim);
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("advice").addEventListener("click", () => send({ type: "advice" }));
+  $("peg-for-me").addEventListener("click", () => {   // (a game by correspondence: the computer plays this hand's cards)
+    send({ type: "peg_for_me" }); handedOver = true;
+    if (asked && asked.ask === "play") asked = null;   // (no card of this hand is asked of us now)
+    drawHand();
+  });
   $("claim").addEventListener("input", markPad);
   $("continue").addEventListener("click", carryOn);
   $("again").addEventListener("click", () => {

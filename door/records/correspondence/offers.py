@@ -21,6 +21,7 @@ game from the :class:`Offer` returned.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -29,6 +30,8 @@ from typing import Any
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
 from door.records.database import Conflict, Database
+from engine.notation import rules_from_dict
+from engine.rules import Counting, Rules
 
 __all__ = ["Offer", "OfferTerms", "OfferLimits", "Offers", "OfferRefused", "games_words", "room_for", "BEST_OF", "HOUR"]
 
@@ -56,15 +59,19 @@ class OfferTerms:
     """What is offered: ``rules`` (the house rules as
     :func:`engine.notation.rules_to_dict` gives them), ``days`` per move
     (a whole number from 1 to 14), a match ``best_of`` 1, 3 or 5 games,
-    and whether it is ``rated``."""
+    whether it is ``rated``, and whether each player counts their own
+    hands (``manual``: with muggins; else the door counts them)."""
 
     rules: Mapping[str, Any]
     days: int
     best_of: int = 1
     rated: bool = False
+    manual: bool = False
 
     def check(self) -> OfferTerms:
-        """These terms, if they are sound; else ``ValueError`` saying what is wrong."""
+        """These terms, if they are sound; else ``ValueError`` saying what
+        is wrong (:class:`OfferRefused`, a sentence for the caller, for
+        manual counting in a rated game)."""
         if not isinstance(self.rules, Mapping) or not all(isinstance(k, str) for k in self.rules):
             raise ValueError(f"an offer's rules are a mapping of option names, got {self.rules!r}")
         if type(self.days) is not int or not 1 <= self.days <= 14:
@@ -73,18 +80,32 @@ class OfferTerms:
             raise ValueError(f"a match is the best of 1, 3 or 5 games, got {self.best_of!r}")
         if type(self.rated) is not bool:
             raise ValueError(f"an offer is rated or not (true or false), got {self.rated!r}")
+        if type(self.manual) is not bool:
+            raise ValueError(f"an offer's hands are counted by hand or not (true or false), got {self.manual!r}")
+        if self.manual and self.rated:
+            raise OfferRefused("Counting your own hands is for unrated games: the door counts a rated game's.")
         return self
+
+    def game_rules(self) -> Rules:
+        """The rules the game is played by: the offer's, the hands counted
+        by the door, or by each player with muggins when ``manual``.
+        Raises ``engine.notation.NotationError`` for rules that do not read."""
+        rules = rules_from_dict(dict(self.rules))
+        if self.manual:
+            return dataclasses.replace(rules, counting=Counting.MANUAL, muggins=True)
+        return dataclasses.replace(rules, counting=Counting.AUTOMATIC)
 
     def to_text(self) -> str:
         """These terms as the JSON kept in the store."""
         return json.dumps({"rules": dict(self.rules), "days": self.days, "best_of": self.best_of,
-                           "rated": self.rated}, sort_keys=True)
+                           "rated": self.rated, "manual": self.manual}, sort_keys=True)
 
     @classmethod
     def from_text(cls, text: str) -> OfferTerms:
         """The terms kept as ``text`` by :meth:`to_text`."""
         data = json.loads(text)
-        return cls(data["rules"], int(data["days"]), int(data["best_of"]), bool(data["rated"]))
+        return cls(data["rules"], int(data["days"]), int(data["best_of"]), bool(data["rated"]),
+                   bool(data.get("manual", False)))
 
 
 @dataclass(frozen=True)
