@@ -120,6 +120,8 @@ async def _offer(node_a: DoorServer) -> None:
     await ann.send(b"1")
     await s.wait_for(lambda: "How do runs count" in s.text())
     await ann.send(b"1")
+    await s.wait_for(lambda: "Who counts the hands" in s.text())
+    await ann.send(b"1")  # the door counts them
     await s.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in s.text())
     await ann.send(b" ")
     await s.wait_for(lambda: "Your games by correspondence" in s.text())
