@@ -16,6 +16,7 @@ from door.caller.correspondence import BY_TURNS, go_away, offer_to, offers_for, 
 from door.caller.program_side import ProgramSide
 from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
+from door.games.live_lease import PlayedElsewhere
 from door.play.api_moves import play_seat
 from door.play.table import Table
 from door.sysop.doing import Doing
@@ -58,7 +59,12 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
     seat = side.who.seat(side.send)
     table = None
     if account is not None and saved is not None and account.id in (saved.account_id, saved.other_account):
-        table = await sit_down(side.ctx.games, saved, account.id, seat)
+        try:
+            table = await sit_down(side.ctx.games, saved, account.id, seat)
+        except PlayedElsewhere as exc:
+            side.error("game", f"that game is played at another of this door's servers now (node {exc.node}): "
+                               "connect to it there")
+            return False
     if table is None or saved is None:
         side.error("game", "no game by correspondence of yours has that id (the games message lists them)")
         return False

@@ -12,12 +12,14 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple
 
+from door.caller.handover import hand_over
 from door.caller.hub import board_caller, hub_account
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side, shared_line
 from door.caller.tournaments import tournaments_screen
 from door.caller.turns import tell_turn
 from door.games.correspondence import accept_offer, begin_from_offer, sit_down, under_way
+from door.games.live_lease import PlayedElsewhere
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
@@ -145,11 +147,32 @@ async def _play(side: CallerSide, saved_id: int) -> None:
     if since:
         await show_page(side.display, "Since your last move", since)
     seat = side.new_seat()
-    table = await sit_down(side.ctx.games, saved, account.id, seat)
+    try:
+        table = await sit_down(side.ctx.games, saved, account.id, seat)
+    except PlayedElsewhere as exc:
+        await _to_its_node(side, exc.node)
+        return
     if table is None:
         await show_page(side.display, "Correspondence", ["That game is over, or gone."])
         return
     await _sit(side, table, seat)
+
+
+async def _to_its_node(side: CallerSide, node_id: int) -> None:
+    """The live game the caller opened is played at node ``node_id`` of
+    the store: they are taken there (their session goes on at that node,
+    where K sits them down), or told to call again when it cannot be
+    reached."""
+    node = side.ctx.lobby.nodes.get(node_id)
+    if node is None or side.ctx.link is None:
+        await show_page(side.display, "Correspondence", [
+            "That game is played on another of this door's servers, which cannot",
+            "be reached right now. Please try again in a minute."])
+        return
+    await show_page(side.display, "Correspondence", [
+        "That game is played on another of this door's servers: taking you",
+        "there. Press K there and choose it to sit down.", "", "Press any key."])
+    await hand_over(side, node, "session")
 
 
 async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:

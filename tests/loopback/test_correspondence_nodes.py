@@ -280,3 +280,53 @@ async def test_a_tournament_pairing_seated_at_one_node_is_told_to_its_players_on
             pump.cancel()
     finally:
         await store.close()
+
+
+async def test_a_live_tournament_game_opened_at_another_node_is_played_at_the_node_that_seated_it(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    """A live round paired and seated at node A, its players on line at
+    node B: both are told there; the program that opens its game at B is
+    told it is played at another of the door's servers (B builds no second
+    table for it), and the caller who opens it at B is taken to node A,
+    whose table waits for her and offers her seat at once."""
+    url = postgres.new_database()
+    clock = FakeClock(time.time())
+    store = await Store.open(url, clock)
+    try:
+        for name in ("Cy", "Fay"):
+            await store.accounts.create(name, hash_password(PASSWORD))
+        settings = Settings(Format(Kind.SWISS, rounds=1), rules=Rules(game_to=61), play=Play.LIVE, round_hours=1,
+                            show_minutes=15, closes=clock() + 600)
+        await store.tournaments.create("duel", "The duel", settings)
+        async with _two_nodes(tmp_path, url, clock) as (node_a, node_b):
+            cy = await _program(node_b.web_port, "Cy")
+            fay = await _call(node_b, "Fay")
+            for name in ("Cy", "Fay"):
+                await store.tournaments.enter("duel", name)
+                await _seen_at(node_a, name)
+            director = Director(store.tournaments, store.leases, "node a's director")
+            seatings = await director.advance(clock() + 601)
+            assert seatings is not None and len(seatings) == 1
+            await seat_and_tell(node_a.ctx.games, node_a.ctx.lobby, seatings)  # a live table at A
+            [table] = [t for t in node_a.ctx.lobby.tables if not t.settings.by_turns]
+            game = (await next_message(cy, "your_move", timeout=10))["game"]  # told at B
+            await cy.send(json.dumps({"type": "open", "game": game}))
+            refused = await next_message(cy, "error", timeout=10)
+            assert "played at another of this door's servers" in refused["message"], refused
+            assert not [t for t in node_b.ctx.lobby.tables if not t.settings.by_turns]  # (no second table)
+
+            s = fay.screen
+            await s.wait_for(lambda: "with Cy (K on the menu)" in " ".join(s.text().split()), timeout=10)
+            await fay.send(b"k")
+            await s.wait_for(lambda: "Your games by correspondence" in s.text())
+            await fay.send(b"1")
+            await s.wait_for(lambda: "taking you" in s.text(), timeout=10)
+            await fay.send(b" ")
+            await s.wait_for(lambda: "Your game against Cy is waiting for you" in s.text(), timeout=10)
+            await fay.send(b"y")  # (her session goes on at A, where the table waits for her)
+            seat = [p.name for p in table.seats].index("Fay")
+            assert await until(lambda: seat not in table.absent), "Fay never sat down at node A's table"
+            await cy.close()
+            fay.close()
+    finally:
+        await store.close()
