@@ -248,14 +248,12 @@ async def _list(store: Store, args: argparse.Namespace, out: TextIO) -> int:
 
 async def _show(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     """``records show NAME``: one player's statistics (their correspondence
-    games lost on time with them) and recent games (1 for no such player)."""
+    games lost on time among them) and recent games (1 for no such player)."""
     stats = await store.statistics.player(args.target)
     if stats is None:
         return _no_player(args.target)
     print(f"Statistics of {stats.name}", file=out)
-    account = await store.accounts.find(args.target)
-    lost = 0 if account is None else await store.correspondence.results.lost_on_time(account.id)
-    for label, value in [*stats.rows(), ("Correspondence games lost on time", str(lost))]:
+    for label, value in stats.rows():
         print(f"  {label:<40} {value}", file=out)
     print("Recent games:", file=out)
     for g in await store.games.recent(args.target, 20):

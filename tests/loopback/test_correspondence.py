@@ -3,7 +3,8 @@ are never on line at the same time play each other, each calling in turn
 (an offer made to a caller who is away, answered at their next call,
 then sittings of one player each); the login tells a caller their move
 waits; a deadline passes and the sweeper ends the game as a loss on
-time, unless the player is on vacation, which stops their clock."""
+time, unless the player is on vacation, which stops their clock; the
+loser's statistics screen counts it."""
 
 from __future__ import annotations
 
@@ -171,6 +172,15 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         recent = await store.games.recent("Ann", 1)
         assert recent and recent[0].forfeit and recent[0].players[recent[0].winner] != (
             "Ann" if mover == ann_id else "Bob")
+        loser = await _call(door, "Ann" if mover == ann_id else "Bob")  # their statistics screen has it (3)
+        await loser.send(b"3")
+        await loser.screen.wait_for(lambda: "Correspondence games lost on time" in loser.screen.text())
+        row = next(line for line in loser.screen.lines() if "lost on time" in line)
+        assert row.split()[-1] == "1", row
+        forfeits = next(line for line in loser.screen.lines() if "by forfeit" in line)
+        assert forfeits.split()[-3:] == ["0", "/", "1"], forfeits
+        await loser.send(b" ")
+        await _leave(loser)
 
 
 async def _sit_by_protocol(ws, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
