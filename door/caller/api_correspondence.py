@@ -40,7 +40,8 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
     for offer in await store.correspondence.offers.received(account.id):
         maker = await store.accounts.get(offer.maker)
         offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
-                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any"})
+                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
+                       "best_of": offer.terms.best_of})
     side.send({"type": "games", "games": games, "offers": offers})
     return False
 
@@ -64,13 +65,15 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
 
 async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``offer``: a game by correspondence offered to the caller ``name``
-    (``days`` a move, the sysop's default otherwise; ``runs``)."""
+    (``days`` a move, the sysop's default otherwise; ``runs``; one game,
+    or a match of ``best_of`` 3 or 5)."""
     account = side.who.account
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     days = message.get("days", side.ctx.correspondence.default_days)
-    refused = await offer_to(side, account.id, message["name"], days, message.get("runs") == "order")
+    refused = await offer_to(side, account.id, message["name"], days, message.get("runs") == "order",
+                             message.get("best_of", 1))
     if refused is not None:
         side.error(refused.field, refused.why)
     else:

@@ -18,7 +18,7 @@ from door.games.correspondence import begin_from_offer, sit_down
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
-from door.records.correspondence.offers import Offer, OfferRefused, OfferTerms, room_for
+from door.records.correspondence.offers import BEST_OF, Offer, OfferRefused, OfferTerms, room_for
 from door.records.correspondence.vacations import VacationRefused
 from door.records.game_kinds import GameKind
 from door.records.kept_list import KeptGame, Turn
@@ -30,7 +30,7 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "take_offer"]
+__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offer_words", "take_offer"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -169,9 +169,10 @@ def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
 
 
 async def _offer(side: CallerSide) -> None:
-    """Offer a game by correspondence to a registered caller by name:
-    the days per move (the sysop's choices), how runs count; the other
-    caller finds it at their next call."""
+    """Offer a game or a match by correspondence to a registered caller by
+    name: the days per move (the sysop's choices), how runs count, one
+    game or the best of 3 or 5; the other caller finds it at their next
+    call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
     name = await ask_line(side.display, "Offer a correspondence game", [
@@ -194,7 +195,12 @@ async def _offer(side: CallerSide) -> None:
         "How do runs count during the play?",
         "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
-    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2")
+    best_of = await ask_choice(side.display, "Offer a correspondence game", [
+        "One game, or a match?",
+        "  1  One game",
+        "  3  A match: the best of 3 games",
+        "  5  A match: the best of 5 games"], "135")
+    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", int(best_of))
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -203,19 +209,30 @@ async def _offer(side: CallerSide) -> None:
         f"If they do not answer in {settings.offer_days} days, it lapses."])
 
 
+def offer_words(terms: OfferTerms) -> str:
+    """What ``terms`` offer, in words: ``"a game"`` or ``"a match (the best
+    of 3 games)"``.
+
+    >>> offer_words(OfferTerms({}, 3, 5))
+    'a match (the best of 5 games)'
+    """
+    return "a game" if terms.best_of == 1 else f"a match (the best of {terms.best_of} games)"
+
+
 class Refused(NamedTuple):
     """Why an offer may not be made: the ``field`` it is about (``name``,
-    ``days`` or ``type``, as the protocol names it) and the sentence."""
+    ``days``, ``best_of`` or ``type``, as the protocol names it) and the sentence."""
 
     field: str
     why: str
 
 
-async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool,
+async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool, best_of: int = 1,
                    check_only: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` a game by
     correspondence (``days`` a move; runs in exact order when ``ordered``;
-    the house's other rules), from the address ``side`` calls from:
+    one game, or a match of ``best_of`` 3 or 5; the house's other rules),
+    from the address ``side`` calls from:
     ``None`` when made, else why not (:class:`Refused`: nobody of that name,
     the caller themselves, too many games under way, the offer
     rules: :class:`~door.records.correspondence.offers.OfferRefused`).  A
@@ -232,14 +249,17 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
         return None
     if days not in ctx.correspondence.days:
         return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
+    if best_of not in BEST_OF or type(best_of) is not int:
+        return Refused("best_of", "An offer is for one game (1) or a match of the best of 3 or 5 games.")
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
-                                                   OfferTerms(rules_to_dict(rules), days),
+                                                   OfferTerms(rules_to_dict(rules), days, best_of),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
-    side.log.info("account %d offers %r a correspondence game (%d days a move)", account_id, other.name, days)
+    side.log.info("account %d offers %r a correspondence game (%d days a move, best of %d)", account_id,
+                  other.name, days, best_of)
     return None
 
 
@@ -289,7 +309,7 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
         who = maker.name if maker is not None else "a caller"
         runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
         answer = await ask_choice(side.display, "Offer of a correspondence game", [
-            f"{who} offers you a game by correspondence: {offer.terms.days} day"
+            f"{who} offers you {offer_words(offer.terms)} by correspondence: {offer.terms.days} day"
             f"{'s' if offer.terms.days != 1 else ''} a move, runs {runs}.", "",
             "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
         if answer == BACK:

@@ -153,8 +153,13 @@ def club_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], grace: f
     return table, house.tables.run_table(table)
 
 
-def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int,
-                        owner: int, seeds: SeedChain | None = None, resume: SavedGame | None = None) -> Table:
+ONE_GAME = MatchTerms(1)
+"""The terms of a single game by correspondence (not rated)."""
+
+
+def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int, owner: int,
+                        terms: MatchTerms = ONE_GAME, seeds: SeedChain | None = None,
+                        resume: SavedGame | None = None) -> Table:
     """A game by correspondence between two registered callers (``seats``;
     one is usually an :class:`~door.play.away_seat.AwaySeat`, its player
     not on line), kept by ``owner``'s account (the other's finds it too),
@@ -164,14 +169,16 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     says, and the player's days away stop the count); the door counts the
     hands and makes every forced move at once, so only real decisions
     wait; the table stops, kept, as soon as it waits only on a player who
-    is away.  One game, no rematch, no hints."""
+    is away.  One game or a match (``terms``: best of 1, 3 or 5, each
+    game's log keeping the match and the games won, so that the next
+    sitting goes on with it), no rematch, no hints."""
     accounts = (_account(seats[0]), _account(seats[1]))
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
                       warn=_to_everyone(seats), matches=MatchEntry(),
-                      kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days)))
+                      kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days), terms=terms))
     table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
-        terms=MatchTerms(1), rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
+        terms=terms, rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)
     return table
 
@@ -187,7 +194,7 @@ def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], be
     accounts = (_account(seats[0]), _account(seats[1]))
     owner = accounts[0] if accounts[0] is not None else accounts[1]
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
-                      warn=_to_everyone(seats), matches=MatchEntry(), kept=kept)
+                      warn=_to_everyone(seats), matches=MatchEntry(), kept=dataclasses.replace(kept, terms=MatchTerms(best_of)))
     table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
         terms=MatchTerms(best_of), rematch=False, forced_moves=True, by_turns=True))

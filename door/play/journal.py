@@ -23,7 +23,7 @@ from typing import TypeVar
 from door.records.database import Unreachable
 from door.records.game_kinds import GameKind
 from door.records.games import GameRecord, Opponent
-from door.records.ranked.match import MatchEntry, MatchResult
+from door.records.ranked.match import MatchEntry, MatchResult, MatchTerms
 from door.records.ranked.ratings import MatchRecord
 from door.records.saved_games import KEEP, GameStart
 from door.records.saved_rows import Standing, to_move_of
@@ -59,13 +59,16 @@ class Kept:
     of each decision (``None``: none); ``started``, told the id of each
     new game of the match as its log opens, and ``concluded``, told the
     match's result and its last game's scores (``None`` for a forfeit)
-    when it ends: a tournament's pairing follows its games so."""
+    when it ends: a tournament's pairing follows its games so.  ``terms``:
+    the match each game's log says it belongs to (a game by turns goes
+    on with it from sitting to sitting)."""
 
     kind: GameKind | None = None
     days: int | None = None
     deadline: Deadline | None = None
     started: Callable[[int], Awaitable[None]] | None = None
     concluded: Callable[[MatchResult, tuple[int, int] | None], Awaitable[None]] | None = None
+    terms: MatchTerms = MatchTerms(1)
 
 
 class JournalError(RuntimeError):
@@ -151,7 +154,8 @@ class Journal:
         to_move = to_move_of(game)
         start = GameStart(self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
                           self.seat, self.accounts[1 - self.seat], self.players, game.shuffle, self.kept.kind,
-                          to_move, await self._deadline(to_move), self.kept.days)
+                          to_move, await self._deadline(to_move), self.kept.days, self.kept.terms.best_of,
+                          self.kept.terms.rated)
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(start))
         self.last_scores = None
         if self.kept.started is not None:

@@ -431,7 +431,13 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX tournament_games_saved ON tournament_games(saved_id);
     """,
-    # version 24 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # version 24 (expand): the match a kept game belongs to, so that a match by correspondence goes on from sitting to
+    # sitting: the games it is the best of (1: one game) and whether it is rated
+    """
+    ALTER TABLE saved_games ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE saved_games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    """,
+    # version 25 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
     # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
 ]

@@ -106,6 +106,8 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         await ann.send(b"1")  # one day a move
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
+        await ann.send(b"1")
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
         await ann.send(b" ")
         await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
@@ -257,3 +259,60 @@ async def test_a_bot_plays_five_games_by_correspondence_on_one_connection(tmp_pa
         refused = await next_message(robo, "error")
         assert refused == {"type": "error", "field": "days", "message": "That overlaps a vacation you already set."}
         await robo.close()
+
+
+async def _program(door: DoorServer, name: str):  # type: ignore[no-untyped-def]
+    """``name`` (a registered caller) on the game protocol, at the menu."""
+    ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+    await next_message(ws, "hello")
+    await ws.send(json.dumps({"type": "login", "name": name, "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    return ws
+
+
+async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_offers(tmp_path: Path) -> None:
+    """Ann offers Bob a match of the best of three by the protocol; Bob
+    accepts; then each calls in turn and plays their sitting, never both on
+    line, game after game, until one has won two: one match kept, of two or
+    three games, and nothing left in either list."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        await store.accounts.create("Bob", hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 4}))
+        assert (await next_message(ann, "error"))["field"] == "best_of"  # (not 1, 3 or 5)
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 3}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offers = (await next_message(bob, "games"))["offers"]
+        assert [(o["name"], o["best_of"]) for o in offers] == [("Ann", 3)]
+        await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        await bob.close()
+
+        numbers, sittings = set(), 0
+        while games := [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]:
+            assert len(games) == 1 and sittings < 400
+            numbers.add(games[0].number)
+            name = "Ann" if games[0].to_move.value in ("you", "both") else "Bob"
+            ws = await _program(door, name)
+            await ws.send(json.dumps({"type": "games"}))
+            listed = (await next_message(ws, "games"))["games"]
+            await ws.send(json.dumps({"type": "open", "game": listed[0]["game"]}))
+            seen: list[dict[str, Any]] = []
+            assert (await _sit_by_protocol(ws, seen))["type"] in ("waiting", "menu"), seen
+            await ws.close()
+            sittings += 1
+        matches = await store.database.query(lambda db: db.execute(
+            "SELECT best_of, wins0, wins1, winner, forfeit FROM matches").fetchall())
+        assert len(matches) == 1, matches
+        best_of, wins0, wins1, winner, forfeit = matches[0]
+        assert best_of == 3 and max(wins0, wins1) == 2 and (wins0, wins1)[winner] == 2 and not forfeit
+        played = await store.games.recent("Ann", 10)
+        assert len(played) == wins0 + wins1 and len(numbers) == len(played) >= 2
