@@ -174,6 +174,10 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         recent = await store.games.recent("Ann", 1)
         assert recent and recent[0].forfeit and recent[0].players[recent[0].winner] != (
             "Ann" if mover == ann_id else "Bob")
+        matches = await store.database.query(lambda db: db.execute(
+            "SELECT best_of, forfeit, account0, account1, leaver FROM matches").fetchall())
+        assert len(matches) == 1 and matches[0][:2] == (1, 1)  # the match forfeited, as a live one left
+        assert matches[0][2 + matches[0][4]] == mover
         loser = await _call(door, "Ann" if mover == ann_id else "Bob")  # their statistics screen has it (3)
         await loser.send(b"3")
         await loser.screen.wait_for(lambda: "Correspondence games lost on time" in loser.screen.text())
