@@ -10,11 +10,13 @@ from __future__ import annotations
 import dataclasses
 from typing import NamedTuple
 
+from door.caller.match_table import contender
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side
 from door.caller.tournaments import tournaments_screen
 from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
+from door.net.gate import in_networks
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
@@ -22,6 +24,8 @@ from door.records.correspondence.offers import BEST_OF, Offer, OfferRefused, Off
 from door.records.correspondence.vacations import VacationRefused
 from door.records.game_kinds import GameKind
 from door.records.kept_list import KeptGame, Turn
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.pools import why_unrated as pool_why_unrated
 from door.records.saved_games import SavedGame
 from door.sysop.doing import Doing
 from door.ui.prompts import BACK, ask_choice, ask_line, show_page
@@ -30,7 +34,8 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offer_words", "take_offer"]
+__all__ = ["BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offer_words", "take_offer",
+           "unrated_now", "why_not_rated"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -171,8 +176,8 @@ def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
 async def _offer(side: CallerSide) -> None:
     """Offer a game or a match by correspondence to a registered caller by
     name: the days per move (the sysop's choices), how runs count, one
-    game or the best of 3 or 5; the other caller finds it at their next
-    call."""
+    game or the best of 3 or 5, rated or not (where the board rates
+    them); the other caller finds it at their next call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
     name = await ask_line(side.display, "Offer a correspondence game", [
@@ -200,7 +205,10 @@ async def _offer(side: CallerSide) -> None:
         "  1  One game",
         "  3  A match: the best of 3 games",
         "  5  A match: the best of 5 games"], "135")
-    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", int(best_of))
+    rated = settings.rated and await ask_choice(side.display, "Offer a correspondence game", [
+        "Rated? A rated game or match moves both players' ratings by correspondence",
+        "(a pool of their own, apart from live play). (Y/N)"], "YN") == "Y"
+    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", int(best_of), rated)
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -210,28 +218,43 @@ async def _offer(side: CallerSide) -> None:
 
 
 def offer_words(terms: OfferTerms) -> str:
-    """What ``terms`` offer, in words: ``"a game"`` or ``"a match (the best
-    of 3 games)"``.
+    """What ``terms`` offer, in words: ``"a game"``, ``"a rated game"`` or
+    ``"a match (the best of 3 games)"``.
 
-    >>> offer_words(OfferTerms({}, 3, 5))
-    'a match (the best of 5 games)'
+    >>> offer_words(OfferTerms({}, 3, 5, True))
+    'a rated match (the best of 5 games)'
     """
-    return "a game" if terms.best_of == 1 else f"a match (the best of {terms.best_of} games)"
+    rated = "rated " if terms.rated else ""
+    return f"a {rated}game" if terms.best_of == 1 else f"a {rated}match (the best of {terms.best_of} games)"
 
 
 class Refused(NamedTuple):
     """Why an offer may not be made: the ``field`` it is about (``name``,
-    ``days``, ``best_of`` or ``type``, as the protocol names it) and the sentence."""
+    ``days``, ``best_of``, ``rated`` or ``type``, as the protocol names it) and the sentence."""
 
     field: str
     why: str
 
 
+async def why_not_rated(side: Side, maker: Contender, taker: Contender) -> str | None:
+    """Why a game or match by correspondence between ``maker`` and
+    ``taker`` may not be rated, in a sentence (the board rates none:
+    ``[correspondence] rated``; another rating pool; a fair-play rule, the
+    same as for live rated matches: :mod:`door.records.ranked.pools`), or
+    ``None`` when it may."""
+    ctx = side.ctx
+    if not ctx.correspondence.rated:
+        return "This board does not rate games by correspondence."
+    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules())
+
+
 async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: bool, best_of: int = 1,
-                   check_only: bool = False) -> Refused | None:
+                   rated: bool = False, check_only: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` a game by
     correspondence (``days`` a move; runs in exact order when ``ordered``;
-    one game, or a match of ``best_of`` 3 or 5; the house's other rules),
+    one game, or a match of ``best_of`` 3 or 5; ``rated`` in the pool of
+    play by turns, when the board rates them and fair play allows the
+    pair now: :func:`why_not_rated`; the house's other rules),
     from the address ``side`` calls from:
     ``None`` when made, else why not (:class:`Refused`: nobody of that name,
     the caller themselves, too many games under way, the offer
@@ -251,10 +274,15 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
         return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
     if best_of not in BEST_OF or type(best_of) is not int:
         return Refused("best_of", "An offer is for one game (1) or a match of the best of 3 or 5 games.")
+    maker = contender(side, side.presence)
+    if rated and maker is not None:
+        why = await why_not_rated(side, maker, Contender(other.id, other.name, ""))
+        if why is not None:
+            return Refused("rated", f"It cannot be rated: {why}")
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, other.id,
-                                                   OfferTerms(rules_to_dict(rules), days, best_of),
+                                                   OfferTerms(rules_to_dict(rules), days, best_of, rated),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
@@ -272,6 +300,19 @@ async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
         return full
     taken = await side.ctx.store.correspondence.offers.accept(offer_id, account_id)
     return taken if taken is not None else "That offer is no longer open."
+
+
+async def unrated_now(side: Side, offer: Offer, maker: str) -> str:
+    """Why the accepted ``offer`` (made by ``maker``), offered rated, is
+    played unrated after all (fair play is asked again with the taker's
+    address: the answer may have changed since it was made), in a
+    sentence; empty when it is rated, or was not offered rated."""
+    taker = contender(side, side.presence)
+    if not offer.terms.rated or taker is None:
+        return ""
+    shared = in_networks(offer.address, side.ctx.shared)
+    why = await why_not_rated(side, Contender(offer.maker, maker, "" if shared else offer.address, shared), taker)
+    return why or ""
 
 
 async def go_away(side: Side, account_id: int, days: str | int) -> str:
@@ -322,6 +363,9 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
             await show_page(side.display, "Correspondence", [taken])
             continue
         side.log.info("%r accepts %r's correspondence game", side.caller.name, who)
+        unrated = await unrated_now(side, taken, who)
+        if unrated:
+            await show_page(side.display, "Correspondence", [f"This is not rated after all: {unrated}"])
         seat = side.new_seat()
-        await _sit(side, begin_from_offer(ctx.games, taken, who, seat), seat)
+        await _sit(side, begin_from_offer(ctx.games, taken, who, seat, unrated), seat)
         return

@@ -51,7 +51,7 @@ def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -
     names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("your opponent",) * 2
     return correspondence_game(house, saved.rules, sitting(saved, account_id, seat, names),
                                saved.days_per_move or house.correspondence.default_days, saved.account_id,
-                               MatchTerms(saved.best_of), resume=saved)
+                               MatchTerms(saved.best_of, saved.rated), resume=saved)
 
 
 async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table | None:
@@ -69,14 +69,16 @@ async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Se
     return None
 
 
-def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> Table:
+def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat, unrated_why: str = "") -> Table:
     """The game of the accepted ``offer``: its maker (named ``maker``,
     away) in seat 0 and the taker at ``seat``; the maker owns it; one game
-    or a match, as offered.  The first hand is dealt and kept at once, and
-    the taker makes their decisions now."""
+    or a match, as offered, rated as offered unless ``unrated_why`` says
+    why it may not be (a sentence, kept with the match).  The first hand
+    is dealt and kept at once, and the taker makes their decisions now."""
     away = AwaySeat(maker, Identity.of_account(offer.maker))
+    terms = MatchTerms(offer.terms.best_of, offer.terms.rated and not unrated_why)
     return correspondence_game(house, rules_from_dict(dict(offer.terms.rules)), (away, seat), offer.terms.days,
-                               offer.maker, MatchTerms(offer.terms.best_of))
+                               offer.maker, terms, MatchEntry(unrated_why=unrated_why))
 
 
 async def candidates(house: GameHouse, now: float) -> Sequence[Candidate]:

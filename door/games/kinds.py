@@ -158,7 +158,7 @@ ONE_GAME = MatchTerms(1)
 
 
 def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int, owner: int,
-                        terms: MatchTerms = ONE_GAME, seeds: SeedChain | None = None,
+                        terms: MatchTerms = ONE_GAME, entry: MatchEntry | None = None,
                         resume: SavedGame | None = None) -> Table:
     """A game by correspondence between two registered callers (``seats``;
     one is usually an :class:`~door.play.away_seat.AwaySeat`, its player
@@ -171,14 +171,15 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     wait; the table stops, kept, as soon as it waits only on a player who
     is away.  One game or a match (``terms``: best of 1, 3 or 5, each
     game's log keeping the match and the games won, so that the next
-    sitting goes on with it), no rematch, no hints."""
+    sitting goes on with it; a rated one in the pool of play by turns,
+    ``entry`` saying why one offered rated is not), no rematch, no hints."""
     accounts = (_account(seats[0]), _account(seats[1]))
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
-                      warn=_to_everyone(seats), matches=MatchEntry(),
+                      warn=_to_everyone(seats), matches=entry or MatchEntry(),
                       kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days), terms=terms))
     table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
-        terms=terms, rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
+        terms=terms, rematch=False, seeds=_chain(None), forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)
     return table
 

@@ -83,7 +83,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "games": _message("games"),
     "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
     "offer": _message("offer", {"name": _text(NAME_LIMIT), "days": {"type": "integer", "minimum": 1, "maximum": 14},
-                                "runs": {"enum": ["any", "order"]}, "best_of": {"enum": [1, 3, 5]}}, ("name",)),
+                                "runs": {"enum": ["any", "order"]}, "best_of": {"enum": [1, 3, 5]},
+                                "rated": {"type": "boolean"}}, ("name",)),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
@@ -212,8 +213,8 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "additionalProperties": False}},
         "offers": {"type": "array", "items": {"type": "object", "properties": {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
-            "runs": {"enum": ["any", "order"]}, "best_of": {"enum": [1, 3, 5]}},
-            "required": ["offer", "name", "days", "runs", "best_of"], "additionalProperties": False}}},
+            "runs": {"enum": ["any", "order"]}, "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}},
+            "required": ["offer", "name", "days", "runs", "best_of", "rated"], "additionalProperties": False}}},
         ("games", "offers")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {

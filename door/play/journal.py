@@ -36,6 +36,9 @@ __all__ = ["Deadline", "Journal", "JournalError", "Kept", "RETRY_FOR", "HELD_MES
 
 log = logging.getLogger(__name__)
 
+BY_TURNS = frozenset({GameKind.CORRESPONDENCE, GameKind.TOURNAMENT})
+"""The kinds of game played by turns over days: their matches are rated in a pool of their own."""
+
 RETRY_FOR = 5.0
 """Seconds a failed write of a move is tried again before the game is held
 (each try also waits up to the database's own 2 s busy timeout)."""
@@ -216,7 +219,9 @@ class Journal:
 
     async def match_over(self, result: MatchResult) -> list[str]:
         """Keep a match that ended (with ``matches`` given; a rated one
-        moves both ratings, unless it was aborted before its first deal);
+        moves both ratings, of the pool played by turns for a game by
+        correspondence or a tournament's, unless it was aborted before its
+        first deal);
         returns what both players are told: the ratings before and after,
         in points (none for a match not rated).  Raises what the store
         raises (:class:`~door.records.database.StoreError`)."""
@@ -228,7 +233,7 @@ class Journal:
         change = await self.store.ratings.record(MatchRecord(
             self.players, self.accounts, result.terms.best_of, rated, result.wins, result.winner, result.forfeit,
             result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why,
-            self.matches.via))
+            self.matches.via, by_turns=self.kept.kind in BY_TURNS))
         return [] if change is None else change.lines(self.players)
 
     async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:

@@ -125,7 +125,9 @@ def _no_player(name: str) -> int:
 async def _ratings(store: Store, days: float, out: TextIO) -> int:
     """``records ratings``: what may have slipped through fair play in the
     last ``days`` (:meth:`~door.records.ranked.fair_play.FairPlay.suspicious`),
-    then the latest rated matches, each with its id for ``records void``."""
+    then the latest rated matches, each with its id for ``records void``
+    (those played by turns marked), then the bots' pool and the pool of
+    play by turns."""
     since = store.clock() - days * 86400
     found = await store.fair_play.suspicious(since)
     print(f"Rated play in the last {days:g} days: what to look at", file=out)
@@ -136,8 +138,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
               "no rated side by the game protocol", file=out)
     rows = await store.database.query(lambda db: db.execute(
         "SELECT id, ended, player0, player1, wins0, wins1, winner, forfeit, aborted, rated, voided, rating0, "
-        "after0, rating1, after1, unrated_why, leaver FROM matches WHERE ended > ? ORDER BY ended DESC, id DESC "
-        "LIMIT 50",
+        "after0, rating1, after1, unrated_why, leaver, by_turns FROM matches WHERE ended > ? "
+        "ORDER BY ended DESC, id DESC LIMIT 50",
         (since,)).fetchall())
     print("", file=out)
     print("Matches (newest first; `cribbage-door records void ID` takes one out of the ratings):", file=out)
@@ -147,17 +149,21 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
                   f"{r[2 + r[6]]} won by forfeit" if r[7] else f"{r[2 + r[6]]} won {max(r[4], r[5])}-{min(r[4], r[5])}")
         if r[10]:
             result += " (void)"
+        if r[17]:
+            result += " (by turns)"
         moved = (f"  {r[2]} {r[11]:.0f}->{r[12]:.0f}, {r[3]} {r[13]:.0f}->{r[14]:.0f}"
                  if r[9] and r[11] is not None and r[12] is not None else
                  f"  unrated: {r[15]}" if r[15] else "  unrated")
         print(f"  {r[0]:>5}  {when}  {pad(r[2], 12)} v {pad(r[3], 12)} {result};{moved}", file=out)
     if not rows:
         print("  (none)", file=out)
-    bots = await store.ratings.top(pool=BOTS)
-    if bots:
-        print("", file=out)
-        print("Bots' ratings (a pool of their own):", file=out)
-        for b in bots:
+    for title, players in (("Bots' ratings (a pool of their own):", await store.ratings.top(pool=BOTS)),
+                           ("Ratings of play by turns, by correspondence and in tournaments (a pool of their own):",
+                            await store.ratings.top(by_turns=True))):
+        if players:
+            print("", file=out)
+            print(title, file=out)
+        for b in players:
             print(f"  {pad(b.name, 20)} {b.rating.rating:>6.0f} RD {b.rating.rd:>3.0f} {b.matches:>4} matches"
                   f"{' (provisional)' if b.provisional else ''}", file=out)
     return 0

@@ -108,6 +108,8 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         await ann.send(b"1")
         await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
+        await ann.send(b"n")
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
         await ann.send(b" ")
         await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
@@ -275,12 +277,15 @@ async def _program(door: DoorServer, name: str):  # type: ignore[no-untyped-def]
 
 
 async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_offers(tmp_path: Path) -> None:
-    """Ann offers Bob a match of the best of three by the protocol; Bob
-    accepts; then each calls in turn and plays their sitting, never both on
-    line, game after game, until one has won two: one match kept, of two or
-    three games, and nothing left in either list."""
+    """Ann offers Bob a rated match of the best of three by the protocol;
+    Bob accepts; then each calls in turn and plays their sitting, never
+    both on line, game after game, until one has won two: one match kept,
+    of two or three games, rated in the pool of play by turns (their live
+    ratings untouched), and nothing left in either list."""
     config = make_config(tmp_path / "data")
     config.rules = Rules(game_to=61)
+    config.ranked.min_games, config.ranked.min_age_days = 0, 0  # (new accounts, both on 127.0.0.1)
+    config.ranked.same_network = True
     async with running(config) as door:
         store = door.store
         ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
@@ -288,14 +293,14 @@ async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_of
         ann = await _program(door, "Ann")
         await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 4}))
         assert (await next_message(ann, "error"))["field"] == "best_of"  # (not 1, 3 or 5)
-        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 3}))
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 3, "rated": True}))
         assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
         await ann.close()
 
         bob = await _program(door, "Bob")
         await bob.send(json.dumps({"type": "games"}))
         offers = (await next_message(bob, "games"))["offers"]
-        assert [(o["name"], o["best_of"]) for o in offers] == [("Ann", 3)]
+        assert [(o["name"], o["best_of"], o["rated"]) for o in offers] == [("Ann", 3, True)]
         await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
         assert (await _sit_by_protocol(bob))["type"] == "waiting"
         await bob.close()
@@ -314,9 +319,13 @@ async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_of
             await ws.close()
             sittings += 1
         matches = await store.database.query(lambda db: db.execute(
-            "SELECT best_of, wins0, wins1, winner, forfeit FROM matches").fetchall())
+            "SELECT best_of, wins0, wins1, winner, forfeit, rated, by_turns FROM matches").fetchall())
         assert len(matches) == 1, matches
-        best_of, wins0, wins1, winner, forfeit = matches[0]
+        best_of, wins0, wins1, winner, forfeit, rated, by_turns = matches[0]
         assert best_of == 3 and max(wins0, wins1) == 2 and (wins0, wins1)[winner] == 2 and not forfeit
+        assert rated == 1 and by_turns == 1
+        rating = await store.ratings.of(ann_id, by_turns=True)
+        assert rating is not None and rating.matches == 1 and (rating.rating.rating > 1500) == (winner == 0)
+        assert await store.ratings.of(ann_id) is None  # (live play's pool: not moved)
         played = await store.games.recent("Ann", 10)
         assert len(played) == wins0 + wins1 and len(numbers) == len(played) >= 2

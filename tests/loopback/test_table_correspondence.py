@@ -176,10 +176,15 @@ async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browse
     await page.fill("#post-name", "Bob")
     await page.select_option("#post-days", "7")
     await page.select_option("#post-best-of", "5")
+    await page.select_option("#post-rated", "yes")  # (Ann has no finished games: fair play refuses it rated)
+    await page.click("#post-send")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('cannot be rated')")
+    assert await page.evaluate("() => document.activeElement.id") == "post-rated"
+    await page.select_option("#post-rated", "no")
     await page.click("#post-send")
     await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your offer is made')")
     offers = await door.store.correspondence.offers.received((await door.store.accounts.find("Bob")).id)  # type: ignore[union-attr]
-    assert [(o.terms.days, o.terms.best_of) for o in offers] == [(7, 5)]
+    assert [(o.terms.days, o.terms.best_of, o.terms.rated) for o in offers] == [(7, 5, False)]
     assert await page.input_value("#post-name") == ""
     bob = await _by_protocol(door, "Bob")  # Bob accepts by the protocol and discards: Ann, on line, is told
     await bob.send(json.dumps({"type": "answer", "offer": offers[0].id, "accept": True}))

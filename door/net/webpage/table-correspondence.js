@@ -50,7 +50,7 @@ window.cribbageCorrespondence = (() => {
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
     if (!m.games.length) games.appendChild(item("kept-none", "No game by correspondence yet: offer one below.", []));
     offers.replaceChildren(...m.offers.map((o) => item(`offered-${o.offer}`,
-      `${o.name} offers you ${o.best_of > 1 ? `a match (the best of ${o.best_of} games)` : "a game"}: `
+      `${o.name} offers you a ${o.rated ? "rated " : ""}${o.best_of > 1 ? `match (the best of ${o.best_of} games)` : "game"}: `
         + `${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}.`,
       [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]])));
     $("post-offers-title").hidden = !m.offers.length;
@@ -67,7 +67,7 @@ window.cribbageCorrespondence = (() => {
     if (!name) { $("post-name").setAttribute("aria-invalid", "true"); $("post-name").focus(); return null; }
     $("post-name").removeAttribute("aria-invalid");
     return { type: "offer", name, days: Number($("post-days").value), runs: $("post-runs").value,
-      best_of: Number($("post-best-of").value) };
+      best_of: Number($("post-best-of").value), rated: $("post-rated").value === "yes" };
   }
   function awayAsked() {   // the days away asked for, or null (not a whole number from 1 to 366)
     const text = $("away-days").value.trim();
