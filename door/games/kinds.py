@@ -184,9 +184,10 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     return table
 
 
-def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], best_of: int, kept: Kept,
+def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], terms: MatchTerms, kept: Kept,
                     resume: SavedGame | None = None) -> Table:
-    """A tournament's game (``best_of`` 1, a Swiss) or match (a knock-out)
+    """A tournament's game (``terms`` best of 1, a Swiss) or match (a
+    knock-out), rated (in the pool of play by turns) or not,
     played by correspondence between two registered callers or bots, as
     :func:`correspondence_game` plays one, its journal following the
     pairing (``kept``: the kind, the round's deadline, the pairing's links
@@ -195,10 +196,10 @@ def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], be
     accounts = (_account(seats[0]), _account(seats[1]))
     owner = accounts[0] if accounts[0] is not None else accounts[1]
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
-                      warn=_to_everyone(seats), matches=MatchEntry(), kept=dataclasses.replace(kept, terms=MatchTerms(best_of)))
+                      warn=_to_everyone(seats), matches=MatchEntry(), kept=dataclasses.replace(kept, terms=terms))
     table = Table(dataclasses.replace(rules, counting=Counting.AUTOMATIC), list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
-        terms=MatchTerms(best_of), rematch=False, forced_moves=True, by_turns=True))
+        terms=terms, rematch=False, forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)
     return table
 

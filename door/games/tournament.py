@@ -3,7 +3,8 @@ director makes for a tournament played by correspondence is seated as a
 kept game of its two players (both away: the first hand is dealt and
 kept, and each finds the game in their list), linked to the pairing; the
 game follows the pairing (the seat it waits on, its round's deadline),
-and its result, once the match is over, is the pairing's.  A pairing the
+and its result, once the match is over, is the pairing's (and, in a
+rated tournament, moves both players' ratings of play by turns).  A pairing the
 director decides without its game (its deadline passed) has its game
 dropped."""
 
@@ -22,7 +23,9 @@ from door.play.table import Table
 from door.records.database import StoreError
 from door.records.game_kinds import GameKind
 from door.records.identity import Identity
-from door.records.ranked.match import MatchResult
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.match import MatchResult, MatchTerms
+from door.records.ranked.pools import why_unrated
 from door.records.saved_games import SavedGame
 from door.records.tournaments.links import GameLink
 from door.records.tournaments.settings import TournamentError
@@ -63,6 +66,23 @@ def _kept(house: GameHouse, tournament: str, pairing: int, players: tuple[str, s
     return Kept(GameKind.TOURNAMENT, None, due, started, concluded)
 
 
+async def _may_be_rated(house: GameHouse, s: Seating) -> bool:
+    """Whether the pairing ``s`` of a rated tournament may be rated: the
+    fair-play rules of every rated match (:mod:`door.records.ranked.pools`;
+    the players' addresses are not known while both are away, so those of
+    their registration stand for them); a pairing that may not is played
+    unrated, and the log says why."""
+    a, b = s.accounts
+    if a is None or b is None:
+        return False
+    store = house.store
+    why = await why_unrated(store.bots, store.fair_play, Contender(a, s.players[0], ""),
+                            Contender(b, s.players[1], ""), house.ranked.rules())
+    if why is not None:
+        log.info("tournament %s: %s v %s is played unrated: %s", s.tournament, s.players[0], s.players[1], why)
+    return why is None
+
+
 def _away(name: str, account: int | None) -> AwaySeat:
     return AwaySeat(name, Identity.of_account(account) if account is not None else None)
 
@@ -76,7 +96,8 @@ async def seat_pairings(house: GameHouse, seatings: Sequence[Seating]) -> list[T
         if s.move_days is None or None in s.accounts:
             continue
         seats = (_away(s.players[0], s.accounts[0]), _away(s.players[1], s.accounts[1]))
-        table = tournament_game(house, s.rules, seats, s.best_of,
+        rated = s.rated and await _may_be_rated(house, s)
+        table = tournament_game(house, s.rules, seats, MatchTerms(s.best_of, rated),
                                 _kept(house, s.tournament, s.pairing, s.players, s.deadline))
         await table.ended.wait()
         tables.append(table)
@@ -91,7 +112,8 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
     table = rejoined(house, saved, account_id, seat)
     if table is not None:
         return table
-    return tournament_game(house, saved.rules, sitting(saved, account_id, seat, link.players), link.best_of,
+    return tournament_game(house, saved.rules, sitting(saved, account_id, seat, link.players),
+                           MatchTerms(link.best_of, saved.rated),
                            _kept(house, link.tournament, link.pairing, link.players, link.deadline), resume=saved)
 
 

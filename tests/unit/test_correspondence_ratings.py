@@ -1,19 +1,27 @@
 """Rated play by turns (by correspondence, and tournaments' games) on
 SQLite and PostgreSQL: a pool of its own beside live play's, each match
 moving only its own pool's ratings, and a voided match worked out of the
-pool it was played in."""
+pool it was played in; a tournament's games rated when the sysop made
+it rated and fair play allows the pair."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from door.config import PagingConfig, RankedConfig
+from door.games.house import GameHouse
+from door.games.tournament import seat_pairings
 from door.records.migrate import EXPAND
 from door.records.ranked.ratings import MatchRecord
+from door.records.ranked.tournament import Format, Kind
 from door.records.schema import MIGRATIONS
 from door.records.store import Store
+from door.records.tournaments.settings import Play, Settings, TournamentError
+from door.sysop.lobby import Lobby
 
 
 @pytest.fixture
@@ -60,3 +68,35 @@ async def test_matches_by_turns_are_rated_in_a_pool_of_their_own(store: Store) -
     assert await ratings.of(ann, by_turns=True) is None and await ratings.of(bob, by_turns=True) is None
     after = await ratings.of(bob)
     assert after is not None and after.rating == live.rating  # (live play's pool as it was)
+
+
+def test_a_tournaments_rated_setting_is_kept_and_said() -> None:
+    settings = Settings(Format(Kind.SWISS, rounds=1), play=Play.CORRESPONDENCE, rated=True)
+    assert Settings.from_json(settings.to_json()) == settings and settings.describe().endswith("; rated")
+    older = json.loads(settings.to_json())
+    del older["rated"]  # (a tournament made before tournaments could be rated)
+    assert Settings.from_json(json.dumps(older)).rated is False
+    with pytest.raises(TournamentError, match="rated is true or false"):
+        Settings(Format(Kind.SWISS, rounds=1), rated="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("may", [True, False])
+async def test_a_rated_tournaments_games_by_correspondence_are_rated_where_fair_play_allows(
+        store: Store, may: bool) -> None:
+    ann = (await store.accounts.create("Ann", "unused-hash")).id
+    await store.accounts.create("Bob", "unused-hash")
+    t = store.tournaments
+    await t.create("letters", "By letter", Settings(Format(Kind.SWISS, rounds=1), play=Play.CORRESPONDENCE,
+                                                    rated=True))
+    for name in ("Ann", "Bob"):
+        await t.enter("letters", name)
+    await t.start("letters")
+    seatings = await t.step("letters", store.clock())
+    assert [s.rated for s in seatings] == [True]
+    ranked = RankedConfig(min_games=0, min_age_days=0) if may else RankedConfig()  # (new accounts: 0 games)
+    house = GameHouse(store, Lobby(PagingConfig()), ranked=ranked)
+    tables = await seat_pairings(house, seatings)
+    assert len(tables) == 1 and tables[0].series.rated is may
+    kept = [g for g in await store.saved.unfinished(ann)]
+    saved = await store.saved.load_game(kept[0].id)
+    assert saved is not None and saved.rated is may and saved.best_of == 1  # (the next sitting goes on rated)

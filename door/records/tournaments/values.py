@@ -137,7 +137,7 @@ class Seating:
     ``accounts`` (``None``: the account was removed), ``best_of`` games
     (1 in a Swiss), the house ``rules``, the ``deadline`` (seconds since
     the epoch) and, by correspondence, ``move_days`` a move (``None``:
-    live)."""
+    live); ``rated``: the tournament's games are rated."""
 
     tournament: str
     pairing: int
@@ -148,3 +148,4 @@ class Seating:
     rules: Rules
     deadline: float
     move_days: float | None
+    rated: bool = False
