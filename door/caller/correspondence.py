@@ -275,8 +275,9 @@ async def offer_to(side: Side, account_id: int, name: str, days: int, ordered: b
     if best_of not in BEST_OF or type(best_of) is not int:
         return Refused("best_of", "An offer is for one game (1) or a match of the best of 3 or 5 games.")
     maker = contender(side, side.presence)
-    if rated and maker is not None:
-        why = await why_not_rated(side, maker, Contender(other.id, other.name, ""))
+    if rated:
+        why = ("Rated games are between two registered callers." if maker is None else
+               await why_not_rated(side, maker, Contender(other.id, other.name, "")))
         if why is not None:
             return Refused("rated", f"It cannot be rated: {why}")
     rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
