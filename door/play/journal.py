@@ -240,7 +240,8 @@ class Journal:
         if self.account_id is None:
             return  # a table of guests leaves no records
         record = GameRecord(game.number, game.rules, self.players, self.accounts, self.opponent, result, tally.hands,
-                            self.started, forfeit, game.shuffle, game.dealt, game.first_dealer)
+                            self.started, forfeit, game.shuffle, game.dealt, game.first_dealer,
+                            self.kept.kind in BY_TURNS)
         try:
             await self._retrying("record the game", lambda: self.store.games.record(self.saved_id, record))
         except JournalError as exc:

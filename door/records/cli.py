@@ -27,6 +27,7 @@ from typing import TextIO
 from door.records.ban_cli import BAN_ACTIONS, run_ban
 from door.records.bots import BOTS, PEOPLE, POOLS
 from door.records.daily import shared_networks
+from door.records.ranked.agreement import RECENT, expert_agreement
 from door.records.schema_cli import SCHEMA_ACTIONS, run_schema
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
@@ -127,7 +128,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
     last ``days`` (:meth:`~door.records.ranked.fair_play.FairPlay.suspicious`),
     then the latest rated matches, each with its id for ``records void``
     (those played by turns marked), then the bots' pool and the pool of
-    play by turns."""
+    play by turns, and how often each side of that pool matched the
+    expert's decisions, by turns and live."""
     since = store.clock() - days * 86400
     found = await store.fair_play.suspicious(since)
     print(f"Rated play in the last {days:g} days: what to look at", file=out)
@@ -166,7 +168,26 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
         for b in players:
             print(f"  {pad(b.name, 20)} {b.rating.rating:>6.0f} RD {b.rating.rd:>3.0f} {b.matches:>4} matches"
                   f"{' (provisional)' if b.provisional else ''}", file=out)
+    await _agreements(store, [p.name for p in await store.ratings.top(by_turns=True)], out)
     return 0
+
+
+async def _agreements(store: Store, names: list[str], out: TextIO) -> None:
+    """For each rated side of play by turns (``names``), how often its
+    decisions matched the expert's there and in live play, each over its
+    last few games (:mod:`door.records.ranked.agreement`)."""
+    if not names:
+        return
+    print("", file=out)
+    print(f"Decisions that matched the expert's (discards and plays, each side's last {RECENT} games of each kind):",
+          file=out)
+    for name in names:
+        account = await store.accounts.find(name)
+        if account is None:
+            continue
+        by_turns = await expert_agreement(store.database, store.games, account.id, True)
+        live = await expert_agreement(store.database, store.games, account.id, False)
+        print(f"  {pad(name, 20)} by turns {by_turns.words()}; live {live.words()}", file=out)
 
 
 async def _daily(store: Store, day: str | None, out: TextIO) -> int:

@@ -8,8 +8,11 @@ loser's statistics screen counts it."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import io
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -17,10 +20,12 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from door.games.correspondence import candidates, end_game
+from door.records.cli import run_records
 from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.sweeper import LEASE, sweep
 from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
+from door.records.store import DATABASE_NAME
 from door.server import DoorServer
 from engine.rules import Rules
 from tests.loopback.test_bots import bot_in
@@ -329,3 +334,11 @@ async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_of
         assert await store.ratings.of(ann_id) is None  # (live play's pool: not moved)
         played = await store.games.recent("Ann", 10)
         assert len(played) == wins0 + wins1 and len(numbers) == len(played) >= 2
+        out = io.StringIO()  # the sysop's view: how often each side's decisions matched the expert's
+        args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
+        assert await asyncio.to_thread(run_records, args, tmp_path / "data" / DATABASE_NAME, out) == 0
+        said = out.getvalue()
+        assert "(by turns)" in said and "Decisions that matched the expert's" in said, said
+        for name in ("Ann", "Bob"):
+            line = next(line for line in said.splitlines() if line.startswith(f"  {name} ") and "by turns" in line)
+            assert re.fullmatch(rf"  {name} +by turns \d+% of \d+ in {len(played)} games; live -", line), line

@@ -15,13 +15,21 @@ import pytest
 from door.config import PagingConfig, RankedConfig
 from door.games.house import GameHouse
 from door.games.tournament import seat_pairings
+from door.records.games import GameRecord
 from door.records.migrate import EXPAND
+from door.records.ranked.agreement import Agreement, expert_agreement
 from door.records.ranked.ratings import MatchRecord
 from door.records.ranked.tournament import Format, Kind
+from door.records.saved_rows import GameStart
 from door.records.schema import MIGRATIONS
 from door.records.store import Store
 from door.records.tournaments.settings import Play, Settings, TournamentError
 from door.sysop.lobby import Lobby
+from engine.actions import Discard
+from engine.events import GameResult, Skunk
+from engine.expert import rank_discards
+from engine.game import Game
+from engine.rules import Rules
 
 
 @pytest.fixture
@@ -100,3 +108,27 @@ async def test_a_rated_tournaments_games_by_correspondence_are_rated_where_fair_
     kept = [g for g in await store.saved.unfinished(ann)]
     saved = await store.saved.load_game(kept[0].id)
     assert saved is not None and saved.rated is may and saved.best_of == 1  # (the next sitting goes on rated)
+
+
+async def test_how_often_a_sides_decisions_matched_the_experts_by_turns_and_live(store: Store) -> None:
+    """A game played by turns whose one decision of Ann's is the expert's
+    own discard, and a live one whose is the expert's worst: by turns she
+    matched the expert once in one decision, live never."""
+    ann = (await store.accounts.create("Ann", "unused-hash")).id
+    bob = (await store.accounts.create("Bob", "unused-hash")).id
+    rules = Rules(game_to=61)
+    for number, by_turns, pick in ((42, True, 0), (43, False, -1)):
+        game = Game(rules, number, 0)
+        game.start()
+        held = tuple(game.hands[0])
+        thrown = rank_discards(held, game.dealer == 0)[pick].thrown
+        saved_id = await store.saved.begin(GameStart(ann, "caller", number, 0, rules, (0, 0), 0, bob))
+        await store.saved.append(saved_id, 0, Discard(0, tuple(thrown)))
+        await store.games.record(saved_id, GameRecord(number, rules, ("Ann", "Bob"), (ann, bob), "caller",
+                                                      GameResult(0, (61, 20), Skunk.NONE, 1), [], 0.0,
+                                                      first_dealer=0, by_turns=by_turns))
+    by_turns = await expert_agreement(store.database, store.games, ann, True)
+    live = await expert_agreement(store.database, store.games, ann, False)
+    assert by_turns == Agreement(1, 1, 1) and by_turns.words() == "100% of 1 in 1 game"
+    assert live == Agreement(0, 1, 1)
+    assert await expert_agreement(store.database, store.games, bob, True) == Agreement(0, 0, 1)  # (no decision)

@@ -225,4 +225,5 @@ def test_records_ratings_shows_the_pool_of_play_by_turns_apart(tmp_path: Path) -
     text = out.getvalue()
     assert "Ann won 2-0 (by turns);  Ann 1500->" in text, text
     pool = text.split("Ratings of play by turns, by correspondence and in tournaments (a pool of their own):\n")[1]
-    assert [line.split()[0] for line in pool.splitlines()] == ["Ann", "Bob"]
+    assert [line.split()[0] for line in pool.split("\n\n")[0].splitlines()] == ["Ann", "Bob"]
+    assert "  Ann                  by turns -; live -\n" in text  # (no game of theirs on record to review)
