@@ -25,6 +25,7 @@ from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.sweeper import LEASE, sweep
 from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
+from door.records.ranked.ratings import MatchRecord
 from door.records.store import DATABASE_NAME
 from door.server import DoorServer
 from engine.rules import Rules
@@ -342,3 +343,35 @@ async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_of
         for name in ("Ann", "Bob"):
             line = next(line for line in said.splitlines() if line.startswith(f"  {name} ") and "by turns" in line)
             assert re.fullmatch(rf"  {name} +by turns \d+% of \d+ in {len(played)} games; live -", line), line
+
+
+async def test_a_rated_offer_that_fair_play_no_longer_allows_is_played_unrated(tmp_path: Path) -> None:
+    """Ann offers Bob a rated game; before he answers, the pair plays its
+    day's most rated matches: Bob's acceptance is told the game is not
+    rated after all and why, and the kept game is unrated."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    config.ranked.min_games, config.ranked.min_age_days = 0, 0
+    config.ranked.same_network = True
+    async with running(config) as door:
+        store = door.store
+        ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "rated": True}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+        for _ in range(config.ranked.pair_per_day):  # (live rated matches of the pair count as well)
+            await store.ratings.record(MatchRecord(("Ann", "Bob"), (ann_id, bob_id), 1, True, (1, 0), 0))
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offers = (await next_message(bob, "games"))["offers"]
+        assert [o["rated"] for o in offers] == [True]
+        await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
+        told = await next_message(bob, "notice")
+        assert told["text"].startswith("This is not rated after all: Ann and Bob have played 3 rated matches"), told
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        await bob.close()
+        kept = [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]
+        saved = await store.saved.load_game(kept[0].id)
+        assert saved is not None and saved.rated is False and saved.best_of == 1
