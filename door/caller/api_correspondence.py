@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import BY_TURNS, go_away, offer_to, offers_for, take_offer
+from door.caller.correspondence import BY_TURNS, Choice, go_away, offer_to, offers_for, take_offer, unrated_now
 from door.caller.program_side import ProgramSide
 from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
@@ -44,7 +44,8 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
         offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
                        "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
                        "open": offer.taker is None,
-                       "counting": "manual" if offer.terms.manual else "automatic"})
+                       "counting": "manual" if offer.terms.manual else "automatic",
+                       "best_of": offer.terms.best_of, "rated": offer.terms.rated})
     side.send({"type": "games", "games": games, "offers": offers})
     return False
 
@@ -75,16 +76,18 @@ async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``offer``: a game by correspondence offered to the caller ``name``
     (``alias@BOARD`` on the cribbage hub), or to anyone without a
     ``name`` (``days`` a move, the sysop's default otherwise; ``runs``;
+    one game, or a match of ``best_of`` 3 or 5; ``rated`` or not;
     ``counting``: ``"manual"``, each player counts their own hands with
-    muggins)."""
+    muggins, in an unrated game)."""
     account = side.who.account
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     days = message.get("days", side.ctx.correspondence.default_days)
     name = message.get("name")
-    refused = await offer_to(side, account.id, name, days, message.get("runs") == "order",
-                             manual=message.get("counting") == "manual")
+    refused = await offer_to(side, account.id, name, Choice(
+        days, message.get("runs") == "order", message.get("best_of", 1), message.get("rated", False),
+        message.get("counting") == "manual"))
     if refused is not None:
         side.error(refused.field, refused.why)
     elif name is None:
@@ -114,8 +117,12 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
         side.error("offer", taken)
         return False
     maker = await side.ctx.store.accounts.get(taken.maker)
+    name = maker.name if maker is not None else ""
+    unrated = await unrated_now(side, taken, name)
+    if unrated:
+        side.notice(f"This is not rated after all: {unrated}")
     seat = side.who.seat(side.send)
-    table = begin_from_offer(side.ctx.games, taken, maker.name if maker is not None else "", seat)
+    table = begin_from_offer(side.ctx.games, taken, name, seat, unrated)
     return await _sit(side, table, seat)
 
 

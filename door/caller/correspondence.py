@@ -14,19 +14,23 @@ from typing import NamedTuple
 
 from door.caller.handover import hand_over
 from door.caller.hub import board_caller, hub_account
+from door.caller.match_table import contender
 from door.caller.seated import seated
 from door.caller.side import CallerSide, Side, shared_line
 from door.caller.tournaments import tournaments_screen
 from door.caller.turns import tell_turn
 from door.games.correspondence import accept_offer, begin_from_offer, sit_down, under_way
 from door.games.live_lease import PlayedElsewhere
+from door.net.gate import in_networks
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.records.correspondence.deadlines import left_words
-from door.records.correspondence.offers import Offer, OfferRefused, OfferTerms, room_for
+from door.records.correspondence.offers import BEST_OF, Offer, OfferRefused, OfferTerms, room_for
 from door.records.correspondence.vacations import VacationRefused
 from door.records.game_kinds import GameKind
 from door.records.kept_list import KeptGame, Turn
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.pools import why_unrated as pool_why_unrated
 from door.records.saved_games import SavedGame
 from door.sysop.doing import Doing
 from door.ui.prompts import BACK, ask_choice, ask_line, show_page
@@ -35,7 +39,8 @@ from engine.game import Game, replay
 from engine.notation import rules_to_dict
 from engine.scoring import RunMode
 
-__all__ = ["ANYONE", "BY_TURNS", "correspondence", "go_away", "login_news", "offer_to", "offers_for", "take_offer"]
+__all__ = ["ANYONE", "BY_TURNS", "Choice", "correspondence", "go_away", "login_news", "offer_to", "offer_words",
+           "offers_for", "take_offer", "unrated_now", "why_not_rated"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -205,10 +210,11 @@ def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
 
 
 async def _offer(side: CallerSide) -> None:
-    """Offer a game by correspondence to a registered caller by name:
-    the days per move (the sysop's choices), how runs count, who counts
-    the hands (the door, or each player with muggins); the other caller
-    finds it at their next call."""
+    """Offer a game or a match by correspondence to a registered caller by
+    name, or to anyone: the days per move (the sysop's choices), how runs
+    count, one game or the best of 3 or 5, rated or not (where the board
+    rates them), who counts the hands of an unrated one (the door, or each
+    player with muggins); the other caller finds it at their next call."""
     account, settings = side.caller.account, side.ctx.correspondence
     assert account is not None
     typed = await ask_line(side.display, "Offer a correspondence game", [
@@ -218,7 +224,7 @@ async def _offer(side: CallerSide) -> None:
     if not typed:
         return
     name = None if typed.strip().lower() == ANYONE else typed
-    refused = await offer_to(side, account.id, name, 0, False, check_only=True)
+    refused = await offer_to(side, account.id, name, Choice(0), check_only=True)
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -233,11 +239,20 @@ async def _offer(side: CallerSide) -> None:
         "How do runs count during the play?",
         "  1  Runs need not be in order: 7-5-6 is a run worth 3.",
         "  2  Runs must be in exact order: 5-6-7 or 7-6-5, not 7-5-6."], "12")
-    counting = await ask_choice(side.display, "Offer a correspondence game", [
+    best_of = await ask_choice(side.display, "Offer a correspondence game", [
+        "One game, or a match?",
+        "  1  One game",
+        "  3  A match: the best of 3 games",
+        "  5  A match: the best of 5 games"], "135")
+    rated = settings.rated and await ask_choice(side.display, "Offer a correspondence game", [
+        "Rated? A rated game or match moves both players' ratings by correspondence",
+        "(a pool of their own, apart from live play). (Y/N)"], "YN") == "Y"
+    counting = "1" if rated else await ask_choice(side.display, "Offer a correspondence game", [
         "Who counts the hands and the crib in the show?",
         "  1  The door counts them.",
         "  2  Each player counts their own, with muggins: points you miss go to the other."], "12")
-    refused = await offer_to(side, account.id, name, choices[int(days) - 1], runs == "2", manual=counting == "2")
+    refused = await offer_to(side, account.id, name,
+                             Choice(choices[int(days) - 1], runs == "2", int(best_of), rated, counting == "2"))
     if refused is not None:
         await show_page(side.display, "Correspondence", [refused.why])
         return
@@ -247,27 +262,63 @@ async def _offer(side: CallerSide) -> None:
         f"If nobody answers it in {settings.offer_days} days, it lapses."])
 
 
+def offer_words(terms: OfferTerms) -> str:
+    """What ``terms`` offer, in words: ``"a game"``, ``"a rated game"`` or
+    ``"a match (the best of 3 games)"``.
+
+    >>> offer_words(OfferTerms({}, 3, 5, True))
+    'a rated match (the best of 5 games)'
+    """
+    rated = "rated " if terms.rated else ""
+    return f"a {rated}game" if terms.best_of == 1 else f"a {rated}match (the best of {terms.best_of} games)"
+
+
 class Refused(NamedTuple):
     """Why an offer may not be made: the ``field`` it is about (``name``,
-    ``days`` or ``type``, as the protocol names it) and the sentence."""
+    ``days``, ``best_of``, ``rated``, ``counting`` or ``type``, as the protocol names it) and the sentence."""
 
     field: str
     why: str
 
 
-async def offer_to(side: Side, account_id: int, name: str | None, days: int, ordered: bool,
-                   check_only: bool = False, *, manual: bool = False) -> Refused | None:
+async def why_not_rated(side: Side, maker: Contender, taker: Contender) -> str | None:
+    """Why a game or match by correspondence between ``maker`` and
+    ``taker`` may not be rated, in a sentence (the board rates none:
+    ``[correspondence] rated``; another rating pool; a fair-play rule, the
+    same as for live rated matches: :mod:`door.records.ranked.pools`), or
+    ``None`` when it may."""
+    ctx = side.ctx
+    if not ctx.correspondence.rated:
+        return "This board does not rate games by correspondence."
+    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules())
+
+
+class Choice(NamedTuple):
+    """What a caller chose for an offer: ``days`` a move; runs in exact
+    order when ``ordered``; one game, or a match of ``best_of`` 3 or 5;
+    ``rated`` in the pool of play by turns; each player counting their own
+    hands, with muggins, when ``manual`` (unrated games only)."""
+
+    days: int
+    ordered: bool = False
+    best_of: int = 1
+    rated: bool = False
+    manual: bool = False
+
+
+async def offer_to(side: Side, account_id: int, name: str | None, choice: Choice,
+                   check_only: bool = False) -> Refused | None:
     """``account_id`` offers the registered caller ``name`` (``None``: anyone
-    who takes it, an open offer) a game by correspondence (``days`` a
-    move; runs in exact order when ``ordered``; each player counting their
-    own hands, with muggins, when ``manual``; the house's other rules),
-    from the address ``side`` calls from: ``None`` when made, else why not
-    (:class:`Refused`: nobody of that name, the caller themselves, too
-    many games under way, the offer rules:
-    :class:`~door.records.correspondence.offers.OfferRefused`).  A bot may
-    be offered one, as a caller may.  On the cribbage hub, a member
-    board's caller is named ``alias@BOARD`` (their account is made if
-    they never called); elsewhere such a name is refused, saying why.
+    who takes it, an open offer) a game or match by correspondence on the
+    terms of ``choice`` (rated when the board rates them and fair play
+    allows the pair now: :func:`why_not_rated`, asked again when an open
+    offer is taken; the house's other rules), from the address ``side``
+    calls from: ``None`` when made, else why not (:class:`Refused`: nobody
+    of that name, the caller themselves, too many games under way, the
+    offer rules: :class:`~door.records.correspondence.offers.OfferRefused`).
+    A bot may be offered one, as a caller may.  On the cribbage hub, a
+    member board's caller is named ``alias@BOARD`` (their account is made
+    if they never called); elsewhere such a name is refused, saying why.
     ``check_only``: say only whether one may be made to ``name``."""
     ctx = side.ctx
     taker = None
@@ -283,18 +334,45 @@ async def offer_to(side: Side, account_id: int, name: str | None, days: int, ord
         return Refused("type", full)
     if check_only:
         return None
-    if days not in ctx.correspondence.days:
-        return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
-    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if ordered else RunMode.UNORDERED)
+    refused = await _unsound(side, choice, taker, name)
+    if refused is not None:
+        return refused
+    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.ORDERED if choice.ordered else RunMode.UNORDERED)
     try:
         await ctx.store.correspondence.offers.make(account_id, side.terminal.address, taker,
-                                                   OfferTerms(rules_to_dict(rules), days, manual=manual),
+                                                   OfferTerms(rules_to_dict(rules), choice.days, choice.best_of,
+                                                              choice.rated, choice.manual),
                                                    ctx.correspondence.offer_limits())
     except OfferRefused as exc:
         return Refused("type", str(exc))
-    side.log.info("account %d offers %s a correspondence game (%d days a move)", account_id,
-                  "anyone" if name is None else repr(name), days)
+    side.log.info("account %d offers %s a correspondence game (%d days a move, best of %d)", account_id,
+                  "anyone" if name is None else repr(name), choice.days, choice.best_of)
     return None
+
+
+async def _unsound(side: Side, choice: Choice, taker: int | None, name: str | None) -> Refused | None:
+    """Why the terms of ``choice``, offered to account ``taker`` (named
+    ``name``; ``None``: anyone) are refused, if they are: days a move not
+    among the board's, a match of another length, rated where the board
+    rates none or fair play does not allow the pair now, counted by hand
+    yet rated."""
+    ctx = side.ctx
+    if choice.days not in ctx.correspondence.days:
+        return Refused("days", f"Days a move are one of {', '.join(map(str, ctx.correspondence.days))}.")
+    if choice.best_of not in BEST_OF or type(choice.best_of) is not int:
+        return Refused("best_of", "An offer is for one game (1) or a match of the best of 3 or 5 games.")
+    if choice.rated and choice.manual:
+        return Refused("counting", "Counting your own hands is for unrated games: the door counts a rated game's.")
+    if not choice.rated:
+        return None
+    maker = contender(side, side.presence)
+    if maker is None:
+        why: str | None = "Rated games are between two registered callers."
+    elif taker is None or name is None:  # (to anyone: the pair is asked when it is taken)
+        why = None if ctx.correspondence.rated else "This board does not rate games by correspondence."
+    else:
+        why = await why_not_rated(side, maker, Contender(taker, name, ""))
+    return None if why is None else Refused("rated", f"It cannot be rated: {why}")
 
 
 async def _callee(side: Side, name: str, check_only: bool) -> int | Refused | None:
@@ -338,6 +416,19 @@ async def take_offer(side: Side, account_id: int, offer_id: int) -> Offer | str:
     meanwhile): :func:`~door.games.correspondence.accept_offer`."""
     return await accept_offer(side.ctx.games, offer_id, account_id, side.terminal.address,
                               shared_line(side.terminal, side.ctx.shared))
+
+
+async def unrated_now(side: Side, offer: Offer, maker: str) -> str:
+    """Why the accepted ``offer`` (made by ``maker``), offered rated, is
+    played unrated after all (fair play is asked again with the taker's
+    address: the answer may have changed since it was made), in a
+    sentence; empty when it is rated, or was not offered rated."""
+    taker = contender(side, side.presence)
+    if not offer.terms.rated or taker is None:
+        return ""
+    shared = in_networks(offer.address, side.ctx.shared)
+    why = await why_not_rated(side, Contender(offer.maker, maker, "" if shared else offer.address, shared), taker)
+    return why or ""
 
 
 async def go_away(side: Side, account_id: int, days: str | int) -> str:
@@ -394,11 +485,11 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
                  f"{counted(offer.terms.manual)}.")
         if offer.taker is None:
             answer = await ask_choice(side.display, "Offer of a correspondence game", [
-                f"{who} offers a game by correspondence to anyone: {terms}", "",
+                f"{who} offers {offer_words(offer.terms)} by correspondence to anyone: {terms}", "",
                 "Take it? (Y takes it, N goes to the next; ESC answers later)"], "YN", escape=True)
         else:
             answer = await ask_choice(side.display, "Offer of a correspondence game", [
-                f"{who} offers you a game by correspondence: {terms}", "",
+                f"{who} offers you {offer_words(offer.terms)} by correspondence: {terms}", "",
                 "Accept it? (Y/N; ESC answers later)"], "YN", escape=True)
         if answer == BACK:
             return
@@ -411,6 +502,9 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
             await show_page(side.display, "Correspondence", [taken])
             continue
         side.log.info("%r accepts %r's correspondence game", side.caller.name, who)
+        unrated = await unrated_now(side, taken, who)
+        if unrated:
+            await show_page(side.display, "Correspondence", [f"This is not rated after all: {unrated}"])
         seat = side.new_seat()
-        await _sit(side, begin_from_offer(ctx.games, taken, who, seat), seat)
+        await _sit(side, begin_from_offer(ctx.games, taken, who, seat, unrated), seat)
         return

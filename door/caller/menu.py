@@ -232,14 +232,15 @@ async def main_menu(display: Display, caller: Caller, state: MenuState = MenuSta
 
 
 async def show_statistics(display: Display, store: Store, caller: Caller) -> None:
-    """The caller's statistics page."""
+    """The caller's statistics page: :meth:`Statistics.rows
+    <door.records.statistics.Statistics.rows>` under the caller's name."""
     if caller.guest:
         await show_page(display, "Statistics", [
             "Guests have no statistics.", "", "Register your name at the next call to keep your games."])
         return
     stats = await store.statistics.player(caller.name)
     assert stats is not None
-    lines = [f"Statistics of {stats.name}", ""]
+    lines = [f"Statistics of {stats.name}"]
     lines += [f"{label:<40} {value}" for label, value in stats.rows()]
     await show_page(display, "Statistics", lines)
 

@@ -29,7 +29,7 @@ from door.records.correspondence.sweeper import Candidate, run_sweeper
 from door.records.game_kinds import GameKind
 from door.records.games import Opponent
 from door.records.identity import Identity
-from door.records.ranked.match import MatchEntry
+from door.records.ranked.match import MatchEntry, MatchResult, MatchTerms
 from door.records.saved_games import SavedGame
 from engine.game import replay
 from engine.tally import GameTally
@@ -44,13 +44,15 @@ def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -
     """``account_id``'s player sits down to the kept correspondence game
     ``saved`` at ``seat``: at the table that plays it here now (the other
     player is at it: both play live), else at a new table with the other
-    player away.  Raises ``ValueError`` for an account not in it."""
+    player away; a game of a match goes on with it (the games each has
+    won kept in its log).  Raises ``ValueError`` for an account not in it."""
     table = rejoined(house, saved, account_id, seat)
     if table is not None:
         return table
     names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("your opponent",) * 2
     return correspondence_game(house, saved.rules, sitting(saved, account_id, seat, names),
-                               saved.days_per_move or house.correspondence.default_days, saved.account_id, resume=saved)
+                               saved.days_per_move or house.correspondence.default_days, saved.account_id,
+                               MatchTerms(saved.best_of, saved.rated), resume=saved)
 
 
 async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table | None:
@@ -70,16 +72,19 @@ async def sit_down(house: GameHouse, saved: SavedGame, account_id: int, seat: Se
     return None
 
 
-def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat) -> Table:
+def begin_from_offer(house: GameHouse, offer: Offer, maker: str, seat: Seat, unrated_why: str = "") -> Table:
     """The game of the accepted ``offer``: its maker (named ``maker``,
-    away) in seat 0 and the taker at ``seat``; the maker owns it.  The
-    first hand is dealt and kept at once, and the taker makes their
-    decisions now.  The hands are counted as the offer says (by the door,
-    or by each player with muggins).  Raises
-    ``engine.notation.NotationError`` for an offer whose rules do not read."""
+    away) in seat 0 and the taker at ``seat``; the maker owns it; one game
+    or a match, as offered, rated as offered unless ``unrated_why`` says
+    why it may not be (a sentence, kept with the match).  The first hand
+    is dealt and kept at once, and the taker makes their decisions now.
+    The hands are counted as the offer says (by the door, or by each
+    player with muggins).  Raises ``engine.notation.NotationError`` for an
+    offer whose rules do not read."""
     away = AwaySeat(maker, Identity.of_account(offer.maker))
+    terms = MatchTerms(offer.terms.best_of, offer.terms.rated and not unrated_why)
     return correspondence_game(house, offer.terms.game_rules(), (away, seat), offer.terms.days,
-                               offer.maker)
+                               offer.maker, terms, MatchEntry(unrated_why=unrated_why))
 
 
 async def under_way(house: GameHouse, account_id: int) -> int:
@@ -138,7 +143,9 @@ async def end_game(house: GameHouse, saved_id: int, loser: int | None, how: str)
     """End the kept correspondence game ``saved_id`` as the sweeper judged
     (``how``: ``"time"``, ``"dropped"`` or ``"abandoned"``): a loss on
     time is kept as a forfeit won by the other player, at the scores it
-    stood at, with its hands; a game never begun or long idle is dropped,
+    stood at, with its hands, and so is its match (the whole match, when it
+    is one of best of 3 or 5: a forfeit, as when a live player leaves one);
+    a game never begun or long idle is dropped,
     the records untouched.  False when it is gone, is being played here
     now, or the player out of time has moved meanwhile."""
     saved = await house.store.saved.load_game(saved_id)
@@ -154,13 +161,16 @@ async def end_game(house: GameHouse, saved_id: int, loser: int | None, how: str)
     accounts = (saved.account_id, saved.other_account) if saved.seat == 0 else (saved.other_account,
                                                                                    saved.account_id)
     names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("", "")
+    terms = MatchTerms(saved.best_of, saved.rated)
     journal = Journal(house.store, saved.account_id, names, accounts, Opponent.CALLER, matches=MatchEntry(),
                       kept=Kept(GameKind.CORRESPONDENCE, saved.days_per_move,
-                                due_by(house, accounts, saved.days_per_move or 1)))
+                                due_by(house, accounts, saved.days_per_move or 1), terms=terms))
     journal.resume(saved)
     tally = GameTally()
     tally.feed(events)
     await journal.forfeit(game, tally, 1 - loser)
+    await journal.match_over(MatchResult(terms, saved.match_points, 1 - loser, forfeit=True, leaver=loser,
+                                         hands=game.hand_number))
     log.info("correspondence game %d: %s ran out of time", saved.number, names[loser])
     return True
 

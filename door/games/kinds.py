@@ -153,8 +153,13 @@ def club_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], grace: f
     return table, house.tables.run_table(table)
 
 
-def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int,
-                        owner: int, seeds: SeedChain | None = None, resume: SavedGame | None = None) -> Table:
+ONE_GAME = MatchTerms(1)
+"""The terms of a single game by correspondence (not rated)."""
+
+
+def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], days: int, owner: int,
+                        terms: MatchTerms = ONE_GAME, entry: MatchEntry | None = None,
+                        resume: SavedGame | None = None) -> Table:
     """A game by correspondence between two registered callers (``seats``;
     one is usually an :class:`~door.play.away_seat.AwaySeat`, its player
     not on line), kept by ``owner``'s account (the other's finds it too),
@@ -166,23 +171,27 @@ def correspondence_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat]
     the hands unless ``rules`` say they are counted by hand (then each
     player's claim is a decision of theirs, muggins the door's at once);
     the table stops, kept, as soon as it waits only on a player who is
-    away.  One game, no rematch, no hints."""
+    away.  One game or a match (``terms``: best of 1, 3 or 5, each
+    game's log keeping the match and the games won, so that the next
+    sitting goes on with it; a rated one in the pool of play by turns,
+    ``entry`` saying why one offered rated is not), no rematch, no hints."""
     accounts = (_account(seats[0]), _account(seats[1]))
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
-                      warn=_to_everyone(seats), matches=MatchEntry(),
-                      kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days)))
+                      warn=_to_everyone(seats), matches=entry or MatchEntry(),
+                      kept=Kept(GameKind.CORRESPONDENCE, days, due_by(house, accounts, days), terms=terms))
     table = Table(rules, list(seats), TableSettings(
         journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit, clock=house.store.clock,
-        terms=MatchTerms(1), rematch=False, seeds=_chain(seeds), forced_moves=True, by_turns=True))
+        terms=terms, rematch=False, seeds=_chain(None), forced_moves=True, by_turns=True))
     house.tables.run_table(table, resume)
     return table
 
 
-def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], best_of: int, kept: Kept,
+def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], terms: MatchTerms, kept: Kept,
                     resume: SavedGame | None = None, live: bool = False,
                     before_run: Callable[[Table], None] | None = None) -> Table:
-    """A tournament's game (``best_of`` 1, a Swiss) or match (a knock-out)
-    between two registered callers or bots, its journal following the
+    """A tournament's game (``terms`` best of 1, a Swiss) or match (a
+    knock-out), rated (in the pool of play by turns) or not, between two
+    registered callers or bots, its journal following the
     pairing (``kept``: the kind, the round's deadline, the pairing's links
     and result: :mod:`door.games.tournament`); kept by seat 0's account;
     running among the house's tables (from ``resume`` when given;
@@ -195,9 +204,9 @@ def tournament_game(house: GameHouse, rules: Rules, seats: tuple[Seat, Seat], be
     accounts = (_account(seats[0]), _account(seats[1]))
     owner = accounts[0] if accounts[0] is not None else accounts[1]
     journal = Journal(house.store, owner, (seats[0].name, seats[1].name), accounts, Opponent.CALLER,
-                      warn=_to_everyone(seats), matches=MatchEntry(), kept=kept)
+                      warn=_to_everyone(seats), matches=MatchEntry(), kept=dataclasses.replace(kept, terms=terms))
     settings = TableSettings(journal=journal, auto_deal=True, chat_limit=house.paging.chat_limit,
-                             clock=house.store.clock, terms=MatchTerms(best_of), rematch=False)
+                             clock=house.store.clock, terms=terms, rematch=False)
     if live:
         settings = dataclasses.replace(settings, rejoin_timeout=house.paging.ranked_grace,
                                        decision_clock=house.ranked.clock(True), forfeit_after_grace=True)

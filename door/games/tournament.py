@@ -3,9 +3,10 @@ director makes is seated as a kept game of its two players, linked to
 the pairing; the game follows the pairing (the seat it waits on, its
 round's deadline), and its result, once the match is over, is the
 pairing's (a player who forfeits a live game loses the pairing by
-forfeit).  A pairing the director decides without its game (its
-deadline passed, a player did not come) has its game dropped, and its
-live table here, if any, ended.
+forfeit; in a rated tournament, a game by correspondence moves both
+players' ratings of play by turns).  A pairing the director decides
+without its game (its deadline passed, a player did not come) has its
+game dropped, and its live table here, if any, ended.
 
 By correspondence, both players are away: the first hand is dealt and
 kept, and each finds the game in their list.  Live, the game is seated
@@ -35,7 +36,9 @@ from door.play.table import Table
 from door.records.database import StoreError
 from door.records.game_kinds import GameKind
 from door.records.identity import Identity
-from door.records.ranked.match import MatchResult
+from door.records.ranked.fair_play import Contender
+from door.records.ranked.match import MatchResult, MatchTerms
+from door.records.ranked.pools import why_unrated
 from door.records.saved_games import SavedGame
 from door.records.tournaments.links import GameLink
 from door.records.tournaments.settings import TournamentError
@@ -89,6 +92,23 @@ def _kept(house: GameHouse, tournament: str, pairing: int, players: tuple[str, s
     return Kept(GameKind.TOURNAMENT, None, due, started, concluded)
 
 
+async def _may_be_rated(house: GameHouse, s: Seating) -> bool:
+    """Whether the pairing ``s`` of a rated tournament may be rated: the
+    fair-play rules of every rated match (:mod:`door.records.ranked.pools`;
+    the players' addresses are not known while both are away, so those of
+    their registration stand for them); a pairing that may not is played
+    unrated, and the log says why."""
+    a, b = s.accounts
+    if a is None or b is None:
+        return False
+    store = house.store
+    why = await why_unrated(store.bots, store.fair_play, Contender(a, s.players[0], ""),
+                            Contender(b, s.players[1], ""), house.ranked.rules())
+    if why is not None:
+        log.info("tournament %s: %s v %s is played unrated: %s", s.tournament, s.players[0], s.players[1], why)
+    return why is None
+
+
 def _away(name: str, account: int | None) -> AwaySeat:
     return AwaySeat(name, Identity.of_account(account) if account is not None else None)
 
@@ -107,7 +127,8 @@ async def seat_pairings(house: GameHouse, seatings: Sequence[Seating]) -> list[T
             tables.append(await seat_live(house, s))
             continue
         seats = (_away(s.players[0], s.accounts[0]), _away(s.players[1], s.accounts[1]))
-        table = tournament_game(house, s.rules, seats, s.best_of,
+        rated = s.rated and await _may_be_rated(house, s)
+        table = tournament_game(house, s.rules, seats, MatchTerms(s.best_of, rated),
                                 _kept(house, s.tournament, s.pairing, s.players, s.deadline))
         await table.ended.wait()
         tables.append(table)
@@ -124,7 +145,7 @@ async def seat_live(house: GameHouse, s: Seating) -> Table:
     linked = asyncio.Event()
     seats = (_away(s.players[0], s.accounts[0]), _away(s.players[1], s.accounts[1]))
     until = s.show_by if s.show_by is not None else s.deadline
-    table = tournament_game(house, s.rules, seats, s.best_of,
+    table = tournament_game(house, s.rules, seats, MatchTerms(s.best_of),
                             _kept(house, s.tournament, s.pairing, s.players, s.deadline, linked),
                             live=True, before_run=lambda t: expect(t, {0, 1}, until))
     waits = [asyncio.ensure_future(linked.wait()), asyncio.ensure_future(table.ended.wait())]
@@ -169,10 +190,10 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
     kept = _kept(house, link.tournament, link.pairing, link.players, link.deadline)
     seats = sitting(saved, account_id, seat, link.players)
     if not link.live:
-        return tournament_game(house, saved.rules, seats, link.best_of, kept, resume=saved)
+        return tournament_game(house, saved.rules, seats, MatchTerms(link.best_of, saved.rated), kept, resume=saved)
     other = {1 - saved.seat_of(account_id)}
     until = house.store.clock() + house.paging.ranked_grace
-    table = tournament_game(house, saved.rules, seats, link.best_of, kept, resume=saved, live=True,
+    table = tournament_game(house, saved.rules, seats, MatchTerms(link.best_of), kept, resume=saved, live=True,
                             before_run=lambda t: expect(t, other, until))
     keep(house, saved.id, table)
     return table

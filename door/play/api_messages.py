@@ -87,7 +87,8 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "offer": _message("offer", {"name": _text(NAME_LIMIT + 9),  # (on the hub: alias@BOARD, a tag of up to 8)
                                 "days": {"type": "integer", "minimum": 1, "maximum": 14},
                                 "runs": {"enum": ["any", "order"]},
-                                "counting": {"enum": ["automatic", "manual"]}}),
+                                "counting": {"enum": ["automatic", "manual"]},
+                                "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}}),
     "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
@@ -217,8 +218,10 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
         "offers": {"type": "array", "items": {"type": "object", "properties": {
             "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
             "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"},
-            "counting": {"enum": ["automatic", "manual"]}},
-            "required": ["offer", "name", "days", "runs", "open"], "additionalProperties": False}}}, ("games", "offers")),
+            "counting": {"enum": ["automatic", "manual"]}, "best_of": {"enum": [1, 3, 5]},
+            "rated": {"type": "boolean"}},
+            "required": ["offer", "name", "days", "runs", "open", "best_of", "rated"],
+            "additionalProperties": False}}}, ("games", "offers")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {
             "name": {"type": "string"}, "title": {"type": "string"}, "state": {"enum": ["open", "running"]},

@@ -23,7 +23,7 @@ from typing import TypeVar
 from door.records.database import Unreachable
 from door.records.game_kinds import GameKind
 from door.records.games import GameRecord, Opponent
-from door.records.ranked.match import MatchEntry, MatchResult
+from door.records.ranked.match import MatchEntry, MatchResult, MatchTerms
 from door.records.ranked.ratings import MatchRecord
 from door.records.saved_games import KEEP, GameStart
 from door.records.saved_rows import Standing, to_move_of
@@ -35,6 +35,9 @@ from engine.tally import GameTally
 __all__ = ["Deadline", "Journal", "JournalError", "Kept", "RETRY_FOR", "HELD_MESSAGE"]
 
 log = logging.getLogger(__name__)
+
+BY_TURNS = frozenset({GameKind.CORRESPONDENCE, GameKind.TOURNAMENT})
+"""The kinds of game played by turns over days: their matches are rated in a pool of their own."""
 
 RETRY_FOR = 5.0
 """Seconds a failed write of a move is tried again before the game is held
@@ -59,13 +62,16 @@ class Kept:
     of each decision (``None``: none); ``started``, told the id of each
     new game of the match as its log opens, and ``concluded``, told the
     match's result and its last game's scores (``None`` for a forfeit)
-    when it ends: a tournament's pairing follows its games so."""
+    when it ends: a tournament's pairing follows its games so.  ``terms``:
+    the match each game's log says it belongs to (a game by turns goes
+    on with it from sitting to sitting)."""
 
     kind: GameKind | None = None
     days: int | None = None
     deadline: Deadline | None = None
     started: Callable[[int], Awaitable[None]] | None = None
     concluded: Callable[[MatchResult, tuple[int, int] | None], Awaitable[None]] | None = None
+    terms: MatchTerms = MatchTerms(1)
 
 
 class JournalError(RuntimeError):
@@ -151,7 +157,8 @@ class Journal:
         to_move = to_move_of(game)
         start = GameStart(self.account_id, self.opponent, game.number, game.first_dealer, game.rules, match_points,
                           self.seat, self.accounts[1 - self.seat], self.players, game.shuffle, self.kept.kind,
-                          to_move, await self._deadline(to_move), self.kept.days)
+                          to_move, await self._deadline(to_move), self.kept.days, self.kept.terms.best_of,
+                          self.kept.terms.rated)
         self.saved_id = await self._retrying("start the game", lambda: self.store.saved.begin(start))
         self.last_scores = None
         if self.kept.started is not None:
@@ -212,7 +219,9 @@ class Journal:
 
     async def match_over(self, result: MatchResult) -> list[str]:
         """Keep a match that ended (with ``matches`` given; a rated one
-        moves both ratings, unless it was aborted before its first deal);
+        moves both ratings, of the pool played by turns for a game by
+        correspondence or a tournament's, unless it was aborted before its
+        first deal);
         returns what both players are told: the ratings before and after,
         in points (none for a match not rated).  Raises what the store
         raises (:class:`~door.records.database.StoreError`)."""
@@ -224,14 +233,15 @@ class Journal:
         change = await self.store.ratings.record(MatchRecord(
             self.players, self.accounts, result.terms.best_of, rated, result.wins, result.winner, result.forfeit,
             result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why,
-            self.matches.via))
+            self.matches.via, by_turns=self.kept.kind in BY_TURNS))
         return [] if change is None else change.lines(self.players)
 
     async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:
         if self.account_id is None:
             return  # a table of guests leaves no records
         record = GameRecord(game.number, game.rules, self.players, self.accounts, self.opponent, result, tally.hands,
-                            self.started, forfeit, game.shuffle, game.dealt, game.first_dealer)
+                            self.started, forfeit, game.shuffle, game.dealt, game.first_dealer,
+                            self.kept.kind in BY_TURNS)
         try:
             await self._retrying("record the game", lambda: self.store.games.record(self.saved_id, record))
         except JournalError as exc:

@@ -27,6 +27,7 @@ from typing import TextIO
 from door.records.ban_cli import BAN_ACTIONS, run_ban
 from door.records.bots import BOTS, PEOPLE, POOLS
 from door.records.daily import shared_networks
+from door.records.ranked.agreement import RECENT, expert_agreement
 from door.records.schema_cli import SCHEMA_ACTIONS, run_schema
 from door.records.store import Store, StoreError
 from door.ui.cells import cell_width
@@ -125,7 +126,10 @@ def _no_player(name: str) -> int:
 async def _ratings(store: Store, days: float, out: TextIO) -> int:
     """``records ratings``: what may have slipped through fair play in the
     last ``days`` (:meth:`~door.records.ranked.fair_play.FairPlay.suspicious`),
-    then the latest rated matches, each with its id for ``records void``."""
+    then the latest rated matches, each with its id for ``records void``
+    (those played by turns marked), then the bots' pool and the pool of
+    play by turns, and how often each side of that pool matched the
+    expert's decisions, by turns and live."""
     since = store.clock() - days * 86400
     found = await store.fair_play.suspicious(since)
     print(f"Rated play in the last {days:g} days: what to look at", file=out)
@@ -136,8 +140,8 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
               "no rated side by the game protocol", file=out)
     rows = await store.database.query(lambda db: db.execute(
         "SELECT id, ended, player0, player1, wins0, wins1, winner, forfeit, aborted, rated, voided, rating0, "
-        "after0, rating1, after1, unrated_why, leaver FROM matches WHERE ended > ? ORDER BY ended DESC, id DESC "
-        "LIMIT 50",
+        "after0, rating1, after1, unrated_why, leaver, by_turns FROM matches WHERE ended > ? "
+        "ORDER BY ended DESC, id DESC LIMIT 50",
         (since,)).fetchall())
     print("", file=out)
     print("Matches (newest first; `cribbage-door records void ID` takes one out of the ratings):", file=out)
@@ -147,20 +151,43 @@ async def _ratings(store: Store, days: float, out: TextIO) -> int:
                   f"{r[2 + r[6]]} won by forfeit" if r[7] else f"{r[2 + r[6]]} won {max(r[4], r[5])}-{min(r[4], r[5])}")
         if r[10]:
             result += " (void)"
+        if r[17]:
+            result += " (by turns)"
         moved = (f"  {r[2]} {r[11]:.0f}->{r[12]:.0f}, {r[3]} {r[13]:.0f}->{r[14]:.0f}"
                  if r[9] and r[11] is not None and r[12] is not None else
                  f"  unrated: {r[15]}" if r[15] else "  unrated")
         print(f"  {r[0]:>5}  {when}  {pad(r[2], 12)} v {pad(r[3], 12)} {result};{moved}", file=out)
     if not rows:
         print("  (none)", file=out)
-    bots = await store.ratings.top(pool=BOTS)
-    if bots:
-        print("", file=out)
-        print("Bots' ratings (a pool of their own):", file=out)
-        for b in bots:
+    for title, players in (("Bots' ratings (a pool of their own):", await store.ratings.top(pool=BOTS)),
+                           ("Ratings of play by turns, by correspondence and in tournaments (a pool of their own):",
+                            await store.ratings.top(by_turns=True))):
+        if players:
+            print("", file=out)
+            print(title, file=out)
+        for b in players:
             print(f"  {pad(b.name, 20)} {b.rating.rating:>6.0f} RD {b.rating.rd:>3.0f} {b.matches:>4} matches"
                   f"{' (provisional)' if b.provisional else ''}", file=out)
+    await _agreements(store, [p.name for p in await store.ratings.top(by_turns=True)], out)
     return 0
+
+
+async def _agreements(store: Store, names: list[str], out: TextIO) -> None:
+    """For each rated side of play by turns (``names``), how often its
+    decisions matched the expert's there and in live play, each over its
+    last few games (:mod:`door.records.ranked.agreement`)."""
+    if not names:
+        return
+    print("", file=out)
+    print(f"Decisions that matched the expert's (discards and plays, each side's last {RECENT} games of each kind):",
+          file=out)
+    for name in names:
+        account = await store.accounts.find(name)
+        if account is None:
+            continue
+        by_turns = await expert_agreement(store.database, store.games, account.id, True)
+        live = await expert_agreement(store.database, store.games, account.id, False)
+        print(f"  {pad(name, 20)} by turns {by_turns.words()}; live {live.words()}", file=out)
 
 
 async def _daily(store: Store, day: str | None, out: TextIO) -> int:
@@ -248,14 +275,12 @@ async def _list(store: Store, args: argparse.Namespace, out: TextIO) -> int:
 
 async def _show(store: Store, args: argparse.Namespace, out: TextIO) -> int:
     """``records show NAME``: one player's statistics (their correspondence
-    games lost on time with them) and recent games (1 for no such player)."""
+    games lost on time among them) and recent games (1 for no such player)."""
     stats = await store.statistics.player(args.target)
     if stats is None:
         return _no_player(args.target)
     print(f"Statistics of {stats.name}", file=out)
-    account = await store.accounts.find(args.target)
-    lost = 0 if account is None else await store.correspondence.results.lost_on_time(account.id)
-    for label, value in [*stats.rows(), ("Correspondence games lost on time", str(lost))]:
+    for label, value in stats.rows():
         print(f"  {label:<40} {value}", file=out)
     print("Recent games:", file=out)
     for g in await store.games.recent(args.target, 20):

@@ -107,7 +107,8 @@ class GameRecord:
     shuffle; ``None`` for a numbered game); ``dealt``: the cards each
     shuffle gave (:attr:`engine.game.Game.dealt`), which ``cribbage-door
     verify`` deals again; ``first_dealer``: the game's fixed first dealer
-    (``None``: the cut decided)."""
+    (``None``: the cut decided); ``by_turns``: played by turns over days
+    (by correspondence, or a tournament's)."""
 
     number: int
     rules: Rules
@@ -121,6 +122,7 @@ class GameRecord:
     shuffle: SeededShuffle | None = None
     dealt: Mapping[int, Sequence[Card]] | None = None
     first_dealer: int | None = None
+    by_turns: bool = False
 
 
 class Games:
@@ -144,12 +146,13 @@ class Games:
         def tx(db: Connection) -> int:
             row = db.execute(
                 "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended, forfeit, shuffle, first_dealer) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "winner, skunk, value, started, ended, forfeit, shuffle, first_dealer, by_turns) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
                  opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
                  started, self.clock(), int(forfeit),
-                 None if shuffle is None else json.dumps(shuffle.to_dict()), first_dealer)).fetchone()
+                 None if shuffle is None else json.dumps(shuffle.to_dict()), first_dealer,
+                 int(game.by_turns))).fetchone()
             game_id = int(row[0])
             db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
                            [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])

@@ -43,7 +43,9 @@ _SQLITE_REBUILD = [
         days_per_move INTEGER,
         hand INTEGER,
         score0 INTEGER,
-        score1 INTEGER
+        score1 INTEGER,
+        best_of INTEGER NOT NULL DEFAULT 1,
+        rated INTEGER NOT NULL DEFAULT 0
     )""",
     f"INSERT INTO saved_games_new ({COLUMNS}) SELECT {COLUMNS} FROM saved_games",
     """CREATE TABLE saved_actions_new (

@@ -178,13 +178,13 @@ class SavedGames:
             now = self.clock()
             row = db.execute(
                 "INSERT INTO saved_games (account_id, opponent, number, first_dealer, rules, match_points, started, "
-                "seat, other_account, players, shuffle, kind, updated, to_move, deadline, days_per_move) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "seat, other_account, players, shuffle, kind, updated, to_move, deadline, days_per_move, best_of, rated) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (start.account_id, start.opponent, start.number, start.first_dealer,
                  json.dumps(rules_to_dict(start.rules)), json.dumps(list(start.match_points)), now, start.seat,
                  start.other_account, json.dumps(list(start.players or ())),
                  None if start.shuffle is None else json.dumps(start.shuffle.to_dict()), kind.value, now,
-                 start.to_move, start.deadline, start.days_per_move)).fetchone()
+                 start.to_move, start.deadline, start.days_per_move, start.best_of, int(start.rated))).fetchone()
             return int(row[0])
         return await self.database.tx(tx)
 

@@ -21,7 +21,7 @@ from engine.shuffle import SeededShuffle, ShuffleError
 __all__ = ["GameStart", "SavedGame", "Standing", "COLUMNS", "saved_from_row", "kind_of_row", "to_move_of"]
 
 COLUMNS = ("id, account_id, opponent, number, first_dealer, rules, match_points, started, seat, other_account, "
-           "players, shuffle, kind, updated, to_move, deadline, days_per_move, hand, score0, score1")
+           "players, shuffle, kind, updated, to_move, deadline, days_per_move, hand, score0, score1, best_of, rated")
 """The columns of ``saved_games`` :func:`saved_from_row` reads, in its order."""
 
 
@@ -53,7 +53,9 @@ class SavedGame:
     start before one); ``to_move``: the seat whose decision it waits for,
     ``None`` when both decide (the discard) or it is not known;
     ``deadline`` (seconds since the epoch) and ``days_per_move``: a
-    correspondence game's, else ``None``."""
+    correspondence game's, else ``None``; ``best_of`` and ``rated``: the
+    match it is a game of, as a game by turns goes on from sitting to
+    sitting (``match_points`` then the games each seat won in it)."""
 
     id: int
     account_id: int
@@ -74,6 +76,8 @@ class SavedGame:
     to_move: int | None = None
     deadline: float | None = None
     days_per_move: int | None = None
+    best_of: int = 1
+    rated: bool = False
 
     def seat_of(self, account_id: int) -> int:
         """The seat ``account_id`` plays in this game (0 or 1).  Raises
@@ -114,8 +118,8 @@ class GameStart:
     the owner sitting in ``seat``; ``other_account``, ``players`` and
     ``shuffle``: see :class:`SavedGame`.  ``kind``: what the game is
     (``None``: read from the rest, :func:`~door.records.game_kinds.derived_kind`);
-    ``to_move``, ``deadline`` (seconds since the epoch) and
-    ``days_per_move``: see :class:`SavedGame`."""
+    ``to_move``, ``deadline`` (seconds since the epoch),
+    ``days_per_move``, ``best_of`` and ``rated``: see :class:`SavedGame`."""
 
     account_id: int
     opponent: str
@@ -131,6 +135,8 @@ class GameStart:
     to_move: int | None = None
     deadline: float | None = None
     days_per_move: int | None = None
+    best_of: int = 1
+    rated: bool = False
 
     def game_kind(self) -> GameKind:
         """``kind``, or the kind read from the rest when it is ``None``."""
@@ -178,7 +184,7 @@ def saved_from_row(db: Connection, row: Sequence[Any], texts: Sequence[str] | No
     kind = kind_of_row(row[12], row[2], row[6], row[11])
     return SavedGame(row[0], row[1], row[2], row[3], row[4], rules, actions, (mp[0], mp[1]), row[7], row[8],
                      row[9], tuple(players), shuffle, kind, row[7] if row[13] is None else row[13], row[14],
-                     row[15], row[16])
+                     row[15], row[16], int(row[20]), bool(row[21]))
 
 
 def to_move_of(game: Game) -> int | None:

@@ -431,7 +431,24 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX tournament_games_saved ON tournament_games(saved_id);
     """,
-    # version 24 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # version 24 (expand): the match a kept game belongs to, so that a match by correspondence goes on from sitting to
+    # sitting: the games it is the best of (1: one game) and whether it is rated; rated play by correspondence (and
+    # tournaments') in a pool of its own: which matches and games were played by turns, and that pool's ratings
+    """
+    ALTER TABLE saved_games ADD COLUMN best_of INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE saved_games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE matches ADD COLUMN by_turns INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN by_turns INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE correspondence_ratings (
+        account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+        rating $real NOT NULL,
+        rd $real NOT NULL,
+        volatility $real NOT NULL,
+        matches INTEGER NOT NULL,
+        updated $time NOT NULL
+    );
+    """,
+    # version 25 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
     # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
 ]

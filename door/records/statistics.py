@@ -14,7 +14,19 @@ from door.records.connection import Connection
 from door.records.database import Database
 from door.records.names import name_key
 
-__all__ = ["Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]
+__all__ = ["Forfeits", "Statistics", "player_statistics", "TopPlayer", "top_players", "StatisticsQueries"]
+
+
+@dataclass(frozen=True)
+class Forfeits:
+    """A player's games ended by forfeit: ``won`` (the other player left)
+    and ``lost`` (they left, or ran out of time), and of those lost, the
+    games by correspondence the door ended because their deadline passed
+    (``on_time``)."""
+
+    won: int = 0
+    lost: int = 0
+    on_time: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,8 +58,7 @@ class Statistics:
     vs_sysop: int = 0
     vs_computer: int = 0
     vs_callers: int = 0
-    forfeits_won: int = 0
-    forfeits_lost: int = 0
+    forfeits: Forfeits = Forfeits()
 
     @property
     def losses(self) -> int:
@@ -71,7 +82,8 @@ class Statistics:
             ("Double skunks given / taken", f"{self.double_skunks_given} / {self.double_skunks_taken}"),
             ("Average margin per game", f"{self._avg(self.margin_total, self.games):+.1f}"),
             ("Longest winning streak", str(self.longest_streak)),
-            ("Won / lost by forfeit (a player left)", f"{self.forfeits_won} / {self.forfeits_lost}"),
+            ("Won / lost by forfeit (a player left)", f"{self.forfeits.won} / {self.forfeits.lost}"),
+            ("Correspondence games lost on time", str(self.forfeits.on_time)),
             ("Games vs the sysop / computer / callers",
              f"{self.vs_sysop} / {self.vs_computer} / {self.vs_callers}"),
             ("Hands played", str(self.hands)),
@@ -97,14 +109,15 @@ def player_statistics(db: Connection, name: str) -> Statistics | None:
         "SELECT id, CASE WHEN account0 = ? THEN 0 ELSE 1 END AS seat, score0, score1, winner, skunk, value, "
         "opponent, forfeit FROM games WHERE account0 = ? OR account1 = ? ORDER BY ended, id",
         (account_id, account_id, account_id)).fetchall()
-    s: dict[str, int] = {f: 0 for f in Statistics.__dataclass_fields__ if f != "name"}
+    s: dict[str, int] = {f: 0 for f in Statistics.__dataclass_fields__ if f not in ("name", "forfeits")}
+    forfeits = [0, 0]
     streak = 0
     seats = {}
     for gid, seat, score0, score1, winner, skunk, value, opponent, forfeit in games:
         seats[gid] = seat
         s["games"] += 1
         if forfeit:
-            s["forfeits_won" if winner == seat else "forfeits_lost"] += 1
+            forfeits[winner != seat] += 1
         mine, theirs = (score0, score1) if seat == 0 else (score1, score0)
         s["margin_total"] += mine - theirs
         s[{"sysop": "vs_sysop", "caller": "vs_callers"}.get(opponent, "vs_computer")] += 1
@@ -145,7 +158,10 @@ def player_statistics(db: Connection, name: str) -> Statistics | None:
                 if dealer == seat:
                     s["cribs"] += 1
                     s["crib_points"] += crib_points
-    return Statistics(name=display, **s)
+    lost = db.execute("SELECT lost_on_time FROM correspondence_results WHERE account_id = ?",
+                      (account_id,)).fetchone()
+    return Statistics(name=display, forfeits=Forfeits(forfeits[0], forfeits[1], 0 if lost is None else int(lost[0])),
+                      **s)
 
 
 @dataclass(frozen=True)

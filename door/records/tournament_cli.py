@@ -80,6 +80,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--min-rating", type=float, help="create: the lowest rating that may enter")
     p.add_argument("--max-rating", type=float, help="create: the highest rating that may enter")
     p.add_argument("--bots", action="store_true", help="create: bots may enter")
+    p.add_argument("--rated", action="store_true", help="create: its games are rated (by correspondence: in the "
+                   "ratings of play by turns)")
     p.add_argument("--bulletins", type=Path, metavar="FOLDER", help="show, season: write the bulletins there too")
 
 
@@ -134,7 +136,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(Format(kind, args.rounds, args.games, qualify), rules, Play(args.play), args.round_hours,
                     args.interval_hours, args.move_days, args.round_days,
                     None if args.closes is None else when(args.closes), args.min_rating, args.max_rating, args.bots,
-                    args.show_minutes)
+                    args.show_minutes, bool(getattr(args, "rated", False)))
 
 
 def run_tournament(args: argparse.Namespace, where: Path | str, out: TextIO | None = None) -> int:

@@ -3,12 +3,16 @@ are never on line at the same time play each other, each calling in turn
 (an offer made to a caller who is away, answered at their next call,
 then sittings of one player each); the login tells a caller their move
 waits; a deadline passes and the sweeper ends the game as a loss on
-time, unless the player is on vacation, which stops their clock."""
+time, unless the player is on vacation, which stops their clock; the
+loser's statistics screen counts it."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import io
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,10 +20,13 @@ from typing import Any
 from websockets.asyncio.client import connect
 
 from door.games.correspondence import candidates, end_game
+from door.records.cli import run_records
 from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.sweeper import LEASE, sweep
 from door.records.game_kinds import GameKind
 from door.records.passwords import hash_password
+from door.records.ranked.ratings import MatchRecord
+from door.records.store import DATABASE_NAME
 from door.server import DoorServer
 from engine.actions import Claim
 from engine.rules import Counting, Rules
@@ -106,6 +113,10 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         await ann.send(b"1")  # one day a move
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
+        await ann.send(b"n")
         await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
         await ann.send(b"1")  # the door counts them
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
@@ -174,6 +185,19 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         recent = await store.games.recent("Ann", 1)
         assert recent and recent[0].forfeit and recent[0].players[recent[0].winner] != (
             "Ann" if mover == ann_id else "Bob")
+        matches = await store.database.query(lambda db: db.execute(
+            "SELECT best_of, forfeit, account0, account1, leaver FROM matches").fetchall())
+        assert len(matches) == 1 and matches[0][:2] == (1, 1)  # the match forfeited, as a live one left
+        assert matches[0][2 + matches[0][4]] == mover
+        loser = await _call(door, "Ann" if mover == ann_id else "Bob")  # their statistics screen has it (3)
+        await loser.send(b"3")
+        await loser.screen.wait_for(lambda: "Correspondence games lost on time" in loser.screen.text())
+        row = next(line for line in loser.screen.lines() if "lost on time" in line)
+        assert row.split()[-1] == "1", row
+        forfeits = next(line for line in loser.screen.lines() if "by forfeit" in line)
+        assert forfeits.split()[-3:] == ["0", "/", "1"], forfeits
+        await loser.send(b" ")
+        await _leave(loser)
 
 
 async def _sit_by_protocol(ws, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:  # type: ignore[no-untyped-def]
@@ -392,6 +416,10 @@ async def test_at_the_screens_a_game_offered_counted_by_hand_is_counted_by_its_p
         await ann.send(b"1")
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
+        await ann.send(b"n")
         await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
         await ann.send(b"2")  # each their own, with muggins
         await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
@@ -427,3 +455,98 @@ async def test_at_the_screens_a_game_offered_counted_by_hand_is_counted_by_its_p
             await _sitting(door, name)
         else:
             raise AssertionError("nobody counted a hand")
+
+
+async def test_a_best_of_three_by_correspondence_is_played_to_its_end_through_offers(tmp_path: Path) -> None:
+    """Ann offers Bob a rated match of the best of three by the protocol;
+    Bob accepts; then each calls in turn and plays their sitting, never
+    both on line, game after game, until one has won two: one match kept,
+    of two or three games, rated in the pool of play by turns (their live
+    ratings untouched), and nothing left in either list."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    config.ranked.min_games, config.ranked.min_age_days = 0, 0  # (new accounts, both on 127.0.0.1)
+    config.ranked.same_network = True
+    async with running(config) as door:
+        store = door.store
+        ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        await store.accounts.create("Bob", hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 4}))
+        assert (await next_message(ann, "error"))["field"] == "best_of"  # (not 1, 3 or 5)
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "best_of": 3, "rated": True}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offers = (await next_message(bob, "games"))["offers"]
+        assert [(o["name"], o["best_of"], o["rated"]) for o in offers] == [("Ann", 3, True)]
+        await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        await bob.close()
+
+        numbers, sittings = set(), 0
+        while games := [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]:
+            assert len(games) == 1 and sittings < 400
+            numbers.add(games[0].number)
+            name = "Ann" if games[0].to_move.value in ("you", "both") else "Bob"
+            ws = await _program(door, name)
+            await ws.send(json.dumps({"type": "games"}))
+            listed = (await next_message(ws, "games"))["games"]
+            await ws.send(json.dumps({"type": "open", "game": listed[0]["game"]}))
+            seen: list[dict[str, Any]] = []
+            assert (await _sit_by_protocol(ws, seen))["type"] in ("waiting", "menu"), seen
+            await ws.close()
+            sittings += 1
+        matches = await store.database.query(lambda db: db.execute(
+            "SELECT best_of, wins0, wins1, winner, forfeit, rated, by_turns FROM matches").fetchall())
+        assert len(matches) == 1, matches
+        best_of, wins0, wins1, winner, forfeit, rated, by_turns = matches[0]
+        assert best_of == 3 and max(wins0, wins1) == 2 and (wins0, wins1)[winner] == 2 and not forfeit
+        assert rated == 1 and by_turns == 1
+        rating = await store.ratings.of(ann_id, by_turns=True)
+        assert rating is not None and rating.matches == 1 and (rating.rating.rating > 1500) == (winner == 0)
+        assert await store.ratings.of(ann_id) is None  # (live play's pool: not moved)
+        played = await store.games.recent("Ann", 10)
+        assert len(played) == wins0 + wins1 and len(numbers) == len(played) >= 2
+        out = io.StringIO()  # the sysop's view: how often each side's decisions matched the expert's
+        args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
+        assert await asyncio.to_thread(run_records, args, tmp_path / "data" / DATABASE_NAME, out) == 0
+        said = out.getvalue()
+        assert "(by turns)" in said and "Decisions that matched the expert's" in said, said
+        for name in ("Ann", "Bob"):
+            line = next(line for line in said.splitlines() if line.startswith(f"  {name} ") and "by turns" in line)
+            assert re.fullmatch(rf"  {name} +by turns \d+% of \d+ in {len(played)} games; live -", line), line
+
+
+async def test_a_rated_offer_that_fair_play_no_longer_allows_is_played_unrated(tmp_path: Path) -> None:
+    """Ann offers Bob a rated game; before he answers, the pair plays its
+    day's most rated matches: Bob's acceptance is told the game is not
+    rated after all and why, and the kept game is unrated."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    config.ranked.min_games, config.ranked.min_age_days = 0, 0
+    config.ranked.same_network = True
+    async with running(config) as door:
+        store = door.store
+        ann_id = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
+        ann = await _program(door, "Ann")
+        await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3, "rated": True}))
+        assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
+        await ann.close()
+        for _ in range(config.ranked.pair_per_day):  # (live rated matches of the pair count as well)
+            await store.ratings.record(MatchRecord(("Ann", "Bob"), (ann_id, bob_id), 1, True, (1, 0), 0))
+        bob = await _program(door, "Bob")
+        await bob.send(json.dumps({"type": "games"}))
+        offers = (await next_message(bob, "games"))["offers"]
+        assert [o["rated"] for o in offers] == [True]
+        await bob.send(json.dumps({"type": "answer", "offer": offers[0]["offer"], "accept": True}))
+        told = await next_message(bob, "notice")
+        assert told["text"].startswith("This is not rated after all: Ann and Bob have played 3 rated matches"), told
+        assert (await _sit_by_protocol(bob))["type"] == "waiting"
+        await bob.close()
+        kept = [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]
+        saved = await store.saved.load_game(kept[0].id)
+        assert saved is not None and saved.rated is False and saved.best_of == 1

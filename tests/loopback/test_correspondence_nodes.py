@@ -120,6 +120,10 @@ async def _offer(node_a: DoorServer) -> None:
     await ann.send(b"1")
     await s.wait_for(lambda: "How do runs count" in s.text())
     await ann.send(b"1")
+    await s.wait_for(lambda: "One game, or a match?" in s.text())
+    await ann.send(b"1")
+    await s.wait_for(lambda: "Rated?" in s.text())
+    await ann.send(b"n")
     await s.wait_for(lambda: "Who counts the hands" in s.text())
     await ann.send(b"1")  # the door counts them
     await s.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in s.text())

@@ -63,6 +63,10 @@ async def test_an_offer_to_anyone_made_at_the_screens_is_taken_at_another_caller
         await ann.send(b"2")
         await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
         await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
+        await ann.send(b"1")
+        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
+        await ann.send(b"n")
         await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
         await ann.send(b"1")  # the door counts them
         await ann.screen.wait_for(lambda: "Your offer to anyone is made" in ann.screen.text())

@@ -81,7 +81,7 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     for name in ("Ann", "Bob"):
         await door.store.accounts.create(name, hash_password(PASSWORD))
     ann = await _by_protocol(door, "Ann")  # Ann offers Bob a game: Bob is not on line
-    await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 2, "runs": "order"}))
+    await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 2, "runs": "order", "best_of": 3}))
     assert "Your offer is made" in (await next_message(ann, "notice"))["text"]
     await ann.close()
 
@@ -92,7 +92,7 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     await page.wait_for_function(LIST_SHOWN)
     await page.wait_for_function("() => document.activeElement.id === 'post-title'")
     listed = await _list_text(page)
-    assert "Ann offers you a game: 2 days a move, runs in exact order." in listed
+    assert "Ann offers you a match (the best of 3 games): 2 days a move, runs in exact order." in listed
     assert "No game by correspondence yet" in listed
     assert await page.inner_text("#post-count") == "No game under way; 1 offer to you."
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -175,10 +175,16 @@ async def test_offers_and_days_away_from_the_card_table(door: DoorServer, browse
     assert await page.input_value("#post-name") == "Nobody"  # (kept, to put right)
     await page.fill("#post-name", "Bob")
     await page.select_option("#post-days", "7")
+    await page.select_option("#post-best-of", "5")
+    await page.select_option("#post-rated", "yes")  # (Ann has no finished games: fair play refuses it rated)
+    await page.click("#post-send")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.includes('cannot be rated')")
+    assert await page.evaluate("() => document.activeElement.id") == "post-rated"
+    await page.select_option("#post-rated", "no")
     await page.click("#post-send")
     await page.wait_for_function("() => document.querySelector('#status').textContent.includes('Your offer is made')")
     offers = await door.store.correspondence.offers.received((await door.store.accounts.find("Bob")).id)  # type: ignore[union-attr]
-    assert [o.terms.days for o in offers] == [7]
+    assert [(o.terms.days, o.terms.best_of, o.terms.rated) for o in offers] == [(7, 5, False)]
     assert await page.input_value("#post-name") == ""
     bob = await _by_protocol(door, "Bob")  # Bob accepts by the protocol and discards: Ann, on line, is told
     await bob.send(json.dumps({"type": "answer", "offer": offers[0].id, "accept": True}))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from door.play.api_records import stats_message
 from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.offers import OfferLimits, OfferRefused, OfferTerms, room_for
 from door.records.correspondence.vacations import VacationRefused
@@ -202,3 +203,17 @@ async def test_games_lost_on_time_are_counted(store: Store) -> None:
     assert await results.count_loss_on_time(ann) == 1 and await results.count_loss_on_time(ann) == 2
     assert await results.lost_on_time(ann) == 2
     assert await results.lost_on_time_of([bob, ann]) == {ann: 2, bob: 0} and await results.lost_on_time_of([]) == {}
+
+
+async def test_the_statistics_screens_give_the_games_lost_on_time(store: Store) -> None:
+    ann, bob = await _accounts(store, "Ann", "Bob")
+    await store.correspondence.results.count_loss_on_time(ann)
+    await store.correspondence.results.count_loss_on_time(ann)
+    figures = await store.statistics.player("ann")
+    assert figures is not None and ("Correspondence games lost on time", "2") in figures.rows()
+    assert figures.forfeits.on_time == 2
+    account = await store.accounts.get(ann)
+    message = await stats_message(store, account)  # the protocol's stats: the screen's rows
+    assert {"label": "Correspondence games lost on time", "value": "2"} in message["rows"]
+    others = await store.statistics.player("Bob")
+    assert others is not None and ("Correspondence games lost on time", "0") in others.rows()

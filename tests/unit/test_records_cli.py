@@ -205,3 +205,25 @@ def test_every_subcommand_and_action_has_its_handler() -> None:
     records = commands.choices["records"]
     action = next(a for a in records._actions if a.dest == "action")
     assert action.choices is not None and list(action.choices) == list(ACTIONS)
+
+
+def test_records_ratings_shows_the_pool_of_play_by_turns_apart(tmp_path: Path) -> None:
+    """A rated match by correspondence is marked among the matches, and its
+    players are listed in the pool of play by turns, not with live play's."""
+    from door.records.ranked.ratings import MatchRecord
+
+    async def fill() -> None:
+        store = await Store.open(tmp_path / DATABASE_NAME)
+        ann = await store.accounts.create("Ann", hash_password("secret1"))
+        bob = await store.accounts.create("Bob", hash_password("secret2"))
+        await store.ratings.record(MatchRecord(("Ann", "Bob"), (ann.id, bob.id), 3, True, (2, 0), 0, by_turns=True))
+        await store.close()
+    asyncio.run(fill())
+    args = argparse.Namespace(action="ratings", target=None, yes=False, days=30.0)
+    out = io.StringIO()
+    assert run_records(args, tmp_path / DATABASE_NAME, out) == 0
+    text = out.getvalue()
+    assert "Ann won 2-0 (by turns);  Ann 1500->" in text, text
+    pool = text.split("Ratings of play by turns, by correspondence and in tournaments (a pool of their own):\n")[1]
+    assert [line.split()[0] for line in pool.split("\n\n")[0].splitlines()] == ["Ann", "Bob"]
+    assert "  Ann                  by turns -; live -\n" in text  # (no game of theirs on record to review)

@@ -82,3 +82,12 @@ def test_mistakes_are_said_with_their_exit_status(data_dir: Path, capsys: pytest
     code, _, err = run(capsys, data_dir, "show", "nothing")
     assert code == 1 and "there is no tournament called 'nothing'" in err
     assert run(capsys, data_dir, "list")[1] == "No tournaments yet (cribbage-door tournament create).\n"
+
+
+def test_a_rated_tournament_by_correspondence_from_the_command_line(data_dir: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, data_dir, "create", "letters", "--format", "swiss", "--rounds", "1",
+                       "--play", "correspondence", "--rated")
+    assert code == 0 and "by correspondence, 3 days a move, 14 days a round; no bots; rated. Entries are open." in out
+    code, out, _ = run(capsys, data_dir, "create", "plain", "--format", "swiss", "--rounds", "1")
+    assert code == 0 and "rated" not in out

@@ -50,12 +50,13 @@ window.cribbageCorrespondence = (() => {
     games.replaceChildren(...ordered(m.games).map((g) => item(`kept-${g.game}`, gameLine(g),
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
     if (!m.games.length) games.appendChild(item("kept-none", "No game by correspondence yet: offer one below.", []));
+    const what = (o) => `${o.rated ? "rated " : ""}${o.best_of > 1 ? `match (the best of ${o.best_of} games)` : "game"}`;
     const terms = (o) => `${plural(o.days, "day")} a move, ${RUNS[o.runs] || RUNS.any}` +
       `${o.counting === "manual" ? ", each player counting their own hands, with muggins" : ""}.`;
     offers.replaceChildren(...m.offers.map((o) => (o.open
-      ? item(`offered-${o.offer}`, `${o.name} offers a game to anyone: ${terms(o)}`,
+      ? item(`offered-${o.offer}`, `${o.name} offers a ${what(o)} to anyone: ${terms(o)}`,
         [["Take it", () => acts.answer(o.offer, true)]])
-      : item(`offered-${o.offer}`, `${o.name} offers you a game: ${terms(o)}`,
+      : item(`offered-${o.offer}`, `${o.name} offers you a ${what(o)}: ${terms(o)}`,
         [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]]))));
     const anyone = m.offers.filter((o) => o.open).length, mine = m.offers.length - anyone;
     $("post-offers-title").hidden = !m.offers.length;
@@ -70,7 +71,8 @@ window.cribbageCorrespondence = (() => {
   }
   function news(text) { $("post-news").textContent = text; }   // the live region: waiting, your_move
   function offerAsked() {   // the form's offer, or null (the field at fault said and focused)
-    const asked = { type: "offer", days: Number($("post-days").value), runs: $("post-runs").value };
+    const asked = { type: "offer", days: Number($("post-days").value), runs: $("post-runs").value,
+      best_of: Number($("post-best-of").value), rated: $("post-rated").value === "yes" };
     if ($("post-anyone").checked) { $("post-name").removeAttribute("aria-invalid"); return asked; }
     const name = $("post-name").value.trim();
     if (!name) { $("post-name").setAttribute("aria-invalid", "true"); $("post-name").focus(); return null; }

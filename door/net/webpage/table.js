@@ -355,7 +355,8 @@
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
         else if (!$("post").hidden) {   // (an offer or days away refused; an offer gone meanwhile: the list again)
           sitting = false;
-          const field = { name: "post-name", days: "post-days" }[m.field] || (m.field === "offer" ? null : "post-title");
+          const field = { name: "post-name", days: "post-days", best_of: "post-best-of", rated: "post-rated" }[m.field]
+            || (m.field === "offer" ? null : "post-title");
           if (field) $(field).focus(); else send({ type: "games" });
         }
         break;

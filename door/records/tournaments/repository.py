@@ -432,6 +432,6 @@ def _pair(db: Connection, t: Tournament, entries: Sequence[Entry], pairings: lis
                 seats.append(Seating(t.name, pairing_id, n.slot, (a, b), (accounts.get(a), accounts.get(b)),
                                      1 if n.stage == SWISS else s.format.games, s.rules, now + s.round_seconds,
                                      s.move_days if s.play is Play.CORRESPONDENCE else None,
-                                     None if show is None else now + show))
+                                     None if show is None else now + show, s.rated))
         pairings = rows.pairings(db, t.id)
     return seats

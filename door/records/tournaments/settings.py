@@ -91,6 +91,10 @@ class Settings:
     - ``min_rating``, ``max_rating``: the band an entrant's rating must be
       in (``None``: no bound; 0 to 5000); an unrated caller counts 1500.
     - ``bots``: whether bots may enter.
+    - ``rated``: whether its games are rated: played by correspondence,
+      each pairing's game or match is rated in the pool of play by turns
+      (the same fair-play rules as every rated match: one a pair does not
+      meet is played unrated).
 
     Raises :class:`TournamentError` for any other value."""
 
@@ -106,6 +110,7 @@ class Settings:
     max_rating: float | None = None
     bots: bool = False
     show_minutes: float = 15.0
+    rated: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.format, Format):
@@ -134,6 +139,8 @@ class Settings:
             raise TournamentError(f"the rating band is empty: {self.min_rating:g} to {self.max_rating:g}")
         if not isinstance(self.bots, bool):
             raise TournamentError(f"bots is true or false, got {self.bots!r}")
+        if not isinstance(self.rated, bool):
+            raise TournamentError(f"rated is true or false, got {self.rated!r}")
 
     @property
     def round_seconds(self) -> float:
@@ -172,7 +179,8 @@ class Settings:
                f"by correspondence, {self.move_days:g} days a move, {self.round_days:g} days a round")
         band = ("" if self.min_rating is None and self.max_rating is None else
                 f", ratings {self.min_rating or 0:g} to {self.max_rating if self.max_rating is not None else 5000:g}")
-        return f"{what}; games to {self.rules.game_to}; {how}{band}; {'bots welcome' if self.bots else 'no bots'}"
+        return (f"{what}; games to {self.rules.game_to}; {how}{band}; {'bots welcome' if self.bots else 'no bots'}"
+                f"{'; rated' if self.rated else ''}")
 
     def to_json(self) -> str:
         """The settings as the store keeps them."""
@@ -182,7 +190,7 @@ class Settings:
                            "round_hours": self.round_hours, "interval_hours": self.interval_hours,
                            "move_days": self.move_days, "round_days": self.round_days, "closes": self.closes,
                            "min_rating": self.min_rating, "max_rating": self.max_rating, "bots": self.bots,
-                           "show_minutes": self.show_minutes},
+                           "show_minutes": self.show_minutes, "rated": self.rated},
                           sort_keys=True)
 
     @classmethod
@@ -193,6 +201,6 @@ class Settings:
             fmt = Format(Kind(d["kind"]), d["rounds"], d["games"], Fraction(d["qualify"]), d["bye_spread"])
             return cls(fmt, rules_from_dict(d["rules"]), Play(d["play"]), d["round_hours"], d["interval_hours"],
                        d["move_days"], d["round_days"], d["closes"], d["min_rating"], d["max_rating"], d["bots"],
-                       d.get("show_minutes", 15.0))
+                       d.get("show_minutes", 15.0), d.get("rated", False))
         except (ValueError, KeyError, TypeError, NotationError) as exc:
             raise TournamentError(f"a tournament's stored settings cannot be read: {exc}") from None

@@ -139,7 +139,8 @@ class Seating:
     the epoch), by correspondence ``move_days`` a move (``None``: live),
     and in a live round ``show_by``, when both players must be at the
     table (seconds since the epoch; ``None`` by correspondence): one who
-    is not loses the pairing by forfeit, both: as when both are late."""
+    is not loses the pairing by forfeit, both: as when both are late;
+    ``rated``: the tournament's games are rated."""
 
     tournament: str
     pairing: int
@@ -151,6 +152,7 @@ class Seating:
     deadline: float
     move_days: float | None
     show_by: float | None = None
+    rated: bool = False
 
     @property
     def live(self) -> bool:
