@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import BY_TURNS, Choice, go_away, offer_to, offers_for, take_offer, unrated_now
+from door.caller.correspondence import BY_TURNS, go_away
+from door.caller.offering import Choice, offer_to, offers_for, take_offer, unrated_now
 from door.caller.program_side import ProgramSide
 from door.caller.turns import tell_turn
 from door.games.correspondence import begin_from_offer, sit_down
