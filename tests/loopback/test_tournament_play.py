@@ -135,5 +135,15 @@ async def test_a_qualifying_swiss_by_correspondence_then_a_knock_out_of_the_top_
         for name in NAMES:  # every tournament game is over or dropped: nothing is left in anybody's list
             account = await store.accounts.find(name)
             assert account is not None and await store.saved.unfinished(account.id) == []
+        ws = programs[champion]  # the protocol's standings say the same as the store
+        await ws.send(json.dumps({"type": "standings", "name": "autumn"}))
+        shown = await next_message(ws, "standings")
+        assert shown["state"] == "finished" and sorted(shown["entrants"]) == sorted(NAMES)
+        assert [line["name"] for line in shown["standings"]] == [line.name for line in view.standings]
+        assert [(b["label"], b["champion"]) for b in shown["brackets"]][0] == ("bracket", champion)
+        assert shown["brackets"][0]["rounds"][-1]["name"] == "Final"
+        await ws.send(json.dumps({"type": "standings", "name": "nope"}))
+        refused = await next_message(ws, "error")
+        assert refused["field"] == "name" and "no tournament called 'nope'" in refused["message"]
         for ws in programs.values():
             await ws.close()

@@ -56,7 +56,7 @@ window.cribbageCorrespondence = (() => {
     const waits = m.games.filter((g) => g.to_move !== "them").length;
     const under = m.games.length ? `${plural(m.games.length, "game")} under way, ${waits} waiting on you` : "No game under way";
     $("post-count").textContent = `${under}; ${m.offers.length ? plural(m.offers.length, "offer") : "no offer"} to you.`;
-    for (const id of ["join", "lobby", "game", "reviewed"]) $(id).hidden = true;
+    for (const id of ["join", "lobby", "game", "reviewed", "cups", "cup"]) $(id).hidden = true;
     $("post").hidden = false; $("menu").hidden = false;
     if (!keep) $("post-title").focus();
   }
