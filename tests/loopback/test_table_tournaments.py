@@ -112,7 +112,8 @@ async def test_an_eight_player_double_elimination_bracket_at_the_card_table(
 async def test_the_keyboard_alone_enters_and_withdraws_and_reads_the_standings(door: DoorServer, browser: Any) -> None:
     """On a desktop by the keys alone: the tournaments from the first
     screen, Enter on an open one (the list says so, the focus on its
-    Withdraw), a running Swiss's standings as a table, back, Withdraw."""
+    Withdraw), a running Swiss's standings as a table, back, Withdraw; an
+    entry the door refuses (a rating band) said, the focus on the list."""
     tournaments = door.store.tournaments
     for name in ["Zed", *EIGHT[:4]]:
         await door.store.accounts.create(name, hash_password(PASSWORD))
@@ -157,4 +158,17 @@ async def test_the_keyboard_alone_enters_and_withdraws_and_reads_the_standings(d
     await page.wait_for_function("() => document.querySelector('#status').textContent === 'You are out of spring.'")
     await page.wait_for_function("() => document.activeElement.textContent === 'Enter'")
     assert (await tournaments.view("spring")).entries == []
+
+    await tournaments.create("elite", "Elite cup", Settings(Format(Kind.SINGLE, games=3), min_rating=2000,  # type: ignore[arg-type]
+                                                            **BY_POST))
+    await _tab_to(page, "Look again")  # an entry the door refuses: said, and the focus on the list's heading
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("() => document.querySelector('#cups-list').textContent.includes('Elite cup')")
+    await page.keyboard.press("Tab")
+    assert await page.evaluate("() => document.activeElement.textContent") == "Enter"  # (the newest first: Elite)
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('The door says:')")
+    assert "rating" in await page.inner_text("#status")
+    assert await page.evaluate("() => document.activeElement.id") == "cups-title"
+    assert (await tournaments.view("elite")).entries == []
     await page.context.close()
