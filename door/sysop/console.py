@@ -226,6 +226,8 @@ class SysopConsole:
                 if self.spectator is not None and self.spectator.table.ended.is_set():
                     self._stop_watching("the game you watched has ended")
                 elif self.spectator is None or self.lobby.pages:
+                    if self.rounds is not None:
+                        await self.rounds.freshen()  # (the rounds read again now and then)
                     self.display.refresh_soon()  # idle times, page countdowns
             elif not await self.handle(key):
                 return

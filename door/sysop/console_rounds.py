@@ -8,7 +8,8 @@ typed.  Left/Right go to another running tournament; ESC or Q goes back.
 
 The remedies are the store's (:class:`door.records.tournaments.repository.Tournaments`:
 ``extend``, ``adjudicate``, ``replace``); what the view shows is read
-from the store when it opens and after each remedy."""
+from the store when it opens, after each remedy, and every
+:data:`RELOAD` seconds while it is on screen."""
 
 from __future__ import annotations
 
@@ -27,11 +28,14 @@ from door.ui.cells import fit
 from door.ui.prompts import NAME_LIMIT, TITLE
 from door.ui.style import BLACK, CYAN, GREEN, RED, WHITE, YELLOW, Style
 
-__all__ = ["NEAR", "EXTEND_HOURS", "ROUND_KEYS", "RoundRow", "RoundsView", "late_player", "round_rows",
+__all__ = ["NEAR", "RELOAD", "EXTEND_HOURS", "ROUND_KEYS", "RoundRow", "RoundsView", "late_player", "round_rows",
            "deadline_words"]
 
 NEAR = 24 * HOUR
 """A deadline closer than this (seconds) is shown as near: its late player is warned of."""
+
+RELOAD = 5.0
+"""Seconds after which the view, on screen, reads the store again (moves made, games decided meanwhile)."""
 
 EXTEND_HOURS = 24.0
 """How much later E moves the selected pairing's deadline (hours)."""
@@ -150,9 +154,12 @@ class RoundsView:
         self.asking = ""
         self.said = ""
         """What the last remedy did, or why it was refused (shown above the keys)."""
+        self.loaded = 0.0
+        """When the store was last read (``time.monotonic()``)."""
 
     async def load(self) -> None:
         """Read the running tournaments and the shown one's round again."""
+        self.loaded = time.monotonic()
         self.names = [t.name for t in await self.tournaments.listing(State.RUNNING)]
         self.shown = min(self.shown, max(0, len(self.names) - 1))
         self.view, self.rows = None, []
@@ -161,6 +168,12 @@ class RoundsView:
             games = await self.tournaments.links.games_of([p.id for p in self.view.pairings if p.open])
             self.rows = round_rows(self.view, games)
         self.selected = min(self.selected, max(0, len(self.rows) - 1))
+
+    async def freshen(self) -> None:
+        """Read the store again if :data:`RELOAD` seconds have passed since
+        it was last read (not while a name is typed or a question asked)."""
+        if time.monotonic() - self.loaded >= RELOAD and self.typing is None and not self.asking:
+            await self.load()
 
     def paint(self, canvas: Canvas) -> None:
         """The view on ``canvas``: the title, the tournament and its round, the rows, the keys."""

@@ -3,7 +3,8 @@ read through pyte: every pairing with its kept game, whose move it is,
 its deadline and who is late or near it; the remedies from that view
 (E extends the selected pairing's deadline, A adjudicates it to the
 player who is not late, R replaces a player by a name typed), each
-carried out in the store."""
+carried out in the store; a deadline moved meanwhile shown within
+seconds."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from door.records.passwords import hash_password
 from door.records.ranked.tournament import Format, Kind
 from door.records.tournaments.settings import DAY, HOUR, Play, Settings
 from door.server import DoorServer
+from door.sysop.console_rounds import RELOAD
 from tests.loopback.test_protocol import answer, next_message
 from tests.loopback.test_sysop import SYSOP_PASSWORD, sysop_login
 from tests.loopback.test_tournament_play import PASSWORD, _program
@@ -105,6 +107,10 @@ async def test_the_console_shows_the_round_who_is_late_and_its_remedies(door: Do
     await screen.wait_for(lambda: f"Fay takes {c}'s place" in screen.text())
     assert f"Fay        v {d:<10}" in screen.text()
     assert "Fay" in [e.name for e in (await t.view("weekly")).entries]
+
+    await t.extend("weekly", 48, d)  # a deadline moved meanwhile (by the command): the view reads it within seconds
+    await screen.wait_for(lambda: "in 2d 23h" in screen.text(), timeout=RELOAD + 5)
+    assert "round 1, 1 open, 0 late, 0 near the deadline" in screen.text()
 
     await sysop.send(b"\x1b")  # ESC: back to the console
     await screen.wait_for(lambda: "TOURNAMENT ROUNDS" not in screen.text() and "T rounds" in screen.text())
