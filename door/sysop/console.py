@@ -288,7 +288,7 @@ class SysopConsole:
         """T: the running tournaments' rounds on screen."""
         if self.tournaments is None:
             return self.say("no tournaments are kept here")
-        self.rounds = RoundsView(self.tournaments)
+        self.rounds = RoundsView(self.tournaments, banner=self._page_banner)
         await self.rounds.load()
         self.display.show(self.rounds.paint)
 
@@ -396,8 +396,9 @@ class SysopConsole:
         return pages[0] if pages else None
 
     def _page_banner(self) -> str:
-        """A page that rings while the sysop watches a game: shown across
-        the watch screen (the bell alone let pages time out)."""
+        """A page that rings while the sysop watches a game or the
+        tournaments' rounds: shown across that screen (the bell alone let
+        pages time out)."""
         if not self.lobby.pages:
             return ""
         page = self.lobby.pages[0]

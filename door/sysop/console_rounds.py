@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from door.net.keys import Key, KeyName
 from door.play.key_bindings import bind
+from door.records.database import StoreError
 from door.records.tournaments.repository import Tournaments, View
 from door.records.tournaments.settings import HOUR, TournamentError
 from door.records.tournaments.values import BOTH_LOST, Pairing, State
@@ -56,6 +57,7 @@ LATE = Style(fg=RED, bold=True)
 SOON = Style(fg=YELLOW, bold=True)
 DONE = Style(fg=GREEN)
 HELP = Style(fg=YELLOW, bold=True)
+PAGE = Style(fg=YELLOW, bg=RED, bold=True)
 
 
 def late_player(p: Pairing) -> str | None:
@@ -141,10 +143,12 @@ class RoundsView:
     """The rounds' view of the running tournaments in ``tournaments``
     (the store's), the ``shown`` one's current round with one row
     ``selected``; a name being typed (``typing``, after R) or a question
-    (``asking``, after A)."""
+    (``asking``, after A); ``banner``: a page ringing meanwhile, shown
+    across the top (empty: none)."""
 
-    def __init__(self, tournaments: Tournaments) -> None:
+    def __init__(self, tournaments: Tournaments, banner: Callable[[], str] = lambda: "") -> None:
         self.tournaments = tournaments
+        self.banner = banner
         self.names: list[str] = []
         self.shown = 0
         self.view: View | None = None
@@ -158,15 +162,21 @@ class RoundsView:
         """When the store was last read (``time.monotonic()``)."""
 
     async def load(self) -> None:
-        """Read the running tournaments and the shown one's round again."""
+        """Read the running tournaments and the shown one's round again
+        (the store out of reach: said, and what was read before kept)."""
         self.loaded = time.monotonic()
-        self.names = [t.name for t in await self.tournaments.listing(State.RUNNING)]
-        self.shown = min(self.shown, max(0, len(self.names) - 1))
-        self.view, self.rows = None, []
-        if self.names:
-            self.view = await self.tournaments.view(self.names[self.shown])
-            games = await self.tournaments.links.games_of([p.id for p in self.view.pairings if p.open])
-            self.rows = round_rows(self.view, games)
+        try:
+            names = [t.name for t in await self.tournaments.listing(State.RUNNING)]
+            shown = min(self.shown, max(0, len(names) - 1))
+            view, rows = None, []
+            if names:
+                view = await self.tournaments.view(names[shown])
+                games = await self.tournaments.links.games_of([p.id for p in view.pairings if p.open])
+                rows = round_rows(view, games)
+        except (StoreError, TournamentError) as exc:
+            self.said = f"the tournaments cannot be read now: {exc}"
+            return
+        self.names, self.shown, self.view, self.rows = names, shown, view, rows
         self.selected = min(self.selected, max(0, len(self.rows) - 1))
 
     async def freshen(self) -> None:
@@ -180,6 +190,9 @@ class RoundsView:
         now = self.tournaments.clock()
         canvas.fill(0, 0, canvas.cols, TITLE)
         canvas.put(0, 1, "CRIBBAGE DOOR  SYSOP CONSOLE  TOURNAMENT ROUNDS", TITLE)
+        if banner := self.banner():
+            canvas.fill(1, 0, canvas.cols, PAGE)
+            canvas.put(1, 1, banner[: canvas.cols - 2], PAGE)
         if self.view is None:
             canvas.put(2, 1, "No tournament is running.", TEXT)
         else:
@@ -328,7 +341,7 @@ class RoundsView:
         name = self.view.tournament.name
         try:
             await act(name)
-        except TournamentError as exc:
+        except (TournamentError, StoreError) as exc:
             return f"{name}: {exc}"
         await self.load()
         return f"{name}: {done}"

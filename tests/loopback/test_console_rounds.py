@@ -4,7 +4,7 @@ its deadline and who is late or near it; the remedies from that view
 (E extends the selected pairing's deadline, A adjudicates it to the
 player who is not late, R replaces a player by a name typed), each
 carried out in the store; a deadline moved meanwhile shown within
-seconds."""
+seconds; a page ringing meanwhile shown across the view."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from door.records.tournaments.settings import DAY, HOUR, Play, Settings
 from door.server import DoorServer
 from door.sysop.console_rounds import RELOAD
 from tests.loopback.test_protocol import answer, next_message
-from tests.loopback.test_sysop import SYSOP_PASSWORD, sysop_login
+from tests.loopback.test_sysop import SYSOP_PASSWORD, guest, page, sysop_login
 from tests.loopback.test_tournament_play import PASSWORD, _program
 from tests.support.fake_clock import FakeClock
 from tests.support.server import make_config, running, with_sysop
@@ -82,6 +82,11 @@ async def test_the_console_shows_the_round_who_is_late_and_its_remedies(door: Do
     assert f"{first.slot}: {a} v {b}, kept game #{game['game']}, deadline " in text  # (the selected one's line)
     assert rows[second.slot].rstrip().endswith("near: both")  # (neither has sat down: nobody moved)
     assert f"{bye.players[0]:<10} bye" in rows[bye.slot]
+
+    caller = await guest(door, "Hal")  # a page rings meanwhile: shown across the rounds
+    await page(caller, b"a game?")
+    await screen.wait_for(lambda: "PAGE from Hal" in screen.lines()[1] and "ESC, then Y accepts" in screen.lines()[1])
+    caller.close()
 
     await sysop.send(DOWN)  # the second game: E, a day later
     await sysop.send(b"e")
