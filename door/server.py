@@ -400,7 +400,7 @@ class DoorServer:
             self._tasks.add(task)
         try:
             if sysop is not None:
-                await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog)
+                await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog, self.ctx.store.tournaments)
             elif isinstance(terminal, ApiLink):  # a program, by the game protocol
                 await ProgramSession(terminal, self.ctx, presence, clog).run()
             else:

@@ -27,7 +27,7 @@ from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
 from door.caller.review import review_of
 from door.caller.side import Log
-from door.caller.tournaments import enter_or_withdraw, tournament_list
+from door.caller.tournaments import enter_or_withdraw, tournament_list, tournament_standings
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.logs import ACCOUNT
@@ -156,7 +156,7 @@ class ProgramSession(ProgramSide):
             "open": lambda m: open_by_protocol(self, m), "offer": lambda m: make_offer(self, m),
             "answer": lambda m: answer_offer(self, m), "away": lambda m: away(self, m),
             "tournaments": self._tournaments, "enter": lambda m: self._entry(m, True),
-            "withdraw": lambda m: self._entry(m, False),
+            "withdraw": lambda m: self._entry(m, False), "standings": self._standings,
         }
 
     async def run(self) -> None:
@@ -332,6 +332,15 @@ class ProgramSession(ProgramSide):
 
     async def _tournaments(self, message: dict[str, Any]) -> bool:
         self.send({"type": "tournaments", "tournaments": await tournament_list(self, self.who.name)})
+        return False
+
+    async def _standings(self, message: dict[str, Any]) -> bool:
+        """``standings``: the tournament ``name`` as it stands, or an ``error`` on ``name``."""
+        shown = await tournament_standings(self, message["name"])
+        if isinstance(shown, str):
+            self.error("name", shown)
+        else:
+            self.send(shown)
         return False
 
     async def _entry(self, message: dict[str, Any], enter: bool) -> bool:

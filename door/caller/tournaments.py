@@ -18,12 +18,15 @@ from door.games.house import GameHouse
 from door.games.tournament import seat_and_drop
 from door.net.peer_socket import PeerTurn
 from door.play.table import Table
+from door.records.ranked.bracket_sentences import rounds_said
+from door.records.tournaments.repository import View
 from door.records.tournaments.settings import TournamentError
 from door.records.tournaments.values import Seating, State
 from door.sysop.lobby import Lobby
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["call_to_table", "enter_or_withdraw", "seat_and_tell", "tournament_list", "tournaments_screen"]
+__all__ = ["call_to_table", "enter_or_withdraw", "seat_and_tell", "tournament_list", "tournament_standings",
+           "tournaments_screen"]
 
 SHOWN = 9
 """Tournaments listed at once (keys 1 to 9)."""
@@ -40,6 +43,35 @@ async def tournament_list(side: Side, player: str) -> list[dict[str, Any]]:
         listed.append({"name": t.name, "title": t.title, "state": t.state.value, "format": t.settings.describe(),
                        "entrants": len(view.entries), "entered": any(e.name == player for e in view.entries)})
     return listed
+
+
+async def tournament_standings(side: Side, name: str) -> dict[str, Any] | str:
+    """Tournament ``name`` as it stands, as the protocol's ``standings``
+    message says it: its ``title``, ``state`` (``open``, ``running``,
+    ``finished``), ``format`` (in words), the ``entrants``' names, the
+    Swiss's ``standings`` (best first: ``place``, ``name``, ``points``,
+    games ``won`` and ``played``, ``skunks``, ``spread``; empty for a
+    knock-out alone) and its ``brackets`` (each its ``label``, ``bracket``
+    or ``consolation``, its ``champion`` or ``None``, and its ``rounds``
+    in the order they are played: a ``name`` and the ``matches`` in
+    words).  A sentence saying why not when there is no such tournament."""
+    try:
+        view = await side.ctx.store.tournaments.view(name)
+    except TournamentError as exc:
+        return str(exc)
+    return _standings_message(view)
+
+
+def _standings_message(view: View) -> dict[str, Any]:
+    t = view.tournament
+    return {"type": "standings", "name": t.name, "title": t.title, "state": t.state.value,
+            "format": t.settings.describe(), "entrants": [e.name for e in view.entries],
+            "standings": [{"place": place, "name": line.name, "points": line.points, "won": line.won,
+                           "played": line.played, "skunks": line.skunks, "spread": line.spread}
+                          for place, line in enumerate(view.standings, 1)],
+            "brackets": [{"label": label, "champion": state.champion,
+                          "rounds": [{"name": name, "matches": said} for name, said in rounds_said(state)]}
+                         for label, state in view.brackets]}
 
 
 async def enter_or_withdraw(side: Side, name: str, player: str, enter: bool) -> str | None:

@@ -85,6 +85,7 @@ _FILES = {
     "/table-board.js": ("table-board.js", "text/javascript; charset=utf-8"),
     "/table-lists.js": ("table-lists.js", "text/javascript; charset=utf-8"),
     "/table-correspondence.js": ("table-correspondence.js", "text/javascript; charset=utf-8"),
+    "/table-tournaments.js": ("table-tournaments.js", "text/javascript; charset=utf-8"),
     "/table.css": ("table.css", "text/css; charset=utf-8"),
     "/table.webmanifest": ("table.webmanifest", "application/manifest+json"),
     "/table-icon.svg": ("table-icon.svg", "image/svg+xml"),

@@ -95,6 +95,7 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "tournaments": _message("tournaments"),
     "enter": _message("enter", {"name": _text(NAME_LIMIT)}, ("name",)),
     "withdraw": _message("withdraw", {"name": _text(NAME_LIMIT)}, ("name",)),
+    "standings": _message("standings", {"name": _text(40)}, ("name",)),
     "leave": _message("leave"),
 }
 """What a client may send, by ``type``."""
@@ -228,6 +229,23 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "format": {"type": "string"}, "entrants": {"type": "integer"}, "entered": {"type": "boolean"}},
         "required": ["name", "title", "state", "format", "entrants", "entered"], "additionalProperties": False}}},
         ("tournaments",)),
+    "standings": _message("standings", {
+        "name": {"type": "string"}, "title": {"type": "string"}, "state": {"enum": ["open", "running", "finished"]},
+        "format": {"type": "string"}, "entrants": {"type": "array", "items": {"type": "string"}},
+        "standings": {"type": "array", "items": {"type": "object", "properties": {
+            "place": {"type": "integer"}, "name": {"type": "string"}, "points": {"type": "integer"},
+            "won": {"type": "integer"}, "played": {"type": "integer"}, "skunks": {"type": "integer"},
+            "spread": {"type": "integer"}},
+            "required": ["place", "name", "points", "won", "played", "skunks", "spread"],
+            "additionalProperties": False}},
+        "brackets": {"type": "array", "items": {"type": "object", "properties": {
+            "label": {"enum": ["bracket", "consolation"]},
+            "champion": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "rounds": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"}, "matches": {"type": "array", "items": {"type": "string"}}},
+                "required": ["name", "matches"], "additionalProperties": False}}},
+            "required": ["label", "champion", "rounds"], "additionalProperties": False}}},
+        ("name", "title", "state", "format", "entrants", "standings", "brackets")),
     "waiting": _message("waiting", {"game": {"type": "integer"}, "text": {"type": "string"}}, ("game", "text")),
     "your_move": _message("your_move", {"game": {"type": "integer"}, "name": {"type": "string"}}, ("game", "name")),
     "menu": _message("menu"),

@@ -9,6 +9,7 @@ socket (``cribbage-door console``).  Keys:
     M        message the caller     K  disconnect the caller (asks first)
     A        available / away       R  resume a game that waits for you
     B        ban the caller         C  open a club night
+    T        the tournaments' rounds (who is late; extend, adjudicate, replace)
     Q        leave the console      Ctrl-L  redraw
 """
 
@@ -24,6 +25,7 @@ from door.net.terminal import HungUp, Terminal
 from door.play.human_seat import HumanSeat
 from door.play.spectator import Spectator
 from door.records.nodes import Present
+from door.records.tournaments.repository import Tournaments
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.console_keys import (
     AnswerPage,
@@ -35,12 +37,14 @@ from door.sysop.console_keys import (
     OpenClub,
     Resume,
     SendMessage,
+    ShowRounds,
     StopWatching,
     ToggleAvailable,
     Watch,
     handle_key,
     key_bar,
 )
+from door.sysop.console_rounds import RoundsView
 from door.sysop.doing import Activity, Doing
 from door.sysop.lobby import Lobby
 from door.sysop.presence import Invitation, Page, Presence, sysop_identity
@@ -71,9 +75,12 @@ its bindings, :data:`~door.sysop.console_keys.CONSOLE_KEYS_HELP`)."""
 
 
 class SysopConsole:
-    """One sysop's console on ``display``; ``name`` is the sysop's."""
+    """One sysop's console on ``display``; ``name`` is the sysop's;
+    ``tournaments``: the store's, for the rounds' view (``None``: T says
+    there are none)."""
 
-    def __init__(self, display: Display, lobby: Lobby, name: str, presence: Presence) -> None:
+    def __init__(self, display: Display, lobby: Lobby, name: str, presence: Presence,
+                 tournaments: Tournaments | None = None) -> None:
         self.display = display
         self.lobby = lobby
         self.name = name
@@ -84,6 +91,9 @@ class SysopConsole:
         """What the keys have set (the selected caller, a message being typed, a question)."""
         self.events: list[str] = []
         self.spectator: Spectator | None = None
+        self.tournaments = tournaments
+        self.rounds: RoundsView | None = None
+        """The tournaments' rounds while they are on screen (T)."""
 
     # -- the lobby's side --------------------------------------------------------
 
@@ -216,6 +226,8 @@ class SysopConsole:
                 if self.spectator is not None and self.spectator.table.ended.is_set():
                     self._stop_watching("the game you watched has ended")
                 elif self.spectator is None or self.lobby.pages:
+                    if self.rounds is not None:
+                        await self.rounds.freshen()  # (the rounds read again now and then)
                     self.display.refresh_soon()  # idle times, page countdowns
             elif not await self.handle(key):
                 return
@@ -224,6 +236,8 @@ class SysopConsole:
         """React to one key (:func:`~door.sysop.console_keys.handle_key`
         says what to do; this carries it out); False when the sysop leaves
         the console."""
+        if self.rounds is not None:
+            return await self._rounds_key(key)
         target = self._target()
         intents = handle_key(self.keys, key, len(self.callers()) + len(self._elsewhere()),
                              target.name if target is not None else None,
@@ -267,6 +281,28 @@ class SysopConsole:
             await self._resume()
         elif isinstance(intent, OpenClub):
             self.say(self._open_club(intent.text))
+        elif isinstance(intent, ShowRounds):
+            await self._show_rounds()
+
+    async def _show_rounds(self) -> None:
+        """T: the running tournaments' rounds on screen."""
+        if self.tournaments is None:
+            return self.say("no tournaments are kept here")
+        self.rounds = RoundsView(self.tournaments, banner=self._page_banner)
+        await self.rounds.load()
+        self.display.show(self.rounds.paint)
+
+    async def _rounds_key(self, key: Key) -> bool:
+        """A key while the rounds are on screen: theirs; ESC back to the console."""
+        assert self.rounds is not None
+        stays, said = await self.rounds.key(key)
+        if said:
+            self.say(said)
+        if not stays:
+            self.rounds = None
+            self.display.show(self.paint)
+        self.display.refresh_soon()
+        return True
 
     async def _carry_out_elsewhere(self, intent: Intent, person: Present) -> None:
         """``intent`` with a caller at another node selected: K ends their
@@ -360,8 +396,9 @@ class SysopConsole:
         return pages[0] if pages else None
 
     def _page_banner(self) -> str:
-        """A page that rings while the sysop watches a game: shown across
-        the watch screen (the bell alone let pages time out)."""
+        """A page that rings while the sysop watches a game or the
+        tournaments' rounds: shown across that screen (the bell alone let
+        pages time out)."""
         if not self.lobby.pages:
             return ""
         page = self.lobby.pages[0]
@@ -436,10 +473,11 @@ class SysopConsole:
 
 
 async def sysop_session(terminal: Terminal, lobby: Lobby, name: str, presence: Presence,
-                        log: logging.Logger | logging.LoggerAdapter[logging.Logger]) -> None:
-    """Run the console for the sysop ``name`` on ``terminal``."""
+                        log: logging.Logger | logging.LoggerAdapter[logging.Logger],
+                        tournaments: Tournaments | None = None) -> None:
+    """Run the console for the sysop ``name`` on ``terminal`` (``tournaments``: the store's, for T)."""
     presence.name, presence.is_sysop = name, True
-    console = SysopConsole(Display(terminal), lobby, name, presence)
+    console = SysopConsole(Display(terminal), lobby, name, presence, tournaments)
     lobby.update(presence, Doing.CONSOLE)
     lobby.add_console(console)
     log.info("sysop %r at the console", name)

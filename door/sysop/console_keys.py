@@ -12,7 +12,8 @@ drops it); K disconnects the selected caller (asks first: Y does it, any
 other key does not); A switches available and away; R goes back to a game
 that waits for the sysop; C opens a club night (type the games and the
 minutes to its start, RETURN); B bans the selected caller (type the
-reason they are told, RETURN; every node refuses them); Q leaves the console.
+reason they are told, RETURN; every node refuses them); T shows the
+tournaments' rounds (:mod:`door.sysop.console_rounds`); Q leaves the console.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from door.net.keys import Key, KeyName
 from door.play.key_bindings import bind
 
 __all__ = ["ConsoleKeys", "handle_key", "Intent", "StopWatching", "LeaveConsole", "ToggleAvailable",
-           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL", "Ban",
+           "AnswerPage", "Watch", "SendMessage", "Disconnect", "Resume", "OpenClub", "CLUB_LABEL", "Ban", "ShowRounds",
            "BAN_LABEL", "CONSOLE_KEYS", "CONSOLE_KEYS_HELP", "WATCH_KEYS", "CONFIRM_KEYS", "TYPING_KEYS", "key_bar"]
 
 CLUB_LABEL = "Club night: games and minutes to the start (e.g. 9 15): "
@@ -104,8 +105,13 @@ class Resume:
     """Go back to a game that waits for this sysop."""
 
 
+@dataclass(frozen=True)
+class ShowRounds:
+    """Show the running tournaments' rounds: every pairing, whose move, its deadline, who is late."""
+
+
 Intent = (StopWatching | LeaveConsole | ToggleAvailable | AnswerPage | Watch | SendMessage | Disconnect | Resume
-          | OpenClub | Ban)
+          | OpenClub | Ban | ShowRounds)
 """What a key asks the console to do."""
 
 
@@ -113,14 +119,15 @@ CONSOLE_KEYS_HELP: tuple[tuple[str, Iterable[KeyName | str], str], ...] = (
     ("up", [KeyName.UP, KeyName.LEFT], "Up/Down select a caller"),
     ("down", [KeyName.DOWN, KeyName.RIGHT], ""),
     ("accept", "yY", "Y accept a page"),
-    ("decline", "nN", "N decline it"),
-    ("watch", "wW", "W watch their game"),
+    ("decline", "nN", "N decline"),
+    ("watch", "wW", "W watch a game"),
     ("message", "mM", "M message"),
     ("disconnect", "kK", "K disconnect"),
     ("ban", "bB", "B ban"),
     ("available", "aA", "A available/away"),
     ("resume", "rR", "R resume"),
     ("club", "cC", "C club"),
+    ("rounds", "tT", "T rounds"),
     ("leave", "qQ", "Q quit"),
 )
 """The console's keys: (meaning, keys, what the key bar says of them;
@@ -187,7 +194,7 @@ def handle_key(keys: ConsoleKeys, key: Key, callers: int, target: str | None, wa
 
 _ASKS: dict[str, Intent] = {"leave": LeaveConsole(), "available": ToggleAvailable(),
                             "accept": AnswerPage(accept=True), "decline": AnswerPage(accept=False),
-                            "watch": Watch(), "resume": Resume()}
+                            "watch": Watch(), "resume": Resume(), "rounds": ShowRounds()}
 """The meanings that ask the console for one thing at once."""
 
 

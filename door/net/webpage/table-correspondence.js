@@ -65,7 +65,7 @@ window.cribbageCorrespondence = (() => {
     const under = m.games.length ? `${plural(m.games.length, "game")} under way, ${waits} waiting on you` : "No game under way";
     const open = anyone ? `; ${plural(anyone, "offer")} to anyone` : "";
     $("post-count").textContent = `${under}; ${mine ? plural(mine, "offer") : "no offer"} to you${open}.`;
-    for (const id of ["join", "lobby", "game", "reviewed"]) $(id).hidden = true;
+    for (const id of ["join", "lobby", "game", "reviewed", "cups", "cup"]) $(id).hidden = true;
     $("post").hidden = false; $("menu").hidden = false;
     if (!keep) $("post-title").focus();
   }

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const { cardName, cardNames, face, named, cardElement, glyphsAndNames } = window.cribbageCards;
   const { buildBoard: boardFor, placePegs } = window.cribbageBoard;
-  const lists = window.cribbageLists, post = window.cribbageCorrespondence;
+  const lists = window.cribbageLists, post = window.cribbageCorrespondence, cups = window.cribbageTournaments;
   const who = (s) => (s === seat && !watching ? "you" : names[s]);
   const whose = (s) => (s === seat && !watching ? "Your" : `${names[s]}'s`);
   const DIGEST = /\b[0-9a-f]{64}\b/;   // a seed or a digest: read only when asked (Verify)
@@ -353,6 +353,7 @@
         }
         note(`The door says: ${m.message}`);
         if (!welcomed) { ws.onclose = null; ws.close(); ws = null; $((m.field === "password") ? "password" : "name").focus(); }
+        else if (!$("cups").hidden || !$("cup").hidden) $(!$("cups").hidden ? "cups-title" : "cup-title").focus();
         else if (!$("post").hidden) {   // (an offer or days away refused; an offer gone meanwhile: the list again)
           sitting = false;
           const field = { name: "post-name", days: "post-days", best_of: "post-best-of", rated: "post-rated" }[m.field]
@@ -364,7 +365,9 @@
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
         if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
         if (m.text.startsWith("Your offer to anyone is made")) { $("post-anyone").checked = false; post.anyoneChanged(); }
-        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden) note(m.text); break;
+        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(m.text);
+        if (!$("cups").hidden && /^You are (in|out of) /.test(m.text)) send({ type: "tournaments" });   // (entered: the list again)
+        break;
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
@@ -410,6 +413,8 @@
       case "games": sitting = false; if (note.slip) note(""); post.show(m, { open: sitDown, answer }); break;
       case "waiting":   // the game waits on the other player: said, then the list
         sitting = false; asked = null; stopClock(); drawHand(); post.news(m.text); send({ type: "games" }); break;
+      case "tournaments": if (note.slip) note(""); cups.showList(m, cupActs); break;
+      case "standings": cups.showStandings(m); break;
       case "your_move":   // a game came to wait on this player: said at once, the list drawn again if in view
         post.news(`Your move in your game with ${m.name}.`);
         if (!$("post").hidden) send({ type: "games" });
@@ -498,6 +503,7 @@
     if (mode === "people") send({ type: "lobby" });
     else if (mode === "daily") send({ type: "daily" });
     else if (mode === "post") send({ type: "games" });
+    else if (mode === "cups") send({ type: "tournaments" });
     else send({ type: "play_computer", game_to: target });
   }
   function showLobby(players, watchable = []) {
@@ -537,7 +543,7 @@
     if (ws) { ws.onclose = null; send({ type: "leave" }); ws.close(); ws = null; }
     held = null; asked = null; watching = false; welcomed = false; shown = false; cancelBeginning(); dailyOffered();
     sitting = false;
-    for (const id of ["game", "lobby", "reviewed", "post", "menu", "continue"]) $(id).hidden = true;
+    for (const id of ["game", "lobby", "reviewed", "post", "cups", "cup", "menu", "continue"]) $(id).hidden = true;
     $("join").hidden = false; note(registered ? "Your game against the computer is kept for your next login." : "Choose Play.");
     $("start").focus();
   }
@@ -584,8 +590,15 @@
     if (away) { send(away); $("away-days").value = ""; } else note("Days away: type a whole number from 1 to 366.");
   });
   $("post-refresh").addEventListener("click", () => send({ type: "games" }));
+  $("cups-go").addEventListener("click", () => start("cups"));
+  const cupActs = {   // the tournaments' buttons: each answered by a notice (or an error), then the list again
+    enter: (name) => send({ type: "enter", name }), withdraw: (name) => send({ type: "withdraw", name }),
+    look: (name) => send({ type: "standings", name }),
+  };
+  for (const id of ["post-cups", "cups-refresh", "cup-back"]) $(id).addEventListener("click", () => send({ type: "tournaments" }));
+  $("cups-post").addEventListener("click", () => { mode = "post"; send({ type: "games" }); });
   const dailyOffered = () => {   // (never to a guest)
-    $("daily").disabled = $("mail").disabled = !$("password").value && !(registered && welcomed);
+    $("daily").disabled = $("mail").disabled = $("cups-go").disabled = !$("password").value && !(registered && welcomed);
   };
   $("password").addEventListener("input", dailyOffered); dailyOffered();
   $("menu").addEventListener("click", toMenu);

@@ -8,7 +8,7 @@ from __future__ import annotations
 from door.records.ranked.brackets import BracketState, Empty, Match, MatchState, Section, Source
 from door.records.ranked.tournament import Kind
 
-__all__ = ["sentences", "round_name"]
+__all__ = ["sentences", "round_name", "rounds_said"]
 
 
 def round_name(kind: Kind, match: Match, rounds: int) -> str:
@@ -60,18 +60,28 @@ def _say(state: BracketState, s: MatchState) -> str | None:
     return f"{_slot(state, s, 0)} against {_slot(state, s, 1)}, {verb}"
 
 
+def rounds_said(state: BracketState) -> list[tuple[str, list[str]]]:
+    """``state`` round by round, in the order the bracket is played by
+    section (winners', losers', the finals): each round's name
+    (:func:`round_name`) and its matches in words (``"Ann beat Bob 2 games
+    to 1"``, ``"Cy has a bye"``, ``"Dee against the winner of round 1,
+    match 2, to come"``); a round with nothing to say (byes against byes)
+    is left out."""
+    kind = state.bracket.kind
+    winners = len(state.bracket.rounds(Section.WINNERS))
+    out = []
+    for section in (Section.WINNERS, Section.LOSERS, Section.FINAL):
+        for rnd in state.bracket.rounds(section):
+            said = [w for w in (_say(state, state.matches[m.id]) for m in rnd) if w is not None]
+            if said:
+                out.append((round_name(kind, rnd[0], winners), said))
+    return out
+
+
 def sentences(state: BracketState) -> list[str]:
     """``state`` in sentences: one a round, in the order the bracket is
     played by section (winners', losers', the finals), then who is
     champion ("Champion: Ann." or "No champion yet.")."""
-    kind = state.bracket.kind
-    out = []
-    for section in (Section.WINNERS, Section.LOSERS, Section.FINAL):
-        rounds = state.bracket.rounds(section)
-        for rnd in rounds:
-            said = [w for w in (_say(state, state.matches[m.id]) for m in rnd) if w is not None]
-            if said:
-                name = round_name(kind, rnd[0], len(state.bracket.rounds(Section.WINNERS)))
-                out.append(f"{name}: {'; '.join(said)}.")
+    out = [f"{name}: {'; '.join(said)}." for name, said in rounds_said(state)]
     out.append(f"Champion: {state.champion}." if state.champion is not None else "No champion yet.")
     return out

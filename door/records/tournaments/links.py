@@ -64,6 +64,15 @@ class Links:
             _SELECT + "WHERE g.saved_id = ?", (saved_id,)).fetchone())
         return None if row is None else _link(row)
 
+    async def games_of(self, pairing_ids: list[int]) -> dict[int, int]:
+        """The kept game playing each of ``pairing_ids`` that has one: pairing id -> kept game id."""
+        if not pairing_ids:
+            return {}
+        marks = ", ".join("?" * len(pairing_ids))
+        return {int(r[0]): int(r[1]) for r in await self.database.query(lambda db: db.execute(
+            f"SELECT pairing_id, saved_id FROM tournament_games WHERE pairing_id IN ({marks})",
+            tuple(pairing_ids)).fetchall())}
+
     async def decided(self) -> list[int]:
         """The kept games whose pairing is decided (played out, or by its deadline)."""
         return [int(r[0]) for r in await self.database.query(lambda db: db.execute(
