@@ -44,7 +44,7 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
             await show_page(display, "Today's deal", [newcomer, "", "Everyone plays the same cards, so an account "
                                                       "made to see them first would tell them to another."])
             return
-        kept, _ = await load_kept(side)
+        kept = await load_kept(side)
         daily_kept = next((k for k in kept if k.owned and k.kind is GameKind.DAILY), None)
         replaces = [f"(It replaces your kept {daily_kept.line}.)"] if daily_kept is not None else []
         answer = await ask_choice(display, "Today's deal", [
