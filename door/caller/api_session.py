@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from door.caller.api_account import as_error, register
-from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
+from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
@@ -259,7 +259,7 @@ class ProgramSession(ProgramSide):
             if challenge is None:
                 return False
             ctx.lobby.at_menu(presence, False)
-            return await (accept if self.who.bot else answer)(self, challenge)
+            return await answer(self, challenge)
         handler = self.menu.get(message["type"])
         if handler is None:
             self.error("type", "no game is under way: " + ", ".join(sorted(self.menu)))
@@ -324,11 +324,11 @@ class ProgramSession(ProgramSide):
         return await watch_game(self, message)
 
     async def _page(self, message: dict[str, Any]) -> bool:
-        return await page_sysop(self, message)
+        return await page(self, message)
 
     async def _challenge(self, message: dict[str, Any]) -> bool:
         self.ctx.lobby.at_menu(self.presence, False)
-        return await send_challenge(self, message)
+        return await challenge(self, message)
 
     async def _tournaments(self, message: dict[str, Any]) -> bool:
         self.send({"type": "tournaments", "tournaments": await tournament_list(self, self.who.name)})
