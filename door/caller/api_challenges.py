@@ -27,7 +27,7 @@ from engine.scoring import RunMode
 __all__ = ["lobby_message", "challenge", "answer", "page"]
 
 
-def lobby_message(side: ProgramSide) -> dict[str, Any]:
+async def lobby_message(side: ProgramSide) -> dict[str, Any]:
     """The ``lobby`` message: who the program may challenge now (at the
     main menu here), each a bot or not, a guest or not; and the games it
     may watch (each as its two players' names)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from door.caller.seated import rejoin
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.records.game_kinds import GameKind
 from door.records.kept_list import KeptGame as Listed
 from door.records.names import name_key
@@ -18,7 +18,7 @@ from door.sysop.doing import Doing
 from door.ui.prompts import BACK, ask_choice, show_page
 from engine.game import replay
 
-__all__ = ["KeptGame", "Broken", "load_kept", "resumable", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
+__all__ = ["KeptGame", "Broken", "load_kept", "replayed", "resumable", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,23 +77,23 @@ class Broken:
     why: str
 
 
-async def load_kept(side: CallerSide) -> list[KeptGame]:
-    """The caller's unfinished games (the most recently moved first, those
+async def load_kept(side: Side) -> list[KeptGame]:
+    """The side's unfinished games (the most recently moved first, those
     with a deadline nearest first) as the store's list says they stand:
-    no game's log is replayed (:func:`resumable` replays the one taken
+    no game's log is replayed (:func:`replayed` replays the one taken
     up).  A game against a guest cannot go on (a guest cannot come
     back): it is given up, and the menu says so (``presence``'s
     messages), rather than offered to resume."""
-    caller, ctx = side.caller, side.ctx
-    if caller.account is None:
+    ctx, account = side.ctx, side.account
+    if account is None:
         return []
     kept: list[KeptGame] = []
-    for listed in await ctx.store.saved.unfinished(caller.account.id):
+    for listed in await ctx.store.saved.unfinished(account.id):
         if listed.kind in _OWN_LIST:
             continue
         if listed.guest:
             await ctx.store.saved.drop(listed.id)
-            side.log.info("the kept game %d of %r against a guest was given up", listed.number, caller.name)
+            side.log.info("the kept game %d of %r against a guest was given up", listed.number, side.name)
             side.presence.messages.append(f"Your game #{listed.number} was against a guest, who cannot come "
                                           "back: it is given up.")
             continue
@@ -101,11 +101,10 @@ async def load_kept(side: CallerSide) -> list[KeptGame]:
     return kept
 
 
-async def resumable(side: CallerSide, kept: KeptGame) -> SavedGame | None:
+async def replayed(side: Side, kept: KeptGame) -> SavedGame | Broken | None:
     """The kept game ``kept`` read from the store and replayed once, to
-    go on with; ``None`` when it is gone meanwhile, or when its log cannot
-    be read or does not replay (never a crash: the caller is offered to
-    abandon it, :func:`offer_to_drop`)."""
+    go on with; ``None`` when it is gone meanwhile; :class:`Broken` when
+    its log cannot be read or does not replay (never a crash)."""
     try:
         saved = await side.ctx.store.saved.load_game(kept.listed.id)
         if saved is not None:
@@ -113,8 +112,17 @@ async def resumable(side: CallerSide, kept: KeptGame) -> SavedGame | None:
             if game.over:
                 raise ValueError("the game in it is already over")
     except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
-        side.log.error("the saved game %d of %r does not replay: %s", kept.listed.id, side.caller.name, exc)
-        await offer_to_drop(side, Broken(kept.listed.id, str(exc)[:70]))
+        side.log.error("the saved game %d of %r does not replay: %s", kept.listed.id, side.name, exc)
+        return Broken(kept.listed.id, str(exc)[:70])
+    return saved
+
+
+async def resumable(side: CallerSide, kept: KeptGame) -> SavedGame | None:
+    """:func:`replayed`, a game that does not replay offered to abandon
+    (:func:`offer_to_drop`)."""
+    saved = await replayed(side, kept)
+    if isinstance(saved, Broken):
+        await offer_to_drop(side, saved)
         return None
     return saved
 

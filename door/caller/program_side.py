@@ -73,9 +73,9 @@ class ProgramSide:
         """The door's seeds for this connection's games."""
         return self.who.seeds
 
-    def new_seat(self) -> ApiSeat:
-        """A new seat for the program, sending by this connection."""
-        return self.who.seat(self.send)
+    def new_seat(self, name: str | None = None) -> ApiSeat:
+        """A new seat for the program (under ``name``, default its own), sending by this connection."""
+        return self.who.seat(self.send, name)
 
     async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
         """``lines`` in one ``notice`` (or ``error`` on ``field_name``)."""

@@ -4,7 +4,7 @@ caller), or going back to one that waited for them (the game itself is
 
 from __future__ import annotations
 
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.play.human_seat import HumanSeat
 from door.play.table import Table
 from door.sysop.doing import Doing
@@ -26,9 +26,10 @@ def opponent_of(table: Table, index: int) -> tuple[Doing, str]:
     return Doing.VS_CALLER, other.name
 
 
-async def rejoin(side: CallerSide, table: Table, index: int) -> None:
-    """Go back to a game that waited while the caller's line was down (under
-    the name the game was played with)."""
+async def rejoin(side: Side, table: Table, index: int) -> bool:
+    """Go back to a game that waited while the side's line was down (under
+    the name the game was played with), for the screens and the game
+    protocol alike; True when a program left meanwhile."""
     seat = side.new_seat(table.seats[index].name)
     table.rejoin(index, seat)
-    await seated(side, seat, table, *opponent_of(table, index))
+    return await side.play(seat, table, *opponent_of(table, index))

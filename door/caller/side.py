@@ -103,8 +103,8 @@ class Side(Protocol):
     def doing(self, what: Doing, table: Table | None = None, whom: str = "", seat: Seat | None = None) -> None:
         """Tell the lobby what the side is doing now."""
 
-    def new_seat(self) -> Seat:
-        """A new seat for this side at a table."""
+    def new_seat(self, name: str | None = None) -> Seat:
+        """A new seat for this side at a table (under ``name``, default its own)."""
 
     async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
         """Say ``lines`` (a page titled ``title``; a program's ``notice``, or
