@@ -80,7 +80,10 @@ class ProgramSide:
     async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
         """``lines`` in one ``notice`` (or ``error`` on ``field_name``)."""
         text = " ".join(line for line in lines if line)
-        self.error(field_name, text) if field_name else self.notice(text)
+        if field_name:
+            self.error(field_name, text)
+        else:
+            self.notice(text)
 
     async def wait_on(self, task: asyncio.Task[Any], stop: Callable[[], None], asked: Asked) -> bool:
         """Tell the program ``asked``, then wait for ``task`` (:func:`~door.play.api_moves.while_asked`)."""
