@@ -54,19 +54,24 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
 async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``open``: the program sits down to its game by correspondence
     ``game`` and plays its decisions (as at any table) until the game
-    waits on the other player (``waiting``) or is over.  True when the
-    program left."""
+    waits on the other player (``waiting``) or is over; an ``error`` on
+    ``game`` for a game not its own, or whose saved moves do not replay
+    (the session goes on).  True when the program left."""
     account = side.who.account
-    saved = await side.ctx.store.saved.load_game(message["game"]) if account is not None else None
     seat = side.who.seat(side.send)
-    table = None
-    if account is not None and saved is not None and account.id in (saved.account_id, saved.other_account):
-        try:
+    table = saved = None
+    try:
+        saved = await side.ctx.store.saved.load_game(message["game"]) if account is not None else None
+        if account is not None and saved is not None and account.id in (saved.account_id, saved.other_account):
             table = await sit_down(side.ctx.games, saved, account.id, seat)
-        except PlayedElsewhere as exc:
-            side.error("game", f"that game is played at another of this door's servers now (node {exc.node}): "
-                               "connect to it there")
-            return False
+    except PlayedElsewhere as exc:
+        side.error("game", f"that game is played at another of this door's servers now (node {exc.node}): "
+                           "connect to it there")
+        return False
+    except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction: a log that does not read
+        side.log.error("the kept game %d does not replay: %s", message["game"], exc)
+        side.error("game", "that game's saved moves do not replay: the sysop can look at it")
+        return False
     if table is None or saved is None:
         side.error("game", "no game by correspondence of yours has that id (the games message lists them)")
         return False

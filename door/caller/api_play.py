@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from door.caller.daily_screens import keep_result, pending_day, ranking_lines
+from door.caller.daily_screens import claim_today, keep_result, pending_day, ranking_lines
 from door.caller.program_side import ProgramSide
 from door.games.kinds import computer_game
 from door.net.terminal import HungUp
@@ -124,12 +124,9 @@ async def play_daily(side: ProgramSide) -> bool:
     day = daily.today()
     deal = await daily.deal(day)
     if not await daily.played(who.account.id, day):
-        address = "" if side.shared_line or not ctx.daily.per_address else side.link.address
-        refused = await daily.claim(who.account.id, day, address, ctx.ranked.rules())  # (a fresh account: refused)
-        if refused is not None:
+        if (refused := await claim_today(side, who.account.id, day, deal.game)) is not None:
             side.error("type", refused)
             return False
-        side.log.info("%r plays the daily deal of %s (game %d) by the game protocol", who.name, day, deal.game)
         return await play_computer(side, {"type": "play_computer"}, None, (day, deal))
     await send_daily(side, day)
     return False

@@ -17,15 +17,17 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from door.caller.api_account import as_error, register
-from door.caller.api_challenges import accept, answer, lobby_message, page_sysop, send_challenge
+from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
-from door.caller.login import reserved
+from door.caller.kept import Broken, load_kept, replayed
+from door.caller.login import checked_password, reserved
 from door.caller.program import Program
 from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
 from door.caller.review import review_of
+from door.caller.seated import rejoin
 from door.caller.side import Log
 from door.caller.tournaments import enter_or_withdraw, tournament_list, tournament_standings
 from door.context import DoorContext
@@ -34,7 +36,7 @@ from door.net.logs import ACCOUNT
 from door.net.metrics import refused
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL
-from door.play.api_moves import IDLE_LOOK, next_message, play_seat
+from door.play.api_moves import IDLE_LOOK, next_message
 from door.play.api_records import ratings_message, review_message, stats_message
 from door.play.parked import new_token
 from door.records.game_kinds import GameKind
@@ -57,7 +59,7 @@ wrong password and a name nobody registered are not told apart."""
 async def _log_in(side: ProgramSide) -> Program:
     """Who the program is: a bot (its token checked), a registered caller
     (their password checked, within the same limits on wrong passwords
-    as at the name prompt: :class:`~door.records.throttle.LoginThrottle`),
+    as at the name prompt: :func:`~door.caller.login.checked_password`),
     or a guest under a name (with the resume token its login gave, if
     any).  Each login that is not one is answered with an ``error`` and
     the program may try again."""
@@ -68,10 +70,10 @@ async def _log_in(side: ProgramSide) -> Program:
             side.error("type", "log in first: {\"type\": \"login\", \"name\": ...}")
             continue
         name = clean_name(message["name"])[:NAME_LIMIT]
-        if "password" in message and "token" not in message:
-            who = await _password_login(side, name, message)
-        elif "token" in message:
+        if "token" in message:
             who = await _token_login(side, name, message["token"])
+        elif "password" in message:
+            who = await _password_login(side, name, message)
         else:
             who = await _guest_login(side, name, message)
         if who is not None:
@@ -83,24 +85,21 @@ async def _password_login(side: ProgramSide, name: str, message: dict[str, Any])
     ``None`` after the one answer an unknown name and a wrong password
     get, after the same wait (the name as typed in every answer, never the
     account's own spelling)."""
-    ctx = side.ctx
-    account = await ctx.store.accounts.find(name)
-    if account is not None and await ctx.store.bots.is_bot(account.id):
+    accounts = side.ctx.store.accounts
+    account = await accounts.find(name)
+    if account is not None and await side.ctx.store.bots.is_bot(account.id):
         account = None  # (a bot logs in with its token only)
-    stored = (await ctx.store.accounts.password_hash(account.id) if account else "") or await decoy_hash()
-    verdict = await ctx.throttle.check(name, side.link.address, "protocol", message["password"], stored)
-    if verdict.ok and account is not None and "new_password" in message:  # changed as the caller logs in
-        refused_why = await change_password(side, account, message["new_password"])
-        if refused_why is not None:
+    stored = (await accounts.password_hash(account.id) if account else "") or await decoy_hash()
+    verdict = await checked_password(side, name, message["password"], stored)
+    if not verdict.ok or account is None:
+        side.error("password", verdict.refused or LOGIN_MISS)
+        return None
+    if "new_password" in message:  # changed as the caller logs in
+        if (refused_why := await change_password(side, account, message["new_password"])) is not None:
             side.error("new_password", as_error(refused_why))
             return None
         side.notice("Your password is changed.")
-    if verdict.ok and account is not None:
-        return Program(account.name, account)
-    if verdict.refused is None:
-        await asyncio.sleep(verdict.delay)
-    side.error("password", verdict.refused or LOGIN_MISS)
-    return None
+    return Program(account.name, account)
 
 
 async def _token_login(side: ProgramSide, name: str, token: str) -> Program | None:
@@ -122,7 +121,7 @@ async def _guest_login(side: ProgramSide, name: str, message: dict[str, Any]) ->
         side.error("name", "that name is reserved: choose another")
         return None
     if await ctx.store.accounts.find(name) is not None:
-        verdict = ctx.throttle.miss(name, side.link.address, "protocol", "a guest asked for a registered name")
+        verdict = ctx.throttle.miss(name, side.link.address, "api", "a guest asked for a registered name")
         if verdict.refused is None:
             await asyncio.sleep(verdict.delay)
         side.error("name", verdict.refused or "that name is registered: a guest chooses another")
@@ -130,8 +129,100 @@ async def _guest_login(side: ProgramSide, name: str, message: dict[str, Any]) ->
     return Program(name, resume=message.get("resume"))
 
 
-MenuHandler = Callable[[dict[str, Any]], Awaitable[bool]]
+Handler = Callable[["ProgramSession", dict[str, Any]], Awaitable[bool]]
 """What a program's message at the menu does: True when the program left."""
+
+
+def _sends(make: Callable[[ProgramSession], Awaitable[dict[str, Any]]]) -> Handler:
+    """A handler that answers with the message ``make`` makes."""
+    async def handler(side: ProgramSession, message: dict[str, Any]) -> bool:
+        side.send(await make(side))
+        return False
+    return handler
+
+
+async def _available(side: ProgramSession, message: dict[str, Any]) -> bool:
+    side.available = side.who.bot or message["on"]
+    side.notice("You are at the menu: the door's callers may challenge you." if side.available
+                else "You are no longer listed to be challenged.")
+    return False
+
+
+async def _seed(side: ProgramSession, message: dict[str, Any]) -> bool:
+    side.send({"type": "seed", "seed": side.who.set_seed(message["seed"]), "commitment": side.seeds.next_commitment})
+    return False
+
+
+async def _register(side: ProgramSession, message: dict[str, Any]) -> bool:
+    """A guest registers the name it plays under: its games are kept from then on."""
+    if side.who.account is not None:
+        side.error("type", "you are registered already")
+    elif (account := await register(side, message)) is not None:
+        side.who.account = account
+    return False
+
+
+async def _review(side: ProgramSession, message: dict[str, Any]) -> bool:
+    """The review of the program's last recorded game."""
+    account = side.who.account
+    games = await side.ctx.store.games.recent(account.name, 1) if account is not None else []
+    if account is None or not games:
+        side.error("type", "a guest's games are not kept: there is nothing to review" if account is None
+                   else "you have no finished game to review")
+    else:
+        side.send(review_message(await review_of(side, games[0], account.id), games[0].number))
+    return False
+
+
+async def _entry(side: ProgramSession, message: dict[str, Any]) -> bool:
+    """``enter`` or ``withdraw``: a ``notice``, or an ``error`` on ``name`` saying why not."""
+    enter = message["type"] == "enter"
+    refused = await enter_or_withdraw(side, message["name"], side.who.name, enter) if side.who.account else \
+        "tournaments are for registered callers and bots"
+    if refused is None:
+        side.notice(f"You are {'in' if enter else 'out of'} {message['name']}.")
+    else:
+        side.error("name", refused)
+    return False
+
+
+async def _standings(side: ProgramSession, message: dict[str, Any]) -> bool:
+    """``standings``: the tournament ``name`` as it stands, or an ``error`` on ``name``."""
+    shown = await tournament_standings(side, message["name"])
+    if isinstance(shown, str):
+        side.error("name", shown)
+    else:
+        side.send(shown)
+    return False
+
+
+async def _tournaments(side: ProgramSession) -> dict[str, Any]:
+    return {"type": "tournaments", "tournaments": await tournament_list(side, side.who.name)}
+
+
+async def _left(side: ProgramSession, message: dict[str, Any]) -> bool:
+    return True
+
+
+async def _busy(handler: Handler, side: ProgramSession, message: dict[str, Any]) -> bool:
+    """``handler``, the program no longer listed to be challenged meanwhile."""
+    side.ctx.lobby.at_menu(side.presence, False)
+    return await handler(side, message)
+
+
+MENU: dict[str, Handler] = {
+    "leave": _left, "available": _available, "seed": _seed, "lobby": _sends(lobby_message),
+    "stats": _sends(lambda side: stats_message(side.ctx.store, side.who.account)),
+    "ratings": _sends(lambda side: ratings_message(side.ctx.store)),
+    "register": _register, "review": _review, "daily": lambda side, m: play_daily(side),
+    "watch": watch_game, "page": page, "challenge": lambda side, m: _busy(challenge, side, m),
+    "play_computer": lambda side, m: _busy(play_computer, side, m),
+    "games": send_games, "open": open_by_protocol, "offer": make_offer, "answer": answer_offer, "away": away,
+    "tournaments": _sends(_tournaments), "enter": _entry, "withdraw": _entry, "standings": _standings,
+}
+"""The protocol's menu, as the screens' (:mod:`door.caller.menu`): a
+program's message type at the menu to its handler.  Each message was
+checked against its schema already (:mod:`door.play.api_messages`)."""
 
 
 class ProgramSession(ProgramSide):
@@ -139,25 +230,13 @@ class ProgramSession(ProgramSide):
     has one (:class:`~door.caller.session.CallerSession`): a
     :class:`~door.caller.program_side.ProgramSide` (the ``link``, the
     door's shared context, the connection's ``presence`` and ``log``,
-    and who the program is once it logged in, :attr:`who`) with its flow.  At the menu
-    each message goes to its handler (:attr:`menu`, a table from message
-    type to handler, the same choices a screen's menu offers: games, the
-    lobby, challenges, pages, watching, records, leaving)."""
+    and who the program is once it logged in, :attr:`who`) with its flow:
+    at the menu each message goes to its handler (:data:`MENU`)."""
 
     def __init__(self, link: ApiLink, ctx: DoorContext, presence: Presence, log: Log) -> None:
         super().__init__(link, ctx, presence, log)
         self.available = False
         """True while the program may be challenged at the menu (a bot always)."""
-        self.menu: dict[str, MenuHandler] = {
-            "leave": self._leave, "available": self._available, "lobby": self._lobby, "seed": self._seed,
-            "stats": self._stats, "ratings": self._ratings, "register": self._register, "review": self._review,
-            "daily": self._daily, "watch": self._watch, "page": self._page, "challenge": self._challenge,
-            "play_computer": self._play_computer, "games": lambda m: send_games(self, m),
-            "open": lambda m: open_by_protocol(self, m), "offer": lambda m: make_offer(self, m),
-            "answer": lambda m: answer_offer(self, m), "away": lambda m: away(self, m),
-            "tournaments": self._tournaments, "enter": lambda m: self._entry(m, True),
-            "withdraw": lambda m: self._entry(m, False), "standings": self._standings,
-        }
 
     async def run(self) -> None:
         """Hello, login, what waits for the program, then the menu until
@@ -174,17 +253,16 @@ class ProgramSession(ProgramSide):
 
     async def _session(self) -> bool:
         """True when the program left (``bye`` is said then)."""
-        link = self.link
-        link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
+        self.link.send({"type": "hello", "protocol": PROTOCOL, "door": DOOR_NAME})
         self.who = await _log_in(self)
         if not await self._admitted():
             return False
         if await self._back_to_its_games():
             return True
         self.available = self.who.bot  # (a bot may be challenged, and accepts by itself; another program says so)
-        while True:
-            if await self._at_the_menu():
-                return True
+        while not await self._at_the_menu():
+            pass
+        return True
 
     async def _admitted(self) -> bool:
         """The program is let in (not banned, its account's older session
@@ -203,47 +281,43 @@ class ProgramSession(ProgramSide):
         presence.name, presence.bot = who.name, who.bot
         presence.your_move = lambda game, other: self.send({"type": "your_move", "game": game, "name": other})
         ACCOUNT.set(who.name)
-        ctx.lobby.update(presence, Doing.LOGGED_IN)
+        self.doing(Doing.LOGGED_IN)
         self.log.info("program %r logged in by the game protocol (%s)", who.name,
                       "a bot" if who.bot else "a registered caller" if who.account else "a guest")
         return True
 
     async def _back_to_its_games(self) -> bool:
         """Welcome the program, and take it back to a game that waits for
-        it: a guest's parked game, a game against a person that waits for
-        its dropped line, or its kept game against the computer.  True
-        when the program left."""
-        ctx, link, presence, who = self.ctx, self.link, self.presence, self.who
+        it, as the screens do after the login (:mod:`door.caller.kept`): a
+        guest's parked game, a game against a person that waits for its
+        dropped line, or its kept game against the computer.  True when
+        the program left."""
+        ctx, who = self.ctx, self.who
         parked = ctx.parked.claim(who.resume, who.name) if who.resume is not None else None
         welcome = {"type": "welcome", "name": who.name, "guest": who.account is None, "bot": who.bot,
                    "seed": who.seed, "commitment": who.seeds.next_commitment}
         if who.account is None:  # a guest's token: their game against the computer is kept while the line is down
-            who.resume = who.resume if parked is not None else new_token()
-            welcome["resume"] = who.resume
-        link.send(welcome)
+            who.resume = welcome["resume"] = who.resume if parked is not None else new_token()
+        self.send(welcome)
         if parked is not None:
             assert parked.table.game is not None
-            link.send({"type": "notice", "text": f"Your game #{parked.table.game.number} against the computer "
-                                                 "goes on."})
-            ctx.lobby.update(presence, Doing.VS_COMPUTER, parked.table, seat=parked.seat)
-            parked.seat.redirect(link.send)
+            self.notice(f"Your game #{parked.table.game.number} against the computer goes on.")
+            self.doing(Doing.VS_COMPUTER, parked.table, seat=parked.seat)
+            parked.seat.redirect(self.send)
             parked.seat.notify(parked.table.game, [])
             if await at_table(self, parked, who.resume):
                 return True
-        if who.account is None:
-            return False
-        if (waiting := ctx.lobby.waiting_table(account_identity(who.account.id))) is not None:
+        if who.account is not None and (waiting := ctx.lobby.waiting_table(account_identity(who.account.id))):
             table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
-            seat = who.seat(link.send)
-            link.send({"type": "notice", "text": f"Your game against {table.seats[1 - index].name} goes on."})
-            ctx.lobby.update(presence, Doing.VS_CALLER, table, table.seats[1 - index].name, seat)
-            table.rejoin(index, seat)
-            if await play_seat(link, seat):
+            self.notice(f"Your game against {table.seats[1 - index].name} goes on.")
+            if await rejoin(self, table, index):
                 return True
-        saved = (await ctx.store.saved.load(who.account.id, GameKind.COMPUTER)
-                 or await ctx.store.saved.load(who.account.id, GameKind.DAILY))
-        if saved is not None:
-            link.send({"type": "notice", "text": f"Your game #{saved.number} against the computer goes on."})
+        kept = next((k for k in await load_kept(self) if k.kind in (GameKind.COMPUTER, GameKind.DAILY)), None)
+        saved = await replayed(self, kept) if kept is not None else None
+        if isinstance(saved, Broken):
+            self.notice(f"Your kept {kept.line if kept else 'game'} cannot go on: its saved moves do not replay.")
+        elif saved is not None:
+            self.notice(f"Your game #{saved.number} against the computer goes on.")
             return await play_computer(self, {"type": "play_computer"}, saved)
         return False
 
@@ -251,111 +325,20 @@ class ProgramSession(ProgramSide):
         """One message at the menu (or, for a program that may be
         challenged, a challenge answered); True when the program left."""
         ctx, presence = self.ctx, self.presence
-        ctx.lobby.update(presence, Doing.MAIN_MENU)
+        self.doing(Doing.MAIN_MENU)
         ctx.lobby.at_menu(presence, self.available)
         message = await next_message(self.link, IDLE_LOOK if self.available else None)
         if message is None:
-            challenge = ctx.lobby.challenge_for(presence)
-            if challenge is None:
+            asked = ctx.lobby.challenge_for(presence)
+            if asked is None:
                 return False
             ctx.lobby.at_menu(presence, False)
-            return await (accept if self.who.bot else answer)(self, challenge)
-        handler = self.menu.get(message["type"])
+            return await answer(self, asked)
+        handler = MENU.get(message["type"])
         if handler is None:
-            self.error("type", "no game is under way: " + ", ".join(sorted(self.menu)))
+            self.error("type", "no game is under way: " + ", ".join(sorted(MENU)))
             return False
-        return await handler(message)
-
-    # -- the menu's handlers: each True when the program left ----------------
-
-    async def _leave(self, message: dict[str, Any]) -> bool:
-        return True
-
-    async def _available(self, message: dict[str, Any]) -> bool:
-        self.available = self.who.bot or message["on"]
-        self.link.send({"type": "notice", "text": "You are at the menu: the door's callers may challenge you."
-                        if self.available else "You are no longer listed to be challenged."})
-        return False
-
-    async def _lobby(self, message: dict[str, Any]) -> bool:
-        self.send(lobby_message(self))
-        return False
-
-    async def _seed(self, message: dict[str, Any]) -> bool:
-        who = self.who
-        who.set_seed(message["seed"])
-        self.link.send({"type": "seed", "seed": who.seed, "commitment": who.seeds.next_commitment})
-        return False
-
-    async def _stats(self, message: dict[str, Any]) -> bool:
-        self.send(await stats_message(self.ctx.store, self.who.account))
-        return False
-
-    async def _ratings(self, message: dict[str, Any]) -> bool:
-        self.send(await ratings_message(self.ctx.store))
-        return False
-
-    async def _register(self, message: dict[str, Any]) -> bool:
-        """A guest registers the name it plays under: its games are kept
-        from then on, as a registered caller's."""
-        if self.who.account is not None:
-            self.error("type", "you are registered already")
-        elif (account := await register(self, message)) is not None:
-            self.who.account = account
-        return False
-
-    async def _review(self, message: dict[str, Any]) -> bool:
-        """The review of the program's last recorded game (a guest's are not kept)."""
-        account = self.who.account
-        if account is None:
-            self.error("type", "a guest's games are not kept: there is nothing to review")
-            return False
-        games = await self.ctx.store.games.recent(account.name, 1)
-        if not games:
-            self.error("type", "you have no finished game to review")
-        else:
-            self.send(review_message(await review_of(self, games[0], account.id), games[0].number))
-        return False
-
-    async def _daily(self, message: dict[str, Any]) -> bool:
-        return await play_daily(self)
-
-    async def _watch(self, message: dict[str, Any]) -> bool:
-        return await watch_game(self, message)
-
-    async def _page(self, message: dict[str, Any]) -> bool:
-        return await page_sysop(self, message)
-
-    async def _challenge(self, message: dict[str, Any]) -> bool:
-        self.ctx.lobby.at_menu(self.presence, False)
-        return await send_challenge(self, message)
-
-    async def _tournaments(self, message: dict[str, Any]) -> bool:
-        self.send({"type": "tournaments", "tournaments": await tournament_list(self, self.who.name)})
-        return False
-
-    async def _standings(self, message: dict[str, Any]) -> bool:
-        """``standings``: the tournament ``name`` as it stands, or an ``error`` on ``name``."""
-        shown = await tournament_standings(self, message["name"])
-        if isinstance(shown, str):
-            self.error("name", shown)
-        else:
-            self.send(shown)
-        return False
-
-    async def _entry(self, message: dict[str, Any], enter: bool) -> bool:
-        """``enter`` or ``withdraw``: a ``notice``, or an ``error`` on ``name`` saying why not."""
-        refused = await enter_or_withdraw(self, message["name"], self.who.name, enter) if self.who.account else \
-            "tournaments are for registered callers and bots"
-        if refused is None:
-            self.notice(f"You are {'in' if enter else 'out of'} {message['name']}.")
-        else:
-            self.error("name", refused)
-        return False
-
-    async def _play_computer(self, message: dict[str, Any]) -> bool:
-        self.ctx.lobby.at_menu(self.presence, False)
-        return await play_computer(self, message)
+        return await handler(self, message)
 
 
 async def _goodbye(link: ApiLink) -> None:

@@ -15,15 +15,14 @@ is journaled (kept for both when both are registered).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 
 from door.caller.handover import hand_over
 from door.caller.match_table import set_table, why_unrated
-from door.caller.seated import seated
-from door.caller.side import CallerSide
+from door.caller.side import Asked, CallerSide, Side
 from door.net.keys import KeyName
 from door.net.terminal import HungUp
-from door.play.table import Seat
 from door.records.names import name_key
 from door.records.nodes import Present
 from door.records.ranked.match import MatchTerms, ranked_rules
@@ -36,7 +35,7 @@ from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
-__all__ = ["challenge_caller", "answer_challenge", "rules_words", "OPPONENTS_SHOWN"]
+__all__ = ["challenge_caller", "answer_challenge", "send_challenge", "accept", "rules_words", "OPPONENTS_SHOWN"]
 
 OPPONENTS_SHOWN = 9
 """Callers listed to challenge at once (keys 1 to 9)."""
@@ -69,12 +68,12 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
     if resume is not None:
         target = await _kept_game_opponent(side, resume, named)
         if target is not None:
-            await _challenge(side, target, resume.rules, resume)
+            await send_challenge(side, target, resume.rules, resume)
         return
     offer = await _new_offer(side, named)
     if offer is not None:
         target, rules, terms = offer
-        await _challenge(side, target, rules, None, terms)
+        await send_challenge(side, target, rules, None, terms)
 
 
 async def _kept_game_opponent(side: CallerSide, resume: SavedGame, named: str) -> Presence | None:
@@ -212,80 +211,81 @@ def _where(person: Presence | Present) -> str:
     return " (a bot)" if person.bot else "" if person.identity else " (guest)"
 
 
-async def _challenge(side: CallerSide, target: Presence, rules: Rules, resume: SavedGame | None,
-                     terms: MatchTerms | None = None) -> None:
-    """Send the challenge, wait for the answer, and play on a yes."""
-    display, ctx, presence = side.display, side.ctx, side.presence
-    if target not in ctx.lobby.opponents(presence):
-        await show_page(display, "Play another caller", [
-            f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
-            "Try again in a moment."])
-        return
-    if not ctx.lobby.challenges_left(presence):
-        await show_page(display, "Play another caller", [
-            "Too many challenges were sent from your address in the last minute.", "",
-            "Please wait a minute before the next one."])
-        return
+async def send_challenge(side: Side, target: Presence, rules: Rules, resume: SavedGame | None = None,
+                         terms: MatchTerms | None = None) -> bool:
+    """Challenge ``target`` (at the main menu here) to a game under
+    ``rules`` (``terms``: a match; ``resume``: to go on with that kept
+    game between them), wait up to ``page_timeout`` seconds for the
+    answer, and on a yes seat both at a new table (no waiting from the
+    answer to the table: the other's seat must not be left unseated) and
+    play; the side is told why not otherwise.  One flow for the screens
+    and the game protocol; True when a program left meanwhile.  Raises
+    :class:`~door.net.terminal.HungUp` when the line drops (the
+    challenge withdrawn)."""
+    ctx, presence, lobby = side.ctx, side.presence, side.ctx.lobby
+    title = "Play another caller"
+    if target not in lobby.opponents(presence):
+        await side.tell(title, [f"{target.name} cannot be challenged right now (in a game, or already asked).", "",
+                                "Try again in a moment."], "name")
+        return False
+    if not lobby.challenges_left(presence):
+        await side.tell(title, ["Too many challenges were sent from your address in the last minute.", "",
+                                "Please wait a minute before the next one."], "name")
+        return False
     side.doing(Doing.CHALLENGING, whom=target.name)
-    waiting = asyncio.create_task(ctx.lobby.challenge(presence, target, rules, resume, terms))
+    waiting = asyncio.create_task(lobby.challenge(presence, target, rules, resume, terms))
+    what = f"to go on with game #{resume.number}" if resume is not None else "to " + rules_words(rules, terms)
 
     def seconds_left() -> int:
-        """The challenge's seconds left: all of them until the lobby holds it (the task has not run yet)."""
+        """All the seconds until the lobby holds the challenge (the task has not run yet)."""
         full = 0 if waiting.done() else int(ctx.paging.page_timeout)
-        return next((c.seconds_left for c in ctx.lobby.challenges if c.challenger is presence), full)
+        return next((c.seconds_left for c in lobby.challenges if c.challenger is presence), full)
 
-    what = f"to go on with game #{resume.number}" if resume is not None else rules_words(rules, terms)
-
-    def paint(canvas: Canvas) -> None:
-        frame(canvas, "Play another caller", [
-            f"Waiting for {target.name} to answer... {seconds_left()} s", "",
-            f"You challenged {target.name} {'' if resume is not None else 'to '}{what}.",
-            "ESC withdraws the challenge."])
-
-    display.show(paint, text=lambda: [
-        f"You challenged {target.name} {'' if resume is not None else 'to '}{what}.",
-        f"Waiting up to {seconds_left()} seconds for an answer. Press ESC to withdraw the challenge."])
-    shown = seconds_left()
+    asked = Asked(title, lambda s: [f"Waiting for {target.name} to answer... {s} s", "",
+                                    f"You challenged {target.name} {what}.", "ESC withdraws the challenge."],
+                  lambda s: [f"You challenged {target.name} {what}.",
+                             f"Waiting up to {s} seconds for an answer. Press ESC to withdraw the challenge."],
+                  lambda s: f"You challenged {target.name} {what}: waiting up to {s} seconds for an answer.",
+                  f"waiting for {target.name} to answer the challenge: only leave withdraws it", seconds_left)
     try:
-        async for key in display.keys(tick=0.25):
-            if waiting.done():
-                break
-            if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-                ctx.lobby.withdraw(presence)
-            elif key is None and seconds_left() == shown:
-                continue
-            shown = seconds_left()
-            display.refresh_soon()
+        left = await side.wait_on(waiting, lambda: lobby.withdraw(presence), asked)
     except HungUp:
-        ctx.lobby.withdraw(presence)
-        challenge = await waiting
-        if (seat := challenge.answer.result()) is not None:
-            seat.finish()  # accepted as the line dropped: the other caller goes back to the menu
+        with contextlib.suppress(ValueError):  # (a challenge never sent: nothing to release)
+            if (seat := (await waiting).answer.result()) is not None:
+                seat.finish()  # accepted as the line dropped: the other player goes back to the menu
         raise
-    challenge = waiting.result()
+    try:
+        challenge = waiting.result()
+    except ValueError as exc:  # (they left the menu, or took another challenge, meanwhile)
+        await side.tell(title, [str(exc)], "name")
+        return left
     theirs = challenge.answer.result()
-    if theirs is None:
+    if left or theirs is None:
+        if theirs is not None:
+            theirs.finish()  # (accepted as the program left: the other player goes back to the menu)
         why = (f"{target.name} declined." if challenge.declined else
                f"{target.name} left." if target.ended.is_set() else
                "You withdrew the challenge." if challenge.withdrawn else f"{target.name} did not answer.")
-        lines = [why]
-        if resume is not None:
-            lines += ["", f"Your game #{resume.number} is kept: the main menu offers it."]
-        await show_page(display, "Play another caller", lines)
-        return
-    await _play_them(side, challenge, theirs)
-
-
-async def _play_them(side: CallerSide, challenge: Challenge, theirs: Seat) -> None:
-    """Seat both callers at a new table (no waiting from the answer to the
-    table: the other caller's seat must not be left unseated) and play."""
-    caller, resume = side.caller, challenge.resume
+        kept = ["", f"Your game #{resume.number} is kept: the main menu offers it."] if resume is not None else []
+        await side.tell(title, [why, *kept])
+        return left
     mine = side.new_seat()
-    index = resume.seat_of(caller.account.id) if resume is not None and caller.account is not None else 0
-    seats = (mine, theirs) if index == 0 else (theirs, mine)
-    table = await set_table(side, challenge, seats, index, side.seeds)
-    side.ctx.lobby.update(challenge.challenged, Doing.VS_CALLER, table, caller.name, theirs)
-    await seated(side, mine, table, Doing.VS_CALLER, theirs.name)
+    index = resume.seat_of(side.account.id) if resume is not None and side.account is not None else 0
+    table = await set_table(side, challenge, (mine, theirs) if index == 0 else (theirs, mine), index, side.seeds)
+    lobby.update(challenge.challenged, Doing.VS_CALLER, table, side.name, theirs)
+    return await side.play(mine, table, Doing.VS_CALLER, theirs.name)
+
+
+async def accept(side: Side, challenge: Challenge) -> bool:
+    """Accept ``challenge``: the challenger's side sets the table and runs
+    it; this side plays its seat there until the match is over (told
+    when the challenger stopped waiting meanwhile).  True when a program
+    left meanwhile."""
+    seat, name = side.new_seat(), challenge.challenger.name
+    if not side.ctx.lobby.answer_challenge(challenge, seat):
+        await side.tell("A challenge", [f"{name} is no longer waiting for an answer."])
+        return False
+    return await side.play(seat, None, Doing.VS_CALLER, name)
 
 
 async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
@@ -337,10 +337,5 @@ async def answer_challenge(side: CallerSide, replaces: str | None = None) -> Non
     finally:
         if not accepted:
             ctx.lobby.answer_challenge(challenge, None)  # declined, or the line dropped
-    if not accepted:
-        return
-    seat = side.new_seat()
-    if not ctx.lobby.answer_challenge(challenge, seat):
-        await show_page(display, "A challenge", [f"{name} is no longer waiting for an answer."])
-        return
-    await seated(side, seat, None, Doing.VS_CALLER, name)
+    if accepted:
+        await accept(side, challenge)

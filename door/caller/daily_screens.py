@@ -8,7 +8,7 @@ import datetime
 from collections.abc import Awaitable, Callable
 
 from door.caller.kept import load_kept
-from door.caller.side import CallerSide, Side
+from door.caller.side import CallerSide, Side, shared_line
 from door.play.daily_deal import par_result
 from door.play.table import Table
 from door.records.daily import marker, par_line
@@ -44,7 +44,7 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
             await show_page(display, "Today's deal", [newcomer, "", "Everyone plays the same cards, so an account "
                                                       "made to see them first would tell them to another."])
             return
-        kept, _ = await load_kept(side)
+        kept = await load_kept(side)
         daily_kept = next((k for k in kept if k.owned and k.kind is GameKind.DAILY), None)
         replaces = [f"(It replaces your kept {daily_kept.line}.)"] if daily_kept is not None else []
         answer = await ask_choice(display, "Today's deal", [
@@ -57,15 +57,28 @@ async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awai
             *replaces, "", "Play it now? (Y/N)"], "YN")
         if answer == "N":
             return
-        address = "" if side.shared_line or not ctx.daily.per_address else side.terminal.address
-        refused = await daily.claim(caller.account.id, day, address, ctx.ranked.rules())
+        refused = await claim_today(side, caller.account.id, day, deal.game)
         if refused is not None:
-            side.log.info("%r may not play the daily deal of %s: %s", caller.name, day, refused)
             await show_page(display, "Today's deal", [refused])
             return
-        side.log.info("%r plays the daily deal of %s (game %d)", caller.name, day, deal.game)
         await play(day, deal)
     await daily_ranking(side, day)
+
+
+async def claim_today(side: Side, account_id: int, day: str, game: int) -> str | None:
+    """Claim ``day``'s deal (game number ``game``) for ``account_id``, for
+    the screens and the game protocol alike: once an account, and by
+    default once an address (not one several callers share); an account
+    that may not play rated yet is refused.  ``None`` when claimed, else
+    why not, in a sentence."""
+    ctx = side.ctx
+    address = "" if shared_line(side.terminal, ctx.shared) or not ctx.daily.per_address else side.terminal.address
+    refused = await ctx.store.daily.claim(account_id, day, address, ctx.ranked.rules())
+    if refused is not None:
+        side.log.info("%r may not play the daily deal of %s: %s", side.name, day, refused)
+    else:
+        side.log.info("%r plays the daily deal of %s (game %d)", side.name, day, game)
+    return refused
 
 
 async def daily_ranking(side: CallerSide, day: str) -> None:

@@ -9,49 +9,60 @@ from __future__ import annotations
 import dataclasses
 
 from door.caller.seated import rejoin
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.records.game_kinds import GameKind
-from door.records.games import Opponent
+from door.records.kept_list import KeptGame as Listed
 from door.records.names import name_key
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.ui.prompts import BACK, ask_choice, show_page
 from engine.game import replay
 
-__all__ = ["KeptGame", "Broken", "load_kept", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
+__all__ = ["KeptGame", "Broken", "load_kept", "replayed", "resumable", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
 
 
 @dataclasses.dataclass(frozen=True)
 class KeptGame:
-    """A caller's unfinished game and how it stands, in words (``line``:
-    ``"game #N (hand 3, you 20, Computer 26)"``); ``owned``: the caller
-    owns it (a new game of theirs replaces it), rather than being the
-    other caller in someone else's."""
+    """A caller's unfinished game as the store's list says it stands
+    (``listed``, :class:`~door.records.kept_list.KeptGame`: read without
+    replaying its log), in words (:attr:`line`)."""
 
-    saved: SavedGame
-    line: str
-    owned: bool = True
-    opponent: str = ""
-    """The other player's name (a game against another caller)."""
+    listed: Listed
+
+    @property
+    def line(self) -> str:
+        """``"game #N (hand 3, you 20, Computer 26)"`` (a game whose log
+        did not read: ``"game #N against Computer"``)."""
+        listed = self.listed
+        if listed.hand is None or listed.scores is None:
+            return f"game #{listed.number} against {listed.other}"
+        return (f"game #{listed.number} (hand {listed.hand}, you {listed.scores[0]}, {listed.other} "
+                f"{listed.scores[1]})")
+
+    @property
+    def owned(self) -> bool:
+        """The caller owns it (a new game of theirs replaces it), rather than
+        being the other caller in someone else's."""
+        return self.listed.owned
 
     def against(self, name: str) -> bool:
         """True for a game against the caller called ``name`` (ignoring case)."""
-        return self.against_caller and bool(name) and name_key(self.opponent) == name_key(name)
+        return self.against_caller and bool(name) and name_key(self.listed.other) == name_key(name)
 
     @property
     def kind(self) -> GameKind:
         """What the game is (against the computer, the sysop, a caller, ...)."""
-        return self.saved.kind
+        return self.listed.kind
 
     @property
     def against_sysop(self) -> bool:
         """True for a game against the sysop (resumed by paging them)."""
-        return self.saved.opponent == Opponent.SYSOP
+        return self.kind is GameKind.SYSOP
 
     @property
     def against_caller(self) -> bool:
         """True for a game against another caller (resumed by challenging them)."""
-        return self.saved.opponent == Opponent.CALLER
+        return self.kind not in (GameKind.SYSOP, *_VS_COMPUTER)
 
 
 _OWN_LIST = (GameKind.CORRESPONDENCE, GameKind.TOURNAMENT)
@@ -66,56 +77,54 @@ class Broken:
     why: str
 
 
-async def load_kept(side: CallerSide) -> tuple[list[KeptGame], Broken | None]:
-    """The caller's unfinished games (the most recently moved first, those
-    with a deadline nearest first), each checked by replaying it once; and
-    the first one whose log cannot be read or does not replay (never a
-    crash), or ``None``.  A game against a guest cannot go on (a guest
-    cannot come back): it is given up, and the menu says so
-    (``presence``'s messages), rather than offered to resume."""
-    caller = side.caller
-    if caller.account is None:
-        return [], None
+async def load_kept(side: Side) -> list[KeptGame]:
+    """The side's unfinished games (the most recently moved first, those
+    with a deadline nearest first) as the store's list says they stand:
+    no game's log is replayed (:func:`replayed` replays the one taken
+    up).  A game against a guest cannot go on (a guest cannot come
+    back): it is given up, and the menu says so (``presence``'s
+    messages), rather than offered to resume."""
+    ctx, account = side.ctx, side.account
+    if account is None:
+        return []
     kept: list[KeptGame] = []
-    broken: Broken | None = None
-    for listed in await side.ctx.store.saved.unfinished(caller.account.id):
+    for listed in await ctx.store.saved.unfinished(account.id):
         if listed.kind in _OWN_LIST:
             continue
-        try:
-            game = await _checked(side, listed.id)
-        except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
-            side.log.error("the saved game %d of %r does not replay: %s", listed.id, caller.name, exc)
-            broken = broken or Broken(listed.id, str(exc)[:70])
+        if listed.guest:
+            await ctx.store.saved.drop(listed.id)
+            side.log.info("the kept game %d of %r against a guest was given up", listed.number, side.name)
+            side.presence.messages.append(f"Your game #{listed.number} was against a guest, who cannot come "
+                                          "back: it is given up.")
             continue
-        if game is not None:
-            kept.append(game)
-    return kept, broken
+        kept.append(KeptGame(listed))
+    return kept
 
 
-async def _checked(side: CallerSide, saved_id: int) -> KeptGame | None:
-    """The kept game ``saved_id`` replayed, or ``None`` (gone meanwhile,
-    or against a guest: given up).  Raises ``ValueError`` (and the
-    notation's and the engine's errors) when it does not replay."""
-    ctx, caller, presence = side.ctx, side.caller, side.presence
-    assert caller.account is not None
-    saved = await ctx.store.saved.load_game(saved_id)
-    if saved is None:
+async def replayed(side: Side, kept: KeptGame) -> SavedGame | Broken | None:
+    """The kept game ``kept`` read from the store and replayed once, to
+    go on with; ``None`` when it is gone meanwhile; :class:`Broken` when
+    its log cannot be read or does not replay (never a crash)."""
+    try:
+        saved = await side.ctx.store.saved.load_game(kept.listed.id)
+        if saved is not None:
+            game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+            if game.over:
+                raise ValueError("the game in it is already over")
+    except (ValueError, KeyError, TypeError) as exc:  # NotationError, IllegalAction, RulesError, bad JSON
+        side.log.error("the saved game %d of %r does not replay: %s", kept.listed.id, side.name, exc)
+        return Broken(kept.listed.id, str(exc)[:70])
+    return saved
+
+
+async def resumable(side: CallerSide, kept: KeptGame) -> SavedGame | None:
+    """:func:`replayed`, a game that does not replay offered to abandon
+    (:func:`offer_to_drop`)."""
+    saved = await replayed(side, kept)
+    if isinstance(saved, Broken):
+        await offer_to_drop(side, saved)
         return None
-    other = saved.other_account if saved.account_id == caller.account.id else saved.account_id
-    if saved.opponent == Opponent.CALLER and other is None:
-        await ctx.store.saved.drop(saved.id)
-        side.log.info("the kept game %d of %r against a guest was given up", saved.number, caller.name)
-        if presence is not None:
-            presence.messages.append(f"Your game #{saved.number} was against a guest, who cannot come back: "
-                                     "it is given up.")
-        return None
-    game, _ = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-    if game.over:
-        raise ValueError("the game in it is already over")
-    seat = saved.seat_of(caller.account.id)
-    opponent = saved.players[1 - seat] if len(saved.players) == 2 else ""
-    return KeptGame(saved, saved.line(caller.account.id, game), owned=saved.account_id == caller.account.id,
-                    opponent=opponent)
+    return saved
 
 
 def kept_words(kept: list[KeptGame]) -> str | None:

@@ -16,14 +16,15 @@ from collections.abc import Sequence
 
 from door.caller.identity import Caller
 from door.caller.registering import MIN_PASSWORD, create_account, password_refused
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.config import SysopConfig
 from door.records.names import clean_name, name_key
 from door.records.store import Account
+from door.records.throttle import Verdict
 from door.ui.display import Presentation
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 
-__all__ = ["login", "reserved", "offered_name", "RESERVED_NAMES", "READER_OFFER", "READER_KEY"]
+__all__ = ["login", "checked_password", "reserved", "offered_name", "RESERVED_NAMES", "READER_OFFER", "READER_KEY"]
 
 READER_OFFER = "Cribbage door. Type S and press RETURN for screen-reader mode."
 """The first line the door sends a caller, in plain text: a
@@ -126,17 +127,24 @@ async def _password(side: CallerSide, account: Account) -> bool:
         ], "Password: ", "", 64, mask=True, note=note)
         if not password:
             return False
-        verdict = await ctx.throttle.check(account.name, display.terminal.address, display.terminal.kind,
-                                           password, stored)
+        verdict = await checked_password(side, account.name, password, stored)
         if verdict.ok:
             log.info("caller %r logged in", account.name)
             return True
-        if verdict.refused:
-            note = verdict.refused
-            continue
-        await asyncio.sleep(verdict.delay)
-        note = "Wrong password."
+        note = verdict.refused or "Wrong password."
     return False
+
+
+async def checked_password(side: Side, name: str, password: str, stored: str) -> Verdict:
+    """``password`` checked against the hash ``stored`` for ``name``,
+    within the limits on wrong passwords by name and by the address the
+    side calls from (:class:`~door.records.throttle.LoginThrottle`); a
+    wrong one answered only after the delay it costs (none when refused
+    outright).  For the login screen and the game protocol alike."""
+    verdict = await side.ctx.throttle.check(name, side.terminal.address, side.terminal.kind, password, stored)
+    if not verdict.ok and verdict.refused is None:
+        await asyncio.sleep(verdict.delay)
+    return verdict
 
 
 async def _register(side: CallerSide, name: str) -> Account | str:

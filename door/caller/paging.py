@@ -11,21 +11,18 @@ import asyncio
 import dataclasses
 from collections.abc import Awaitable, Callable
 
-from door.caller.seated import seated
-from door.caller.side import CallerSide
+from door.caller.side import Asked, CallerSide, Side
 from door.games.kinds import sysop_game
-from door.net.keys import KeyName
 from door.net.terminal import HungUp
 from door.play.human_seat import HumanSeat
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.sysop.presence import Invitation, sysop_identity
-from door.ui.canvas import Canvas
-from door.ui.prompts import NOTE, REASON_LIMIT, ask_choice, ask_line, frame, show_page
+from door.ui.prompts import REASON_LIMIT, ask_choice, ask_line, show_page
 from engine.rules import Rules
 from engine.scoring import RunMode
 
-__all__ = ["page_sysop"]
+__all__ = ["page_sysop", "ring", "play_sysop"]
 
 
 async def page_sysop(side: CallerSide, play_computer: Callable[[], Awaitable[None]],
@@ -43,7 +40,7 @@ async def page_sysop(side: CallerSide, play_computer: Callable[[], Awaitable[Non
             "Page the sysop for a game.",
             "Say why if you like, then press RETURN to page.",
         ], "Reason: ", "", REASON_LIMIT)
-    invitation = await _ring(side, reason)
+    invitation, _ = await ring(side, reason)
     if invitation is None and resume is not None:
         await show_page(side.display, "Paging", [
             "The sysop is not available right now.", "",
@@ -56,42 +53,44 @@ async def page_sysop(side: CallerSide, play_computer: Callable[[], Awaitable[Non
             await play_computer()
         return
     rules = resume.rules if resume is not None else await _runs(side, invitation)  # (a kept game: its rules)
-    await _play_sysop(side, invitation, rules, resume)
+    await play_sysop(side, invitation, rules, resume)
 
 
-async def _ring(side: CallerSide, reason: str) -> Invitation | None:
-    """The page, shown with the seconds left until the sysop answers or
-    ESC (or Q) stops it; the sysop's invitation, or ``None``."""
-    display, lobby, presence = side.display, side.ctx.lobby, side.presence
+async def ring(side: Side, reason: str) -> tuple[Invitation | None, bool]:
+    """Page the sysop with ``reason``: the console rings for
+    ``page_timeout`` seconds, shown with the seconds left, until the
+    sysop answers or the side stops it (ESC or Q at a screen, ``leave``
+    by the protocol).  One flow for the screens and the game protocol.
+    Returns the sysop's invitation (``None``: not answered, or stopped)
+    and whether a program left.  Raises
+    :class:`~door.net.terminal.HungUp` when the line drops (the page
+    withdrawn; accepted meanwhile, the console stops waiting)."""
+    lobby, presence = side.ctx.lobby, side.presence
     side.doing(Doing.PAGING)
     page = asyncio.create_task(lobby.page(presence, reason))
 
     def seconds_left() -> int:
-        return next((p.seconds_left for p in lobby.pages if p.presence is presence), 0)
+        """All the seconds until the lobby holds the page (the task has not run yet)."""
+        full = 0 if page.done() else int(side.ctx.paging.page_timeout)
+        return next((p.seconds_left for p in lobby.pages if p.presence is presence), full)
 
-    def paint(canvas: Canvas) -> None:
-        row = frame(canvas, "Paging", [f"Paging the sysop... {seconds_left()} s", "",
-                                       "The sysop's console is ringing. ESC stops paging."])
-        canvas.put(row, 4, f"Your reason: {reason or '(none)'}", NOTE)
-
-    display.show(paint, text=lambda: [f"Paging the sysop for up to {seconds_left()} seconds. Your reason: "
-                                      f"{reason or 'none'}.", "Press ESC to stop paging."])
-    shown = seconds_left()
+    asked = Asked("Paging", lambda s: [f"Paging the sysop... {s} s", "",
+                                       "The sysop's console is ringing. ESC stops paging."],
+                  lambda s: [f"Paging the sysop for up to {s} seconds. Your reason: {reason or 'none'}.",
+                             "Press ESC to stop paging."],
+                  lambda s: f"Paging the sysop for up to {s} seconds.", "paging the sysop: only leave stops it",
+                  seconds_left, note=f"Your reason: {reason or '(none)'}")
     try:
-        async for key in display.keys(tick=0.25):  # a quarter second: the sysop's answer shows at once
-            if page.done():
-                break
-            if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
-                lobby.cancel_page(presence)
-            elif key is None and seconds_left() == shown:
-                continue  # nothing new to show
-            shown = seconds_left()
-            display.refresh_soon()
+        left = await side.wait_on(page, lambda: lobby.cancel_page(presence), asked)
     except HungUp:
-        lobby.cancel_page(presence)
-        await page
+        if (invitation := await page) is not None:
+            invitation.handoff.set_result(None)  # (accepted as the line dropped: the console stops waiting)
         raise
-    return page.result()
+    invitation = page.result()
+    if left and invitation is not None:
+        invitation.handoff.set_result(None)
+        invitation = None
+    return invitation, left
 
 
 async def _runs(side: CallerSide, invitation: Invitation) -> Rules:
@@ -113,16 +112,18 @@ async def _runs(side: CallerSide, invitation: Invitation) -> Rules:
     return dataclasses.replace(side.ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
 
 
-async def _play_sysop(side: CallerSide, invitation: Invitation, rules: Rules, resume: SavedGame | None) -> None:
-    """The caller against the sysop who accepted, under ``rules`` (from
-    ``resume`` when it is a kept game), until the game is over."""
-    ctx, caller = side.ctx, side.caller
+async def play_sysop(side: Side, invitation: Invitation, rules: Rules, resume: SavedGame | None = None) -> bool:
+    """The side against the sysop who accepted (``invitation``), under
+    ``rules`` (from ``resume`` when it is a kept game), until the game is
+    over; a registered player's game is kept.  One flow for the screens
+    and the game protocol; True when a program left meanwhile."""
+    ctx = side.ctx
     mine = side.new_seat()
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                        identity=sysop_identity(invitation.console.name))
-    table = sysop_game(ctx.games, rules, (mine, theirs), caller.account.id if caller.account else None,
-                       side.seeds, resume)
+    table = sysop_game(ctx.games, rules, (mine, theirs), side.account.id if side.account else None, side.seeds,
+                       resume)
     invitation.handoff.set_result(theirs)
-    side.log.info("%s plays the sysop %s%s", caller.name, invitation.console.name,
+    side.log.info("%s plays the sysop %s%s", side.name, invitation.console.name,
                   f" (game {resume.number} resumed)" if resume is not None else "")
-    await seated(side, mine, table, Doing.VS_SYSOP)
+    return await side.play(mine, table, Doing.VS_SYSOP)

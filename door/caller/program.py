@@ -42,9 +42,10 @@ class Program:
         """The account's identity, or ``None`` for a guest."""
         return account_identity(self.account.id) if self.account is not None else None
 
-    def seat(self, send: Callable[[dict[str, Any]], None]) -> ApiSeat:
-        """A new seat for this program, sending by ``send``, with its seed."""
-        return ApiSeat(self.name, send, self.seed, self.identity)
+    def seat(self, send: Callable[[dict[str, Any]], None], name: str | None = None) -> ApiSeat:
+        """A new seat for this program, sending by ``send``, with its seed
+        (under ``name``, default the program's)."""
+        return ApiSeat(self.name if name is None else name, send, self.seed, self.identity)
 
     def set_seed(self, text: str) -> str:
         """The program's own seed from ``text`` (64 hex digits as given,

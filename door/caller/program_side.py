@@ -5,19 +5,25 @@ who the program is, passed to every flow of the game protocol."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from door.caller.program import Program
-from door.caller.side import Log, shared_line
+from door.caller.side import Asked, Log, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import Terminal
 from door.play.api_messages import error_message
+from door.play.api_moves import play_seat, while_asked
+from door.play.api_seat import ApiSeat
 from door.play.seat import Seat
 from door.play.table import Table
+from door.records.accounts import Account
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
+from engine.shuffle import SeedChain
 
 __all__ = ["ProgramSide"]
 
@@ -51,6 +57,45 @@ class ProgramSide:
         """Tell the lobby what the program is doing now (naming ``whom``, at
         which ``table``, in which ``seat``)."""
         self.ctx.lobby.update(self.presence, what, table, whom, seat)
+
+    @property
+    def name(self) -> str:
+        """The program's name."""
+        return self.who.name
+
+    @property
+    def account(self) -> Account | None:
+        """The program's account (``None`` for a guest)."""
+        return self.who.account
+
+    @property
+    def seeds(self) -> SeedChain:
+        """The door's seeds for this connection's games."""
+        return self.who.seeds
+
+    def new_seat(self, name: str | None = None) -> ApiSeat:
+        """A new seat for the program (under ``name``, default its own), sending by this connection."""
+        return self.who.seat(self.send, name)
+
+    async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
+        """``lines`` in one ``notice`` (or ``error`` on ``field_name``)."""
+        text = " ".join(line for line in lines if line)
+        if field_name:
+            self.error(field_name, text)
+        else:
+            self.notice(text)
+
+    async def wait_on(self, task: asyncio.Task[Any], stop: Callable[[], None], asked: Asked) -> bool:
+        """Tell the program ``asked``, then wait for ``task`` (:func:`~door.play.api_moves.while_asked`)."""
+        self.notice(asked.told(asked.seconds()))
+        return await while_asked(self.link, task, stop, asked.busy)
+
+    async def play(self, seat: Seat, table: Table | None, doing: Doing, whom: str = "") -> bool:
+        """Play at ``seat`` (:func:`~door.play.api_moves.play_seat`)."""
+        assert isinstance(seat, ApiSeat)
+        if table is not None:
+            self.doing(doing, table, whom, seat)
+        return await play_seat(self.link, seat)
 
     @property
     def terminal(self) -> Terminal:

@@ -21,7 +21,7 @@ from door.caller.kept import (
     kept_words,
     load_kept,
     offer_resume,
-    offer_to_drop,
+    resumable,
 )
 from door.caller.login import READER_OFFER, login
 from door.caller.menu import MenuItem, MenuState, main_menu, show_recent_games, show_statistics, show_top_players
@@ -193,20 +193,19 @@ class CallerSession(CallerSide):
         await offer_key_link(self, proved.offered_key)
         await back_to_waiting_table(self)
         self.presence.messages.extend(await login_news(self))  # (games by correspondence that wait on them)
-        kept, broken = await load_kept(self)
-        if broken is not None:
-            await offer_to_drop(self, broken)
+        kept = await load_kept(self)
         newest = kept[0] if kept else None  # (the one moved last: the others are on the menu)
         if newest is not None and not any(k.against(challenge) for k in kept):  # (come to go on with it: no question)
+            saved = await resumable(self, newest)  # (replayed: one whose log does not read is offered to abandon)
             self.doing(Doing.RESUME_PROMPT)
-            if await offer_resume(self, newest, len(kept)):
-                await self._resume(newest)
+            if saved is not None and await offer_resume(self, newest, len(kept)):
+                await self._resume(newest, saved)
 
     async def _at_the_menu(self, named: str, first: MenuItem | None) -> bool:
         """The menu once (or ``first``, a choice made already; or a
         challenge to ``named`` at once) and the choice carried out; False
         when the caller leaves."""
-        kept, _ = await load_kept(self)  # the kept games are offered on the menu
+        kept = await load_kept(self)  # the kept games are offered on the menu (none replayed)
         choice = MenuItem.PLAY_CALLER if named else first or await self._menu(kept)
         if choice is MenuItem.QUIT:
             return False
@@ -262,8 +261,7 @@ class CallerSession(CallerSide):
         caller to challenge at once)."""
         handlers: dict[MenuItem, Callable[[], Awaitable[None]]] = {
             MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
-            MenuItem.PLAY_CALLER: lambda: challenge_caller(  # (come from another node to go on with a kept game)
-                self, named=named, resume=next((k.saved for k in kept if k.against(named)), None)),
+            MenuItem.PLAY_CALLER: lambda: self._challenge_named(named, kept),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
             MenuItem.DAILY_DEAL: lambda: daily_deal(self, lambda day, deal: self._play(daily=day, deal=deal)),
@@ -385,15 +383,25 @@ class CallerSession(CallerSide):
         if chosen is not None:
             await self._resume(chosen)
 
-    async def _resume(self, kept: KeptGame) -> None:
-        """Go on with a kept game: against the computer at once, against the
-        sysop by paging them, against another caller by challenging them."""
+    async def _challenge_named(self, named: str, kept: list[KeptGame]) -> None:
+        """Challenge a caller (``named``: one come from another node, to go
+        on with the kept game with them when there is one)."""
+        own = next((k for k in kept if k.against(named)), None)
+        await challenge_caller(self, named=named, resume=await resumable(self, own) if own is not None else None)
+
+    async def _resume(self, kept: KeptGame, saved: SavedGame | None = None) -> None:
+        """Go on with a kept game (``saved``: read already, else read and
+        replayed now): against the computer at once, against the sysop by
+        paging them, against another caller by challenging them."""
+        saved = saved or await resumable(self, kept)
+        if saved is None:
+            return
         if kept.against_sysop:
-            await page_sysop(self, self._play, resume=kept.saved)
+            await page_sysop(self, self._play, resume=saved)
         elif kept.against_caller:
-            await challenge_caller(self, resume=kept.saved)
+            await challenge_caller(self, resume=saved)
         else:
-            await self._play(resume=kept.saved)
+            await self._play(resume=saved)
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
                     fixed: Rules | None = None, daily: str | None = None, deal: SeededShuffle | None = None) -> None:

@@ -9,29 +9,40 @@ welcome screen to goodbye); every screen of ``door/caller`` takes it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from door.caller.identity import Caller
 from door.context import DoorContext
 from door.net.gate import in_networks
-from door.net.terminal import Terminal, TerminalKind
+from door.net.keys import KeyName
+from door.net.terminal import HungUp, Terminal, TerminalKind
 from door.play.deals import new_chain, new_seed
 from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
+from door.records.accounts import Account
 from door.records.store import StoreError
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
+from door.ui.canvas import Canvas
 from door.ui.display import Display, Presentation
 from door.ui.line_display import LineDisplay
+from door.ui.prompts import NOTE, frame, show_page
 from engine.shuffle import SeedChain
 
 if TYPE_CHECKING:
     from door.play.table import Seat, Table
 
-__all__ = ["CallerSide", "Log", "NOBODY", "Side", "shared_line"]
+__all__ = ["Asked", "CallerSide", "Log", "NEWS_WAIT", "NOBODY", "Side", "shared_line"]
+
+NEWS_WAIT = 10.0
+"""Seconds a player who left a rated match waits for its result to be
+recorded before the menu (the store is slow, or the match goes on)."""
 
 Log = logging.Logger | logging.LoggerAdapter[logging.Logger]
 """The session's log (its lines name the connection)."""
@@ -40,12 +51,33 @@ NOBODY = Caller("", None)
 """Who is calling before the login says."""
 
 
+@dataclass(frozen=True)
+class Asked:
+    """A question put to someone else (a challenge, a page) as a side
+    shows it while it waits: at a screen ``title`` and the ``shown``
+    lines (given the seconds left; ``note`` under them), in
+    screen-reader mode the ``said`` lines; a program is ``told`` once,
+    and any message of its meanwhile is answered ``busy``.  ``seconds()``:
+    the seconds left."""
+
+    title: str
+    shown: Callable[[int], list[str]]
+    said: Callable[[int], list[str]]
+    told: Callable[[int], str]
+    busy: str
+    seconds: Callable[[], int]
+    note: str = ""
+
+
 class Side(Protocol):
     """What a flow shared by the screens and the game protocol needs of a
     session: the door's shared ``ctx``, the connection's ``presence`` in
-    the lobby and its ``log``, and its ``terminal`` (the address it calls
-    from, its kind).  :class:`CallerSide` and
-    :class:`~door.caller.program_side.ProgramSide` are both one."""
+    the lobby and its ``log``, its ``terminal`` (the address it calls
+    from, its kind), who plays (``name``, ``account``) with the call's
+    door ``seeds``; and its presentation: a seat, a page of news, a wait
+    on an answer and a game played, each as a screen or as messages.
+    :class:`CallerSide` and :class:`~door.caller.program_side.ProgramSide`
+    are both one."""
 
     @property
     def ctx(self) -> DoorContext: ...
@@ -58,6 +90,35 @@ class Side(Protocol):
 
     @property
     def terminal(self) -> Terminal: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def account(self) -> Account | None: ...
+
+    @property
+    def seeds(self) -> SeedChain: ...
+
+    def doing(self, what: Doing, table: Table | None = None, whom: str = "", seat: Seat | None = None) -> None:
+        """Tell the lobby what the side is doing now."""
+
+    def new_seat(self, name: str | None = None) -> Seat:
+        """A new seat for this side at a table (under ``name``, default its own)."""
+
+    async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
+        """Say ``lines`` (a page titled ``title``; a program's ``notice``, or
+        its ``error`` on ``field_name`` when given: a refusal)."""
+
+    async def wait_on(self, task: asyncio.Task[Any], stop: Callable[[], None], asked: Asked) -> bool:
+        """Wait for ``task`` (the answer to ``asked``); ``stop()`` withdraws
+        the question.  True when a program left meanwhile.  Raises
+        :class:`~door.net.terminal.HungUp` (after ``stop()``)."""
+
+    async def play(self, seat: Seat, table: Table | None, doing: Doing, whom: str = "") -> bool:
+        """Play at ``seat`` until the table is done with it (``doing``,
+        ``whom`` and ``table``, when known, told to the lobby); True when
+        a program left meanwhile."""
 
 
 def shared_line(terminal: Terminal, shared: list[str]) -> bool:
@@ -94,6 +155,16 @@ class CallerSide:
     def terminal(self) -> Terminal:
         """The caller's terminal."""
         return self.display.terminal
+
+    @property
+    def name(self) -> str:
+        """The caller's name."""
+        return self.caller.name
+
+    @property
+    def account(self) -> Account | None:
+        """The caller's account (``None`` for a guest)."""
+        return self.caller.account
 
     @property
     def shared_line(self) -> bool:
@@ -136,6 +207,66 @@ class CallerSide:
                     self.ctx.paging.chat_limit, identity=None if anonymous else self.presence.identity,
                     hand_pause=self.ctx.caller.hand_pause, session_seed=self.session_seed,
                     thinking=self.ctx.thinking)
+
+    async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
+        """Show ``lines`` on a page titled ``title`` until a key."""
+        await show_page(self.display, title, list(lines))
+
+    async def wait_on(self, task: asyncio.Task[Any], stop: Callable[[], None], asked: Asked) -> bool:
+        """Show ``asked`` with its seconds left until ``task`` is done; ESC
+        or Q calls ``stop()``.  False (a caller does not leave here)."""
+        display = self.display
+
+        def paint(canvas: Canvas) -> None:
+            row = frame(canvas, asked.title, asked.shown(asked.seconds()))
+            canvas.put(row, 4, asked.note, NOTE)
+
+        display.show(paint, text=lambda: asked.said(asked.seconds()))
+        shown = asked.seconds()
+        try:
+            async for key in display.keys(tick=0.25):  # a quarter second: the answer shows at once
+                if task.done():
+                    break
+                if key is not None and (key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ")):
+                    stop()
+                elif key is None and asked.seconds() == shown:
+                    continue  # nothing new to show
+                shown = asked.seconds()
+                display.refresh_soon()
+        except HungUp:
+            stop()
+            raise
+        return False
+
+    async def play(self, seat: Seat, table: Table | None, doing: Doing, whom: str = "") -> bool:
+        """Play at ``seat`` (a :class:`HumanSeat`) until the table is done
+        with it (a dropped line raises :class:`~door.net.terminal.HungUp`
+        from the game's key loop); ``doing`` and ``whom`` (and ``table``,
+        when known here) go to the lobby.  A rated match's news is shown
+        on a page; when the other player left the match, the menu says so
+        (the table's ``parting``).  False (a caller does not leave here)."""
+        assert isinstance(seat, HumanSeat)
+        presence = self.presence
+        if table is not None:
+            self.doing(doing, table, whom, seat)
+        presence.deliver = seat.notice
+        try:
+            await seat.play()
+        finally:
+            presence.deliver = None
+        played = seat.table or table
+        if seat.failure is not None:
+            await show_page(self.display, "Sorry", [seat.failure])
+        if played is not None and played.rated:
+            # the match's end is recorded as the table finishes (a forfeit's just after the leaver's Y): wait for
+            # it, then show what it did to the ratings on a page of its own, which waits for a key
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(played.ended.wait(), NEWS_WAIT)
+            if played.series.news[seat.index]:
+                await show_page(self.display, "Rated match", played.series.news[seat.index])
+        elif played is not None and (parting := played.ending.parting.get(seat.index)):
+            presence.messages.append(parting)  # the menu says why the game ended (the other player left)
+        return False
 
     async def remember_options(self) -> None:
         """Keep a registered caller's options (and mode) in their account;

@@ -11,18 +11,20 @@ players are told when someone starts and stops watching.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import contextlib
+from collections.abc import Iterable, Iterator
 
-from door.caller.side import CallerSide
+from door.caller.side import CallerSide, Side
 from door.net.keys import KeyName
 from door.play.human_seat import HumanSeat
+from door.play.seat import Watcher
 from door.play.spectator import Spectator
 from door.play.table import Table
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["watch_game", "watchable_tables", "any_watchable", "TABLES_SHOWN"]
+__all__ = ["watch_game", "watching", "watchable_tables", "any_watchable", "TABLES_SHOWN"]
 
 TABLES_SHOWN = 9
 """Games listed to watch at once (keys 1 to 9)."""
@@ -59,11 +61,28 @@ def _tell_players(table: Table, text: str) -> None:
         seat.notice(text)
 
 
+@contextlib.contextmanager
+def watching(side: Side, table: Table, watcher: Watcher) -> Iterator[None]:
+    """``watcher`` (the side's view) on ``table`` while the block runs,
+    for the screens and the game protocol alike: the lobby told, and both
+    players when it starts and stops (not once the game is over)."""
+    table.watchers.append(watcher)
+    side.doing(Doing.WATCHING_GAME, whom=f"{table.seats[0].name} and {table.seats[1].name}")
+    _tell_players(table, f"{side.name} is watching.")
+    try:
+        yield
+    finally:
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+        if not table.ended.is_set():
+            _tell_players(table, f"{side.name} stopped watching.")
+
+
 async def watch_game(side: CallerSide) -> None:
     """W at the menu: choose a game between callers and watch it until ESC
     or Q, the game's end, or a player refusing watchers.  Raises
     :class:`~door.net.terminal.HungUp` on hang-up."""
-    display, ctx, caller = side.display, side.ctx, side.caller
+    display, ctx = side.display, side.ctx
     tables = watchable_tables(ctx.lobby.tables, side.presence)[:TABLES_SHOWN]
     if not tables:
         await show_page(display, "Watch a game", [
@@ -85,13 +104,10 @@ async def watch_game(side: CallerSide) -> None:
         await show_page(display, "Watch a game", ["That game is over, or its players no longer take watchers."])
         return
     view = Spectator(display, table, prompt="Watching {a} against {b}; the chat is theirs. ESC or Q stops watching.")
-    table.watchers.append(view)
-    side.doing(Doing.WATCHING_GAME, whom=f"{table.seats[0].name} and {table.seats[1].name}")
-    _tell_players(table, f"{caller.name} is watching.")
     display.show(view.paint, hold=lambda: table.writing,
                  text=lambda: [view.prompt.format(a=table.seats[0].name, b=table.seats[1].name)])
     why = ""
-    try:
+    with watching(side, table, view):
         async for key in display.keys(tick=1.0):
             if table.ended.is_set():
                 why = "The game is over."
@@ -107,11 +123,6 @@ async def watch_game(side: CallerSide) -> None:
             view.vs.prompt = told  # (on the full screen, the bottom line until the next move)
             display.answer(told)
             display.refresh_soon()
-    finally:
-        if view in table.watchers:
-            table.watchers.remove(view)
-        if not table.ended.is_set():
-            _tell_players(table, f"{caller.name} stopped watching.")
     side.doing(Doing.WATCHED)  # (the console no longer says they watch a game that ended)
     if why:
         await show_page(display, "Watch a game", [why])

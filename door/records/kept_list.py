@@ -39,7 +39,9 @@ class KeptGame:
     ``deadline`` (seconds since the epoch) and ``days_per_move`` (``None``
     but in correspondence), ``owned`` (this account owns it), and its
     state: ``hand`` (the hand number) and ``scores`` (this account's
-    first), both ``None`` when its log does not read."""
+    first), both ``None`` when its log does not read; ``guest``: a game
+    between callers whose other player was a guest (no account), who
+    cannot come back to it."""
 
     id: int
     kind: GameKind
@@ -54,6 +56,7 @@ class KeptGame:
     owned: bool
     hand: int | None
     scores: tuple[int, int] | None
+    guest: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,11 @@ def _other(row: Sequence[Any], seat: int, owned: bool, players: Sequence[str]) -
     return str(name) if name is not None else "a guest"
 
 
+def _guest(row: Sequence[Any]) -> bool:
+    """True for ``row``'s game between callers with no other account (a guest's)."""
+    return bool(row[2] == Opponent.CALLER and row[9] is None)
+
+
 def _stood(account_id: int, row: Sequence[Any]) -> KeptGame | None:
     """The game of ``row`` as its last writer said it stands (its hand,
     scores and seat to move), or ``None`` when it did not say, or the row
@@ -111,7 +119,7 @@ def _stood(account_id: int, row: Sequence[Any]) -> KeptGame | None:
     scores = (row[18], row[19])
     return KeptGame(row[0], kind, _other(row, seat, owned, players if isinstance(players, list) else ()), row[3],
                     row[7], row[7] if row[13] is None else row[13], _turn(row[14], seat), row[15], row[16], seat,
-                    owned, row[17], (scores[seat], scores[1 - seat]))
+                    owned, row[17], (scores[seat], scores[1 - seat]), _guest(row))
 
 
 def _kept(db: Connection, account_id: int, row: Sequence[Any], texts: Sequence[str]) -> KeptGame:
@@ -127,11 +135,11 @@ def _kept(db: Connection, account_id: int, row: Sequence[Any], texts: Sequence[s
         except (NotationError, ValueError):
             kind = GameKind.CALLER if row[2] == Opponent.CALLER else GameKind.COMPUTER
         return KeptGame(row[0], kind, _other(row, seat, owned, ()), row[3], row[7], updated, _turn(row[14], seat),
-                        row[15], row[16], seat, owned, None, None)
+                        row[15], row[16], seat, owned, None, None, _guest(row))
     scores = game.scores()
     return KeptGame(saved.id, saved.kind, _other(row, seat, owned, saved.players), saved.number, saved.started,
                     updated, _turn(to_move_of(game), seat), saved.deadline, saved.days_per_move, seat, owned,
-                    game.hand_number, (scores[seat], scores[1 - seat]))
+                    game.hand_number, (scores[seat], scores[1 - seat]), _guest(row))
 
 
 def kept_games(db: Connection, account_id: int, waiting: bool = False, stood: bool = True) -> list[KeptGame]:

@@ -161,6 +161,29 @@ async def test_a_dropped_bot_finds_its_game_going_on(door: DoorServer) -> None:
     await bot.close()
 
 
+async def test_a_bot_whose_kept_game_does_not_read_is_told_and_goes_on(door: DoorServer) -> None:
+    """A bot's kept game against the computer has a saved move that does
+    not read: at its next login it is told the game cannot go on (a
+    ``notice``), and its session goes on to the menu (``lobby`` answers)."""
+    _, token = await door.store.bots.make("Robo")
+    bot = await bot_in(door, "Robo", token)
+    await bot.send(json.dumps({"type": "play_computer", "game_to": 61}))
+    await play_on(bot, moves=3)
+    await bot.close()
+    await asyncio.sleep(0.5)
+
+    def spoil(db: Any) -> None:
+        saved_id, last = db.execute("SELECT saved_id, MAX(seq) FROM saved_actions").fetchone()
+        db.execute("INSERT INTO saved_actions (saved_id, seq, action) VALUES (?, ?, ?)",
+                   (saved_id, last + 1, "no such move"))
+    await door.store.saved.database.tx(spoil)
+    bot = await bot_in(door, "Robo", token)
+    assert "cannot go on: its saved moves do not replay" in (await next_message(bot, "notice"))["text"]
+    await bot.send(json.dumps({"type": "lobby"}))
+    await next_message(bot, "lobby")
+    await bot.close()
+
+
 async def test_a_bot_whose_line_drops_in_a_game_against_a_caller_goes_back_to_it(door: DoorServer) -> None:
     """The caller's table waits for a bot that dropped, as for any
     registered caller: the bot logs in again, is put back in that game

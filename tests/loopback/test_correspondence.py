@@ -550,3 +550,42 @@ async def test_a_rated_offer_that_fair_play_no_longer_allows_is_played_unrated(t
         kept = [g for g in await store.saved.unfinished(ann_id) if g.kind is GameKind.CORRESPONDENCE]
         saved = await store.saved.load_game(kept[0].id)
         assert saved is not None and saved.rated is False and saved.best_of == 1
+
+
+async def test_a_game_whose_log_does_not_read_is_an_error_and_the_program_goes_on(tmp_path: Path) -> None:
+    """Robo's game by correspondence has a saved move that does not read
+    (no such notation): ``open`` answers an ``error`` on ``game``, and the
+    session goes on (``games`` still answers)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    async with running(config) as door:
+        store = door.store
+        _, token = await store.bots.make("Robo")
+        await store.accounts.create("Ann", hash_password(PASSWORD))
+        ws = await connect(f"ws://127.0.0.1:{door.web_port}/api/v1/play")
+        await next_message(ws, "hello")
+        await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+        await next_message(ws, "welcome")
+        await ws.send(json.dumps({"type": "offer", "name": "Robo", "days": 3}))
+        await next_message(ws, "notice")
+        await ws.close()
+        robo = await bot_in(door, "Robo", token)
+        await robo.send(json.dumps({"type": "games"}))
+        offer = (await next_message(robo, "games"))["offers"][0]
+        await robo.send(json.dumps({"type": "answer", "offer": offer["offer"], "accept": True}))
+        assert (await _sit_by_protocol(robo))["type"] == "waiting"
+        await robo.send(json.dumps({"type": "games"}))
+        game = (await next_message(robo, "games"))["games"][0]["game"]
+
+        def spoil(db: Any) -> None:
+            last = db.execute("SELECT MAX(seq) FROM saved_actions WHERE saved_id = ?", (game,)).fetchone()[0]
+            db.execute("INSERT INTO saved_actions (saved_id, seq, action) VALUES (?, ?, ?)",
+                       (game, last + 1, "no such move"))
+        await store.saved.database.tx(spoil)
+
+        await robo.send(json.dumps({"type": "open", "game": game}))
+        refused = await next_message(robo, "error")
+        assert refused["field"] == "game" and "do not replay" in refused["message"]
+        await robo.send(json.dumps({"type": "games"}))
+        assert [g["game"] for g in (await next_message(robo, "games"))["games"]] == [game]
+        await robo.close()

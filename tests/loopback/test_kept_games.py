@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from door.caller import kept
 from door.play.table import Table
+from door.records import kept_list
 from door.records.game_kinds import GameKind
 from door.records.games import Opponent
 from door.records.passwords import hash_password
 from door.records.saved_games import GameStart
 from door.records.store import Store
+from engine.game import replay
 from engine.rules import Rules
 from tests.loopback.test_callers import PASSWORD, both_in_chat, challenge, registered
 from tests.loopback.test_resume import GAME_ROWS
@@ -161,3 +164,44 @@ async def test_three_unfinished_games_of_one_account_are_kept_at_once_and_each_g
         assert len(await store.saved.unfinished(ids["Ann"])) == 3  # (all three still kept)
         for c in (ann, bob, cy):
             c.close()
+
+
+async def test_the_menu_lists_many_kept_games_without_replaying_them(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann keeps sixteen games with other callers, each row saying where it
+    stands: the menu, drawn three times, and R's list read no game's log;
+    only the game offered at login is replayed (once), and the list shows
+    each as it stands."""
+    replays: list[int] = []
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        replays.append(args[1])
+        return replay(*args, **kwargs)
+    for module in (kept, kept_list):
+        monkeypatch.setattr(module, "replay", counted)
+    config = make_config(tmp_path / "data")
+    async with running(config) as door:
+        store = door.store
+        ann = (await store.accounts.create("Ann", hash_password(PASSWORD))).id
+        rules = Rules(game_to=61)
+        for i in range(16):
+            other = (await store.accounts.create(f"Player{i}", hash_password(PASSWORD))).id
+            kind, points = (GameKind.CALLER, (0, 0)) if i < 8 else (GameKind.MATCH, (1, 0))
+            await _keep(store, GameStart(ann, Opponent.CALLER, 200 + i, 0, rules, points, 0, other,
+                                         ("Ann", f"Player{i}"), kind=kind))
+        await store.saved.database.tx(lambda db: db.execute(
+            "UPDATE saved_games SET hand = 2, score0 = 7, score1 = 5"))
+
+        caller = await registered(door.telnet_port, store, "Ann", until="Ask them to go on with it?")
+        assert len(replays) == 1
+        await caller.send(b"n")
+        s = caller.screen
+        for _ in range(2):
+            await s.wait_for(lambda: "Resume one of your 16 unfinished games" in s.text())
+            await caller.send(b"r")
+            await s.wait_for(lambda: "Your unfinished games:" in s.text())
+            assert "(hand 2, you 7, Player" in s.text()
+            await caller.send(b"\x1b")
+        await s.wait_for(lambda: "Resume one of your 16 unfinished games" in s.text())
+        assert len(replays) == 1
+        caller.close()
