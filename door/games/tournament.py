@@ -54,10 +54,11 @@ log = logging.getLogger(__name__)
 
 
 def _kept(house: GameHouse, tournament: str, pairing: int, players: tuple[str, str],
-          deadline: float | None, linked: asyncio.Event | None = None) -> Kept:
+          deadline: float | None, linked: asyncio.Event | None = None, live: bool = False) -> Kept:
     """How a tournament game is kept: its kind, the round's deadline, and
     the pairing told of the seat it waits on, of each new game of the
-    match and of its result (``linked`` is set once the first is linked)."""
+    match and of its result (``linked`` is set once the first is linked);
+    ``live``: played live (its records and ratings live play's)."""
     tournaments = house.store.tournaments
 
     async def due(to_move: int | None, now: float) -> float | None:
@@ -89,7 +90,7 @@ def _kept(house: GameHouse, tournament: str, pairing: int, players: tuple[str, s
             return
         log.info("tournament %s: %s beat %s %s", tournament, winner, loser, score or "by forfeit")
 
-    return Kept(GameKind.TOURNAMENT, None, due, started, concluded)
+    return Kept(GameKind.TOURNAMENT, None, due, started, concluded, live=live)
 
 
 async def _may_be_rated(house: GameHouse, s: Seating) -> bool:
@@ -145,8 +146,9 @@ async def seat_live(house: GameHouse, s: Seating) -> Table:
     linked = asyncio.Event()
     seats = (_away(s.players[0], s.accounts[0]), _away(s.players[1], s.accounts[1]))
     until = s.show_by if s.show_by is not None else s.deadline
-    table = tournament_game(house, s.rules, seats, MatchTerms(s.best_of),
-                            _kept(house, s.tournament, s.pairing, s.players, s.deadline, linked),
+    rated = s.rated and await _may_be_rated(house, s)
+    table = tournament_game(house, s.rules, seats, MatchTerms(s.best_of, rated),
+                            _kept(house, s.tournament, s.pairing, s.players, s.deadline, linked, live=True),
                             live=True, before_run=lambda t: expect(t, {0, 1}, until))
     waits = [asyncio.ensure_future(linked.wait()), asyncio.ensure_future(table.ended.wait())]
     await asyncio.wait(waits, timeout=LINKED_WITHIN, return_when=asyncio.FIRST_COMPLETED)
@@ -187,13 +189,14 @@ async def open_tournament_game(house: GameHouse, saved: SavedGame, link: GameLin
     table = rejoined(house, saved, account_id, seat)
     if table is not None:
         return table
-    kept = _kept(house, link.tournament, link.pairing, link.players, link.deadline)
+    kept = _kept(house, link.tournament, link.pairing, link.players, link.deadline, live=link.live)
     seats = sitting(saved, account_id, seat, link.players)
     if not link.live:
         return tournament_game(house, saved.rules, seats, MatchTerms(link.best_of, saved.rated), kept, resume=saved)
     other = {1 - saved.seat_of(account_id)}
     until = house.store.clock() + house.paging.ranked_grace
-    table = tournament_game(house, saved.rules, seats, MatchTerms(link.best_of), kept, resume=saved, live=True,
+    table = tournament_game(house, saved.rules, seats, MatchTerms(link.best_of, saved.rated), kept, resume=saved,
+                            live=True,
                             before_run=lambda t: expect(t, other, until))
     keep(house, saved.id, table)
     return table

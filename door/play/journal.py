@@ -72,6 +72,13 @@ class Kept:
     started: Callable[[int], Awaitable[None]] | None = None
     concluded: Callable[[MatchResult, tuple[int, int] | None], Awaitable[None]] | None = None
     terms: MatchTerms = MatchTerms(1)
+    live: bool = False
+
+    @property
+    def by_turns(self) -> bool:
+        """Whether the game is played by turns over days (its records and
+        ratings are those of play by turns)."""
+        return self.kind in BY_TURNS and not self.live
 
 
 class JournalError(RuntimeError):
@@ -233,7 +240,7 @@ class Journal:
         change = await self.store.ratings.record(MatchRecord(
             self.players, self.accounts, result.terms.best_of, rated, result.wins, result.winner, result.forfeit,
             result.aborted, result.leaver, result.hands, self.matches.networks, self.matches.unrated_why,
-            self.matches.via, by_turns=self.kept.kind in BY_TURNS))
+            self.matches.via, by_turns=self.kept.by_turns))
         return [] if change is None else change.lines(self.players)
 
     async def _record(self, game: Game, result: GameResult, tally: GameTally, forfeit: bool = False) -> None:
@@ -241,7 +248,7 @@ class Journal:
             return  # a table of guests leaves no records
         record = GameRecord(game.number, game.rules, self.players, self.accounts, self.opponent, result, tally.hands,
                             self.started, forfeit, game.shuffle, game.dealt, game.first_dealer,
-                            self.kept.kind in BY_TURNS)
+                            self.kept.by_turns)
         try:
             await self._retrying("record the game", lambda: self.store.games.record(self.saved_id, record))
         except JournalError as exc:
