@@ -47,6 +47,8 @@ class ApiSeat:
         self._game: Game | None = None
         """The game this seat was last told of."""
         self._asked: tuple[int, dict[str, Any]] | None = None
+        self._handing_over = False
+        """True from a ``peg_for_me`` until the next move: refused, it is no answer to the ask, which stands."""
         """The last ask sent, with how many moves this seat had made then:
         the same ask is not sent again while the program's answer is on
         its way (the other seat moving meanwhile changes nothing it asks)."""
@@ -149,6 +151,7 @@ class ApiSeat:
             self.send(error_message("type", "no game is under way"))
             return
         me = self.index
+        self._handing_over = kind == "peg_for_me"
         if kind == "discard":
             cards = cards_of(message["cards"])
             table.submit(me, Discard(me, (cards[0], cards[1])))
@@ -156,6 +159,8 @@ class ApiSeat:
             table.submit(me, Play(me, cards_of([message["card"]])[0]))
         elif kind == "claim":
             table.submit(me, Claim(me, message["points"]))
+        elif kind == "peg_for_me" and not table.settings.by_turns:
+            self.send(error_message("move", "only a game by turns lets the computer peg a hand for a player"))
         elif kind == "peg_for_me":  # (a game by turns: the computer pegs this hand for the program's player)
             table.submit(me, HandOver(me))
         elif kind == "chat":
@@ -165,7 +170,7 @@ class ApiSeat:
 
     def rejected(self, message: str) -> None:
         self.send(error_message("move", message))
-        if self.table is not None and self.table.game is not None:
+        if self.table is not None and self.table.game is not None and not self._handing_over:
             self._asked = None  # (asked again: the move sent was not the answer)
             self._ask(self.table.game)
 

@@ -60,7 +60,8 @@ asks four times as often for the same time."""
 def corpus() -> tuple[list[Sent], list[Sent]]:
     """The messages the door's reader refuses (each with the field it
     names), and those it accepts that are not moves (a chat line, which
-    gets no answer, or a message an error on ``type`` answers during a
+    gets no answer, ``peg_for_me``, which an error on ``move`` answers at
+    a live table, or a message an error on ``type`` answers during a
     game), drawn by Hypothesis once: documents from the schemas, mutated
     ones, chat lines of hostile text, anything else."""
     valid = collected(valid_documents(), 120)
@@ -77,7 +78,7 @@ def corpus() -> tuple[list[Sent], list[Sent]]:
         if named is not None:
             bad.append((message, named))
         elif (kind := json.loads(message)["type"]) not in ("discard", "play", "claim", "leave"):
-            harmless.append((message, None if kind == "chat" else "type"))
+            harmless.append((message, {"chat": None, "peg_for_me": "move"}.get(kind, "type")))
     for sent in (bad, harmless):
         random.Random(1).shuffle(sent)  # (each kind of message in every part of a game, the same every run)
     return bad, harmless
