@@ -431,7 +431,13 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
     );
     CREATE INDEX tournament_games_saved ON tournament_games(saved_id);
     """,
-    # version 24 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # version 24 (expand): the correspondence sweeper's query reads only the games due: a kind's games by deadline,
+    # and by the time of their last move (or their start) for those idle too long
+    """
+    CREATE INDEX saved_games_kind_deadline ON saved_games(kind, deadline);
+    CREATE INDEX saved_games_kind_idle ON saved_games(kind, (COALESCE(updated, started)));
+    """,
+    # version 25 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
     # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
 ]
