@@ -11,7 +11,6 @@ The tables themselves are built by
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Sequence
 
 from door.games.house import GameHouse
@@ -29,14 +28,13 @@ from door.records.correspondence.sweeper import Candidate, EndAll, Judged, Verdi
 from door.records.game_kinds import GameKind
 from door.records.games import GameRecord, Opponent
 from door.records.identity import Identity
-from door.records.saved_games import SavedGame
+from door.records.saved_games import SavedGame, StoodAt
 from engine.game import replay
 from engine.notation import rules_from_dict
 from engine.tally import GameTally
 
 __all__ = ["begin_from_offer", "candidates", "end_game", "end_games", "open_game", "sit_down", "sweep_for_ever"]
 
-log = logging.getLogger(__name__)
 
 
 def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table:
@@ -82,36 +80,73 @@ async def candidates(house: GameHouse, now: float) -> Sequence[Candidate]:
     whose deadline has passed or that nobody moved for the abandon days
     (``[correspondence] abandon_days``)."""
     idle_since = now - house.correspondence.abandon_days * DAY
-    return [Candidate(g.id, g.to_move, g.deadline, g.updated, g.accounts, g.days or 1, g.started)
+    return [Candidate(g.id, g.to_move, g.deadline, g.updated, g.accounts, g.days or 1, g.started, g.moves)
             for g in await house.store.saved.correspondence_due(now, idle_since)]
 
 
-def _ending(saved: SavedGame, judged: Judged) -> Ending | None:
-    """How the sweeper's ``judged`` game ``saved`` ends (pure; run off the
-    event loop, as it replays the game's log): dropped with no record, or
-    a loss on time kept as a forfeit won by the other player at the scores
-    it stood at, with its hands, the mover's loss on time counted.
-    ``None`` when the player out of time has moved meanwhile."""
-    loser, how = judged.verdict.loser, judged.verdict.how
-    if how != "time" or loser is None:
-        return Ending(saved.id, len(saved.actions))
-    game, events = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
-    if game.over or loser not in game.to_act():
-        return None  # (moved meanwhile, at another node)
+def _names_accounts(saved: SavedGame) -> tuple[tuple[str, str], tuple[int | None, int | None]]:
+    """Both seats' names and accounts in the kept game ``saved``."""
     accounts = (saved.account_id, saved.other_account) if saved.seat == 0 else (saved.other_account,
                                                                                    saved.account_id)
     names = (saved.players[0], saved.players[1]) if len(saved.players) == 2 else ("", "")
+    return names, accounts
+
+
+def _replayed(saved: SavedGame, judged: Judged) -> Ending | None:
+    """How the sweeper's ``judged`` loss on time of ``saved`` ends, its log
+    replayed (pure; run off the event loop): kept as a forfeit won by the
+    other player at the scores it stood at, with its hands, the mover's
+    loss counted.  ``None`` when the player out of time has moved meanwhile."""
+    loser = judged.verdict.loser
+    game, events = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+    if loser is None or game.over or loser not in game.to_act() or judged.moves not in (None, len(saved.actions)):
+        return None  # (moved meanwhile, at another node)
+    names, accounts = _names_accounts(saved)
     tally = GameTally()
     tally.feed(events)
-    record = GameRecord(game.number, game.rules, names, accounts, Opponent.CALLER, forfeited(game, 1 - loser),
+    record = GameRecord(game.number, game.rules, names, accounts, Opponent.CALLER, forfeited(1 - loser, game.scores()),
                         tally.hands, saved.started, True, game.shuffle, game.dealt, game.first_dealer)
     return Ending(saved.id, len(saved.actions), record, judged.mover)
 
 
-def _endings(games: dict[int, SavedGame], judged: Sequence[Judged]) -> list[Ending]:
-    """:func:`_ending` of each of ``judged`` that is among ``games``."""
-    endings = (_ending(games[j.saved_id], j) for j in judged if j.saved_id in games)
+def _replays(games: dict[int, SavedGame], judged: Sequence[Judged]) -> list[Ending]:
+    """:func:`_replayed` of each of ``judged`` that is among ``games``."""
+    endings = (_replayed(games[j.saved_id], j) for j in judged if j.saved_id in games)
     return [e for e in endings if e is not None]
+
+
+def _at_once(stood: StoodAt, judged: Judged) -> Ending:
+    """How the sweeper's ``judged`` game ends from where it stood
+    (``stood``, its scores known), without a replay: dropped with no
+    record, or a loss on time kept as a forfeit won by the other player at
+    those scores, the mover's loss counted, its hands recorded after the
+    pass (:mod:`door.records.correspondence.forfeit_hands`)."""
+    loser, saved = judged.verdict.loser, stood.saved
+    if judged.verdict.how != "time" or loser is None or stood.scores is None:
+        return Ending(saved.id, stood.moves)
+    names, accounts = _names_accounts(saved)
+    record = GameRecord(saved.number, saved.rules, names, accounts, Opponent.CALLER,
+                        forfeited(1 - loser, stood.scores), (), saved.started, True, saved.shuffle, None,
+                        saved.first_dealer)
+    return Ending(saved.id, stood.moves, record, judged.mover, hands_later=True)
+
+
+async def _batch(house: GameHouse, judged: Sequence[Judged]) -> list[Ending]:
+    """The endings of ``judged`` (one batch): each game read where it
+    stands in one query; a loss on time whose scores were not kept (a game
+    not moved since the store's contract step) read whole and replayed in
+    a thread.  A game gone, or whose log has grown since it was judged, is
+    left out."""
+    stood = await house.store.saved.stood_at([j.saved_id for j in judged])
+    fresh = [j for j in judged if j.saved_id in stood and j.moves in (None, stood[j.saved_id].moves)
+             and (j.verdict.how != "time" or j.verdict.loser == stood[j.saved_id].saved.to_move)]
+    later = [j for j in fresh if j.verdict.how == "time" and stood[j.saved_id].scores is None]
+    replaying = {j.saved_id for j in later}
+    endings = [_at_once(stood[j.saved_id], j) for j in fresh if j.saved_id not in replaying]
+    if later:
+        games = await house.store.saved.load_games([j.saved_id for j in later])
+        endings += await asyncio.to_thread(_replays, games, later)
+    return [e for e in endings if running(house, e.saved_id) is None]
 
 
 async def end_games(house: GameHouse, judged: Sequence[Judged]) -> list[int]:
@@ -119,24 +154,19 @@ async def end_games(house: GameHouse, judged: Sequence[Judged]) -> list[int]:
     (:class:`~door.records.correspondence.sweeper.Judged`, its verdict's
     ``how``: ``"time"``, ``"dropped"`` or ``"abandoned"``): a loss on time
     is kept as a forfeit won by the other player, at the scores it stood
-    at, with its hands, and counted in the mover's record; a game never
-    begun or long idle is dropped, the records untouched.  The games are
-    read, replayed (in a thread: the event loop goes on) and written
-    :data:`~door.records.correspondence.endings.BATCH` at a time, each
-    batch in one transaction.  Returns the ids of the games ended: not
-    one gone, being played here now, or moved on meanwhile.  Raises
-    :class:`~door.records.database.StoreError` when the store cannot answer."""
+    at, and counted in the mover's record (its hands recorded after the
+    pass: :func:`~door.records.correspondence.forfeit_hands.record_hands`);
+    a game never begun or long idle is dropped, the records untouched.
+    :data:`~door.records.correspondence.endings.BATCH` games at a time,
+    each batch read in one query and written in one transaction; no log is
+    replayed on the event loop.  Returns the ids of the games ended: not
+    one gone, being played here now, or moved on since it was judged.
+    Raises :class:`~door.records.database.StoreError` when the store
+    cannot answer."""
     ended: list[int] = []
     for start in range(0, len(judged), BATCH):
         chunk = judged[start:start + BATCH]
-        games = await house.store.saved.load_games([j.saved_id for j in chunk])
-        endings = await asyncio.to_thread(_endings, games, chunk)
-        done = await end_all(house.store, [e for e in endings if running(house, e.saved_id) is None])
-        for saved_id in done:
-            how = next(j.verdict.how for j in chunk if j.saved_id == saved_id)
-            log.info("correspondence game %d %s", games[saved_id].number,
-                     "ran out of time" if how == "time" else how)
-        ended.extend(done)
+        ended.extend(await end_all(house.store, await _batch(house, chunk)))
     return ended
 
 

@@ -73,10 +73,11 @@ class JournalError(RuntimeError):
     :data:`RETRY_FOR` seconds of trying; the message says what failed."""
 
 
-def forfeited(game: Game, winner: int) -> GameResult:
-    """The result of ``game`` when one player left it on purpose: a win of
-    ``winner`` (seat 0 or 1) at the scores it stood at, one game, no skunk."""
-    return GameResult(winner, game.scores(), Skunk.NONE, 1)
+def forfeited(winner: int, scores: tuple[int, int]) -> GameResult:
+    """The result of a game one player left on purpose (or ran out of time
+    in): a win of ``winner`` (seat 0 or 1) at the ``scores`` it stood at
+    (points, seat 0 first), one game, no skunk."""
+    return GameResult(winner, scores, Skunk.NONE, 1)
 
 
 class Journal:
@@ -208,7 +209,7 @@ class Journal:
         """Keep a game one player left on purpose as a win of ``winner`` at
         the scores it stood at (one game, no skunk; see :meth:`Table.quit
         <door.play.table.Table.quit>`), with its hands so far."""
-        await self._record(game, forfeited(game, winner), tally, forfeit=True)
+        await self._record(game, forfeited(winner, game.scores()), tally, forfeit=True)
 
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""

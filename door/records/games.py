@@ -23,7 +23,7 @@ from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
 
-__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves", "write_record"]
+__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves", "write_hands", "write_record"]
 
 
 class Opponent(enum.StrEnum):
@@ -216,17 +216,25 @@ def write_record(db: Connection, saved_id: int | None, game: GameRecord, ended: 
          game.started, ended, int(game.forfeit),
          None if shuffle is None else json.dumps(shuffle.to_dict()), game.first_dealer)).fetchone()
     game_id = int(row[0])
-    db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
-                   [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
-    rows = []
-    for h in game.hands:
-        for seat, s in enumerate(h.seats):
-            rows.append((game_id, h.number, seat, h.dealer, int(h.complete), int(h.replayed), s.pegging,
-                         s.hand_points, s.hand_true, s.hand_claim, s.crib_points, s.crib_true,
-                         s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
-    db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    write_hands(db, game_id, game.hands, dealt)
     if saved_id is not None:
         db.execute("INSERT INTO game_actions (game_id, seq, action) "
                    "SELECT ?, seq, action FROM saved_actions WHERE saved_id = ?", (game_id, saved_id))
         db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
     return game_id
+
+
+def write_hands(db: Connection, game_id: int, hands: Sequence[HandRecord],
+                dealt: Mapping[int, Sequence[Card]] | None) -> None:
+    """In the transaction of ``db``: keep the figures of the ``hands`` of
+    the recorded game ``game_id`` and the cards each of its shuffles
+    ``dealt`` (see :class:`GameRecord`)."""
+    db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
+                   [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
+    rows = []
+    for h in hands:
+        for seat, s in enumerate(h.seats):
+            rows.append((game_id, h.number, seat, h.dealer, int(h.complete), int(h.replayed), s.pegging,
+                         s.hand_points, s.hand_true, s.hand_claim, s.crib_points, s.crib_true,
+                         s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
+    db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

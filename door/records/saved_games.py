@@ -30,7 +30,7 @@ from door.records.schema import MANY_GAMES
 from engine.actions import Action
 from engine.notation import NotationError, action_to_text, rules_to_dict
 
-__all__ = ["DUE_SQL", "GameStart", "SavedGame", "SavedGames", "Standing", "KEEP"]
+__all__ = ["DUE_SQL", "GameStart", "SavedGame", "SavedGames", "Standing", "StoodAt", "KEEP"]
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def _full(name: str, kind: GameKind, limit: int) -> str:
 
 
 DUE_SQL = ("SELECT g.id, g.to_move, g.deadline, COALESCE(g.updated, g.started), g.seat, g.account_id, "
-           "g.other_account, g.days_per_move, EXISTS (SELECT 1 FROM saved_actions a WHERE a.saved_id = g.id) "
+           "g.other_account, g.days_per_move, (SELECT COUNT(*) FROM saved_actions a WHERE a.saved_id = g.id) "
            "FROM saved_games g WHERE g.id IN (SELECT id FROM saved_games WHERE kind = ? AND deadline <= ? "
            "UNION SELECT id FROM saved_games WHERE kind = ? AND (COALESCE(updated, started)) <= ?) ORDER BY g.id")
 """The sweeper's query (:meth:`SavedGames.correspondence_due`; its
@@ -101,8 +101,8 @@ class DueGame:
     """A correspondence game as the sweeper sees it: its ``id``, the seat
     ``to_move`` (``None``: both, or nobody), its ``deadline`` and the time
     it was last ``updated`` (seconds since the epoch), both players'
-    ``accounts`` by seat, its ``days`` per move, and whether it has
-    ``started`` (a move was made)."""
+    ``accounts`` by seat, its ``days`` per move, whether it has
+    ``started`` (a move was made) and how many ``moves`` its log holds."""
 
     id: int
     to_move: int | None
@@ -111,6 +111,19 @@ class DueGame:
     accounts: tuple[int | None, int | None]
     days: int | None
     started: bool
+    moves: int = 0
+
+
+@dataclass(frozen=True)
+class StoodAt:
+    """A kept game where its last move left it, read without its log: the
+    ``saved`` game (its ``actions`` empty: not read), the number of
+    ``moves`` in its log, and both seats' ``scores`` (``None``: not kept,
+    as for a game not moved since the store's contract step: replay it)."""
+
+    saved: SavedGame
+    moves: int
+    scores: tuple[int, int] | None
 
 
 class SavedGames:
@@ -288,6 +301,29 @@ class SavedGames:
             return games
         return await self.database.query(q)
 
+    async def stood_at(self, saved_ids: Sequence[int]) -> dict[int, StoodAt]:
+        """The unfinished games of ``saved_ids`` that are there and read,
+        by id, each with the length of its log and the scores its last
+        move left (:class:`StoodAt`), its actions not read: one query."""
+        ids = sorted(set(saved_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+
+        def q(db: Connection) -> dict[int, StoodAt]:
+            found = {}
+            for row in db.execute(f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM saved_actions a WHERE a.saved_id = "
+                                  f"saved_games.id) FROM saved_games WHERE id IN ({marks})", ids).fetchall():
+                try:
+                    saved = saved_from_row(db, row, [])
+                except NotationError as exc:
+                    log.warning("saved game %s does not read: %s", row[0], exc)
+                    continue
+                scores = None if row[18] is None or row[19] is None else (int(row[18]), int(row[19]))
+                found[saved.id] = StoodAt(saved, int(row[-1]), scores)
+            return found
+        return await self.database.query(q)
+
     async def correspondence_due(self, now: float, idle_since: float) -> list[DueGame]:
         """The correspondence games whose deadline is at or before ``now``
         or whose last move (or start) is at or before ``idle_since``
@@ -298,7 +334,7 @@ class SavedGames:
             rows = db.execute(DUE_SQL, (GameKind.CORRESPONDENCE.value, now, GameKind.CORRESPONDENCE.value,
                                         idle_since)).fetchall()
             return [DueGame(r[0], r[1], r[2], float(r[3]), (r[5], r[6]) if r[4] == 0 else (r[6], r[5]), r[7],
-                            bool(r[8])) for r in rows]
+                            int(r[8]) > 0, int(r[8])) for r in rows]
         return await self.database.query(q)
 
     async def drop(self, saved_id: int) -> None:

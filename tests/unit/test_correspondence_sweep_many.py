@@ -12,25 +12,29 @@ import asyncio
 import calendar
 import random
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import door.games.correspondence as service
+import door.records.correspondence.forfeit_hands as forfeit_hands
 import engine.game
 from door.games.correspondence import candidates, end_games
 from door.games.house import GameHouse
 from door.play.table import Table
 from door.records.correspondence.deadlines import DAY
-from door.records.correspondence.sweeper import EndAll, SweepRules, sweep
+from door.records.correspondence.forfeit_hands import hands_due, record_hands
+from door.records.correspondence.sweeper import Candidate, EndAll, SweepRules, sweep
 from door.records.game_kinds import GameKind
 from door.records.saved_games import DUE_SQL, GameStart, SavedGame
-from door.records.saved_rows import to_move_of
+from door.records.saved_rows import Standing, to_move_of
 from door.records.store import DATABASE_NAME, Store
 from engine.actions import Action
-from engine.game import Game
+from engine.game import Game, replay
 from engine.rules import Rules
+from engine.tally import GameTally
 from tests.support.fake_clock import FakeClock
 
 START = float(calendar.timegm((2026, 12, 1, 12, 0, 0)))
@@ -67,10 +71,12 @@ def played(number: int, rng: random.Random, waiting: bool = True) -> Game:
 
 
 async def keep(store: Store, clock: FakeClock, owner: int, other: int, game: Game | int, to_move: int | None,
-               deadline: float | None) -> int:
+               deadline: float | None, standing: bool = True) -> int:
     """A correspondence game of ``owner`` (seat 0) and ``other``: ``game``
     as it stands (a game number: none begun), waiting on ``to_move`` until
-    ``deadline``; its id."""
+    ``deadline``, where it stands kept with its last move as a table's
+    journal keeps it (``standing``; else not known, as after the store's
+    contract step); its id."""
     number, actions = (game, []) if isinstance(game, int) else (game.number, list(game.actions))
     names = (f"P{owner}", f"P{other}")
     saved = store.saved
@@ -78,13 +84,23 @@ async def keep(store: Store, clock: FakeClock, owner: int, other: int, game: Gam
                                            GameKind.CORRESPONDENCE, to_move, deadline, 1))
     for seq, action in enumerate(actions):
         clock.now += 1
-        await saved.append(saved_id, seq, action, to_move=to_move, deadline=deadline)
+        stands = Standing.of(game) if standing and seq == len(actions) - 1 and isinstance(game, Game) else None
+        await saved.append(saved_id, seq, action, to_move=to_move, deadline=deadline, standing=stands)
     return saved_id
+
+
+def hands_of(game: Game) -> list[tuple[int, int, int, int]]:
+    """Each hand's number, seat, pegging and hand points in ``game``, replayed as the journal tallies it."""
+    _, events = replay(game.rules, game.number, list(game.actions), game.first_dealer, game.shuffle)
+    tally = GameTally()
+    tally.feed(events)
+    return sorted((h.number, seat, s.pegging, s.hand_points) for h in tally.hands for seat, s in enumerate(h.seats))
 
 
 async def test_a_pass_ends_every_game_due_each_as_it_should_in_one_go(where: Path | str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service, "BATCH", 7)  # (many batches of a few games: each one transaction)
+    monkeypatch.setattr(forfeit_hands, "BATCH", 9)
     rng = random.Random(5)
     clock = FakeClock(START - 70 * DAY)
     store = await Store.open(where, clock)
@@ -99,11 +115,11 @@ async def test_a_pass_ends_every_game_due_each_as_it_should_in_one_go(where: Pat
             game = played(100 + i, rng)
             to_move = to_move_of(game)
             assert to_move is not None
-            saved_id = await keep(store, clock, owner, other, game, to_move, START + DAY)
-            lost[saved_id] = (game, to_move, (owner, other))
+            saved_id = await keep(store, clock, owner, other, game, to_move, START + DAY, standing=i % 10 != 3)
+            lost[saved_id] = (game, to_move, (owner, other))  # (three not known where they stand: replayed at once)
         never = [await keep(store, clock, ids[i], ids[11 - i], 200 + i, 0, START + DAY) for i in range(5)]
-        game = played(400, rng)
-        moved_on = await keep(store, clock, ids[0], ids[5], game, 1 - (to_move_of(game) or 0), START + DAY)
+        late = played(400, rng)
+        moved_on = await keep(store, clock, ids[0], ids[5], late, to_move_of(late), START + DAY)
         not_due = [await keep(store, clock, ids[i], ids[i + 2], played(500 + i, rng), 1, START + 5 * DAY)
                    for i in range(4)]
         game = played(600, rng)
@@ -114,8 +130,14 @@ async def test_a_pass_ends_every_game_due_each_as_it_should_in_one_go(where: Pat
 
         clock.now = START + 2 * DAY
         house = GameHouse(store, NoTables())
+
+        async def read_then_a_move(at: float) -> Sequence[Candidate]:
+            got = await candidates(house, at)  # (the player of moved_on moves, at another node, once it was read)
+            move = late.legal_actions(late.to_act()[0])[0]
+            await store.saved.append(moved_on, len(late.actions), move, to_move=None, deadline=START + 3 * DAY)
+            return got
         swept = await sweep(store, "node-0", clock.now, EndAll(lambda judged: end_games(house, judged)),
-                            lambda at: candidates(house, at), SweepRules(abandon_days=60))
+                            read_then_a_move, SweepRules(abandon_days=60))
 
         assert swept is not None
         ended = {saved_id: (v.loser, v.how) for saved_id, v in swept.ended}
@@ -134,6 +156,23 @@ async def test_a_pass_ends_every_game_due_each_as_it_should_in_one_go(where: Pat
             assert tuple(kept[game.number]) == (*accounts, 1 - to_move, *game.scores(), 1, len(game.actions))
         movers = Counter(accounts[to_move] for _, to_move, accounts in lost.values())
         assert await store.correspondence.results.lost_on_time_of(ids) == {a: movers.get(a, 0) for a in ids}
+        assert await hands_due(store) == len(lost) - 3
+        assert await record_hands(store) == len(lost) - 3 and await hands_due(store) == 0
+
+        def hands(db: Any) -> dict[int, list[tuple[int, int, int, int]]]:
+            found: dict[int, list[tuple[int, int, int, int]]] = {}
+            for row in db.execute("SELECT g.number, h.number, h.seat, h.pegging, h.hand_points FROM hands h "
+                                  "JOIN games g ON g.id = h.game_id"):
+                found.setdefault(int(row[0]), []).append((int(row[1]), int(row[2]), int(row[3]), int(row[4])))
+            return found
+
+        def deals(db: Any) -> dict[int, int]:
+            return {int(n): int(c) for n, c in db.execute(
+                "SELECT g.number, COUNT(*) FROM game_deals d JOIN games g ON g.id = d.game_id GROUP BY g.number")}
+        recorded, dealt = await store.database.query(hands), await store.database.query(deals)
+        for game, _, _ in lost.values():  # (every forfeit with its hands and deals, as a journal records them)
+            assert sorted(recorded.get(game.number, [])) == hands_of(game)
+            assert dealt.get(game.number, 0) == len(game.dealt)
         again = await sweep(store, "node-0", clock.now, EndAll(lambda judged: end_games(house, judged)),
                             lambda at: candidates(house, at), SweepRules(abandon_days=60))
         assert again is not None and again.ended == []  # (ended once: nothing counted twice)
@@ -156,9 +195,11 @@ async def test_the_sweepers_query_reads_the_saved_games_through_indexes(tmp_path
 
 async def test_the_event_loop_goes_on_while_a_pass_replays_the_games(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """A task of the event loop counts while the pass runs: the count moves
-    on during the replays themselves (which could not be if a replay ran on
-    the loop), and every game is still ended."""
+    """A task of the event loop counts while the sweeper's step runs (the
+    pass, then the hands of the games lost on time, as a node's loop runs
+    them): the count moves on during the replays themselves (which could
+    not be if a replay ran on the loop), and every game is ended with its
+    hands."""
     rng = random.Random(9)
     clock = FakeClock(START)
     store = await Store.open(tmp_path / DATABASE_NAME, clock)
@@ -167,18 +208,20 @@ async def test_the_event_loop_goes_on_while_a_pass_replays_the_games(tmp_path: P
         due = []
         for i in range(40):
             game = played(700 + i, rng)
-            due.append(await keep(store, clock, ids[i % 10], ids[(i + 3) % 10], game, to_move_of(game), START + DAY))
+            due.append(await keep(store, clock, ids[i % 10], ids[(i + 3) % 10], game, to_move_of(game), START + DAY,
+                                  standing=i % 4 != 0))
         ticks = 0
         during: list[tuple[int, int]] = []  # (the count as each replay began, and as it ended)
         real = engine.game.replay
 
-        def replay(*args: Any) -> Any:
+        def counted(*args: Any) -> Any:
             began = ticks
             try:
                 return real(*args)
             finally:
                 during.append((began, ticks))
-        monkeypatch.setattr(service, "replay", replay)
+        monkeypatch.setattr(service, "replay", counted)
+        monkeypatch.setattr(forfeit_hands, "replay", counted)
         done = asyncio.Event()
 
         async def ticker() -> None:
@@ -191,10 +234,11 @@ async def test_the_event_loop_goes_on_while_a_pass_replays_the_games(tmp_path: P
         house = GameHouse(store, NoTables())
         swept = await sweep(store, "node-0", clock.now, EndAll(lambda judged: end_games(house, judged)),
                             lambda at: candidates(house, at), SweepRules(abandon_days=60))
+        later = await record_hands(store)
         done.set()
         await counting
         assert swept is not None and sorted(i for i, _ in swept.ended) == sorted(due)
-        assert len(during) == len(due)
+        assert later == 30 and len(during) == len(due)  # (ten replayed in the pass, thirty after it)
         assert any(end > began for began, end in during), "the loop stood still during every replay"
     finally:
         await store.close()

@@ -29,12 +29,14 @@ class Ending:
     (a loss on time kept as a forfeit), or ``None`` to drop it with no
     record (a game never begun, or long idle); ``lost_on_time``, the
     account whose count of games lost on time goes up by one (``None``:
-    nobody's)."""
+    nobody's); ``hands_later``: the record's hands (and deals) are not in
+    it yet, to be recorded after the pass (:mod:`.forfeit_hands`)."""
 
     saved_id: int
     moves: int
     record: GameRecord | None = None
     lost_on_time: int | None = None
+    hands_later: bool = False
 
 
 def _end(db: Connection, ending: Ending, now: float) -> bool:
@@ -46,7 +48,9 @@ def _end(db: Connection, ending: Ending, now: float) -> bool:
     if ending.record is None:
         db.execute("DELETE FROM saved_games WHERE id = ?", (ending.saved_id,))
     else:
-        write_record(db, ending.saved_id, ending.record, now)
+        game_id = write_record(db, ending.saved_id, ending.record, now)
+        if ending.hands_later:
+            db.execute("INSERT INTO game_hands_due (game_id) VALUES (?)", (game_id,))
     if ending.lost_on_time is not None:
         db.execute("INSERT INTO correspondence_results (account_id, lost_on_time) VALUES (?, 1) "
                    "ON CONFLICT (account_id) DO UPDATE SET lost_on_time = correspondence_results.lost_on_time + 1",

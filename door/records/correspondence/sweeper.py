@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from door.records.clock import Clock
 from door.records.correspondence.deadlines import DAY, Interval, deadline
+from door.records.correspondence.forfeit_hands import record_hands
 from door.records.database import StoreError
 from door.records.store import Store
 
@@ -60,7 +61,8 @@ class Candidate:
     on (``None``: nobody, as between deals); its kept ``deadline`` (seconds
     since the epoch; ``None``: none); ``last_move``, when either player
     last moved (or when it began); ``accounts``, the players' account ids
-    by seat; ``days`` per move; ``started``: whether anybody has moved yet."""
+    by seat; ``days`` per move; ``started``: whether anybody has moved yet;
+    ``moves``: how many actions its log held when read (``None``: not known)."""
 
     saved_id: int
     to_move: int | None
@@ -69,6 +71,7 @@ class Candidate:
     accounts: tuple[int | None, ...]
     days: int
     started: bool = True
+    moves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -139,12 +142,15 @@ a loss on time in the loser's record after it."""
 
 @dataclass(frozen=True)
 class Judged:
-    """A game the sweeper judged: its ``saved_id``, the :class:`Verdict`
-    and the account of the player it waited on (``mover``; ``None``: nobody)."""
+    """A game the sweeper judged: its ``saved_id``, the :class:`Verdict`,
+    the account of the player it waited on (``mover``; ``None``: nobody),
+    and how many ``moves`` its log held when judged (``None``: not known;
+    a game whose log has grown since is not ended)."""
 
     saved_id: int
     verdict: Verdict
     mover: int | None
+    moves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -182,7 +188,7 @@ async def judge(store: Store, now: float, candidates: Candidates, rules: SweepRu
         away = [] if mover is None else [v for v in vacations.get(mover, ()) if v[1] > game.last_move]
         found = verdict(game, now, rules, away)
         if found is not None:
-            judged.append(Judged(game.saved_id, found, mover))
+            judged.append(Judged(game.saved_id, found, mover, game.moves))
     return judged
 
 
@@ -225,12 +231,15 @@ async def sweep(store: Store, holder: str, now: float, end_game: EndGame | EndAl
 async def run_sweeper(store: Store, holder: str, end_game: EndGame | EndAll, candidates: Candidates,
                       rules: SweepRules = SweepRules(), every: float = EVERY, clock: Clock | None = None) -> None:
     """Sweep every ``every`` seconds for ever (cancel the task to stop):
-    the loop each serve node runs; only the lease's holder acts.  A store
+    the loop each serve node runs; only the lease's holder acts, and after
+    each of its steps records the hands of the games lost on time
+    (:func:`~door.records.correspondence.forfeit_hands.record_hands`).  A store
     that cannot answer is logged and tried again at the next step."""
     read = clock or store.clock
     while True:
         try:
-            await sweep(store, holder, read(), end_game, candidates, rules)
+            if await sweep(store, holder, read(), end_game, candidates, rules) is not None:
+                await record_hands(store)
         except StoreError as exc:
             log.warning("correspondence sweeper: %s; trying again in %g s", exc, every)
         except Exception:  # (a game it could not end is logged; the loop, and every other game, go on)
