@@ -11,6 +11,7 @@ The tables themselves are built by
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Sequence
 
 from door.games.house import GameHouse
@@ -35,6 +36,7 @@ from engine.tally import GameTally
 
 __all__ = ["begin_from_offer", "candidates", "end_game", "end_games", "open_game", "sit_down", "sweep_for_ever"]
 
+log = logging.getLogger(__name__)
 
 
 def open_game(house: GameHouse, saved: SavedGame, account_id: int, seat: Seat) -> Table:
@@ -98,7 +100,11 @@ def _replayed(saved: SavedGame, judged: Judged) -> Ending | None:
     other player at the scores it stood at, with its hands, the mover's
     loss counted.  ``None`` when the player out of time has moved meanwhile."""
     loser = judged.verdict.loser
-    game, events = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+    try:
+        game, events = replay(saved.rules, saved.number, saved.actions, saved.first_dealer, saved.shuffle)
+    except ValueError as exc:  # (IllegalAction: a log that does not replay is left for the sysop, not ended)
+        log.warning("correspondence game %d does not replay: %s", saved.id, exc)
+        return None
     if loser is None or game.over or loser not in game.to_act() or judged.moves not in (None, len(saved.actions)):
         return None  # (moved meanwhile, at another node)
     names, accounts = _names_accounts(saved)

@@ -44,7 +44,15 @@ def figures(moves: RecordedMoves) -> Figures:
 
 
 def _figures_of(games: Sequence[RecordedMoves]) -> list[Figures]:
-    return [figures(moves) for moves in games]
+    """:func:`figures` of each of ``games`` whose moves replay (one that
+    does not is logged, and keeps no hands)."""
+    found = []
+    for moves in games:
+        try:
+            found.append(figures(moves))
+        except ValueError as exc:  # (IllegalAction, NotationError: a log that does not replay)
+            log.warning("recorded game %d does not replay, its hands are not kept: %s", moves.game_id, exc)
+    return found
 
 
 async def hands_due(store: Store) -> int:
