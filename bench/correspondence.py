@@ -14,7 +14,8 @@ deadline, open offers, players on vacation), then
   (a tenth and a hundredth), the forfeits' hands recorded after it
   (``record_hands``), and the event loop's lateness during both, worst and
   p99 (a task waking every millisecond), beside the same with the loop
-  idle as long;
+  idle as long, and the store's answers to a trivial query meanwhile (a
+  caller's move waits as long for its write);
 - the memory (RSS) of a ``cribbage-door serve`` node with those games in
   its store and none of their players on line, against the same node on an
   empty store;
@@ -24,7 +25,7 @@ deadline, open offers, players on vacation), then
   (``your_move`` is sent only by the node where the move is made): the
   bench says whether it came.
 
-    python3 -m bench.correspondence [--games 10000] [--accounts 2000] [--past 0.1,0.01] [--runs 3] [--postgres] [--quick]
+    python3 -m bench.correspondence [--games 10000] [--accounts 2000] [--past 0.1,0.01] [--runs 3] [--postgres] [--quick] [--queries-only]
 
 Each run fills a new store (a new SQLite file; a new PostgreSQL database on
 a throwaway server started as the tests start one, skipped when it is not
@@ -52,7 +53,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.correspondence_sweep import Lateness, idle  # noqa: E402
+from bench.correspondence_sweep import Lateness, StoreWaits, idle  # noqa: E402
 from bench.kept_games import LOGS, RULES, a_log, pct  # noqa: E402
 from door.games.correspondence import candidates, end_games  # noqa: E402
 from door.games.house import GameHouse  # noqa: E402
@@ -145,24 +146,30 @@ class NoTables:
         raise RuntimeError("the bench runs no table")
 
 
-async def timed_pass(store: Store, house: GameHouse, now: float) -> tuple[float, float, Lateness, Swept]:
+Probes = tuple[Lateness, StoreWaits]
+"""The event loop's lateness and the store's answers during a part of a step."""
+
+
+async def timed_pass(store: Store, house: GameHouse, now: float) -> tuple[float, float, Probes, Probes, Swept]:
     """One step of the sweeper as the serve node runs it at ``now``: the
     pass (the game service's ``end_games``, all the games judged at once),
     then the hands of the games lost on time recorded after it
-    (``record_hands``).  Returns the pass's time, the hands' time, the
-    event loop's lateness during both (a task asking to wake every
-    millisecond: how much later than asked it woke), in milliseconds, and
-    what the pass did."""
-    async with Lateness() as late:
+    (``record_hands``).  Returns the pass's time and the hands' time
+    (milliseconds); during each, the event loop's lateness (a task asking
+    to wake every millisecond: how much later than asked it woke) and the
+    store's answers to a trivial query (as a caller's move waits for its
+    write); and what the pass did."""
+    async with Lateness() as late, StoreWaits(store) as waits:
         start = time.perf_counter()
         swept = await sweep(store, "bench", now, EndAll(lambda judged: end_games(house, judged)),
                             lambda at: candidates(house, at), house.correspondence.sweep_rules())
         took = (time.perf_counter() - start) * 1000
+    async with Lateness() as hands_late, StoreWaits(store) as hands_waits:
         start = time.perf_counter()
         await record_hands(store)
         hands = (time.perf_counter() - start) * 1000
     assert swept is not None, "another holder has the sweeper's lease"
-    return took, hands, late, swept
+    return took, hands, (late, waits), (hands_late, hands_waits), swept
 
 
 async def timed(call: Callable[[int], Awaitable[object]], accounts: list[int]) -> list[float]:
@@ -200,23 +207,26 @@ async def one_run(where: Path | str, args: argparse.Namespace, past: float, run:
             said.append(f"{name} p50 {pct(values, 0.5):.2f} p99 {pct(values, 0.99):.2f}")
         house = GameHouse(store, NoTables())
         due = len(await candidates(house, now))
-        took, hands, late, swept = await timed_pass(store, house, now)
+        took, hands, (late, waits), (hands_late, hands_waits), swept = await timed_pass(store, house, now)
         lost = sum(1 for _, v in swept.ended if v.how == "time" and v.loser is not None)
-        again, _, _, _ = await timed_pass(store, house, now)  # the next pass: those left (players away) judged again
-        figures.setdefault("sweep", []).append(took)
-        figures.setdefault("sweep a game ended", []).append(took / max(1, len(swept.ended)))
-        figures.setdefault("hands recorded after it", []).append(hands)
         quiet = await idle((took + hands) / 1000)
-        figures.setdefault("loop late at worst", []).append(late.worst)
-        figures.setdefault("loop late p99", []).append(late.p99)
-        figures.setdefault("idle loop late at worst", []).append(quiet.worst)
-        figures.setdefault("idle loop late p99", []).append(quiet.p99)
-        figures.setdefault("next sweep", []).append(again)
+        again, _, _, _, _ = await timed_pass(store, house, now)  # the next pass: those left (away) judged again
+        for name, value in (("sweep", took), ("sweep a game ended", took / max(1, len(swept.ended))),
+                            ("loop late at worst in the sweep", late.worst), ("loop late p99 in the sweep", late.p99),
+                            ("store's answer at worst in the sweep", waits.worst), ("hands recorded after it", hands),
+                            ("loop late at worst in the hands", hands_late.worst),
+                            ("loop late p99 in the hands", hands_late.p99),
+                            ("store's answer at worst in the hands", hands_waits.worst),
+                            ("idle loop late at worst", quiet.worst), ("idle loop late p99", quiet.p99),
+                            ("next sweep", again)):
+            figures.setdefault(name, []).append(value)
         said.append(f"sweep {took:.0f} ({due} games due, {len(swept.ended)} ended: {lost} lost on time, "
                     f"{len(swept.ended) - lost} dropped; {swept.lapsed} offers lapsed; "
-                    f"{took / max(1, len(swept.ended)):.2f} a game ended); their hands recorded after it {hands:.0f}; "
-                    f"the event loop late {late.worst:.1f} at worst, p99 {late.p99:.1f} (idle as long: "
-                    f"{quiet.worst:.1f}, p99 {quiet.p99:.1f}); the next sweep {again:.0f}")
+                    f"{took / max(1, len(swept.ended)):.2f} a game ended; the event loop late {late.worst:.1f} at "
+                    f"worst, p99 {late.p99:.1f}; the store's answer {waits.worst:.1f} at worst); their hands "
+                    f"recorded after it {hands:.0f} (the loop late {hands_late.worst:.1f} at worst, p99 "
+                    f"{hands_late.p99:.1f}; the store's answer {hands_waits.worst:.1f} at worst); the loop idle as "
+                    f"long late {quiet.worst:.1f} at worst, p99 {quiet.p99:.1f}; the next sweep {again:.0f}")
         print(f"  run {run + 1} ({len(sample)} accounts, ms): " + "; ".join(said), flush=True)
     finally:
         await store.close()
@@ -406,6 +416,8 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the random generator's seed (default 1)")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL too, on a throwaway server")
     parser.add_argument("--quick", action="store_true", help="a short run: 500 games, 100 accounts, one run")
+    parser.add_argument("--queries-only", action="store_true",
+                        help="the queries and the sweeps only (no node's memory, no two nodes)")
     args = parser.parse_args(argv)
     try:
         args.past = [float(p) for p in args.past.split(",")]
@@ -430,7 +442,8 @@ async def main(argv: list[str] | None = None) -> None:
         stores = [folder / f"m{n}" / DATABASE_NAME for n in range(2)]
         for where in stores:
             where.parent.mkdir()
-        await memory("SQLite", (stores[0], stores[1]), folder, args)
+        if not args.queries_only:
+            await memory("SQLite", (stores[0], stores[1]), folder, args)
         if not args.postgres:
             return
         from tests.support.postgres import PostgresServer, find_bin
@@ -443,8 +456,9 @@ async def main(argv: list[str] | None = None) -> None:
         pg.start()
         try:
             await queries("PostgreSQL", pg.new_database, args)
-            await memory("PostgreSQL", (pg.new_database(), pg.new_database()), folder, args)
-            await two_nodes(pg.new_database(), folder, args)
+            if not args.queries_only:
+                await memory("PostgreSQL", (pg.new_database(), pg.new_database()), folder, args)
+                await two_nodes(pg.new_database(), folder, args)
         finally:
             pg.stop()
 

@@ -53,10 +53,12 @@ class Lateness:
 
     @property
     def worst(self) -> float:
+        """The worst sample (milliseconds; 0 for none)."""
         return max(self.samples, default=0.0)
 
     @property
     def p99(self) -> float:
+        """The 99th percentile of the samples (milliseconds; 0 for none)."""
         ordered = sorted(self.samples)
         return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
 
@@ -70,6 +72,48 @@ class Lateness:
     async def __aenter__(self) -> Lateness:
         self._task = asyncio.create_task(self._tick())
         await asyncio.sleep(2 * TICK)  # (ticking before the block begins)
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        self._running = False
+        if self._task is not None:
+            await self._task
+
+
+class StoreWaits:
+    """``async with StoreWaits(store) as waits:`` a task asks the store a
+    trivial query every :data:`TICK` * 5 seconds while the block runs, as
+    a caller's move would write: ``waits.worst`` and ``waits.p99`` are its
+    answers' times (milliseconds), the store's one thread shared with
+    whatever the block asks of it."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.samples: list[float] = []
+        self._running = True
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def worst(self) -> float:
+        """The worst sample (milliseconds; 0 for none)."""
+        return max(self.samples, default=0.0)
+
+    @property
+    def p99(self) -> float:
+        """The 99th percentile of the samples (milliseconds; 0 for none)."""
+        ordered = sorted(self.samples)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
+
+    async def _ask(self) -> None:
+        while self._running:
+            start = time.perf_counter()
+            await self.store.database.query(lambda db: db.execute("SELECT 1").fetchone())
+            self.samples.append((time.perf_counter() - start) * 1000)
+            await asyncio.sleep(5 * TICK)
+
+    async def __aenter__(self) -> StoreWaits:
+        self._task = asyncio.create_task(self._ask())
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
