@@ -23,7 +23,7 @@ from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
 
-__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves", "write_hands", "write_record"]
+__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves", "GAME_COLUMNS", "game_row", "write_hands", "write_record"]
 
 
 class Opponent(enum.StrEnum):
@@ -198,6 +198,21 @@ class Games:
         return await self.database.query(lambda db: [_summary(r) for r in db.execute(sql, args)])
 
 
+GAME_COLUMNS = ("number, rules, player0, player1, account0, account1, opponent, score0, score1, winner, skunk, value, "
+                "started, ended, forfeit, shuffle, first_dealer")
+"""The columns of ``games`` a record writes, in :func:`game_row`'s order."""
+
+
+def game_row(game: GameRecord, ended: float) -> tuple[Any, ...]:
+    """The values of :data:`GAME_COLUMNS` for ``game`` ended at ``ended``
+    (seconds since the epoch)."""
+    result, players, accounts, shuffle = game.result, game.players, game.accounts, game.shuffle
+    return (game.number, json.dumps(rules_to_dict(game.rules)), players[0], players[1], accounts[0], accounts[1],
+            game.opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
+            game.started, ended, int(game.forfeit), None if shuffle is None else json.dumps(shuffle.to_dict()),
+            game.first_dealer)
+
+
 def write_record(db: Connection, saved_id: int | None, game: GameRecord, ended: float) -> int:
     """In the transaction of ``db``: keep the finished ``game`` (ended at
     ``ended``, seconds since the epoch), its deals and its hands, copy the
@@ -205,18 +220,10 @@ def write_record(db: Connection, saved_id: int | None, game: GameRecord, ended: 
     (``game_actions``, for the game's review) and drop that saved game;
     returns the game's id.  Call :meth:`Games.finished` once the
     transaction is committed."""
-    number, rules, players, accounts = game.number, game.rules, game.players, game.accounts
-    result, shuffle, dealt = game.result, game.shuffle, game.dealt
-    row = db.execute(
-        "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-        "winner, skunk, value, started, ended, forfeit, shuffle, first_dealer) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
-         game.opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-         game.started, ended, int(game.forfeit),
-         None if shuffle is None else json.dumps(shuffle.to_dict()), game.first_dealer)).fetchone()
+    row = db.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({', '.join('?' * 17)}) RETURNING id",
+                     game_row(game, ended)).fetchone()
     game_id = int(row[0])
-    write_hands(db, game_id, game.hands, dealt)
+    write_hands(db, game_id, game.hands, game.dealt)
     if saved_id is not None:
         db.execute("INSERT INTO game_actions (game_id, seq, action) "
                    "SELECT ?, seq, action FROM saved_actions WHERE saved_id = ?", (game_id, saved_id))

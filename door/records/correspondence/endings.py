@@ -9,11 +9,12 @@ sweeper read it), is left as it is."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from door.records.connection import Connection
-from door.records.games import GameRecord, write_record
+from door.records.games import GAME_COLUMNS, GameRecord, game_row, write_record
 from door.records.store import Store
 
 __all__ = ["BATCH", "Ending", "end_all"]
@@ -39,28 +40,56 @@ class Ending:
     hands_later: bool = False
 
 
-def _end(db: Connection, ending: Ending, now: float) -> bool:
-    """End one game in the transaction of ``db`` (see :func:`end_all`)."""
-    row = db.execute("SELECT (SELECT COUNT(*) FROM saved_actions WHERE saved_id = ?) FROM saved_games WHERE id = ?",
-                     (ending.saved_id, ending.saved_id)).fetchone()
-    if row is None or int(row[0]) != ending.moves:
-        return False  # (gone, or moved on meanwhile)
-    if ending.record is None:
-        db.execute("DELETE FROM saved_games WHERE id = ?", (ending.saved_id,))
-    else:
-        game_id = write_record(db, ending.saved_id, ending.record, now)
-        if ending.hands_later:
-            db.execute("INSERT INTO game_hands_due (game_id) VALUES (?)", (game_id,))
-    if ending.lost_on_time is not None:
-        db.execute("INSERT INTO correspondence_results (account_id, lost_on_time) VALUES (?, 1) "
+_RECORD_PG = (
+    f"WITH s AS (SELECT id FROM saved_games WHERE id = ?), "
+    f"g AS (INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * 17)} FROM s RETURNING id), "
+    "a AS (INSERT INTO game_actions (game_id, seq, action) SELECT g.id, sa.seq, sa.action FROM g, saved_actions sa "
+    "WHERE sa.saved_id = ?), "
+    "h AS (INSERT INTO game_hands_due (game_id) SELECT id FROM g) "
+    "DELETE FROM saved_games WHERE id IN (SELECT id FROM s)")
+"""PostgreSQL: a record kept in place of its saved game (its moves copied,
+its hands listed as due, the saved game dropped) in one statement, so that
+a batch of them goes in one pipeline (``executemany``) rather than a round
+trip each statement each game."""
+
+
+def _fresh(db: Connection, chunk: Sequence[Ending]) -> list[Ending]:
+    """The endings of ``chunk`` whose saved game is there with the log it
+    was judged with (locked for the transaction on PostgreSQL: a move made
+    meanwhile waits for it)."""
+    marks = ", ".join("?" * len(chunk))
+    lock = "" if isinstance(db, sqlite3.Connection) else " FOR UPDATE OF g"
+    moves = {int(i): int(n) for i, n in db.execute(
+        f"SELECT g.id, (SELECT COUNT(*) FROM saved_actions a WHERE a.saved_id = g.id) FROM saved_games g "
+        f"WHERE g.id IN ({marks}){lock}", [e.saved_id for e in chunk]).fetchall()}
+    return [e for e in chunk if moves.get(e.saved_id) == e.moves]
+
+
+def _end(db: Connection, chunk: Sequence[Ending], now: float) -> list[Ending]:
+    """End the games of ``chunk`` that are as they were judged, in the
+    transaction of ``db``: those it ended (see :func:`end_all`)."""
+    fresh = _fresh(db, chunk)
+    recorded = [e for e in fresh if e.record is not None]
+    piped = [] if isinstance(db, sqlite3.Connection) else [e for e in recorded if e.hands_later]
+    if piped:
+        db.executemany(_RECORD_PG, [(e.saved_id, *game_row(e.record, now), e.saved_id) for e in piped
+                                    if e.record is not None])
+    in_pipe = {e.saved_id for e in piped}
+    for e in recorded:
+        if e.saved_id not in in_pipe and e.record is not None:
+            game_id = write_record(db, e.saved_id, e.record, now)
+            if e.hands_later:
+                db.execute("INSERT INTO game_hands_due (game_id) VALUES (?)", (game_id,))
+    db.executemany("DELETE FROM saved_games WHERE id = ?", [(e.saved_id,) for e in fresh if e.record is None])
+    db.executemany("INSERT INTO correspondence_results (account_id, lost_on_time) VALUES (?, 1) "
                    "ON CONFLICT (account_id) DO UPDATE SET lost_on_time = correspondence_results.lost_on_time + 1",
-                   (ending.lost_on_time,))
-    return True
+                   [(e.lost_on_time,) for e in fresh if e.lost_on_time is not None])
+    return fresh
 
 
 def _batch(chunk: Sequence[Ending], now: float) -> Callable[[Connection], list[Ending]]:
     """The transaction that ends the games of ``chunk``: those it ended."""
-    return lambda db: [e for e in chunk if _end(db, e, now)]
+    return lambda db: _end(db, chunk, now)
 
 
 async def end_all(store: Store, endings: Sequence[Ending], batch: int = BATCH) -> list[int]:
