@@ -2,8 +2,9 @@
 from an accepted offer, a kept game opened by one of its players (seated
 at its running table when the other is playing it now, else at a new
 table with the other away), and the sweeper's two calls (the games whose
-deadline has passed or that nobody moved for long, and ending one: a loss
-on time recorded as a forfeit, a game never begun or long idle dropped).
+deadline has passed or that nobody moved for long, and ending them, a
+batch at a time, each from where it stands: a loss on time recorded as a
+forfeit, a game never begun or long idle dropped).
 
 The tables themselves are built by
 :func:`~door.games.kinds.correspondence_game`."""
