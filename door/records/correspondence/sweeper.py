@@ -221,10 +221,11 @@ async def sweep(store: Store, holder: str, now: float, end_game: EndGame | EndAl
     judged = await judge(store, now, candidates, rules)
     ender = end_game if isinstance(end_game, EndAll) else one_by_one(store, end_game)
     ended = set(await ender.end(judged))
-    for j in judged:
-        if j.saved_id in ended:
-            swept.ended.append((j.saved_id, j.verdict))
-            log.info("correspondence game %d ended: %s (seat %s)", j.saved_id, j.verdict.how, j.verdict.loser)
+    for n, j in enumerate(j for j in judged if j.saved_id in ended):
+        swept.ended.append((j.saved_id, j.verdict))
+        log.info("correspondence game %d ended: %s (seat %s)", j.saved_id, j.verdict.how, j.verdict.loser)
+        if n % 100 == 99:
+            await asyncio.sleep(0)  # (a thousand lines logged at once would hold the event loop)
     return swept
 
 
