@@ -43,14 +43,15 @@ class Ending:
 _RECORD_PG = (
     f"WITH s AS (SELECT id FROM saved_games WHERE id = ?), "
     f"g AS (INSERT INTO games ({GAME_COLUMNS}) SELECT {', '.join('?' * 17)} FROM s RETURNING id), "
-    "a AS (INSERT INTO game_actions (game_id, seq, action) SELECT g.id, sa.seq, sa.action FROM g, saved_actions sa "
-    "WHERE sa.saved_id = ?), "
-    "h AS (INSERT INTO game_hands_due (game_id) SELECT id FROM g) "
+    "h AS (INSERT INTO game_hands_due (game_id, actions) SELECT g.id, (SELECT string_agg(action, chr(10) ORDER BY "
+    "seq) FROM saved_actions WHERE saved_id = ?) FROM g) "
     "DELETE FROM saved_games WHERE id IN (SELECT id FROM s)")
-"""PostgreSQL: a record kept in place of its saved game (its moves copied,
-its hands listed as due, the saved game dropped) in one statement, so that
-a batch of them goes in one pipeline (``executemany``) rather than a round
-trip each statement each game."""
+"""PostgreSQL: a record kept in place of its saved game (its hands listed
+as due, with its moves in one line each, the saved game dropped) in one
+statement, so that a batch of them goes in one pipeline
+(``executemany``) rather than a round trip each statement each game.  Its
+moves go to ``game_actions`` with its hands (:mod:`.forfeit_hands`): a row
+each, each checked against ``games``, they were most of the pass's time."""
 
 
 def _fresh(db: Connection, chunk: Sequence[Ending]) -> list[Ending]:

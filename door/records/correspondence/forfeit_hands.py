@@ -3,7 +3,9 @@ after the pass that ended them.
 
 A pass ends every game due at once from where each stands (its scores and
 the seat it waits on, kept with its last move), without replaying its
-log; each such record is listed in ``game_hands_due``.  Then, still under
+log; each such record is listed in ``game_hands_due`` (on PostgreSQL with
+its moves, one a line, written to ``game_actions`` here: a row each,
+checked against ``games``, is slow on PostgreSQL).  Then, still under
 the sweeper's lease, :func:`record_hands` replays each listed game from
 its recorded moves (in a thread: the event loop goes on) and keeps its
 hands' figures and its deals, as a game recorded at its table has them:
@@ -78,6 +80,20 @@ def _keep(ids: Sequence[int], found: Sequence[Figures]) -> Callable[[Connection]
     return tx
 
 
+def _moves_in(ids: Sequence[int]) -> Callable[[Connection], None]:
+    """The transaction that writes to ``game_actions`` the moves of the
+    games ``ids`` that their entries in ``game_hands_due`` still hold (one
+    line each: the pass keeps them so on PostgreSQL), and empties them."""
+    def tx(db: Connection) -> None:
+        marks = ", ".join("?" * len(ids))
+        rows = db.execute(f"SELECT game_id, actions FROM game_hands_due WHERE game_id IN ({marks}) AND actions <> ''",
+                          list(ids)).fetchall()
+        db.executemany("INSERT INTO game_actions (game_id, seq, action) VALUES (?, ?, ?)",
+                       [(int(g), seq, text) for g, actions in rows for seq, text in enumerate(actions.split("\n"))])
+        db.executemany("UPDATE game_hands_due SET actions = '' WHERE game_id = ?", [(int(g),) for g, _ in rows])
+    return tx
+
+
 async def record_hands(store: Store, batch: int = BATCH) -> int:
     """Record the hands and deals of every game listed in
     ``game_hands_due``, ``batch`` games a transaction, the replays in a
@@ -92,6 +108,7 @@ async def record_hands(store: Store, batch: int = BATCH) -> int:
             "SELECT game_id FROM game_hands_due ORDER BY game_id LIMIT ?", (size,))])
         if not ids:
             return kept
+        await store.database.tx(_moves_in(ids))
         games = []
         for game_id in ids:
             try:
