@@ -30,8 +30,11 @@ __all__ = ["BATCH", "hands_due", "record_hands"]
 
 log = logging.getLogger(__name__)
 
-BATCH = 100
-"""Games whose hands are recorded in one transaction at most."""
+BATCH = 20
+"""Games whose hands are recorded in one transaction at most (a few, so
+that the store's one thread answers the callers' moves between them: on
+PostgreSQL a hundred games' moves written at once held it for half a
+second on the bench)."""
 
 Figures = tuple[int, Sequence[HandRecord], Mapping[int, Sequence[Card]]]
 """A recorded game's id, its hands' figures and the cards each shuffle dealt."""
