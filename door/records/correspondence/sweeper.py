@@ -184,7 +184,9 @@ async def judge(store: Store, now: float, candidates: Candidates, rules: SweepRu
     earliest = min((g.last_move for g, m in games if m is not None), default=now)
     vacations = await store.correspondence.vacations.intervals_of(movers, earliest, now + DAY)
     judged = []
-    for game, mover in games:
+    for n, (game, mover) in enumerate(games):
+        if n % 500 == 499:
+            await asyncio.sleep(0)  # (thousands of verdicts at once would hold the event loop)
         away = [] if mover is None else [v for v in vacations.get(mover, ()) if v[1] > game.last_move]
         found = verdict(game, now, rules, away)
         if found is not None:
