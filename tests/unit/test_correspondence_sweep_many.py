@@ -26,7 +26,7 @@ from door.games.house import GameHouse
 from door.play.table import Table
 from door.records.correspondence.deadlines import DAY
 from door.records.correspondence.forfeit_hands import hands_due, record_hands
-from door.records.correspondence.sweeper import Candidate, EndAll, SweepRules, sweep
+from door.records.correspondence.sweeper import Candidate, EndAll, SweepRules, run_sweeper, sweep
 from door.records.game_kinds import GameKind
 from door.records.saved_games import DUE_SQL, GameStart, SavedGame
 from door.records.saved_rows import Standing, to_move_of
@@ -253,5 +253,38 @@ async def test_the_event_loop_goes_on_while_a_pass_replays_the_games(tmp_path: P
         assert swept is not None and sorted(i for i, _ in swept.ended) == sorted(due)
         assert later == 30 and len(during) == len(due)  # (ten replayed in the pass, thirty after it)
         assert any(end > began for began, end in during), "the loop stood still during every replay"
+    finally:
+        await store.close()
+
+
+async def test_the_sweepers_loop_records_the_hands_of_the_games_it_ended(tmp_path: Path) -> None:
+    """A node's loop (run_sweeper with the game service's end of games):
+    a game out of time is ended, then its hands are recorded, with no
+    other call."""
+    rng = random.Random(11)
+    clock = FakeClock(START)
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        ann, bob = [(await store.accounts.create(n, "unused-hash")).id for n in ("Ann", "Bob")]
+        game = played(800, rng)
+        await keep(store, clock, ann, bob, game, to_move_of(game), START + DAY)
+        clock.now = START + 2 * DAY
+        house = GameHouse(store, NoTables())
+        task = asyncio.create_task(run_sweeper(store, "node-0", EndAll(lambda judged: end_games(house, judged)),
+                                               lambda at: candidates(house, at), SweepRules(abandon_days=60),
+                                               every=0.01, clock=clock))
+
+        def hands(db: Any) -> int:
+            return int(db.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+        try:
+            for _ in range(500):
+                if await store.database.query(hands):
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        assert await store.database.query(hands) == len(hands_of(game)) and await hands_due(store) == 0
     finally:
         await store.close()
