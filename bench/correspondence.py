@@ -8,8 +8,14 @@ deadline, open offers, players on vacation), then
   and ``offers.received``) and the list of an account's games
   (``saved.unfinished``), p50 and p99 for a sample of accounts;
 - one sweeper pass over them (``door.records.correspondence.sweeper.sweep``
-  with the game service's ``candidates`` and ``end_game`` on a
-  ``GameHouse``: losses on time kept as forfeits, games never begun dropped);
+  with the game service's ``candidates`` and ``end_games`` on a
+  ``GameHouse``, as a serve node runs it: losses on time kept as forfeits,
+  games never begun dropped), for each share of games past their deadline
+  (a tenth and a hundredth), the forfeits' hands recorded after it
+  (``record_hands``), and the event loop's lateness during both, worst and
+  p99 (a task waking every millisecond), beside the same with the loop
+  idle as long, and the store's answers to a trivial query meanwhile (a
+  caller's move waits as long for its write);
 - the memory (RSS) of a ``cribbage-door serve`` node with those games in
   its store and none of their players on line, against the same node on an
   empty store;
@@ -18,7 +24,7 @@ deadline, open offers, players on vacation), then
   sees it in ``games``, and whether ``your_move`` came there (its latency
   over hundreds of moves: ``bench.cross_node_move``).
 
-    python3 -m bench.correspondence [--games 10000] [--accounts 2000] [--past 0.1] [--runs 3] [--postgres] [--quick]
+    python3 -m bench.correspondence [--games 10000] [--accounts 2000] [--past 0.1,0.01] [--runs 3] [--postgres] [--quick] [--queries-only]
 
 Each run fills a new store (a new SQLite file; a new PostgreSQL database on
 a throwaway server started as the tests start one, skipped when it is not
@@ -46,14 +52,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.correspondence_sweep import Lateness, StoreWaits, idle  # noqa: E402
 from bench.kept_games import LOGS, RULES, a_log, pct  # noqa: E402
-from door.games.correspondence import candidates, end_game  # noqa: E402
+from door.games.correspondence import candidates, end_games  # noqa: E402
 from door.games.house import GameHouse  # noqa: E402
 from door.play.table import Table  # noqa: E402
 from door.records.connection import Connection  # noqa: E402
 from door.records.correspondence.deadlines import DAY  # noqa: E402
+from door.records.correspondence.forfeit_hands import record_hands  # noqa: E402
 from door.records.correspondence.offers import OfferTerms  # noqa: E402
-from door.records.correspondence.sweeper import sweep  # noqa: E402
+from door.records.correspondence.sweeper import EndAll, Swept, sweep  # noqa: E402
 from door.records.game_kinds import KEPT_LIMITS, GameKind  # noqa: E402
 from door.records.saved_games import SavedGame  # noqa: E402
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
@@ -137,6 +145,32 @@ class NoTables:
         raise RuntimeError("the bench runs no table")
 
 
+Probes = tuple[Lateness, StoreWaits]
+"""The event loop's lateness and the store's answers during a part of a step."""
+
+
+async def timed_pass(store: Store, house: GameHouse, now: float) -> tuple[float, float, Probes, Probes, Swept]:
+    """One step of the sweeper as the serve node runs it at ``now``: the
+    pass (the game service's ``end_games``, all the games judged at once),
+    then the hands of the games lost on time recorded after it
+    (``record_hands``).  Returns the pass's time and the hands' time
+    (milliseconds); during each, the event loop's lateness (a task asking
+    to wake every millisecond: how much later than asked it woke) and the
+    store's answers to a trivial query (as a caller's move waits for its
+    write); and what the pass did."""
+    async with Lateness() as late, StoreWaits(store) as waits:
+        start = time.perf_counter()
+        swept = await sweep(store, "bench", now, EndAll(lambda judged: end_games(house, judged)),
+                            lambda at: candidates(house, at), house.correspondence.sweep_rules())
+        took = (time.perf_counter() - start) * 1000
+    async with Lateness() as hands_late, StoreWaits(store) as hands_waits:
+        start = time.perf_counter()
+        await record_hands(store)
+        hands = (time.perf_counter() - start) * 1000
+    assert swept is not None, "another holder has the sweeper's lease"
+    return took, hands, (late, waits), (hands_late, hands_waits), swept
+
+
 async def timed(call: Callable[[int], Awaitable[object]], accounts: list[int]) -> list[float]:
     """Each call's seconds, an account at a time."""
     times = []
@@ -147,11 +181,13 @@ async def timed(call: Callable[[int], Awaitable[object]], accounts: list[int]) -
     return times
 
 
-async def one_run(where: Path | str, args: argparse.Namespace, run: int, figures: dict[str, list[float]]) -> None:
-    """Fill a new store at ``where``, time the login's queries and the list
-    for a sample of accounts, then one sweep; add the figures to ``figures``."""
+async def one_run(where: Path | str, args: argparse.Namespace, past: float, run: int,
+                  figures: dict[str, list[float]]) -> None:
+    """Fill a new store at ``where`` (a share ``past`` of its games past
+    their deadline), time the login's queries and the list for a sample of
+    accounts, then one sweep; add the figures to ``figures``."""
     now = time.time()
-    filled = await fill_store(where, args, args.past, now)
+    filled = await fill_store(where, args, past, now)
     store = await Store.open(where)
     try:
         ids = await store.database.query(lambda db: [int(r[0]) for r in db.execute("SELECT id FROM accounts")])
@@ -170,37 +206,43 @@ async def one_run(where: Path | str, args: argparse.Namespace, run: int, figures
             said.append(f"{name} p50 {pct(values, 0.5):.2f} p99 {pct(values, 0.99):.2f}")
         house = GameHouse(store, NoTables())
         due = len(await candidates(house, now))
-        start = time.perf_counter()
-        swept = await sweep(store, "bench", now, lambda i, loser, how: end_game(house, i, loser, how),
-                            lambda at: candidates(house, at), house.correspondence.sweep_rules())
-        took = (time.perf_counter() - start) * 1000
-        assert swept is not None, "another holder has the sweeper's lease"
+        took, hands, (late, waits), (hands_late, hands_waits), swept = await timed_pass(store, house, now)
         lost = sum(1 for _, v in swept.ended if v.how == "time" and v.loser is not None)
-        start = time.perf_counter()  # the next pass: those left (their players away) judged again, none ended
-        await sweep(store, "bench", now, lambda i, loser, how: end_game(house, i, loser, how),
-                    lambda at: candidates(house, at), house.correspondence.sweep_rules())
-        again = (time.perf_counter() - start) * 1000
-        figures.setdefault("sweep", []).append(took)
-        figures.setdefault("sweep a game ended", []).append(took / max(1, len(swept.ended)))
-        figures.setdefault("next sweep", []).append(again)
+        quiet = await idle((took + hands) / 1000)
+        again, _, _, _, _ = await timed_pass(store, house, now)  # the next pass: those left (away) judged again
+        for name, value in (("sweep", took), ("sweep a game ended", took / max(1, len(swept.ended))),
+                            ("loop late at worst in the sweep", late.worst), ("loop late p99 in the sweep", late.p99),
+                            ("store's answer at worst in the sweep", waits.worst), ("hands recorded after it", hands),
+                            ("loop late at worst in the hands", hands_late.worst),
+                            ("loop late p99 in the hands", hands_late.p99),
+                            ("store's answer at worst in the hands", hands_waits.worst),
+                            ("idle loop late at worst", quiet.worst), ("idle loop late p99", quiet.p99),
+                            ("next sweep", again)):
+            figures.setdefault(name, []).append(value)
         said.append(f"sweep {took:.0f} ({due} games due, {len(swept.ended)} ended: {lost} lost on time, "
                     f"{len(swept.ended) - lost} dropped; {swept.lapsed} offers lapsed; "
-                    f"{took / max(1, len(swept.ended)):.1f} a game ended); the next sweep {again:.0f}")
+                    f"{took / max(1, len(swept.ended)):.2f} a game ended; the event loop late {late.worst:.1f} at "
+                    f"worst, p99 {late.p99:.1f}; the store's answer {waits.worst:.1f} at worst); their hands "
+                    f"recorded after it {hands:.0f} (the loop late {hands_late.worst:.1f} at worst, p99 "
+                    f"{hands_late.p99:.1f}; the store's answer {hands_waits.worst:.1f} at worst); the loop idle as "
+                    f"long late {quiet.worst:.1f} at worst, p99 {quiet.p99:.1f}; the next sweep {again:.0f}")
         print(f"  run {run + 1} ({len(sample)} accounts, ms): " + "; ".join(said), flush=True)
     finally:
         await store.close()
 
 
 async def queries(label: str, new_where: Callable[[], Path | str], args: argparse.Namespace) -> None:
-    """:func:`one_run` ``args.runs`` times, each on a new store, and the medians."""
-    print(f"{label}: {args.games} correspondence games among {args.accounts} accounts, "
-          f"{args.past:.0%} past their deadline", flush=True)
-    figures: dict[str, list[float]] = {}
-    for run in range(args.runs):
-        await one_run(new_where(), args, run, figures)
-    print(f"  median of {args.runs} runs (ms): " + "; ".join(
-        f"{name} {statistics.median(values):.2f}" for name, values in figures.items()))
-    print("  (targets: summary and list p99 <= 20 ms, a sweep <= 1,000 ms)", flush=True)
+    """:func:`one_run` ``args.runs`` times for each share of games past
+    their deadline (``args.past``), each on a new store, and the medians."""
+    for past in args.past:
+        print(f"{label}: {args.games} correspondence games among {args.accounts} accounts, "
+              f"{past:.0%} past their deadline", flush=True)
+        figures: dict[str, list[float]] = {}
+        for run in range(args.runs):
+            await one_run(new_where(), args, past, run, figures)
+        print(f"  median of {args.runs} runs (ms): " + "; ".join(
+            f"{name} {statistics.median(values):.2f}" for name, values in figures.items()))
+        print("  (targets: summary and list p99 <= 20 ms, a sweep <= 1,000 ms)", flush=True)
 
 
 def rss_of(extra: list[str], data_dir: Path, settle: float) -> tuple[float, float]:
@@ -363,7 +405,8 @@ async def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10_000, help="correspondence games (default 10,000)")
     parser.add_argument("--accounts", type=int, default=2_000, help="accounts (default 2,000)")
-    parser.add_argument("--past", type=float, default=0.1, help="the share of games past their deadline (0.1)")
+    parser.add_argument("--past", default="0.1,0.01",
+                        help="the shares of games past their deadline, each measured in turn (0.1,0.01)")
     parser.add_argument("--sample", type=int, default=500, help="accounts timed each run (default 500)")
     parser.add_argument("--runs", type=int, default=3, help="runs, each on a new store (default 3)")
     parser.add_argument("--settle", type=float, default=5.0, help="seconds a node runs before its RSS is read (5)")
@@ -371,8 +414,14 @@ async def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the random generator's seed (default 1)")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL too, on a throwaway server")
     parser.add_argument("--quick", action="store_true", help="a short run: 500 games, 100 accounts, one run")
+    parser.add_argument("--queries-only", action="store_true",
+                        help="the queries and the sweeps only (no node's memory, no two nodes)")
     args = parser.parse_args(argv)
-    if not 0 <= args.past <= 1 or args.games < 1 or args.accounts < 2 or args.runs < 1:
+    try:
+        args.past = [float(p) for p in args.past.split(",")]
+    except ValueError:
+        parser.error("--past is a list of shares from 0 to 1, such as 0.1,0.01")
+    if not all(0 <= p <= 1 for p in args.past) or args.games < 1 or args.accounts < 2 or args.runs < 1:
         parser.error("--past is from 0 to 1; --games, --runs at least 1; --accounts at least 2")
     if args.quick:
         args.games, args.accounts, args.sample, args.runs, args.settle, args.moves = 500, 100, 50, 1, 1.0, 4
@@ -391,7 +440,8 @@ async def main(argv: list[str] | None = None) -> None:
         stores = [folder / f"m{n}" / DATABASE_NAME for n in range(2)]
         for where in stores:
             where.parent.mkdir()
-        await memory("SQLite", (stores[0], stores[1]), folder, args)
+        if not args.queries_only:
+            await memory("SQLite", (stores[0], stores[1]), folder, args)
         if not args.postgres:
             return
         from tests.support.postgres import PostgresServer, find_bin
@@ -404,8 +454,9 @@ async def main(argv: list[str] | None = None) -> None:
         pg.start()
         try:
             await queries("PostgreSQL", pg.new_database, args)
-            await memory("PostgreSQL", (pg.new_database(), pg.new_database()), folder, args)
-            await two_nodes(pg.new_database(), folder, args)
+            if not args.queries_only:
+                await memory("PostgreSQL", (pg.new_database(), pg.new_database()), folder, args)
+                await two_nodes(pg.new_database(), folder, args)
         finally:
             pg.stop()
 

@@ -32,7 +32,7 @@ from engine.events import GameResult, Skunk
 from engine.game import Game
 from engine.tally import GameTally
 
-__all__ = ["Deadline", "Journal", "JournalError", "Kept", "RETRY_FOR", "HELD_MESSAGE"]
+__all__ = ["Deadline", "Journal", "JournalError", "forfeited", "Kept", "RETRY_FOR", "HELD_MESSAGE"]
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,13 @@ class Kept:
 class JournalError(RuntimeError):
     """The store could not keep a game's move (or its start) after
     :data:`RETRY_FOR` seconds of trying; the message says what failed."""
+
+
+def forfeited(winner: int, scores: tuple[int, int]) -> GameResult:
+    """The result of a game one player left on purpose (or ran out of time
+    in): a win of ``winner`` (seat 0 or 1) at the ``scores`` it stood at
+    (points, seat 0 first), one game, no skunk."""
+    return GameResult(winner, scores, Skunk.NONE, 1)
 
 
 class Journal:
@@ -216,7 +223,7 @@ class Journal:
         """Keep a game one player left on purpose as a win of ``winner`` at
         the scores it stood at (one game, no skunk; see :meth:`Table.quit
         <door.play.table.Table.quit>`), with its hands so far."""
-        await self._record(game, GameResult(winner, game.scores(), Skunk.NONE, 1), tally, forfeit=True)
+        await self._record(game, forfeited(winner, game.scores()), tally, forfeit=True)
 
     async def finish(self, game: Game, tally: GameTally) -> None:
         """Keep the finished game and its hands; drop its action log."""

@@ -23,7 +23,7 @@ from engine.rules import Rules
 from engine.shuffle import SeededShuffle, ShuffleError
 from engine.tally import HandRecord
 
-__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves"]
+__all__ = ["GameRecord", "GameSummary", "Games", "Opponent", "RecordedMoves", "GAME_COLUMNS", "GAME_VALUES", "game_row", "write_hands", "write_record"]
 
 
 class Opponent(enum.StrEnum):
@@ -139,40 +139,18 @@ class Games:
         (``saved_id``), in one transaction; returns the game's id.  The action
         log is kept with the record (``game_actions``), for the game's
         review."""
-        number, rules, players, accounts = game.number, game.rules, game.players, game.accounts
-        opponent, result, hands, started = game.opponent, game.result, game.hands, game.started
-        forfeit, shuffle, dealt, first_dealer = game.forfeit, game.shuffle, game.dealt, game.first_dealer
-
-        def tx(db: Connection) -> int:
-            row = db.execute(
-                "INSERT INTO games (number, rules, player0, player1, account0, account1, opponent, score0, score1, "
-                "winner, skunk, value, started, ended, forfeit, shuffle, first_dealer, by_turns) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (number, json.dumps(rules_to_dict(rules)), players[0], players[1], accounts[0], accounts[1],
-                 opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
-                 started, self.clock(), int(forfeit),
-                 None if shuffle is None else json.dumps(shuffle.to_dict()), first_dealer,
-                 int(game.by_turns))).fetchone()
-            game_id = int(row[0])
-            db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
-                           [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
-            rows = []
-            for h in hands:
-                for seat, s in enumerate(h.seats):
-                    rows.append((game_id, h.number, seat, h.dealer, int(h.complete), int(h.replayed), s.pegging,
-                                 s.hand_points, s.hand_true, s.hand_claim, s.crib_points, s.crib_true,
-                                 s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
-            db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
-            if saved_id is not None:
-                db.execute("INSERT INTO game_actions (game_id, seq, action) "
-                           "SELECT ?, seq, action FROM saved_actions WHERE saved_id = ?", (game_id, saved_id))
-                db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
-            return game_id
-        game_id = await self.database.tx(tx)
-        GAMES_FINISHED.inc()
-        for hook in self.recorded:
-            hook()
+        game_id = await self.database.tx(lambda db: write_record(db, saved_id, game, self.clock()))
+        self.finished()
         return game_id
+
+    def finished(self, count: int = 1) -> None:
+        """``count`` games were recorded (by :meth:`record`, or by
+        :func:`write_record` in a transaction of their own): counted in the
+        metrics, and the :attr:`recorded` hooks called for each."""
+        for _ in range(count):
+            GAMES_FINISHED.inc()
+            for hook in self.recorded:
+                hook()
 
     async def moves(self, game_id: int) -> RecordedMoves | None:
         """What a recorded game's review replays: its setup and its moves
@@ -220,3 +198,55 @@ class Games:
             sql += " LIMIT ?"
             args.append(limit)
         return await self.database.query(lambda db: [_summary(r) for r in db.execute(sql, args)])
+
+
+GAME_COLUMNS = ("number, rules, player0, player1, account0, account1, opponent, score0, score1, winner, skunk, value, "
+                "started, ended, forfeit, shuffle, first_dealer, by_turns")
+"""The columns of ``games`` a record writes, in :func:`game_row`'s order."""
+
+GAME_VALUES = ", ".join("?" * (GAME_COLUMNS.count(",") + 1))
+"""One placeholder for each of :data:`GAME_COLUMNS`."""
+
+
+def game_row(game: GameRecord, ended: float) -> tuple[Any, ...]:
+    """The values of :data:`GAME_COLUMNS` for ``game`` ended at ``ended``
+    (seconds since the epoch)."""
+    result, players, accounts, shuffle = game.result, game.players, game.accounts, game.shuffle
+    return (game.number, json.dumps(rules_to_dict(game.rules)), players[0], players[1], accounts[0], accounts[1],
+            game.opponent, result.scores[0], result.scores[1], result.winner, int(result.skunk), result.value,
+            game.started, ended, int(game.forfeit), None if shuffle is None else json.dumps(shuffle.to_dict()),
+            game.first_dealer, int(game.by_turns))
+
+
+def write_record(db: Connection, saved_id: int | None, game: GameRecord, ended: float) -> int:
+    """In the transaction of ``db``: keep the finished ``game`` (ended at
+    ``ended``, seconds since the epoch), its deals and its hands, copy the
+    action log of the saved game ``saved_id`` (if any) to the record
+    (``game_actions``, for the game's review) and drop that saved game;
+    returns the game's id.  Call :meth:`Games.finished` once the
+    transaction is committed."""
+    row = db.execute(f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({GAME_VALUES}) RETURNING id",
+                     game_row(game, ended)).fetchone()
+    game_id = int(row[0])
+    write_hands(db, game_id, game.hands, game.dealt)
+    if saved_id is not None:
+        db.execute("INSERT INTO game_actions (game_id, seq, action) "
+                   "SELECT ?, seq, action FROM saved_actions WHERE saved_id = ?", (game_id, saved_id))
+        db.execute("DELETE FROM saved_games WHERE id = ?", (saved_id,))
+    return game_id
+
+
+def write_hands(db: Connection, game_id: int, hands: Sequence[HandRecord],
+                dealt: Mapping[int, Sequence[Card]] | None) -> None:
+    """In the transaction of ``db``: keep the figures of the ``hands`` of
+    the recorded game ``game_id`` and the cards each of its shuffles
+    ``dealt`` (see :class:`GameRecord`)."""
+    db.executemany("INSERT INTO game_deals (game_id, shuffle, cards) VALUES (?, ?, ?)",
+                   [(game_id, k, format_cards(cards)) for k, cards in sorted((dealt or {}).items())])
+    rows = []
+    for h in hands:
+        for seat, s in enumerate(h.seats):
+            rows.append((game_id, h.number, seat, h.dealer, int(h.complete), int(h.replayed), s.pegging,
+                         s.hand_points, s.hand_true, s.hand_claim, s.crib_points, s.crib_true,
+                         s.crib_claim, s.heels, s.muggins_won, s.muggins_lost))
+    db.executemany("INSERT INTO hands VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)

@@ -61,6 +61,8 @@ _SQLITE_REBUILD = [
     "ALTER TABLE saved_actions_new RENAME TO saved_actions",
     "CREATE INDEX saved_games_owner ON saved_games(account_id, deadline)",
     "CREATE INDEX saved_games_other_deadline ON saved_games(other_account, deadline)",
+    "CREATE INDEX saved_games_kind_deadline ON saved_games(kind, deadline)",  # (the expand step before this one's)
+    "CREATE INDEX saved_games_kind_idle ON saved_games(kind, (COALESCE(updated, started)))",
 ]
 
 

@@ -39,7 +39,7 @@ PAIRED_FROM = 18
 """Steps taking a store past this version are paired (expand or contract);
 those before it ran as one kind, before nodes shared stores."""
 
-EXPAND: frozenset[int] = frozenset({19, 20, 21, 22, 23, 24})
+EXPAND: frozenset[int] = frozenset({19, 20, 21, 22, 23, 24, 25})
 """The versions whose step only adds (programs of the schema before it go on).
 A release's expand steps come before its contract step (a node of the
 release works while its contract step waits for older nodes to go)."""

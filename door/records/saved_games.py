@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 import json
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,9 @@ from door.records.schema import MANY_GAMES
 from engine.actions import Action
 from engine.notation import NotationError, action_to_text, rules_to_dict
 
-__all__ = ["GameStart", "SavedGame", "SavedGames", "Standing", "KEEP"]
+__all__ = ["DUE_SQL", "GameStart", "SavedGame", "SavedGames", "Standing", "StoodAt", "KEEP"]
+
+log = logging.getLogger(__name__)
 
 
 class _Keep(enum.Enum):
@@ -83,13 +86,23 @@ def _full(name: str, kind: GameKind, limit: int) -> str:
             "keeps: finish one or give one up first.")
 
 
+DUE_SQL = ("SELECT g.id, g.to_move, g.deadline, COALESCE(g.updated, g.started), g.seat, g.account_id, "
+           "g.other_account, g.days_per_move, (SELECT COUNT(*) FROM saved_actions a WHERE a.saved_id = g.id) "
+           "FROM saved_games g WHERE g.id IN (SELECT id FROM saved_games WHERE kind = ? AND deadline <= ? "
+           "UNION SELECT id FROM saved_games WHERE kind = ? AND (COALESCE(updated, started)) <= ?) ORDER BY g.id")
+"""The sweeper's query (:meth:`SavedGames.correspondence_due`; its
+arguments: a kind, a time, the kind again, a time): the games of a kind
+due by their deadline, and those idle since a time, each read through an
+index (``saved_games_kind_deadline``, ``saved_games_kind_idle``)."""
+
+
 @dataclass(frozen=True)
 class DueGame:
     """A correspondence game as the sweeper sees it: its ``id``, the seat
     ``to_move`` (``None``: both, or nobody), its ``deadline`` and the time
     it was last ``updated`` (seconds since the epoch), both players'
-    ``accounts`` by seat, its ``days`` per move, and whether it has
-    ``started`` (a move was made)."""
+    ``accounts`` by seat, its ``days`` per move, whether it has
+    ``started`` (a move was made) and how many ``moves`` its log holds."""
 
     id: int
     to_move: int | None
@@ -98,6 +111,21 @@ class DueGame:
     accounts: tuple[int | None, int | None]
     days: int | None
     started: bool
+    moves: int = 0
+
+
+@dataclass(frozen=True)
+class StoodAt:
+    """A kept game where its last move left it, read without its log: the
+    ``saved`` game (its ``actions`` empty: not read), the number of
+    ``moves`` in its log, and both seats' ``scores`` (``None``: not kept,
+    as for a game not moved since the store's contract step: replay it),
+    in its ``hand`` (its number, 0: not kept)."""
+
+    saved: SavedGame
+    moves: int
+    scores: tuple[int, int] | None
+    hand: int = 0
 
 
 class SavedGames:
@@ -250,18 +278,65 @@ class SavedGames:
         query, :func:`~door.records.kept_list.waiting_on`)."""
         return await self.database.query(lambda db: waiting_on(db, account_id))
 
+    async def load_games(self, saved_ids: Sequence[int]) -> dict[int, SavedGame]:
+        """The unfinished games of ``saved_ids`` that are there and read,
+        by id (a game gone, finished or dropped, is left out; so is one
+        whose row or log does not read, logged), in two queries (the rows,
+        then every action of them)."""
+        ids = sorted(set(saved_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+
+        def q(db: Connection) -> dict[int, SavedGame]:
+            rows = db.execute(f"SELECT {COLUMNS} FROM saved_games WHERE id IN ({marks})", ids).fetchall()
+            texts: dict[int, list[str]] = {i: [] for i in ids}
+            for saved_id, text in db.execute(f"SELECT saved_id, action FROM saved_actions WHERE saved_id IN ({marks}) "
+                                             "ORDER BY saved_id, seq", ids):
+                texts[int(saved_id)].append(text)
+            games = {}
+            for row in rows:
+                try:
+                    games[int(row[0])] = saved_from_row(db, row, texts[int(row[0])])
+                except NotationError as exc:
+                    log.warning("saved game %s does not read: %s", row[0], exc)
+            return games
+        return await self.database.query(q)
+
+    async def stood_at(self, saved_ids: Sequence[int]) -> dict[int, StoodAt]:
+        """The unfinished games of ``saved_ids`` that are there and read,
+        by id, each with the length of its log and the scores its last
+        move left (:class:`StoodAt`), its actions not read: one query."""
+        ids = sorted(set(saved_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+
+        def q(db: Connection) -> dict[int, StoodAt]:
+            found = {}
+            for row in db.execute(f"SELECT {COLUMNS}, (SELECT COUNT(*) FROM saved_actions a WHERE a.saved_id = "
+                                  f"saved_games.id) FROM saved_games WHERE id IN ({marks})", ids).fetchall():
+                try:
+                    saved = saved_from_row(db, row, [])
+                except NotationError as exc:
+                    log.warning("saved game %s does not read: %s", row[0], exc)
+                    continue
+                scores = None if row[18] is None or row[19] is None else (int(row[18]), int(row[19]))
+                found[saved.id] = StoodAt(saved, int(row[-1]), scores, int(row[17] or 0))
+            return found
+        return await self.database.query(q)
+
     async def correspondence_due(self, now: float, idle_since: float) -> list[DueGame]:
         """The correspondence games whose deadline is at or before ``now``
         or whose last move (or start) is at or before ``idle_since``
-        (seconds since the epoch), for the sweeper."""
+        (seconds since the epoch), for the sweeper: read through the
+        indexes ``saved_games_kind_deadline`` and ``saved_games_kind_idle``,
+        never the games not due."""
         def q(db: Connection) -> list[DueGame]:
-            rows = db.execute(
-                "SELECT g.id, g.to_move, g.deadline, COALESCE(g.updated, g.started), g.seat, g.account_id, "
-                "g.other_account, g.days_per_move, EXISTS (SELECT 1 FROM saved_actions a WHERE a.saved_id = g.id) "
-                "FROM saved_games g WHERE g.kind = ? AND (g.deadline <= ? OR COALESCE(g.updated, g.started) <= ?) "
-                "ORDER BY g.id", (GameKind.CORRESPONDENCE.value, now, idle_since)).fetchall()
+            rows = db.execute(DUE_SQL, (GameKind.CORRESPONDENCE.value, now, GameKind.CORRESPONDENCE.value,
+                                        idle_since)).fetchall()
             return [DueGame(r[0], r[1], r[2], float(r[3]), (r[5], r[6]) if r[4] == 0 else (r[6], r[5]), r[7],
-                            bool(r[8])) for r in rows]
+                            int(r[8]) > 0, int(r[8])) for r in rows]
         return await self.database.query(q)
 
     async def drop(self, saved_id: int) -> None:

@@ -448,7 +448,19 @@ MIGRATIONS: list[str | Callable[[Connection], None]] = [
         updated $time NOT NULL
     );
     """,
-    # version 25 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
+    # version 25 (expand): the correspondence sweeper's query reads only the games due: a kind's games by deadline,
+    # and by the time of their last move (or their start) for those idle too long; the games it recorded as lost
+    # on time whose hands are still to be recorded (replayed after the pass), with their moves when they are not
+    # yet in game_actions (one line each)
+    """
+    CREATE INDEX saved_games_kind_deadline ON saved_games(kind, deadline);
+    CREATE INDEX saved_games_kind_idle ON saved_games(kind, (COALESCE(updated, started)));
+    CREATE TABLE game_hands_due (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        actions TEXT NOT NULL DEFAULT ''
+    );
+    """,
+    # version 26 (contract): no more one unfinished game an owner; every kept game's kind and time of its last
     # move written, its seat to move and standing forgotten until its next move (door.records.kept_migration)
     contract_many_games,
 ]

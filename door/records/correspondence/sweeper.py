@@ -20,24 +20,27 @@ over the saved games), :func:`verdict` decides, purely:
 - no move by either player for ``abandon_days`` days: the game is aborted
   (``"abandoned"``, nobody loses).
 
-The game service ends the game (``end_game``), and a loss on time is
-counted in the loser's record (:mod:`.results`).
+The game service ends the games judged in a step, all at once
+(:class:`EndAll`: a few transactions for many games, :mod:`.endings`), or
+one at a time (``end_game``); a loss on time is counted in the loser's
+record (:mod:`.results`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from door.records.clock import Clock
 from door.records.correspondence.deadlines import DAY, Interval, deadline
+from door.records.correspondence.forfeit_hands import record_hands
 from door.records.database import StoreError
 from door.records.store import Store
 
-__all__ = ["Candidate", "SweepRules", "Verdict", "Swept", "verdict", "due", "sweep", "run_sweeper", "LEASE",
-           "LEASE_SECONDS", "EVERY"]
+__all__ = ["Candidate", "SweepRules", "Verdict", "Swept", "Judged", "EndAll", "verdict", "due", "judge", "one_by_one",
+           "sweep", "run_sweeper", "LEASE", "LEASE_SECONDS", "EVERY"]
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +61,8 @@ class Candidate:
     on (``None``: nobody, as between deals); its kept ``deadline`` (seconds
     since the epoch; ``None``: none); ``last_move``, when either player
     last moved (or when it began); ``accounts``, the players' account ids
-    by seat; ``days`` per move; ``started``: whether anybody has moved yet."""
+    by seat; ``days`` per move; ``started``: whether anybody has moved yet;
+    ``moves``: how many actions its log held when read (``None``: not known)."""
 
     saved_id: int
     to_move: int | None
@@ -67,6 +71,7 @@ class Candidate:
     accounts: tuple[int | None, ...]
     days: int
     started: bool = True
+    moves: int | None = None
 
 
 @dataclass(frozen=True)
@@ -129,9 +134,34 @@ class Swept:
 
 
 EndGame = Callable[[int, int | None, str], Awaitable[bool]]
-"""The game service's ``end_game(saved_id, loser_seat, how)``: True when it
-ended the game, False when the game had moved on (a move made meanwhile,
-on another node) or was gone."""
+"""The game service's ``end_game(saved_id, loser_seat, how)``, one game at
+a time: True when it ended the game, False when the game had moved on (a
+move made meanwhile, on another node) or was gone.  :func:`sweep` counts
+a loss on time in the loser's record after it."""
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A game the sweeper judged: its ``saved_id``, the :class:`Verdict`,
+    the account of the player it waited on (``mover``; ``None``: nobody),
+    and how many ``moves`` its log held when judged (``None``: not known;
+    a game whose log has grown since is not ended)."""
+
+    saved_id: int
+    verdict: Verdict
+    mover: int | None
+    moves: int | None = None
+
+
+@dataclass(frozen=True)
+class EndAll:
+    """The game service's end of every game judged in a step at once:
+    ``end(judged)`` ends each (a loss on time counted in the loser's record
+    in the same write) and returns the ids of those it ended (a game moved
+    on meanwhile, or gone, is not)."""
+
+    end: Callable[[Sequence[Judged]], Awaitable[Collection[int]]]
+
 
 Candidates = Callable[[float], Awaitable[Sequence[Candidate]]]
 """The game service's query: the correspondence games under way at ``now``
@@ -146,42 +176,73 @@ def _mover(game: Candidate) -> int | None:
     return game.accounts[game.to_move]
 
 
-async def sweep(store: Store, holder: str, now: float, end_game: EndGame, candidates: Candidates,
-                rules: SweepRules = SweepRules()) -> Swept | None:
-    """One step of the sweeper as ``holder`` (this node's name) at
-    ``now``: ``None`` when another holder has the lease (nothing done);
-    else the games ended (by ``end_game``) and the offers lapsed.  A loss
-    on time is counted in the loser's record.  Raises
-    :class:`~door.records.database.StoreError` when the store cannot answer."""
-    if not await store.leases.take(LEASE, holder, LEASE_SECONDS):
-        return None
-    swept = Swept(lapsed=await store.correspondence.offers.lapse())
-    results = store.correspondence.results
+async def judge(store: Store, now: float, candidates: Candidates, rules: SweepRules = SweepRules()) -> list[Judged]:
+    """The games of ``candidates`` at ``now`` that the sweeper ends, each
+    with its :class:`Verdict` (the movers' vacations read in one query)."""
     games = [(game, _mover(game)) for game in await candidates(now)]
     movers = {m for _, m in games if m is not None}
     earliest = min((g.last_move for g, m in games if m is not None), default=now)
     vacations = await store.correspondence.vacations.intervals_of(movers, earliest, now + DAY)
-    for game, mover in games:
+    judged = []
+    for n, (game, mover) in enumerate(games):
+        if n % 500 == 499:
+            await asyncio.sleep(0)  # (thousands of verdicts at once would hold the event loop)
         away = [] if mover is None else [v for v in vacations.get(mover, ()) if v[1] > game.last_move]
-        judged = verdict(game, now, rules, away)
-        if judged is None or not await end_game(game.saved_id, judged.loser, judged.how):
-            continue
-        swept.ended.append((game.saved_id, judged))
-        if judged.how == "time" and mover is not None:
-            await results.count_loss_on_time(mover)
-        log.info("correspondence game %d ended: %s (seat %s)", game.saved_id, judged.how, judged.loser)
+        found = verdict(game, now, rules, away)
+        if found is not None:
+            judged.append(Judged(game.saved_id, found, mover, game.moves))
+    return judged
+
+
+def one_by_one(store: Store, end_game: EndGame) -> EndAll:
+    """``end_game`` made an :class:`EndAll`: each game ended in turn, and
+    a loss on time counted after it."""
+    async def end(judged: Sequence[Judged]) -> list[int]:
+        ended = []
+        for j in judged:
+            if not await end_game(j.saved_id, j.verdict.loser, j.verdict.how):
+                continue
+            ended.append(j.saved_id)
+            if j.verdict.how == "time" and j.mover is not None:
+                await store.correspondence.results.count_loss_on_time(j.mover)
+        return ended
+    return EndAll(end)
+
+
+async def sweep(store: Store, holder: str, now: float, end_game: EndGame | EndAll, candidates: Candidates,
+                rules: SweepRules = SweepRules()) -> Swept | None:
+    """One step of the sweeper as ``holder`` (this node's name) at
+    ``now``: ``None`` when another holder has the lease (nothing done);
+    else the games ended (by ``end_game``: all at once when it is an
+    :class:`EndAll`, else one by one) and the offers lapsed.  A loss on
+    time is counted in the loser's record.  Raises
+    :class:`~door.records.database.StoreError` when the store cannot answer."""
+    if not await store.leases.take(LEASE, holder, LEASE_SECONDS):
+        return None
+    swept = Swept(lapsed=await store.correspondence.offers.lapse())
+    judged = await judge(store, now, candidates, rules)
+    ender = end_game if isinstance(end_game, EndAll) else one_by_one(store, end_game)
+    ended = set(await ender.end(judged))
+    for n, j in enumerate(j for j in judged if j.saved_id in ended):
+        swept.ended.append((j.saved_id, j.verdict))
+        log.info("correspondence game %d ended: %s (seat %s)", j.saved_id, j.verdict.how, j.verdict.loser)
+        if n % 100 == 99:
+            await asyncio.sleep(0)  # (a thousand lines logged at once would hold the event loop)
     return swept
 
 
-async def run_sweeper(store: Store, holder: str, end_game: EndGame, candidates: Candidates,
+async def run_sweeper(store: Store, holder: str, end_game: EndGame | EndAll, candidates: Candidates,
                       rules: SweepRules = SweepRules(), every: float = EVERY, clock: Clock | None = None) -> None:
     """Sweep every ``every`` seconds for ever (cancel the task to stop):
-    the loop each serve node runs; only the lease's holder acts.  A store
+    the loop each serve node runs; only the lease's holder acts, and after
+    each of its steps records the hands of the games lost on time
+    (:func:`~door.records.correspondence.forfeit_hands.record_hands`).  A store
     that cannot answer is logged and tried again at the next step."""
     read = clock or store.clock
     while True:
         try:
-            await sweep(store, holder, read(), end_game, candidates, rules)
+            if await sweep(store, holder, read(), end_game, candidates, rules) is not None:
+                await record_hands(store)
         except StoreError as exc:
             log.warning("correspondence sweeper: %s; trying again in %g s", exc, every)
         except Exception:  # (a game it could not end is logged; the loop, and every other game, go on)

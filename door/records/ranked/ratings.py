@@ -24,7 +24,7 @@ from door.records.connection import Connection
 from door.records.database import Database
 from door.records.ranked.glicko2 import Rating, provisional, rate_match
 
-__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes", "RatingChange", "table_of"]
+__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes", "RatingChange", "keep_match", "table_of"]
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,47 @@ def _write(db: Connection, account_id: int, rating: Rating, matches: int, when: 
                (account_id, rating.rating, rating.rd, rating.volatility, matches, when))
 
 
+def _check(match: MatchRecord) -> None:
+    """Raise ``ValueError`` for a rated match without two accounts."""
+    a, b = match.accounts
+    if match.rated and not match.aborted and (a is None or b is None or a == b):
+        raise ValueError("a rated match needs two registered callers")
+
+
+def keep_match(db: Connection, match: MatchRecord, now: float) -> RatingChange | None:
+    """In the transaction of ``db``: keep ``match`` (ended at ``now``,
+    seconds since the epoch) and, when it is rated (not aborted) and both
+    seats are accounts, move both ratings of its pool (live, or by turns:
+    ``match.by_turns``) by Glicko-2, each against the other's rating before
+    the match: both before and after (:class:`RatingChange`), else
+    ``None``.  Raises ``ValueError`` for a rated match without two
+    accounts."""
+    _check(match)
+    a, b = match.accounts
+    rated = match.rated and not match.aborted
+    before: list[Any] = [None, None]
+    after: tuple[Rating, Rating] | None = None
+    change = None
+    if rated and a is not None and b is not None:
+        (ra, na), (rb, nb) = _rating(db, a, match.by_turns), _rating(db, b, match.by_turns)
+        after = rate_match(ra, rb, match.winner == 0)
+        change = RatingChange((ra, rb), after)
+        before = [ra.rating, rb.rating]
+        _write(db, a, after[0], na + 1, now, match.by_turns)
+        _write(db, b, after[1], nb + 1, now, match.by_turns)
+    db.execute(
+        "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
+        "winner, forfeit, ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, "
+        "network1, unrated_why, via0, via1, by_turns) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0],
+         match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
+         after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
+         match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why,
+         match.via[0], match.via[1], int(match.by_turns)))
+    return change
+
+
 class Ratings:
     """The matches and ratings in ``database``."""
 
@@ -133,35 +174,8 @@ class Ratings:
         ``match.by_turns``) by Glicko-2 (each against the
         other's rating before the match) and return both before and after
         (:class:`RatingChange`, read and written in one transaction); else ``None``.  Raises ``ValueError`` for a rated match without two accounts."""
-        a, b = match.accounts
-        rated = match.rated and not match.aborted
-        if rated and (a is None or b is None or a == b):
-            raise ValueError("a rated match needs two registered callers")
-
-        def tx(db: Connection) -> RatingChange | None:
-            now = self.clock()
-            before: list[Any] = [None, None]
-            after: tuple[Rating, Rating] | None = None
-            change = None
-            if rated and a is not None and b is not None:
-                (ra, na), (rb, nb) = _rating(db, a, match.by_turns), _rating(db, b, match.by_turns)
-                after = rate_match(ra, rb, match.winner == 0)
-                change = RatingChange((ra, rb), after)
-                before = [ra.rating, rb.rating]
-                _write(db, a, after[0], na + 1, now, match.by_turns)
-                _write(db, b, after[1], nb + 1, now, match.by_turns)
-            db.execute(
-                "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
-                "winner, forfeit, ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, "
-                "network1, unrated_why, via0, via1, by_turns) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0],
-                 match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
-                 after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
-                 match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why,
-                 match.via[0], match.via[1], int(match.by_turns)))
-            return change
-        return await self.database.tx(tx)
+        _check(match)
+        return await self.database.tx(lambda db: keep_match(db, match, self.clock()))
 
     async def of(self, account_id: int, by_turns: bool = False) -> RatedPlayer | None:
         """The rating of ``account_id`` in live play (or ``by_turns``), or
