@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from door.caller.correspondence import BY_TURNS, go_away
+from door.caller.correspondence import BY_TURNS, go_away, since_my_move
 from door.caller.offering import Choice, offer_to, offers_for, take_offer, unrated_now
 from door.caller.program_side import ProgramSide
 from door.caller.turns import tell_turn
@@ -53,7 +53,8 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
 
 async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``open``: the program sits down to its game by correspondence
-    ``game`` and plays its decisions (as at any table) until the game
+    ``game`` (what happened since its last move said first, in a
+    ``notice``) and plays its decisions (as at any table) until the game
     waits on the other player (``waiting``) or is over; an ``error`` on
     ``game`` for a game not its own, or whose saved moves do not replay
     (the session goes on).  True when the program left."""
@@ -63,6 +64,9 @@ async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
     try:
         saved = await side.ctx.store.saved.load_game(message["game"]) if account is not None else None
         if account is not None and saved is not None and account.id in (saved.account_id, saved.other_account):
+            since = since_my_move(saved, saved.seat_of(account.id))
+            if since:  # (what happened since its last move, said first, as at the screens)
+                side.notice("Since your last move: " + " ".join(since))
             table = await sit_down(side.ctx.games, saved, account.id, seat)
     except PlayedElsewhere as exc:
         side.error("game", f"that game is played at another of this door's servers now (node {exc.node}): "

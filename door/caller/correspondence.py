@@ -32,7 +32,7 @@ from door.ui.speech import SpokenWords
 from engine.game import Game, replay
 from engine.scoring import RunMode
 
-__all__ = ["ANYONE", "BY_TURNS", "correspondence", "go_away", "login_news"]
+__all__ = ["ANYONE", "BY_TURNS", "correspondence", "go_away", "login_news", "since_my_move"]
 
 SHOWN = 9
 """Games listed at once (keys 1 to 9), by deadline."""
@@ -140,7 +140,7 @@ async def _play(side: CallerSide, saved_id: int) -> None:
         await show_page(side.display, "Correspondence", ["That game is over, or gone."])
         return
     mine = saved.seat_of(account.id)
-    since = _since_my_move(saved, mine)
+    since = since_my_move(saved, mine)
     if since:
         await show_page(side.display, "Since your last move", since)
     seat = side.new_seat()
@@ -185,7 +185,7 @@ async def _sit(side: CallerSide, table: Table, seat: HumanSeat) -> None:
             "they find the game at their next call.", "", "Press any key."])
 
 
-def _since_my_move(saved: SavedGame, mine: int) -> list[str]:
+def since_my_move(saved: SavedGame, mine: int) -> list[str]:
     """What happened in the kept game ``saved`` since the last decision of
     seat ``mine``, in the sentences screen-reader mode says (empty:
     nothing; the last sixteen at most)."""

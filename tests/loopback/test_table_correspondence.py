@@ -144,6 +144,8 @@ async def test_a_game_by_correspondence_at_the_card_table(door: DoorServer, brow
     assert await page.evaluate("() => document.activeElement.textContent") == f"Play #{game['number']}"
     await page.keyboard.press("Enter")
     await page.wait_for_function("() => window.cribbageTable.asked !== null")
+    said = await page.inner_text("#log")  # what Ann did since Bob's last move, said first
+    assert "Since your last move: " in said and "Ann" in said.split("Since your last move: ", 1)[1], said
     assert await _play_by_keys(page) >= 1
     assert "Ann's move now" in await page.inner_text("#post-news")
     await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('Their move')")
