@@ -145,6 +145,11 @@ class Advising:
 
     def advise(self, note: str) -> None:
         """A note of advice (the discard analysis, the pegging note), in
-        the chat window and the messages."""
+        the chat window and the messages; in the chat window only once the
+        game is over (a note worked out after the last hand ended would
+        push the game's result out of the messages, where the caller reads
+        it)."""
         self.vs.chat.append((self._now(), "***", note))
-        self.vs.say(note)
+        game = self.table.game if self.table is not None else None
+        if game is None or not game.over:
+            self.vs.say(note)

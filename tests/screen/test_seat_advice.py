@@ -91,3 +91,24 @@ async def test_a_discard_submitted_again_before_it_is_applied_is_analysed_once()
         thinking.close()
         running.cancel()
         await asyncio.gather(running, return_exceptions=True)
+
+
+async def test_a_note_of_advice_ready_after_the_game_is_over_leaves_the_result_the_last_message() -> None:
+    """The analysis of the last discard can be worked out after the game
+    is over (a count reached the winning hole first): it goes to the chat
+    window, and the game's result stays the last thing in the messages,
+    where the caller reads it (it used to push the result off the screen)."""
+    import random
+
+    from tests.unit.test_game import random_game
+
+    mine = HumanSeat(Display(MemoryTerminal()), "Ann", identity=Identity.of_account(1))
+    theirs = HumanSeat(Display(MemoryTerminal()), "Bob", identity=Identity.of_account(2))
+    table = Table(Rules(game_to=61), [mine, theirs], TableSettings(hints=True))
+    mine.table = table
+    table.game = random_game(5, Rules(game_to=61), random.Random(5))
+    assert table.game.over
+    mine.vs.say("Bob wins 61 to 40!")
+    mine._say_note("You kept 7C 7S 8C QS: 1.9 expected; best was 6D 7C 7S 8C: 9.4.", later=True)
+    assert mine.vs.log[-1] == "Bob wins 61 to 40!"
+    assert mine.vs.chat[-1][1:] == ("***", "You kept 7C 7S 8C QS: 1.9 expected; best was 6D 7C 7S 8C: 9.4.")
