@@ -289,3 +289,52 @@ async def test_the_sweepers_loop_records_the_hands_of_the_games_it_ended(tmp_pat
         assert await store.database.query(hands) == len(hands_of(game)) and await hands_due(store) == 0
     finally:
         await store.close()
+
+
+async def test_a_rated_match_lost_on_time_is_forfeited_whole_and_moves_the_ratings_by_turns(
+        where: Path | str) -> None:
+    """Two games out of time in one pass: a rated best of three and an
+    unrated single game. Each is kept with its match, forfeited by the
+    player out of time (the whole match, games won before it kept); the
+    rated one moves both players' ratings of play by turns, live play's
+    untouched; the unrated one moves none."""
+    rng = random.Random(13)
+    clock = FakeClock(START)
+    store = await Store.open(where, clock)
+    try:
+        ids = [(await store.accounts.create(n, "unused-hash")).id for n in ("Ann", "Bob", "Cy", "Dee")]
+        saved = store.saved
+        rated = played(900, rng)
+        mover = to_move_of(rated)
+        assert mover is not None
+        match_id = await saved.begin(GameStart(ids[0], "caller", rated.number, None, RULES, (1, 0), 0, ids[1],
+                                               ("Ann", "Bob"), None, GameKind.CORRESPONDENCE, mover, START + DAY, 1,
+                                               best_of=3, rated=True))
+        for seq, action in enumerate(rated.actions):
+            last = seq == len(rated.actions) - 1
+            await saved.append(match_id, seq, action, to_move=mover, deadline=START + DAY,
+                               standing=Standing.of(rated) if last else None)
+        single = played(950, rng)
+        await keep(store, clock, ids[2], ids[3], single, to_move_of(single), START + DAY)
+        clock.now = START + 2 * DAY
+        house = GameHouse(store, NoTables())
+        swept = await sweep(store, "node-0", clock.now, EndAll(lambda judged: end_games(house, judged)),
+                            lambda at: candidates(house, at), SweepRules(abandon_days=60))
+        assert swept is not None and len(swept.ended) == 2
+        rows = await store.database.query(lambda db: db.execute(
+            "SELECT account0, best_of, rated, wins0, wins1, winner, forfeit, leaver, by_turns FROM matches "
+            "ORDER BY account0").fetchall())
+        assert [tuple(r) for r in rows] == [
+            (ids[0], 3, 1, 1, 0, 1 - mover, 1, mover, 1),
+            (ids[2], 1, 0, 0, 0, 1 - to_move_of(single), 1, to_move_of(single), 1)], rows
+        for account in ids[:2]:
+            by_turns = await store.ratings.of(account, by_turns=True)
+            assert by_turns is not None and by_turns.matches == 1
+            assert await store.ratings.of(account) is None
+        winner = ids[1 - mover]
+        rating = await store.ratings.of(winner, by_turns=True)
+        assert rating is not None and rating.rating.rating > 1500
+        for account in ids[2:]:
+            assert await store.ratings.of(account, by_turns=True) is None
+    finally:
+        await store.close()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from door.records.connection import Connection
 from door.records.games import GAME_COLUMNS, GAME_VALUES, GameRecord, game_row, write_record
-from door.records.ranked.ratings import MatchRecord, keep_match
+from door.records.ranked.ratings import MatchRecord, keep_matches
 from door.records.store import Store
 
 __all__ = ["BATCH", "Ending", "end_all"]
@@ -86,9 +86,7 @@ def _end(db: Connection, chunk: Sequence[Ending], now: float) -> list[Ending]:
             if e.hands_later:
                 db.execute("INSERT INTO game_hands_due (game_id) VALUES (?)", (game_id,))
     db.executemany("DELETE FROM saved_games WHERE id = ?", [(e.saved_id,) for e in fresh if e.record is None])
-    for e in fresh:
-        if e.match is not None:
-            keep_match(db, e.match, now)
+    keep_matches(db, [e.match for e in fresh if e.match is not None], now)
     db.executemany("INSERT INTO correspondence_results (account_id, lost_on_time) VALUES (?, 1) "
                    "ON CONFLICT (account_id) DO UPDATE SET lost_on_time = correspondence_results.lost_on_time + 1",
                    [(e.lost_on_time,) for e in fresh if e.lost_on_time is not None])

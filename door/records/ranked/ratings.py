@@ -24,7 +24,7 @@ from door.records.connection import Connection
 from door.records.database import Database
 from door.records.ranked.glicko2 import Rating, provisional, rate_match
 
-__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes", "RatingChange", "keep_match", "table_of"]
+__all__ = ["Ratings", "RatedPlayer", "MatchRecord", "Stakes", "RatingChange", "keep_match", "keep_matches", "table_of"]
 
 
 @dataclass(frozen=True)
@@ -127,6 +127,33 @@ def _check(match: MatchRecord) -> None:
         raise ValueError("a rated match needs two registered callers")
 
 
+_INSERT_MATCH = (
+    "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, winner, forfeit, "
+    "ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, network1, unrated_why, via0, via1, "
+    "by_turns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+
+
+def _match_row(match: MatchRecord, now: float, rated: bool, before: list[Any],
+               after: tuple[Rating, Rating] | None) -> tuple[Any, ...]:
+    """The values of :data:`_INSERT_MATCH` for ``match`` ended at ``now``."""
+    a, b = match.accounts
+    return (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0], match.wins[1],
+            match.winner, int(match.forfeit), now, before[0], before[1], after[0].rating if after else None,
+            after[1].rating if after else None, int(match.aborted), match.leaver, match.hands, match.networks[0],
+            match.networks[1], match.unrated_why, match.via[0], match.via[1], int(match.by_turns))
+
+
+def keep_matches(db: Connection, matches: Sequence[MatchRecord], now: float) -> None:
+    """In the transaction of ``db``: keep each of ``matches`` (ended at
+    ``now``) as :func:`keep_match` does, those not rated in one statement.
+    Raises ``ValueError`` for a rated match without two accounts."""
+    plain = [m for m in matches if not m.rated or m.aborted]
+    db.executemany(_INSERT_MATCH, [_match_row(m, now, False, [None, None], None) for m in plain])
+    for match in matches:
+        if match.rated and not match.aborted:
+            keep_match(db, match, now)
+
+
 def keep_match(db: Connection, match: MatchRecord, now: float) -> RatingChange | None:
     """In the transaction of ``db``: keep ``match`` (ended at ``now``,
     seconds since the epoch) and, when it is rated (not aborted) and both
@@ -148,16 +175,7 @@ def keep_match(db: Connection, match: MatchRecord, now: float) -> RatingChange |
         before = [ra.rating, rb.rating]
         _write(db, a, after[0], na + 1, now, match.by_turns)
         _write(db, b, after[1], nb + 1, now, match.by_turns)
-    db.execute(
-        "INSERT INTO matches (player0, player1, account0, account1, best_of, rated, wins0, wins1, "
-        "winner, forfeit, ended, rating0, rating1, after0, after1, aborted, leaver, hands, network0, "
-        "network1, unrated_why, via0, via1, by_turns) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (match.players[0], match.players[1], a, b, match.best_of, int(rated), match.wins[0],
-         match.wins[1], match.winner, int(match.forfeit), now, before[0], before[1],
-         after[0].rating if after else None, after[1].rating if after else None, int(match.aborted),
-         match.leaver, match.hands, match.networks[0], match.networks[1], match.unrated_why,
-         match.via[0], match.via[1], int(match.by_turns)))
+    db.execute(_INSERT_MATCH, _match_row(match, now, rated, before, after))
     return change
 
 
