@@ -49,6 +49,28 @@ async def _leave(caller: TelnetCaller) -> None:
     caller.close()
 
 
+async def offer_at_the_screens(caller: TelnetCaller, name: str, days: bytes = b"1", counting: bytes = b"1") -> None:
+    """At the main menu, ``caller`` offers ``name`` (or ``Anyone``) a game
+    by correspondence (K, then N): the ``days`` choice's key, runs in any
+    order, one game, not rated, ``counting`` (1: the door counts the hands,
+    2: each player their own, with muggins); the screen says it is made,
+    and the list shows again."""
+    s = caller.screen
+    await caller.send(b"k")
+    await s.wait_for(lambda: "N  Offer a game by correspondence" in s.text())
+    await caller.send(b"n")
+    for asked, key in (("Name:", name.encode() + b"\r"), ("How many days for each move?", days),
+                       ("How do runs count", b"1"), ("One game, or a match?", b"1"), ("Rated?", b"n"),
+                       ("Who counts the hands", counting)):
+        await s.wait_for(lambda asked=asked: asked in s.text())
+        await caller.send(key)
+    made = ("Your offer to anyone is made" if name.lower() == "anyone" else
+            f"Your offer is made: {name} finds it at their next call.")
+    await s.wait_for(lambda: made in s.text())
+    await caller.send(b" ")
+    await s.wait_for(lambda: "Your games by correspondence" in s.text())
+
+
 async def _decide(caller: TelnetCaller, name: str, back: str = "") -> None:
     """Answer the table's prompts (as :class:`~tests.support.player.Player`
     does) until the game waits on the other player ("Your move is kept"),
@@ -104,24 +126,7 @@ async def test_two_callers_never_on_line_together_play_by_correspondence(tmp_pat
         bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
 
         ann = await _call(door, "Ann")  # Ann offers Bob a game; Bob is not on line
-        await ann.send(b"k")
-        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
-        await ann.send(b"Bob\r")
-        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
-        await ann.send(b"1")  # one day a move
-        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
-        await ann.send(b"1")  # the door counts them
-        await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
-        await ann.send(b" ")
-        await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
+        await offer_at_the_screens(ann, "Bob")  # one day a move, the door counts
         await ann.send(b"\x1b")
         await _leave(ann)
 
@@ -407,24 +412,7 @@ async def test_at_the_screens_a_game_offered_counted_by_hand_is_counted_by_its_p
         await store.accounts.create("Ann", hash_password(PASSWORD))
         bob_id = (await store.accounts.create("Bob", hash_password(PASSWORD))).id
         ann = await _call(door, "Ann")
-        await ann.send(b"k")
-        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
-        await ann.send(b"Bob\r")
-        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
-        await ann.send(b"2")  # each their own, with muggins
-        await ann.screen.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in ann.screen.text())
-        await ann.send(b" ")
-        await ann.screen.wait_for(lambda: "Your games by correspondence" in ann.screen.text())
+        await offer_at_the_screens(ann, "Bob", counting=b"2")  # each their own, with muggins
         await ann.send(b"\x1b")
         await _leave(ann)
         offers = await store.correspondence.offers.received(bob_id)

@@ -35,7 +35,7 @@ from door.records.tournaments.settings import Play, Settings
 from door.server import DoorServer
 from engine.rules import Rules
 from tests.loopback.test_callers import PASSWORD
-from tests.loopback.test_correspondence import _call, _decide, _leave, _sit_by_protocol, _sitting
+from tests.loopback.test_correspondence import _call, _decide, _leave, _sit_by_protocol, _sitting, offer_at_the_screens
 from tests.loopback.test_protocol import next_message
 from tests.loopback.test_screen_reader import reader, register
 from tests.loopback.test_tournament_play import _program
@@ -110,25 +110,7 @@ async def _offer(node_a: DoorServer) -> None:
     """Ann calls node A and offers Bob a game by correspondence, a day a
     move; Bob is not on line."""
     ann = await _call(node_a, "Ann")
-    s = ann.screen
-    await ann.send(b"k")
-    await s.wait_for(lambda: "N  Offer a game by correspondence" in s.text())
-    await ann.send(b"n")
-    await s.wait_for(lambda: "Name:" in s.text())
-    await ann.send(b"Bob\r")
-    await s.wait_for(lambda: "How many days for each move?" in s.text())
-    await ann.send(b"1")
-    await s.wait_for(lambda: "How do runs count" in s.text())
-    await ann.send(b"1")
-    await s.wait_for(lambda: "One game, or a match?" in s.text())
-    await ann.send(b"1")
-    await s.wait_for(lambda: "Rated?" in s.text())
-    await ann.send(b"n")
-    await s.wait_for(lambda: "Who counts the hands" in s.text())
-    await ann.send(b"1")  # the door counts them
-    await s.wait_for(lambda: "Your offer is made: Bob finds it at their next call." in s.text())
-    await ann.send(b" ")
-    await s.wait_for(lambda: "Your games by correspondence" in s.text())
+    await offer_at_the_screens(ann, "Bob")
     await ann.send(b"\x1b")
     await _leave(ann)
 

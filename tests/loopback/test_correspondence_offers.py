@@ -22,7 +22,7 @@ from door.records.passwords import hash_password
 from door.server import DoorServer
 from engine.rules import Rules
 from tests.loopback.test_callers import PASSWORD
-from tests.loopback.test_correspondence import _call, _decide, _leave, _sit_by_protocol
+from tests.loopback.test_correspondence import _call, _decide, _leave, _sit_by_protocol, offer_at_the_screens
 from tests.loopback.test_hub import SYNC_SECRET, hub_config, rlogin
 from tests.loopback.test_protocol import next_message
 from tests.support.server import make_config, running
@@ -54,23 +54,7 @@ async def test_an_offer_to_anyone_made_at_the_screens_is_taken_at_another_caller
         for name in ("Ann", "Bob"):
             await store.accounts.create(name, hash_password(PASSWORD))
         ann = await _call(door, "Ann")
-        await ann.send(b"k")
-        await ann.screen.wait_for(lambda: "N  Offer a game by correspondence" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Name:" in ann.screen.text())
-        await ann.send(b"Anyone\r")
-        await ann.screen.wait_for(lambda: "How many days for each move?" in ann.screen.text())
-        await ann.send(b"2")
-        await ann.screen.wait_for(lambda: "How do runs count" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "One game, or a match?" in ann.screen.text())
-        await ann.send(b"1")
-        await ann.screen.wait_for(lambda: "Rated?" in ann.screen.text())
-        await ann.send(b"n")
-        await ann.screen.wait_for(lambda: "Who counts the hands" in ann.screen.text())
-        await ann.send(b"1")  # the door counts them
-        await ann.screen.wait_for(lambda: "Your offer to anyone is made" in ann.screen.text())
-        await ann.send(b" ")
+        await offer_at_the_screens(ann, "Anyone", days=b"2")
         await ann.screen.wait_for(lambda: "W  Withdraw your offer to anyone" in ann.screen.text())
         assert "A  " not in ann.screen.text()  # her own offer is not hers to take
         await ann.send(b"\x1b")
