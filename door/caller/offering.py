@@ -50,12 +50,14 @@ async def why_not_rated(side: Side, maker: Contender, taker: Contender) -> str |
     """Why a game or match by correspondence between ``maker`` and
     ``taker`` may not be rated, in a sentence (the board rates none:
     ``[correspondence] rated``; another rating pool; a fair-play rule, the
-    same as for live rated matches: :mod:`door.records.ranked.pools`), or
-    ``None`` when it may."""
+    same as for live rated matches: :mod:`door.records.ranked.pools`, the
+    pair's rated games by correspondence under way counted with its rated
+    matches of the day), or ``None`` when it may."""
     ctx = side.ctx
     if not ctx.correspondence.rated:
         return "This board does not rate games by correspondence."
-    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules())
+    under_way = await ctx.store.saved.rated_between(maker.account_id, taker.account_id)
+    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules(), under_way)
 
 
 class Choice(NamedTuple):
