@@ -2,7 +2,9 @@
 in ``open`` and ``answer`` are an ``error`` on their field, and the
 session goes on; two accounts cannot rate more games by correspondence
 with each other a day than fair play allows a pair by starting them all
-at once."""
+at once; on the cribbage hub, offers to made-up callers of a member
+board (``alias@BOARD``) make no account once the address has made its
+hour's offers."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from door.records.passwords import hash_password
 from tests.loopback.test_callers import PASSWORD
 from tests.loopback.test_correspondence import _sit_by_protocol
 from tests.loopback.test_correspondence_offers import _games, _program
+from tests.loopback.test_hub import hub_config
 from tests.loopback.test_protocol import next_message
 from tests.support.server import make_config, running
 
@@ -63,4 +66,26 @@ async def test_a_pairs_rated_games_under_way_count_against_its_rated_matches_a_d
         assert error["field"] == "rated" and "2 rated games by correspondence under way" in error["message"], error
         await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3}))
         assert "Your offer is made" in (await next_message(ann, "notice"))["text"]  # (unrated: as many as the cap)
+        await ann.close()
+
+
+async def test_offers_to_made_up_callers_on_the_hub_make_no_accounts_past_the_hours_limit(tmp_path: Path) -> None:
+    """On the hub an offer to ``alias@BOARD`` makes the account of a
+    member board's caller who never called.  A program offering games to
+    fifty made-up aliases is refused from the hour's limit of offers on,
+    and no account is made for a refused one: before, every offer made
+    its account, refused or not (a table of accounts without end)."""
+    config = hub_config(tmp_path / "data")
+    config.correspondence.offers_per_hour = 3
+    async with running(config) as door:
+        await door.store.accounts.create("Ann", hash_password(PASSWORD))
+        ann = await _program(door, "Ann")
+        for i in range(50):
+            await ann.send(json.dumps({"type": "offer", "name": f"nobody{i}@SYNC", "days": 3}))
+            said = await next_message(ann, "notice" if i < 3 else "error")
+            assert i < 3 or "offers were made from your address in the last hour" in said["message"], said
+        await ann.send(json.dumps({"type": "offer", "name": "nobody50@SYNC", "days": 4}))
+        assert (await next_message(ann, "error"))["field"] == "days"  # (not one of the board's days)
+        made = [i for i in range(51) if await door.store.accounts.find(f"nobody{i}@SYNC") is not None]
+        assert made == [0, 1, 2]
         await ann.close()
