@@ -128,11 +128,14 @@ async def offer_to(side: Side, account_id: int, name: str | None, choice: Choice
 async def _may_meet(side: Side, choice: Choice) -> Refused | None:
     """Why an offer on the terms of ``choice`` may not be made to a
     member board's caller who has no account yet, before it is made
-    for them: the terms unsound (rated or not), or the address's offers
-    of the hour made."""
+    for them: the terms unsound, rated (a caller who never called has
+    finished no game), or the address's offers of the hour made."""
     refused = await _unsound(side, choice._replace(rated=False), None, None)
     if refused is not None:
         return refused
+    if choice.rated:
+        return Refused("rated", "It cannot be rated: that caller has never called this hub, and a rated game "
+                                "needs two callers who have played here.")
     hourly = await side.ctx.store.correspondence.offers.hourly(side.terminal.address,
                                                                side.ctx.correspondence.offer_limits())
     return None if hourly is None else Refused("type", hourly)

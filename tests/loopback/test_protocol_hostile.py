@@ -86,6 +86,10 @@ async def test_offers_to_made_up_callers_on_the_hub_make_no_accounts_past_the_ho
             assert i < 3 or "offers were made from your address in the last hour" in said["message"], said
         await ann.send(json.dumps({"type": "offer", "name": "nobody50@SYNC", "days": 4}))
         assert (await next_message(ann, "error"))["field"] == "days"  # (not one of the board's days)
-        made = [i for i in range(51) if await door.store.accounts.find(f"nobody{i}@SYNC") is not None]
+        await door.store.database.tx(lambda db: db.execute("DELETE FROM correspondence_offers"))  # (a new hour)
+        for i in range(51, 61):  # rated: refused (a caller who never called has no games), no offer counted
+            await ann.send(json.dumps({"type": "offer", "name": f"nobody{i}@SYNC", "days": 3, "rated": True}))
+            assert (await next_message(ann, "error"))["field"] == "rated"
+        made = [i for i in range(61) if await door.store.accounts.find(f"nobody{i}@SYNC") is not None]
         assert made == [0, 1, 2]
         await ann.close()
