@@ -50,12 +50,14 @@ async def why_not_rated(side: Side, maker: Contender, taker: Contender) -> str |
     """Why a game or match by correspondence between ``maker`` and
     ``taker`` may not be rated, in a sentence (the board rates none:
     ``[correspondence] rated``; another rating pool; a fair-play rule, the
-    same as for live rated matches: :mod:`door.records.ranked.pools`), or
-    ``None`` when it may."""
+    same as for live rated matches: :mod:`door.records.ranked.pools`, the
+    pair's rated games by correspondence under way counted with its rated
+    matches of the day), or ``None`` when it may."""
     ctx = side.ctx
     if not ctx.correspondence.rated:
         return "This board does not rate games by correspondence."
-    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules())
+    under_way = await ctx.store.saved.rated_between(maker.account_id, taker.account_id)
+    return await pool_why_unrated(ctx.store.bots, ctx.store.fair_play, maker, taker, ctx.ranked.rules(), under_way)
 
 
 class Choice(NamedTuple):
@@ -88,7 +90,7 @@ async def offer_to(side: Side, account_id: int, name: str | None, choice: Choice
     ctx = side.ctx
     taker = None
     if name is not None:
-        found = await _callee(side, name, check_only)
+        found = await _callee(side, name, True)
         if isinstance(found, Refused):
             return found
         if found == account_id:
@@ -99,6 +101,14 @@ async def offer_to(side: Side, account_id: int, name: str | None, choice: Choice
         return Refused("type", full)
     if check_only:
         return None
+    if name is not None and taker is None:  # (a member board's caller never met: their account is made only
+        refused = await _may_meet(side, choice)  # for an offer that may be made)
+        if refused is not None:
+            return refused
+        made = await _callee(side, name, False)
+        if not isinstance(made, int):
+            return made or Refused("name", f"No other registered caller is called {name}.")
+        taker = made
     refused = await _unsound(side, choice, taker, name)
     if refused is not None:
         return refused
@@ -113,6 +123,22 @@ async def offer_to(side: Side, account_id: int, name: str | None, choice: Choice
     side.log.info("account %d offers %s a correspondence game (%d days a move, best of %d)", account_id,
                   "anyone" if name is None else repr(name), choice.days, choice.best_of)
     return None
+
+
+async def _may_meet(side: Side, choice: Choice) -> Refused | None:
+    """Why an offer on the terms of ``choice`` may not be made to a
+    member board's caller who has no account yet, before it is made
+    for them: the terms unsound, rated (a caller who never called has
+    finished no game), or the address's offers of the hour made."""
+    refused = await _unsound(side, choice._replace(rated=False), None, None)
+    if refused is not None:
+        return refused
+    if choice.rated:
+        return Refused("rated", "It cannot be rated: that caller has never called this hub, and a rated game "
+                                "needs two callers who have played here.")
+    hourly = await side.ctx.store.correspondence.offers.hourly(side.terminal.address,
+                                                               side.ctx.correspondence.offer_limits())
+    return None if hourly is None else Refused("type", hourly)
 
 
 async def _unsound(side: Side, choice: Choice, taker: int | None, name: str | None) -> Refused | None:

@@ -31,6 +31,12 @@ __all__ = ["call_to_table", "enter_or_withdraw", "seat_and_tell", "tournament_li
 SHOWN = 9
 """Tournaments listed at once (keys 1 to 9)."""
 
+STANDINGS_WITHIN = 2.0
+"""Seconds a tournament's standings worked out at this node are shown
+again rather than worked out anew (a program may ask for them as fast as
+it may send messages, and a big Swiss takes tens of milliseconds of the
+store's one thread each time)."""
+
 
 async def tournament_list(side: Side, player: str) -> list[dict[str, Any]]:
     """The open and running tournaments, newest first: each its ``name``,
@@ -39,9 +45,9 @@ async def tournament_list(side: Side, player: str) -> list[dict[str, Any]]:
     tournaments = side.ctx.store.tournaments
     listed = []
     for t in [*await tournaments.listing(State.OPEN), *await tournaments.listing(State.RUNNING)]:
-        view = await tournaments.view(t.name)
+        entries = await tournaments.entries(t.name)  # (not its standings: the list is asked for often)
         listed.append({"name": t.name, "title": t.title, "state": t.state.value, "format": t.settings.describe(),
-                       "entrants": len(view.entries), "entered": any(e.name == player for e in view.entries)})
+                       "entrants": len(entries), "entered": any(e.name == player for e in entries)})
     return listed
 
 
@@ -56,7 +62,7 @@ async def tournament_standings(side: Side, name: str) -> dict[str, Any] | str:
     in the order they are played: a ``name`` and the ``matches`` in
     words).  A sentence saying why not when there is no such tournament."""
     try:
-        view = await side.ctx.store.tournaments.view(name)
+        view = await side.ctx.store.tournaments.view(name, STANDINGS_WITHIN)
     except TournamentError as exc:
         return str(exc)
     return _standings_message(view)

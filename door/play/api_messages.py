@@ -36,6 +36,9 @@ MAX_MESSAGE = 4096
 
 _CARD: dict[str, Any] = {"type": "string", "pattern": "^(A|[2-9]|T|J|Q|K)[CDHS]$"}
 _SEAT: dict[str, Any] = {"type": "integer", "enum": [0, 1]}
+_ID: dict[str, Any] = {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}
+"""A row's id in the store (a game, an offer): what SQLite and PostgreSQL
+keep in a 64-bit signed integer; a larger one is refused where it enters."""
 _SAFE = "^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]*$"
 """A text field's pattern: no control character, bidirectional override
 or isolate, or lone surrogate (:func:`door.ui.safe_text.unsafe_char`)."""
@@ -83,13 +86,13 @@ CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
         "rated": {"type": "boolean"}, "runs": {"enum": ["any", "order"]}}, ("name",)),
     "seed": _message("seed", {"seed": _text(200)}, ("seed",)),
     "games": _message("games"),
-    "open": _message("open", {"game": {"type": "integer", "minimum": 1}}, ("game",)),
+    "open": _message("open", {"game": _ID}, ("game",)),
     "offer": _message("offer", {"name": _text(NAME_LIMIT + 9),  # (on the hub: alias@BOARD, a tag of up to 8)
                                 "days": {"type": "integer", "minimum": 1, "maximum": 14},
                                 "runs": {"enum": ["any", "order"]},
                                 "counting": {"enum": ["automatic", "manual"]},
                                 "best_of": {"enum": [1, 3, 5]}, "rated": {"type": "boolean"}}),
-    "answer": _message("answer", {"offer": {"type": "integer", "minimum": 1}, "accept": {"type": "boolean"}},
+    "answer": _message("answer", {"offer": _ID, "accept": {"type": "boolean"}},
                        ("offer", "accept")),
     "away": _message("away", {"days": {"type": "integer", "minimum": 1, "maximum": 366}}, ("days",)),
     "tournaments": _message("tournaments"),

@@ -272,6 +272,14 @@ class SavedGames:
         first, the nearest first, then the most recently played first."""
         return await self.database.query(lambda db: kept_games(db, account_id, waiting, _many(db)))
 
+    async def rated_between(self, a: int, b: int, kind: GameKind = GameKind.CORRESPONDENCE) -> int:
+        """How many rated unfinished games (a match counted once) of
+        ``kind`` accounts ``a`` and ``b`` play with each other: fair play
+        counts them with the pair's rated matches of the day."""
+        return int(await self.database.query(lambda db: db.execute(
+            "SELECT COUNT(*) FROM saved_games WHERE kind = ? AND rated = 1 AND ((account_id = ? AND other_account = ?) "
+            "OR (account_id = ? AND other_account = ?))", (kind.value, a, b, b, a)).fetchone()[0]))
+
     async def waiting_on(self, account_id: int) -> Waiting:
         """How many unfinished games wait on ``account_id``'s decision and
         the nearest deadline among them (the login's summary; one indexed

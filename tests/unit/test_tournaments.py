@@ -16,6 +16,7 @@ import pytest
 from door.records.connection import Connection
 from door.records.ranked.tournament import Format, Kind
 from door.records.store import DATABASE_NAME, Store
+from door.records.tournaments.repository import Tournaments
 from door.records.tournaments.settings import DAY, HOUR, Play, Settings, TournamentError
 from door.records.tournaments.values import BOTH_LOST, State
 from tests.support.fake_clock import FakeClock
@@ -320,5 +321,34 @@ async def test_a_replaced_player_keeps_their_place_in_the_bracket_as_drawn(tmp_p
         assert [state.matches["W1-1"].winner for _, state in view.brackets] == ["Bob"]
         await t.record("cup", "Dee", "Abe", (1, 0))
         assert [s.players for s in await t.step("cup", clock.now)] == [("Bob", "Dee")]
+    finally:
+        await store.close()
+
+
+async def test_standings_asked_for_again_within_seconds_are_not_worked_out_anew(where: Path | str) -> None:
+    """A view asked for ``within`` seconds of the last is the one worked
+    out then (a program may ask for a big Swiss's standings hundreds of
+    times a second, each tens of milliseconds of the store's one thread);
+    a change made through the repository is seen at once, one made at
+    another node (another repository on the store) once the seconds pass;
+    the list's entries are read without working out the standings."""
+    clock = FakeClock(START)
+    store = await Store.open(where, clock)
+    try:
+        await callers(store, {"Ann": 1900, "Bob": 1850})
+        t = store.tournaments
+        await t.create("autumn", "Autumn", Settings(Format(Kind.SWISS, rounds=3), round_hours=2))
+        assert await t.view("autumn", 2.0) is await t.view("autumn", 2.0)
+        assert await t.view("autumn") is not await t.view("autumn")  # (without within: always anew)
+        await t.enter("autumn", "Ann")  # here: seen at once
+        assert [e.name for e in (await t.view("autumn", 2.0)).entries] == ["Ann"]
+        other = Tournaments(store.database, clock)  # another node's
+        await other.enter("autumn", "Bob")
+        assert [e.name for e in (await t.view("autumn", 2.0)).entries] == ["Ann"]
+        assert [e.name for e in await t.entries("autumn")] == ["Ann", "Bob"]
+        clock.now += 2.0
+        assert [e.name for e in (await t.view("autumn", 2.0)).entries] == ["Ann", "Bob"]
+        with pytest.raises(TournamentError):
+            await t.view("nope", 2.0)
     finally:
         await store.close()

@@ -196,11 +196,9 @@ class Offers:
         def tx(db: Connection) -> Offer:
             db.execute("DELETE FROM correspondence_offers WHERE pair = ? AND state = 'open' AND expires <= ?",
                        (pair, now))
-            made = db.execute("SELECT COUNT(*) FROM correspondence_offers WHERE address = ? AND made > ?",
-                              (address, now - HOUR)).fetchone()[0]
-            if made >= limits.per_hour:
-                raise OfferRefused(f"{made} offers were made from your address in the last hour, the most this "
-                                   "board allows: try again later.")
+            hourly = _hourly(db, address, now, limits)
+            if hourly is not None:
+                raise OfferRefused(hourly)
             if db.execute("SELECT 1 FROM correspondence_offers WHERE pair = ? AND state = 'open'",
                           (pair,)).fetchone() is not None:
                 raise OfferRefused("You already have an offer open to anyone: withdraw it first." if taker is None
@@ -215,6 +213,14 @@ class Offers:
         except Conflict:  # the taker has no account (or another node made this pair's offer a moment ago)
             raise OfferRefused("That offer cannot be made: the caller is gone, or an offer was just made "
                                "between you.") from None
+
+    async def hourly(self, address: str, limits: OfferLimits = OfferLimits()) -> str | None:
+        """Why ``address`` may make no offer now, in a sentence (it made
+        ``limits.per_hour`` in the last hour), or ``None``: asked before
+        anything is made for an offer (on the hub, a member board's
+        caller's account), as :meth:`make` asks it again."""
+        now = self.clock()
+        return await self.database.query(lambda db: _hourly(db, address, now, limits))
 
     async def get(self, offer_id: int) -> Offer | None:
         """Offer ``offer_id`` if it is open (not answered, not lapsed)."""
@@ -283,3 +289,12 @@ class Offers:
             db.execute("DELETE FROM correspondence_offers WHERE state <> 'open' AND closed <= ?", (now - _KEPT,))
             return int(lapsed)
         return await self.database.tx(tx)
+
+
+def _hourly(db: Connection, address: str, now: float, limits: OfferLimits) -> str | None:
+    """Why ``address`` may make no offer at ``now``, or ``None``."""
+    made = int(db.execute("SELECT COUNT(*) FROM correspondence_offers WHERE address = ? AND made > ?",
+                          (address, now - HOUR)).fetchone()[0])
+    if made >= limits.per_hour:
+        return f"{made} offers were made from your address in the last hour, the most this board allows: try again later."
+    return None

@@ -132,9 +132,13 @@ class FairPlay:
         until = aborts[-1] + rules.abort_hold
         return until if until > now else None
 
-    async def why_unrated(self, a: Contender, b: Contender, rules: FairPlayRules) -> str | None:
+    async def why_unrated(self, a: Contender, b: Contender, rules: FairPlayRules,
+                          under_way: int = 0) -> str | None:
         """Why a rated match between ``a`` and ``b`` may not be played, in
-        a sentence; ``None`` when it may."""
+        a sentence; ``None`` when it may.  ``under_way``: the pair's rated
+        games by correspondence begun and not over, which count with the
+        matches they finished in the last day (or a pair could begin any
+        number of rated games in a day, each allowed while none was over)."""
         now = self.clock()
         for who in (a, b):
             until = await self.held_back(who.account_id, rules)
@@ -162,7 +166,11 @@ class FairPlay:
                         f"{clock_words(created + rules.min_age, now)}.")
         pair: list[tuple[float, int, bool, int]] = facts["pair"]
         today = sum(1 for ended, *_ in pair if now - ended < DAY)
-        if today >= rules.pair_per_day:
+        if today + under_way >= rules.pair_per_day:
+            if under_way:
+                return (f"{a.name} and {b.name} have {under_way} rated games by correspondence under way and "
+                        f"played {today} rated matches with each other in the last day: "
+                        f"{rules.pair_per_day} a day is the most one pair may.")
             return (f"{a.name} and {b.name} have played {today} rated matches with each other in the last day, "
                     "the most one pair may.")
         if a.shared or b.shared:

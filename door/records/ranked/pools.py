@@ -23,10 +23,11 @@ __all__ = ["why_unrated"]
 
 
 async def why_unrated(bots: Bots, fair_play: FairPlay, a: Contender, b: Contender,
-                      rules: FairPlayRules) -> str | None:
+                      rules: FairPlayRules, under_way: int = 0) -> str | None:
     """Why ``a`` and ``b`` may not play a rated match, in a sentence
     (another pool, a bot kept unrated, or a fair-play rule), or ``None``
-    when they may."""
+    when they may; ``under_way``: the pair's rated games by
+    correspondence not over (:meth:`FairPlay.why_unrated`)."""
     pools = (await bots.pool_of(a.account_id), await bots.pool_of(b.account_id))
     for who, pool in zip((a, b), pools, strict=True):
         if pool not in (PEOPLE, BOTS):
@@ -36,4 +37,4 @@ async def why_unrated(bots: Bots, fair_play: FairPlay, a: Contender, b: Contende
     if pools[0] == BOTS:
         rules = dataclasses.replace(rules, min_age=0.0, same_network=True)
         a, b = dataclasses.replace(a, shared=False), dataclasses.replace(b, shared=False)
-    return await fair_play.why_unrated(a, b, rules)
+    return await fair_play.why_unrated(a, b, rules, under_way)

@@ -15,8 +15,9 @@ store cannot answer.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from door.records.clock import WALL, Clock
 from door.records.connection import Connection
@@ -59,6 +60,9 @@ class View:
     brackets: list[tuple[str, BracketState]]
 
 
+T = TypeVar("T")
+
+
 class Tournaments:
     """The tournament tables in ``database``, timed by ``clock``."""
 
@@ -67,6 +71,7 @@ class Tournaments:
         self.clock = clock
         self.links = Links(database)
         """Which kept game plays which pairing (:mod:`door.records.tournaments.links`)."""
+        self._views: dict[str, tuple[float, View]] = {}
 
     async def create(self, name: str, title: str, settings: Settings) -> Tournament:
         """Make tournament ``name`` (its bulletins' stem) called ``title``,
@@ -87,7 +92,7 @@ class Tournaments:
                        (name, title, settings.to_json(), State.OPEN.value, now))
             return rows.tournament(db, name)
         try:
-            return await self.database.tx(tx)
+            return await self._tx(tx)
         except Conflict:
             raise TournamentError(f"there is already a tournament called {name!r}") from None
 
@@ -103,15 +108,43 @@ class Tournaments:
                 f"SELECT {rows.TOURNAMENT_COLUMNS} FROM tournaments {where} ORDER BY created DESC, id DESC", args)]
         return await self.database.query(q)
 
-    async def view(self, name: str) -> View:
-        """Tournament ``name`` as it stands (:class:`View`)."""
+    async def view(self, name: str, within: float = 0.0) -> View:
+        """Tournament ``name`` as it stands (:class:`View`).  ``within``
+        (seconds): a view this repository worked out at most that long ago
+        will do (what a caller or a program asks to see, as often as it
+        may send: a Swiss of 512 players takes some 40 ms of the store's
+        one thread).  Raises :class:`TournamentError` when there is none."""
+        now = self.clock()
+        kept = self._views.get(name)
+        if within > 0 and kept is not None and 0 <= now - kept[0] < within:
+            return kept[1]
+
         def q(db: Connection) -> View:
             t = rows.tournament(db, name)
             entries, pairings = rows.entries(db, t.id), rows.pairings(db, t.id)
             lines = swiss_standings(t, entries, pairings) if t.settings.format.kind in (
                 Kind.SWISS, Kind.QUALIFYING) and len(entries) >= 2 else []
             return View(t, entries, pairings, lines, brackets(t, entries, pairings))
-        return await self.database.query(q)
+        view = await self.database.query(q)
+        if within > 0:  # (one a tournament: bounded by the tournaments there are)
+            self._views[name] = (now, view)
+        return view
+
+    async def _tx(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` in a transaction of the store, the views kept for
+        :meth:`view` forgotten (a change made here is seen at once; one made
+        at another node within ``within``)."""
+        self._views.clear()
+        try:
+            return await self.database.tx(fn)
+        finally:  # (a view worked out meanwhile may be from before it)
+            self._views.clear()
+
+    async def entries(self, name: str) -> list[Entry]:
+        """The entries of tournament ``name``, in the order they entered
+        (no standings worked out).  Raises :class:`TournamentError` when
+        there is none."""
+        return await self.database.query(lambda db: rows.entries(db, rows.tournament(db, name).id))
 
     async def enter(self, name: str, player: str) -> Entry:
         """Enter the registered caller ``player`` in open tournament
@@ -133,7 +166,7 @@ class Tournaments:
             db.execute("INSERT INTO tournament_entries (tournament_id, name, account_id, rating, entered) "
                        "VALUES (?, ?, ?, ?, ?)", (t.id, shown, account_id, rating, now))
             return Entry(shown, account_id, rating, now)
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def withdraw(self, name: str, player: str) -> None:
         """Take ``player``'s entry out of open tournament ``name``.  Raises
@@ -146,7 +179,7 @@ class Tournaments:
             if db.execute("DELETE FROM tournament_entries WHERE tournament_id = ? AND name = ?",
                           (t.id, _entered(db, t, player))).rowcount != 1:
                 raise TournamentError(f"{player!r} has not entered {name}")
-        await self.database.tx(tx)
+        await self._tx(tx)
 
     async def start(self, name: str) -> Tournament:
         """Start open tournament ``name`` now (entries close); the director
@@ -159,7 +192,7 @@ class Tournaments:
             t = _open(db, name, now, closing=False)
             _begin(db, t, now)
             return rows.tournament(db, name)
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def due(self, now: float) -> list[str]:
         """The tournaments the director steps at ``now``: those running, and
@@ -176,7 +209,7 @@ class Tournaments:
         (:func:`~door.records.tournaments.progress.late_decision`), make
         the pairings that come next, and keep its finishes once it is
         over.  Returns the games to seat.  Doing it twice does nothing more."""
-        return await self.database.tx(lambda db: _step(db, name, now))
+        return await self._tx(lambda db: _step(db, name, now))
 
     async def check_in(self, name: str, player: str) -> Pairing:
         """``player`` turned up for their open game (or match) of
@@ -196,14 +229,14 @@ class Tournaments:
             db.execute("UPDATE tournament_pairings SET shown = ? WHERE id = ?",
                        (p.shown | 1 << p.seat(player), p.id))
             return p
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def waiting_on(self, pairing_id: int, seat: int | None) -> None:
         """The game service's word: pairing ``pairing_id``'s game waits on
         ``seat`` (0 or 1; ``None``: not known), who is the late one at its deadline."""
         if seat not in (0, 1, None):
             raise TournamentError(f"a seat is 0, 1 or None, got {seat!r}")
-        await self.database.tx(lambda db: db.execute(
+        await self._tx(lambda db: db.execute(
             "UPDATE tournament_pairings SET waiting = ? WHERE id = ?", (seat, pairing_id)))
 
     async def record(self, name: str, winner: str, loser: str, score: tuple[int, int] | None) -> Pairing:
@@ -227,7 +260,7 @@ class Tournaments:
             else:
                 rows.decide(db, p, _result(t, p, seat, score, "played"), now)
             return p
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def adjudicate(self, name: str, winner: str, loser: str, score: tuple[int, int] | None = None) -> Pairing:
         """The sysop decides ``winner``'s latest game or match against
@@ -246,7 +279,7 @@ class Tournaments:
             given = score if score is not None else (t.settings.format.to_win if p.stage != SWISS else 0, 0)
             rows.decide(db, p, _result(t, p, seat, given, "adjudicated"), now)
             return p
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def replace(self, name: str, old: str, new: str) -> None:
         """``new`` (a registered caller who may enter, not entered) takes
@@ -269,7 +302,7 @@ class Tournaments:
                            (shown, t.id, was))
             rows.keep_seeds(db, dataclasses.replace(t, seeds={
                 label: tuple(shown if n == was else n for n in seeds) for label, seeds in t.seeds.items()}))
-        await self.database.tx(tx)
+        await self._tx(tx)
 
     async def extend(self, name: str, hours: float, player: str | None = None) -> int:
         """Move the deadline of every open game of tournament ``name`` (or
@@ -286,7 +319,7 @@ class Tournaments:
             db.executemany("UPDATE tournament_pairings SET deadline = deadline + ? WHERE id = ?",
                            [(hours * HOUR, i) for i in ids])
             return len(ids)
-        return await self.database.tx(tx)
+        return await self._tx(tx)
 
     async def finishes(self, year: int) -> list[Finish]:
         """Every finish kept for ``year``'s season."""
