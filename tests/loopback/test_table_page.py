@@ -131,11 +131,17 @@ async def page_cards(page: Any) -> set[str]:
     return set(await page.evaluate("() => [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)"))
 
 
+PRESS = 80
+"""How long a click holds the mouse button, in milliseconds, as a person's
+does (the other player's move may arrive meanwhile)."""
+
+
 async def tap(page: Any, selector: str, touch: bool) -> None:
+    """A tap on ``selector`` (``touch``), or a click held for ``PRESS`` ms."""
     if touch:
         await page.tap(selector)
     else:
-        await page.click(selector)
+        await page.click(selector, delay=PRESS)
 
 
 @pytest.mark.parametrize("kind", ["desktop", "phone"])
