@@ -131,11 +131,17 @@ async def page_cards(page: Any) -> set[str]:
     return set(await page.evaluate("() => [...document.querySelectorAll('[data-card]')].map(e => e.dataset.card)"))
 
 
+PRESS = 80
+"""How long a click holds the mouse button, in milliseconds, as a person's
+does (the other player's move may arrive meanwhile)."""
+
+
 async def tap(page: Any, selector: str, touch: bool) -> None:
+    """A tap on ``selector`` (``touch``), or a click held for ``PRESS`` ms."""
     if touch:
         await page.tap(selector)
     else:
-        await page.click(selector)
+        await page.click(selector, delay=PRESS)
 
 
 @pytest.mark.parametrize("kind", ["desktop", "phone"])
@@ -353,11 +359,10 @@ async def test_todays_deal_at_the_card_table(door: DoorServer, browser: Any) -> 
     await context.close()
 
 
-async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -> None:
-    """Two people at card tables, a phone and a desktop: one waits to be
-    challenged, the other sees them at the menu and challenges them, the
-    first accepts the offer it is shown, and both play the game out, each
-    seeing only their own cards before the show."""
+async def two_tables(browser: Any, door: DoorServer) -> tuple[Any, Any]:
+    """Pat at a phone's card table and Dee at a desktop's, both at the list
+    of players: Pat waits, Dee challenges Pat, Pat accepts the offer shown.
+    Returns their pages, the game begun."""
     pages = []
     for kind, name in (("phone", "Pat"), ("desktop", "Dee")):
         page = await table_page(browser, door, kind, name)
@@ -379,6 +384,15 @@ async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -
                     await pat.inner_text("#offer-text"))
     assert await pat.evaluate("() => document.activeElement.id") == "accept"
     await pat.click("#accept")
+    return pat, dee
+
+
+async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -> None:
+    """Two people at card tables, a phone and a desktop: one waits to be
+    challenged, the other sees them at the menu and challenges them, the
+    first accepts the offer it is shown, and both play the game out, each
+    seeing only their own cards before the show."""
+    pat, dee = pages = await two_tables(browser, door)
     results = await asyncio.gather(play_through(pat, door, "Pat", "phone-pat"),
                                    play_through(dee, door, "Dee", "desktop-dee"))
     assert all(leaks == [] for _, leaks, _ in results)
@@ -388,6 +402,29 @@ async def test_two_card_tables_play_each_other(door: DoorServer, browser: Any) -
     games = await door.store.games.recent()
     assert games == []  # (two guests: nothing is kept)
     for page in pages:
+        await page.context.close()
+
+
+async def test_a_card_pressed_while_the_other_player_discards_is_chosen(door: DoorServer, browser: Any) -> None:
+    """Both players discard at once: the other's discard arrives while this
+    player's mouse button is down on a card, and the click still chooses
+    that card (the hand is not drawn anew under the pointer, which lost the
+    click: the browser sends it to the hand's box, no card)."""
+    pat, dee = await two_tables(browser, door)
+    for page in (pat, dee):
+        await page.wait_for_function("() => (window.cribbageTable.asked || {}).ask === 'discard'")
+    first = dee.locator("#hand .card:nth-child(1)")
+    box = await first.bounding_box()
+    await dee.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    await dee.mouse.down()
+    for n in (1, 2):
+        await pat.tap(f"#hand .card:nth-child({n})")
+    await pat.tap("#lay")
+    await dee.wait_for_function("() => document.querySelector('#theirs-text').textContent.includes('holds 4 cards')")
+    await dee.mouse.up()
+    assert await first.get_attribute("aria-pressed") == "true", await dee.inner_text("#status")
+    assert await dee.inner_text("#status") == f"Chosen: {await first.get_attribute('aria-label')}."
+    for page in (pat, dee):
         await page.context.close()
 
 

@@ -70,32 +70,23 @@
   }
 
   // -- the hand: arrows move between the cards, 1-6 choose one; a choice is confirmed (unless the settings say not)
+  // Its elements are kept while its cards stay (the other player's move redraws it): a card under a finger or a
+  // pressed mouse button is still there at the release, so the click lands on it (one listener on the box).
   function drawHand() {
     const box = $("hand"), active = document.activeElement, inHand = box.contains(active) || active === box;
     const focused = inHand && active.dataset ? active.dataset.card : null;
-    box.replaceChildren();
-    const ask = asked ? asked.ask : null;
-    if (ask === "count") {
-      box.setAttribute("aria-label", `The ${asked.what} to count`);
-      asked.cards.forEach((c) => box.appendChild(cardElement(c, "span")));
-    } else {
-      box.setAttribute("aria-label", "Your cards");
-      hand.forEach((c, i) => {
-        const b = cardElement(c, "button");
-        b.type = "button"; b.tabIndex = -1;
-        b.setAttribute("aria-keyshortcuts", String(i + 1));
-        if (ask === "discard") {
-          b.setAttribute("aria-pressed", chosen.includes(c) ? "true" : "false");
-          b.addEventListener("click", () => choose(c));
-        } else if (ask === "play" && asked.playable.includes(c)) {
-          b.setAttribute("aria-pressed", picked === c ? "true" : "false");
-          b.addEventListener("click", () => pick(c));
-        } else {
-          b.disabled = true;
-        }
-        box.appendChild(b);
-      });
-    }
+    const ask = asked ? asked.ask : null, counting = ask === "count", cards = counting ? asked.cards : hand;
+    const tag = counting ? "SPAN" : "BUTTON", now = [...box.children];
+    if (now.length !== cards.length || now.some((el, i) => el.tagName !== tag || el.dataset.card !== cards[i]))
+      box.replaceChildren(...cards.map((c) => cardElement(c, tag.toLowerCase())));
+    box.setAttribute("aria-label", counting ? `The ${asked.what} to count` : "Your cards");
+    if (!counting) [...box.children].forEach((b, i) => {
+      const c = b.dataset.card, choosing = ask === "discard" || (ask === "play" && asked.playable.includes(c));
+      b.type = "button"; b.tabIndex = -1; b.disabled = !choosing;
+      b.setAttribute("aria-keyshortcuts", String(i + 1));
+      if (choosing) b.setAttribute("aria-pressed", (ask === "discard" ? chosen.includes(c) : picked === c) ? "true" : "false");
+      else b.removeAttribute("aria-pressed");
+    });
     const enabled = [...box.querySelectorAll("button:not([disabled])")];
     const current = enabled.find((b) => b.dataset.card === (focused || cursor)) || enabled[0];
     if (current) current.tabIndex = 0;
@@ -641,6 +632,12 @@
     $("again").textContent = "Play again"; begin();
   });
   $("review").addEventListener("click", () => { send({ type: "review" }); note("Reviewing every discard, card and count..."); });
+  $("hand").addEventListener("click", (e) => {   // a card chosen (a discard) or picked (a play): whichever is asked
+    const b = e.target.closest("button[data-card]");
+    if (!b || b.disabled || !asked) return;
+    if (asked.ask === "discard") choose(b.dataset.card);
+    else if (asked.ask === "play" && asked.playable.includes(b.dataset.card)) pick(b.dataset.card);
+  });
   $("hand").addEventListener("focusin", (e) => { if (e.target.dataset && e.target.dataset.card) cursor = e.target.dataset.card; });
   document.addEventListener("keydown", (e) => {   // the keys: arrows between the cards, 1-6 a card, C to continue
     if (e.altKey || e.ctrlKey || e.metaKey) return;
