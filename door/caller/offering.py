@@ -229,7 +229,7 @@ async def under_way_of(side: Side, account_id: int) -> int:
 
 async def offers_for(side: Side, account_id: int) -> list[Offer]:
     """The offers ``account_id`` may answer: those made to them, then
-    those made to anyone by others (oldest first, up to 50)."""
+    those made to anyone by others (oldest first, up to
+    :data:`~door.records.correspondence.offers.LISTED` of each)."""
     offers = side.ctx.store.correspondence.offers
-    return [*await offers.received(account_id),
-            *(o for o in await offers.open_to_anyone() if o.maker != account_id)]
+    return [*await offers.received(account_id), *await offers.open_to_anyone(besides=account_id)]

@@ -15,7 +15,7 @@ import pytest
 
 from door.play.api_records import stats_message
 from door.records.correspondence.deadlines import DAY
-from door.records.correspondence.offers import OfferLimits, OfferRefused, OfferTerms, room_for
+from door.records.correspondence.offers import LISTED, OfferLimits, OfferRefused, OfferTerms, room_for
 from door.records.correspondence.vacations import VacationRefused
 from door.records.migrate import EXPAND
 from door.records.schema import MIGRATIONS
@@ -217,3 +217,23 @@ async def test_the_statistics_screens_give_the_games_lost_on_time(store: Store) 
     assert {"label": "Correspondence games lost on time", "value": "2"} in message["rows"]
     others = await store.statistics.player("Bob")
     assert others is not None and ("Correspondence games lost on time", "0") in others.rows()
+
+
+async def test_a_flood_of_offers_is_read_a_list_at_a_time(store: Store, clock: FakeClock) -> None:
+    """Sixty callers each offer Bob a game, and sixty more offer one to
+    anyone: what is read for a list is the oldest fifty of each, Bob's own
+    offer to anyone left out of his (not read and dropped: the database
+    gives fifty others)."""
+    bob, = await _accounts(store, "Bob")
+    makers = await _accounts(store, *(f"M{i}" for i in range(120)))
+    offers = store.correspondence.offers
+    for i, maker in enumerate(makers):
+        clock.now += 1
+        await offers.make(maker, f"192.0.2.{i % 250}", bob if i < 60 else None, TERMS, OfferLimits(per_hour=1000))
+    await offers.make(bob, "198.51.100.1", None, TERMS)
+    received = await offers.received(bob)
+    assert len(received) == LISTED and [o.maker for o in received] == makers[:LISTED]
+    anyone = await offers.open_to_anyone(besides=bob)
+    assert len(anyone) == LISTED and [o.maker for o in anyone] == makers[60:60 + LISTED]
+    assert bob not in {o.maker for o in await offers.open_to_anyone(limit=200, besides=bob)}
+    assert bob in {o.maker for o in await offers.open_to_anyone(limit=200)}

@@ -33,7 +33,7 @@ from door.records.database import Conflict, Database
 from engine.notation import rules_from_dict
 from engine.rules import Counting, Rules
 
-__all__ = ["Offer", "OfferTerms", "OfferLimits", "Offers", "OfferRefused", "games_words", "room_for", "BEST_OF", "HOUR"]
+__all__ = ["Offer", "OfferTerms", "OfferLimits", "Offers", "OfferRefused", "games_words", "room_for", "BEST_OF", "HOUR", "LISTED"]
 
 BEST_OF = (1, 3, 5)
 """The games a correspondence match may be the best of (1: one game)."""
@@ -52,6 +52,11 @@ class OfferRefused(ValueError):
     """An offer, or an answer to one, that the records refuse; the message
     is a sentence for the caller (``"You already have an offer open with
     that caller."``)."""
+
+
+LISTED = 50
+"""Open offers read at once for a list (made to one account, by one, or
+to anyone): what one screen or message shows, whatever a flood of offers."""
 
 
 @dataclass(frozen=True)
@@ -224,26 +229,29 @@ class Offers:
 
     async def get(self, offer_id: int) -> Offer | None:
         """Offer ``offer_id`` if it is open (not answered, not lapsed)."""
-        rows = await self._select("id = ?", (offer_id,))
+        rows = await self._select("id = ?", (offer_id,), 1)
         return rows[0] if rows else None
 
-    async def received(self, account_id: int) -> list[Offer]:
-        """The open offers made to ``account_id``, oldest first."""
-        return await self._select("taker = ?", (account_id,))
+    async def received(self, account_id: int, limit: int = LISTED) -> list[Offer]:
+        """Up to ``limit`` open offers made to ``account_id``, oldest first."""
+        return await self._select("taker = ?", (account_id,), limit)
 
-    async def sent(self, account_id: int) -> list[Offer]:
-        """The open offers ``account_id`` made (to anyone included), oldest first."""
-        return await self._select("maker = ?", (account_id,))
+    async def sent(self, account_id: int, limit: int = LISTED) -> list[Offer]:
+        """Up to ``limit`` open offers ``account_id`` made (to anyone included), oldest first."""
+        return await self._select("maker = ?", (account_id,), limit)
 
-    async def open_to_anyone(self, limit: int = 50) -> list[Offer]:
-        """Up to ``limit`` open offers to anyone, oldest first."""
-        return (await self._select("taker IS NULL", ()))[:limit]
+    async def open_to_anyone(self, limit: int = LISTED, besides: int | None = None) -> list[Offer]:
+        """Up to ``limit`` open offers to anyone (not made by the account
+        ``besides``, when given), oldest first."""
+        if besides is None:
+            return await self._select("taker IS NULL", (), limit)
+        return await self._select("taker IS NULL AND maker <> ?", (besides,), limit)
 
-    async def _select(self, where: str, args: tuple[Any, ...]) -> list[Offer]:
+    async def _select(self, where: str, args: tuple[Any, ...], limit: int) -> list[Offer]:
         now = self.clock()
         rows = await self.database.query(lambda db: db.execute(
             f"SELECT {_COLUMNS} FROM correspondence_offers WHERE {where} AND state = 'open' AND expires > ? "
-            "ORDER BY made, id", (*args, now)).fetchall())
+            "ORDER BY made, id LIMIT ?", (*args, now, max(0, limit))).fetchall())
         return [_offer(r) for r in rows]
 
     async def accept(self, offer_id: int, account_id: int) -> Offer | None:
