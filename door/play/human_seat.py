@@ -28,7 +28,17 @@ from door.ui.canvas import Canvas
 from door.ui.display import Display
 from door.ui.words import describe
 from engine.actions import Discard
-from engine.events import CutForDeal, Event, GameOver, GoDeclared, HandCounted, HandDealt, HandReplayed, scored
+from engine.events import (
+    CutForDeal,
+    Discarded,
+    Event,
+    GameOver,
+    GoDeclared,
+    HandCounted,
+    HandDealt,
+    HandReplayed,
+    scored,
+)
 from engine.game import Game, Phase
 from engine.shuffle import player_seed
 
@@ -161,13 +171,22 @@ class HumanSeat(Advising):
         if not self.done.done():
             self.done.set_result(None)
 
+    def _other_laid_away(self, game: Game, events: Sequence[Event]) -> bool:
+        """Whether ``events`` are only the other player laying away while
+        this one still has to: what this player was told of their own
+        discard (a hint, a key's help) still holds, and stays on screen
+        (the computer thinking a while over its discard wiped a hint asked
+        meanwhile)."""
+        return (game.phase is Phase.DISCARD and self.index in game.to_act()
+                and all(isinstance(e, Discarded) and e.seat != self.index for e in events))
+
     def _notify(self, game: Game, events: Sequence[Event]) -> None:
         vs = self.vs
         assert self.table is not None
         if game.phase is Phase.SHOW and (self._note is None or self._note[0] != game.hand_number):
             task = self._work_out_note(game, game.hand_number)  # the play is over: its note, by the next deal
             self._note = (game.hand_number, task) if task is not None else None
-        if events:
+        if events and not self._other_laid_away(game, events):
             vs.hint = []
             vs.note, vs.note_mode = "", None  # a hint or a key's help belongs to the state before
         for event, lines in zip(events, self.event_lines(game, events)):

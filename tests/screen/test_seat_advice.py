@@ -112,3 +112,41 @@ async def test_a_note_of_advice_ready_after_the_game_is_over_leaves_the_result_t
     mine._say_note("You kept 7C 7S 8C QS: 1.9 expected; best was 6D 7C 7S 8C: 9.4.", later=True)
     assert mine.vs.log[-1] == "Bob wins 61 to 40!"
     assert mine.vs.chat[-1][1:] == ("***", "You kept 7C 7S 8C QS: 1.9 expected; best was 6D 7C 7S 8C: 9.4.")
+
+
+async def test_a_hint_asked_at_the_discard_stays_when_the_other_player_lays_away() -> None:
+    """Ann asks for a hint (?) at the discard; Bob lays away meanwhile
+    (the computer thinking a while over its discard does the same): her
+    hint still holds, and stays on her screen, both marks and sentence (it
+    was wiped by Bob's discard, so a caller who asked while the computer
+    thought saw nothing)."""
+    ann_terminal, bob_terminal = MemoryTerminal(), MemoryTerminal()
+    mine = HumanSeat(Display(ann_terminal), "Ann", identity=Identity.of_account(1))
+    theirs = HumanSeat(Display(bob_terminal), "Bob", identity=Identity.of_account(2))
+    table = Table(Rules(), [mine, theirs], TableSettings(auto_deal=True, hints=True))
+    running = asyncio.create_task(table.run())
+    playing = [asyncio.create_task(mine.play()), asyncio.create_task(theirs.play())]
+
+    async def until(done: Callable[[], bool]) -> None:
+        for _ in range(500):
+            if done():
+                return
+            await asyncio.sleep(0.02)
+        raise AssertionError("timed out")
+
+    try:
+        await until(lambda: table.game is not None and table.game.phase is Phase.DISCARD
+                    and mine.vs.mode is Mode.DISCARD and theirs.vs.mode is Mode.DISCARD)
+        ann_terminal.feed(b"?")
+        await until(lambda: len(mine.vs.hint) == 2 and mine.vs.note.startswith("Hint: lay away"))
+        hint, note = list(mine.vs.hint), mine.vs.note
+        bob_terminal.feed(b"\r\x1b[C\r\r")  # Bob lays two away
+        await until(lambda: table.game is not None and len(table.game.hands[1]) == 4)
+        await asyncio.sleep(0.1)
+        assert mine.vs.hint == hint and mine.vs.note == note
+    finally:
+        for terminal in (ann_terminal, bob_terminal):
+            terminal.lost()
+        for task in (*playing, running):
+            task.cancel()
+        await asyncio.gather(*playing, running, return_exceptions=True)
