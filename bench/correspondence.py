@@ -54,6 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.correspondence_sweep import Lateness, StoreWaits, idle  # noqa: E402
 from bench.kept_games import LOGS, RULES, a_log, pct  # noqa: E402
+from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
 from door.games.correspondence import candidates, end_games  # noqa: E402
 from door.games.house import GameHouse  # noqa: E402
 from door.play.table import Table  # noqa: E402
@@ -444,21 +445,13 @@ async def main(argv: list[str] | None = None) -> None:
             await memory("SQLite", (stores[0], stores[1]), folder, args)
         if not args.postgres:
             return
-        from tests.support.postgres import PostgresServer, find_bin
-
-        bin_dir = find_bin()
-        if bin_dir is None:
-            print("PostgreSQL: skipped, it is not installed (Debian: apt-get install postgresql)")
-            return
-        pg = PostgresServer(bin_dir)
-        pg.start()
-        try:
+        with throwaway_postgres() as pg:
+            if pg is None:
+                return
             await queries("PostgreSQL", pg.new_database, args)
             if not args.queries_only:
                 await memory("PostgreSQL", (pg.new_database(), pg.new_database()), folder, args)
                 await two_nodes(pg.new_database(), folder, args)
-        finally:
-            pg.stop()
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from types import TracebackType
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
 from door.records.correspondence.deadlines import DAY  # noqa: E402
 from door.records.correspondence.sweeper import Candidate, EndAll, Judged, SweepRules, sweep  # noqa: E402
 from door.records.store import DATABASE_NAME, Store  # noqa: E402
@@ -197,18 +198,9 @@ async def main(argv: list[str] | None = None) -> None:
         await _all(args, new_file, "SQLite")
         if not args.postgres:
             return
-        from tests.support.postgres import PostgresServer, find_bin
-
-        bin_dir = find_bin()
-        if bin_dir is None:
-            print("PostgreSQL: skipped, it is not installed (Debian: apt-get install postgresql)")
-            return
-        pg = PostgresServer(bin_dir)
-        pg.start()
-        try:
-            await _all(args, pg.new_database, "PostgreSQL")
-        finally:
-            pg.stop()
+        with throwaway_postgres() as pg:
+            if pg is not None:
+                await _all(args, pg.new_database, "PostgreSQL")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.kept_games import pct  # noqa: E402
+from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
 from door.records.passwords import hash_password  # noqa: E402
 from door.records.store import Store  # noqa: E402
 from door.server import DoorServer  # noqa: E402
@@ -190,29 +191,20 @@ async def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.moves < 1 or args.runs < 1:
         parser.error("--moves and --runs are at least 1")
-    from tests.support.postgres import PostgresServer, find_bin
-
     logging.getLogger("door.records.migrate").setLevel(logging.ERROR)  # (each new database's schema steps)
-    bin_dir = find_bin()
-    if bin_dir is None:
-        print("skipped: PostgreSQL is not installed (Debian: apt-get install postgresql)")
-        return
-    pg = PostgresServer(bin_dir)
-    pg.start()
     p50s, p99s = [], []
-    try:
-        with tempfile.TemporaryDirectory(prefix="bench-cross-node-") as tmp:
-            for run in range(args.runs):
-                folder = Path(tmp) / f"run{run}"
-                folder.mkdir()
-                latencies, made = await one_run(pg.new_database(), folder, args.moves)
-                p50s.append(pct(latencies, 0.5))
-                p99s.append(pct(latencies, 0.99))
-                print(f"run {run + 1}: {made} moves, {len(latencies)} left the game waiting on the other player "
-                      f"and each was told at the other node: p50 {p50s[-1]:.1f} ms, p99 {p99s[-1]:.1f} ms, worst "
-                      f"{max(latencies) * 1000:.1f} ms", flush=True)
-    finally:
-        pg.stop()
+    with throwaway_postgres() as pg, tempfile.TemporaryDirectory(prefix="bench-cross-node-") as tmp:
+        if pg is None:
+            return
+        for run in range(args.runs):
+            folder = Path(tmp) / f"run{run}"
+            folder.mkdir()
+            latencies, made = await one_run(pg.new_database(), folder, args.moves)
+            p50s.append(pct(latencies, 0.5))
+            p99s.append(pct(latencies, 0.99))
+            print(f"run {run + 1}: {made} moves, {len(latencies)} left the game waiting on the other player "
+                  f"and each was told at the other node: p50 {p50s[-1]:.1f} ms, p99 {p99s[-1]:.1f} ms, worst "
+                  f"{max(latencies) * 1000:.1f} ms", flush=True)
     print(f"median of {args.runs} run(s): p50 {statistics.median(p50s):.1f} ms, p99 {statistics.median(p99s):.1f} ms "
           "(target p99 <= 500 ms)")
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
 from door.records.connection import Connection  # noqa: E402
 from door.records.game_kinds import KEPT_LIMITS, GameKind  # noqa: E402
 from door.records.kept_list import kept_games  # noqa: E402
@@ -164,18 +165,9 @@ async def main(args: argparse.Namespace) -> None:
         await measure(Path(tmp) / DATABASE_NAME, "SQLite", args)
     if not args.postgres:
         return
-    from tests.support.postgres import PostgresServer, find_bin
-
-    bin_dir = find_bin()
-    if bin_dir is None:
-        print("PostgreSQL: skipped, it is not installed (Debian: apt-get install postgresql)")
-        return
-    pg = PostgresServer(bin_dir)
-    pg.start()
-    try:
-        await measure(pg.new_database(), "PostgreSQL", args)
-    finally:
-        pg.stop()
+    with throwaway_postgres() as pg:
+        if pg is not None:
+            await measure(pg.new_database(), "PostgreSQL", args)
 
 
 if __name__ == "__main__":
