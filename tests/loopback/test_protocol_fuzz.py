@@ -203,7 +203,9 @@ async def test_two_bots_sending_bad_messages_finish_their_rated_match(
         assert 2 <= len(games) <= 3 and all(set(g.players) == {"Robo", "Bender"} for g in games)
         overs = [m for m in robo.seen if m["type"] == "game_over"]
         assert len(overs) == len(games) and max(overs[-1]["wins"]) == 2
-        assert robo.feed.sent + bender.feed.sent > 2000
+        # (two games at least, ten bad messages at each ask of each bot: well over a thousand, each answered
+        # by its error; the count was higher while a refused peg_for_me made the door ask again)
+        assert robo.feed.sent + bender.feed.sent > 1000 and robo.errors + bender.errors > 1000
         assert failures(caplog) == []
         await robo.ws.close()
         await bender.ws.close()
