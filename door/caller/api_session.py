@@ -16,13 +16,14 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from door.caller.admission import admit
 from door.caller.api_account import as_error, register
 from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
 from door.caller.kept import Broken, load_kept, replayed
-from door.caller.login import checked_password, reserved
+from door.caller.login import name_refused, password_login
 from door.caller.program import Program
 from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
@@ -32,8 +33,6 @@ from door.caller.side import Log
 from door.caller.tournaments import enter_or_withdraw, tournament_list, tournament_standings
 from door.context import DoorContext
 from door.net.api_link import ApiLink
-from door.net.logs import ACCOUNT
-from door.net.metrics import refused
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL
 from door.play.api_moves import IDLE_LOOK, next_message
@@ -41,19 +40,14 @@ from door.play.api_records import ratings_message, review_message, stats_message
 from door.play.parked import new_token
 from door.records.game_kinds import GameKind
 from door.records.names import clean_name
-from door.records.passwords import decoy_hash
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence, account_identity
 from door.ui.prompts import NAME_LIMIT
 
-__all__ = ["ProgramSession", "DOOR_NAME", "LOGIN_MISS"]
+__all__ = ["ProgramSession", "DOOR_NAME"]
 
 DOOR_NAME = "cribbage-door"
 """What the ``hello`` names the server."""
-
-LOGIN_MISS = "no caller by that name has that password"
-"""The one answer to a ``login`` with a password that does not log in: a
-wrong password and a name nobody registered are not told apart."""
 
 
 async def _log_in(side: ProgramSide) -> Program:
@@ -81,18 +75,12 @@ async def _log_in(side: ProgramSide) -> Program:
 
 
 async def _password_login(side: ProgramSide, name: str, message: dict[str, Any]) -> Program | None:
-    """A registered caller's login (and a new password, when asked), or
-    ``None`` after the one answer an unknown name and a wrong password
-    get, after the same wait (the name as typed in every answer, never the
-    account's own spelling)."""
-    accounts = side.ctx.store.accounts
-    account = await accounts.find(name)
-    if account is not None and await side.ctx.store.bots.is_bot(account.id):
-        account = None  # (a bot logs in with its token only)
-    stored = (await accounts.password_hash(account.id) if account else "") or await decoy_hash()
-    verdict = await checked_password(side, name, message["password"], stored)
-    if not verdict.ok or account is None:
-        side.error("password", verdict.refused or LOGIN_MISS)
+    """A registered caller's login, as at the login screen
+    (:func:`~door.caller.login.password_login`), with a new password
+    when asked; ``None`` after an ``error`` saying why not."""
+    account = await password_login(side, name, message["password"])
+    if isinstance(account, str):
+        side.error("password", as_error(account))
         return None
     if "new_password" in message:  # changed as the caller logs in
         if (refused_why := await change_password(side, account, message["new_password"])) is not None:
@@ -113,12 +101,13 @@ async def _token_login(side: ProgramSide, name: str, token: str) -> Program | No
 
 
 async def _guest_login(side: ProgramSide, name: str, message: dict[str, Any]) -> Program | None:
-    """A guest under ``name``, or ``None`` for a name reserved or
-    registered (asking for a registered one is counted as a wrong password
-    is: one address cannot list the names)."""
+    """A guest under ``name``, or ``None`` for a name nobody may take
+    (:func:`~door.caller.login.name_refused`) or a registered one (asking
+    for a registered one is counted as a wrong password is: one address
+    cannot list the names)."""
     ctx = side.ctx
-    if not name or reserved(name, ctx.sysops):
-        side.error("name", "that name is reserved: choose another")
+    if (refused_why := name_refused(name, ctx.sysops)) is not None:
+        side.error("name", as_error(refused_why))
         return None
     if await ctx.store.accounts.find(name) is not None:
         verdict = ctx.throttle.miss(name, side.link.address, "api", "a guest asked for a registered name")
@@ -265,25 +254,18 @@ class ProgramSession(ProgramSide):
         return True
 
     async def _admitted(self) -> bool:
-        """The program is let in (not banned, its account's older session
-        closed) and welcomed; False when it is turned away (``bye`` said)."""
-        ctx, link, presence, who = self.ctx, self.link, self.presence, self.who
-        banned = ctx.bans.account(who.name) if ctx.bans is not None and who.account is not None else None
-        if banned is not None:
-            self.log.warning("program refused: account %r is banned", who.name)
-            refused("banned")
-            link.send({"type": "bye", "text": f"Sorry, {banned}"})
+        """The program is let in as a caller is
+        (:func:`~door.caller.admission.admit`), and told of its moves
+        made due by correspondence; False when it is turned away (``bye``
+        said)."""
+        self.presence.bot = self.who.bot
+        turned = await admit(self)
+        if turned is not None:
+            self.link.send({"type": "bye", "text": turned.text})
             return False
-        if who.account is not None and not await ctx.lobby.take_over(presence, account_identity(who.account.id)):
-            link.send({"type": "bye", "text": f"{who.name} is on line on another connection that does not answer."})
-            return False
-        link.logged_in()
-        presence.name, presence.bot = who.name, who.bot
-        presence.your_move = lambda game, other: self.send({"type": "your_move", "game": game, "name": other})
-        ACCOUNT.set(who.name)
-        self.doing(Doing.LOGGED_IN)
-        self.log.info("program %r logged in by the game protocol (%s)", who.name,
-                      "a bot" if who.bot else "a registered caller" if who.account else "a guest")
+        self.presence.your_move = lambda game, other: self.send({"type": "your_move", "game": game, "name": other})
+        self.log.info("program %r logged in by the game protocol (%s)", self.who.name,
+                      "a bot" if self.who.bot else "a registered caller" if self.who.account else "a guest")
         return True
 
     async def _back_to_its_games(self) -> bool:

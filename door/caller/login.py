@@ -19,12 +19,14 @@ from door.caller.registering import MIN_PASSWORD, create_account, password_refus
 from door.caller.side import CallerSide, Side
 from door.config import SysopConfig
 from door.records.names import clean_name, name_key
+from door.records.passwords import decoy_hash
 from door.records.store import Account
 from door.records.throttle import Verdict
 from door.ui.display import Presentation
 from door.ui.prompts import NAME_LIMIT, ask_choice, ask_line
 
-__all__ = ["login", "checked_password", "reserved", "offered_name", "RESERVED_NAMES", "READER_OFFER", "READER_KEY"]
+__all__ = ["login", "checked_password", "password_login", "name_refused", "reserved", "offered_name", "RESERVED_NAMES",
+           "READER_OFFER", "READER_KEY", "LOGIN_MISS"]
 
 READER_OFFER = "Cribbage door. Type S and press RETURN for screen-reader mode."
 """The first line the door sends a caller, in plain text: a
@@ -40,12 +42,33 @@ RESERVED_NAMES = {"computer", "sysop", "you", READER_KEY}
 compared by :func:`~door.records.names.name_key`, so lookalikes are too."""
 _TRIES = 3
 
+LOGIN_MISS = "No caller by that name has that password."
+"""The one answer to a login by a name and a password that does not log
+in, by the game protocol: a wrong password and a name nobody registered
+(or a bot's, which logs in with its token only) are not told apart."""
+
 
 def reserved(name: str, sysops: Sequence[SysopConfig]) -> bool:
     """True when nobody may call themselves ``name``: "Computer", "Sysop",
     "You" and the name of every one of ``sysops``, lookalikes included."""
     key = name_key(name)
     return key in {name_key(n) for n in RESERVED_NAMES} or any(name_key(s.name) == key for s in sysops)
+
+
+def name_refused(name: str, sysops: Sequence[SysopConfig]) -> str | None:
+    """Why nobody may call themselves ``name`` (cleaned already), in a
+    sentence, or ``None``: an empty name, a name with ``@`` (``alias@BOARD``
+    names a caller of another board of the cribbage hub, whose account
+    their board vouches for: a name taken here with an ``@`` would be
+    theirs), a reserved one (:func:`reserved`).  For the name prompt and
+    the game protocol's login alike."""
+    if not name:
+        return f"Please type a name of 1 to {NAME_LIMIT} characters."
+    if "@" in name:
+        return "A name with @ belongs to a caller from another board: please choose one without."
+    if reserved(name, sysops):
+        return f"The name {name} is reserved: please choose another."
+    return None
 
 
 def offered_name(sysops: Sequence[SysopConfig], user_name: str | None) -> str:
@@ -78,15 +101,10 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
             side.present(Presentation.LINES)  #
             note = ""
             continue
-        if not name:
-            note = "Please type a name of 1 to 20 characters."
-            continue
-        if "@" in name:  # (alias@BOARD: a caller from another board of the cribbage hub)
-            note = "A name with @ belongs to a caller from another board: please choose one without."
-            continue
-        if reserved(name, ctx.sysops):
-            log.warning("reserved name %r typed from %s", name, display.terminal.peer)
-            note = f"The name {name} is reserved: please choose another."
+        if (refused := name_refused(name, ctx.sysops)) is not None:
+            if name and reserved(name, ctx.sysops):
+                log.warning("reserved name %r typed from %s", name, display.terminal.peer)
+            note = refused
             continue
         account = await ctx.store.accounts.find(name)
         if account is not None:
@@ -117,8 +135,7 @@ async def login(side: CallerSide, default_name: str | None, preauth: Account | N
 async def _password(side: CallerSide, account: Account) -> bool:
     """Ask the account's password, up to three times.  True when right,
     False when given up."""
-    display, ctx, log = side.display, side.ctx, side.log
-    stored = await ctx.store.accounts.password_hash(account.id)
+    display, log = side.display, side.log
     note = ""
     for _ in range(_TRIES):
         password = await ask_line(display, "Welcome back", [
@@ -127,12 +144,30 @@ async def _password(side: CallerSide, account: Account) -> bool:
         ], "Password: ", "", 64, mask=True, note=note)
         if not password:
             return False
-        verdict = await checked_password(side, account.name, password, stored)
-        if verdict.ok:
+        logged_in = await password_login(side, account.name, password)
+        if isinstance(logged_in, Account):
             log.info("caller %r logged in", account.name)
             return True
-        note = verdict.refused or "Wrong password."
+        note = "Wrong password." if logged_in == LOGIN_MISS else logged_in
     return False
+
+
+async def password_login(side: Side, name: str, password: str) -> Account | str:
+    """The account registered as ``name`` whose password is ``password``,
+    or why not in a sentence (:data:`LOGIN_MISS`, or the limits on wrong
+    passwords refusing more tries: :func:`checked_password`): a name
+    nobody registered, or a bot's (which logs in with its token only),
+    is checked against a decoy hash, so that it costs the same time as a
+    wrong password.  For the login screen and the game protocol alike."""
+    accounts = side.ctx.store.accounts
+    account = await accounts.find(name)
+    if account is not None and await side.ctx.store.bots.is_bot(account.id):
+        account = None
+    stored = (await accounts.password_hash(account.id) if account else "") or await decoy_hash()
+    verdict = await checked_password(side, name, password, stored)
+    if not verdict.ok or account is None:
+        return verdict.refused or LOGIN_MISS
+    return account
 
 
 async def checked_password(side: Side, name: str, password: str, stored: str) -> Verdict:

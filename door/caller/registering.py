@@ -26,9 +26,12 @@ def password_refused(password: str) -> str | None:
 async def create_account(side: Side, name: str, password: str) -> Account | str:
     """Register ``name`` with ``password`` (checked already by
     :func:`password_refused`) from the address ``side`` calls from; the account, or a
-    sentence saying why not (the name taken a moment ago, the address
+    sentence saying why not (a name with ``@``, which names a caller of
+    another board of the cribbage hub; the name taken a moment ago, the address
     over the registration limit, the store not writing)."""
     ctx, log, address = side.ctx, side.log, side.terminal.address
+    if "@" in name:  # (alias@BOARD: the account of a caller of another board of the cribbage hub)
+        return "A name with @ belongs to a caller from another board: please choose one without."
     try:
         account = await ctx.store.accounts.create(name, await new_hash(password), address, ctx.limits.registrations)
     except NameTaken:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+from door.caller.admission import admit
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
 from door.caller.correspondence import correspondence, login_news
@@ -33,20 +34,18 @@ from door.caller.ssh_key import offer_key_link
 from door.caller.watching import any_watchable, watch_game
 from door.games.kinds import computer_game
 from door.net.keys import KeyName
-from door.net.logs import ACCOUNT
-from door.net.metrics import refused
 from door.net.terminal import HungUp, TerminalKind
 from door.play.daily_deal import daily_opponent
 from door.play.journal import HELD_MESSAGE
 from door.play.options import CallerOptions, Pace
 from door.play.table import Table
 from door.play.tables import computer_opponent
+from door.records.accounts import Account
 from door.records.game_kinds import GameKind
 from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
 from door.sysop.node_link import NodeLink
-from door.sysop.presence import account_identity
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, ask_choice, ask_line, charset_test, goodbye, show_page
 from engine.rules import Rules
@@ -149,32 +148,29 @@ class CallerSession(CallerSide):
         return caller
 
     async def _admitted(self) -> bool:
-        """The caller is let in (not banned; one session an account across
-        the nodes, an older one here closed); False when turned away."""
-        ctx, presence, caller, terminal = self.ctx, self.presence, self.caller, self.terminal
-        banned = ctx.bans.account(caller.name) if ctx.bans is not None and caller.account is not None else None
-        if banned is not None:
-            self.log.warning("refused: account %r is banned", caller.name)
-            refused("banned")
-            terminal.say_farewell(f"Sorry, {banned}")
-            return False
-        terminal.logged_in()  # out of the gate's pre-login budget: a flood of strangers no longer reaches it
-        presence.name = caller.name
-        ACCOUNT.set(caller.name)  # (every line logged for this session from now on names its account)
-        if caller.account is not None and ctx.link is not None:
-            # one session per account across the nodes: where it is on line, it goes (that node closes the older)
-            node = await ctx.link.claim(caller.account.id, presence.conn, force=terminal.kind is TerminalKind.PEER)
-            if node is not None:
-                await hand_over(self, node, purpose="session")  # (back here only when that node cannot be reached)
-                await ctx.link.claim(caller.account.id, presence.conn, force=True)  # that node is gone: here
-        if caller.account is not None and not await ctx.lobby.take_over(presence, account_identity(caller.account.id)):
-            await show_page(self.display, "Already on line", [
-                f"{caller.name} is on line on another connection that does not answer.",
-                "", "Please call again in a minute."])
-            return False
-        self.doing(Doing.LOGGED_IN)
-        self.log.info("caller is %r%s", caller.name, " (guest)" if caller.guest else "")
-        return True
+        """The caller is let in (:func:`~door.caller.admission.admit`: not
+        banned; one session an account across the nodes, an older one here
+        closed); False when turned away."""
+        turned = await admit(self, self._claim)
+        if turned is not None and turned.banned:
+            self.terminal.say_farewell(turned.text)
+        elif turned is not None:
+            await show_page(self.display, "Already on line", [turned.text, "", "Please call again in a minute."])
+        else:
+            self.log.info("caller is %r%s", self.caller.name, " (guest)" if self.caller.guest else "")
+        return turned is None
+
+    async def _claim(self, account: Account) -> None:
+        """One session an account across the nodes: where it is on line,
+        the caller goes (that node closes the older session); back here
+        only when that node cannot be reached."""
+        link, conn = self.ctx.link, self.presence.conn
+        if link is None:
+            return
+        node = await link.claim(account.id, conn, force=self.terminal.kind is TerminalKind.PEER)
+        if node is not None:
+            await hand_over(self, node, purpose="session")
+            await link.claim(account.id, conn, force=True)  # that node is gone: here
 
     async def _settle_in(self, proved: Login, challenge: str) -> None:
         """The caller's options and presentation (screen-reader mode kept

@@ -15,7 +15,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from websockets.asyncio.client import ClientConnection, connect
 
-from door.caller.api_session import LOGIN_MISS
+from door.caller.api_account import as_error
+from door.caller.login import LOGIN_MISS as MISSED
 from door.play.api_messages import SERVER_SCHEMAS
 from door.records.passwords import hash_password
 from door.server import DoorServer
@@ -24,6 +25,9 @@ from tests.loopback.test_protocol import next_message
 from tests.support.server import make_config, newcomers_rated, running
 
 PASSWORD = "card-table-secret"
+
+LOGIN_MISS = as_error(MISSED)
+"""The protocol's one answer to a login that does not log in."""
 
 
 @pytest.fixture
@@ -78,8 +82,23 @@ async def test_an_unknown_name_answers_as_a_wrong_password_does_and_every_miss_c
         assert (await next_message(ws))["field"] == "name"
         await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
         refused = await next_message(ws)
-        assert refused["field"] == "password" and "Too many wrong passwords from your address" in refused["message"]
+        assert refused["field"] == "password" and "too many wrong passwords from your address" in refused["message"]
         await ws.close()
+
+
+async def test_a_program_cannot_take_or_register_the_name_of_another_boards_caller(door: DoorServer) -> None:
+    """``alias@BOARD`` names a caller of another board of the cribbage
+    hub, whose account their board vouches for: a guest by the protocol
+    under such a name would be shown as them, and by registering it would
+    hold the password of the account their first call takes up."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "alice@BBS1"}))
+    refused = await next_message(ws)
+    assert refused["type"] == "error" and refused["field"] == "name" and "another board" in refused["message"]
+    await ws.send(json.dumps({"type": "login", "name": "Guest"}))
+    assert (await next_message(ws))["type"] == "welcome"
+    await ws.close()
+    assert await door.store.accounts.find("alice@BBS1") is None
 
 
 async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: DoorServer) -> None:
