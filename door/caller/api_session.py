@@ -22,13 +22,12 @@ from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
-from door.caller.kept import Broken, load_kept, replayed
+from door.caller.kept import Broken, back_to_waiting_table, load_kept, replayed
 from door.caller.login import name_refused, password_login
 from door.caller.program import Program
 from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
 from door.caller.review import review_of
-from door.caller.seated import rejoin
 from door.caller.side import Log
 from door.caller.tournaments import enter_or_withdraw, tournament_list, tournament_standings
 from door.context import DoorContext
@@ -41,7 +40,7 @@ from door.play.parked import new_token
 from door.records.game_kinds import GameKind
 from door.records.names import clean_name
 from door.sysop.doing import Doing
-from door.sysop.presence import Presence, account_identity
+from door.sysop.presence import Presence
 from door.ui.prompts import NAME_LIMIT
 
 __all__ = ["ProgramSession", "DOOR_NAME"]
@@ -289,11 +288,8 @@ class ProgramSession(ProgramSide):
             parked.seat.notify(parked.table.game, [])
             if await at_table(self, parked, who.resume):
                 return True
-        if who.account is not None and (waiting := ctx.lobby.waiting_table(account_identity(who.account.id))):
-            table, index = waiting  # its line dropped in a game against a person, who waits for it: back to it
-            self.notice(f"Your game against {table.seats[1 - index].name} goes on.")
-            if await rejoin(self, table, index):
-                return True
+        if await back_to_waiting_table(self):
+            return True
         kept = next((k for k in await load_kept(self) if k.kind in (GameKind.COMPUTER, GameKind.DAILY)), None)
         saved = await replayed(self, kept) if kept is not None else None
         if isinstance(saved, Broken):

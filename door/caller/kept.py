@@ -15,7 +15,7 @@ from door.records.kept_list import KeptGame as Listed
 from door.records.names import name_key
 from door.records.store import SavedGame
 from door.sysop.doing import Doing
-from door.ui.prompts import BACK, ask_choice, show_page
+from door.ui.prompts import BACK, ask_choice
 from engine.game import replay
 
 __all__ = ["KeptGame", "Broken", "load_kept", "replayed", "resumable", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
@@ -172,14 +172,17 @@ async def offer_resume(side: CallerSide, kept: KeptGame, count: int = 1) -> bool
     return answer == "Y"
 
 
-async def back_to_waiting_table(side: CallerSide) -> None:
-    """A game between people that waits for this caller (their line dropped):
+async def back_to_waiting_table(side: Side) -> bool:
+    """A game between people that waits for this side (its line dropped):
     go back to it, or give it up (abandoned; in a rated match, forfeited
-    once dealt, and what that did to the ratings is shown)."""
+    once dealt, and what that did to the ratings is told), as the side
+    answers (:meth:`~door.caller.side.Side.confirm`: a program goes
+    back).  For the screens and the game protocol alike; True when a
+    program left meanwhile."""
     ctx, presence = side.ctx, side.presence
     waiting = ctx.lobby.waiting_table(presence.identity)
     if waiting is None:
-        return
+        return False
     side.doing(Doing.REJOIN_PROMPT)
     table, index = waiting
     if table.rated:
@@ -188,16 +191,15 @@ async def back_to_waiting_table(side: CallerSide) -> None:
                  f"N forfeits the rated match{f': {stake}' if stake else ''}")
     else:
         loses = "N abandons it"
-    answer = await ask_choice(side.display, "Your game", [
-        f"Your game against {table.seats[1 - index].name} is waiting for you.",
-        "", f"Go back to it? (Y/N; {loses})"], "YN")
-    if answer == "Y":
-        await rejoin(side, table, index)
-    else:
-        table.abandon(index)
-        await table.ended.wait()  # its saved game is gone before the next screen looks for one
-        if table.series.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
-            await show_page(side.display, "Rated match", table.series.news[index])
+    other = table.seats[1 - index].name
+    if await side.confirm("Your game", [f"Your game against {other} is waiting for you.", "",
+                                        f"Go back to it? (Y/N; {loses})"], f"Your game against {other} goes on."):
+        return await rejoin(side, table, index)
+    table.abandon(index)
+    await table.ended.wait()  # its saved game is gone before the next screen looks for one
+    if table.series.news[index]:  # a rated match given up is lost by forfeit: what it did to the ratings
+        await side.tell("Rated match", table.series.news[index])
+    return False
 
 
 async def offer_to_drop(side: CallerSide, broken: Broken) -> None:

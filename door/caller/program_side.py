@@ -97,6 +97,11 @@ class ProgramSide:
             self.doing(doing, table, whom, seat)
         return await play_seat(self.link, seat)
 
+    async def confirm(self, title: str, lines: Sequence[str], told: str) -> bool:
+        """True: a program goes on at once with what waits for it, ``told`` so (a ``notice``)."""
+        self.notice(told)
+        return True
+
     @property
     def terminal(self) -> Terminal:
         """The program's connection, as a terminal (its address, its kind)."""

@@ -32,7 +32,7 @@ from door.sysop.presence import Presence
 from door.ui.canvas import Canvas
 from door.ui.display import Display, Presentation
 from door.ui.line_display import LineDisplay
-from door.ui.prompts import NOTE, frame, show_page
+from door.ui.prompts import NOTE, ask_choice, frame, show_page
 from engine.shuffle import SeedChain
 
 if TYPE_CHECKING:
@@ -119,6 +119,12 @@ class Side(Protocol):
         """Play at ``seat`` until the table is done with it (``doing``,
         ``whom`` and ``table``, when known, told to the lobby); True when
         a program left meanwhile."""
+
+    async def confirm(self, title: str, lines: Sequence[str], told: str) -> bool:
+        """Whether to go on with what waits for the side: asked (a page
+        titled ``title``, ``lines`` ending in a Y/N question) at a screen;
+        a program, which has no question to answer, goes on at once and is
+        ``told`` so (a ``notice``)."""
 
 
 def shared_line(terminal: Terminal, shared: list[str]) -> bool:
@@ -267,6 +273,10 @@ class CallerSide:
         elif played is not None and (parting := played.ending.parting.get(seat.index)):
             presence.messages.append(parting)  # the menu says why the game ended (the other player left)
         return False
+
+    async def confirm(self, title: str, lines: Sequence[str], told: str) -> bool:
+        """Ask ``lines`` (ending in a Y/N question) on a page titled ``title``: True for Y."""
+        return await ask_choice(self.display, title, list(lines), "YN") == "Y"
 
     async def remember_options(self) -> None:
         """Keep a registered caller's options (and mode) in their account;
