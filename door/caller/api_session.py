@@ -22,7 +22,7 @@ from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
 from door.caller.api_watching import watch_game
-from door.caller.kept import Broken, back_to_waiting_table, load_kept, replayed
+from door.caller.kept import back_to_waiting_table, to_go_on
 from door.caller.login import name_refused, password_login
 from door.caller.program import Program
 from door.caller.program_side import ProgramSide
@@ -290,14 +290,8 @@ class ProgramSession(ProgramSide):
                 return True
         if await back_to_waiting_table(self):
             return True
-        kept = next((k for k in await load_kept(self) if k.kind in (GameKind.COMPUTER, GameKind.DAILY)), None)
-        saved = await replayed(self, kept) if kept is not None else None
-        if isinstance(saved, Broken):
-            self.notice(f"Your kept {kept.line if kept else 'game'} cannot go on: its saved moves do not replay.")
-        elif saved is not None:
-            self.notice(f"Your game #{saved.number} against the computer goes on.")
-            return await play_computer(self, {"type": "play_computer"}, saved)
-        return False
+        going_on = await to_go_on(self, (GameKind.COMPUTER, GameKind.DAILY))
+        return going_on is not None and await play_computer(self, {"type": "play_computer"}, going_on[1])
 
     async def _at_the_menu(self) -> bool:
         """One message at the menu (or, for a program that may be

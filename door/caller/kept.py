@@ -7,6 +7,7 @@ replay."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 
 from door.caller.seated import rejoin
 from door.caller.side import CallerSide, Side
@@ -18,7 +19,8 @@ from door.sysop.doing import Doing
 from door.ui.prompts import BACK, ask_choice
 from engine.game import replay
 
-__all__ = ["KeptGame", "Broken", "load_kept", "replayed", "resumable", "offer_resume", "back_to_waiting_table", "offer_to_drop"]
+__all__ = ["KeptGame", "Broken", "load_kept", "replayed", "resumable", "to_go_on", "offer_resume",
+           "back_to_waiting_table", "offer_to_drop"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,14 +119,32 @@ async def replayed(side: Side, kept: KeptGame) -> SavedGame | Broken | None:
     return saved
 
 
-async def resumable(side: CallerSide, kept: KeptGame) -> SavedGame | None:
+async def resumable(side: Side, kept: KeptGame) -> SavedGame | None:
     """:func:`replayed`, a game that does not replay offered to abandon
     (:func:`offer_to_drop`)."""
     saved = await replayed(side, kept)
     if isinstance(saved, Broken):
-        await offer_to_drop(side, saved)
+        await offer_to_drop(side, kept, saved)
         return None
     return saved
+
+
+async def to_go_on(side: Side, kinds: Collection[GameKind] | None = None,
+                   not_against: str = "") -> tuple[KeptGame, SavedGame] | None:
+    """The kept game the side goes on with as it logs in, replayed: its
+    newest (of ``kinds``, or of any kind), offered to resume
+    (:func:`offer_resume`: a program goes on at once); ``None`` when it
+    has none, declines, or came to go on with its game against
+    ``not_against`` (a caller come from another node to challenge them).
+    For the screens and the game protocol alike."""
+    kept = [k for k in await load_kept(side) if kinds is None or k.kind in kinds]
+    if not kept or any(k.against(not_against) for k in kept):
+        return None
+    saved = await resumable(side, kept[0])
+    side.doing(Doing.RESUME_PROMPT)
+    if saved is None or not await offer_resume(side, kept[0], len(kept)):
+        return None
+    return kept[0], saved
 
 
 def kept_words(kept: list[KeptGame]) -> str | None:
@@ -153,10 +173,10 @@ async def choose_kept(side: CallerSide, kept: list[KeptGame]) -> KeptGame | None
 _VS_COMPUTER = (GameKind.COMPUTER, GameKind.DAILY)
 
 
-async def offer_resume(side: CallerSide, kept: KeptGame, count: int = 1) -> bool:
-    """Ask whether to go on with ``kept`` now (``count``: the caller's kept
-    games, the others offered on the menu): True for yes."""
-    display = side.display
+async def offer_resume(side: Side, kept: KeptGame, count: int = 1) -> bool:
+    """Ask whether to go on with ``kept`` now (``count``: the side's kept
+    games, the others offered on the menu): True for yes (a program's,
+    told that it goes on: :meth:`~door.caller.side.Side.confirm`)."""
     if kept.against_sysop:
         lines = [f"You have an unfinished {kept.line}.", "",
                  "Page the sysop to go on with it? (Y/N; N keeps it for later: the main menu offers it)"]
@@ -168,8 +188,8 @@ async def offer_resume(side: CallerSide, kept: KeptGame, count: int = 1) -> bool
                  "Resume it? (Y/N; N keeps it for later: the main menu offers it)"]
     if count > 1:
         lines[1:1] = ["", f"(You have {count} unfinished games: R on the main menu lists them.)"]
-    answer = await ask_choice(display, "Unfinished game", lines, "YN")
-    return answer == "Y"
+    against = "" if kept.against_sysop or kept.against_caller else " against the computer"
+    return await side.confirm("Unfinished game", lines, f"Your game #{kept.listed.number}{against} goes on.")
 
 
 async def back_to_waiting_table(side: Side) -> bool:
@@ -202,16 +222,16 @@ async def back_to_waiting_table(side: Side) -> bool:
     return False
 
 
-async def offer_to_drop(side: CallerSide, broken: Broken) -> None:
-    """A kept game of the caller's does not replay (``broken``: which, and
-    why): abandon it, or keep it for the sysop to look at."""
-    answer = await ask_choice(side.display, "Unfinished game", [
+async def offer_to_drop(side: Side, kept: KeptGame, broken: Broken) -> None:
+    """A kept game of the side's does not replay (``kept``, ``broken``:
+    which, and why): keep it for the sysop to look at, or abandon it (a
+    program's is kept, and it is told so)."""
+    if await side.confirm("Unfinished game", [
         "An unfinished game of yours cannot be rebuilt: its saved moves do not replay.",
         f"({broken.why})",
         "",
-        "  A  Abandon it (it is removed; your records are not touched).",
-        "  K  Keep it for now (the sysop can look at it).",
-    ], "AK")
-    if answer == "A":
-        await side.ctx.store.saved.drop(broken.id)
-        side.log.info("%r abandoned a saved game that did not replay", side.caller.name)
+        "Keep it for the sysop to look at? (Y/N; N abandons it: it is removed, your records are not touched)",
+    ], f"Your kept {kept.line} cannot go on: its saved moves do not replay."):
+        return
+    await side.ctx.store.saved.drop(broken.id)
+    side.log.info("%r abandoned a saved game that did not replay", side.name)

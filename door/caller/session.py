@@ -21,8 +21,8 @@ from door.caller.kept import (
     choose_kept,
     kept_words,
     load_kept,
-    offer_resume,
     resumable,
+    to_go_on,
 )
 from door.caller.login import READER_OFFER, login
 from door.caller.menu import MenuItem, MenuState, main_menu, show_recent_games, show_statistics, show_top_players
@@ -189,13 +189,9 @@ class CallerSession(CallerSide):
         await offer_key_link(self, proved.offered_key)
         await back_to_waiting_table(self)
         self.presence.messages.extend(await login_news(self))  # (games by correspondence that wait on them)
-        kept = await load_kept(self)
-        newest = kept[0] if kept else None  # (the one moved last: the others are on the menu)
-        if newest is not None and not any(k.against(challenge) for k in kept):  # (come to go on with it: no question)
-            saved = await resumable(self, newest)  # (replayed: one whose log does not read is offered to abandon)
-            self.doing(Doing.RESUME_PROMPT)
-            if saved is not None and await offer_resume(self, newest, len(kept)):
-                await self._resume(newest, saved)
+        going_on = await to_go_on(self, not_against=challenge)  # (the one moved last: the others are on the menu)
+        if going_on is not None:
+            await self._resume(*going_on)
 
     async def _at_the_menu(self, named: str, first: MenuItem | None) -> bool:
         """The menu once (or ``first``, a choice made already; or a

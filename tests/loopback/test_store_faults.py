@@ -130,7 +130,7 @@ async def test_a_saved_game_that_does_not_replay_is_offered_for_abandoning(door:
     writer, screen, task = await connect(door.telnet_port)
     await log_in(writer, screen, "Ivy", "ivy-secret")
     await screen.wait_for(lambda: "cannot be rebuilt" in screen.text())
-    writer.write(b"a")
+    writer.write(b"n")  # (N abandons it)
     await screen.wait_for(lambda: "Main menu" in screen.text())
     assert saved_actions(data_dir) == []
     writer.close()
