@@ -20,6 +20,7 @@ from door.games.correspondence import begin_from_offer, sit_down
 from door.games.live_lease import PlayedElsewhere
 from door.play.api_moves import play_seat
 from door.play.table import Table
+from door.records.correspondence.offers import Offer
 from door.sysop.doing import Doing
 from engine.scoring import RunMode
 
@@ -29,7 +30,8 @@ __all__ = ["answer_offer", "away", "make_offer", "open_by_protocol", "send_games
 async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
     """The ``games`` message: the program's games by correspondence (the
     first due first: whose move, the deadline and the seconds left, where
-    it stands) and the offers made to it."""
+    it stands), the offers made to it (``offers``) and those it made and
+    may withdraw (``made``)."""
     account = side.who.account
     if account is None:
         side.error("type", "games by correspondence are for registered callers and bots")
@@ -39,16 +41,20 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
               "deadline": g.deadline, "seconds_left": None if g.deadline is None else max(0.0, g.deadline - now),
               "hand": g.hand, "scores": list(g.scores) if g.scores is not None else None}
              for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS]
-    offers = []
-    for offer in await offers_for(side, account.id):
-        maker = await store.accounts.get(offer.maker)
-        offers.append({"offer": offer.id, "name": maker.name if maker is not None else "", "days": offer.terms.days,
-                       "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
-                       "open": offer.taker is None,
-                       "counting": "manual" if offer.terms.manual else "automatic",
-                       "best_of": offer.terms.best_of, "rated": offer.terms.rated})
-    side.send({"type": "games", "games": games, "offers": offers})
+    offers = [await _listed(side, offer, offer.maker) for offer in await offers_for(side, account.id)]
+    made = [await _listed(side, offer, offer.taker) for offer in await store.correspondence.offers.sent(account.id)]
+    side.send({"type": "games", "games": games, "offers": offers, "made": made})
     return False
+
+
+async def _listed(side: ProgramSide, offer: Offer, other: int | None) -> dict[str, Any]:
+    """``offer`` as the ``games`` message lists it, ``other`` (an account
+    id; ``None``: anyone) named."""
+    account = await side.ctx.store.accounts.get(other) if other is not None else None
+    return {"offer": offer.id, "name": account.name if account is not None else "", "days": offer.terms.days,
+            "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
+            "open": offer.taker is None, "counting": "manual" if offer.terms.manual else "automatic",
+            "best_of": offer.terms.best_of, "rated": offer.terms.rated}
 
 
 async def open_by_protocol(side: ProgramSide, message: dict[str, Any]) -> bool:
@@ -109,7 +115,7 @@ async def make_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
 
 async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
     """``answer``: the program declines the offer made to it (or
-    withdraws its own), or accepts it (one made to it, or to anyone by
+    withdraws its own; a ``notice`` says which), or accepts it (one made to it, or to anyone by
     another) and sits down to the game it begins at once (its first
     decisions).  True when the program left."""
     account = side.who.account
@@ -118,8 +124,11 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     if not message["accept"]:
-        if not (await offers.decline(message["offer"], account.id)
-                or await offers.withdraw(message["offer"], account.id)):
+        if await offers.decline(message["offer"], account.id):
+            side.notice(f"You declined offer {message['offer']}.")
+        elif await offers.withdraw(message["offer"], account.id):
+            side.notice(f"You withdrew your offer {message['offer']}.")
+        else:
             side.error("offer", "no open offer to you, nor of yours, has that id")
         return False
     taken = await take_offer(side, account.id, message["offer"])

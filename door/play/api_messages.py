@@ -54,6 +54,18 @@ def _message(kind: str, properties: dict[str, Any] | None = None, required: tupl
             "required": ["type", *required], "additionalProperties": False}
 
 
+_OFFERS = {"type": "array", "items": {"type": "object", "properties": {
+    "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
+    "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"},
+    "counting": {"enum": ["automatic", "manual"]}, "best_of": {"enum": [1, 3, 5]},
+    "rated": {"type": "boolean"}},
+    "required": ["offer", "name", "days", "runs", "open", "best_of", "rated"],
+    "additionalProperties": False}}
+"""Offers of games by correspondence as the ``games`` message lists them:
+each its id, the other player's ``name`` (its maker's; for one the
+program made, whom it is made to, empty for anyone) and its terms."""
+
+
 CLIENT_SCHEMAS: dict[str, dict[str, Any]] = {
     "login": _message("login", {"name": _text(NAME_LIMIT), "token": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                                 "password": _text(64), "new_password": _text(64),
@@ -219,13 +231,7 @@ SERVER_SCHEMAS: dict[str, dict[str, Any]] = {
             "scores": {"anyOf": [_SCORES, {"type": "null"}]}},
             "required": ["game", "kind", "other", "number", "to_move", "deadline", "seconds_left"],
             "additionalProperties": False}},
-        "offers": {"type": "array", "items": {"type": "object", "properties": {
-            "offer": {"type": "integer"}, "name": {"type": "string"}, "days": {"type": "integer"},
-            "runs": {"enum": ["any", "order"]}, "open": {"type": "boolean"},
-            "counting": {"enum": ["automatic", "manual"]}, "best_of": {"enum": [1, 3, 5]},
-            "rated": {"type": "boolean"}},
-            "required": ["offer", "name", "days", "runs", "open", "best_of", "rated"],
-            "additionalProperties": False}}}, ("games", "offers")),
+        "offers": _OFFERS, "made": _OFFERS}, ("games", "offers", "made")),
     "tournaments": _message("tournaments", {"tournaments": {"type": "array", "items": {
         "type": "object", "properties": {
             "name": {"type": "string"}, "title": {"type": "string"}, "state": {"enum": ["open", "running"]},

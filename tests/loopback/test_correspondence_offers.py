@@ -141,6 +141,34 @@ async def test_a_maker_who_filled_their_cap_since_is_named_and_the_offer_kept(tm
             await ws.close()
 
 
+async def test_declining_an_offer_and_withdrawing_one_are_each_answered(tmp_path: Path) -> None:
+    """A program's ``answer`` with ``accept`` false is told what it did
+    (it was answered by nothing, so a program could not tell a decline
+    from a message lost), and the ``games`` message lists the offers it
+    made (it could not learn their ids, so not withdraw them): Bob
+    declines Ann's offer, Ann withdraws her offer to Cy, and a second try
+    at either is an error on ``offer``."""
+    async with running(make_config(tmp_path / "data")) as door:
+        for name in ("Ann", "Bob", "Cy"):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        ann, bob = [await _program(door, n) for n in ("Ann", "Bob")]
+        for other in ("Bob", "Cy"):
+            await ann.send(json.dumps({"type": "offer", "name": other}))
+            await next_message(ann, "notice")
+        to_bob = (await _games(bob))["offers"][0]["offer"]
+        made = (await _games(ann))["made"]
+        assert [o["name"] for o in made] == ["Bob", "Cy"]  # (her own offers, to withdraw: not in "offers")
+        to_cy = made[1]["offer"]
+        for ws, offer, said in ((bob, to_bob, f"You declined offer {to_bob}."),
+                                (ann, to_cy, f"You withdrew your offer {to_cy}.")):
+            await ws.send(json.dumps({"type": "answer", "offer": offer, "accept": False}))
+            assert await next_message(ws) == {"type": "notice", "text": said}
+            await ws.send(json.dumps({"type": "answer", "offer": offer, "accept": False}))
+            assert (await next_message(ws))["field"] == "offer"
+        for ws in (ann, bob):
+            await ws.close()
+
+
 async def test_an_offer_to_a_caller_of_another_board_is_refused_off_the_hub(tmp_path: Path) -> None:
     async with running(make_config(tmp_path / "data")) as door:
         await door.store.accounts.create("Ann", hash_password(PASSWORD))
