@@ -17,25 +17,24 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from door.caller.admission import admit
-from door.caller.api_account import as_error, register
+from door.caller.api_account import as_error, register, review
 from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
 from door.caller.api_play import at_table, play_computer, play_daily
+from door.caller.api_tournaments import entry, send_tournaments, standings
 from door.caller.api_watching import watch_game
 from door.caller.kept import back_to_waiting_table, to_go_on
 from door.caller.login import name_refused, password_login
 from door.caller.program import Program
 from door.caller.program_side import ProgramSide
 from door.caller.registering import change_password
-from door.caller.review import review_of
 from door.caller.side import Log
-from door.caller.tournaments import enter_or_withdraw, tournament_list, tournament_standings
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import HungUp
 from door.play.api_messages import PROTOCOL
 from door.play.api_moves import IDLE_LOOK, next_message
-from door.play.api_records import ratings_message, review_message, stats_message
+from door.play.api_records import ratings_message, stats_message
 from door.play.parked import new_token
 from door.records.game_kinds import GameKind
 from door.records.names import clean_name
@@ -141,53 +140,6 @@ async def _seed(side: ProgramSession, message: dict[str, Any]) -> bool:
     return False
 
 
-async def _register(side: ProgramSession, message: dict[str, Any]) -> bool:
-    """A guest registers the name it plays under: its games are kept from then on."""
-    if side.who.account is not None:
-        side.error("type", "you are registered already")
-    elif (account := await register(side, message)) is not None:
-        side.who.account = account
-    return False
-
-
-async def _review(side: ProgramSession, message: dict[str, Any]) -> bool:
-    """The review of the program's last recorded game."""
-    account = side.who.account
-    games = await side.ctx.store.games.recent(account.name, 1) if account is not None else []
-    if account is None or not games:
-        side.error("type", "a guest's games are not kept: there is nothing to review" if account is None
-                   else "you have no finished game to review")
-    else:
-        side.send(review_message(await review_of(side, games[0], account.id), games[0].number))
-    return False
-
-
-async def _entry(side: ProgramSession, message: dict[str, Any]) -> bool:
-    """``enter`` or ``withdraw``: a ``notice``, or an ``error`` on ``name`` saying why not."""
-    enter = message["type"] == "enter"
-    refused = await enter_or_withdraw(side, message["name"], side.who.name, enter) if side.who.account else \
-        "tournaments are for registered callers and bots"
-    if refused is None:
-        side.notice(f"You are {'in' if enter else 'out of'} {message['name']}.")
-    else:
-        side.error("name", refused)
-    return False
-
-
-async def _standings(side: ProgramSession, message: dict[str, Any]) -> bool:
-    """``standings``: the tournament ``name`` as it stands, or an ``error`` on ``name``."""
-    shown = await tournament_standings(side, message["name"])
-    if isinstance(shown, str):
-        side.error("name", shown)
-    else:
-        side.send(shown)
-    return False
-
-
-async def _tournaments(side: ProgramSession) -> dict[str, Any]:
-    return {"type": "tournaments", "tournaments": await tournament_list(side, side.who.name)}
-
-
 async def _left(side: ProgramSession, message: dict[str, Any]) -> bool:
     return True
 
@@ -202,11 +154,11 @@ MENU: dict[str, Handler] = {
     "leave": _left, "available": _available, "seed": _seed, "lobby": _sends(lobby_message),
     "stats": _sends(lambda side: stats_message(side.ctx.store, side.who.account)),
     "ratings": _sends(lambda side: ratings_message(side.ctx.store)),
-    "register": _register, "review": _review, "daily": lambda side, m: play_daily(side),
+    "register": register, "review": review, "daily": lambda side, m: play_daily(side),
     "watch": watch_game, "page": page, "challenge": lambda side, m: _busy(challenge, side, m),
     "play_computer": lambda side, m: _busy(play_computer, side, m),
     "games": send_games, "open": open_by_protocol, "offer": make_offer, "answer": answer_offer, "away": away,
-    "tournaments": _sends(_tournaments), "enter": _entry, "withdraw": _entry, "standings": _standings,
+    "tournaments": send_tournaments, "enter": entry, "withdraw": entry, "standings": standings,
 }
 """The protocol's menu, as the screens' (:mod:`door.caller.menu`): a
 program's message type at the menu to its handler.  Each message was
