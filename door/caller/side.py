@@ -14,7 +14,6 @@ import contextlib
 import enum
 import logging
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -157,7 +156,7 @@ class Side(Protocol):
         return the answer.  Raises :class:`~door.net.terminal.HungUp`
         when the line drops."""
 
-    async def watch(self, table: Table, enter: Callable[[Watcher], AbstractContextManager[None]],
+    async def watch(self, table: Table, enter: Callable[[Watcher], contextlib.AbstractContextManager[None]],
                     over: Callable[[], str]) -> bool:
         """Show ``table``'s game to the side, its view on the table while
         ``enter(view)`` holds, until the side stops or ``over()`` says why
@@ -314,7 +313,7 @@ class CallerSide:
             display.refresh_soon()
         return Reply.NO  # (the key loop ends only by raising HungUp)
 
-    async def watch(self, table: Table, enter: Callable[[Watcher], AbstractContextManager[None]],
+    async def watch(self, table: Table, enter: Callable[[Watcher], contextlib.AbstractContextManager[None]],
                     over: Callable[[], str]) -> bool:
         """The game on a :class:`~door.play.spectator.Spectator` until ESC
         or Q (other keys told how to stop) or ``over()``, which is then
