@@ -17,11 +17,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from typing import NamedTuple
 
 from door.caller.handover import hand_over
 from door.caller.match_table import set_table, why_unrated
-from door.caller.side import Asked, CallerSide, Side
-from door.net.keys import KeyName
+from door.caller.side import Asked, CallerSide, Offered, Reply, Side
 from door.net.terminal import HungUp
 from door.records.names import name_key
 from door.records.nodes import Present
@@ -29,13 +29,13 @@ from door.records.ranked.match import MatchTerms, ranked_rules
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
 from door.sysop.presence import Challenge, Presence, account_identity, account_of
-from door.ui.canvas import Canvas
-from door.ui.prompts import BACK, NOTE, ask_choice, frame, show_page
+from door.ui.prompts import BACK, ask_choice, show_page
 from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
-__all__ = ["challenge_caller", "answer_challenge", "send_challenge", "accept", "rules_words", "OPPONENTS_SHOWN"]
+__all__ = ["challenge_caller", "answer_challenge", "answer", "challenge", "Refusal", "send_challenge", "accept",
+           "rules_words", "OPPONENTS_SHOWN"]
 
 OPPONENTS_SHOWN = 9
 """Callers listed to challenge at once (keys 1 to 9)."""
@@ -72,8 +72,7 @@ async def challenge_caller(side: CallerSide, resume: SavedGame | None = None, na
         return
     offer = await _new_offer(side, named)
     if offer is not None:
-        target, rules, terms = offer
-        await send_challenge(side, target, rules, None, terms)
+        await challenge(side, *offer)
 
 
 async def _kept_game_opponent(side: CallerSide, resume: SavedGame, named: str) -> Presence | None:
@@ -114,17 +113,15 @@ async def _kept_game_opponent(side: CallerSide, resume: SavedGame, named: str) -
     return target
 
 
-async def _new_offer(side: CallerSide, named: str) -> tuple[Presence, Rules, MatchTerms] | None:
+async def _new_offer(side: CallerSide, named: str) -> tuple[Presence, MatchTerms, RunMode] | None:
     """Whom to challenge (``named``, or chosen from the menu's callers;
-    one at another node's menu is challenged there), how runs count and
-    the match's terms; ``None`` when the caller went back or went
+    one at another node's menu is challenged there), the match's terms
+    and how runs count; ``None`` when the caller went back or went
     elsewhere."""
     ctx, display = side.ctx, side.display
-    chosen = (await _choose_opponent(side) if not named
-              else next((p for p in ctx.lobby.opponents(side.presence) if name_key(p.name) == name_key(named)), None))
-    if chosen is None:
-        await show_page(display, "Play another caller", [
-            f"{named} is not at the main menu any more.", "", "Try again in a moment."])
+    chosen = await _choose_opponent(side) if not named else _at_menu(side, named)
+    if isinstance(chosen, Refusal):
+        await side.tell("Play another caller", chosen.lines)
         return None
     if chosen is BACK:
         return None
@@ -148,11 +145,10 @@ async def _new_offer(side: CallerSide, named: str) -> tuple[Presence, Rules, Mat
     ], "12", escape=True)
     if answer == BACK:
         return None
-    rules = dataclasses.replace(ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
     terms = await _choose_terms(side, chosen)
     if terms is None:
         return None
-    return chosen, ranked_rules(rules) if terms.rated else rules, terms
+    return chosen, terms, RunMode.UNORDERED if answer == "1" else RunMode.ORDERED
 
 
 async def _choose_terms(side: CallerSide, target: Presence) -> MatchTerms | None:
@@ -209,6 +205,43 @@ def _where(person: Presence | Present) -> str:
     if isinstance(person, Present):
         return " (on another server)"
     return " (a bot)" if person.bot else "" if person.identity else " (guest)"
+
+
+class Refusal(NamedTuple):
+    """Why a challenge may not be made: the ``lines`` a screen shows, a
+    program's ``error`` on ``field``."""
+
+    field: str
+    lines: list[str]
+
+
+def _at_menu(side: Side, name: str) -> Presence | Refusal:
+    """The caller ``name`` whom the side may challenge at the main menu
+    here (:meth:`~door.sysop.lobby.Lobby.opponents`), or why not."""
+    found = next((p for p in side.ctx.lobby.opponents(side.presence) if name_key(p.name) == name_key(name)), None)
+    return found or Refusal("name", [f"{name} is not at the main menu any more.", "", "Try again in a moment."])
+
+
+async def challenge(side: Side, target: Presence | str, terms: MatchTerms, runs: RunMode) -> bool:
+    """Challenge ``target`` (a caller at the main menu here, or their
+    name) to ``terms`` under the house rules with ``runs``
+    (:func:`send_challenge`), or tell the side why not: nobody of that
+    name at the menu, a rated match other than a best of three, or one
+    that fair play does not allow (:func:`~door.caller.match_table.why_unrated`,
+    asked again here: a screen's choice took time).  One check for the
+    screens and the game protocol; True when a program left meanwhile."""
+    found = _at_menu(side, target) if isinstance(target, str) else target
+    if isinstance(found, Refusal):
+        why = found
+    elif terms.rated and terms.best_of != 3:
+        why = Refusal("best_of", ["a rated match is a best of three"])
+    elif terms.rated and (unrated := await why_unrated(side, side.presence, found)) is not None:
+        why = Refusal("rated", [f"no rated match: {unrated}"])
+    else:
+        rules = dataclasses.replace(side.ctx.rules, run_mode=runs)
+        return await send_challenge(side, found, ranked_rules(rules) if terms.rated else rules, None, terms)
+    await side.tell("Play another caller", why.lines, why.field)
+    return False
 
 
 async def send_challenge(side: Side, target: Presence, rules: Rules, resume: SavedGame | None = None,
@@ -288,54 +321,44 @@ async def accept(side: Side, challenge: Challenge) -> bool:
     return await side.play(seat, None, Doing.VS_CALLER, name)
 
 
-async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
-    """The challenge waiting for this caller: accept (and play) or decline.
-    ``replaces``: the caller's own kept game, which a new game they would
-    keep (against a guest) replaces."""
-    display, ctx, caller, presence = side.display, side.ctx, side.caller, side.presence
-    challenge = ctx.lobby.challenge_for(presence)
+async def answer(side: Side, challenge: Challenge | None = None, replaces: str | None = None) -> bool:
+    """The ``challenge`` to this side (default: the one waiting for its
+    presence), asked (:meth:`~door.caller.side.Side.consider`: a Y/N
+    page, a program's ``challenged``, a bot's yes) and accepted and
+    played, or declined (anything but a yes: a no, the question gone, a
+    program leaving, a dropped line).  ``replaces``: the side's own kept
+    game, which a new game it would keep (against a guest) replaces.  One
+    flow for the screens and the game protocol; True when a program left
+    meanwhile.  Raises :class:`~door.net.terminal.HungUp` (declined)."""
+    challenge = challenge or side.ctx.lobby.challenge_for(side.presence)
     if challenge is None:
-        return
+        return False
     side.doing(Doing.ANSWERING_CHALLENGE)
-    name = challenge.challenger.name
-    if challenge.resume is not None and caller.account is not None:
-        offer = [f"{name} asks you to go on with your {_resumed_line(challenge.resume, caller.account.id)}."]
-    else:
-        offer = [f"{name} challenges you to {rules_words(challenge.rules, challenge.terms)}."]
-        if replaces is not None and account_of(challenge.challenger.identity) is None:
-            offer += [f"(Accepting replaces your kept {replaces}.)"]
-    note = ""
+    name, resume, account = challenge.challenger.name, challenge.resume, side.account
 
-    def paint(canvas: Canvas) -> None:
-        row = frame(canvas, "A challenge", [*offer, "",
-                                            f"Y accepts, N declines.  {challenge.seconds_left} s left."])
-        canvas.put(row, 4, note, NOTE)
-        canvas.cursor = None
+    def lines() -> list[str]:
+        """The offer at a screen (a kept game named as the side sees it)."""
+        if resume is not None and account is not None:
+            return [f"{name} asks you to go on with your {_resumed_line(resume, account.id)}."]
+        replacing = replaces is not None and account_of(challenge.challenger.identity) is None
+        return [f"{name} challenges you to {rules_words(challenge.rules, challenge.terms)}.",
+                *([f"(Accepting replaces your kept {replaces}.)"] if replacing else [])]
 
-    display.show(paint, text=lambda: [*offer, f"{challenge.seconds_left} seconds to answer. Press Y to accept "
-                                                "or N to decline."])
-    shown = challenge.seconds_left
-    accepted = False
+    offer = f"to go on with game #{resume.number}" if resume is not None else rules_words(challenge.rules,
+                                                                                           challenge.terms)
+    reply = Reply.NO
     try:
-        async for key in display.keys(tick=0.25):
-            if challenge.answer.done():  # withdrawn, lapsed, or the challenger left: back to the menu, which says so
-                presence.messages.append(f"{name} is no longer waiting for an answer to the challenge.")
-                return
-            if key is None:
-                if challenge.seconds_left != shown:
-                    shown = challenge.seconds_left
-                    display.refresh_soon()
-                continue
-            if key.name is KeyName.CHAR and key.char in "yY":
-                accepted = True
-                break
-            if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
-                break
-            note = "Please press Y or N."
-            display.answer(note)
-            display.refresh_soon()
+        reply = await side.consider(Offered("A challenge", name, lines, offer, lambda: challenge.seconds_left,
+                                            challenge.answer))
     finally:
-        if not accepted:
-            ctx.lobby.answer_challenge(challenge, None)  # declined, or the line dropped
-    if accepted:
-        await accept(side, challenge)
+        if reply is not Reply.YES:
+            side.ctx.lobby.answer_challenge(challenge, None)  # declined, gone, or the line dropped
+    return await accept(side, challenge) if reply is Reply.YES else reply is Reply.LEFT
+
+
+async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
+    """The challenge waiting for this caller at the menu: accept (and
+    play) or decline (:func:`answer`); ``replaces``: the caller's own
+    kept game, which a new game they would keep (against a guest)
+    replaces."""
+    await answer(side, None, replaces)

@@ -19,7 +19,6 @@ from door.records.store import SavedGame
 from door.sysop.doing import Doing
 from door.sysop.presence import Invitation, sysop_identity
 from door.ui.prompts import REASON_LIMIT, ask_choice, ask_line, show_page
-from engine.rules import Rules
 from engine.scoring import RunMode
 
 __all__ = ["page_sysop", "ring", "play_sysop"]
@@ -52,8 +51,8 @@ async def page_sysop(side: CallerSide, play_computer: Callable[[], Awaitable[Non
         if answer == "Y":
             await play_computer()
         return
-    rules = resume.rules if resume is not None else await _runs(side, invitation)  # (a kept game: its rules)
-    await play_sysop(side, invitation, rules, resume)
+    runs = resume.rules.run_mode if resume is not None else await _runs(side, invitation)  # (a kept game: its rules)
+    await play_sysop(side, invitation, runs, resume)
 
 
 async def ring(side: Side, reason: str) -> tuple[Invitation | None, bool]:
@@ -93,9 +92,9 @@ async def ring(side: Side, reason: str) -> tuple[Invitation | None, bool]:
     return invitation, left
 
 
-async def _runs(side: CallerSide, invitation: Invitation) -> Rules:
-    """The house rules with the runs the caller chooses for a game against
-    the sysop who accepted (``invitation``).  A line that drops here lets
+async def _runs(side: CallerSide, invitation: Invitation) -> RunMode:
+    """How runs count, as the caller chooses for a game against the sysop
+    who accepted (``invitation``).  A line that drops here lets
     the sysop's console stop waiting."""
     try:
         answer = await ask_choice(side.display, "Playing the sysop", [
@@ -109,15 +108,17 @@ async def _runs(side: CallerSide, invitation: Invitation) -> Rules:
     except HungUp:
         invitation.handoff.set_result(None)  # the sysop's console stops waiting for the game
         raise
-    return dataclasses.replace(side.ctx.rules, run_mode=RunMode.UNORDERED if answer == "1" else RunMode.ORDERED)
+    return RunMode.UNORDERED if answer == "1" else RunMode.ORDERED
 
 
-async def play_sysop(side: Side, invitation: Invitation, rules: Rules, resume: SavedGame | None = None) -> bool:
-    """The side against the sysop who accepted (``invitation``), under
-    ``rules`` (from ``resume`` when it is a kept game), until the game is
-    over; a registered player's game is kept.  One flow for the screens
-    and the game protocol; True when a program left meanwhile."""
+async def play_sysop(side: Side, invitation: Invitation, runs: RunMode, resume: SavedGame | None = None) -> bool:
+    """The side against the sysop who accepted (``invitation``), under the
+    house rules with ``runs`` (a kept game, ``resume``: its own rules),
+    until the game is over; a registered player's game is kept.  One flow
+    for the screens and the game protocol; True when a program left
+    meanwhile."""
     ctx = side.ctx
+    rules = resume.rules if resume is not None else dataclasses.replace(ctx.rules, run_mode=runs)
     mine = side.new_seat()
     theirs = HumanSeat(invitation.console.display, invitation.console.name, chat_limit=ctx.paging.chat_limit,
                        identity=sysop_identity(invitation.console.name))

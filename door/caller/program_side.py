@@ -7,18 +7,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
 from door.caller.program import Program
-from door.caller.side import Asked, Log, shared_line
+from door.caller.side import Asked, Log, Offered, Reply, shared_line
 from door.context import DoorContext
 from door.net.api_link import ApiLink
 from door.net.terminal import Terminal
 from door.play.api_messages import error_message
-from door.play.api_moves import play_seat, while_asked
+from door.play.api_moves import IDLE_LOOK, next_message, play_seat, while_asked
 from door.play.api_seat import ApiSeat
-from door.play.seat import Seat
+from door.play.api_watcher import ApiWatcher
+from door.play.seat import Seat, Watcher
 from door.play.table import Table
 from door.records.accounts import Account
 from door.sysop.doing import Doing
@@ -101,6 +103,49 @@ class ProgramSide:
         """True: a program goes on at once with what waits for it, ``told`` so (a ``notice``)."""
         self.notice(told)
         return True
+
+    async def consider(self, offered: Offered) -> Reply:
+        """A bot says yes at once; another program is sent ``challenged``
+        and answers ``accept``, ``decline`` or ``leave`` within the
+        seconds (anything else is an ``error``), told when the question is
+        gone meanwhile.  A yes is told (a ``notice``)."""
+        if not self.who.bot:
+            self.send({"type": "challenged", "name": offered.name, "offer": offered.offer,
+                       "seconds": offered.seconds()})
+            while not offered.answered.done():
+                message = await next_message(self.link, IDLE_LOOK)
+                if message is not None and message["type"] == "accept":
+                    break
+                if message is not None and message["type"] in ("decline", "leave"):
+                    return Reply.LEFT if message["type"] == "leave" else Reply.NO
+                if message is not None:
+                    self.error("type", f"{offered.name} challenges you: accept or decline")
+            else:
+                self.notice(f"{offered.name} is no longer waiting for an answer.")
+                return Reply.GONE
+        self.notice(f"{offered.name} challenges you: accepted.")
+        return Reply.YES
+
+    async def watch(self, table: Table, enter: Callable[[Watcher], AbstractContextManager[None]],
+                    over: Callable[[], str]) -> bool:
+        """``watching`` (the players, the game's number and scores), each
+        move an ``event`` (:class:`~door.play.api_watcher.ApiWatcher`)
+        until ``stop`` or ``leave`` (any other message an ``error``) or
+        ``over()``; then ``menu``."""
+        assert table.game is not None
+        names, left = (table.seats[0].name, table.seats[1].name), False
+        self.send({"type": "watching", "players": list(names), "game_to": table.game.rules.game_to,
+                   "game": table.game.number, "scores": list(table.game.scores())})
+        with enter(ApiWatcher(self.send, names)):
+            while not over():
+                message = await next_message(self.link, 1.0)
+                if message is not None and message["type"] in ("stop", "leave"):
+                    left = message["type"] == "leave"
+                    break
+                if message is not None:
+                    self.error("type", "you are watching (the chat is the players'): stop, or leave")
+        self.send({"type": "menu"})
+        return left
 
     @property
     def terminal(self) -> Terminal:

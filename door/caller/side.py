@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,8 @@ from door.play.deals import new_chain, new_seed
 from door.play.human_seat import HumanSeat
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
+from door.play.seat import Watcher
+from door.play.spectator import Spectator
 from door.records.accounts import Account
 from door.records.store import StoreError
 from door.sysop.doing import Doing
@@ -38,7 +41,7 @@ from engine.shuffle import SeedChain
 if TYPE_CHECKING:
     from door.play.table import Seat, Table
 
-__all__ = ["Asked", "CallerSide", "Log", "NEWS_WAIT", "NOBODY", "Side", "shared_line"]
+__all__ = ["Asked", "CallerSide", "Log", "NEWS_WAIT", "NOBODY", "Offered", "Reply", "Side", "shared_line"]
 
 NEWS_WAIT = 10.0
 """Seconds a player who left a rated match waits for its result to be
@@ -67,6 +70,34 @@ class Asked:
     busy: str
     seconds: Callable[[], int]
     note: str = ""
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A question put to this side by ``name`` (a challenge), as a side
+    asks it: at a screen, under ``title``, the ``lines()`` (worked out
+    once) with the seconds left; a program is sent ``challenged`` with
+    ``offer`` (``"a 121-point game, runs in any order"``).  ``seconds()``:
+    the seconds left; ``answered``: done once it is no longer asked
+    (withdrawn, lapsed, the asker gone)."""
+
+    title: str
+    name: str
+    lines: Callable[[], list[str]]
+    offer: str
+    seconds: Callable[[], int]
+    answered: asyncio.Future[Any]
+
+
+class Reply(enum.Enum):
+    """A side's answer to an :class:`Offered` question."""
+
+    YES = "yes"
+    NO = "no"
+    LEFT = "left"
+    """No, and the program left (``leave``)."""
+    GONE = "gone"
+    """No longer asked before an answer (the side told so)."""
 
 
 class Side(Protocol):
@@ -125,6 +156,18 @@ class Side(Protocol):
         titled ``title``, ``lines`` ending in a Y/N question) at a screen;
         a program, which has no question to answer, goes on at once and is
         ``told`` so (a ``notice``)."""
+
+    async def consider(self, offered: Offered) -> Reply:
+        """Ask the side ``offered`` (yes or no within its seconds) and
+        return the answer.  Raises :class:`~door.net.terminal.HungUp`
+        when the line drops."""
+
+    async def watch(self, table: Table, enter: Callable[[Watcher], contextlib.AbstractContextManager[None]],
+                    over: Callable[[], str]) -> bool:
+        """Show ``table``'s game to the side, its view on the table while
+        ``enter(view)`` holds, until the side stops or ``over()`` says why
+        watching ends (a sentence; ``""`` while it goes on).  True when a
+        program left.  Raises :class:`~door.net.terminal.HungUp`."""
 
 
 def shared_line(terminal: Terminal, shared: list[str]) -> bool:
@@ -242,6 +285,64 @@ class CallerSide:
         except HungUp:
             stop()
             raise
+        return False
+
+    async def consider(self, offered: Offered) -> Reply:
+        """The Y/N page of ``offered`` with its seconds left: Y is yes; N,
+        Q or ESC no; other keys are told to press Y or N.  The question
+        gone meanwhile, the menu says so (:attr:`Presence.messages`)."""
+        display, lines, note = self.display, offered.lines(), ""
+
+        def paint(canvas: Canvas) -> None:
+            row = frame(canvas, offered.title, [*lines, "", f"Y accepts, N declines.  {offered.seconds()} s left."])
+            canvas.put(row, 4, note, NOTE)
+            canvas.cursor = None
+
+        display.show(paint, text=lambda: [*lines, f"{offered.seconds()} seconds to answer. Press Y to accept "
+                                                   "or N to decline."])
+        shown = offered.seconds()
+        async for key in display.keys(tick=0.25):
+            if offered.answered.done():  # withdrawn, lapsed, or the asker left: back to the menu, which says so
+                self.presence.messages.append(f"{offered.name} is no longer waiting for an answer to the challenge.")
+                return Reply.GONE
+            if key is None:
+                if offered.seconds() != shown:
+                    shown = offered.seconds()
+                    display.refresh_soon()
+                continue
+            if key.name is KeyName.CHAR and key.char in "yY":
+                return Reply.YES
+            if (key.name is KeyName.CHAR and key.char in "nNqQ") or key.name is KeyName.ESCAPE:
+                return Reply.NO
+            note = "Please press Y or N."
+            display.answer(note)
+            display.refresh_soon()
+        return Reply.NO  # (the key loop ends only by raising HungUp)
+
+    async def watch(self, table: Table, enter: Callable[[Watcher], contextlib.AbstractContextManager[None]],
+                    over: Callable[[], str]) -> bool:
+        """The game on a :class:`~door.play.spectator.Spectator` until ESC
+        or Q (other keys told how to stop) or ``over()``, which is then
+        shown on a page.  False (a caller does not leave here)."""
+        display, why = self.display, ""
+        view = Spectator(display, table, prompt="Watching {a} against {b}; the chat is theirs. ESC or Q stops watching.")
+        display.show(view.paint, hold=lambda: table.writing,
+                     text=lambda: [view.prompt.format(a=table.seats[0].name, b=table.seats[1].name)])
+        with enter(view):
+            async for key in display.keys(tick=1.0):
+                if why := over():
+                    break
+                if key is None:
+                    continue
+                if key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
+                    break
+                told = "You are watching: the chat is the players'. ESC or Q stops watching."
+                view.vs.prompt = told  # (on the full screen, the bottom line until the next move)
+                display.answer(told)
+                display.refresh_soon()
+        self.doing(Doing.WATCHED)  # (the console no longer says they watch a game that ended)
+        if why:
+            await show_page(display, "Watch a game", [why])
         return False
 
     async def play(self, seat: Seat, table: Table | None, doing: Doing, whom: str = "") -> bool:

@@ -15,16 +15,14 @@ import contextlib
 from collections.abc import Iterable, Iterator
 
 from door.caller.side import CallerSide, Side
-from door.net.keys import KeyName
 from door.play.human_seat import HumanSeat
 from door.play.seat import Watcher
-from door.play.spectator import Spectator
 from door.play.table import Table
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
 from door.ui.prompts import BACK, ask_choice, show_page
 
-__all__ = ["watch_game", "watching", "watchable_tables", "any_watchable", "TABLES_SHOWN"]
+__all__ = ["watch_game", "watch", "over", "watching", "watchable_tables", "any_watchable", "TABLES_SHOWN"]
 
 TABLES_SHOWN = 9
 """Games listed to watch at once (keys 1 to 9)."""
@@ -78,10 +76,31 @@ def watching(side: Side, table: Table, watcher: Watcher) -> Iterator[None]:
             _tell_players(table, f"{side.name} stopped watching.")
 
 
+def over(table: Table) -> str:
+    """Why watching ``table`` ends now, in a sentence (the game is over, a
+    player refuses watchers), or ``""`` while it goes on."""
+    if table.ended.is_set():
+        return "The game is over."
+    return "" if _open(table) else "The players no longer take watchers."
+
+
+async def watch(side: Side, table: Table) -> bool:
+    """Watch ``table`` in the side's view (:meth:`~door.caller.side.Side.watch`)
+    until the side stops, the game ends or a player refuses watchers
+    (:func:`over`), the players told (:func:`watching`); one flow for the
+    screens and the game protocol.  A game no longer open is told.  True
+    when a program left.  Raises :class:`~door.net.terminal.HungUp` (the
+    watcher taken off the table first)."""
+    if not _open(table):
+        await side.tell("Watch a game", ["That game is over, or its players no longer take watchers."], "player")
+        return False
+    return await side.watch(table, lambda view: watching(side, table, view), lambda: over(table))
+
+
 async def watch_game(side: CallerSide) -> None:
     """W at the menu: choose a game between callers and watch it until ESC
-    or Q, the game's end, or a player refusing watchers.  Raises
-    :class:`~door.net.terminal.HungUp` on hang-up."""
+    or Q, the game's end, or a player refusing watchers (:func:`watch`).
+    Raises :class:`~door.net.terminal.HungUp` on hang-up."""
     display, ctx = side.display, side.ctx
     tables = watchable_tables(ctx.lobby.tables, side.presence)[:TABLES_SHOWN]
     if not tables:
@@ -100,29 +119,4 @@ async def watch_game(side: CallerSide) -> None:
         if answer == BACK:
             return
         table = tables[int(answer) - 1]
-    if not _open(table):
-        await show_page(display, "Watch a game", ["That game is over, or its players no longer take watchers."])
-        return
-    view = Spectator(display, table, prompt="Watching {a} against {b}; the chat is theirs. ESC or Q stops watching.")
-    display.show(view.paint, hold=lambda: table.writing,
-                 text=lambda: [view.prompt.format(a=table.seats[0].name, b=table.seats[1].name)])
-    why = ""
-    with watching(side, table, view):
-        async for key in display.keys(tick=1.0):
-            if table.ended.is_set():
-                why = "The game is over."
-                break
-            if not _open(table):
-                why = "The players no longer take watchers."
-                break
-            if key is None:
-                continue
-            if key.name is KeyName.ESCAPE or (key.name is KeyName.CHAR and key.char in "qQ"):
-                break
-            told = "You are watching: the chat is the players'. ESC or Q stops watching."
-            view.vs.prompt = told  # (on the full screen, the bottom line until the next move)
-            display.answer(told)
-            display.refresh_soon()
-    side.doing(Doing.WATCHED)  # (the console no longer says they watch a game that ended)
-    if why:
-        await show_page(display, "Watch a game", [why])
+    await watch(side, table)
