@@ -76,8 +76,9 @@ class Side(Protocol):
     the lobby and its ``log``, its ``terminal`` (the address it calls
     from, its kind), who plays (``name``, ``account``) with the call's
     door ``seeds``; and its presentation: a seat, a page of news, a wait
-    on an answer and a game played, each as a screen or as messages.
-    :class:`CallerSide` and :class:`~door.caller.program_side.ProgramSide`
+    on an answer and a game played, each as a screen or as messages; a
+    game against the computer's seat and pauses, what is said after it,
+    and today's ranking.  :class:`CallerSide` and :class:`~door.caller.program_side.ProgramSide`
     are both one."""
 
     @property
