@@ -133,9 +133,9 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
 async def test_a_fresh_account_is_refused_todays_deal_at_the_screens_in_lines_and_by_the_protocol(
         tmp_path: Path) -> None:
     """Under the house's rated-play rules (5 finished games, a day old), a
-    new account is refused today's deal, told when it may play it: at the
-    full screen, in screen-reader mode and by the protocol's ``daily``; it
-    has not used up its play of the day."""
+    new account is refused today's deal, told when it may play it and why
+    (a rehearsal): at the full screen, in screen-reader mode and by the
+    protocol's ``daily``; it has not used up its play of the day."""
     from websockets.asyncio.client import connect
 
     from tests.loopback.test_protocol import next_message
@@ -164,6 +164,7 @@ async def test_a_fresh_account_is_refused_todays_deal_at_the_screens_in_lines_an
             await ws.send(json.dumps({"type": "daily"}))
             refused = await next_message(ws)
             assert refused["type"] == "error" and refused["message"].startswith("Today's deal is ranked")
+            assert "Everyone plays the same cards" in refused["message"]  # (why, as the screens say)
         for name in ("Ann", "Bea"):
             account = await door.store.accounts.find(name)
             assert account is not None and not await door.store.daily.played(account.id, day)
