@@ -1,6 +1,8 @@
-"""The daily deal as a caller meets it: the offer (once a day, for a
-registered caller), the day's ranking against the expert's own result,
-yesterday's seed revealed, and the caller's result kept for the ranking."""
+"""Today's deal as a caller or a program meets it, one flow for both
+(:func:`todays_deal`; the screens offer it first): once a day, for a
+registered caller, claimed; the day's ranking against the expert's own
+result, yesterday's seed revealed; and the caller's result kept for the
+ranking."""
 
 from __future__ import annotations
 
@@ -15,54 +17,79 @@ from door.records.daily import marker, par_line
 from door.records.game_kinds import GameKind
 from door.records.store import SavedGame, StoreError
 from door.sysop.doing import Doing
-from door.ui.prompts import ask_choice, show_page
+from door.ui.prompts import ask_choice
 from engine.shuffle import SeededShuffle
 
-__all__ = ["daily_deal", "daily_ranking", "daily_of", "keep_daily", "ranking_lines", "pending_day", "keep_result"]
+__all__ = ["FOR_REGISTERED", "NOT_FOR_BOTS", "Play", "daily_deal", "todays_deal", "claim_today", "ranking_lines",
+           "pending_day", "keep_result"]
 
 
-async def daily_deal(side: CallerSide, play: Callable[[str, SeededShuffle], Awaitable[None]]) -> None:
-    """Today's deal: once a day for a registered caller whose account may
-    play rated matches (an account too new, or with too few finished
-    games, is told when it may), and by default once an address; then the
-    day's ranking against the expert's own result, with the day's
-    commitment, and yesterday's result with its seed revealed."""
-    display, ctx, caller = side.display, side.ctx, side.caller
+Play = Callable[[str, SeededShuffle], Awaitable[bool]]
+"""Today's deal played (given the day and its shuffles), its ranking shown
+after it (:func:`~door.caller.vs_computer.play_computer`); True when a
+program left."""
+
+FOR_REGISTERED = ["Today's deal is ranked among people: it is for registered callers.", "",
+                  "Each caller plays it once. Register your name to play it."]
+"""Why a guest may not play today's deal."""
+
+NOT_FOR_BOTS = ["Today's deal is ranked among people: a bot does not play it."]
+"""Why a bot may not play today's deal."""
+
+
+async def todays_deal(side: Side, play: Play, offer: Callable[[str, int], Awaitable[bool]] | None = None) -> bool:
+    """Today's deal, one flow for the screens and the game protocol: once
+    a day for a registered caller whose account may play rated matches
+    (an account too new, or with too few finished games, is told when it
+    may; a guest and a bot are refused: it is ranked among people), and
+    by default once an address (:func:`claim_today`); asked first when
+    ``offer`` is given (``offer(day, game_number)``: True to play it, as
+    the screens ask), then played (``play``, which shows the day's
+    ranking after it).  A caller who played it today is shown the
+    ranking at once.  Each refusal is :meth:`~door.caller.side.Side.tell`
+    (a program's ``error`` on ``type``).  True when a program left."""
+    ctx, account = side.ctx, side.account
     daily = ctx.store.daily
     day = daily.today()
     side.doing(Doing.DAILY_DEAL)
-    if caller.account is None:
-        await show_page(display, "Today's deal", [
-            "Today's deal is ranked, and each caller plays it once: it is for registered callers.", "",
-            "Register your name at your next call to play it."])
-        return
+    if account is None or side.presence.bot:
+        await side.tell("Today's deal", NOT_FOR_BOTS if side.presence.bot else FOR_REGISTERED, "type")
+        return False
     deal = await daily.deal(day)
-    if not await daily.played(caller.account.id, day):
-        newcomer = await daily.why_not_ranked(caller.account.id, ctx.ranked.rules())
-        if newcomer is not None:  # (a fresh account could rehearse the cards for another: not ranked, not played)
-            side.log.info("%r may not play the daily deal of %s yet: %s", caller.name, day, newcomer)
-            await show_page(display, "Today's deal", [newcomer, "", "Everyone plays the same cards, so an account "
-                                                      "made to see them first would tell them to another."])
-            return
+    if await daily.played(account.id, day):
+        await side.daily_ranking(day, await ranking_lines(side, account.id, day))
+        return False
+    newcomer = await daily.why_not_ranked(account.id, ctx.ranked.rules())
+    if newcomer is not None:  # (a fresh account could rehearse the cards for another: not ranked, not played)
+        side.log.info("%r may not play the daily deal of %s yet: %s", side.name, day, newcomer)
+        await side.tell("Today's deal", [newcomer, "", "Everyone plays the same cards, so an account "
+                                         "made to see them first would tell them to another."], "type")
+        return False
+    if offer is not None and not await offer(day, deal.game):
+        return False
+    refused = await claim_today(side, account.id, day, deal.game)
+    if refused is not None:
+        await side.tell("Today's deal", [refused], "type")
+        return False
+    return await play(day, deal)
+
+
+async def daily_deal(side: CallerSide, play: Play) -> None:
+    """Today's deal at the screens (:func:`todays_deal`), offered first:
+    what it is, with a kept play of it that a new one replaces."""
+    async def offer(day: str, game: int) -> bool:
         kept = await load_kept(side)
         daily_kept = next((k for k in kept if k.owned and k.kind is GameKind.DAILY), None)
         replaces = [f"(It replaces your kept {daily_kept.line}.)"] if daily_kept is not None else []
-        answer = await ask_choice(display, "Today's deal", [
-            f"Today's deal ({day}) is game #{deal.game}: everyone plays the same cards against the expert "
+        return await ask_choice(side.display, "Today's deal", [
+            f"Today's deal ({day}) is game #{game}: everyone plays the same cards against the expert "
             "computer, once.",
             "Your margin over the computer is ranked against the other callers' and against the "
             "expert's own game on the same cards (the par).",
             "The cards come from the day's secret seed: nobody knows them before they are dealt, "
             "and the seed is shown once the day is over.",
-            *replaces, "", "Play it now? (Y/N)"], "YN")
-        if answer == "N":
-            return
-        refused = await claim_today(side, caller.account.id, day, deal.game)
-        if refused is not None:
-            await show_page(display, "Today's deal", [refused])
-            return
-        await play(day, deal)
-    await daily_ranking(side, day)
+            *replaces, "", "Play it now? (Y/N)"], "YN") == "Y"
+    await todays_deal(side, play, offer)
 
 
 async def claim_today(side: Side, account_id: int, day: str, game: int) -> str | None:
@@ -79,14 +106,6 @@ async def claim_today(side: Side, account_id: int, day: str, game: int) -> str |
     else:
         side.log.info("%r plays the daily deal of %s (game %d)", side.name, day, game)
     return refused
-
-
-async def daily_ranking(side: CallerSide, day: str) -> None:
-    """The day's ranking (:func:`ranking_lines`) on a page."""
-    side.doing(Doing.DAILY_DEAL)
-    account = side.caller.account
-    await show_page(side.display, "Today's deal",
-                    await ranking_lines(side, account.id if account is not None else None, day))
 
 
 async def ranking_lines(side: Side, account_id: int | None, day: str) -> list[str]:
@@ -118,12 +137,6 @@ async def ranking_lines(side: Side, account_id: int | None, day: str) -> list[st
     return lines
 
 
-async def daily_of(side: CallerSide, saved: SavedGame) -> str | None:
-    """Today, when ``saved`` is today's deal and this caller's play of it is not finished."""
-    account = side.caller.account
-    return await pending_day(side, account.id if account is not None else None, saved)
-
-
 async def pending_day(side: Side, account_id: int | None, saved: SavedGame) -> str | None:
     """Today, when ``saved`` is today's deal and the play of it by
     ``account_id`` is not finished; else ``None``."""
@@ -133,14 +146,6 @@ async def pending_day(side: Side, account_id: int | None, saved: SavedGame) -> s
             or not await daily.pending(account_id, day):
         return None
     return day
-
-
-async def keep_daily(side: CallerSide, table: Table, day: str, deal: SeededShuffle) -> None:
-    """Keep how the caller's play of ``day``'s ``deal`` at ``table``
-    stands (:func:`keep_result`)."""
-    account = side.caller.account
-    if account is not None:
-        await keep_result(side, (account.id, side.caller.name), table, (day, deal))
 
 
 async def keep_result(side: Side, who: tuple[int, str], table: Table, daily: tuple[str, SeededShuffle]) -> None:

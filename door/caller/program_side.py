@@ -18,6 +18,7 @@ from door.net.api_link import ApiLink
 from door.net.terminal import Terminal
 from door.play.api_messages import error_message
 from door.play.api_moves import IDLE_LOOK, next_message, play_seat, while_asked
+from door.play.api_records import daily_message
 from door.play.api_seat import ApiSeat
 from door.play.api_watcher import ApiWatcher
 from door.play.seat import Seat, Watcher
@@ -146,6 +147,24 @@ class ProgramSide:
                     self.error("type", "you are watching (the chat is the players'): stop, or leave")
         self.send({"type": "menu"})
         return left
+
+    def computer_seat(self) -> ApiSeat:
+        """A seat against the computer (:meth:`new_seat`)."""
+        return self.new_seat()
+
+    @property
+    def pauses(self) -> None:
+        """None: a program is played at once, with no chat before a hand."""
+        return None
+
+    async def daily_ranking(self, day: str, lines: list[str]) -> None:
+        """The ``daily`` message of ``day`` (``lines``, and the ranking as data)."""
+        account = self.who.account
+        assert account is not None
+        self.send(await daily_message(self.ctx.store.daily, account.id, day, lines))
+
+    async def computer_game_over(self, seat: Seat, table: Table) -> None:
+        """Nothing: the table told the program as it happened."""
 
     @property
     def terminal(self) -> Terminal:

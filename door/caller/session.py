@@ -11,7 +11,7 @@ from door.caller.admission import admit
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
 from door.caller.correspondence import correspondence, login_news
-from door.caller.daily_screens import daily_deal, daily_of, keep_daily
+from door.caller.daily_screens import daily_deal
 from door.caller.demonstration import demonstration
 from door.caller.handover import hand_over
 from door.caller.identity import Caller, Login
@@ -31,15 +31,15 @@ from door.caller.paging import page_sysop
 from door.caller.review import review_recorded
 from door.caller.side import CallerSide
 from door.caller.ssh_key import offer_key_link
+from door.caller.vs_computer import ComputerGame, play_computer
 from door.caller.watching import any_watchable, watch_game
-from door.games.kinds import computer_game
 from door.net.keys import KeyName
 from door.net.terminal import HungUp, TerminalKind
-from door.play.daily_deal import daily_opponent
-from door.play.journal import HELD_MESSAGE
-from door.play.options import CallerOptions, Pace
+from door.play.computer_seat import ComputerSeat
+from door.play.human_seat import HumanSeat
+from door.play.options import CallerOptions
+from door.play.seat import Seat
 from door.play.table import Table
-from door.play.tables import computer_opponent
 from door.records.accounts import Account
 from door.records.game_kinds import GameKind
 from door.records.store import SavedGame
@@ -256,7 +256,7 @@ class CallerSession(CallerSide):
             MenuItem.PLAY_CALLER: lambda: self._challenge_named(named, kept),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
-            MenuItem.DAILY_DEAL: lambda: daily_deal(self, lambda day, deal: self._play(daily=day, deal=deal)),
+            MenuItem.DAILY_DEAL: lambda: daily_deal(self, self._daily),
             MenuItem.STATISTICS: lambda: self._reading(Doing.READING_STATISTICS,
                                                        show_statistics(self.display, self.ctx.store, self.caller)),
             MenuItem.TOP_PLAYERS: lambda: self._reading(Doing.READING_TOP,
@@ -396,42 +396,40 @@ class CallerSession(CallerSide):
             await self._play(resume=saved)
 
     async def _play(self, number: int | None = None, resume: SavedGame | None = None,
-                    fixed: Rules | None = None, daily: str | None = None, deal: SeededShuffle | None = None) -> None:
-        """Games against the computer until the caller stops.  ``options`` are set on the options screen first
-        (and remembered for a registered caller); a resumed game keeps the rules
-        it was played with, and so does a numbered game on record (``fixed``);
-        ``daily``: the day whose deal this is (the house rules, the day's
-        computer, the result kept for the day's ranking; a kept daily game
-        resumed the same day is one too) and ``deal`` its shuffles."""
-        display, ctx, caller, options, presence = self.display, self.ctx, self.caller, self.options, self.presence
-        if resume is not None:
-            rules = resume.rules
-            daily = await daily_of(self, resume)
-            deal = resume.shuffle if daily is not None else None
-        elif daily is not None:
-            rules = ctx.rules
-        else:
+                    fixed: Rules | None = None) -> None:
+        """Games against the computer until the caller stops
+        (:func:`~door.caller.vs_computer.play_computer`).  A new game's
+        options are set on the options screen first (and remembered for a
+        registered caller); a resumed game keeps the rules it was played
+        with, and so does a numbered game on record (``fixed``)."""
+        ctx, options = self.ctx, self.options
+        rules = ctx.rules
+        if resume is None:
             self.doing(Doing.CHOOSING_OPTIONS)
-            chosen = await ask_game_options(display, ctx.rules, ctx.caller, options, fixed=fixed,
+            chosen = await ask_game_options(self.display, ctx.rules, ctx.caller, options, fixed=fixed,
                                             commitment="" if number is not None else self.seeds.next_commitment)
             if chosen == BACK:
                 return  # back to the menu
             await self.remember_options()
             rules = fixed or options.game_rules(ctx.rules, [*ctx.caller.may_change, "run_mode"])
-        human = self.new_seat(anonymous=True)
-        if daily is not None and deal is not None:
-            pace = options.pace is Pace.PAUSE
-            computer = daily_opponent(deal, ctx.computer_delay,
-                                      ctx.caller.pegging_pause if pace else 0.0,
-                                      ctx.caller.hand_pause if pace else 0.0, ctx.thinking)
-        else:
-            computer = computer_opponent(options, ctx.computer_delay, ctx.caller.pegging_pause,
-                                         ctx.caller.hand_pause, ctx.thinking)
-        table = computer_game(ctx.games, rules, (human, computer), caller.account.id if caller.account else None,
-                              first=deal if daily is not None else number, sealed_until=daily, seeds=self.seeds)
-        self.doing(Doing.VS_COMPUTER, table, seat=human)
-        presence.deliver = human.notice
-        keys = asyncio.create_task(human.play())
+        await play_computer(self, ComputerGame(rules, options, number, resume), self._at_computer_table)
+
+    async def _daily(self, day: str, deal: SeededShuffle) -> bool:
+        """Today's deal (``day``, its shuffles) against the day's computer."""
+        return await play_computer(self, ComputerGame(self.ctx.rules, self.options, daily=(day, deal)),
+                                   self._at_computer_table)
+
+    async def _at_computer_table(self, table: Table, seat: Seat, computer: ComputerSeat,
+                                 resume: SavedGame | None) -> bool:
+        """The caller at ``table`` against ``computer`` (their keys at
+        ``seat``) until it is done (:data:`~door.caller.vs_computer.Sitting`);
+        the call's seeds carried on, and a seed set at "Play again?"
+        remembered.  False (a caller does not leave here); raises
+        :class:`~door.net.terminal.HungUp` when the line ended."""
+        assert isinstance(seat, HumanSeat)
+        presence = self.presence
+        presence.deliver = seat.notice
+        keys = asyncio.create_task(seat.play())
         try:
             await table.run(resume)
         finally:
@@ -440,14 +438,9 @@ class CallerSession(CallerSide):
             presence.deliver = None
             # the seats and the table refer to each other: unlinked, the game and its events go by reference
             # counting now, not at the collector's next full pass (tests/loopback/test_cycles.py)
-            human.table = computer.table = None
+            seat.table = computer.table = None
             self.seeds = table.dealer.seeds  # (a new chain, when the call used one up)
             await self.remember_options()  # a seed set at "Play again?" is the caller's from now on
-        if daily is not None and deal is not None and caller.account is not None:
-            await keep_daily(self, table, daily, deal)
         if keys.done() and not keys.cancelled():
             keys.result()  # the game's key loop met the end of the line: HungUp
-        if human.failure is not None:
-            await show_page(display, "Sorry", [human.failure])
-        if table.ending.held is not None:
-            await show_page(display, "Your game is kept", [HELD_MESSAGE])
+        return False

@@ -24,6 +24,7 @@ from door.net.keys import KeyName
 from door.net.terminal import HungUp, Terminal, TerminalKind
 from door.play.deals import new_chain, new_seed
 from door.play.human_seat import HumanSeat
+from door.play.journal import HELD_MESSAGE
 from door.play.line_seat import LineSeat
 from door.play.options import CallerOptions
 from door.play.seat import Watcher
@@ -106,8 +107,9 @@ class Side(Protocol):
     the lobby and its ``log``, its ``terminal`` (the address it calls
     from, its kind), who plays (``name``, ``account``) with the call's
     door ``seeds``; and its presentation: a seat, a page of news, a wait
-    on an answer and a game played, each as a screen or as messages.
-    :class:`CallerSide` and :class:`~door.caller.program_side.ProgramSide`
+    on an answer and a game played, each as a screen or as messages; a
+    game against the computer's seat and pauses, what is said after it,
+    and today's ranking.  :class:`CallerSide` and :class:`~door.caller.program_side.ProgramSide`
     are both one."""
 
     @property
@@ -168,6 +170,23 @@ class Side(Protocol):
         ``enter(view)`` holds, until the side stops or ``over()`` says why
         watching ends (a sentence; ``""`` while it goes on).  True when a
         program left.  Raises :class:`~door.net.terminal.HungUp`."""
+
+    def computer_seat(self) -> Seat:
+        """A new seat for this side at a table against the computer."""
+
+    @property
+    def pauses(self) -> tuple[float, float] | None:
+        """The computer's pauses for a person watching the game, in
+        seconds: after a pegging score and after a hand that scored (with
+        the "pause" pace), a chat before each hand; ``None``: a program,
+        played at once with no chat."""
+
+    async def daily_ranking(self, day: str, lines: list[str]) -> None:
+        """Show the ranking of ``day``'s deal, worded as ``lines``."""
+
+    async def computer_game_over(self, seat: Seat, table: Table) -> None:
+        """Say what the game against the computer at ``table`` left to say
+        once it is over (a failed seat, a game the store could not keep)."""
 
 
 def shared_line(terminal: Terminal, shared: list[str]) -> bool:
@@ -260,6 +279,30 @@ class CallerSide:
     async def tell(self, title: str, lines: Sequence[str], field_name: str = "") -> None:
         """Show ``lines`` on a page titled ``title`` until a key."""
         await show_page(self.display, title, list(lines))
+
+    def computer_seat(self) -> HumanSeat:
+        """A seat against the computer: one nobody takes back from the lobby (:meth:`new_seat`)."""
+        return self.new_seat(anonymous=True)
+
+    @property
+    def pauses(self) -> tuple[float, float]:
+        """The house's ``pegging_pause`` and ``hand_pause``, seconds."""
+        return self.ctx.caller.pegging_pause, self.ctx.caller.hand_pause
+
+    async def daily_ranking(self, day: str, lines: list[str]) -> None:
+        """The ranking of ``day``'s deal (``lines``) on a page."""
+        self.doing(Doing.DAILY_DEAL)
+        await show_page(self.display, "Today's deal", lines)
+
+    async def computer_game_over(self, seat: Seat, table: Table) -> None:
+        """A page saying why the seat failed (:attr:`HumanSeat.failure`),
+        then one saying the game is kept though the store failed (the
+        table's ``ending.held``), when so."""
+        failure = seat.failure if isinstance(seat, HumanSeat) else None
+        if failure is not None:
+            await show_page(self.display, "Sorry", [failure])
+        if table.ending.held is not None:
+            await show_page(self.display, "Your game is kept", [HELD_MESSAGE])
 
     async def wait_on(self, task: asyncio.Task[Any], stop: Callable[[], None], asked: Asked) -> bool:
         """Show ``asked`` with its seconds left until ``task`` is done; ESC

@@ -5,12 +5,14 @@ same cards, with the day's commitment."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from door.records.game_kinds import GameKind
 from door.server import DoorServer
 from tests.support.player import Player, log_in_registered
 from tests.support.server import make_config, newcomers_rated, running
@@ -88,6 +90,36 @@ async def test_two_callers_get_the_same_cards_and_each_plays_once(door: DoorServ
     assert await door.store.daily.par(day) is not None
 
 
+@pytest.mark.slow
+async def test_a_kept_play_of_todays_deal_taken_up_at_the_screens_ends_with_the_ranking(door: DoorServer) -> None:
+    """A caller whose line drops in today's deal takes it up at the next
+    call (the login offers it) and, when it ends, is shown the day's
+    ranking with their result, as after a play begun from the menu (and
+    as a program is sent it)."""
+    caller = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret")
+    s = caller.screen
+    await caller.send(b"d")
+    await s.wait_for(lambda: "Play it now?" in s.text())
+    await caller.send(b"y")
+    await s.wait_for(lambda: s.prompt().startswith(("Choose 2 cards", "Chat")), timeout=30)
+    caller.close()  # the line drops in the first hand: the game is kept
+    ann = await door.store.accounts.find("Ann")
+    assert ann is not None
+    day = door.store.daily.today()
+    for _ in range(100):
+        if any(g.kind is GameKind.DAILY for g in await door.store.saved.unfinished(ann.id)):
+            break
+        await asyncio.sleep(0.05)
+    caller = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret", until="Resume it?")
+    s = caller.screen
+    await caller.send(b"y")
+    await Player(s, caller.send, name="Ann").play(timeout=200)
+    await s.wait_for(lambda: "The expert's own game on these cards" in s.text(), timeout=30)
+    assert "Your streak: 1 day in a row." in s.text()
+    assert [r.name for r in await door.store.daily.ranking(day)] == ["Ann"]
+    caller.close()
+
+
 async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServer) -> None:
     from tests.support.player import log_in_as_guest, telnet_caller
 
@@ -101,9 +133,9 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
 async def test_a_fresh_account_is_refused_todays_deal_at_the_screens_in_lines_and_by_the_protocol(
         tmp_path: Path) -> None:
     """Under the house's rated-play rules (5 finished games, a day old), a
-    new account is refused today's deal, told when it may play it: at the
-    full screen, in screen-reader mode and by the protocol's ``daily``; it
-    has not used up its play of the day."""
+    new account is refused today's deal, told when it may play it and why
+    (a rehearsal): at the full screen, in screen-reader mode and by the
+    protocol's ``daily``; it has not used up its play of the day."""
     from websockets.asyncio.client import connect
 
     from tests.loopback.test_protocol import next_message
@@ -132,6 +164,7 @@ async def test_a_fresh_account_is_refused_todays_deal_at_the_screens_in_lines_an
             await ws.send(json.dumps({"type": "daily"}))
             refused = await next_message(ws)
             assert refused["type"] == "error" and refused["message"].startswith("Today's deal is ranked")
+            assert "Everyone plays the same cards" in refused["message"]  # (why, as the screens say)
         for name in ("Ann", "Bea"):
             account = await door.store.accounts.find(name)
             assert account is not None and not await door.store.daily.played(account.id, day)
