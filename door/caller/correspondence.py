@@ -103,9 +103,10 @@ async def correspondence(side: CallerSide) -> None:
         if offers:
             lines.append(f"  A  {_offers_line(offers)}")
             keys += "A"
-        mine = await _named(side, await store.correspondence.offers.sent(account.id, SHOWN))
+        sent = await store.correspondence.offers.sent(account.id, SHOWN + 1)
+        mine = await _named(side, sent[:SHOWN])
         if mine:
-            lines.append(f"  W  {_withdraw_line(mine)}")
+            lines.append(f"  W  {_withdraw_line(mine, len(sent))}")
             keys += "W"
         lines += ["", "Press a key, ESC to go back to the menu."]
         answer = await ask_choice(side.display, "Correspondence", lines, keys, escape=True)
@@ -273,12 +274,26 @@ async def go_away(side: Side, account_id: int, days: str | int) -> str:
     return f"You are away for {taken.days} day{'s' if taken.days != 1 else ''}: your clocks stop until then."
 
 
+def _pace(offer: Offer) -> str:
+    """An offer's days a move and runs: "2 days a move, runs in any order"."""
+    runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
+    days = offer.terms.days
+    return f"{days} day{'s' if days != 1 else ''} a move, runs {runs}"
+
+
 def _terms(offer: Offer) -> str:
     """An offer's terms in words, as the lists say them: "2 days a move,
     runs in any order, the door counts the hands."."""
-    runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
-    days = offer.terms.days
-    return f"{days} day{'s' if days != 1 else ''} a move, runs {runs}, {counted(offer.terms.manual)}."
+    return f"{_pace(offer)}, {counted(offer.terms.manual)}."
+
+
+def _briefly(offer: Offer) -> str:
+    """An offer in a line of W's list (two rows of the screen at most, nine
+    of them on 80x24): "a game, 2 days a move, runs in any order" (and who
+    counts the hands when each player does: "counted by hand, with muggins")."""
+    terms = offer.terms
+    what = f"a {'rated ' if terms.rated else ''}{'game' if terms.best_of == 1 else f'match (best of {terms.best_of})'}"
+    return f"{what}, {_pace(offer)}{', counted by hand, with muggins' if terms.manual else ''}"
 
 
 async def _named(side: CallerSide, offers: list[Offer]) -> list[tuple[Offer, str]]:
@@ -291,11 +306,12 @@ async def _named(side: CallerSide, offers: list[Offer]) -> list[tuple[Offer, str
     return named
 
 
-def _withdraw_line(mine: list[tuple[Offer, str]]) -> str:
-    """What W says on the list: the caller's one open offer (to whom), or how many."""
-    if len(mine) == 1:
+def _withdraw_line(mine: list[tuple[Offer, str]], count: int) -> str:
+    """What W says on the list: the caller's one open offer (to whom), or
+    how many (``count``: more than :data:`SHOWN`, only the oldest listed)."""
+    if count == 1:
         return f"Withdraw your offer to {mine[0][1]}"
-    return f"Withdraw one of your offers ({len(mine)})"
+    return f"Withdraw one of your offers ({count if count <= SHOWN else f'more than {SHOWN}'})"
 
 
 async def _withdraw(side: CallerSide, mine: list[tuple[Offer, str]]) -> None:
@@ -314,7 +330,7 @@ async def _withdraw(side: CallerSide, mine: list[tuple[Offer, str]]) -> None:
     else:
         chosen = await ask_choice(side.display, "Withdraw your offer", [
             "Your open offers of games by correspondence (the oldest first):", "",
-            *(f"  {i}  To {who}: {offer_words(o.terms)}, {_terms(o)}" for i, (o, who) in enumerate(mine, 1)),
+            *(f"  {i}  To {who}: {_briefly(o)}" for i, (o, who) in enumerate(mine, 1)),
             "", "Press the number of the offer to withdraw; ESC goes back."],
             "".join(str(i) for i in range(1, len(mine) + 1)), banner=False, escape=True)
         if chosen == BACK:

@@ -63,10 +63,9 @@ async def test_a_caller_withdraws_an_offer_to_a_caller_by_name_and_one_to_anyone
         await ann.send(b"w")
         await s.wait_for(lambda: "Your open offers of games by correspondence" in s.text())
         listed = _flat(s.text())
-        for line in ("1 To Bob: a game, 2 days a move, runs in any order, the door counts the hands.",
-                     "2 To Cy: a match (the best of 3 games), 5 days a move, runs in exact order, the door counts "
-                     "the hands.",
-                     "3 To anyone: a game, 7 days a move, runs in any order, the door counts the hands."):
+        for line in ("1 To Bob: a game, 2 days a move, runs in any order 2 ",
+                     "2 To Cy: a match (best of 3), 5 days a move, runs in exact order 3 ",
+                     "3 To anyone: a game, 7 days a move, runs in any order "):
             assert line in listed, listed
         await ann.send(b"2")
         await s.wait_for(lambda: "Your offer to Cy is withdrawn." in s.text())
@@ -114,7 +113,7 @@ async def test_offers_to_callers_by_name_are_withdrawn_in_screen_reader_mode(tmp
     async with running(make_config(tmp_path / "data")) as door:
         for name in ("Ann", "Bob", "Cy"):
             await door.store.accounts.create(name, hash_password(PASSWORD))
-        to_bob, to_cy = await _offers(door, "Ann", [{"name": "Bob", "days": 3}, {"name": "Cy", "days": 1}])
+        to_bob, to_cy = await _offers(door, "Ann", [{"name": "Bob", "days": 3}, {"name": "Cy", "days": 1, "counting": "manual"}])
         bot = await ListeningBot.connect(door.telnet_port)
         bot.timeout = 30.0
         await bot.log_in("Ann", PASSWORD)
@@ -123,8 +122,8 @@ async def test_offers_to_callers_by_name_are_withdrawn_in_screen_reader_mode(tmp
         await bot.wait("W  Withdraw one of your offers (2)")
         bot.send("w")
         await bot.wait("Your open offers of games by correspondence (the oldest first):")
-        await bot.wait("1  To Bob: a game, 3 days a move, runs in any order, the door counts the hands.")
-        await bot.wait("2  To Cy: a game, 1 day a move, runs in any order, the door counts the hands.")
+        await bot.wait("1  To Bob: a game, 3 days a move, runs in any order\r\n")
+        await bot.wait("2  To Cy: a game, 1 day a move, runs in any order, counted by hand, with muggins\r\n")
         await bot.wait("Press the number of the offer to withdraw; ESC goes back.")
         bot.send("1")
         await bot.wait("Your offer to Bob is withdrawn.")
@@ -138,7 +137,7 @@ async def test_offers_to_callers_by_name_are_withdrawn_in_screen_reader_mode(tmp
         await cy.close()
         bot.send("w")
         await bot.wait("Your offer of a game by correspondence to Cy: 1 day a move, runs in any order, "
-                       "the door counts the hands.")
+                       "each player counts their own hands, with muggins.")
         await bot.wait("Withdraw it? (Y/N)")
         bot.send("y")
         await bot.wait("Your offer to Cy is no longer open: it was answered, or it lapsed, meanwhile.")
@@ -149,3 +148,38 @@ async def test_offers_to_callers_by_name_are_withdrawn_in_screen_reader_mode(tmp
         said = bot.text()[start:keys.end()]
         bot.writer.close()
         assert "Withdraw" not in said and "W" not in keys.group(0), said
+
+
+async def test_w_lists_the_oldest_nine_offers_on_an_80_by_24_screen(tmp_path: Path) -> None:
+    """Ann has ten open offers, to callers with long names, on the longest
+    terms: W says there are more than nine and lists the oldest nine, each
+    whole on the screen with the keys' line under them; 9 withdraws the
+    ninth, and W then lists the other nine."""
+    names = [f"Somebody-with-a-long-name-{i}" for i in range(10)]
+    async with running(make_config(tmp_path / "data")) as door:
+        for name in ("Ann", *names):
+            await door.store.accounts.create(name, hash_password(PASSWORD))
+        made = await _offers(door, "Ann", [
+            {"name": n, "days": 14, "runs": "order", "best_of": 5, "counting": "manual"} for n in names])
+        ann = await _call(door, "Ann")
+        s = ann.screen
+        await ann.send(b"k")
+        await s.wait_for(lambda: "W  Withdraw one of your offers (more than 9)" in s.text())
+        await ann.send(b"w")
+        await s.wait_for(lambda: "Press the number of the offer to withdraw; ESC goes back." in s.text())
+        listed = _flat(s.text())
+        for i, name in enumerate(names[:9], 1):
+            assert (f"{i} To {name}: a match (best of 5), 14 days a move, runs in exact order, counted by hand, "
+                    "with muggins") in listed, s.text()
+        assert names[9] not in listed
+        await ann.send(b"9")
+        await s.wait_for(lambda: f"Your offer to {names[8]} is withdrawn." in s.text())
+        assert [await _state(door, o) for o in made] == ["open"] * 8 + ["withdrawn", "open"]
+        await ann.send(b" ")
+        await s.wait_for(lambda: "W  Withdraw one of your offers (9)" in s.text())
+        await ann.send(b"w")
+        await s.wait_for(lambda: f"9  To {names[9]}:" in s.text())
+        await ann.send(b"\x1b")
+        await s.wait_for(lambda: "W  Withdraw one of your offers (9)" in s.text())
+        await ann.send(b"\x1b")
+        await _leave(ann)
