@@ -352,14 +352,16 @@
           if (field) $(field).focus(); else send({ type: "games" });
         }
         break;
-      case "notice":
+      case "notice": {
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
         if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
         if (m.text.startsWith("Your offer to anyone is made")) { $("post-anyone").checked = false; post.anyoneChanged(); }
         if (/^Your offer (to anyone )?is made/.test(m.text) && !$("post").hidden) send({ type: "games" });   // (listed under Your offers)
-        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(m.text);
+        const text = post.worded(m.text);
+        say([text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(text);
         if (!$("cups").hidden && /^You are (in|out of) /.test(m.text)) send({ type: "tournaments" });   // (entered: the list again)
         break;
+      }
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
