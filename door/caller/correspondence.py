@@ -103,10 +103,9 @@ async def correspondence(side: CallerSide) -> None:
         if offers:
             lines.append(f"  A  {_offers_line(offers)}")
             keys += "A"
-        sent = await store.correspondence.offers.sent(account.id, SHOWN + 1)
-        mine = await _named(side, sent[:SHOWN])
+        mine = await store.correspondence.offers.sent(account.id, SHOWN + 1)
         if mine:
-            lines.append(f"  W  {_withdraw_line(mine, len(sent))}")
+            lines.append(f"  W  {await _withdraw_line(side, mine)}")
             keys += "W"
         lines += ["", "Press a key, ESC to go back to the menu."]
         answer = await ask_choice(side.display, "Correspondence", lines, keys, escape=True)
@@ -117,7 +116,7 @@ async def correspondence(side: CallerSide) -> None:
         elif answer == "A":
             await _answer(side, offers)
         elif answer == "W":
-            await _withdraw(side, mine)
+            await _withdraw(side, await _named(side, mine[:SHOWN]))
         elif answer == "T":
             await tournaments_screen(side)
         elif answer == "V":
@@ -306,12 +305,13 @@ async def _named(side: CallerSide, offers: list[Offer]) -> list[tuple[Offer, str
     return named
 
 
-def _withdraw_line(mine: list[tuple[Offer, str]], count: int) -> str:
-    """What W says on the list: the caller's one open offer (to whom), or
-    how many (``count``: more than :data:`SHOWN`, only the oldest listed)."""
-    if count == 1:
-        return f"Withdraw your offer to {mine[0][1]}"
-    return f"Withdraw one of your offers ({count if count <= SHOWN else f'more than {SHOWN}'})"
+async def _withdraw_line(side: CallerSide, mine: list[Offer]) -> str:
+    """What W says on the list of the caller's open offers ``mine`` (up
+    to :data:`SHOWN` + 1, the oldest first): the one offer by whom it is
+    made to, or how many (more than :data:`SHOWN`: only the oldest are listed)."""
+    if len(mine) == 1:
+        return f"Withdraw your offer to {(await _named(side, mine))[0][1]}"
+    return f"Withdraw one of your offers ({len(mine) if len(mine) <= SHOWN else f'more than {SHOWN}'})"
 
 
 async def _withdraw(side: CallerSide, mine: list[tuple[Offer, str]]) -> None:
