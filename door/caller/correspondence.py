@@ -5,9 +5,9 @@ caller's last move said first, offers made to a caller by name (on line or
 not; on the cribbage hub, to a member board's caller as ``alias@BOARD``)
 or to anyone, answered at the callee's next call (an offer to anyone by
 the first other caller who takes it), and withdrawn by their maker (W:
-any open offer of theirs, to a caller by name or to anyone).  The game service runs the games
-(:mod:`door.games.correspondence`); offers are made and taken in
-:mod:`door.caller.offering`."""
+any open offer of theirs, to a caller by name or to anyone).  The game
+service runs the games (:mod:`door.games.correspondence`); offers are
+made and taken in :mod:`door.caller.offering`."""
 
 from __future__ import annotations
 
