@@ -4,9 +4,10 @@ chosen opened at the board where it stands with what happened since the
 caller's last move said first, offers made to a caller by name (on line or
 not; on the cribbage hub, to a member board's caller as ``alias@BOARD``)
 or to anyone, answered at the callee's next call (an offer to anyone by
-the first other caller who takes it).  The game service runs the games
-(:mod:`door.games.correspondence`); offers are made and taken in
-:mod:`door.caller.offering`."""
+the first other caller who takes it), and withdrawn by their maker (W:
+any open offer of theirs, to a caller by name or to anyone).  The game
+service runs the games (:mod:`door.games.correspondence`); offers are
+made and taken in :mod:`door.caller.offering`."""
 
 from __future__ import annotations
 
@@ -102,9 +103,9 @@ async def correspondence(side: CallerSide) -> None:
         if offers:
             lines.append(f"  A  {_offers_line(offers)}")
             keys += "A"
-        mine = [o for o in await store.correspondence.offers.sent(account.id) if o.taker is None]
+        mine = await store.correspondence.offers.sent(account.id, SHOWN + 1)
         if mine:
-            lines.append("  W  Withdraw your offer to anyone")
+            lines.append(f"  W  {await _withdraw_line(side, mine)}")
             keys += "W"
         lines += ["", "Press a key, ESC to go back to the menu."]
         answer = await ask_choice(side.display, "Correspondence", lines, keys, escape=True)
@@ -115,8 +116,7 @@ async def correspondence(side: CallerSide) -> None:
         elif answer == "A":
             await _answer(side, offers)
         elif answer == "W":
-            await store.correspondence.offers.withdraw(mine[0].id, account.id)
-            await show_page(side.display, "Correspondence", ["Your offer to anyone is withdrawn."])
+            await _withdraw(side, await _named(side, mine[:SHOWN]))
         elif answer == "T":
             await tournaments_screen(side)
         elif answer == "V":
@@ -273,6 +273,77 @@ async def go_away(side: Side, account_id: int, days: str | int) -> str:
     return f"You are away for {taken.days} day{'s' if taken.days != 1 else ''}: your clocks stop until then."
 
 
+def _pace(offer: Offer) -> str:
+    """An offer's days a move and runs: "2 days a move, runs in any order"."""
+    runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
+    days = offer.terms.days
+    return f"{days} day{'s' if days != 1 else ''} a move, runs {runs}"
+
+
+def _terms(offer: Offer) -> str:
+    """An offer's terms in words, as the lists say them: "2 days a move,
+    runs in any order, the door counts the hands."."""
+    return f"{_pace(offer)}, {counted(offer.terms.manual)}."
+
+
+def _briefly(offer: Offer) -> str:
+    """An offer in a line of W's list (two rows of the screen at most, nine
+    of them on 80x24): "a game, 2 days a move, runs in any order" (and who
+    counts the hands when each player does: "counted by hand, with muggins")."""
+    terms = offer.terms
+    what = f"a {'rated ' if terms.rated else ''}{'game' if terms.best_of == 1 else f'match (best of {terms.best_of})'}"
+    return f"{what}, {_pace(offer)}{', counted by hand, with muggins' if terms.manual else ''}"
+
+
+async def _named(side: CallerSide, offers: list[Offer]) -> list[tuple[Offer, str]]:
+    """The caller's own open ``offers``, each with whom it is made to
+    (their name; ``"anyone"`` for an offer to anyone)."""
+    named = []
+    for offer in offers:
+        taker = await side.ctx.store.accounts.get(offer.taker) if offer.taker is not None else None
+        named.append((offer, ANYONE if offer.taker is None else taker.name if taker is not None else "a caller"))
+    return named
+
+
+async def _withdraw_line(side: CallerSide, mine: list[Offer]) -> str:
+    """What W says on the list of the caller's open offers ``mine`` (up
+    to :data:`SHOWN` + 1, the oldest first): the one offer by whom it is
+    made to, or how many (more than :data:`SHOWN`: only the oldest are listed)."""
+    if len(mine) == 1:
+        return f"Withdraw your offer to {(await _named(side, mine))[0][1]}"
+    return f"Withdraw one of your offers ({len(mine) if len(mine) <= SHOWN else f'more than {SHOWN}'})"
+
+
+async def _withdraw(side: CallerSide, mine: list[tuple[Offer, str]]) -> None:
+    """W: the caller withdraws one of their open offers (``mine``, each
+    with whom it is made to, at most :data:`SHOWN`): the one asked Y/N, or
+    the one chosen by its number from the list; ESC goes back.  An offer
+    taken, declined or lapsed meanwhile is said to be no longer open."""
+    account = side.caller.account
+    assert account is not None
+    if len(mine) == 1:
+        offer, who = mine[0]
+        if await ask_choice(side.display, "Withdraw your offer", [
+                f"Your offer of {offer_words(offer.terms)} by correspondence to {who}: {_terms(offer)}", "",
+                "Withdraw it? (Y/N)"], "YN", escape=True) != "Y":
+            return
+    else:
+        chosen = await ask_choice(side.display, "Withdraw your offer", [
+            "Your open offers of games by correspondence (the oldest first):", "",
+            *(f"  {i}  To {who}: {_briefly(o)}" for i, (o, who) in enumerate(mine, 1)),
+            "", "Press the number of the offer to withdraw; ESC goes back."],
+            "".join(str(i) for i in range(1, len(mine) + 1)), banner=False, escape=True)
+        if chosen == BACK:
+            return
+        offer, who = mine[int(chosen) - 1]
+    if await side.ctx.store.correspondence.offers.withdraw(offer.id, account.id):
+        side.log.info("%r withdraws their correspondence offer %d", side.caller.name, offer.id)
+        said = f"Your offer to {who} is withdrawn."
+    else:
+        said = f"Your offer to {who} is no longer open: it was answered, or it lapsed, meanwhile."
+    await show_page(side.display, "Correspondence", [said])
+
+
 def _offers_line(offers: list[Offer]) -> str:
     """What A says on the list: the offers made to the caller, then those to anyone."""
     anyone = sum(o.taker is None for o in offers)
@@ -290,9 +361,7 @@ async def _answer(side: CallerSide, offers: list[Offer]) -> None:
     for offer in offers:
         maker = await ctx.store.accounts.get(offer.maker)
         who = maker.name if maker is not None else "a caller"
-        runs = "in exact order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "in any order"
-        terms = (f"{offer.terms.days} day{'s' if offer.terms.days != 1 else ''} a move, runs {runs}, "
-                 f"{counted(offer.terms.manual)}.")
+        terms = _terms(offer)
         if offer.taker is None:
             answer = await ask_choice(side.display, "Offer of a correspondence game", [
                 f"{who} offers {offer_words(offer.terms)} by correspondence to anyone: {terms}", "",

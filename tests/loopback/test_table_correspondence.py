@@ -4,7 +4,8 @@ at the card table, finds the offer under his games by correspondence,
 accepts it by taps and lays away; the table says the game waits on Ann
 and lists it as her move.  Ann moves (by the protocol); Bob's page says
 his move is waiting at once, and Bob, by the keyboard alone, opens the
-game and plays his decisions until it waits on Ann again."""
+game and plays his decisions until it waits on Ann again. A caller's
+own offers are listed apart, each with Withdraw."""
 
 from __future__ import annotations
 
@@ -290,6 +291,95 @@ async def test_an_offer_to_anyone_posted_and_taken_at_the_card_table(door: DoorS
     await page.wait_for_function("() => document.querySelector('#post-games').textContent.includes('with Ann')")
     assert "offers a game to anyone" not in await _list_text(page)
     assert await door.store.correspondence.offers.open_to_anyone() == []
+    await page.context.close()
+
+
+async def _offer_state(door: DoorServer, offer: int) -> str:
+    """What became of offer ``offer``, as the store keeps it (open, withdrawn, ...)."""
+    rows = await door.store.database.query(lambda db: db.execute(
+        "SELECT state FROM correspondence_offers WHERE id = ?", (offer,)).fetchall())
+    return str(rows[0][0])
+
+
+async def test_a_caller_withdraws_their_own_offers_at_the_card_table(door: DoorServer, browser: Any) -> None:
+    """Ann, on a desktop, offers Bob a game from the form by the keyboard
+    alone: the list is asked for again and shows it under "Your offers";
+    SHIFT+TAB from the form's name field reaches its Withdraw, RETURN
+    withdraws it, the list goes and the focus is on the list's heading.
+    Then, on a phone, she offers a match to anyone by taps, finds it under
+    "Your offers" and withdraws it by a tap. The store shows each offer
+    withdrawn; Cy's offer to Ann, in the list above, stays open."""
+    for name in ("Ann", "Bob", "Cy"):
+        await door.store.accounts.create(name, hash_password(PASSWORD))
+    cy = await _by_protocol(door, "Cy")  # (an offer to Ann, listed apart from her own)
+    await cy.send(json.dumps({"type": "offer", "name": "Ann", "days": 1}))
+    assert "Your offer is made" in (await next_message(cy, "notice"))["text"]
+    await cy.close()
+    made = door.store.correspondence.offers
+    ann_id = (await door.store.accounts.find("Ann")).id  # type: ignore[union-attr]
+    (from_cy,) = await made.received(ann_id)
+
+    page = await table_page(browser, door, "desktop", "Ann")
+    await page.fill("#password", PASSWORD)
+    await page.focus("#mail")
+    await page.keyboard.press("Enter")
+    await page.wait_for_function(LIST_SHOWN)
+    assert await page.is_hidden("#post-made-title") and await page.is_hidden("#post-made")  # (none of hers yet)
+    await page.focus("#post-name")
+    await page.keyboard.type("Nobody")  # (a name nobody has: refused, nothing listed)
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('The door says:')")
+    assert await page.is_hidden("#post-made")
+    await page.keyboard.press("Control+A")
+    await page.keyboard.type("Bob")
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("() => !document.querySelector('#post-made').hidden")
+    (to_bob,) = await made.sent(ann_id)
+    listed = await _list_text(page)
+    assert "Your offers You offer Bob a game: 3 days a move, runs in any order." in listed, listed
+    assert "Cy offers you a game: 1 day a move, runs in any order." in listed
+    assert await page.inner_text("#post-count") == "No game under way; 1 offer to you; 1 offer of yours open."
+    assert await violations(page) == []
+    await page.screenshot(path=str(ARTIFACTS / "desktop-correspondence-your-offers.png"), full_page=True)
+    assert await page.evaluate("() => document.activeElement.id") == "post-name"  # (the form keeps the focus)
+    await page.keyboard.press("Shift+Tab")
+    assert await page.evaluate("() => [document.activeElement.textContent,"
+                               " document.activeElement.getAttribute('aria-describedby')]") == \
+        ["Withdraw", f"made-{to_bob.id}"]
+    await page.keyboard.press("Enter")
+    await page.wait_for_function("() => document.querySelector('#status').textContent"
+                                 " === 'You withdrew your offer to Bob.'")
+    await page.wait_for_function("() => document.querySelector('#post-made').hidden")
+    assert await page.is_hidden("#post-made-title")
+    assert await page.evaluate("() => document.activeElement.id") == "post-title"
+    assert await _offer_state(door, to_bob.id) == "withdrawn"
+    assert await _offer_state(door, from_cy.id) == "open"
+    assert "Cy offers you a game" in await _list_text(page)
+    await page.context.close()
+
+    page = await table_page(browser, door, "phone", "Ann")
+    await page.fill("#password", PASSWORD)
+    await page.tap("#mail")
+    await page.wait_for_function(LIST_SHOWN)
+    await page.tap("#post-anyone")
+    await page.select_option("#post-best-of", "3")
+    await page.tap("#post-send")
+    await page.wait_for_function("() => !document.querySelector('#post-made').hidden")
+    (to_anyone,) = await made.sent(ann_id)
+    assert to_anyone.taker is None
+    listed = await _list_text(page)
+    assert "Your offers You offer a match (the best of 3 games) to anyone: 3 days a move, runs in any order." \
+        in listed, listed
+    await page.locator("#post-made").scroll_into_view_if_needed()
+    await page.screenshot(path=str(ARTIFACTS / "phone-correspondence-your-offers.png"))
+    assert await violations(page) == []
+    assert await page.evaluate(SIZES) == {"small": [], "tiny": []}
+    await page.locator("#post-made button", has_text="Withdraw").tap()
+    await page.wait_for_function("() => document.querySelector('#post-made').hidden")
+    assert await page.inner_text("#status") == "You withdrew your offer to anyone."
+    assert await _offer_state(door, to_anyone.id) == "withdrawn"
+    assert await made.sent(ann_id) == [] and await made.open_to_anyone() == []
+    assert await page.inner_text("#post-count") == "No game under way; 1 offer to you."
     await page.context.close()
 
 

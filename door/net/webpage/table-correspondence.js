@@ -1,8 +1,9 @@
 // The card table's games by correspondence (docs/correspondence.md): the list of a registered
 // caller's games (the protocol's games message: "Your move" first, by deadline, the time left in
 // words, where each stands) with Play (open), the offers made to them with Accept and Decline
-// (answer) and those made to anyone by others with Take it, a form to offer a game by name or to
-// anyone (offer) and one for days away (away). What the door
+// (answer) and those made to anyone by others with Take it, the caller's own open offers with
+// Withdraw (answer, accept false), a form to offer a game by name or to anyone (offer) and one for
+// days away (away). What the door
 // says of them (waiting, your_move) goes to a live region of its own, seen and heard at once.
 "use strict";
 window.cribbageCorrespondence = (() => {
@@ -42,10 +43,16 @@ window.cribbageCorrespondence = (() => {
     }
     return li;
   }
-  // show(m, acts): the games message drawn; acts = {open(game), answer(offer, accept)}.
+  let madeTo = new Map();   // the caller's own open offers last listed: offer id -> whom it is made to
+  function worded(text) {   // the door's notice, an offer withdrawn named by whom it was made to ("You withdrew your offer to Bob.")
+    const m = /^You withdrew your offer (\d+)\.$/.exec(text), who = m && madeTo.get(Number(m[1]));
+    return who ? `You withdrew your offer to ${who}.` : text;
+  }
+  // show(m, acts): the games message drawn; acts = {open(game), answer(offer, accept)} (a Withdraw
+  // of the caller's own offer is answer(offer, false), as the protocol has it).
   function show(m, acts) {
     const had = document.activeElement, keep = $("post").contains(had) && !$("post-games").contains(had)
-      && !$("post-offers").contains(had) && had !== $("post-title");   // (typing in a form: the focus stays there)
+      && !$("post-offers").contains(had) && !$("post-made").contains(had) && had !== $("post-title");   // (typing in a form: the focus stays there)
     const games = $("post-games"), offers = $("post-offers");
     games.replaceChildren(...ordered(m.games).map((g) => item(`kept-${g.game}`, gameLine(g),
       [[`Play #${g.number}`, () => acts.open(g.game)]])));
@@ -58,13 +65,20 @@ window.cribbageCorrespondence = (() => {
         [["Take it", () => acts.answer(o.offer, true)]])
       : item(`offered-${o.offer}`, `${o.name} offers you a ${what(o)}: ${terms(o)}`,
         [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]]))));
+    const made = m.made || [];   // the caller's own open offers: each withdrawn by answer with accept false
+    madeTo = new Map(made.map((o) => [o.offer, o.open ? "anyone" : o.name]));
+    $("post-made").replaceChildren(...made.map((o) => item(`made-${o.offer}`, o.open
+      ? `You offer a ${what(o)} to anyone: ${terms(o)}` : `You offer ${o.name} a ${what(o)}: ${terms(o)}`,
+    [["Withdraw", () => acts.answer(o.offer, false)]])));
+    $("post-made-title").hidden = $("post-made").hidden = !made.length;
     const anyone = m.offers.filter((o) => o.open).length, mine = m.offers.length - anyone;
     $("post-offers-title").hidden = !m.offers.length;
     $("post-offers-title").textContent = !anyone ? "Offers to you" : mine ? "Offers to you and to anyone" : "Offers to anyone";
     const waits = m.games.filter((g) => g.to_move !== "them").length;
     const under = m.games.length ? `${plural(m.games.length, "game")} under way, ${waits} waiting on you` : "No game under way";
     const open = anyone ? `; ${plural(anyone, "offer")} to anyone` : "";
-    $("post-count").textContent = `${under}; ${mine ? plural(mine, "offer") : "no offer"} to you${open}.`;
+    const yours = made.length ? `; ${plural(made.length, "offer")} of yours open` : "";
+    $("post-count").textContent = `${under}; ${mine ? plural(mine, "offer") : "no offer"} to you${open}${yours}.`;
     for (const id of ["join", "lobby", "game", "reviewed", "cups", "cup"]) $(id).hidden = true;
     $("post").hidden = false; $("menu").hidden = false;
     if (!keep) $("post-title").focus();
@@ -96,5 +110,5 @@ window.cribbageCorrespondence = (() => {
       o.selected = d === FIRST_DAYS; return o;
     }));
   }
-  return { leftWords, gameLine, show, news, offerAsked, awayAsked, anyoneChanged, buildDays };
+  return { leftWords, gameLine, show, worded, news, offerAsked, awayAsked, anyoneChanged, buildDays };
 })();

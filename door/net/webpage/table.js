@@ -352,13 +352,16 @@
           if (field) $(field).focus(); else send({ type: "games" });
         }
         break;
-      case "notice":
+      case "notice": {
         if (/ goes on\.$/.test(m.text)) cancelBeginning();
         if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
         if (m.text.startsWith("Your offer to anyone is made")) { $("post-anyone").checked = false; post.anyoneChanged(); }
-        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(m.text);
+        if (/^Your offer (to anyone )?is made/.test(m.text) && !$("post").hidden) send({ type: "games" });   // (listed under Your offers)
+        const text = post.worded(m.text);
+        say([text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(text);
         if (!$("cups").hidden && /^You are (in|out of) /.test(m.text)) send({ type: "tournaments" });   // (entered: the list again)
         break;
+      }
       case "chat": say([`${m.name} says: ${m.text}`]); break;
       case "game_over": {
         const move = mayMoveFocus();
@@ -565,7 +568,7 @@
   $("mail").addEventListener("click", () => start("post"));
   post.buildDays();
   function sitDown(game) { sitting = true; $("log").replaceChildren(); send({ type: "open", game }); note("Opening the game..."); }
-  function answer(offer, accept) {   // accepted: the game begins at once; declined: the list again
+  function answer(offer, accept) {   // accepted: the game begins at once; declined or withdrawn: the list again
     send({ type: "answer", offer, accept });
     if (accept) { sitting = true; $("log").replaceChildren(); note("Accepted: the game begins."); } else send({ type: "games" });
   }
