@@ -124,10 +124,11 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
         side.error("type", "games by correspondence are for registered callers and bots")
         return False
     if not message["accept"]:
-        if await offers.decline(message["offer"], account.id):
-            side.notice(f"You declined offer {message['offer']}.")
-        elif await offers.withdraw(message["offer"], account.id):
-            side.notice(f"You withdrew your offer {message['offer']}.")
+        offer = await offers.get(message["offer"])
+        if offer is not None and await offers.decline(offer.id, account.id):
+            side.notice(f"You declined {(await _listed(side, offer, offer.maker))['name']}'s offer.")
+        elif offer is not None and await offers.withdraw(offer.id, account.id):
+            side.notice(f"You withdrew your offer to {(await _listed(side, offer, offer.taker))['name'] or 'anyone'}.")
         else:
             side.error("offer", "no open offer to you, nor of yours, has that id")
         return False

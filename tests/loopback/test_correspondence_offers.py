@@ -159,8 +159,8 @@ async def test_declining_an_offer_and_withdrawing_one_are_each_answered(tmp_path
         made = (await _games(ann))["made"]
         assert [o["name"] for o in made] == ["Bob", "Cy"]  # (her own offers, to withdraw: not in "offers")
         to_cy = made[1]["offer"]
-        for ws, offer, said in ((bob, to_bob, f"You declined offer {to_bob}."),
-                                (ann, to_cy, f"You withdrew your offer {to_cy}.")):
+        for ws, offer, said in ((bob, to_bob, "You declined Ann's offer."),
+                                (ann, to_cy, "You withdrew your offer to Cy.")):
             await ws.send(json.dumps({"type": "answer", "offer": offer, "accept": False}))
             assert await next_message(ws) == {"type": "notice", "text": said}
             await ws.send(json.dumps({"type": "answer", "offer": offer, "accept": False}))

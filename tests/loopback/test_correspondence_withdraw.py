@@ -133,7 +133,7 @@ async def test_offers_to_callers_by_name_are_withdrawn_in_screen_reader_mode(tmp
 
         cy = await _program(door, "Cy")  # Cy declines it while Ann's list is in view
         await cy.send(json.dumps({"type": "answer", "offer": to_cy, "accept": False}))
-        assert (await next_message(cy, "notice"))["text"] == f"You declined offer {to_cy}."
+        assert (await next_message(cy, "notice"))["text"] == "You declined Ann's offer."
         await cy.close()
         bot.send("w")
         await bot.wait("Your offer of a game by correspondence to Cy: 1 day a move, runs in any order, "

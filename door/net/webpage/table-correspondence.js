@@ -43,11 +43,6 @@ window.cribbageCorrespondence = (() => {
     }
     return li;
   }
-  let madeTo = new Map();   // the caller's own open offers last listed: offer id -> whom it is made to
-  function worded(text) {   // the door's notice, an offer withdrawn named by whom it was made to ("You withdrew your offer to Bob.")
-    const m = /^You withdrew your offer (\d+)\.$/.exec(text), who = m && madeTo.get(Number(m[1]));
-    return who ? `You withdrew your offer to ${who}.` : text;
-  }
   // show(m, acts): the games message drawn; acts = {open(game), answer(offer, accept)} (a Withdraw
   // of the caller's own offer is answer(offer, false), as the protocol has it).
   function show(m, acts) {
@@ -66,7 +61,6 @@ window.cribbageCorrespondence = (() => {
       : item(`offered-${o.offer}`, `${o.name} offers you a ${what(o)}: ${terms(o)}`,
         [["Accept", () => acts.answer(o.offer, true)], ["Decline", () => acts.answer(o.offer, false)]]))));
     const made = m.made || [];   // the caller's own open offers: each withdrawn by answer with accept false
-    madeTo = new Map(made.map((o) => [o.offer, o.open ? "anyone" : o.name]));
     $("post-made").replaceChildren(...made.map((o) => item(`made-${o.offer}`, o.open
       ? `You offer a ${what(o)} to anyone: ${terms(o)}` : `You offer ${o.name} a ${what(o)}: ${terms(o)}`,
     [["Withdraw", () => acts.answer(o.offer, false)]])));
@@ -110,5 +104,5 @@ window.cribbageCorrespondence = (() => {
       o.selected = d === FIRST_DAYS; return o;
     }));
   }
-  return { leftWords, gameLine, show, worded, news, offerAsked, awayAsked, anyoneChanged, buildDays };
+  return { leftWords, gameLine, show, news, offerAsked, awayAsked, anyoneChanged, buildDays };
 })();

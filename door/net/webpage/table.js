@@ -357,8 +357,7 @@
         if (m.text.startsWith("Your offer is made")) $("post-name").value = "";   // (a name refused stays, to put right)
         if (m.text.startsWith("Your offer to anyone is made")) { $("post-anyone").checked = false; post.anyoneChanged(); }
         if (/^Your offer (to anyone )?is made/.test(m.text) && !$("post").hidden) send({ type: "games" });   // (listed under Your offers)
-        const text = post.worded(m.text);
-        say([text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(text);
+        say([m.text]); if (!$("lobby").hidden || !$("join").hidden || !$("post").hidden || !$("cups").hidden) note(m.text);
         if (!$("cups").hidden && /^You are (in|out of) /.test(m.text)) send({ type: "tournaments" });   // (entered: the list again)
         break;
       }
