@@ -228,7 +228,7 @@ class ProgramSession(ProgramSide):
         ctx, who = self.ctx, self.who
         parked = ctx.parked.claim(who.resume, who.name) if who.resume is not None else None
         welcome = {"type": "welcome", "name": who.name, "guest": who.account is None, "bot": who.bot,
-                   "seed": who.seed, "commitment": who.seeds.next_commitment}
+                   "seed": who.seed, "commitment": self.seeds.next_commitment}
         if who.account is None:  # a guest's token: their game against the computer is kept while the line is down
             who.resume = welcome["resume"] = who.resume if parked is not None else new_token()
         self.send(welcome)

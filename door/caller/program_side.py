@@ -21,6 +21,7 @@ from door.play.api_moves import IDLE_LOOK, next_message, play_seat, while_asked
 from door.play.api_records import daily_message
 from door.play.api_seat import ApiSeat
 from door.play.api_watcher import ApiWatcher
+from door.play.deals import going_on
 from door.play.seat import Seat, Watcher
 from door.play.table import Table
 from door.records.accounts import Account
@@ -73,7 +74,9 @@ class ProgramSide:
 
     @property
     def seeds(self) -> SeedChain:
-        """The door's seeds for this connection's games."""
+        """The door's seeds for this connection's next games (a new chain
+        once the connection has used one up: :func:`~door.play.deals.going_on`)."""
+        self.who.seeds = going_on(self.who.seeds)
         return self.who.seeds
 
     def new_seat(self, name: str | None = None) -> ApiSeat:

@@ -22,7 +22,7 @@ from door.context import DoorContext
 from door.net.gate import in_networks
 from door.net.keys import KeyName
 from door.net.terminal import HungUp, Terminal, TerminalKind
-from door.play.deals import new_chain, new_seed
+from door.play.deals import going_on, new_chain, new_seed
 from door.play.human_seat import HumanSeat
 from door.play.journal import HELD_MESSAGE
 from door.play.line_seat import LineSeat
@@ -214,10 +214,22 @@ class CallerSide:
     session_seed: str = field(default_factory=new_seed)
     """The caller's player seed for this session's verifiable shuffles
     (64 hex digits from :mod:`secrets`) while they have typed none."""
-    seeds: SeedChain = field(default_factory=new_chain)
-    """The door's seeds for this call's games, drawn when the call began:
-    the next one's commitment is on the options screen before the caller
-    sets a seed of their own (:class:`~engine.shuffle.SeedChain`)."""
+    chain: SeedChain = field(default_factory=new_chain)
+    """The door's seeds for this call's games, drawn when the call began
+    (:attr:`seeds`)."""
+
+    @property
+    def seeds(self) -> SeedChain:
+        """The door's seeds for this call's next games: the next one's
+        commitment is on the options screen before the caller sets a seed
+        of their own (:class:`~engine.shuffle.SeedChain`); a new chain once
+        a call has used one up (:func:`~door.play.deals.going_on`)."""
+        self.chain = going_on(self.chain)
+        return self.chain
+
+    @seeds.setter
+    def seeds(self, chain: SeedChain) -> None:
+        self.chain = chain
 
     @property
     def terminal(self) -> Terminal:

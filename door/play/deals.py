@@ -11,7 +11,7 @@ from engine.game import Game
 from engine.match import Match
 from engine.shuffle import SeedChain, SeededShuffle, game_number
 
-__all__ = ["Dealer", "new_seed", "new_chain", "commitment_notice", "reveal_notice"]
+__all__ = ["Dealer", "new_seed", "new_chain", "going_on", "commitment_notice", "reveal_notice"]
 
 
 def new_seed() -> str:
@@ -41,6 +41,14 @@ def reveal_notice(shuffle: SeededShuffle) -> str:
     shuffle: the server seed, to check every deal against the commitment
     (77 columns: one line of the message area)."""
     return f"Door's seed: {shuffle.server_seed}"
+
+
+def going_on(chain: SeedChain) -> SeedChain:
+    """``chain``, or a new chain when it is used up (its
+    :attr:`~engine.shuffle.SeedChain.next_commitment` would raise): the
+    chain whose next commitment a player is told before their next game,
+    and which deals it."""
+    return chain if chain.left else new_chain()
 
 
 class Dealer:
