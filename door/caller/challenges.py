@@ -234,9 +234,9 @@ async def challenge(side: Side, target: Presence | str, terms: MatchTerms, runs:
     if isinstance(found, Refusal):
         why = found
     elif terms.rated and terms.best_of != 3:
-        why = Refusal("best_of", ["a rated match is a best of three"])
+        why = Refusal("best_of", ["A rated match is a best of three."])
     elif terms.rated and (unrated := await why_unrated(side, side.presence, found)) is not None:
-        why = Refusal("rated", [f"no rated match: {unrated}"])
+        why = Refusal("rated", [f"No rated match: {unrated}"])
     else:
         rules = dataclasses.replace(side.ctx.rules, run_mode=runs)
         return await send_challenge(side, found, ranked_rules(rules) if terms.rated else rules, None, terms)

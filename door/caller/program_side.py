@@ -135,7 +135,7 @@ class ProgramSide:
         """``watching`` (the players, the game's number and scores), each
         move an ``event`` (:class:`~door.play.api_watcher.ApiWatcher`)
         until ``stop`` or ``leave`` (any other message an ``error``) or
-        ``over()``; then ``menu``."""
+        ``over()`` (then a ``notice`` saying why); then ``menu``."""
         assert table.game is not None
         names, left = (table.seats[0].name, table.seats[1].name), False
         self.send({"type": "watching", "players": list(names), "game_to": table.game.rules.game_to,
@@ -148,6 +148,8 @@ class ProgramSide:
                     break
                 if message is not None:
                     self.error("type", "you are watching (the chat is the players'): stop, or leave")
+        if not left and (why := over()):
+            self.notice(why)  # (the game is over, or the players no longer take watchers)
         self.send({"type": "menu"})
         return left
 

@@ -104,7 +104,7 @@ async def test_a_bot_and_a_person_play_unrated_unless_the_sysop_pools_them(tmp_p
         await robo.send(json.dumps({"type": "challenge", "name": "Hal", "rated": True}))
         error = await next_message(robo, "error")
         assert error == {"type": "error", "field": "rated",
-                         "message": "no rated match: Hal is a bot that the sysop keeps out of rated play."}
+                         "message": "No rated match: Hal is a bot that the sysop keeps out of rated play."}
         await robo.send(json.dumps({"type": "challenge", "name": "Hal", "rated": True, "best_of": 5}))
         assert (await next_message(robo, "error"))["field"] == "best_of"
         await robo.send(json.dumps({"type": "challenge", "name": "Nobody"}))

@@ -50,9 +50,9 @@ async def test_a_program_challenging_nobody_at_the_menu_or_unrated_terms_is_told
         await until_listed(ida, "Gus")
         await ida.send(json.dumps({"type": "challenge", "name": "Gus", "rated": True, "best_of": 5}))
         assert (await next_message(ida, "error")) == {"type": "error", "field": "best_of",
-                                                      "message": "a rated match is a best of three"}
+                                                      "message": "A rated match is a best of three."}
         await ida.send(json.dumps({"type": "challenge", "name": "Gus", "rated": True}))
         error = await next_message(ida, "error")
-        assert error["field"] == "rated" and error["message"].startswith("no rated match: "), error
+        assert error["field"] == "rated" and error["message"].startswith("No rated match: "), error
         await gus.close()
         await ida.close()
