@@ -41,17 +41,17 @@ async def send_games(side: ProgramSide, message: dict[str, Any]) -> bool:
               "deadline": g.deadline, "seconds_left": None if g.deadline is None else max(0.0, g.deadline - now),
               "hand": g.hand, "scores": list(g.scores) if g.scores is not None else None}
              for g in await store.saved.unfinished(account.id) if g.kind in BY_TURNS]
-    offers = [await _listed(side, offer, offer.maker) for offer in await offers_for(side, account.id)]
-    made = [await _listed(side, offer, offer.taker) for offer in await store.correspondence.offers.sent(account.id)]
-    side.send({"type": "games", "games": games, "offers": offers, "made": made})
+    offers, made = await offers_for(side, account.id), await store.correspondence.offers.sent(account.id)
+    names = await store.accounts.names([o.maker for o in offers] + [o.taker for o in made if o.taker is not None])
+    side.send({"type": "games", "games": games, "offers": [_listed(o, names.get(o.maker, "")) for o in offers],
+               "made": [_listed(o, names.get(o.taker, "") if o.taker is not None else "") for o in made]})
     return False
 
 
-async def _listed(side: ProgramSide, offer: Offer, other: int | None) -> dict[str, Any]:
-    """``offer`` as the ``games`` message lists it, ``other`` (an account
-    id; ``None``: anyone) named."""
-    account = await side.ctx.store.accounts.get(other) if other is not None else None
-    return {"offer": offer.id, "name": account.name if account is not None else "", "days": offer.terms.days,
+def _listed(offer: Offer, name: str) -> dict[str, Any]:
+    """``offer`` as the ``games`` message lists it, the other player
+    ``name``d (its maker, or whom it is made to; empty for anyone)."""
+    return {"offer": offer.id, "name": name, "days": offer.terms.days,
             "runs": "order" if offer.terms.rules.get("run_mode") == RunMode.ORDERED.value else "any",
             "open": offer.taker is None, "counting": "manual" if offer.terms.manual else "automatic",
             "best_of": offer.terms.best_of, "rated": offer.terms.rated}
@@ -125,10 +125,11 @@ async def answer_offer(side: ProgramSide, message: dict[str, Any]) -> bool:
         return False
     if not message["accept"]:
         offer = await offers.get(message["offer"])
+        names = await side.ctx.store.accounts.names([offer.maker, offer.taker or 0] if offer is not None else [])
         if offer is not None and await offers.decline(offer.id, account.id):
-            side.notice(f"You declined {(await _listed(side, offer, offer.maker))['name']}'s offer.")
+            side.notice(f"You declined {names[offer.maker]}'s offer." if offer.maker in names else "You declined the offer.")
         elif offer is not None and await offers.withdraw(offer.id, account.id):
-            side.notice(f"You withdrew your offer to {(await _listed(side, offer, offer.taker))['name'] or 'anyone'}.")
+            side.notice(f"You withdrew your offer to {names.get(offer.taker or 0, 'anyone')}.")
         else:
             side.error("offer", "no open offer to you, nor of yours, has that id")
         return False

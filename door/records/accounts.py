@@ -6,7 +6,7 @@ ignored)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,6 +76,16 @@ class Accounts:
         """The account whose id is ``account_id``, or ``None``."""
         return await self.database.query(lambda db: _account(db.execute(
             "SELECT id, name, options FROM accounts WHERE id = ?", (account_id,)).fetchone()))
+
+    async def names(self, account_ids: Iterable[int]) -> dict[int, str]:
+        """The names of the accounts of ``account_ids`` (those that exist),
+        by id, in one query (a list of offers names its makers at once)."""
+        ids = sorted(set(account_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        return await self.database.query(lambda db: {row[0]: row[1] for row in db.execute(
+            f"SELECT id, name FROM accounts WHERE id IN ({marks})", tuple(ids)).fetchall()})
 
     async def password_hash(self, account_id: int) -> str:
         """The stored scrypt hash of an account."""
