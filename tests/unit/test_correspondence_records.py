@@ -182,6 +182,8 @@ async def test_vacation_within_the_yearly_allowance(store: Store, clock: FakeClo
     assert (await vacations.used(ann, 2026), await vacations.used(ann, 2027)) == (16, 4)
     with pytest.raises(VacationRefused, match="You have 4 days of vacation left in 2026, of 20 a year: 14 asked"):
         await vacations.take(ann, START + 11 * DAY, 14, 20)  # (up to the later one's start: no overlap)
+    with pytest.raises(VacationRefused, match="left in 2027, of 20 a year: 25 of the 40 days asked fall in it"):
+        await vacations.take(bob, START + 16 * DAY, 40, 20)  # (from 12-17, 25 days of them in 2027: that part named)
     assert (await vacations.away(ann)) == first and await vacations.away(bob) is None
     assert await vacations.away(ann, START + 10 * DAY) is None
     assert await vacations.intervals(ann, START + 5 * DAY, START + 30 * DAY) == [(first.starts, first.ends),

@@ -111,8 +111,9 @@ class Vacations:
             for year, n in sorted(wanted.items()):
                 if used.get(year, 0) + n > allowance:
                     left = max(0, allowance - used.get(year, 0))
+                    asked = f"{n} asked" if n == days else f"{n} of the {days} days asked fall in it"
                     raise VacationRefused(f"You have {left} day{'' if left == 1 else 's'} of vacation left in "
-                                          f"{year}, of {allowance} a year: {n} asked.")
+                                          f"{year}, of {allowance} a year: {asked}.")
             row = db.execute("INSERT INTO correspondence_vacations (account_id, starts, ends) VALUES (?, ?, ?) "
                              "RETURNING id", (account_id, starts, ends)).fetchone()
             return Vacation(int(row[0]), account_id, starts, ends)
