@@ -96,9 +96,14 @@ async def claim_today(side: Side, account_id: int, day: str, game: int) -> str |
     """Claim ``day``'s deal (game number ``game``) for ``account_id``, for
     the screens and the game protocol alike: once an account, and by
     default once an address (not one several callers share); an account
-    that may not play rated yet is refused.  ``None`` when claimed, else
-    why not, in a sentence."""
+    that may not play rated yet is refused, and so is a day that is over
+    (a question asked before midnight answered after it): its seed may be
+    shown then, so its cards are known.  ``None`` when claimed, else why
+    not, in a sentence."""
     ctx = side.ctx
+    if ctx.store.daily.over(day):
+        side.log.info("%r may not play the daily deal of %s: the day is over", side.name, day)
+        return f"The deal of {day} is over, and its seed may be shown now: today's deal is a new one."
     address = "" if shared_line(side.terminal, ctx.shared) or not ctx.daily.per_address else side.terminal.address
     refused = await ctx.store.daily.claim(account_id, day, address, ctx.ranked.rules())
     if refused is not None:
