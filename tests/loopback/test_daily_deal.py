@@ -129,6 +129,8 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
     await log_in_as_guest(caller, "Gus")
     await caller.send(b"d")
     await caller.screen.wait_for(lambda: "it is for registered" in caller.screen.text())
+    # (when: a caller registers at the name prompt, and a guest cannot during their call)
+    assert "Register your name at your next call to play it." in " ".join(caller.screen.text().split())
     caller.close()
 
 
