@@ -20,8 +20,8 @@ from door.sysop.doing import Doing
 from door.ui.prompts import ask_choice
 from engine.shuffle import SeededShuffle
 
-__all__ = ["FOR_REGISTERED", "GUEST_AT_THE_SCREENS", "NOT_FOR_BOTS", "Play", "daily_deal", "todays_deal", "claim_today", "ranking_lines",
-           "pending_day", "keep_result"]
+__all__ = ["FOR_REGISTERED", "GUEST_AT_THE_SCREENS", "NOT_FOR_BOTS", "Play", "daily_deal", "todays_deal", "claim_today",
+           "ranking_lines", "pending_day", "keep_result"]
 
 
 Play = Callable[[str, SeededShuffle], Awaitable[bool]]
