@@ -144,20 +144,26 @@ async def _left(side: ProgramSession, message: dict[str, Any]) -> bool:
     return True
 
 
-async def _busy(handler: Handler, side: ProgramSession, message: dict[str, Any]) -> bool:
-    """``handler``, the program no longer listed to be challenged meanwhile."""
-    side.ctx.lobby.at_menu(side.presence, False)
-    return await handler(side, message)
+def _busy(handler: Handler) -> Handler:
+    """``handler`` of a message that takes the program from the menu (to
+    a game, a question, a game watched): the program is no longer listed
+    to be challenged meanwhile, as a caller who leaves the menu is not
+    (the menu lists it again when it is back)."""
+    async def away(side: ProgramSession, message: dict[str, Any]) -> bool:
+        side.ctx.lobby.at_menu(side.presence, False)
+        return await handler(side, message)
+    return away
 
 
 MENU: dict[str, Handler] = {
     "leave": _left, "available": _available, "seed": _seed, "lobby": _sends(lobby_message),
     "stats": _sends(lambda side: stats_message(side.ctx.store, side.who.account)),
     "ratings": _sends(lambda side: ratings_message(side.ctx.store)),
-    "register": register, "review": review, "daily": lambda side, m: play_daily(side),
-    "watch": watch_game, "page": page, "challenge": lambda side, m: _busy(challenge, side, m),
-    "play_computer": lambda side, m: _busy(play_computer, side, m),
-    "games": send_games, "open": open_by_protocol, "offer": make_offer, "answer": answer_offer, "away": away,
+    "register": register, "review": review, "daily": _busy(lambda side, m: play_daily(side)),
+    "watch": _busy(watch_game), "page": _busy(page), "challenge": _busy(challenge),
+    "play_computer": _busy(play_computer),
+    "games": send_games, "open": _busy(open_by_protocol), "offer": make_offer, "answer": _busy(answer_offer),
+    "away": away,
     "tournaments": send_tournaments, "enter": entry, "withdraw": entry, "standings": standings,
 }
 """The protocol's menu, as the screens' (:mod:`door.caller.menu`): a

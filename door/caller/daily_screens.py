@@ -20,8 +20,8 @@ from door.sysop.doing import Doing
 from door.ui.prompts import ask_choice
 from engine.shuffle import SeededShuffle
 
-__all__ = ["FOR_REGISTERED", "NOT_FOR_BOTS", "Play", "daily_deal", "todays_deal", "claim_today", "ranking_lines",
-           "pending_day", "keep_result"]
+__all__ = ["FOR_REGISTERED", "GUEST_AT_THE_SCREENS", "NOT_FOR_BOTS", "Play", "daily_deal", "todays_deal", "claim_today",
+           "ranking_lines", "pending_day", "keep_result"]
 
 
 Play = Callable[[str, SeededShuffle], Awaitable[bool]]
@@ -31,7 +31,13 @@ program left."""
 
 FOR_REGISTERED = ["Today's deal is ranked among people: it is for registered callers.", "",
                   "Each caller plays it once. Register your name to play it."]
-"""Why a guest may not play today's deal."""
+"""Why a guest may not play today's deal (by the protocol, which registers
+a guest's name with ``register``)."""
+
+GUEST_AT_THE_SCREENS = [*FOR_REGISTERED[:2], "Each caller plays it once. Register your name at your next call to "
+                        "play it."]
+"""Why a guest at the screens may not play today's deal: a caller
+registers at the name prompt, so at their next call."""
 
 NOT_FOR_BOTS = ["Today's deal is ranked among people: a bot does not play it."]
 """Why a bot may not play today's deal."""
@@ -76,7 +82,14 @@ async def todays_deal(side: Side, play: Play, offer: Callable[[str, int], Awaita
 
 async def daily_deal(side: CallerSide, play: Play) -> None:
     """Today's deal at the screens (:func:`todays_deal`), offered first:
-    what it is, with a kept play of it that a new one replaces."""
+    what it is, with a kept play of it that a new one replaces; a guest
+    is told to register at their next call (there is no registering
+    during a call)."""
+    if side.caller.account is None:
+        side.doing(Doing.DAILY_DEAL)
+        await side.tell("Today's deal", GUEST_AT_THE_SCREENS)
+        return
+
     async def offer(day: str, game: int) -> bool:
         kept = await load_kept(side)
         daily_kept = next((k for k in kept if k.owned and k.kind is GameKind.DAILY), None)
@@ -96,9 +109,14 @@ async def claim_today(side: Side, account_id: int, day: str, game: int) -> str |
     """Claim ``day``'s deal (game number ``game``) for ``account_id``, for
     the screens and the game protocol alike: once an account, and by
     default once an address (not one several callers share); an account
-    that may not play rated yet is refused.  ``None`` when claimed, else
-    why not, in a sentence."""
+    that may not play rated yet is refused, and so is a day that is over
+    (a question asked before midnight answered after it): its seed may be
+    shown then, so its cards are known.  ``None`` when claimed, else why
+    not, in a sentence."""
     ctx = side.ctx
+    if ctx.store.daily.over(day):
+        side.log.info("%r may not play the daily deal of %s: the day is over", side.name, day)
+        return f"The deal of {day} is over, and its seed may be shown now: today's deal is a new one."
     address = "" if shared_line(side.terminal, ctx.shared) or not ctx.daily.per_address else side.terminal.address
     refused = await ctx.store.daily.claim(account_id, day, address, ctx.ranked.rules())
     if refused is not None:

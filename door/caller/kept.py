@@ -197,8 +197,10 @@ async def back_to_waiting_table(side: Side) -> bool:
     go back to it, or give it up (abandoned; in a rated match, forfeited
     once dealt, and what that did to the ratings is told), as the side
     answers (:meth:`~door.caller.side.Side.confirm`: a program goes
-    back).  For the screens and the game protocol alike; True when a
-    program left meanwhile."""
+    back).  A game that ended while the side was asked (its wait ran
+    out, or the other player gave it up) is said to be over, not sat at.
+    For the screens and the game protocol alike; True when a program left
+    meanwhile."""
     ctx, presence = side.ctx, side.presence
     waiting = ctx.lobby.waiting_table(presence.identity)
     if waiting is None:
@@ -212,8 +214,14 @@ async def back_to_waiting_table(side: Side) -> bool:
     else:
         loses = "N abandons it"
     other = table.seats[1 - index].name
-    if await side.confirm("Your game", [f"Your game against {other} is waiting for you.", "",
-                                        f"Go back to it? (Y/N; {loses})"], f"Your game against {other} goes on."):
+    back = await side.confirm("Your game", [f"Your game against {other} is waiting for you.", "",
+                                            f"Go back to it? (Y/N; {loses})"], f"Your game against {other} goes on.")
+    if table.ended.is_set():  # its wait ran out, or the other player gave it up, while the question was on the screen
+        news = table.series.news[index]
+        await side.tell("Your game", [f"Your game against {other} ended before you answered: it could wait for you "
+                                      "no longer.", *(["", *news] if news else [])])
+        return False
+    if back:
         return await rejoin(side, table, index)
     table.abandon(index)
     await table.ended.wait()  # its saved game is gone before the next screen looks for one

@@ -6,11 +6,13 @@ the show, the chat as the players write it (a watcher cannot write to it),
 each move as it is made.  Games against the computer or the sysop are not
 listed, nor a game either player refuses watchers in (V on their menu); a
 player who turns watchers off while watched ends the watching.  Both
-players are told when someone starts and stops watching.
+players are told when someone starts and stops watching (a stop a few
+seconds after, so that starting and stopping again and again is told once).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Iterable, Iterator
 
@@ -18,6 +20,7 @@ from door.caller.side import CallerSide, Side
 from door.play.human_seat import HumanSeat
 from door.play.seat import Watcher
 from door.play.table import Table
+from door.records.names import name_key
 from door.sysop.doing import Doing
 from door.sysop.presence import Presence
 from door.ui.prompts import BACK, ask_choice, show_page
@@ -26,6 +29,15 @@ __all__ = ["watch_game", "watch", "over", "watching", "watchable_tables", "any_w
 
 TABLES_SHOWN = 9
 """Games listed to watch at once (keys 1 to 9)."""
+
+STOP_TOLD_AFTER = 3.0
+"""Seconds after a watcher stops before the players are told so (a
+watcher who starts again meanwhile was watching all along, to them)."""
+
+_stopping: dict[tuple[int, str], asyncio.TimerHandle] = {}
+"""The players' notices of watchers who stopped, waiting to be told: by
+the table's ``id`` (held by the notice while it waits) and the watcher's
+:func:`~door.records.names.name_key`."""
 
 
 def _open(table: Table) -> bool:
@@ -63,17 +75,29 @@ def _tell_players(table: Table, text: str) -> None:
 def watching(side: Side, table: Table, watcher: Watcher) -> Iterator[None]:
     """``watcher`` (the side's view) on ``table`` while the block runs,
     for the screens and the game protocol alike: the lobby told, and both
-    players when it starts and stops (not once the game is over)."""
+    players when it starts and, :data:`STOP_TOLD_AFTER` seconds after,
+    when it stops (not once the game is over): a watcher who starts
+    again meanwhile is no news, so one who starts and stops again and
+    again is told once, not in a flood of notices."""
     table.watchers.append(watcher)
     side.doing(Doing.WATCHING_GAME, whom=f"{table.seats[0].name} and {table.seats[1].name}")
-    _tell_players(table, f"{side.name} is watching.")
+    key = (id(table), name_key(side.name))
+    stopping = _stopping.pop(key, None)
+    if stopping is not None:
+        stopping.cancel()  # (stopped a moment ago, the players not told yet: watching still, as far as they know)
+    else:
+        _tell_players(table, f"{side.name} is watching.")
     try:
         yield
     finally:
         if watcher in table.watchers:
             table.watchers.remove(watcher)
         if not table.ended.is_set():
-            _tell_players(table, f"{side.name} stopped watching.")
+            def stopped() -> None:
+                _stopping.pop(key, None)
+                if not table.ended.is_set():
+                    _tell_players(table, f"{side.name} stopped watching.")
+            _stopping[key] = asyncio.get_running_loop().call_later(STOP_TOLD_AFTER, stopped)
 
 
 def over(table: Table) -> str:

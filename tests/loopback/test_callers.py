@@ -201,6 +201,30 @@ async def test_a_dropped_caller_comes_back_to_the_game_between_callers(door: Doo
     bob.close()
 
 
+async def test_a_game_that_stops_waiting_while_its_caller_is_asked_is_not_sat_at(tmp_path: Path) -> None:
+    """Bob comes back to the game that waits for his dropped line, and
+    reads the question (go back to it?) until its wait runs out: his Y
+    then finds the game over and says so, rather than seating him at a
+    table that has ended (he was dealt cards nobody would ever answer)."""
+    config = make_config(tmp_path / "data")
+    config.rules = Rules(game_to=61)
+    config.paging.rejoin_timeout = 2
+    async with running(config) as door:
+        ann, bob = await in_a_game(door)
+        bob.close()  # Bob's line drops
+        await ann.screen.wait_for(lambda: "Bob's line dropped" in " ".join(ann.screen.text().split()))
+        bob = await registered(door.telnet_port, door.store, "bob", until="is waiting for you")
+        await ann.screen.wait_for(lambda: "Main menu" in ann.screen.text(), timeout=10)  # the wait ran out
+        assert not door.ctx.lobby.tables
+        await bob.send(b"y")
+        await bob.screen.wait_for(lambda: "ended before you answered" in " ".join(bob.screen.text().split()))
+        assert not door.ctx.lobby.tables
+        await bob.send(b" ")
+        await bob.screen.wait_for(lambda: "Ask them to go on with it?" in bob.screen.text())  # the game kept
+        ann.close()
+        bob.close()
+
+
 async def test_killed_server_keeps_a_game_between_callers_for_both(tmp_path: Path) -> None:
     """Killed with ``kill -9`` in the play, the server comes back: each
     caller is offered the game, one asks the other to go on with it, and

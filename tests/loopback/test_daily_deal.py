@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from door.records.game_kinds import GameKind
 from door.server import DoorServer
+from tests.support.fake_clock import FakeClock
 from tests.support.player import Player, log_in_registered
 from tests.support.server import make_config, newcomers_rated, running
 
@@ -127,6 +129,8 @@ async def test_a_guest_is_told_the_deal_is_for_registered_callers(door: DoorServ
     await log_in_as_guest(caller, "Gus")
     await caller.send(b"d")
     await caller.screen.wait_for(lambda: "it is for registered" in caller.screen.text())
+    # (when: a caller registers at the name prompt, and a guest cannot during their call)
+    assert "Register your name at your next call to play it." in " ".join(caller.screen.text().split())
     caller.close()
 
 
@@ -207,3 +211,25 @@ async def test_verify_checks_a_past_days_deal_against_its_commitment(tmp_path: P
         assert not ok and "not dealt from the day's seed" in "\n".join(lines)
     finally:
         await store.close()
+
+
+async def test_the_days_deal_asked_before_midnight_is_not_played_after_it(door: DoorServer) -> None:
+    """A caller reads the question (play today's deal now?) until the day
+    is over, when its seed may be shown and so its cards known (another
+    account reads it in the ranking): their Y is refused, not a game
+    dealt from cards they could know, ranked on the day that ended."""
+    ann = await log_in_registered(door.telnet_port, door.store, "Ann", "ann-secret")
+    s = ann.screen
+    await ann.send(b"d")
+    await s.wait_for(lambda: "Play it now?" in s.text())
+    daily = door.store.daily
+    day = daily.today()
+    daily.clock = FakeClock(time.time() + 86400)  # midnight passes while the question is on the screen
+    assert await daily.revealed(day) is not None  # the cards of the deal asked about may be known now
+    await ann.send(b"y")
+    await s.wait_for(lambda: f"The deal of {day} is over" in " ".join(s.text().split()))
+    account = await door.store.accounts.find("Ann")
+    assert account is not None and not await daily.played(account.id, day)
+    await ann.send(b" ")
+    await s.wait_for(lambda: "Main menu" in s.text())
+    ann.close()

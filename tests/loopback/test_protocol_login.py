@@ -301,3 +301,27 @@ async def test_advice_after_a_discard_and_a_hand(door: DoorServer) -> None:
     Draft202012Validator(SERVER_SCHEMAS["advice"]).validate(reply)
     assert reply["notes"][0].startswith("You kept ") and reply["notes"][1].startswith("Pegging, hand 1"), reply
     await ws.close()
+
+
+async def test_a_program_playing_todays_deal_is_not_listed_to_be_challenged(tmp_path: Path) -> None:
+    """A program that may be challenged at the menu (``available``) and
+    goes to a game from it (today's deal, here) is no longer listed to
+    be challenged while it plays, as a caller who leaves the menu is not:
+    a challenge to it would wait unanswered until it lapsed."""
+    async with running(newcomers_rated(make_config(tmp_path / "data", game_to=61))) as door:
+        await door.store.accounts.create("Ann", hash_password(PASSWORD))
+        ann, bob = await opened(door), await opened(door)
+        await ann.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+        await next_message(ann, "welcome")
+        await ann.send(json.dumps({"type": "available", "on": True}))
+        await next_message(ann, "notice")
+        await bob.send(json.dumps({"type": "login", "name": "Bob"}))
+        await next_message(bob, "welcome")
+        await bob.send(json.dumps({"type": "lobby"}))
+        assert [p["name"] for p in (await next_message(bob, "lobby"))["players"]] == ["Ann"]
+        await ann.send(json.dumps({"type": "daily"}))
+        await next_message(ann, "ask")  # at the table: today's deal is dealt
+        await bob.send(json.dumps({"type": "lobby"}))
+        assert (await next_message(bob, "lobby"))["players"] == []
+        await ann.close()
+        await bob.close()

@@ -117,3 +117,34 @@ async def test_a_program_watches_a_game_between_callers(tmp_path: Path) -> None:
         await wes.close()
         for c in (ann, bob):
             c.close()
+
+
+async def test_a_watcher_who_starts_and_stops_again_and_again_is_told_to_the_players_once(tmp_path: Path) -> None:
+    """A program watches and stops, again and again, as fast as it may
+    send: the players are told it watches once, and that it stopped once
+    it has (a moment after its last stop), not a notice each time, which
+    would scroll their chat away and be read out line after line by a
+    screen reader."""
+    async with running(make_config(tmp_path / "data", game_to=61)) as door:
+        ann = await registered(door.telnet_port, door.store, "Ann")
+        bob = await registered(door.telnet_port, door.store, "Bob")
+        wes = await logged_in(door, "Wes")
+        await challenge(ann, "Bob")
+        await bob.screen.wait_for(lambda: "Ann challenges you" in bob.screen.text())
+        await bob.send(b"y")
+        await both_in_chat(ann, bob)
+        await bob.send(b"good luck\r")
+        await ann.screen.wait_for(lambda: "Bob: good luck" in ann.screen.text())
+        for _ in range(20):
+            await wes.send(json.dumps({"type": "watch", "player": "Ann"}))
+            await next_message(wes, "watching")
+            await wes.send(json.dumps({"type": "stop"}))
+            await next_message(wes, "menu")
+        await ann.screen.wait_for(lambda: "Wes stopped watching." in re.sub(r"\s+", " ", ann.screen.text()))
+        told = [seat.vs.chat for seat in door.ctx.lobby.tables.copy().pop().seats]  # type: ignore[attr-defined]
+        for chat in told:
+            assert [line for _, _, line in chat if "Wes" in line] == ["Wes is watching.", "Wes stopped watching."]
+        assert "Bob: good luck" in ann.screen.text()
+        await wes.close()
+        for c in (ann, bob):
+            c.close()
