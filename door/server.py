@@ -14,7 +14,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from os import getpid
 from pathlib import Path
@@ -64,6 +64,26 @@ still answers its sysops."""
 SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
 
 
+@dataclass
+class Listening:
+    """The listeners of one door, each ``None`` until it is open: the
+    callers' (telnet, SSH, the web page, the rlogin hub), the data
+    folder's Unix sockets (the sysop console, the BBS nodes) and the peer
+    port."""
+
+    telnet: Listener | None = None
+    ssh: Listener | None = None
+    web: Listener | None = None
+    rlogin: Listener | None = None
+    console: Listener | None = None
+    nodes: Listener | None = None
+    peers: Listener | None = None
+
+    def each(self) -> list[Listener | None]:
+        """Every one of them, in the order above."""
+        return [self.telnet, self.ssh, self.web, self.rlogin, self.console, self.nodes, self.peers]
+
+
 class DoorServer:
     """Both listeners of one door, from a :class:`Config`; with
     ``workers`` > 1, worker number ``worker`` (from 0) of that many
@@ -85,15 +105,12 @@ class DoorServer:
         self.rlogin_port = 0
         self.sessions: set[Terminal] = set()
         self._sysop_sessions: set[Terminal] = set()
-        self._telnet: Listener | None = None
-        self._ssh: Listener | None = None
-        self._web: Listener | None = None
-        self._rlogin: Listener | None = None
+        self.listening = Listening()
+        """The listeners, each once it is open."""
         self._tasks: set[asyncio.Task[None]] = set()
+        """The tasks :meth:`stop` cancels: the sessions', the tournaments' director, the sweeper, the loop's
+        watch and a drain."""
         self.store: Store | None = None
-        self._console: Listener | None = None
-        self._nodes: Listener | None = None
-        self._peers: Listener | None = None
         self.link: NodeLink | None = None
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
@@ -102,11 +119,9 @@ class DoorServer:
         """Where the expert computer thinks (its worker processes start with the door)."""
         self.service = Service(node_name(config.server.node_name, worker, workers), Parts(
             lambda: self.store, lambda: self.ctx.lobby if self.store is not None else None, self.thinking,
-            lambda: {"telnet": self._telnet, "ssh": self._ssh}, self.sessions, self._sysop_sessions,
+            lambda: {"telnet": self.listening.telnet, "ssh": self.listening.ssh}, self.sessions, self._sysop_sessions,
             config.limits.max_sessions))
         """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""
-        self._watch: asyncio.Task[None] | None = None
-        self._drainer: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
         """Set when a drain is over (:meth:`drain`): the node may stop."""
 
@@ -114,8 +129,7 @@ class DoorServer:
     def listeners(self) -> list[Listener]:
         """The listeners open now: the callers' (telnet, SSH, the web page,
         the rlogin hub), then the data folder's sockets and the peer port."""
-        return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
-                                          self._nodes, self._peers, self.service.listener) if listener is not None]
+        return [listener for listener in (*self.listening.each(), self.service.listener) if listener is not None]
 
     async def health(self) -> tuple[bool, list[str]]:
         """How this door is, for ``/healthz`` (:meth:`door.service.Service.health`)."""
@@ -179,9 +193,9 @@ class DoorServer:
         (worker 0) and the node link on a shared store.  Raises
         ``OSError`` when a port is taken or another server serves
         ``data_dir``."""
-        s = self.config.server
+        s, listening = self.config.server, self.listening
         self.thinking.start()
-        self._watch = asyncio.create_task(watch_loop())
+        self._tasks.add(asyncio.create_task(watch_loop()))
         holder = f"{self.service.name} pid {getpid()}"[:100]
         self._tasks.add(asyncio.create_task(run_director(self.ctx.store, holder, folder=Path(b) if (
             b := self.config.bulletins.folder) else None, seat=partial(seat_and_tell, self.ctx.games, self.ctx.lobby))))
@@ -189,31 +203,31 @@ class DoorServer:
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
-        self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self.connections.telnet,
-                                          idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
-                                          gate=self.gate, login_timeout=s.login_timeout, proxies=s.proxies)
-        self.telnet_port = self._telnet.port
+        listening.telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self.connections.telnet,
+                                              idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
+                                              gate=self.gate, login_timeout=s.login_timeout, proxies=s.proxies)
+        self.telnet_port = listening.telnet.port
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
-        self._ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self.connections.ssh, host_key,
-                                    lambda peer, close: SshAuthenticator(
-                                        self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
-                                        self.ctx.limits.ssh_password_attempts, peer, close),
-                                    login_timeout=s.login_timeout, gate=self.gate,
-                                    channels=self.config.limits.ssh_sessions, proxies=s.proxies)
-        self.ssh_port = self._ssh.port
+        listening.ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self.connections.ssh, host_key,
+                                        lambda peer, close: SshAuthenticator(
+                                            self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
+                                            self.ctx.limits.ssh_password_attempts, peer, close),
+                                        login_timeout=s.login_timeout, gate=self.gate,
+                                        channels=self.config.limits.ssh_sessions, proxies=s.proxies)
+        self.ssh_port = listening.ssh.port
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             options = replace(web_options(self.config.web, s.host, self.config.limits),
                               metrics=self.service.metrics.exposition)
-            self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self.connections.web, self.gate,
-                                        options, self.health, self.connections.api)
-            self.web_port = self._web.port
+            listening.web = await start_web(Bind(s.host, self.config.web.port, reuse), self.connections.web,
+                                            self.gate, options, self.health, self.connections.api)
+            self.web_port = listening.web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
-            steer_by_address([*self._telnet.sockets, *self._ssh.sockets,
-                              *(self._web.sockets if self._web is not None else ())], self.workers)
+            steer_by_address([*listening.telnet.sockets, *listening.ssh.sockets,
+                              *(listening.web.sockets if listening.web is not None else ())], self.workers)
         if self.config.rlogin.enabled and self.worker == 0:
             hub = self.config.rlogin  # its own count: one board's callers all come from the board's address
             open_boards = [b.tag for b in hub.boards if not b.addresses]
@@ -221,23 +235,23 @@ class DoorServer:
                 log.warning("rlogin: board(s) %s list no addresses: anyone who has seen a secret go by in the "
                             "clear may call as their callers (give each board its addresses)", ", ".join(open_boards))
             members = None if open_boards else [a for b in hub.boards for a in b.addresses]
-            self._rlogin = await start_rlogin(Bind(s.host, hub.port), self.connections.rlogin,
-                                              ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
-                                                             prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
-                                                                                    hub.max_sessions,
-                                                                                    hub.max_sessions)),
-                                              members=members,
-                                              login_timeout=s.login_timeout, proxies=s.proxies)
-            self.rlogin_port = self._rlogin.port
+            listening.rlogin = await start_rlogin(Bind(s.host, hub.port), self.connections.rlogin,
+                                                  ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
+                                                                 prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
+                                                                                        hub.max_sessions,
+                                                                                        hub.max_sessions)),
+                                                  members=members,
+                                                  login_timeout=s.login_timeout, proxies=s.proxies)
+            self.rlogin_port = listening.rlogin.port
             log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,
                      self.rlogin_port)
         if self.worker == 0:
-            self._nodes = await start_nodes(data_dir, self.connections.node)
+            listening.nodes = await start_nodes(data_dir, self.connections.node)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
         if self.config.store.url or self.workers > 1:
             await self._join_nodes()
         if self.worker == 0:
-            self._console = await start_console(data_dir, self.connections.console, self.drain)
+            listening.console = await start_console(data_dir, self.connections.console, self.drain)
             log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _join_nodes(self) -> None:
@@ -257,9 +271,9 @@ class DoorServer:
         store = self.config.store
         tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile) if store.peer_certfile \
             else (None, None)
-        self._peers = await start_peers(Bind(host, port), secret, self.connections.peer, tls=tls, kick=self._kicked,
-                                        turn=lambda turn: told_here(self.ctx.lobby, turn))
-        port = self._peers.port
+        peers = await start_peers(Bind(host, port), secret, self.connections.peer, tls=tls, kick=self._kicked,
+                                  turn=lambda turn: told_here(self.ctx.lobby, turn))
+        self.listening.peers, port = peers, peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
@@ -277,7 +291,7 @@ class DoorServer:
         async def drain() -> None:
             await self.service.drain(self.config.server.drain_timeout)
             self.finished.set()
-        self._drainer = asyncio.create_task(drain())
+        self._tasks.add(asyncio.create_task(drain()))
         return (f"draining: {self.service.callers} caller(s) on line; no new callers; stopping when they are gone "
                 f"or in {self.config.server.drain_timeout:g} s")
 
@@ -294,7 +308,7 @@ class DoorServer:
                              return_exceptions=True)
         for terminal in list(self.sessions):
             terminal.close()
-        for task in [*self._tasks, *(t for t in (self._watch, self._drainer) if t is not None)]:
+        for task in list(self._tasks):
             task.cancel()
         for listener in self.listeners:
             listener.close()
@@ -302,7 +316,7 @@ class DoorServer:
             await self.link.stop()
         if hasattr(self, "ctx") and self.ctx.bans is not None:
             self.ctx.bans.stop()
-        for callers in (self._telnet, self._ssh, self._web):  # the callers' own: every connection is closed
+        for callers in (self.listening.telnet, self.listening.ssh, self.listening.web):  # the callers' own: every connection is closed
             if callers is not None:
                 await callers.wait_closed()
         if self.store is not None:
