@@ -1,47 +1,40 @@
-"""The door server: the telnet and SSH listeners, the connections, and a
-clean shutdown that tells every connected caller.
+"""The door server: the telnet and SSH listeners (and the web page's, the
+cribbage hub's, the data folder's sockets and the peer port), and a clean
+shutdown that tells every connected caller.  How each connection becomes
+a session is :mod:`door.connections`.
 
 Logs to the ``door`` logger: one line per listener (``telnet listening on
-HOST:PORT``, ``ssh listening on HOST:PORT``), one per connection and
-disconnection.
+HOST:PORT``, ``ssh listening on HOST:PORT``); :mod:`door.connections` one
+per connection and disconnection.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import signal
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 from os import getpid
 from pathlib import Path
 
-from door.caller.api_session import ProgramSession
-from door.caller.bbs import bbs_account, time_limit
-from door.caller.hub import hub_account, hub_login
-from door.caller.identity import Caller, Login
-from door.caller.login import reserved
-from door.caller.menu import MenuItem
-from door.caller.session import CallerSession
 from door.caller.ssh_auth import SshAuthenticator
 from door.caller.tournaments import seat_and_tell
 from door.collector import Collector
-from door.config import Config, SysopConfig
+from door.config import Config
 from door.config.web import web_options
+from door.connections import Connections
 from door.context import DoorContext, Lines
 from door.games.correspondence import sweep_for_ever
-from door.net.api_link import ApiLink
 from door.net.console_socket import CONSOLE_SOCKET, start_console
-from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit, sorry
+from door.net.gate import ConnectionGate, PreloginLimit, raise_descriptor_limit
 from door.net.listener import Bind, Listener
-from door.net.logs import CONNECTION, SOURCE
-from door.net.metrics import refused, watch_loop
-from door.net.node_socket import NODE_SOCKET, NodeHello, start_nodes
-from door.net.peer_socket import PeerHello, PeerKick, load_peer_secret, peer_tls, start_peers
+from door.net.metrics import watch_loop
+from door.net.node_socket import NODE_SOCKET, start_nodes
+from door.net.peer_socket import PeerKick, load_peer_secret, peer_tls, start_peers
 from door.net.private import check_private
-from door.net.rlogin import Handshake, RloginTerminal, start_rlogin
+from door.net.rlogin import start_rlogin
 from door.net.ssh import HostKey, load_host_key, start_ssh
 from door.net.steering import steer_by_address
 from door.net.telnet import start_telnet
@@ -50,18 +43,15 @@ from door.net.web import start_web
 from door.play.hints import load_tables
 from door.play.thinking import Thinking
 from door.records.bulletins import BulletinWriter
-from door.records.names import clean_name
-from door.records.store import Store, StoreError
+from door.records.store import Store
 from door.records.throttle import LoginThrottle
-from door.service import DRAIN_REFUSAL, HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
+from door.service import HEALTH_EVERY, HEALTH_WAIT, Parts, Service, node_name
 from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
-from door.sysop.console import KICKED, sysop_session
+from door.sysop.console import KICKED
 from door.sysop.lobby import Lobby
 from door.sysop.node_link import NodeLink, told_here
 from door.sysop.tournament_loop import run_director
-from door.ui.display import Display
-from door.ui.prompts import NAME_LIMIT
 
 __all__ = ["DoorServer", "serve", "HEALTH_EVERY", "HEALTH_WAIT"]
 
@@ -72,6 +62,26 @@ SYSOP_ROOM = 4
 still answers its sysops."""
 
 SHUTDOWN_MESSAGE = "*** The cribbage door is shutting down. Please call again later. ***"
+
+
+@dataclass
+class Listening:
+    """The listeners of one door, each ``None`` until it is open: the
+    callers' (telnet, SSH, the web page, the rlogin hub), the data
+    folder's Unix sockets (the sysop console, the BBS nodes) and the peer
+    port."""
+
+    telnet: Listener | None = None
+    ssh: Listener | None = None
+    web: Listener | None = None
+    rlogin: Listener | None = None
+    console: Listener | None = None
+    nodes: Listener | None = None
+    peers: Listener | None = None
+
+    def each(self) -> list[Listener | None]:
+        """Every one of them, in the order above."""
+        return [self.telnet, self.ssh, self.web, self.rlogin, self.console, self.nodes, self.peers]
 
 
 class DoorServer:
@@ -95,16 +105,12 @@ class DoorServer:
         self.rlogin_port = 0
         self.sessions: set[Terminal] = set()
         self._sysop_sessions: set[Terminal] = set()
-        self._telnet: Listener | None = None
-        self._ssh: Listener | None = None
-        self._web: Listener | None = None
-        self._rlogin: Listener | None = None
-        self._ids = itertools.count(1)
+        self.listening = Listening()
+        """The listeners, each once it is open."""
         self._tasks: set[asyncio.Task[None]] = set()
+        """The tasks :meth:`stop` cancels: the sessions', the tournaments' director, the sweeper, the loop's
+        watch and a drain."""
         self.store: Store | None = None
-        self._console: Listener | None = None
-        self._nodes: Listener | None = None
-        self._peers: Listener | None = None
         self.link: NodeLink | None = None
         """This process among the nodes of a shared store (PostgreSQL, or the workers' SQLite file; else ``None``)."""
         self.gate: ConnectionGate | None = None
@@ -113,11 +119,9 @@ class DoorServer:
         """Where the expert computer thinks (its worker processes start with the door)."""
         self.service = Service(node_name(config.server.node_name, worker, workers), Parts(
             lambda: self.store, lambda: self.ctx.lobby if self.store is not None else None, self.thinking,
-            lambda: {"telnet": self._telnet, "ssh": self._ssh}, self.sessions, self._sysop_sessions,
+            lambda: {"telnet": self.listening.telnet, "ssh": self.listening.ssh}, self.sessions, self._sysop_sessions,
             config.limits.max_sessions))
         """What this node tells those who run it: ``/healthz``, ``/metrics``, draining."""
-        self._watch: asyncio.Task[None] | None = None
-        self._drainer: asyncio.Task[None] | None = None
         self.finished = asyncio.Event()
         """Set when a drain is over (:meth:`drain`): the node may stop."""
 
@@ -125,8 +129,7 @@ class DoorServer:
     def listeners(self) -> list[Listener]:
         """The listeners open now: the callers' (telnet, SSH, the web page,
         the rlogin hub), then the data folder's sockets and the peer port."""
-        return [listener for listener in (self._telnet, self._ssh, self._web, self._rlogin, self._console,
-                                          self._nodes, self._peers, self.service.listener) if listener is not None]
+        return [listener for listener in (*self.listening.each(), self.service.listener) if listener is not None]
 
     async def health(self) -> tuple[bool, list[str]]:
         """How this door is, for ``/healthz`` (:meth:`door.service.Service.health`)."""
@@ -173,6 +176,9 @@ class DoorServer:
         self.ctx.bans = BanList(store, lobby)
         await self.ctx.bans.start()
         self.gate.banned, lobby.ban = self.ctx.bans.address, self.ctx.bans.make
+        self.connections = Connections(config, self.ctx, self.service, self.sessions, self._sysop_sessions,
+                                       self._tasks)
+        """How each listener's connections become sessions."""
         load_tables()  # (before any caller: built at a caller's first discard, it stopped every screen)
         try:
             if before_listening is not None:
@@ -187,9 +193,9 @@ class DoorServer:
         (worker 0) and the node link on a shared store.  Raises
         ``OSError`` when a port is taken or another server serves
         ``data_dir``."""
-        s = self.config.server
+        s, listening = self.config.server, self.listening
         self.thinking.start()
-        self._watch = asyncio.create_task(watch_loop())
+        self._tasks.add(asyncio.create_task(watch_loop()))
         holder = f"{self.service.name} pid {getpid()}"[:100]
         self._tasks.add(asyncio.create_task(run_director(self.ctx.store, holder, folder=Path(b) if (
             b := self.config.bulletins.folder) else None, seat=partial(seat_and_tell, self.ctx.games, self.ctx.lobby))))
@@ -197,31 +203,31 @@ class DoorServer:
         await self.service.listen(s.metrics_listen if self.worker == 0 else "")  # (one port: worker 0's own)
         # telnetlib3's own idle timeout is only a backstop behind the door's
         reuse = self.workers > 1
-        self._telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self._telnet_session,
-                                          idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
-                                          gate=self.gate, login_timeout=s.login_timeout, proxies=s.proxies)
-        self.telnet_port = self._telnet.port
+        listening.telnet = await start_telnet(Bind(s.host, s.telnet_port, reuse), self.connections.telnet,
+                                              idle_timeout=s.idle_timeout + 60, connect_maxwait=s.connect_maxwait,
+                                              gate=self.gate, login_timeout=s.login_timeout, proxies=s.proxies)
+        self.telnet_port = listening.telnet.port
         log.info("telnet listening on %s:%d", s.host, self.telnet_port)
-        self._ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self._session, host_key,
-                                    lambda peer, close: SshAuthenticator(
-                                        self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
-                                        self.ctx.limits.ssh_password_attempts, peer, close),
-                                    login_timeout=s.login_timeout, gate=self.gate,
-                                    channels=self.config.limits.ssh_sessions, proxies=s.proxies)
-        self.ssh_port = self._ssh.port
+        listening.ssh = await start_ssh(Bind(s.host, s.ssh_port, reuse), self.connections.ssh, host_key,
+                                        lambda peer, close: SshAuthenticator(
+                                            self.ctx.store.accounts, self.ctx.sysops, self.ctx.throttle,
+                                            self.ctx.limits.ssh_password_attempts, peer, close),
+                                        login_timeout=s.login_timeout, gate=self.gate,
+                                        channels=self.config.limits.ssh_sessions, proxies=s.proxies)
+        self.ssh_port = listening.ssh.port
         log.info("ssh listening on %s:%d", s.host, self.ssh_port)
         if self.config.web.enabled:
             assert self.gate is not None  # (made before the listeners)
             options = replace(web_options(self.config.web, s.host, self.config.limits),
                               metrics=self.service.metrics.exposition)
-            self._web = await start_web(Bind(s.host, self.config.web.port, reuse), self._web_session, self.gate,
-                                        options, self.health, self._api_session)
-            self.web_port = self._web.port
+            listening.web = await start_web(Bind(s.host, self.config.web.port, reuse), self.connections.web,
+                                            self.gate, options, self.health, self.connections.api)
+            self.web_port = listening.web.port
             log.info("web page on %s://%s:%d/", "https" if self.config.web.certfile else "http", s.host,
                      self.web_port)
         if reuse:  # one address's callers to one worker, whose per-address counts are then whole
-            steer_by_address([*self._telnet.sockets, *self._ssh.sockets,
-                              *(self._web.sockets if self._web is not None else ())], self.workers)
+            steer_by_address([*listening.telnet.sockets, *listening.ssh.sockets,
+                              *(listening.web.sockets if listening.web is not None else ())], self.workers)
         if self.config.rlogin.enabled and self.worker == 0:
             hub = self.config.rlogin  # its own count: one board's callers all come from the board's address
             open_boards = [b.tag for b in hub.boards if not b.addresses]
@@ -229,23 +235,23 @@ class DoorServer:
                 log.warning("rlogin: board(s) %s list no addresses: anyone who has seen a secret go by in the "
                             "clear may call as their callers (give each board its addresses)", ", ".join(open_boards))
             members = None if open_boards else [a for b in hub.boards for a in b.addresses]
-            self._rlogin = await start_rlogin(Bind(s.host, hub.port), self._rlogin_session,
-                                              ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
-                                                             prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
-                                                                                    hub.max_sessions,
-                                                                                    hub.max_sessions)),
-                                              members=members,
-                                              login_timeout=s.login_timeout, proxies=s.proxies)
-            self.rlogin_port = self._rlogin.port
+            listening.rlogin = await start_rlogin(Bind(s.host, hub.port), self.connections.rlogin,
+                                                  ConnectionGate(hub.max_sessions, hub.max_sessions, descriptors=None,
+                                                                 prelogin=PreloginLimit(max(1, hub.max_sessions // 2),
+                                                                                        hub.max_sessions,
+                                                                                        hub.max_sessions)),
+                                                  members=members,
+                                                  login_timeout=s.login_timeout, proxies=s.proxies)
+            self.rlogin_port = listening.rlogin.port
             log.info("rlogin (the cribbage hub, %d member boards) listening on %s:%d", len(hub.boards), s.host,
                      self.rlogin_port)
         if self.worker == 0:
-            self._nodes = await start_nodes(data_dir, self._node_session)
+            listening.nodes = await start_nodes(data_dir, self.connections.node)
             log.info("BBS nodes join on %s", data_dir / NODE_SOCKET)
         if self.config.store.url or self.workers > 1:
             await self._join_nodes()
         if self.worker == 0:
-            self._console = await start_console(data_dir, self._console_session, self.drain)
+            listening.console = await start_console(data_dir, self.connections.console, self.drain)
             log.info("sysop console on %s", data_dir / CONSOLE_SOCKET)
 
     async def _join_nodes(self) -> None:
@@ -265,9 +271,9 @@ class DoorServer:
         store = self.config.store
         tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile) if store.peer_certfile \
             else (None, None)
-        self._peers = await start_peers(Bind(host, port), secret, self._peer_session, tls=tls, kick=self._kicked,
-                                        turn=lambda turn: told_here(self.ctx.lobby, turn))
-        port = self._peers.port
+        peers = await start_peers(Bind(host, port), secret, self.connections.peer, tls=tls, kick=self._kicked,
+                                  turn=lambda turn: told_here(self.ctx.lobby, turn))
+        self.listening.peers, port = peers, peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()
         self.ctx.link = self.link
@@ -285,7 +291,7 @@ class DoorServer:
         async def drain() -> None:
             await self.service.drain(self.config.server.drain_timeout)
             self.finished.set()
-        self._drainer = asyncio.create_task(drain())
+        self._tasks.add(asyncio.create_task(drain()))
         return (f"draining: {self.service.callers} caller(s) on line; no new callers; stopping when they are gone "
                 f"or in {self.config.server.drain_timeout:g} s")
 
@@ -293,135 +299,6 @@ class DoorServer:
         """A sysop at another node ends the call of ``kick.name`` here."""
         log.warning("the sysop %s at another node ends the call of %r", kick.by, kick.name)
         return self.ctx.lobby.end_call_of(kick.name, KICKED)
-
-    async def _telnet_session(self, terminal: Terminal) -> None:
-        await self._session(terminal, Login())
-
-    async def _web_session(self, terminal: Terminal) -> None:
-        await self._session(terminal, Login())
-
-    async def _api_session(self, link: ApiLink) -> None:
-        await self._session(link, Login())
-
-    async def _rlogin_session(self, terminal: RloginTerminal, handshake: Handshake) -> None:
-        """A caller from a member board of the cribbage hub:
-        the board proves itself, and the caller plays as ``alias@TAG``."""
-        got = await hub_login(handshake, self.config.rlogin.boards, self.ctx.throttle, terminal.address)
-        if isinstance(got, str):
-            log.warning("rlogin from %s refused: %s", terminal.peer, got)
-            return await _refuse(terminal, got)
-        try:
-            account = await hub_account(self.ctx.store, got)
-        except StoreError as exc:
-            log.error("rlogin caller %r: %s", got.name, exc)
-            return await _refuse(terminal, "The door cannot reach its records right now. Please call again later.")
-        await self._session(terminal, Login(), Caller(account.name, account), start=HUB_STARTS.get(handshake.start))
-
-    async def _console_session(self, terminal: Terminal) -> None:
-        """The local console socket: only the server's own user reaches it,
-        and it is the (first configured) sysop."""
-        sysop = self.config.sysops[0] if self.config.sysops else SysopConfig("Sysop")
-        await self._session(terminal, Login(sysop=sysop))
-
-    async def _node_session(self, terminal: Terminal, hello: NodeHello) -> None:
-        """A BBS node's caller, handed over by its door process (only the
-        server's own user reaches the node socket; the BBS vouches for the
-        name, as a drop file does in door mode)."""
-        name = clean_name(hello.name)[:NAME_LIMIT]
-        if not name or reserved(name, self.config.sysops):
-            log.warning("node %d: the BBS user name %r is refused", hello.node, hello.name)
-            return await _refuse(terminal, f"The door cannot take the BBS user name {name!r}: ask the sysop to "
-                                           "rename it.")
-        assert self.store is not None
-        try:
-            account = await bbs_account(self.store, name)
-        except StoreError as exc:
-            log.error("node %d: %s", hello.node, exc)
-            return await _refuse(terminal, "The door cannot reach its records right now. Please call again later.")
-        await self._session(terminal, Login(), Caller(name, account), hello.seconds)
-
-    async def _peer_session(self, terminal: Terminal, hello: PeerHello) -> None:
-        """A caller handed over by another node of the shared store (which
-        proved who they are; the peer secret proves the node): the account
-        the hello names, under its name, or a guest under a name nobody
-        reserved."""
-        assert self.store is not None
-        name = clean_name(hello.name)[:NAME_LIMIT]
-        account = None
-        if hello.account is None:
-            taken = not name or reserved(name, self.config.sysops)
-        else:
-            try:
-                account = await self.store.accounts.find(name)
-            except StoreError as exc:
-                log.error("peer caller %r: %s", name, exc)
-            taken = account is None or account.id != hello.account
-        if taken:
-            log.warning("peer caller %r (account %s) refused", hello.name, hello.account)
-            return await _refuse(terminal, "The sysop's server could not take you over: please call it directly.")
-        await self._session(terminal, Login(), Caller(name, account), challenge=hello.challenge)
-
-    async def _session(self, terminal: Terminal, login: Login, caller: Caller | None = None,
-                       time_left: float | None = None, challenge: str = "", start: MenuItem | None = None) -> None:
-        conn = next(self._ids)
-        CONNECTION.set(str(conn))  # every line logged for this session says conn=N (door.net.logs)
-        SOURCE.set(terminal.address)  # and counts against its address's share of the log
-        clog = logging.LoggerAdapter(log, {"conn": conn})
-        clog.info("connect %s from %s term=%r size=%dx%d charset=%s", terminal.kind, terminal.peer,
-                  terminal.term_type, terminal.cols, terminal.rows, terminal.charset.name)
-        sysop = login.sysop.name if login.sysop else None
-        limits = self.config.limits
-        callers = len(self.sessions) - len(self._sysop_sessions)
-        full = callers >= limits.max_sessions  # (per address: the gate, at accept)
-        if sysop is None and (full or self.service.draining):
-            clog.warning("refused: %s (%d callers)", "the door is full" if full else "draining", callers)
-            refused("full" if full else "draining")
-            terminal.write(f"\r\n{sorry('the door is full' if full else DRAIN_REFUSAL)}\r\n".encode())
-            await terminal.drain()
-            return
-        if sysop is not None:
-            self._sysop_sessions.add(terminal)
-            terminal.logged_in()  # (the SSH login proved the sysop)
-        # a sysop's console waits for callers: it never idles out
-        terminal.idle_timeout = None if sysop else self.config.server.idle_timeout
-        terminal.idle_warning = limits.idle_warning
-        terminal.max_output, terminal.stuck_timeout = limits.max_output, limits.stuck_timeout
-        self.sessions.add(terminal)
-        presence = self.ctx.lobby.join(conn, terminal)
-
-        def warn(text: str) -> None:
-            if presence.deliver is not None:  # a warning kept for later would come too late
-                presence.deliver(text)
-
-        terminal.warn = warn
-        limit = asyncio.create_task(time_limit(terminal, time_left, presence)) if time_left is not None else None
-        task = asyncio.current_task()
-        if task is not None:
-            self._tasks.add(task)
-        try:
-            if sysop is not None:
-                await sysop_session(terminal, self.ctx.lobby, sysop, presence, clog, self.ctx.store.tournaments)
-            elif isinstance(terminal, ApiLink):  # a program, by the game protocol
-                await ProgramSession(terminal, self.ctx, presence, clog).run()
-            else:
-                await CallerSession(Display(terminal), self.ctx, presence, clog).run(login, caller, challenge, start)
-        except asyncio.CancelledError:
-            raise
-        except StoreError as exc:  # the records cannot be read or written: say so, never just hang up
-            clog.error("session ended: %s", exc)
-            terminal.say_farewell("The door cannot reach its records right now. Please call again later.")
-        except Exception:
-            clog.exception("session failed")
-        finally:
-            if limit is not None:
-                limit.cancel()
-            terminal.warn = None  # it refers to the presence, which refers to the terminal: a cycle otherwise
-            self.ctx.lobby.leave(presence)
-            self.sessions.discard(terminal)
-            self._sysop_sessions.discard(terminal)
-            if task is not None:
-                self._tasks.discard(task)
-            clog.info("disconnect %s (%d bytes sent)", terminal.peer, terminal.bytes_sent)
 
     async def stop(self) -> None:
         """Tell every caller, close every connection and both listeners."""
@@ -431,7 +308,7 @@ class DoorServer:
                              return_exceptions=True)
         for terminal in list(self.sessions):
             terminal.close()
-        for task in [*self._tasks, *(t for t in (self._watch, self._drainer) if t is not None)]:
+        for task in list(self._tasks):
             task.cancel()
         for listener in self.listeners:
             listener.close()
@@ -439,7 +316,7 @@ class DoorServer:
             await self.link.stop()
         if hasattr(self, "ctx") and self.ctx.bans is not None:
             self.ctx.bans.stop()
-        for callers in (self._telnet, self._ssh, self._web):  # the callers' own: every connection is closed
+        for callers in (self.listening.telnet, self.listening.ssh, self.listening.web):  # the callers' own: every connection is closed
             if callers is not None:
                 await callers.wait_closed()
         if self.store is not None:
@@ -447,18 +324,6 @@ class DoorServer:
             self.store = None
         self.thinking.close()
         log.info("door stopped")
-
-
-HUB_STARTS = {"computer": MenuItem.PLAY_COMPUTER, "daily": MenuItem.DAILY_DEAL, "caller": MenuItem.PLAY_CALLER,
-              "watch": MenuItem.WATCH, "club": MenuItem.CLUB, "top": MenuItem.TOP_PLAYERS}
-"""The screens a hub's board may name after the terminal type (``ansi-bbs+computer``): a game against the
-computer, today's deal, a challenge, watching, the club night, top players; anything else: the menu."""
-
-
-async def _refuse(terminal: Terminal, text: str) -> None:
-    """Say ``text`` as a farewell and let it go out (the session ends)."""
-    terminal.say_farewell(text)
-    await terminal.drain()
 
 
 async def serve(config: Config, worker: int = 0, workers: int = 1,

@@ -2,7 +2,9 @@
 the callers (the original door: the caller is player 1, the sysop player 2).
 
 The same console runs over SSH (a sysop's login) and on the local Unix
-socket (``cribbage-door console``).  Keys:
+socket (``cribbage-door console``).  What it shows is painted by
+:mod:`door.sysop.console_screen`; what its keys mean is
+:mod:`door.sysop.console_keys`; this carries them out.  Keys:
 
     Up/Down  select a caller        Y  accept the page (selected, or oldest)
     N        decline the page       W  watch the selected caller's game
@@ -42,36 +44,22 @@ from door.sysop.console_keys import (
     ToggleAvailable,
     Watch,
     handle_key,
-    key_bar,
 )
 from door.sysop.console_rounds import RoundsView
-from door.sysop.doing import Activity, Doing
+from door.sysop.console_screen import ConsoleShown, paint_console, paint_waiting
+from door.sysop.doing import Doing
 from door.sysop.lobby import Lobby
 from door.sysop.presence import Invitation, Page, Presence, sysop_identity
 from door.ui.canvas import Canvas
-from door.ui.cells import cell_width, fit
-from door.ui.display import Display, Presentation
-from door.ui.prompts import TITLE
-from door.ui.style import BLACK, CYAN, RED, WHITE, YELLOW, Style
-from door.ui.words import strip_controls, wrap
+from door.ui.display import Display
+from door.ui.words import strip_controls
 
 __all__ = ["SysopConsole", "sysop_session", "KICKED"]
 
 log = logging.getLogger(__name__)
 
-HEAD = Style(fg=CYAN, bold=True)
-TEXT = Style(fg=WHITE)
-BAR = Style(fg=BLACK, bg=CYAN)
-BANNER = Style(fg=YELLOW, bg=RED, bold=True)
-HELP = Style(fg=YELLOW, bold=True)
-
-
 KICKED = "The sysop has ended your call. Goodbye."
 """What a caller whose call the sysop ends is told (at this node or another)."""
-
-KEYS = key_bar()
-"""The console's two lines of keys: every key it takes (from the table of
-its bindings, :data:`~door.sysop.console_keys.CONSOLE_KEYS_HELP`)."""
 
 
 class SysopConsole:
@@ -118,103 +106,14 @@ class SysopConsole:
         return self.lobby.callers()
 
     def paint(self, canvas: Canvas) -> None:
-        """The console on ``canvas``: the title, what is on line and the
-        pages, the callers (this node's, then the other nodes'), the
-        events, and the key bar (or the line being typed, or a question)."""
-        callers = self.callers()
-        row = self._paint_summary(canvas, callers)
-        canvas.put(row, 0, f"  {'Name':<16} {'Via':<7} {'From':<21} {'Idle':>5}  Doing", HEAD)
-        elsewhere = self._elsewhere()
-        self.keys.selected = min(self.keys.selected, max(0, len(callers) + len(elsewhere) - 1))
-        row = self._paint_callers(canvas, callers, row + 1)
-        self._paint_elsewhere(canvas, [*elsewhere, *(p for p in self.lobby.elsewhere if p.sysop)], row,
-                              len(callers))
-        self._paint_events(canvas)
-        self._paint_keys(canvas)
-
-    def _paint_summary(self, canvas: Canvas, callers: list[Presence]) -> int:
-        """The title, the counts, the pages ringing and a game waiting for
-        the sysop; returns the row of the callers' heading."""
-        lobby = self.lobby
-        canvas.fill(0, 0, canvas.cols, TITLE)
-        canvas.put(0, 1, f"CRIBBAGE DOOR  SYSOP CONSOLE  {self.name}", TITLE)
-        state = "AVAILABLE" if self.available else "AWAY"
-        canvas.put(0, canvas.cols - len(state) - 8, f"{state}  {time.strftime('%H:%M')}", TITLE)
-        games = sum(1 for p in callers if p.table is not None)
-        away = sum(1 for person in lobby.elsewhere if not person.sysop)  # (the other nodes' callers count too)
-        where = f" ({away} on other servers)" if away else ""
-        canvas.put(2, 1, f"On line: {len(callers) + away} caller(s){where}, {len(lobby.pages)} page(s) waiting, "
-                         f"{games} in a game{' here' if away else ''}.", TEXT)
-        row = 3
-        for page in lobby.pages:
-            canvas.fill(row, 0, canvas.cols, BANNER)
-            canvas.put(row, 1, f"PAGE from {page.presence.name} ({page.seconds_left} s): "
-                               f"{page.reason or '(no reason)'}  -  Y accepts, N declines", BANNER)
-            row += 1
-            if row > 5:
-                break
-        waiting = lobby.waiting_table(sysop_identity(self.name))
-        if waiting is not None:
-            other = waiting[0].seats[1 - waiting[1]].name
-            canvas.put(row, 1, f"Your game with {other} waits for you: R resumes it.", HELP)
-            row += 1
-        return row + 1
-
-    def _paint_callers(self, canvas: Canvas, callers: list[Presence], first: int) -> int:
-        """This node's callers from the row ``first`` (as many as fit), the
-        selected one on a bar; returns the row after them."""
-        fits = max(0, canvas.rows - first - 8)
-        for i, p in enumerate(callers[:fits]):
-            idle = int(p.terminal.idle)
-            line = (f"  {fit(p.name or '-', 16)} {p.terminal.kind:<7} {p.terminal.peer[:21]:<21} "
-                    f"{idle // 60:>2}:{idle % 60:02d}  {'reader: ' if p.presentation is Presentation.LINES else 'bot: ' if p.bot else ''}"
-                    f"{p.activity()}")  # (screen-reader mode first: a long activity is cut at the edge)
-            style = BAR if i == self.keys.selected else TEXT
-            if i == self.keys.selected:
-                canvas.fill(first + i, 0, canvas.cols, BAR)
-            canvas.put(first + i, 0, line[: canvas.cols], style)
-        if not callers:
-            canvas.put(first, 2, "Nobody is on line.", TEXT)
-        return first + max(1, min(len(callers), fits))
-
-    def _paint_elsewhere(self, canvas: Canvas, others: list[Present], row: int, start: int) -> None:
-        """Who is on line on the other nodes of a shared store, from
-        ``row``: their callers, selectable after this node's own (numbered
-        from ``start``; K ends their call, by the node link), then the
-        sysops there."""
-        for i, person in enumerate(others[: max(0, canvas.rows - 8 - row)], start=start):
-            words = Activity.decode(person.doing).words()
-            doing = f"sysop, {words}" if person.sysop else words
-            chosen = i == self.keys.selected and not person.sysop
-            if chosen:
-                canvas.fill(row, 0, canvas.cols, BAR)
-            canvas.put(row, 0, f"  {fit(person.name, 16)} {'node ' + str(person.node_id):<7} {'another server':<21} "
-                               f"{'':>5}  {doing}"[: canvas.cols], BAR if chosen else TEXT)
-            row += 1
-
-    def _paint_events(self, canvas: Canvas) -> None:
-        """The last five lines of events, above the key bar."""
-        events_top = canvas.rows - 7
-        canvas.fill(events_top - 1, 0, canvas.cols, Style(fg=CYAN), "\u2500")
-        canvas.put(events_top - 1, 2, " Events ", HEAD)
-        shown = [part for line in self.events for part in wrap(line, canvas.cols - 2, hang=6)][-5:]
-        for i, line in enumerate(shown):
-            canvas.put(events_top + i, 1, line, TEXT)
-
-    def _paint_keys(self, canvas: Canvas) -> None:
-        """The key bar's two lines; the second is the line being typed (the
-        cursor at its end) or a question while there is one."""
-        bottom = canvas.rows - 1
-        canvas.put(bottom - 1, 1, KEYS[0], HELP)
-        if self.keys.input_label:
-            text = f"{self.keys.input_label}{self.keys.input}"
-            shown_text = text[-(canvas.cols - 3):]
-            canvas.put(bottom, 1, shown_text, HELP)
-            canvas.cursor = (bottom, 1 + cell_width(shown_text))
-        elif self.keys.confirm:
-            canvas.put(bottom, 1, self.keys.confirm, HELP)
-        else:
-            canvas.put(bottom, 1, KEYS[1], HELP)
+        """The console on ``canvas`` (:func:`~door.sysop.console_screen.paint_console`);
+        the selected row is kept among those listed."""
+        callers, elsewhere = self.callers(), self.lobby.elsewhere
+        self.keys.selected = min(self.keys.selected, max(0, len(callers) + len(self._elsewhere()) - 1))
+        waiting = self.lobby.waiting_table(sysop_identity(self.name))
+        paint_console(canvas, ConsoleShown(self.name, self.available, callers, elsewhere, self.lobby.pages,
+                                           waiting[0].seats[1 - waiting[1]].name if waiting is not None else None,
+                                           self.events, self.keys))
 
     # -- the keys -----------------------------------------------------------------
 
@@ -427,12 +326,7 @@ class SysopConsole:
         caller = page.presence.name
         self.say(f"accepted the page of {caller}")
 
-        def waiting(canvas: Canvas) -> None:
-            canvas.fill(0, 0, canvas.cols, TITLE)
-            canvas.put(0, 1, "CRIBBAGE DOOR  SYSOP CONSOLE", TITLE)
-            canvas.put(10, 4, f"{caller} is choosing how runs count in the play...", HEAD)
-
-        self.display.show(waiting)
+        self.display.show(lambda canvas: paint_waiting(canvas, caller))
         try:
             seat = await asyncio.wait_for(handoff, 300)
         except TimeoutError:

@@ -361,7 +361,7 @@ async def test_the_peer_port_is_not_on_the_callers_address(tmp_path: Path, postg
     config.server.host = "0.0.0.0"
     async with running(config) as door:
         assert door.link is not None and door.link.address == "127.0.0.1"
-        assert {s.getsockname()[0] for s in door._peers.sockets} == {"127.0.0.1"}
+        assert {s.getsockname()[0] for s in door.listening.peers.sockets} == {"127.0.0.1"}
 
 
 async def test_a_relayed_caller_keeps_their_own_address(shared: DoorServer) -> None:

@@ -438,7 +438,7 @@ async def test_the_console_lists_every_key_and_rings_over_a_watched_game(door: D
     """Q and R were missing from the key bar; a page while the
     sysop watched a game only rang the bell; "Doing" said "main menu" at
     the resume question."""
-    from door.sysop.console import KEYS
+    from door.sysop.console_screen import KEYS
 
     sysop = await sysop_login(door, sysop_key)
     text = " ".join(sysop.screen.text().split())

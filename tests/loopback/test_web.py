@@ -343,7 +343,7 @@ async def test_a_ping_flood_that_never_reads_cannot_fill_the_door(web: DoorServe
                  f"Origin: {origin(web)}\r\n\r\n".encode())
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     assert head.startswith(b"HTTP/1.1 101")
-    [connection] = [c for c in web._web.server.connections]  # type: ignore[union-attr, attr-defined]
+    [connection] = [c for c in web.listening.web.server.connections]  # type: ignore[union-attr, attr-defined]
     started = asyncio.get_running_loop().time()
     writer.write(_ping_frames(100_000))  # 10.6 MB of pings, never a byte read back (it waits in our buffers)
     await asyncio.sleep(2.0)

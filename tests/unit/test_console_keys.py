@@ -80,8 +80,8 @@ def test_while_watching_only_escape_or_q_does_anything() -> None:
 def test_the_key_bar_is_made_from_the_bindings() -> None:
     """Every key the console takes is said on its key bar, from the one
     table the bindings are made from; the bar fits 80 columns."""
-    from door.sysop.console import KEYS
     from door.sysop.console_keys import CONSOLE_KEYS, CONSOLE_KEYS_HELP, key_bar
+    from door.sysop.console_screen import KEYS
 
     assert key_bar() == KEYS
     text = " ".join(KEYS)

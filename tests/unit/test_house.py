@@ -34,7 +34,6 @@ STILL_WIDE = {
     "door/net/terminal.py:Terminal",
     "door/play/view_state.py:ViewState",
     "door/records/statistics.py:Statistics",
-    "door/server.py:DoorServer",
     "engine/game.py:Game",
 }
 

@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("door.sysop",),
     ("door.context",),
     ("door.caller",),
-    ("door.server", "door.service", "door.sorry_mode", "door.door_mode", "door.workers", "door.cli", "door"),
+    ("door.server", "door.connections", "door.service", "door.sorry_mode", "door.door_mode", "door.workers", "door.cli", "door"),
 ]
 """Lowest first.  ``door.config`` (plain values read from door.toml) sits
 above ``play`` because its caller defaults are the game options; the
