@@ -297,7 +297,7 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
     lines = [title, ""] + [f"{i}  {g.line()}" if numbered else g.line() for i, g in enumerate(games, 1)]
     if not games:
         lines.append("No games recorded yet.")
-    seeds, said = _seeds_lines(store, seeded)
+    seeds, said = await _seeds_lines(store, seeded)
     on_demand = bool(seeds) and display.lines  # (four seeds of 64 digits said only on demand)
     if seeds:
         lines += ["", said] if on_demand else ["", *seeds]
@@ -315,16 +315,19 @@ async def show_recent_games(display: Display, store: Store, caller: Caller) -> G
     return await _pick_game(display, numbered, seeds)
 
 
-def _seeds_lines(store: Store, seeded: GameSummary | None) -> tuple[list[str], str]:
+async def _seeds_lines(store: Store, seeded: GameSummary | None) -> tuple[list[str], str]:
     """The seeds of ``seeded``, a game dealt by a verifiable shuffle, as
-    shown (the door's own kept back while the day's deal is on), and what
+    shown (the door's own kept back while a day's deal may not be shown:
+    :meth:`~door.records.daily.Daily.sealed_now`), and what
     the line presentation says of them instead; ``([], "")`` for no game,
     or a game without them."""
     s = seeded.shuffle if seeded is not None else None
     if seeded is None or s is None:
         return [], ""
-    sealed = store.daily.sealed(s)  # today's deal: its seed is nobody's before the day is over
-    door_seed = s.server_seed if sealed is None else f"(today's deal: shown once {sealed} is over)"
+    sealed = await store.daily.sealed_now(s)  # a day's deal: its seed is nobody's before it may be shown
+    kept = (f"(today's deal: shown once {sealed} is over)" if sealed == store.daily.today()
+            else f"(the deal of {sealed}: shown once its plays are over)")
+    door_seed = s.server_seed if sealed is None else kept
     seeds = [f"Seeds of game #{seeded.number} (deal it again: cribbage-door verify, or the manual):",
              f"  {'door':<6} {door_seed}", f"  {'sha256':<6} {s.commitment}",
              f"  {fit(seeded.players[0], 6):<6} {s.player_seeds[0]}",

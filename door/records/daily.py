@@ -55,13 +55,25 @@ from door.ui.cells import fit
 from engine.game import replay
 from engine.shuffle import SeededShuffle, commitment, game_number, player_seed
 
-__all__ = ["Daily", "DailyResult", "DailyPlay", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed",
+__all__ = ["Daily", "DailyResult", "DailyPlay", "REVEAL_GRACE", "day_end", "day_of", "par_line", "marker", "daily_shuffle", "strategy_seed",
            "newcomer_words", "shared_networks"]
 
 
 def day_of(seconds: float) -> str:
     """The local date of ``seconds`` since the epoch: ``"2026-11-26"``."""
     return time.strftime("%Y-%m-%d", time.localtime(seconds))
+
+
+REVEAL_GRACE = 3 * 3600.0
+"""Seconds after a day ends by which its seed is shown even while a play
+of it goes on (one left unfinished, or a caller who began at midnight
+and plays on): from then on its results stay as they stand."""
+
+
+def day_end(day: str) -> float:
+    """When ``day`` (``"2026-11-26"``, local) ends: seconds since the epoch."""
+    after = datetime.date.fromisoformat(day) + datetime.timedelta(days=1)
+    return time.mktime((after.year, after.month, after.day, 0, 0, 0, 0, 0, -1))
 
 
 def marker(day: str) -> str:
@@ -200,9 +212,35 @@ class Daily:
 
     def sealed(self, shuffle: SeededShuffle) -> str | None:
         """The day whose deal ``shuffle`` is, while that day lasts (its
-        seed must not be shown); else ``None``."""
+        seed must not be shown); else ``None``.  The seed may still be
+        kept after the day: :meth:`sealed_now` says."""
         today = self.today()
         return today if shuffle.player_seeds[0] == marker(today) else None
+
+    async def shown(self, day: str) -> bool:
+        """True once ``day``'s seed may be shown, which fixes its results:
+        the day is over, and every play of it is finished or
+        :data:`REVEAL_GRACE` seconds have passed since the day ended (a
+        play begun before midnight goes on to its end; once the seed is
+        shown, a play still going on could use it, so its result stays
+        as it stood: :meth:`finish`)."""
+        if not self.over(day):
+            return False
+        if self.clock() >= day_end(day) + REVEAL_GRACE:
+            return True
+        return not await self.database.query(lambda db: db.execute(
+            "SELECT 1 FROM daily_plays WHERE day = ? AND (score IS NULL OR unfinished = 1)", (day,)).fetchone())
+
+    async def sealed_now(self, shuffle: SeededShuffle) -> str | None:
+        """The day whose deal ``shuffle`` is while its seed may not be
+        shown (today's, or yesterday's still played: :meth:`shown`); else
+        ``None``."""
+        today = self.today()
+        yesterday = (datetime.date.fromisoformat(today) - datetime.timedelta(days=1)).isoformat()
+        for day in (today, yesterday):
+            if shuffle.player_seeds[0] == marker(day) and not await self.shown(day):
+                return day
+        return None
 
     async def seed(self, day: str) -> str:
         """``day``'s secret seed (64 hex digits): drawn from
@@ -225,8 +263,9 @@ class Daily:
         return commitment(await self.seed(day))
 
     async def revealed(self, day: str) -> str | None:
-        """``day``'s seed once the day is over and a seed was drawn for it; else ``None``."""
-        if not self.over(day):
+        """``day``'s seed once it may be shown (:meth:`shown`) and a seed
+        was drawn for it; else ``None``."""
+        if not await self.shown(day):
             return None
         return await self.database.query(lambda db: (lambda row: None if row is None else str(row[0]))(
             db.execute("SELECT seed FROM daily_seeds WHERE day = ?", (day,)).fetchone()))
@@ -286,7 +325,13 @@ class Daily:
     async def finish(self, account_id: int, day: str, score: int, computer: int, finished: bool = True) -> None:
         """Keep ``account_id``'s result on ``day``'s deal (their points and
         the computer's); ``finished`` False: how an unfinished play stands
-        now (ranked as it stands if the day ends before it is finished)."""
+        now (ranked as it stands if the day ends before it is finished).
+        Once the day's seed may be shown (:meth:`shown`) its results stay
+        as they are: a play that goes on after that keeps nothing."""
+        if not await self.shown(day):
+            await self._keep(account_id, day, score, computer, finished)
+
+    async def _keep(self, account_id: int, day: str, score: int, computer: int, finished: bool) -> None:
         await self.database.tx(lambda db: db.execute(
             "UPDATE daily_plays SET score = ?, computer = ?, unfinished = ? WHERE day = ? AND account_id = ?",
             (score, computer, 0 if finished else 1, day, account_id)))
@@ -328,7 +373,7 @@ class Daily:
                     scores = (game.scores()[saved.seat], game.scores()[1 - saved.seat])
                 except (ValueError, KeyError):
                     pass
-            await self.finish(account_id, day, scores[0], scores[1], finished=False)
+            await self._keep(account_id, day, scores[0], scores[1], finished=False)
 
     async def ranking(self, day: str) -> list[DailyResult]:
         """``day``'s plays, best first: by the margin over the computer,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from door.records.connection import Connection
-from door.records.daily import daily_shuffle, marker
+from door.records.daily import REVEAL_GRACE, daily_shuffle, marker
 from door.records.store import Store
 from engine.cards import Card, CardParseError, format_cards, parse_cards, shuffled_deck
 from engine.shuffle import SeededShuffle, ShuffleError
@@ -140,6 +140,9 @@ async def verify_daily(store: Store, day: str) -> tuple[list[str], bool]:
     :class:`~door.records.store.StoreError` when the store cannot be read."""
     if not store.daily.over(day):
         return [f"{day} is not over: its seed is shown, and its deal checked, once it is."], False
+    if not await store.daily.shown(day):
+        return [f"{day}'s deal is still being played: its seed is shown, and its deal checked, once every "
+                f"play of it is over (at most {REVEAL_GRACE / 3600:g} hours after the day)."], False
     seed = await store.daily.revealed(day)
     if seed is None:
         return [f"no deal was dealt on {day}."], False

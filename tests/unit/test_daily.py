@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from door.records.cli import run_records
-from door.records.daily import day_of, marker
+from door.records.daily import REVEAL_GRACE, day_end, day_of, marker
 from door.records.games import Opponent
 from door.records.passwords import hash_password
 from door.records.ranked.fair_play import FairPlayRules
@@ -220,3 +220,50 @@ def test_records_daily_flags_the_accounts_of_one_network(tmp_path: Path) -> None
     bad = io.StringIO()
     assert run_records(argparse.Namespace(action="daily", target="yesterday", yes=False, days=30.0),
                        tmp_path / DATABASE_NAME, bad) == 2
+
+
+async def test_a_days_seed_waits_for_its_plays_and_fixes_their_results_once_shown(tmp_path: Path) -> None:
+    """A play begun before midnight goes on after it; the day's seed is
+    shown only once every play of it is over, or :data:`REVEAL_GRACE`
+    after the day (it was shown at midnight: a second account could read
+    it and the first finish the deal knowing every card, ranked on the
+    day); once shown, a play still going on keeps nothing more."""
+    clock = Clock("2026-11-26")
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        ann, bob, cy = [await store.accounts.create(n, hash_password(f"{n}-secret")) for n in ("Ann", "Bob", "Cy")]
+        day = store.daily.today()
+        deal = await store.daily.deal(day)
+        for account in (ann, bob, cy):
+            assert await store.daily.claim(account.id, day) is None
+        await store.daily.finish(ann.id, day, 61, 40)
+        await store.daily.finish(cy.id, day, 30, 50, finished=False)  # Cy's line dropped: her standing kept
+        clock.now = day_end(day) + 1800  # half past midnight: Bob plays on, Cy's play is unfinished
+        assert store.daily.over(day) and await store.daily.revealed(day) is None
+        assert await store.daily.sealed_now(deal) == day
+        await store.daily.finish(bob.id, day, 61, 55)  # Bob finishes: kept
+        assert await store.daily.revealed(day) is None  # (Cy's play may still go on)
+        clock.now = day_end(day) + REVEAL_GRACE
+        assert await store.daily.revealed(day) == deal.server_seed and await store.daily.sealed_now(deal) is None
+        await store.daily.finish(cy.id, day, 61, 0)  # Cy goes on knowing the cards: too late to count
+        ranking = await store.daily.ranking(day)
+        assert [(r.name, r.score, r.computer, r.unfinished) for r in ranking] == [
+            ("Ann", 61, 40, False), ("Bob", 61, 55, False), ("Cy", 30, 50, True)]
+    finally:
+        await store.close()
+
+
+async def test_a_days_seed_is_shown_after_midnight_once_its_plays_are_over(tmp_path: Path) -> None:
+    clock = Clock("2026-11-26")
+    store = await Store.open(tmp_path / DATABASE_NAME, clock)
+    try:
+        ann = await store.accounts.create("Ann", hash_password("Ann-secret"))
+        day = store.daily.today()
+        deal = await store.daily.deal(day)
+        assert await store.daily.claim(ann.id, day) is None
+        await store.daily.finish(ann.id, day, 61, 40)
+        assert await store.daily.revealed(day) is None  # (the day lasts)
+        clock.now = day_end(day) + 1
+        assert await store.daily.revealed(day) == deal.server_seed
+    finally:
+        await store.close()
