@@ -149,7 +149,7 @@ class Advising:
         game is over (a note worked out after the last hand ended would
         push the game's result out of the messages, where the caller reads
         it)."""
-        self.vs.chat.append((self._now(), "***", note))
+        self.vs.add_chat((self._now(), "***", note))
         game = self.table.game if self.table is not None else None
         if game is None or not game.over:
             self.vs.say(note)

@@ -282,15 +282,14 @@ class HumanSeat(Advising):
         """Show ``text`` in the message area and the chat window (from the
         door, not the game)."""
         self.vs.say(text)
-        self.vs.chat.append((self._now(), "***", text))
+        self.vs.add_chat((self._now(), "***", text))
         if self.table is not None and self.table.game is not None:
             self._update()
         if self._clock() is not None:
             self.display.terminal.wake()  # the opponent's line dropped: the countdown starts
 
     def on_chat(self, line: ChatLine) -> None:
-        self.vs.chat.append(line)
-        del self.vs.chat[:-100]
+        self.vs.add_chat(line)
         if line[1] != self.name and self.vs.mode is not Mode.CHAT and not self.vs.chatting:
             self.vs.say(f"{line[1]} says: {line[2]}")
         if self.table is not None and self.table.game is not None:
@@ -418,7 +417,7 @@ class HumanSeat(Advising):
         elif isinstance(intent, Deal):
             why = table.deal(self.index)
             if why:  # in the chat window, where the player is: not left in the messages after the deal
-                self.vs.chat.append((self._now(), "***", why))
+                self.vs.add_chat((self._now(), "***", why))
         elif isinstance(intent, Say):
             table.chat(self.index, intent.text)
         elif isinstance(intent, Leave):

@@ -184,7 +184,7 @@ class LineSeat(HumanSeat):
         if lost:
             super().advise(note)
         else:
-            self.vs.chat.append((self._now(), "***", note))
+            self.vs.add_chat((self._now(), "***", note))
 
     def _pegging_note(self, game: Game, hand: int) -> None:
         if not self._quiet:  # (not the notes of the hands told again: they were said when played)
@@ -197,8 +197,7 @@ class LineSeat(HumanSeat):
     def on_chat(self, line: tuple[float, str, str]) -> None:
         """Another player's chat line, said (one of the chat so far, to a
         caller who comes back, kept only)."""
-        self.vs.chat.append(line)
-        del self.vs.chat[:-100]
+        self.vs.add_chat(line)
         if line[1] != self.name and not self._back:
             kind, words = self._prompt() if self.table is not None and self.table.game is not None else (Prompt.NONE, "")
             again = [words] if words and kind not in LINE_PROMPTS else []  # (a line's prompt is written again by the display)

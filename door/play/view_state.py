@@ -30,6 +30,10 @@ class Mode(enum.Enum):
     OVER = "over"          # the game is over: play again?
 
 
+CHAT_KEPT = 100
+"""Lines a chat window keeps (as the table's chat log: the window shows
+the last few dozen)."""
+
 WRAP_MEMO = 128
 """Texts a view keeps wrapped (the messages and chat lines on its screen
 are a few dozen)."""
@@ -73,6 +77,8 @@ class ViewState:
     options: CallerOptions = field(default_factory=CallerOptions)
     holding: bool = False
     chat: list[tuple[float, str, str]] = field(default_factory=list)
+    """The chat window's lines (when, who, what; ``"***"`` for the door's
+    own notices), the last :data:`CHAT_KEPT` only: :meth:`add_chat`."""
     chat_input: str = ""
     chatting: bool = False
     spectator: bool = False
@@ -107,6 +113,12 @@ class ViewState:
     key does here): shown under the messages until the mode changes or the
     game moves on, never left behind in the log."""
     note_mode: Mode | None = None
+
+    def add_chat(self, line: tuple[float, str, str]) -> None:
+        """Add ``line`` (when, who, what) to the chat window, which keeps
+        the last :data:`CHAT_KEPT` lines."""
+        self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
 
     def tell(self, text: str) -> None:
         """Show ``text`` as the :attr:`note` of the current mode."""
