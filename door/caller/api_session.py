@@ -212,9 +212,9 @@ class ProgramSession(ProgramSide):
 
     async def _admitted(self) -> bool:
         """The program is let in as a caller is
-        (:func:`~door.caller.admission.admit`), and told of its moves
-        made due by correspondence; False when it is turned away (``bye``
-        said)."""
+        (:func:`~door.caller.admission.admit`), and from then on told when
+        a game by correspondence comes to wait on its move (``your_move``);
+        False when it is turned away (``bye`` said)."""
         self.presence.bot = self.who.bot
         turned = await admit(self)
         if turned is not None:
