@@ -21,6 +21,8 @@ from door.records.names import name_key
 from door.records.passwords import hash_password
 from door.records.store import Store
 from door.server import DoorServer
+from tests.loopback.test_bot_pool import until_listed
+from tests.loopback.test_bots import bot_in
 from tests.loopback.test_callers import PASSWORD
 from tests.loopback.test_correspondence import _call
 from tests.loopback.test_correspondence_nodes import _seen_at, _two_nodes
@@ -131,5 +133,42 @@ async def test_a_program_s_claim_is_released_when_it_leaves(tmp_path: Path, post
             assert _here(node_a, "Ann") == [False] and not _here(node_b, "Ann")
             assert await _holder(store, ann_id) == await _node_id(node_a)
             ann.close()
+    finally:
+        await store.close()
+
+
+async def _holder_becomes(store: Store, account_id: int, node: int | None) -> bool:
+    """Wait (bounded) until the store says ``node`` holds ``account_id``'s session."""
+    for _ in range(100):
+        if await _holder(store, account_id) == node:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+async def test_a_program_that_drops_during_a_game_keeps_its_claim_until_the_game_ends(
+        tmp_path: Path, postgres: PostgresServer) -> None:
+    url = postgres.new_database()
+    store = await Store.open(url)
+    try:
+        async with _two_nodes(tmp_path, url, FakeClock(time.time())) as (_, node_b):
+            _, robo_token = await store.bots.make("Robo")
+            _, bender_token = await store.bots.make("Bender")
+            robo_account = await store.accounts.find("Robo")
+            assert robo_account is not None
+            robo = await bot_in(node_b, "Robo", robo_token)
+            bender = await bot_in(node_b, "Bender", bender_token)  # (at the menu: it accepts by itself)
+            await until_listed(robo, "Bender")
+            await robo.send(json.dumps({"type": "challenge", "name": "Bender"}))
+            await next_message(robo, "table")
+            await next_message(robo, "ask")
+            await robo.close()  # Robo's line drops: the game waits for it to come back
+            assert await until(lambda: not _here(node_b, "Robo"))
+            assert len(node_b.ctx.lobby.tables) == 1
+            await asyncio.sleep(0.5)
+            assert await _holder(store, robo_account.id) == await _node_id(node_b)  # (calling any node leads back)
+            await bender.send(json.dumps({"type": "leave"}))  # Bender leaves the table too: the game ends
+            assert await until(lambda: not node_b.ctx.lobby.tables, timeout=15)
+            assert await _holder_becomes(store, robo_account.id, None)
     finally:
         await store.close()
