@@ -4,7 +4,9 @@ an account already on line at the other node takes the account's one
 session (a program cannot be handed over to another node as a caller at
 the screens is): the older session there is closed and told why, as one
 is when the account logs in again at the same node.  The program's claim
-goes with its session: a later login at its node is not sent elsewhere."""
+goes with its session (a later login at its node is not sent elsewhere),
+or, when it left a game going on at its node, with that game.  At one
+node, an older program's session is told in a ``bye``."""
 
 from __future__ import annotations
 
@@ -31,6 +33,7 @@ from tests.loopback.test_tournament_play import _program
 from tests.support.clients import until
 from tests.support.fake_clock import FakeClock
 from tests.support.postgres import PostgresServer
+from tests.support.server import make_config, running
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e '.[test]')")
 
@@ -172,3 +175,17 @@ async def test_a_program_that_drops_during_a_game_keeps_its_claim_until_the_game
             assert await _holder_becomes(store, robo_account.id, None)
     finally:
         await store.close()
+
+
+async def test_a_program_closed_by_a_login_at_its_own_node_is_told_in_a_bye(tmp_path: Path) -> None:
+    """At one node too: the older program's session is told why in a
+    ``bye`` (once a bell and a terminal's coloured line, which a program
+    cannot read as JSON)."""
+    async with running(make_config(tmp_path)) as door:
+        await door.store.accounts.create("Ann", hash_password(PASSWORD))
+        older = await _program(door.web_port, "Ann")
+        newer = await _program(door.web_port, "Ann")
+        assert TOLD in await _closed_with_bye(older)
+        await _still_on_line(newer)
+        assert _here(door, "Ann") == [False]
+        await newer.close()
