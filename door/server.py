@@ -50,7 +50,7 @@ from door.sysop.ban_list import BanList
 from door.sysop.club_night import ClubNight, NightTerms
 from door.sysop.console import KICKED
 from door.sysop.lobby import Lobby
-from door.sysop.node_link import NodeLink, told_here
+from door.sysop.node_link import NodeLink, taken_here, told_here
 from door.sysop.tournament_loop import run_director
 
 __all__ = ["DoorServer", "serve", "HEALTH_EVERY", "HEALTH_WAIT"]
@@ -272,7 +272,8 @@ class DoorServer:
         tls, client = peer_tls(store.peer_certfile, store.peer_keyfile, store.peer_cafile) if store.peer_certfile \
             else (None, None)
         peers = await start_peers(Bind(host, port), secret, self.connections.peer, tls=tls, kick=self._kicked,
-                                  turn=lambda turn: told_here(self.ctx.lobby, turn))
+                                  turn=lambda turn: told_here(self.ctx.lobby, turn),
+                                  take=lambda take: taken_here(self.ctx.lobby, take))
         self.listening.peers, port = peers, peers.port
         self.link = NodeLink(self.store, self.ctx.lobby, host, port, secret, tls=client)
         await self.link.start()

@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from door.caller.admission import admit
+from door.caller.admission import admit, release, take_session
 from door.caller.api_account import as_error, register, review
 from door.caller.api_challenges import answer, challenge, lobby_message, page
 from door.caller.api_correspondence import answer_offer, away, make_offer, open_by_protocol, send_games
@@ -196,6 +196,7 @@ class ProgramSession(ProgramSide):
         finally:
             self.ctx.lobby.at_menu(self.presence, False)
             self.presence.your_move = None
+            await release(self)  # (as at the screens: after the games it left going on here end)
 
     async def _session(self) -> bool:
         """True when the program left (``bye`` is said then)."""
@@ -212,11 +213,13 @@ class ProgramSession(ProgramSide):
 
     async def _admitted(self) -> bool:
         """The program is let in as a caller is
-        (:func:`~door.caller.admission.admit`), and from then on told when
-        a game by correspondence comes to wait on its move (``your_move``);
-        False when it is turned away (``bye`` said)."""
+        (:func:`~door.caller.admission.admit`: the account's one session
+        across the nodes, an older one here or at another node closed:
+        :func:`~door.caller.admission.take_session`), and from then on
+        told when a game by correspondence comes to wait on its move
+        (``your_move``); False when it is turned away (``bye`` said)."""
         self.presence.bot = self.who.bot
-        turned = await admit(self)
+        turned = await admit(self, lambda account: take_session(self, account))
         if turned is not None:
             self.link.send({"type": "bye", "text": turned.text})
             return False

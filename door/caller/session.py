@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
-from door.caller.admission import admit
+from door.caller.admission import admit, release
 from door.caller.challenges import answer_challenge, challenge_caller
 from door.caller.club import club_night
 from door.caller.correspondence import correspondence, login_news
@@ -45,7 +45,6 @@ from door.records.game_kinds import GameKind
 from door.records.store import SavedGame
 from door.sysop.club_night import ClubNight, Night
 from door.sysop.doing import Doing
-from door.sysop.node_link import NodeLink
 from door.ui.display import Presentation
 from door.ui.prompts import BACK, ask_choice, ask_line, charset_test, goodbye, show_page
 from engine.rules import Rules
@@ -64,18 +63,6 @@ NO_LOGIN = Login()
 """What a transport proved of a caller it knows nothing of (telnet, the web page)."""
 
 
-_RELEASING: set[asyncio.Task[None]] = set()
-"""Claims of callers who left while a game of theirs here went on, released when it ends."""
-
-
-async def _release_after(link: NodeLink, tables: list[Table], account_id: int, conn: int) -> None:
-    """Release the claim of ``account_id``'s ended session ``conn`` here
-    once ``tables`` (games of theirs that went on here) have ended."""
-    for table in tables:
-        await table.ended.wait()
-    await link.release(account_id, conn)
-
-
 class CallerSession(CallerSide):
     """One caller's session (the original door's flow, with accounts, records and
     the sysop), from the welcome screen to goodbye: who is calling, a game
@@ -92,24 +79,13 @@ class CallerSession(CallerSide):
         after logging in); ``start``: the menu's choice to carry out first
         (a hub's board asked for it).  A hang-up anywhere in the session ends it here,
         the one place that handles :class:`~door.net.terminal.HungUp`."""
-        ctx, presence = self.ctx, self.presence
         try:
             await self._flow(proved, caller, challenge, start)
         except HungUp:
             pass  # the line ended (or the session went on at another node): nothing more to say to it
         finally:
             self.display.close()
-            identity = presence.identity
-            if ctx.link is not None and identity is not None and identity.account is not None:
-                # a game here that waits for them keeps their claim (calling any node takes them back to it)
-                # until it ends: then the store keeps it, and any node may take it up
-                tables = [t for t in ctx.lobby.tables if any(s.identity == identity for s in t.seats)]
-                release = _release_after(ctx.link, tables, identity.account, presence.conn)
-                if tables:
-                    _RELEASING.add(task := asyncio.create_task(release))
-                    task.add_done_callback(_RELEASING.discard)
-                else:
-                    await release
+            await release(self)  # (a game here that waits for them keeps their claim until it ends)
 
     async def _flow(self, proved: Login, caller: Caller | None, challenge: str, start: MenuItem | None) -> None:
         """Who is calling, let in or not, settled in (their presentation
@@ -160,17 +136,19 @@ class CallerSession(CallerSide):
             self.log.info("caller is %r%s", self.caller.name, " (guest)" if self.caller.guest else "")
         return turned is None
 
-    async def _claim(self, account: Account) -> None:
+    async def _claim(self, account: Account) -> bool:
         """One session an account across the nodes: where it is on line,
         the caller goes (that node closes the older session); back here
-        only when that node cannot be reached."""
+        only when that node cannot be reached.  True (for
+        :func:`~door.caller.admission.admit`: the claim is here)."""
         link, conn = self.ctx.link, self.presence.conn
         if link is None:
-            return
+            return True
         node = await link.claim(account.id, conn, force=self.terminal.kind is TerminalKind.PEER)
         if node is not None:
             await hand_over(self, node, purpose="session")
             await link.claim(account.id, conn, force=True)  # that node is gone: here
+        return True
 
     async def _settle_in(self, proved: Login, challenge: str) -> None:
         """The caller's options and presentation (screen-reader mode kept

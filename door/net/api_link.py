@@ -95,6 +95,13 @@ class ApiLink(WebTerminal):
         """Send ``message`` (a JSON object) as one text message."""
         self.write(json.dumps(message, separators=(",", ":")).encode())
 
+    def ring(self) -> None:
+        """A program has no bell: nothing is sent."""
+
+    def say_farewell(self, text: str) -> None:
+        """``text`` said as the door ends the session: a ``bye`` message."""
+        self.send({"type": "bye", "text": text})
+
     def _write(self, data: bytes) -> None:
         self._frames.append(data.decode())
         if self._sender is None or self._sender.done():

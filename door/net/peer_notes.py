@@ -1,7 +1,9 @@
 """The signed one-line requests one node sends another's peer port
 (:mod:`door.net.peer_socket`) instead of handing it a caller: a sysop
 ending a call there (:class:`PeerKick`), a game by turns now waiting on a
-player on line there (:class:`PeerTurn`).  Each is JSON after its word,
+player on line there (:class:`PeerTurn`), an account logging in at the
+sending node by the game protocol taking over its session there
+(:class:`PeerTakeOver`).  Each is JSON after its word,
 with a fresh nonce, and HMAC-SHA256 under the peer secret of the port's
 nonce and every field, under a label of its own (so that no signed line
 can be taken for another kind)."""
@@ -17,13 +19,14 @@ from typing import Any
 
 from door.net.hello import check_name, hello_fields
 
-__all__ = ["NONCE_BYTES", "PeerKick", "PeerTurn", "canonical", "sign"]
+__all__ = ["NONCE_BYTES", "PeerKick", "PeerTakeOver", "PeerTurn", "canonical", "sign"]
 
 NONCE_BYTES = 32
 """The length of every nonce of the peer link, in bytes."""
 
 _KICK_LABEL = b"cribbage-door peer kick v1"
 _TURN_LABEL = b"cribbage-door peer turn v1"
+_TAKE_LABEL = b"cribbage-door peer take-over v1"
 
 
 def sign(secret: bytes, label: bytes, *parts: bytes) -> str:
@@ -102,3 +105,37 @@ class PeerTurn:
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise ValueError(f"{label}: a positive whole number")
         return cls(fields["account"], fields["game"], fields["number"], check_name(fields["other"]))
+
+
+@dataclass(frozen=True)
+class PeerTakeOver:
+    """The account whose id is ``account`` logs in at the sending node by
+    the game protocol (a program cannot be handed to another node): its
+    sessions at the node this is sent to are closed, their players told
+    why.  Sent as ``TAKE {json}``, signed as a :class:`PeerKick` is (with
+    a label of its own); the port answers ``TAKEN`` once no session of the
+    account is on line there, ``HELD`` when one did not end in time, and
+    closes."""
+
+    account: int
+
+    def encode(self, secret: bytes, nonce: bytes) -> bytes:
+        """The line ``TAKE {json}\n`` for the port that sent ``nonce``."""
+        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(NONCE_BYTES).hex()}
+        mac = sign(secret, _TAKE_LABEL, nonce, canonical(fields))
+        return b"TAKE " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+
+    @classmethod
+    def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerTakeOver:
+        """Read a ``TAKE`` line sent to the port that sent ``nonce``.
+        Raises ``ValueError`` (saying what is wrong) for anything but a
+        well-formed one whose MAC under ``secret`` is right."""
+        fields = hello_fields(line, "TAKE", [*cls.__dataclass_fields__, "nonce", "mac"])
+        mac = fields.pop("mac")
+        if not isinstance(mac, str) or not hmac.compare_digest(
+                mac.encode("ascii", "replace"), sign(secret, _TAKE_LABEL, nonce, canonical(fields)).encode()):
+            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
+        account = fields["account"]
+        if not isinstance(account, int) or isinstance(account, bool) or account < 1:
+            raise ValueError("account: a positive whole number")
+        return cls(account)

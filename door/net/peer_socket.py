@@ -71,18 +71,24 @@ from door.net.hello import (
 )
 from door.net.listener import Bind, Listener
 from door.net.logs import SOURCE
-from door.net.peer_notes import NONCE_BYTES, PeerKick, PeerTurn, canonical, sign
+from door.net.peer_notes import NONCE_BYTES, PeerKick, PeerTakeOver, PeerTurn, canonical, sign
 from door.net.private import SecretFileError, check_private
 from door.net.relay import RelayedTerminal
 from door.net.terminal import Terminal, TerminalKind
 
-__all__ = ["peer_tls", "PeerHello", "PeerKick", "PeerTurn", "send_kick", "send_turn", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
-           "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL"]
+__all__ = ["peer_tls", "PeerHello", "PeerKick", "PeerTakeOver", "PeerTurn", "send_kick", "send_take_over",
+           "send_turn", "PeerTerminal", "start_peers", "connect_peer", "load_peer_secret", "HELLO_LIMIT",
+           "HELLO_TIMEOUT", "PENDING_LIMIT", "PENDING_PER_ADDRESS", "PEER_SECRET", "REFUSAL", "TAKE_WAIT"]
 
 log = logging.getLogger(__name__)
 
 HELLO_TIMEOUT = 5.0
 """Seconds a new connection has to finish the handshake (either side)."""
+
+TAKE_WAIT = HELLO_TIMEOUT - 1.0
+"""Seconds a node asked to close an account's sessions (:class:`PeerTakeOver`)
+waits for them to end before it answers that one is still held (within the
+asking node's :data:`HELLO_TIMEOUT`)."""
 
 PENDING_LIMIT = 64
 """Connections that may be waiting to finish the handshake at once; a new
@@ -282,6 +288,18 @@ async def send_turn(address: str, port: int, secret: bytes, turn: PeerTurn, tls:
     return {b"TOLD\n": True, b"NOBODY\n": False}.get(answer or b"")
 
 
+async def send_take_over(address: str, port: int, secret: bytes, take: PeerTakeOver,
+                         tls: ssl.SSLContext | None = None, source: str | None = None) -> bool | None:
+    """Ask the node at ``address``:``port`` to close the sessions of
+    ``take.account`` on line there (it logs in here by the game protocol):
+    True once none is, False when one did not end in time (within
+    :data:`TAKE_WAIT` seconds), ``None`` when the node cannot be reached or
+    does not answer within :data:`HELLO_TIMEOUT` seconds a step (``tls``,
+    ``source``: as :func:`connect_peer`)."""
+    answer = await _ask(address, port, lambda nonce: take.encode(secret, nonce), tls, source)
+    return {b"TAKEN\n": True, b"HELD\n": False}.get(answer or b"")
+
+
 def welcome(secret: bytes, nonce: bytes, their_nonce: bytes) -> bytes:
     """The port's answer to a right hello: ``WELCOME <mac>\\n`` over both
     nonces (``nonce`` the port's own)."""
@@ -321,7 +339,8 @@ async def start_peers(bind: Bind, secret: bytes,
                       session: Callable[[PeerTerminal, PeerHello], Awaitable[None]],
                       tls: ssl.SSLContext | None = None,
                       kick: Callable[[PeerKick], bool] | None = None,
-                      turn: Callable[[PeerTurn], bool] | None = None) -> Listener:
+                      turn: Callable[[PeerTurn], bool] | None = None,
+                      take: Callable[[PeerTakeOver], Awaitable[bool]] | None = None) -> Listener:
     """Listen where ``bind`` says and run
     ``session(terminal, hello)`` for each caller another node hands over
     with a hello signed with ``secret`` for that connection; ``tls``: the
@@ -330,7 +349,10 @@ async def start_peers(bind: Bind, secret: bytes,
     clear); ``kick(request)``: end a call another node's sysop asks to end
     (:class:`PeerKick`), True when somebody of that name was on line;
     ``turn(request)``: tell a player on line here that a game waits on them
-    (:class:`PeerTurn`), True when they were."""
+    (:class:`PeerTurn`), True when they were; ``take(request)``: close the
+    sessions here of an account that logs in at another node by the game
+    protocol (:class:`PeerTakeOver`), True once none is left (within
+    :data:`TAKE_WAIT` seconds)."""
     waiting: OrderedDict[asyncio.StreamWriter, str] = OrderedDict()
     """Connections in the handshake, oldest first, with their addresses."""
     by_address: Counter[str] = Counter()
@@ -353,6 +375,11 @@ async def start_peers(bind: Bind, secret: bytes,
             if line.startswith(b"TURN ") and turn is not None:
                 told = turn(PeerTurn.decode(line, secret, nonce))
                 writer.write(b"TOLD\n" if told else b"NOBODY\n")
+                writer.close()
+                return None
+            if line.startswith(b"TAKE ") and take is not None:
+                taken = await take(PeerTakeOver.decode(line, secret, nonce))
+                writer.write(b"TAKEN\n" if taken else b"HELD\n")
                 writer.close()
                 return None
             hello, theirs = PeerHello.decode(line, secret, nonce)

@@ -248,6 +248,10 @@ class Terminal(Output):
         once: a screen whose clock was stopped has something to show."""
         self._inbox.put_nowait(_WAKE)
 
+    def ring(self) -> None:
+        """The terminal's bell (BEL), to call the caller's eye to what follows."""
+        self.write(b"\x07")
+
     def say_farewell(self, text: str) -> None:
         """``text`` on a line of its own below whatever is on screen, in the
         default colours (:func:`~door.net.ansi.farewell`; plain, with no

@@ -52,9 +52,12 @@ if TYPE_CHECKING:
     from door.play.table import Seat, Table
     from door.records.store import SavedGame
 
-__all__ = ["Lobby", "CHALLENGE_COOLDOWN", "CHALLENGE_RATE", "CHALLENGE_RATE_WINDOW"]
+__all__ = ["Lobby", "LOGGED_IN_AGAIN", "CHALLENGE_COOLDOWN", "CHALLENGE_RATE", "CHALLENGE_RATE_WINDOW"]
 
 log = logging.getLogger(__name__)
+
+LOGGED_IN_AGAIN = "*** You logged in again from somewhere else: this line is closed. ***"
+"""What an account's older session is told as it is closed (:meth:`Lobby.close_sessions`)."""
 
 CHALLENGE_COOLDOWN = 120.0
 """Seconds after a caller declines a challenge (or its sender withdraws it)
@@ -143,26 +146,35 @@ class Lobby:
             del self._declined[pair]
         self.changed()
 
-    def holder(self, identity: Identity, besides: Presence) -> Presence | None:
-        """Another connection logged in as ``identity``, if any."""
+    def holder(self, identity: Identity, besides: Presence | None = None) -> Presence | None:
+        """Another connection than ``besides`` logged in as ``identity``, if any."""
         return next((p for p in self.presences.values() if p.identity == identity and p is not besides), None)
 
     async def take_over(self, presence: Presence, identity: Identity, timeout: float = 15.0) -> bool:
         """Make ``presence`` the one session of ``identity``: an older one
-        is told, disconnected, and waited for (its game is saved first), so
-        two sessions never write one account's game.  False
-        when the older session did not end within ``timeout`` seconds."""
-        while (old := self.holder(identity, presence)) is not None:
+        is closed (:meth:`close_sessions`), so two sessions never write
+        one account's game.  False when the older session did not end
+        within ``timeout`` seconds."""
+        if not await self.close_sessions(identity, presence, timeout):
+            return False
+        presence.identity = identity
+        return True
+
+    async def close_sessions(self, identity: Identity, besides: Presence | None = None, timeout: float = 15.0) -> bool:
+        """Close every session here of ``identity`` but ``besides`` (it
+        logged in again, here or at another node): each is told, its line
+        closed, and waited for (its game is saved first).  False when one
+        did not end within ``timeout`` seconds."""
+        while (old := self.holder(identity, besides)) is not None:
             log.info("%s logs in again: closing the older session (conn %d)", identity, old.conn)
-            old.terminal.write(b"\x07")
-            old.terminal.say_farewell("*** You logged in again from somewhere else: this line is closed. ***")
+            old.terminal.ring()
+            old.terminal.say_farewell(LOGGED_IN_AGAIN)
             old.terminal.close()
             old.terminal.lost()
             try:
                 await asyncio.wait_for(old.ended.wait(), timeout)
             except TimeoutError:
                 return False
-        presence.identity = identity
         return True
 
     def update(self, presence: Presence, doing: Doing, table: Table | None = None, whom: str = "",

@@ -26,6 +26,11 @@ workers' SQLite file (whose wake-up carries no payload), costs the store
 nothing, and wakes no node but the player's.  The turns wait in a queue
 of at most :data:`TURNS_WAITING`; a node that cannot be reached misses
 them (its player finds the game in their list).
+
+An account logging in here by the game protocol while its one session is
+at another live node takes it over there, over that node's peer port
+(:class:`~door.net.peer_socket.PeerTakeOver`, :meth:`NodeLink.take_over`):
+a program cannot be handed to another node as a caller at the screens is.
 """
 
 from __future__ import annotations
@@ -37,15 +42,16 @@ import time
 from collections.abc import Callable
 
 from door.net.logs import Fault
-from door.net.peer_socket import PeerKick, PeerTurn, secret_fingerprint, send_kick, send_turn
+from door.net.peer_notes import PeerTakeOver
+from door.net.peer_socket import TAKE_WAIT, PeerKick, PeerTurn, secret_fingerprint, send_kick, send_take_over, send_turn
 from door.net.private import SecretFileError
 from door.records.database import StoreError, Unreachable
 from door.records.nodes import CHANNEL, FORGET_AFTER, Node, Present
 from door.records.store import Store
 from door.sysop.lobby import Lobby
-from door.sysop.presence import tell_turn_here
+from door.sysop.presence import account_identity, tell_turn_here
 
-__all__ = ["NodeLink", "SecretMismatch", "BEAT", "STALE", "TURNS_WAITING", "told_here"]
+__all__ = ["NodeLink", "SecretMismatch", "BEAT", "STALE", "TURNS_WAITING", "taken_here", "told_here"]
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +86,16 @@ def told_here(lobby: Lobby, turn: PeerTurn) -> bool:
     log.debug("another node says game %d waits on account %d: %s", turn.game, turn.account,
               "told" if told else "not on line here")
     return told
+
+
+async def taken_here(lobby: Lobby, take: PeerTakeOver) -> bool:
+    """Another node says ``take.account`` logs in there by the game
+    protocol: close that account's sessions on line here, in ``lobby``
+    (each told why, its game saved first: :meth:`Lobby.close_sessions`).
+    True once none is left (the peer port answers ``TAKEN``), False when
+    one did not end within :data:`~door.net.peer_socket.TAKE_WAIT` seconds."""
+    log.info("account %d logs in at another node by the game protocol: its sessions here are closed", take.account)
+    return await lobby.close_sessions(account_identity(take.account), timeout=TAKE_WAIT)
 
 
 class SecretMismatch(SecretFileError):
@@ -231,6 +247,18 @@ class NodeLink:
                                source=self.address)
         log.info("%s asked node %d to end the call of %r: %s", by, node.id, person.name,
                  {True: "ended", False: "nobody of that name", None: "no answer"}[done])
+        return done
+
+    async def take_over(self, node: Node, account_id: int) -> bool | None:
+        """Ask ``node``, over its peer port, to close the sessions of
+        ``account_id`` on line there (it logs in here by the game
+        protocol, which cannot be handed over): True once none is left,
+        False when one did not end in time there, ``None`` when the node
+        cannot be reached or did not prove it holds the peer secret."""
+        done = await send_take_over(node.address, node.port, self.secret, PeerTakeOver(account_id), self.tls,
+                                    source=self.address)
+        log.info("asked node %d to close the sessions of account %d: %s", node.id, account_id,
+                 {True: "closed", False: "one did not end", None: "no answer"}[done])
         return done
 
     def tell_turn(self, person: Present, turn: PeerTurn) -> None:
