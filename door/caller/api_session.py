@@ -195,7 +195,7 @@ class ProgramSession(ProgramSide):
             pass  # the connection ended (or idled out)
         finally:
             self.ctx.lobby.at_menu(self.presence, False)
-            self.presence.your_move = None
+            self.presence.your_move = self.presence.deliver = None
             await release(self)  # (as at the screens: after the games it left going on here end)
 
     async def _session(self) -> bool:
@@ -224,6 +224,7 @@ class ProgramSession(ProgramSide):
             self.link.send({"type": "bye", "text": turned.text})
             return False
         self.presence.your_move = lambda game, other: self.send({"type": "your_move", "game": game, "name": other})
+        self.presence.deliver = self.notice  # (what the door tells it at any moment, the sysop's messages among it)
         self.log.info("program %r logged in by the game protocol (%s)", self.who.name,
                       "a bot" if self.who.bot else "a registered caller" if self.who.account else "a guest")
         return True

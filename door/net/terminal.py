@@ -363,7 +363,7 @@ class Terminal(Output):
             if (not self._warned and self.idle_warning < self.idle_timeout
                     and now >= self._last_input + self.idle_timeout - self.idle_warning):
                 self._warned = True
-                self.write(b"\x07")
+                self.ring()
                 if self.warn is not None:
                     self.warn(f"Press a key: the door hangs up in {self.idle_warning:g} seconds if nothing is typed.")
                 return False

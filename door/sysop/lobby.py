@@ -233,7 +233,7 @@ class Lobby:
 
     def message(self, presence: Presence, text: str) -> None:
         """A one-line message from the sysop to ``presence``."""
-        presence.terminal.write(b"\x07")
+        presence.terminal.ring()
         presence.tell(f"Message from the sysop: {text}")
 
     # -- sysops and pages ---------------------------------------------------------

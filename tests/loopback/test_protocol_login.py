@@ -5,6 +5,7 @@ dropped connection finds it going on at the next login."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import time
@@ -99,6 +100,22 @@ async def test_a_program_cannot_take_or_register_the_name_of_another_boards_call
     assert (await next_message(ws))["type"] == "welcome"
     await ws.close()
     assert await door.store.accounts.find("alice@BBS1") is None
+
+
+async def test_a_sysops_message_reaches_a_program_as_a_notice(door: DoorServer) -> None:
+    """The sysop's message to a program was a bell written raw to its
+    connection (a frame that is not JSON) and a line kept for a menu the
+    program never draws: it is a ``notice``, at the menu as in a game."""
+    ws = await opened(door)
+    await ws.send(json.dumps({"type": "login", "name": "Ann", "password": PASSWORD}))
+    await next_message(ws, "welcome")
+    await ws.send(json.dumps({"type": "lobby"}))
+    await next_message(ws, "lobby")
+    ann = next(p for p in door.ctx.lobby.presences.values() if p.name == "Ann")
+    door.ctx.lobby.message(ann, "the board goes down at ten")
+    assert json.loads(await asyncio.wait_for(ws.recv(), 10)) == {
+        "type": "notice", "text": "Message from the sysop: the board goes down at ten"}
+    await ws.close()
 
 
 async def test_a_registered_callers_game_is_kept_and_goes_on_after_a_drop(door: DoorServer) -> None:
