@@ -39,6 +39,35 @@ def canonical(fields: dict[str, Any]) -> bytes:
     return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
 
 
+def _line(word: bytes, label: bytes, note: Any, secret: bytes, nonce: bytes) -> bytes:
+    """The line ``WORD {json}\n`` of ``note`` (a dataclass) for the port
+    that sent ``nonce``: its fields, a fresh nonce and their MAC under
+    ``label``."""
+    fields: dict[str, Any] = {**asdict(note), "nonce": secrets.token_bytes(NONCE_BYTES).hex()}
+    mac = sign(secret, label, nonce, canonical(fields))
+    return word + b" " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+
+
+def _fields(line: bytes, word: str, label: bytes, names: list[str], secret: bytes, nonce: bytes) -> dict[str, Any]:
+    """The fields ``names`` of a ``word`` line sent to the port that sent
+    ``nonce``.  Raises ``ValueError`` for anything but a well-formed one
+    whose MAC under ``secret`` and ``label`` is right."""
+    fields = hello_fields(line, word, [*names, "nonce", "mac"])
+    mac = fields.pop("mac")
+    if not isinstance(mac, str) or not hmac.compare_digest(
+            mac.encode("ascii", "replace"), sign(secret, label, nonce, canonical(fields)).encode()):
+        raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
+    return fields
+
+
+def _positive(fields: dict[str, Any], label: str) -> int:
+    """``fields[label]``, a whole number of at least 1.  Raises ``ValueError``."""
+    value = fields[label]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ValueError(f"{label}: a positive whole number")
+    return value
+
+
 @dataclass(frozen=True)
 class PeerKick:
     """A sysop at another node ends the call of somebody on line at this
@@ -52,20 +81,14 @@ class PeerKick:
 
     def encode(self, secret: bytes, nonce: bytes) -> bytes:
         """The line ``KICK {json}\n`` for the port that sent ``nonce``."""
-        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(NONCE_BYTES).hex()}
-        mac = sign(secret, _KICK_LABEL, nonce, canonical(fields))
-        return b"KICK " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+        return _line(b"KICK", _KICK_LABEL, self, secret, nonce)
 
     @classmethod
     def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerKick:
         """Read a ``KICK`` line sent to the port that sent ``nonce``.
         Raises ``ValueError`` for anything but a well-formed one whose MAC
         under ``secret`` is right."""
-        fields = hello_fields(line, "KICK", [*cls.__dataclass_fields__, "nonce", "mac"])
-        mac = fields.pop("mac")
-        if not isinstance(mac, str) or not hmac.compare_digest(
-                mac.encode("ascii", "replace"), sign(secret, _KICK_LABEL, nonce, canonical(fields)).encode()):
-            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
+        fields = _fields(line, "KICK", _KICK_LABEL, [*cls.__dataclass_fields__], secret, nonce)
         return cls(check_name(fields["name"]), check_name(fields["by"]))
 
 
@@ -86,25 +109,16 @@ class PeerTurn:
 
     def encode(self, secret: bytes, nonce: bytes) -> bytes:
         """The line ``TURN {json}\n`` for the port that sent ``nonce``."""
-        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(NONCE_BYTES).hex()}
-        mac = sign(secret, _TURN_LABEL, nonce, canonical(fields))
-        return b"TURN " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+        return _line(b"TURN", _TURN_LABEL, self, secret, nonce)
 
     @classmethod
     def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerTurn:
         """Read a ``TURN`` line sent to the port that sent ``nonce``.
         Raises ``ValueError`` (saying what is wrong) for anything but a
         well-formed one whose MAC under ``secret`` is right."""
-        fields = hello_fields(line, "TURN", [*cls.__dataclass_fields__, "nonce", "mac"])
-        mac = fields.pop("mac")
-        if not isinstance(mac, str) or not hmac.compare_digest(
-                mac.encode("ascii", "replace"), sign(secret, _TURN_LABEL, nonce, canonical(fields)).encode()):
-            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
-        for label in ("account", "game", "number"):
-            value = fields[label]
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{label}: a positive whole number")
-        return cls(fields["account"], fields["game"], fields["number"], check_name(fields["other"]))
+        fields = _fields(line, "TURN", _TURN_LABEL, [*cls.__dataclass_fields__], secret, nonce)
+        return cls(_positive(fields, "account"), _positive(fields, "game"), _positive(fields, "number"),
+                   check_name(fields["other"]))
 
 
 @dataclass(frozen=True)
@@ -121,21 +135,12 @@ class PeerTakeOver:
 
     def encode(self, secret: bytes, nonce: bytes) -> bytes:
         """The line ``TAKE {json}\n`` for the port that sent ``nonce``."""
-        fields: dict[str, Any] = {**asdict(self), "nonce": secrets.token_bytes(NONCE_BYTES).hex()}
-        mac = sign(secret, _TAKE_LABEL, nonce, canonical(fields))
-        return b"TAKE " + json.dumps({**fields, "mac": mac}).encode("utf-8") + b"\n"
+        return _line(b"TAKE", _TAKE_LABEL, self, secret, nonce)
 
     @classmethod
     def decode(cls, line: bytes, secret: bytes, nonce: bytes) -> PeerTakeOver:
         """Read a ``TAKE`` line sent to the port that sent ``nonce``.
         Raises ``ValueError`` (saying what is wrong) for anything but a
         well-formed one whose MAC under ``secret`` is right."""
-        fields = hello_fields(line, "TAKE", [*cls.__dataclass_fields__, "nonce", "mac"])
-        mac = fields.pop("mac")
-        if not isinstance(mac, str) or not hmac.compare_digest(
-                mac.encode("ascii", "replace"), sign(secret, _TAKE_LABEL, nonce, canonical(fields)).encode()):
-            raise ValueError("wrong MAC (not signed with this store's peer secret, or not for this connection)")
-        account = fields["account"]
-        if not isinstance(account, int) or isinstance(account, bool) or account < 1:
-            raise ValueError("account: a positive whole number")
-        return cls(account)
+        return cls(_positive(_fields(line, "TAKE", _TAKE_LABEL, [*cls.__dataclass_fields__], secret, nonce),
+                             "account"))
