@@ -293,24 +293,32 @@ class RoundsView:
             name, EXTEND_HOURS, self._late_or_first(row.pairing)), f"{row.pairing.slot}'s deadline is "
             f"{EXTEND_HOURS:g} hours later")
 
-    async def _ask_adjudicate(self) -> str:
+    def _to_adjudicate(self) -> tuple[str, str, str] | None:
+        """The selected pairing's slot, its one late player and the other,
+        or ``None`` (no open pairing selected, or not one late player)."""
         row = self._row()
         late = late_player(row.pairing) if row is not None else None
         if row is None or late is None or late == "both":
-            return "adjudicate: select an open pairing with one late player (or: cribbage-door tournament adjudicate)"
+            return None
         other = row.pairing.players[1 - row.pairing.seat(late)]
-        self.asking = f"Adjudicate {row.pairing.slot} to {other}, {late} forfeiting? (Y/N)"
+        assert other is not None
+        return row.pairing.slot, late, other
+
+    async def _ask_adjudicate(self) -> str:
+        chosen = self._to_adjudicate()
+        if chosen is None:
+            return "adjudicate: select an open pairing with one late player (or: cribbage-door tournament adjudicate)"
+        slot, late, other = chosen
+        self.asking = f"Adjudicate {slot} to {other}, {late} forfeiting? (Y/N)"
         return ""
 
     async def _adjudicate(self) -> str:
-        row = self._row()
-        late = late_player(row.pairing) if row is not None else None
-        if row is None or late is None or late == "both":
+        chosen = self._to_adjudicate()
+        if chosen is None:
             return ""
-        other = row.pairing.players[1 - row.pairing.seat(late)]
-        assert other is not None
+        slot, late, other = chosen
         return await self._remedy(lambda name: self.tournaments.adjudicate(name, other, late),
-                                  f"{row.pairing.slot} adjudicated to {other}")
+                                  f"{slot} adjudicated to {other}")
 
     async def _ask_replace(self) -> str:
         if self._row() is None:
