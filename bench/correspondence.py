@@ -345,27 +345,11 @@ async def two_nodes(url: str, folder: Path, args: argparse.Namespace) -> None:
     and Bob at node B play one game by correspondence, both on line, each
     move made at one node; the time from the mover's ``waiting`` to the
     other's ``games`` showing the move, and whether ``your_move`` came."""
-    from door.records.passwords import hash_password
-    from door.server import DoorServer
-    from tests.support.server import make_config
+    from bench.two_nodes import two_nodes as started
 
-    store = await Store.open(url)
-    try:
-        for name in ("Ann", "Bob"):
-            await store.accounts.create(name, hash_password(PASSWORD))
-    finally:
-        await store.close()
-    nodes = []
-    for name in ("a", "b"):
-        config = make_config(folder / f"two-{name}")
-        config.store.url = url
-        config.store.peer_secret_file = str(folder / "peer_secret")
-        nodes.append(DoorServer(config))
-    for node in nodes:
-        await node.start()
     seen: list[float] = []
     TOLD.clear()
-    try:
+    async with started(url, folder, ("Ann", "Bob"), PASSWORD) as nodes:
         ann, bob = await _ws(nodes[0].web_port, "Ann"), await _ws(nodes[1].web_port, "Bob")
         await ann.send(json.dumps({"type": "offer", "name": "Bob", "days": 3}))
         await _next(ann, "notice")
@@ -390,9 +374,6 @@ async def two_nodes(url: str, folder: Path, args: argparse.Namespace) -> None:
                 pass
         for ws in (ann, bob):
             await ws.close()
-    finally:
-        for node in nodes:
-            await node.stop()
     if seen:
         print(f"PostgreSQL, two nodes: a move made at one node reached the opponent's games at the other in "
               f"p50 {pct([s / 1000 for s in seen], 0.5):.1f} ms, worst {max(seen):.1f} ms over {len(seen)} moves "

@@ -31,8 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.cross_node_move import PASSWORD, Program, seen  # noqa: E402
 from bench.kept_games import pct  # noqa: E402
 from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
-from door.records.passwords import hash_password  # noqa: E402
-from door.records.store import Store  # noqa: E402
+from bench.two_nodes import two_nodes  # noqa: E402
 from door.server import DoorServer  # noqa: E402
 
 
@@ -63,23 +62,8 @@ async def gone(node: DoorServer, name: str, elsewhere: bool = True) -> None:
 
 async def one_run(url: str, folder: Path, logins: int) -> tuple[list[float], list[float]]:
     """The seconds each login took: (taking over from the other node, with nobody on line)."""
-    store = await Store.open(url)
-    try:
-        await store.accounts.create("Ann", hash_password(PASSWORD))
-    finally:
-        await store.close()
-    from tests.support.server import make_config
-
-    nodes = []
-    for name in ("a", "b"):
-        config = make_config(folder / f"node-{name}")
-        config.store.url = url
-        config.store.peer_secret_file = str(folder / "peer_secret")
-        nodes.append(DoorServer(config))
-    for node in nodes:
-        await node.start()
     taking, alone = [], []
-    try:
+    async with two_nodes(url, folder, ("Ann",), PASSWORD) as nodes:
         for i in range(logins):  # nobody on line: the baseline
             here = nodes[i % 2]
             p, took = await timed_login(here.web_port, "Ann")
@@ -100,9 +84,6 @@ async def one_run(url: str, folder: Path, logins: int) -> tuple[list[float], lis
             older = newer
             await gone(there, "Ann", elsewhere=False)
         await older.close()
-    finally:
-        for node in nodes:
-            await node.stop()
     return taking, alone
 
 

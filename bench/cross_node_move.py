@@ -33,8 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.kept_games import pct  # noqa: E402
 from bench.throwaway_postgres import throwaway_postgres  # noqa: E402
-from door.records.passwords import hash_password  # noqa: E402
-from door.records.store import Store  # noqa: E402
+from bench.two_nodes import two_nodes  # noqa: E402
 from door.server import DoorServer  # noqa: E402
 from engine.rules import Rules  # noqa: E402
 
@@ -131,26 +130,9 @@ async def new_game(ann: Program, bob: Program) -> int:
 async def one_run(url: str, folder: Path, moves: int) -> tuple[list[float], int]:
     """Play until ``moves`` moves were made: the latencies (seconds) of
     those told, and how many were made."""
-    store = await Store.open(url)
-    try:
-        for name in ("Ann", "Bob"):
-            await store.accounts.create(name, hash_password(PASSWORD))
-    finally:
-        await store.close()
-    from tests.support.server import make_config
-
-    nodes = []
-    for name in ("a", "b"):
-        config = make_config(folder / f"node-{name}")
-        config.rules = Rules(game_to=61)
-        config.store.url = url
-        config.store.peer_secret_file = str(folder / "peer_secret")
-        nodes.append(DoorServer(config))
-    for node in nodes:
-        await node.start()
     latencies: list[float] = []
     made = 0
-    try:
+    async with two_nodes(url, folder, ("Ann", "Bob"), PASSWORD, Rules(game_to=61)) as nodes:
         ann, bob = await program(nodes[0].web_port, "Ann"), await program(nodes[1].web_port, "Bob")
         await seen(nodes[0], "Bob")
         await seen(nodes[1], "Ann")
@@ -168,9 +150,6 @@ async def one_run(url: str, folder: Path, moves: int) -> tuple[list[float], int]
                 mover, other = other, mover
         for p in (ann, bob):
             await p.close()
-    finally:
-        for node in nodes:
-            await node.stop()
     return latencies, made
 
 
