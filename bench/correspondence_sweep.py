@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -39,13 +40,10 @@ TICK = 0.001
 """Seconds between the wakes of the task that measures the event loop's lateness."""
 
 
-class Lateness:
-    """``async with Lateness() as late:`` a task of the event loop asks to
-    wake every :data:`TICK` seconds while the block runs; after it,
-    ``late.worst`` and ``late.p99`` are how much later than asked it woke
-    at worst and at the 99th percentile (milliseconds): how long the loop
-    was kept from its other tasks.  On a shared machine the loop is late
-    with nothing to do as well: :func:`idle` measures that, to set beside."""
+class Samples:
+    """Figures a task takes while an ``async with`` block runs
+    (milliseconds): :meth:`_sample` is the task, :attr:`worst` and
+    :attr:`p99` what it found."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []
@@ -63,16 +61,11 @@ class Lateness:
         ordered = sorted(self.samples)
         return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
 
-    async def _tick(self) -> None:
-        loop = asyncio.get_running_loop()
-        while self._running:
-            asked = loop.time() + TICK
-            await asyncio.sleep(TICK)
-            self.samples.append((loop.time() - asked) * 1000)
+    async def _sample(self) -> None:
+        raise NotImplementedError
 
-    async def __aenter__(self) -> Lateness:
-        self._task = asyncio.create_task(self._tick())
-        await asyncio.sleep(2 * TICK)  # (ticking before the block begins)
+    async def __aenter__(self) -> Self:
+        self._task = asyncio.create_task(self._sample())
         return self
 
     async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
@@ -82,7 +75,28 @@ class Lateness:
             await self._task
 
 
-class StoreWaits:
+class Lateness(Samples):
+    """``async with Lateness() as late:`` a task of the event loop asks to
+    wake every :data:`TICK` seconds while the block runs; after it,
+    ``late.worst`` and ``late.p99`` are how much later than asked it woke
+    at worst and at the 99th percentile (milliseconds): how long the loop
+    was kept from its other tasks.  On a shared machine the loop is late
+    with nothing to do as well: :func:`idle` measures that, to set beside."""
+
+    async def _sample(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._running:
+            asked = loop.time() + TICK
+            await asyncio.sleep(TICK)
+            self.samples.append((loop.time() - asked) * 1000)
+
+    async def __aenter__(self) -> Self:
+        await super().__aenter__()
+        await asyncio.sleep(2 * TICK)  # (ticking before the block begins)
+        return self
+
+
+class StoreWaits(Samples):
     """``async with StoreWaits(store) as waits:`` a task asks the store a
     trivial query every :data:`TICK` * 5 seconds while the block runs, as
     a caller's move would write: ``waits.worst`` and ``waits.p99`` are its
@@ -90,38 +104,15 @@ class StoreWaits:
     whatever the block asks of it."""
 
     def __init__(self, store: Store) -> None:
+        super().__init__()
         self.store = store
-        self.samples: list[float] = []
-        self._running = True
-        self._task: asyncio.Task[None] | None = None
 
-    @property
-    def worst(self) -> float:
-        """The worst sample (milliseconds; 0 for none)."""
-        return max(self.samples, default=0.0)
-
-    @property
-    def p99(self) -> float:
-        """The 99th percentile of the samples (milliseconds; 0 for none)."""
-        ordered = sorted(self.samples)
-        return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
-
-    async def _ask(self) -> None:
+    async def _sample(self) -> None:
         while self._running:
             start = time.perf_counter()
             await self.store.database.query(lambda db: db.execute("SELECT 1").fetchone())
             self.samples.append((time.perf_counter() - start) * 1000)
             await asyncio.sleep(5 * TICK)
-
-    async def __aenter__(self) -> StoreWaits:
-        self._task = asyncio.create_task(self._ask())
-        return self
-
-    async def __aexit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
-        self._running = False
-        if self._task is not None:
-            await self._task
 
 
 async def idle(seconds: float) -> Lateness:
