@@ -11,17 +11,14 @@ games it left going on here end (:func:`release`)."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from door.caller.side import Side
 from door.net.logs import ACCOUNT
 from door.net.metrics import refused
-from door.play.table import Table
 from door.records.accounts import Account
 from door.sysop.doing import Doing
-from door.sysop.node_link import NodeLink
 from door.sysop.presence import account_identity
 
 __all__ = ["TurnedAway", "admit", "release", "take_session"]
@@ -86,33 +83,20 @@ async def take_session(side: Side, account: Account) -> bool:
     return True
 
 
-_RELEASING: set[asyncio.Task[None]] = set()
-"""Claims of sessions that ended while a game of theirs here went on, released when it ends."""
-
-
 async def release(side: Side) -> None:
     """``side``'s session ended (the screens' or the protocol's): its claim
     of the account's one session across the nodes is released, at once,
-    or when the games it left going on here end (a game that waits for
-    them keeps the claim, so that calling any node takes a caller back to
-    it; then the store keeps the game, and any node may take it up).  A
-    claim another session took over is left alone."""
+    or when the games it left going on here end
+    (:meth:`~door.sysop.node_link.NodeLink.release_after`: a game that
+    waits for them keeps the claim, so that calling any node takes a
+    caller back to it; then the store keeps the game, and any node may
+    take it up).  A claim another session took over is left alone."""
     ctx, presence = side.ctx, side.presence
     identity = presence.identity
     if ctx.link is None or identity is None or identity.account is None:
         return
     tables = [t for t in ctx.lobby.tables if any(s.identity == identity for s in t.seats)]
-    done = _release_after(ctx.link, tables, identity.account, presence.conn)
     if tables:
-        _RELEASING.add(task := asyncio.create_task(done))
-        task.add_done_callback(_RELEASING.discard)
+        ctx.link.release_after([t.ended for t in tables], identity.account, presence.conn)
     else:
-        await done
-
-
-async def _release_after(link: NodeLink, tables: list[Table], account_id: int, conn: int) -> None:
-    """Release the claim of ``account_id``'s ended session ``conn`` here
-    once ``tables`` (games of theirs that went on here) have ended."""
-    for table in tables:
-        await table.ended.wait()
-    await link.release(account_id, conn)
+        await ctx.link.release(identity.account, presence.conn)

@@ -39,7 +39,7 @@ import asyncio
 import logging
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from door.net.logs import Fault
 from door.net.peer_notes import PeerTakeOver
@@ -143,6 +143,8 @@ class NodeLink:
         self._turns: asyncio.Queue[tuple[Present, PeerTurn]] = asyncio.Queue(TURNS_WAITING)
         """Turns to tell other nodes, oldest first (:meth:`tell_turn`)."""
         self._senders: list[asyncio.Task[None]] = []
+        self._releasing: set[asyncio.Task[None]] = set()
+        """Claims of sessions that ended while games of theirs here went on (:meth:`release_after`)."""
         self.turns_dropped = 0
         """Turns not sent because :data:`TURNS_WAITING` were waiting already."""
 
@@ -180,9 +182,9 @@ class NodeLink:
         self.lobby.on_change = None
         self.lobby.kick_elsewhere = None
         self.lobby.turn_elsewhere = None
-        for sender in self._senders:
-            sender.cancel()
-        await asyncio.gather(*self._senders, return_exceptions=True)
+        for task in (*self._senders, *self._releasing):
+            task.cancel()
+        await asyncio.gather(*self._senders, *self._releasing, return_exceptions=True)
         self._senders = []
         if self._stop_listening is not None:
             self._stop_listening()
@@ -288,6 +290,20 @@ class NodeLink:
                 continue
             log.debug("told node %d that game %d waits on %r: %s", node.id, turn.game, person.name,
                       {True: "told", False: "not on line there", None: "no answer"}[told])
+
+    def release_after(self, waits: Sequence[asyncio.Event], account_id: int, conn: int) -> None:
+        """Release the claim of ``account_id``'s ended session ``conn``
+        here once every one of ``waits`` is set (the games of theirs that
+        went on here have ended: a game that waits for them keeps the
+        claim, so that calling any node takes them back to it); the node
+        stopping first leaves the store, and the claim with it."""
+        async def released() -> None:
+            for ended in waits:
+                await ended.wait()
+            await self.release(account_id, conn)
+        task = asyncio.create_task(released())
+        self._releasing.add(task)
+        task.add_done_callback(self._releasing.discard)
 
     async def release(self, account_id: int, conn: int) -> None:
         """The session ``conn`` here of ``account_id`` ended (a claim
