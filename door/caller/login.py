@@ -64,7 +64,7 @@ def name_refused(name: str, sysops: Sequence[SysopConfig]) -> str | None:
     the game protocol's login alike."""
     if not name:
         return f"Please type a name of 1 to {NAME_LIMIT} characters."
-    if "@" in name:
+    if "@" in name_key(name):  # (a fullwidth or small @ is one too: names are compared by name_key)
         return "A name with @ belongs to a caller from another board: please choose one without."
     if reserved(name, sysops):
         return f"The name {name} is reserved: please choose another."

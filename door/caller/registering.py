@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from door.caller.side import Side
 from door.records.accounts import Account, NameTaken, TooManyRegistrations
+from door.records.names import name_key
 from door.records.passwords import new_hash
 from door.records.store import StoreError
 
@@ -30,7 +31,7 @@ async def create_account(side: Side, name: str, password: str) -> Account | str:
     another board of the cribbage hub; the name taken a moment ago, the address
     over the registration limit, the store not writing)."""
     ctx, log, address = side.ctx, side.log, side.terminal.address
-    if "@" in name:  # (alias@BOARD: the account of a caller of another board of the cribbage hub)
+    if "@" in name_key(name):  # (alias@BOARD: the account of a caller of another board of the cribbage hub)
         return "A name with @ belongs to a caller from another board: please choose one without."
     try:
         account = await ctx.store.accounts.create(name, await new_hash(password), address, ctx.limits.registrations)

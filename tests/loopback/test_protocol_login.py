@@ -96,6 +96,9 @@ async def test_a_program_cannot_take_or_register_the_name_of_another_boards_call
     await ws.send(json.dumps({"type": "login", "name": "alice@BBS1"}))
     refused = await next_message(ws)
     assert refused["type"] == "error" and refused["field"] == "name" and "another board" in refused["message"]
+    for lookalike in ("alice\uff20BBS1", "alice\ufe6bBBS1"):  # (a fullwidth @, a small @: the same name to the door)
+        await ws.send(json.dumps({"type": "login", "name": lookalike}))
+        assert (await next_message(ws))["field"] == "name", lookalike
     await ws.send(json.dumps({"type": "login", "name": "Guest"}))
     assert (await next_message(ws))["type"] == "welcome"
     await ws.close()
