@@ -34,7 +34,7 @@ from engine.game import replay
 from engine.rules import Rules
 from engine.scoring import RunMode
 
-__all__ = ["challenge_caller", "answer_challenge", "answer", "challenge", "Refusal", "send_challenge", "accept",
+__all__ = ["challenge_caller", "answer", "challenge", "Refusal", "send_challenge", "accept",
            "rules_words", "OPPONENTS_SHOWN"]
 
 OPPONENTS_SHOWN = 9
@@ -354,11 +354,3 @@ async def answer(side: Side, challenge: Challenge | None = None, replaces: str |
         if reply is not Reply.YES:
             side.ctx.lobby.answer_challenge(challenge, None)  # declined, gone, or the line dropped
     return await accept(side, challenge) if reply is Reply.YES else reply is Reply.LEFT
-
-
-async def answer_challenge(side: CallerSide, replaces: str | None = None) -> None:
-    """The challenge waiting for this caller at the menu: accept (and
-    play) or decline (:func:`answer`); ``replaces``: the caller's own
-    kept game, which a new game they would keep (against a guest)
-    replaces."""
-    await answer(side, None, replaces)

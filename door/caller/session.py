@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 
 from door.caller.admission import admit, release
-from door.caller.challenges import answer_challenge, challenge_caller
+from door.caller.challenges import answer, challenge_caller
 from door.caller.club import club_night
 from door.caller.correspondence import correspondence, login_news
 from door.caller.daily_screens import daily_deal
@@ -229,8 +229,8 @@ class CallerSession(CallerSide):
         """Carry out the menu's ``choice`` (``kept``: the caller's kept
         game; ``replaces``: the one a new game would replace; ``named``: a
         caller to challenge at once)."""
-        handlers: dict[MenuItem, Callable[[], Awaitable[None]]] = {
-            MenuItem.CHALLENGED: lambda: answer_challenge(self, replaces=replaces),
+        handlers: dict[MenuItem, Callable[[], Awaitable[object]]] = {
+            MenuItem.CHALLENGED: lambda: answer(self, replaces=replaces),
             MenuItem.PLAY_CALLER: lambda: self._challenge_named(named, kept),
             MenuItem.PLAY_COMPUTER: self._play,
             MenuItem.NUMBERED_GAME: self._numbered_game,
